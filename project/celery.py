@@ -1,0 +1,11 @@
+"""The Celery app, so that `celery -A project worker` and `celery -A project beat` work."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
+
+app = Celery("project")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

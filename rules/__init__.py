@@ -1,0 +1,37 @@
+"""The game catalogue. Pure Python: nothing under `rules/` imports Django.
+
+Every package or module under `rules/` that defines `RULES` (a `rules.base.Rules` instance) is a
+game, so adding a game means adding a package and nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+
+from rules.base import Rules, UnknownRules
+
+_NOT_GAMES = frozenset({"base"})
+
+
+@cache
+def catalog() -> dict[str, Rules]:
+    """Every game by id, in id order. An import error in a game package is raised, not hidden."""
+    games: dict[str, Rules] = {}
+    for module_info in pkgutil.iter_modules(__path__):
+        if module_info.name in _NOT_GAMES or module_info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{module_info.name}")
+        game = getattr(module, "RULES", None)
+        if isinstance(game, Rules):
+            games[game.id] = game
+    return dict(sorted(games.items()))
+
+
+def get(rules_id: str) -> Rules:
+    try:
+        return catalog()[rules_id]
+    except (KeyError, TypeError):
+        known = ", ".join(catalog()) or "none"
+        raise UnknownRules(f"no game {rules_id!r}; known games: {known}") from None

@@ -1,0 +1,174 @@
+"""The contract every rules module in the catalogue keeps, checked through random complete games.
+
+Run for every game, every player count and every single non-default option value: each listed move
+applies, seats not to act have nothing to do, replays are exact, dump/load round-trips, views hide
+the seed, a determinized sample agrees with the seat's view, and the game ends.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+import rules
+from rules.base import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn, Outcome, Rules
+
+GAMES_PER_CASE = 2
+MAX_ACTIONS = 30_000
+FULL_CHECK_EVERY = 7  # apply every listed move at every 7th position; a sample elsewhere
+SAMPLED_MOVES = 4
+
+
+@dataclass(frozen=True)
+class Case:
+    game: Rules
+    players: int
+    options: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.game.id}-{self.players}p" + (f"-{opts}" if opts else "")
+
+
+def _option_variants(game: Rules) -> list[dict[str, Any]]:
+    variants: list[dict[str, Any]] = [{}]
+    for option in game.options:
+        values = [True, False] if option.type == "bool" else list(option.choices or ())
+        variants += [{option.name: v} for v in values if v != option.default]
+    return variants
+
+
+def _cases() -> list[Case]:
+    cases = []
+    for game in rules.catalog().values():
+        for players in range(game.min_players, game.max_players + 1):
+            for options in _option_variants(game):
+                try:
+                    game.normalize_options(players, options)
+                except InvalidOptions:
+                    continue  # an option that does not fit this player count
+                cases.append(Case(game, players, options))
+    return cases
+
+
+CASES = _cases()
+
+
+def _json_round_trip(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _check_position(case: Case, state: Any, seed: str, rnd: random.Random, full: bool) -> None:
+    game = case.game
+    assert game.load(_json_round_trip(game.dump(state))) == state
+    acting = game.to_act(state)
+    assert acting, "a running game has somebody to act"
+    for seat in [None, *range(case.players)]:
+        seen = game.view(state, seat)
+        text = json.dumps(seen)
+        assert seed not in text, f"seat {seat}'s view shows the seed"
+        assert isinstance(game.render_text(state, seat), str)
+    for seat in range(case.players):
+        moves = game.legal_moves(state, seat)
+        assert _json_round_trip(moves) == moves
+        if seat not in acting:
+            assert moves == [], f"seat {seat} is not to act but has moves"
+            continue
+        assert moves, f"seat {seat} is to act but has no move"
+        tried = moves if full else rnd.sample(moves, min(SAMPLED_MOVES, len(moves)))
+        before = game.dump(state)
+        for move in tried:
+            game.apply(state, seat, move)
+        assert game.dump(state) == before, "apply changed its input"
+        game.apply(state, seat, game.timeout_move(state, seat))
+    _check_determinization(game, state, acting, rnd)
+
+
+def _check_determinization(game: Rules, state: Any, acting: tuple[int, ...], rnd) -> None:
+    seat = rnd.choice(acting)
+    seen = game.view(state, seat)
+    sampled = game.sample_state(_json_round_trip(seen), seat, random.Random(rnd.random()))
+    assert game.view(sampled, seat) == seen, "a determinized state disagrees with the view"
+    assert game.legal_moves(sampled, seat) == game.legal_moves(state, seat)
+
+
+def _play(case: Case, seed: str, rnd: random.Random) -> tuple[Any, list[tuple[int, dict]]]:
+    game = case.game
+    state = game.setup(case.players, case.options, seed)
+    record: list[tuple[int, dict]] = []
+    for step in range(MAX_ACTIONS):
+        if game.outcome(state) is not None:
+            return state, record
+        _check_position(case, state, seed, rnd, full=step % FULL_CHECK_EVERY == 0)
+        seat = rnd.choice(game.to_act(state))
+        move = rnd.choice(game.legal_moves(state, seat))
+        after = game.apply(state, seat, move)
+        assert _json_round_trip(game.public_move(state, seat, move, after)) is not None
+        record.append((seat, move))
+        state = after
+    pytest.fail(f"{case.id}: no end after {MAX_ACTIONS} actions")
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_random_games_keep_the_contract(case: Case) -> None:
+    game = case.game
+    for n in range(GAMES_PER_CASE):
+        seed = f"{random.Random(n).getrandbits(128):032x}"
+        rnd = random.Random(f"{case.id}:{n}")
+        final, record = _play(case, seed, rnd)
+        _check_finished(game, final, case.players)
+        replayed = game.setup(case.players, case.options, seed)
+        for seat, move in record:
+            replayed = game.apply(replayed, seat, _json_round_trip(move))
+        assert replayed == final, "replaying the same seed and moves gave another game"
+
+
+def _check_finished(game: Rules, state: Any, players: int) -> None:
+    result = game.outcome(state)
+    assert isinstance(result, Outcome)
+    assert len(result.scores) == players
+    assert set(result.winners) <= set(range(players))
+    assert game.to_act(state) == ()
+    assert all(game.legal_moves(state, seat) == [] for seat in range(players))
+    assert game.load(_json_round_trip(game.dump(state))) == state
+    _json_round_trip(result.as_dict())
+    assert isinstance(game.render_text(state, None), str)
+
+
+@pytest.mark.parametrize("game", list(rules.catalog().values()), ids=lambda g: g.id)
+def test_setup_is_deterministic_and_validates(game: Rules) -> None:
+    players = game.min_players
+    assert game.setup(players, {}, "seed-a") == game.setup(players, {}, "seed-a")
+    with pytest.raises(InvalidOptions) as error:
+        game.setup(players, {"no_such_option": 1}, "seed-a")
+    assert error.value.option == "no_such_option"
+    with pytest.raises(InvalidOptions):
+        game.setup(game.max_players + 1, {}, "seed-a")
+    described = _json_round_trip(game.describe())
+    assert described["id"] == game.id and described["min_players"] == players
+
+
+@pytest.mark.parametrize("game", list(rules.catalog().values()), ids=lambda g: g.id)
+def test_bad_moves_are_refused_with_codes(game: Rules) -> None:
+    state = game.setup(game.min_players, {}, "seed-b")
+    seat = game.to_act(state)[0]
+    for bad in ("e2e4", None, [], {}, {"type": 7}, {"type": "no_such_move"}):
+        with pytest.raises((MalformedMove, IllegalMove)) as error:
+            game.apply(state, seat, bad)
+        assert error.value.code and error.value.message
+    idle = [s for s in range(game.min_players) if s not in game.to_act(state)]
+    for other in idle:
+        with pytest.raises(NotYourTurn):
+            game.apply(state, other, game.legal_moves(state, seat)[0])
+
+
+def test_catalog_lists_every_game_by_id() -> None:
+    for game_id, game in rules.catalog().items():
+        assert rules.get(game_id) is game
+    with pytest.raises(rules.base.UnknownRules):
+        rules.get("chess")
