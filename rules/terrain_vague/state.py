@@ -1,0 +1,390 @@
+"""The Terrain Vague game state: one immutable value, its JSON dump and its per-seat views.
+
+Everything a game position holds lives in `State`; mappings are `FrozenMap`s (hashable, never
+changed in place: `set`/`updated`/`without` return new maps). Hexes are axial `(q, r)` tuples
+(see `hexes.py`); in the dump they become `[q, r]` lists.
+
+The only secrets are the unrevealed wrestling choices (tiles and salt) and the random source; a
+view hides both, showing other seats only each choice's commitment. Everything else is public,
+so `from_view` rebuilds a full state from a view by drawing the hidden choices.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any, NamedTuple
+
+from rules.base import Rng
+from rules.terrain_vague import data
+from rules.terrain_vague.hexes import CENTRE, Hex
+from rules.terrain_vague.ledger import Ledger
+
+# --- small immutable pieces ----------------------------------------------------------------
+
+
+class Turf(NamedTuple):
+    gang: str
+    strength: str  # data.WIMPY or data.TOUGH
+
+
+class Pawn(NamedTuple):
+    gang: str
+    kind: str  # one of data.PAWN_KINDS, or data.CLUBHOUSE from `State.occupant`
+
+
+class FrozenMap(Mapping):
+    """An immutable, hashable mapping; changes return a new map."""
+
+    __slots__ = ("_data", "_hash")
+
+    def __init__(self, items: Mapping | Iterable = ()):
+        self._data = dict(items)
+        self._hash: int | None = None
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._data.get(key, default)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenMap):
+            return self._data == other._data
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._data.items()))
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._data!r})"
+
+    def set(self, key: Any, value: Any) -> FrozenMap:
+        return FrozenMap({**self._data, key: value})
+
+    def updated(self, changes: Mapping | Iterable) -> FrozenMap:
+        return FrozenMap({**self._data, **dict(changes)})
+
+    def without(self, key: Any) -> FrozenMap:
+        return FrozenMap({k: v for k, v in self._data.items() if k != key})
+
+    def add(self, key: Any, amount: int) -> FrozenMap:
+        """For counters: the value at `key` (0 if missing) plus `amount`."""
+        return self.set(key, self._data.get(key, 0) + amount)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A secret wrestling choice: the tiles, the salt, and the commitment shown to everyone."""
+
+    tiles: tuple[int, ...]
+    salt: str
+    commitment: str
+
+
+@dataclass(frozen=True)
+class Duel:
+    """One Indian-wrestling match: the attacker's digits against the defender's bars.
+
+    `attack_number`/`defence_number` are how many tiles each side chooses (the red hideout
+    numbers, the substitute's with 3 gangs); `scores` is False when the attacker earns nothing.
+    """
+
+    attacker: str
+    defender: str
+    attack_number: int
+    defence_number: int
+    scores: bool = True
+    attack: Choice | None = None
+    defence: Choice | None = None
+
+    @property
+    def resolved(self) -> bool:
+        return self.attack is not None and self.defence is not None
+
+
+# --- phases --------------------------------------------------------------------------------
+
+BUILD = "build"  # players place the board's hexes
+CLUBHOUSE_PLACEMENT = "clubhouse"  # gangs place their clubhouses in building order
+PICK = "pick"  # a gang without a sworn enemy picks its wrestling opponent
+WRESTLE = "wrestle"  # step 1 of a red turn: the duels, one at a time
+ACT = "act"  # steps 2-5: the acting gang takes actions, then ends its step
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class State:
+    players: int
+    options: FrozenMap  # option name -> value (normalized)
+    seats: tuple[str, ...]  # seat index -> gang
+    phase: str
+    turn: int  # 0 during setup, then 1, 2, ...
+    step: int  # 1-5 during turns, 0 during setup
+    order: tuple[str, ...]  # play order this turn (building order during setup)
+    acting: str | None  # the gang to act in BUILD, CLUBHOUSE_PLACEMENT, PICK and ACT
+    board: FrozenMap  # Hex -> Turf, or None for the Toxic Waste; unbuilt hexes are absent
+    pawns: FrozenMap  # Hex -> Pawn (never a clubhouse)
+    clubhouses: FrozenMap  # gang -> Hex, or None while destroyed (gangs in the game only)
+    reserves: FrozenMap  # (gang, pawn kind) -> pawns off the board and available
+    stacks: FrozenMap  # (gang, strength) -> hexes left to build the board with
+    supplies: FrozenMap  # (gang, strength) -> hexes in the supply (not on the board, not stacks)
+    points: FrozenMap  # gang -> action points left this turn
+    challenges: FrozenMap  # gang without a sworn enemy -> the opponent it picked
+    eliminated: tuple[str, ...]  # in data.GANGS order
+    duels: tuple[Duel, ...]  # this red turn's duels still to resolve; the first is current
+    wrestled: tuple[Duel, ...]  # this turn's resolved duels, choices revealed
+    cancelled: FrozenMap  # gang -> its digits cancelled in its own scoring attack this turn
+    ledger: Ledger
+    rng: Rng
+    winners: tuple[str, ...] = ()
+    end_reason: str = ""
+
+    # --- derived, read-only ----------------------------------------------------------------
+
+    @property
+    def radius(self) -> int:
+        return data.BOARD_RADIUS[self.players]
+
+    @property
+    def reach(self) -> int:
+        """The range of every action along a line: 3 with 4 gangs, 2 with 2 or 3."""
+        return data.REACH[self.players]
+
+    def option(self, name: str) -> Any:
+        return self.options[name]
+
+    @property
+    def gangs(self) -> tuple[str, ...]:
+        """Gangs in the game (one per seat), in data.GANGS order."""
+        return tuple(g for g in data.GANGS if g in self.seats)
+
+    @property
+    def in_play(self) -> tuple[str, ...]:
+        """Gangs not eliminated, in data.GANGS order."""
+        return tuple(g for g in self.gangs if g not in self.eliminated)
+
+    def seat_of(self, gang: str) -> int:
+        return self.seats.index(gang)
+
+    def sworn_enemy(self, gang: str) -> str | None:
+        """The gang's sworn enemy while both are in play, else None."""
+        enemy = data.SWORN_ENEMY[gang]
+        in_play = self.in_play
+        return enemy if gang in in_play and enemy in in_play else None
+
+    def turf(self, hex_: Hex) -> Turf | None:
+        """The turf on a hex; None for the Toxic Waste (or an unbuilt hex)."""
+        return self.board.get(hex_)
+
+    @staticmethod
+    def is_toxic_waste(hex_: Hex) -> bool:
+        return hex_ == CENTRE
+
+    @cached_property
+    def occupants(self) -> dict[Hex, Pawn]:
+        """Every occupied hex: the pawns and the standing clubhouses (kind data.CLUBHOUSE)."""
+        found = dict(self.pawns.items())
+        for gang, hex_ in self.clubhouses.items():
+            if hex_ is not None:
+                found[hex_] = Pawn(gang, data.CLUBHOUSE)
+        return found
+
+    def occupant(self, hex_: Hex) -> Pawn | None:
+        return self.occupants.get(hex_)
+
+    def reserve(self, gang: str, kind: str) -> int:
+        return self.reserves.get((gang, kind), 0)
+
+    def supply(self, gang: str, strength: str) -> int:
+        return self.supplies.get((gang, strength), 0)
+
+    # --- small updates shared by both halves of the package --------------------------------
+
+    def with_(self, **changes: Any) -> State:
+        return replace(self, **changes)
+
+    def with_turf(self, hex_: Hex, gang: str, strength: str) -> State:
+        """The hex becomes `gang`'s turf of `strength`: the new hex leaves that gang's supply and
+        the old one returns to its owner's. The caller has checked that the supply has one."""
+        old = self.board[hex_]
+        supplies = self.supplies.add((gang, strength), -1)
+        if old is not None:
+            supplies = supplies.add((old.gang, old.strength), 1)
+        return replace(self, board=self.board.set(hex_, Turf(gang, strength)), supplies=supplies)
+
+
+# --- dump and load -------------------------------------------------------------------------
+
+
+def _pairs_dump(mapping: FrozenMap) -> dict[str, dict[str, int]]:
+    """{(gang, x): n} -> {gang: {x: n}} for JSON."""
+    nested: dict[str, dict[str, int]] = {}
+    for (gang, kind), count in sorted(mapping.items()):
+        nested.setdefault(gang, {})[kind] = count
+    return nested
+
+
+def _pairs_load(nested: dict[str, dict[str, int]]) -> FrozenMap:
+    return FrozenMap({(g, k): n for g, inner in nested.items() for k, n in inner.items()})
+
+
+def _hex_or_none(value: Any) -> Hex | None:
+    return None if value is None else (value[0], value[1])
+
+
+def _choice_dump(choice: Choice | None, secret_visible: bool) -> dict[str, Any] | None:
+    if choice is None:
+        return None
+    if not secret_visible:
+        return {"commitment": choice.commitment}
+    return {"tiles": list(choice.tiles), "salt": choice.salt, "commitment": choice.commitment}
+
+
+def _duel_dump(duel: Duel, seat_gang: str | None, everything: bool) -> dict[str, Any]:
+    return {
+        "attacker": duel.attacker,
+        "defender": duel.defender,
+        "attack_number": duel.attack_number,
+        "defence_number": duel.defence_number,
+        "scores": duel.scores,
+        "attack": _choice_dump(duel.attack, everything or seat_gang == duel.attacker),
+        "defence": _choice_dump(duel.defence, everything or seat_gang == duel.defender),
+    }
+
+
+def _choice_load(
+    raw: dict[str, Any] | None, count: int, rnd: random.Random | None
+) -> Choice | None:
+    """A choice from its dump; a hidden one (commitment only) is drawn from `rnd`."""
+    if raw is None:
+        return None
+    if "tiles" in raw:
+        return Choice(tuple(raw["tiles"]), raw["salt"], raw["commitment"])
+    assert rnd is not None, "a hidden choice can only be sampled"
+    tiles = tuple(sorted(rnd.choice(data.TILE_VALUES) for _ in range(count)))
+    return Choice(tiles, f"{rnd.getrandbits(256):064x}", raw["commitment"])
+
+
+def _duel_load(raw: dict[str, Any], rnd: random.Random | None = None) -> Duel:
+    return Duel(
+        attacker=raw["attacker"],
+        defender=raw["defender"],
+        attack_number=raw["attack_number"],
+        defence_number=raw["defence_number"],
+        scores=raw["scores"],
+        attack=_choice_load(raw["attack"], raw["attack_number"], rnd),
+        defence=_choice_load(raw["defence"], raw["defence_number"], rnd),
+    )
+
+
+def public_dump(state: State, seat_gang: str | None, everything: bool) -> dict[str, Any]:
+    """The state as JSON; unless `everything`, only `seat_gang`'s own secret choices show and
+    the random source is left out."""
+    dumped: dict[str, Any] = {
+        "players": state.players,
+        "options": dict(state.options),
+        "seats": list(state.seats),
+        "phase": state.phase,
+        "turn": state.turn,
+        "step": state.step,
+        "order": list(state.order),
+        "acting": state.acting,
+        "board": [
+            [h[0], h[1], t.gang, t.strength] if t is not None else [h[0], h[1], None, None]
+            for h, t in sorted(state.board.items())
+        ],
+        "pawns": [[h[0], h[1], p.gang, p.kind] for h, p in sorted(state.pawns.items())],
+        "clubhouses": {
+            g: (None if h is None else [h[0], h[1]]) for g, h in sorted(state.clubhouses.items())
+        },
+        "reserves": _pairs_dump(state.reserves),
+        "stacks": _pairs_dump(state.stacks),
+        "supplies": _pairs_dump(state.supplies),
+        "points": dict(sorted(state.points.items())),
+        "challenges": dict(sorted(state.challenges.items())),
+        "eliminated": list(state.eliminated),
+        "duels": [_duel_dump(d, seat_gang, everything) for d in state.duels],
+        "wrestled": [_duel_dump(d, seat_gang, True) for d in state.wrestled],
+        "cancelled": dict(sorted(state.cancelled.items())),
+        "ledger": state.ledger.dump(),
+        "winners": list(state.winners),
+        "end_reason": state.end_reason,
+    }
+    if everything:
+        dumped["rng"] = state.rng.dump()
+    return dumped
+
+
+def dump(state: State) -> dict[str, Any]:
+    return public_dump(state, None, everything=True)
+
+
+def load(dumped: dict[str, Any], rnd: random.Random | None = None) -> State:
+    """The inverse of `dump`; from a view (no "rng", hidden choices), pass `rnd` to draw the
+    hidden parts and a fresh seed."""
+    rng = (
+        Rng.load(dumped["rng"])
+        if "rng" in dumped
+        else Rng(f"{rnd.getrandbits(128):032x}" if rnd else "sampled")
+    )
+    return State(
+        players=dumped["players"],
+        options=FrozenMap(dumped["options"]),
+        seats=tuple(dumped["seats"]),
+        phase=dumped["phase"],
+        turn=dumped["turn"],
+        step=dumped["step"],
+        order=tuple(dumped["order"]),
+        acting=dumped["acting"],
+        board=FrozenMap(
+            {(q, r): (None if g is None else Turf(g, s)) for q, r, g, s in dumped["board"]}
+        ),
+        pawns=FrozenMap({(q, r): Pawn(g, k) for q, r, g, k in dumped["pawns"]}),
+        clubhouses=FrozenMap({g: _hex_or_none(h) for g, h in dumped["clubhouses"].items()}),
+        reserves=_pairs_load(dumped["reserves"]),
+        stacks=_pairs_load(dumped["stacks"]),
+        supplies=_pairs_load(dumped["supplies"]),
+        points=FrozenMap(dumped["points"]),
+        challenges=FrozenMap(dumped["challenges"]),
+        eliminated=tuple(dumped["eliminated"]),
+        duels=tuple(_duel_load(d, rnd) for d in dumped["duels"]),
+        wrestled=tuple(_duel_load(d) for d in dumped["wrestled"]),
+        cancelled=FrozenMap(dumped["cancelled"]),
+        ledger=Ledger.load(dumped["ledger"]),
+        rng=rng,
+        winners=tuple(dumped["winners"]),
+        end_reason=dumped["end_reason"],
+    )
+
+
+__all__ = [
+    "ACT",
+    "BUILD",
+    "CLUBHOUSE_PLACEMENT",
+    "Choice",
+    "Duel",
+    "FrozenMap",
+    "OVER",
+    "PICK",
+    "Pawn",
+    "State",
+    "Turf",
+    "WRESTLE",
+    "dump",
+    "load",
+    "public_dump",
+]
