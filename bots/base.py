@@ -1,0 +1,79 @@
+"""What every bot shares: its descriptor, its errors, and the seeded randomness it starts from.
+
+A bot is a function of (game, view, seat, rng) that returns one of the seat's legal moves. It never
+receives a state: whatever it needs of the hidden parts it draws itself with
+`game.sample_state(view, seat, rng)`, so it can only know what the seat may know.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from rules.base import Move, Rules, RulesError, canonical_json
+
+# A bot's decision: (game, view, seat, level, rng) -> move.
+Decide = Callable[[Rules, dict[str, Any], int, int, random.Random], Move]
+
+
+class BotError(RulesError):
+    """Every error the bots raise; a `RulesError` so the service answers it the same way (400)."""
+
+    code = "bot_error"
+
+
+class UnknownBot(BotError):
+    code = "unknown_bot"
+
+
+class InvalidLevel(BotError):
+    code = "invalid_level"
+
+
+class NoMoveToChoose(BotError):
+    """The seat has nothing to do in this view (not its turn, or the game is over)."""
+
+    code = "no_move_to_choose"
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One bot as `GET /api/bots/` lists it: its levels and what each level means."""
+
+    name: str
+    title: str
+    description: str
+    levels: tuple[int, ...]
+    default_level: int
+    level_notes: tuple[str, ...]  # one line per level, in `levels` order
+    decide: Decide
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "levels": list(self.levels),
+            "default_level": self.default_level,
+            "level_descriptions": {
+                str(level): note for level, note in zip(self.levels, self.level_notes)
+            },
+        }
+
+    def check_level(self, level: Any) -> int:
+        if isinstance(level, bool) or not isinstance(level, int) or level not in self.levels:
+            allowed = ", ".join(str(n) for n in self.levels)
+            raise InvalidLevel(f"bot {self.name!r} has levels {allowed}, not {level!r}")
+        return level
+
+
+def decision_rng(seed: str, view: dict[str, Any], seat: int, bot: str, level: int) -> random.Random:
+    """The bot's private random source for one decision.
+
+    Mixing the view in means a game can pass one seed for the whole game and still get fresh
+    randomness at every decision, while the same seed and view always give the same move.
+    """
+    material = canonical_json([seed, view, seat, bot, level])
+    return random.Random(hashlib.sha256(material.encode()).hexdigest())

@@ -1,0 +1,240 @@
+"""Monte Carlo tree search over determinizations: single-observer information-set UCT.
+
+The bot holds only its seat's view. Every iteration:
+1. samples a full state that agrees with the view, `game.sample_state(view, seat, rng)`: hidden
+   cards, others' secret choices and future dice are drawn afresh each time, never read from the
+   true state (which the bot never has);
+2. walks the tree from the root: a node's children are moves, keyed by (acting seat, move); only
+   the children legal in this sample compete, and UCB counts how often each was available rather
+   than how often its parent was visited (Cowling, Powley & Whitehouse's ISMCTS);
+3. adds one child, plays a rollout from it (random legal moves, or the game's heuristic policy),
+   capped in length, with the game's evaluation (or an even share) at the cap;
+4. credits each node on the path with the reward of the seat that made its move, so N-player
+   games need nothing special: every seat maximises its own share.
+
+Simultaneous steps (several seats in `to_act`) are played in sequence inside the search: the root
+is always the bot's own seat, deeper the first seat listed acts. Later seats in such a step thus
+"see" earlier choices in the tree, a known simplification that only makes the bot more cautious.
+
+Rewards: a sole win 1, a shared win 1/k, a loss 0 (a game with no winner shares 1/n), blended
+with 10% of the seat's score placed between the lowest and highest score, so the search still
+prefers a closer loss or a larger win when the result is settled.
+
+Before the search, a move that wins at once in every one of several samples is played outright:
+cheap, and it keeps weak levels from missing a win in one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from bots import heuristics
+from bots.random_bot import seat_moves
+from rules.base import Move, Outcome, Rules, State, canonical_json
+
+WIN_WEIGHT = 0.9  # the rest of a reward comes from the score margin
+DECISIVE_CHECK_SAMPLES = 6  # determinizations in which a move must win at once to be played outright
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a decision may think: an iteration count (reproducible) and a wall-clock cap."""
+
+    iterations: int
+    milliseconds: int | None
+    rollout_limit: int = 120  # actions per rollout before the evaluation; a heuristic may override
+    exploration: float = 0.7  # the UCB constant, for rewards in [0, 1]
+
+
+class Node:
+    """A move in the tree, with its statistics as seen by the seat that made it."""
+
+    __slots__ = ("mover", "move", "children", "visits", "reward", "available")
+
+    def __init__(self, mover: int, move: Move | None):
+        self.mover = mover
+        self.move = move
+        self.children: dict[tuple[int, str], Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+
+    def ucb(self, exploration: float) -> float:
+        mean = self.reward / self.visits
+        return mean + exploration * math.sqrt(math.log(max(self.available, 1)) / self.visits)
+
+
+def rewards(outcome: Outcome) -> list[float]:
+    """Each seat's reward in [0, 1] for a finished game (see the module docstring)."""
+    players = len(outcome.scores)
+    winners = set(outcome.winners)
+    shares = [1 / len(winners) if seat in winners else 0.0 for seat in range(players)]
+    if not winners:
+        shares = [1 / players] * players
+    low, high = min(outcome.scores), max(outcome.scores)
+    margins = [(s - low) / (high - low) if high > low else 0.5 for s in outcome.scores]
+    return [WIN_WEIGHT * w + (1 - WIN_WEIGHT) * m for w, m in zip(shares, margins)]
+
+
+def move_key(move: Move) -> str:
+    return canonical_json(move)
+
+
+class EvenShare(Sequence[float]):
+    """An even share for every seat: 1/n once the player count is known, else 1/2."""
+
+    def __init__(self, players: int | None):
+        self.share = 1 / players if players else 0.5
+        self.players = players or 2
+
+    def __getitem__(self, seat):  # type: ignore[override]
+        return self.share
+
+    def __len__(self) -> int:
+        return self.players
+
+
+class Search:
+    """One decision's search: the game, the seat's view, the budget and the random source."""
+
+    def __init__(self, game: Rules, view: dict[str, Any], seat: int, budget: Budget,
+                 rng: random.Random, clock: Callable[[], float] = time.perf_counter):
+        self.game, self.view, self.seat, self.budget, self.rng = game, view, seat, budget, rng
+        self.clock = clock
+        hints = heuristics.for_rules(game.id)
+        self.evaluate = getattr(hints, "evaluate", None)
+        self.rollout_move = getattr(hints, "rollout_move", None)
+        self.rollout_limit = getattr(hints, "ROLLOUT_LIMIT", budget.rollout_limit)
+        self.root = Node(seat, None)
+        # The protocol gives no player count; the first finished game found tells it, and until
+        # then every seat's value is the same constant, so its size does not matter.
+        self.player_count: int | None = None
+
+    # --- the decision ------------------------------------------------------------------------
+
+    def choose(self) -> Move:
+        moves = seat_moves(self.game, self.view, self.seat, self.rng)
+        if len(moves) == 1:
+            return moves[0]
+        decisive = self.decisive_move(moves)
+        if decisive is not None:
+            return decisive
+        self.run()
+        return self.most_visited(moves)
+
+    def run(self) -> None:
+        deadline = None
+        if self.budget.milliseconds is not None:
+            deadline = self.clock() + self.budget.milliseconds / 1000
+        for done in range(self.budget.iterations):
+            if deadline is not None and done and self.clock() >= deadline:
+                break
+            self.iterate()
+
+    def most_visited(self, moves: list[Move]) -> Move:
+        """The root move tried most often (ties: the better mean, then the listed order)."""
+        def rank(index: int) -> tuple[int, float, int]:
+            child = self.root.children.get((self.seat, move_key(moves[index])))
+            if child is None or not child.visits:
+                return (0, 0.0, -index)
+            return (child.visits, child.reward / child.visits, -index)
+
+        return moves[max(range(len(moves)), key=rank)]
+
+    def decisive_move(self, moves: list[Move]) -> Move | None:
+        """A move that ends the game with this seat the sole winner in every sample tried."""
+        candidates = moves
+        for _ in range(DECISIVE_CHECK_SAMPLES):
+            state = self.sample()
+            candidates = [m for m in candidates if self.wins_at_once(state, m)]
+            if not candidates:
+                return None
+        return candidates[0]
+
+    def wins_at_once(self, state: State, move: Move) -> bool:
+        outcome = self.game.outcome(self.game.apply(state, self.seat, move))
+        return outcome is not None and tuple(outcome.winners) == (self.seat,)
+
+    # --- one iteration -----------------------------------------------------------------------
+
+    def sample(self) -> State:
+        return self.game.sample_state(self.view, self.seat, self.rng)
+
+    def iterate(self) -> None:
+        state = self.sample()
+        path = [self.root]
+        node = self.root
+        while self.game.outcome(state) is None:
+            mover = self.seat if node is self.root else self.game.to_act(state)[0]
+            child, fresh = self.select(node, mover, self.game.legal_moves(state, mover))
+            state = self.game.apply(state, mover, child.move)
+            path.append(child)
+            node = child
+            if fresh:
+                break
+        self.backpropagate(path, self.rollout(state))
+
+    def select(self, node: Node, mover: int, moves: list[Move]) -> tuple[Node, bool]:
+        """The child to follow: a random untried move if any, else the best by UCB."""
+        available = []
+        untried = []
+        for move in moves:
+            key = (mover, move_key(move))
+            child = node.children.get(key)
+            if child is None:
+                untried.append((key, move))
+            else:
+                child.available += 1
+                available.append(child)
+        if untried:
+            key, move = untried[self.rng.randrange(len(untried))]
+            child = node.children[key] = Node(mover, move)
+            child.available = 1
+            return child, True
+        exploration = self.budget.exploration
+        return max(available, key=lambda c: c.ucb(exploration)), False
+
+    def rollout(self, state: State) -> Sequence[float]:
+        game = self.game
+        for _ in range(self.rollout_limit):
+            outcome = game.outcome(state)
+            if outcome is not None:
+                return self.finished(outcome)
+            mover = game.to_act(state)[0]
+            moves = game.legal_moves(state, mover)
+            state = game.apply(state, mover, self.policy(state, mover, moves))
+        outcome = game.outcome(state)
+        if outcome is not None:
+            return self.finished(outcome)
+        return self.estimate(state)
+
+    def finished(self, outcome: Outcome) -> list[float]:
+        self.player_count = len(outcome.scores)
+        return rewards(outcome)
+
+    def policy(self, state: State, mover: int, moves: list[Move]) -> Move:
+        if self.rollout_move is not None:
+            return self.rollout_move(self.game, state, mover, moves, self.rng)
+        return moves[self.rng.randrange(len(moves))]
+
+    def estimate(self, state: State) -> Sequence[float]:
+        """The value of an unfinished state: the game's evaluation, else an even share."""
+        if self.evaluate is not None:
+            return self.evaluate(self.game, state)
+        return EvenShare(self.player_count)
+
+    @staticmethod
+    def backpropagate(path: list[Node], reward: Sequence[float]) -> None:
+        path[0].visits += 1
+        for node in path[1:]:
+            node.visits += 1
+            node.reward += reward[node.mover]
+
+
+def decide(game: Rules, view: dict[str, Any], seat: int, budget: Budget,
+           rng: random.Random) -> Move:
+    return Search(game, view, seat, budget, rng).choose()

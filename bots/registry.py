@@ -1,0 +1,62 @@
+"""The bots on offer, their levels and the budget behind each level."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bots import mcts, random_bot
+from bots.base import BotSpec, InvalidLevel
+from rules.base import Move, Rules
+
+# Iterations make a decision reproducible; the millisecond cap only guards a slow machine or a
+# slow game (the default level stays within 1 s a decision on one core).
+MCTS_BUDGETS: dict[int, mcts.Budget] = {
+    1: mcts.Budget(iterations=60, milliseconds=250),
+    2: mcts.Budget(iterations=300, milliseconds=1000),
+    3: mcts.Budget(iterations=1200, milliseconds=4000),
+}
+
+
+def _random_decide(game: Rules, view: dict[str, Any], seat: int, level: int,
+                   rng: random.Random) -> Move:
+    return random_bot.decide(game, view, seat, level, rng)
+
+
+def _mcts_decide(game: Rules, view: dict[str, Any], seat: int, level: int,
+                 rng: random.Random) -> Move:
+    try:
+        budget = MCTS_BUDGETS[level]
+    except KeyError:
+        raise InvalidLevel(f"bot 'mcts' has no level {level!r}") from None
+    return mcts.decide(game, view, seat, budget, rng)
+
+
+def _budget_note(level: int) -> str:
+    budget = MCTS_BUDGETS[level]
+    return f"{budget.iterations} search iterations, at most {budget.milliseconds} ms a move"
+
+
+BOTS: dict[str, BotSpec] = {
+    "random": BotSpec(
+        name="random",
+        title="Random",
+        description="Plays a uniformly random legal move.",
+        levels=(1,),
+        default_level=1,
+        level_notes=("a random legal move",),
+        decide=_random_decide,
+    ),
+    "mcts": BotSpec(
+        name="mcts",
+        title="Monte Carlo tree search",
+        description=(
+            "Information-set UCT: searches over states sampled to agree with what its seat "
+            "sees, never the hidden truth."
+        ),
+        levels=tuple(sorted(MCTS_BUDGETS)),
+        default_level=2,
+        level_notes=tuple(_budget_note(level) for level in sorted(MCTS_BUDGETS)),
+        decide=_mcts_decide,
+    ),
+}
