@@ -1,0 +1,208 @@
+"""Space Junkyard (rules id `space_junkyard`), by Gilad Yarnitzky, for 2-4 players.
+
+Rules in brief (book: shared/rules/space-junkyard.txt, settled by RULINGS.md):
+- 76 tiles (32 asteroids, 44 ship sections; `data.py`) are shuffled face down; 36 are laid face up
+  on a 6x6 map, the rest form the stack, whose order nobody sees. Each player has a bridge (stores
+  2 of each resource, makes 1 radioactive a turn, one opening, 0 points) and a ship on a corner.
+- A turn has four phases. Resources: each working section produces (a `Y/B` section one of the
+  two, the owner's pick) and conversions (`Y>B`: one radioactive into one carbon) may be used, in
+  any order and again while storage allows; storage is per colour, summed over the ship's working
+  sections, and what does not fit is discarded. Movement: 3 orthogonal steps free, once a turn 3
+  more for 1 radioactive; never onto another ship or off the map. Retrieval (during the movement):
+  take the tile under the ship, up to 2 asteroids or 1 section a turn; a section is recycled for
+  its scrap or connected at once, in any rotation, where every shared edge is open-open or
+  closed-closed and at least one is open-open, paying both tiles' costs on every open joint. New
+  sections work from the owner's next turn. New junk: the top tile is drawn and shown to all and
+  pushed in from any of the 24 entries; the line shifts with its ships; a tile pushed off leaves
+  the game; a ship pushed off comes back at the start of its next move on a border cell of that
+  side. No entry exactly opposite one another player used since your last turn.
+- The game ends right after the push that empties the stack. Each section (the bridge too) scores
+  its points, -1 if any opening is unconnected, -1 more per unconnected opening. Ties share.
+- Options, all off by default and combinable: `short` (16 random tiles removed unseen first),
+  `small_map` (5x5 map, 3-4 players only), `more_junk` (a turn that took 2 asteroids pushes a
+  second tile), `less_empty_space` (a push shifts the line only up to its first empty cell).
+
+Moves (one decision each; ship places are [x, y] on the ship's own grid, bridge at [0, 0], x east,
+y south; map entries and border cells are a side and a line from 1, e.g. "N3", "E2"):
+- resources: {"type": "produce", "at": [x, y], "choice": "Y"|"B"|"R"} (each producer once);
+  {"type": "convert", "at": [x, y]}; {"type": "end_resources"}.
+- movement: {"type": "reenter", "entry": "E2"} (first, when pushed off); {"type": "step", "dir":
+  "N"|"E"|"S"|"W"}; {"type": "buy_steps"}; {"type": "retrieve"} (the asteroid under the ship);
+  {"type": "recycle"} or {"type": "connect", "at": [x, y], "rotation": 0|90|180|270} (the section
+  under the ship); {"type": "end_move"} (draws the new tile).
+- new junk: {"type": "push", "entry": "N3"}.
+
+Rulings the book and RULINGS.md leave open (each also where the code makes it):
+- Starts: seats take corners clockwise from the north-west; with 2 players the opposite corners
+  (north-west, south-east). Ships start with empty stores.
+- Ending the resource phase makes every producer that has not produced yet produce; one with a
+  choice gives the colour with the most free storage (the first printed on a tie).
+- A conversion needs a resource to turn and room to keep what it makes.
+- "Empty border cell" for a returning ship means a cell without a ship; re-entering is the first
+  thing a pushed-off ship does in its move and costs no step. The ship may then take the tile
+  there.
+- The tile under a ship may be taken before its first step. After an asteroid no section may be
+  taken that turn (the book's "2 asteroids or 1 section").
+- With `less_empty_space` a cell with a ship counts as filled: tiles push ships along, and only a
+  cell with neither tile nor ship stops the slide (so two ships never share a cell).
+- The opposite-entry rule looks at other players' pushes since the mover's last push, both
+  pushes of a `more_junk` turn included; the mover's own first push does not bind the second.
+- `short` may be used with any number of players.
+- Forfeit: the ship leaves the map and the seat scores 0 and cannot win; play goes on for the
+  others; when one seat is left it wins at once. A tile drawn but not yet pushed by a seat that
+  forfeits leaves the game (shown to all); if the stack is then empty the game ends.
+- Timeout: end the phase (end_resources, end_move; a pushed-off ship first re-enters at its first
+  free cell), and in the new-junk phase push at the first open entry.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from rules.base import Move, Option, Outcome, Rng, Rules, InvalidOptions
+from rules.space_junkyard import render, turn
+from rules.space_junkyard.data import (
+    ALL_TILES,
+    BRIDGE_ID,
+    MAP_SIZE,
+    SHORT_GAME_REMOVED,
+    SMALL_MAP_SIZE,
+)
+from rules.space_junkyard.ship import EMPTY_BAG, Part, capacity, score
+from rules.space_junkyard.state import (
+    OVER,
+    RESOURCES_PHASE,
+    Options,
+    Ship,
+    State,
+    Turn,
+    dump_public,
+    dump_state,
+    load_public,
+    load_state,
+)
+
+
+def _corners(players: int, size: int) -> list[tuple[int, int]]:
+    far = size - 1
+    if players == 2:
+        return [(0, 0), (far, far)]
+    return [(0, 0), (far, 0), (far, far), (0, far)][:players]
+
+
+def _seen_tiles(state: State) -> set[str]:
+    seen = {tile for tile in state.cells if tile is not None}
+    seen.update(part.tile for ship in state.ships for part in ship.parts)
+    seen.update(state.gone)
+    if state.drawn is not None:
+        seen.add(state.drawn)
+    return seen
+
+
+class SpaceJunkyard(Rules):
+    id = "space_junkyard"
+    title = "Space Junkyard"
+    min_players = 2
+    max_players = 4
+    options = (
+        Option("short", "bool", False, "remove 16 random tiles unseen before the game"),
+        Option("small_map", "bool", False, "a 5x5 map (3-4 players only)"),
+        Option("more_junk", "bool", False, "a turn that took two asteroids pushes in a second tile"),
+        Option("less_empty_space", "bool", False, "a push shifts its line only up to the first empty cell"),
+    )
+
+    def check_options(self, players: int, options: dict[str, Any]) -> None:
+        if options["small_map"] and players < 3:
+            raise InvalidOptions("small_map", f"the 5x5 map is for 3 or 4 players, not {players}")
+
+    def setup(self, players: int, options: dict[str, Any] | None, seed: str) -> State:
+        chosen = Options(**self.normalize_options(players, options))
+        size = SMALL_MAP_SIZE if chosen.small_map else MAP_SIZE
+        order, rng = Rng(seed).shuffled(ALL_TILES)
+        removed = order[:SHORT_GAME_REMOVED] if chosen.short else ()
+        rest = order[len(removed) :]
+        bridge = (Part(0, 0, BRIDGE_ID, 0, 0),)
+        ships = tuple(Ship(at, None, bridge, EMPTY_BAG) for at in _corners(players, size))
+        return State(
+            players=players,
+            options=chosen,
+            size=size,
+            cells=rest[: size * size],
+            ships=ships,
+            stack=rest[size * size :],
+            removed=removed,
+            gone=(),
+            drawn=None,
+            recent=(),
+            turn=Turn(seat=0, number=1, phase=RESOURCES_PHASE),
+            rng=rng,
+        )
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return () if state.turn.phase == OVER else (state.turn.seat,)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return turn.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        return turn.apply_move(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Everything is public but the stack's order (and, with `short`, which tiles were
+        removed): the view gives the stack's size and, per ship, its working storage and score."""
+        seen = dump_public(state)
+        for data, ship in zip(seen["ships"], state.ships):
+            data["capacity"] = list(capacity(ship.parts, state.turn.number))
+            data["score"] = 0 if ship.out else score(ship.parts)
+        seen["stack_size"] = len(state.stack)
+        seen["closed_entries"] = sorted(turn.forbidden_entries(state)) if state.turn.phase != OVER else []
+        return seen
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.turn.phase != OVER:
+            return None
+        scores = tuple(0 if ship.out else score(ship.parts) for ship in state.ships)
+        playing = [seat for seat, ship in enumerate(state.ships) if not ship.out]
+        best = max(scores[seat] for seat in playing)
+        winners = tuple(seat for seat in playing if scores[seat] == best)
+        return Outcome(tuple(float(s) for s in scores), winners, state.end_reason)
+
+    def timeout_move(self, state: State, seat: int) -> Move:
+        moves = self.legal_moves(state, seat)
+        ends = [m for m in moves if m["type"] in ("end_resources", "end_move")]
+        return ends[0] if ends else moves[0]
+
+    def forfeit(self, state: State, seat: int) -> State:
+        if state.turn.phase == OVER or state.ships[seat].out:
+            return state
+        state = state.with_ship(seat, at=None, off_side=None, out=True)
+        if sum(not ship.out for ship in state.ships) == 1:
+            return turn.finish(state, "last_player_left")
+        if seat != state.turn.seat:
+            return state
+        if state.drawn is not None:
+            state = replace(state, gone=(*state.gone, state.drawn), drawn=None)
+        return turn.next_turn(state) if state.stack else turn.finish(state, "stack_empty")
+
+    def render_text(self, state: State, seat: int | None) -> str:
+        return render.render(state, seat)
+
+    def dump(self, state: State) -> dict[str, Any]:
+        return dump_state(state)
+
+    def load(self, data: dict[str, Any]) -> State:
+        return load_state(data)
+
+    def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        """The unseen tiles (the stack and any removed by `short`) reshuffled with `rng`."""
+        public = load_public(view, (), (), Rng("sample"))
+        unseen = [tile for tile in ALL_TILES if tile not in _seen_tiles(public)]
+        rng.shuffle(unseen)
+        size = view["stack_size"]
+        fresh = Rng(f"{rng.getrandbits(128):032x}")
+        return replace(public, stack=tuple(unseen[:size]), removed=tuple(unseen[size:]), rng=fresh)
+
+
+RULES = SpaceJunkyard()

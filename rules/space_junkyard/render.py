@@ -1,0 +1,116 @@
+"""`render_text`: the map, then every ship as a small grid, for a monospaced email."""
+
+from __future__ import annotations
+
+from rules.space_junkyard.data import ASTEROIDS, CLOSED, RESOURCES, SHIP_PARTS
+from rules.space_junkyard.ship import Part, by_place, capacity, part_edges, score
+from rules.space_junkyard.state import JUNK_PHASE, MOVE_PHASE, OVER, RESOURCES_PHASE, State
+from rules.space_junkyard.turn import forbidden_entries
+
+_PHASES = {RESOURCES_PHASE: "resources", MOVE_PHASE: "movement", JUNK_PHASE: "new junk"}
+
+
+def _headline(state: State) -> list[str]:
+    turn = state.turn
+    if turn.phase == OVER:
+        return [f"Space Junkyard: game over ({state.end_reason.replace('_', ' ')})"]
+    lines = [f"Space Junkyard: turn {turn.number}, ship {turn.seat} to act, {_PHASES[turn.phase]} phase"]
+    if turn.phase == MOVE_PHASE:
+        bought = "bought" if turn.bought else "not bought"
+        lines.append(
+            f"  steps left {turn.steps} (extra steps {bought}); taken {turn.asteroids} asteroid(s), "
+            f"{turn.sections} section(s)"
+        )
+    if turn.phase == JUNK_PHASE:
+        closed = ", ".join(sorted(forbidden_entries(state))) or "none"
+        lines.append(f"  drawn tile: {describe_tile(state.drawn)}; entries closed: {closed}")
+    lines.append(f"  tiles in the stack: {len(state.stack)}")
+    return lines
+
+
+def _map(state: State) -> list[str]:
+    size = state.size
+    ships = {ship.at: seat for seat, ship in enumerate(state.ships) if ship.at is not None}
+    header = "     " + "".join(f"  {x + 1}   " for x in range(size))
+    rule = "    +" + "-----+" * size
+    lines = ["Map (cells: tile and @ship; push entries are N/S + column, E/W + row):", header, rule]
+    for y in range(size):
+        cells = []
+        for x in range(size):
+            tile = state.cell(x, y) or "   "
+            mark = f"@{ships[(x, y)]}" if (x, y) in ships else "  "
+            cells.append(f"{tile}{mark}")
+        lines.append(f" {y + 1:>2} |" + "|".join(cells) + "|")
+        lines.append(rule)
+    return lines
+
+
+def describe_tile(tile: str | None) -> str:
+    if tile is None:
+        return "none"
+    if tile in ASTEROIDS:
+        return f"{tile} asteroid {ASTEROIDS[tile]}"
+    section = SHIP_PARTS[tile]
+    edges = "/".join("-" if e is CLOSED else (e or "o") for e in section.edges)
+    traits = [f"{section.points} VP", f"edges NESW {edges}"]
+    if section.produce:
+        traits.append("makes " + "/".join(section.produce))
+    if section.store:
+        traits.append(f"stores {section.store}")
+    if section.convert:
+        traits.append("converts " + ">".join(section.convert))
+    if section.recycle:
+        traits.append(f"scrap {section.recycle}")
+    return f"{tile} section: " + ", ".join(traits)
+
+
+def _edge_text(edge: str | None) -> str:
+    return "#" if edge is CLOSED else (edge or "o")
+
+
+def _ship_grid(parts: tuple[Part, ...], turn: int) -> list[str]:
+    """Each section as three lines of 11 characters: its N edge, W edge tile E edge, its S edge.
+    '#' is closed, 'o' an opening with no cost, letters an opening's cost; '*' marks a section
+    that works from next turn."""
+    places = by_place(parts)
+    xs, ys = [x for x, _ in places], [y for _, y in places]
+    lines = []
+    for y in range(min(ys), max(ys) + 1):
+        rows = ["", "", ""]
+        for x in range(min(xs), max(xs) + 1):
+            part = places.get((x, y))
+            if part is None:
+                rows = [row + " " * 11 for row in rows]
+                continue
+            n, e, s, w = (_edge_text(edge) for edge in part_edges(part))
+            fresh = "*" if part.added >= turn else " "
+            rows[0] += f"{n:^11}"
+            rows[1] += f"{w:>3} {part.tile}{fresh}{e:<3}"
+            rows[2] += f"{s:^11}"
+        lines += ["    " + row.rstrip() for row in rows]
+    return lines
+
+
+def _ship(state: State, seat: int) -> list[str]:
+    ship = state.ships[seat]
+    if ship.out:
+        return [f"Ship {seat}: out of the game"]
+    where = f"at column {ship.at[0] + 1}, row {ship.at[1] + 1}" if ship.at else f"off the {ship.off_side} side"
+    room = capacity(ship.parts, state.turn.number)
+    stores = ", ".join(f"{c} {have}/{cap}" for c, have, cap in zip(RESOURCES, ship.stores, room))
+    lines = [f"Ship {seat}: {where}; stores {stores}; score {score(ship.parts)}"]
+    lines += _ship_grid(ship.parts, state.turn.number)
+    for part in ship.parts:
+        lines.append(f"    [{part.x},{part.y}] turned {part.rotation}: {describe_tile(part.tile)}")
+    return lines
+
+
+def render(state: State, seat: int | None) -> str:
+    viewer = "spectator" if seat is None else f"ship {seat}"
+    lines = [*_headline(state), f"  (view of {viewer}; Y radioactive, B carbon, R metal)", ""]
+    lines += _map(state)
+    for other in range(state.players):
+        lines += ["", *_ship(state, other)]
+    if state.gone:
+        lines += ["", "Out of the game: " + " ".join(state.gone)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,140 @@
+"""A player's ship: sections on a grid of their own, joined edge to edge; the bridge at (0, 0).
+
+Ship coordinates are [x, y] with x growing east and y growing south, so the first section joined
+to the bridge's north opening sits at (0, -1). A section's rotation is 0, 90, 180 or 270 degrees
+clockwise: at 90 its printed north edge faces east.
+
+Resources are bags of counts in `RESOURCES` order (radioactive, carbon, metal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from rules.space_junkyard.data import CLOSED, RESOURCES, SHIP_PARTS, Section
+
+ROTATIONS = (0, 90, 180, 270)
+OFFSETS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N, E, S, W
+OPPOSITE = (2, 3, 0, 1)
+
+Bag = tuple[int, int, int]
+EMPTY_BAG: Bag = (0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A section on a ship: where, which tile, how turned, and the turn number it was joined in
+    (it works from the owner's next turn; the bridge has 0 and always works)."""
+
+    x: int
+    y: int
+    tile: str
+    rotation: int
+    added: int
+
+
+def bag(letters: str) -> Bag:
+    return tuple(letters.count(colour) for colour in RESOURCES)  # type: ignore[return-value]
+
+
+def bag_add(left: Bag, right: Bag) -> Bag:
+    return tuple(a + b for a, b in zip(left, right))  # type: ignore[return-value]
+
+
+def bag_covers(have: Bag, need: Bag) -> bool:
+    return all(a >= b for a, b in zip(have, need))
+
+
+def bag_take(have: Bag, need: Bag) -> Bag:
+    return tuple(a - b for a, b in zip(have, need))  # type: ignore[return-value]
+
+
+def bag_clamp(have: Bag, room: Bag) -> Bag:
+    """What is kept of `have` with room for `room`: the surplus is discarded (book, section 4)."""
+    return tuple(min(a, b) for a, b in zip(have, room))  # type: ignore[return-value]
+
+
+def turned_edges(section: Section, rotation: int) -> tuple[str | None, ...]:
+    """The section's edges N, E, S, W after turning it `rotation` degrees clockwise."""
+    steps = rotation // 90
+    return tuple(section.edges[(side - steps) % 4] for side in range(4))
+
+
+def part_edges(part: Part, table: Mapping[str, Section] = SHIP_PARTS) -> tuple[str | None, ...]:
+    return turned_edges(table[part.tile], part.rotation)
+
+
+def by_place(parts: tuple[Part, ...]) -> dict[tuple[int, int], Part]:
+    return {(part.x, part.y): part for part in parts}
+
+
+def working(parts: tuple[Part, ...], turn: int) -> tuple[Part, ...]:
+    """The parts whose abilities count in turn `turn`: all but those joined during it."""
+    return tuple(part for part in parts if part.added < turn)
+
+
+def capacity(parts: tuple[Part, ...], turn: int) -> Bag:
+    """Storage per colour, summed over the working sections."""
+    total = EMPTY_BAG
+    for part in working(parts, turn):
+        total = bag_add(total, bag(SHIP_PARTS[part.tile].store))
+    return total
+
+
+def open_places(parts: tuple[Part, ...]) -> list[tuple[int, int]]:
+    """Empty grid places that some opening of the ship faces, in a stable order."""
+    places = by_place(parts)
+    found: dict[tuple[int, int], None] = {}
+    for part in parts:
+        for side, edge in enumerate(part_edges(part)):
+            if edge is CLOSED:
+                continue
+            dx, dy = OFFSETS[side]
+            place = (part.x + dx, part.y + dy)
+            if place not in places:
+                found[place] = None
+    return sorted(found)
+
+
+def joint_cost(
+    parts: tuple[Part, ...], section: Section, place: tuple[int, int], rotation: int
+) -> tuple[str, Bag]:
+    """("ok", cost) if the section may join the ship at `place` turned by `rotation`; otherwise
+    (reason, EMPTY_BAG). Every shared edge must be open-open or closed-closed, at least one must be
+    open-open, and each open-open joint costs both tiles' printed resources."""
+    places = by_place(parts)
+    if place in places:
+        return "place_taken", EMPTY_BAG
+    edges = turned_edges(section, rotation)
+    cost, joints = EMPTY_BAG, 0
+    for side in range(4):
+        dx, dy = OFFSETS[side]
+        neighbour = places.get((place[0] + dx, place[1] + dy))
+        if neighbour is None:
+            continue
+        mine, theirs = edges[side], part_edges(neighbour)[OPPOSITE[side]]
+        if (mine is CLOSED) != (theirs is CLOSED):
+            return "edges_do_not_match", EMPTY_BAG
+        if mine is not CLOSED:
+            joints += 1
+            cost = bag_add(cost, bag(mine + theirs))
+    if not joints:
+        return "no_open_joint", EMPTY_BAG
+    return "ok", cost
+
+
+def part_score(part: Part, places: dict, table: Mapping[str, Section]) -> int:
+    """Printed points, -1 if any opening is unconnected, -1 more per unconnected opening."""
+    loose = 0
+    for side, edge in enumerate(part_edges(part, table)):
+        dx, dy = OFFSETS[side]
+        if edge is not CLOSED and (part.x + dx, part.y + dy) not in places:
+            loose += 1
+    return table[part.tile].points - (1 if loose else 0) - loose
+
+
+def score(parts: tuple[Part, ...], table: Mapping[str, Section] = SHIP_PARTS) -> int:
+    """The ship's score (book, section 9), the bridge included."""
+    places = by_place(parts)
+    return sum(part_score(part, places, table) for part in parts)

@@ -1,0 +1,192 @@
+"""The game state: immutable values only, with an exact JSON form (`dump_state`/`load_state`).
+
+Map cells are numbered row by row from the north-west corner: cell (x, y) is `cells[y * size + x]`,
+x growing east and y growing south. A cell holds a tile id or None (empty space).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.base import Rng
+from rules.space_junkyard.ship import Bag, Part
+
+RESOURCES_PHASE = "resources"
+MOVE_PHASE = "move"
+JUNK_PHASE = "junk"
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class Options:
+    short: bool = False
+    small_map: bool = False
+    more_junk: bool = False
+    less_empty_space: bool = False
+
+    def as_dict(self) -> dict[str, bool]:
+        return {
+            "short": self.short,
+            "small_map": self.small_map,
+            "more_junk": self.more_junk,
+            "less_empty_space": self.less_empty_space,
+        }
+
+
+@dataclass(frozen=True)
+class Ship:
+    """A player's ship: its map cell (None while pushed off, or after a forfeit), the side it was
+    pushed off, its sections (the bridge first) and its stored resources."""
+
+    at: tuple[int, int] | None
+    off_side: str | None
+    parts: tuple[Part, ...]
+    stores: Bag
+    out: bool = False
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The running turn: whose, its number (from 1), its phase and what it has used so far."""
+
+    seat: int
+    number: int
+    phase: str
+    produced: tuple[tuple[int, int], ...] = ()
+    steps: int = 0
+    bought: bool = False
+    asteroids: int = 0
+    sections: int = 0
+    pushes: int = 0
+
+
+@dataclass(frozen=True)
+class State:
+    players: int
+    options: Options
+    size: int
+    cells: tuple[str | None, ...]
+    ships: tuple[Ship, ...]
+    stack: tuple[str, ...]  # secret order; the top is stack[0]
+    removed: tuple[str, ...]  # taken out unseen by the `short` option: secret
+    gone: tuple[str, ...]  # tiles that left the game in sight of all
+    drawn: str | None  # the tile shown to all, waiting to be pushed in
+    recent: tuple[tuple[int, str], ...]  # (seat, entry) of the latest pushes, oldest first
+    turn: Turn
+    rng: Rng
+    end_reason: str = ""
+
+    def cell(self, x: int, y: int) -> str | None:
+        return self.cells[y * self.size + x]
+
+    def with_ship(self, seat: int, **changes: Any) -> State:
+        ships = list(self.ships)
+        ships[seat] = replace(ships[seat], **changes)
+        return replace(self, ships=tuple(ships))
+
+    def with_turn(self, **changes: Any) -> State:
+        return replace(self, turn=replace(self.turn, **changes))
+
+
+def _dump_part(part: Part) -> dict[str, Any]:
+    return {"at": [part.x, part.y], "tile": part.tile, "rotation": part.rotation, "added": part.added}
+
+
+def _load_part(data: dict[str, Any]) -> Part:
+    return Part(data["at"][0], data["at"][1], data["tile"], data["rotation"], data["added"])
+
+
+def dump_ship(ship: Ship) -> dict[str, Any]:
+    return {
+        "at": list(ship.at) if ship.at is not None else None,
+        "off_side": ship.off_side,
+        "sections": [_dump_part(part) for part in ship.parts],
+        "stores": list(ship.stores),
+        "out": ship.out,
+    }
+
+
+def load_ship(data: dict[str, Any]) -> Ship:
+    return Ship(
+        at=tuple(data["at"]) if data["at"] is not None else None,
+        off_side=data["off_side"],
+        parts=tuple(_load_part(part) for part in data["sections"]),
+        stores=tuple(data["stores"]),
+        out=data["out"],
+    )
+
+
+def dump_turn(turn: Turn) -> dict[str, Any]:
+    return {
+        "seat": turn.seat,
+        "number": turn.number,
+        "phase": turn.phase,
+        "produced": [list(place) for place in turn.produced],
+        "steps_left": turn.steps,
+        "bought_steps": turn.bought,
+        "asteroids_taken": turn.asteroids,
+        "sections_taken": turn.sections,
+        "pushes": turn.pushes,
+    }
+
+
+def load_turn(data: dict[str, Any]) -> Turn:
+    return Turn(
+        seat=data["seat"],
+        number=data["number"],
+        phase=data["phase"],
+        produced=tuple(tuple(place) for place in data["produced"]),
+        steps=data["steps_left"],
+        bought=data["bought_steps"],
+        asteroids=data["asteroids_taken"],
+        sections=data["sections_taken"],
+        pushes=data["pushes"],
+    )
+
+
+def dump_public(state: State) -> dict[str, Any]:
+    """Everything but the secrets (the stack's order, the removed tiles, the seed)."""
+    return {
+        "players": state.players,
+        "options": state.options.as_dict(),
+        "size": state.size,
+        "map": [list(state.cells[y * state.size : (y + 1) * state.size]) for y in range(state.size)],
+        "ships": [dump_ship(ship) for ship in state.ships],
+        "gone": list(state.gone),
+        "drawn": state.drawn,
+        "recent_pushes": [[seat, entry] for seat, entry in state.recent],
+        "turn": dump_turn(state.turn),
+        "end_reason": state.end_reason,
+    }
+
+
+def load_public(data: dict[str, Any], stack: tuple[str, ...], removed: tuple[str, ...], rng: Rng) -> State:
+    return State(
+        players=data["players"],
+        options=Options(**data["options"]),
+        size=data["size"],
+        cells=tuple(cell for row in data["map"] for cell in row),
+        ships=tuple(load_ship(ship) for ship in data["ships"]),
+        stack=stack,
+        removed=removed,
+        gone=tuple(data["gone"]),
+        drawn=data["drawn"],
+        recent=tuple((seat, entry) for seat, entry in data["recent_pushes"]),
+        turn=load_turn(data["turn"]),
+        rng=rng,
+        end_reason=data["end_reason"],
+    )
+
+
+def dump_state(state: State) -> dict[str, Any]:
+    return {
+        **dump_public(state),
+        "stack": list(state.stack),
+        "removed": list(state.removed),
+        "rng": state.rng.dump(),
+    }
+
+
+def load_state(data: dict[str, Any]) -> State:
+    return load_public(data, tuple(data["stack"]), tuple(data["removed"]), Rng.load(data["rng"]))
