@@ -32,18 +32,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, Mapping
 
-Hex = tuple[int, int]
-
-# Axial directions: the six straight lines from a hex.
-DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+from rules.terrain_vague.data import CLUBHOUSE
+from rules.terrain_vague.hexes import DIRECTIONS, Hex
 
 MOVE = "move"
 PROTECT = "protect"
 SHOOT = "shoot"
 RIP = "rip"
 CLEAN = "clean"
-
-CLUBHOUSE = "clubhouse"
 
 
 @dataclass(frozen=True)
