@@ -1,0 +1,302 @@
+"""Scenario tests for Space Junkyard (`rules/space_junkyard`), on hand-built positions."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+
+from rules.base import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn
+from rules.space_junkyard import RULES as G
+from rules.space_junkyard.data import ALL_TILES, BRIDGE_ID, SHIP_PARTS, Section
+from rules.space_junkyard.ship import Part, score
+from rules.space_junkyard.state import JUNK_PHASE, MOVE_PHASE, OVER, RESOURCES_PHASE, Ship, Turn
+
+# --- building positions ------------------------------------------------------------------------
+
+
+def bag(letters: str) -> tuple[int, int, int]:
+    return tuple(letters.count(c) for c in "YBR")
+
+
+def ship(at=(0, 0), parts=(), stores="", off=None, added=0):
+    """A ship with the bridge at [0, 0] and `parts` as (x, y, tile, rotation)."""
+    built = [Part(0, 0, BRIDGE_ID, 0, 0)] + [Part(x, y, t, r, added) for x, y, t, r in parts]
+    return Ship(at=at, off_side=off, parts=tuple(built), stores=bag(stores))
+
+
+def position(players=2, options=None, tiles=None, ships=None, phase=MOVE_PHASE, seat=0, **turn):
+    """A position on an otherwise empty map; the turn is number 5, so parts added at 0 work."""
+    state = G.setup(players, options or {}, "scenario")
+    cells = [None] * (state.size * state.size)
+    for (x, y), tile in (tiles or {}).items():
+        cells[y * state.size + x] = tile
+    default_ships = [ship(at=(0, 0)), ship(at=(5, 5)), ship(at=(5, 0)), ship(at=(0, 5))]
+    chosen = tuple(ships or default_ships[:players])
+    if phase == MOVE_PHASE:
+        turn.setdefault("steps", 3)
+    state = replace(state, cells=tuple(cells), ships=chosen, turn=Turn(seat, 5, phase, **turn))
+    return replace(state, stack=("A01", "A02", "A03"))
+
+
+def refused(state, move, code, seat=None):
+    with pytest.raises(IllegalMove) as error:
+        G.apply(state, state.turn.seat if seat is None else seat, move)
+    assert error.value.code == code, error.value.message
+    return error.value
+
+
+def play(state, *moves):
+    for move in moves:
+        assert move in G.legal_moves(state, state.turn.seat), move
+        state = G.apply(state, state.turn.seat, move)
+    return state
+
+
+def mine(state):
+    return state.ships[state.turn.seat]
+
+
+# --- setup and options -------------------------------------------------------------------------
+
+
+def test_setup_lays_a_6x6_map_and_puts_ships_on_corners():
+    state = G.setup(4, {}, "s1")
+    assert state.size == 6 and len(state.cells) == 36 and all(state.cells)
+    assert len(state.stack) == 76 - 36 and not state.removed
+    assert [s.at for s in state.ships] == [(0, 0), (5, 0), (5, 5), (0, 5)]
+    assert sorted((*state.cells, *state.stack)) == sorted(ALL_TILES)
+    assert G.setup(2, {}, "s1").ships[1].at == (5, 5)
+    assert G.setup(4, {}, "s2").cells != state.cells  # chance comes from the seed
+
+
+def test_options_are_combinable_and_small_map_needs_three_players():
+    state = G.setup(3, {"short": True, "small_map": True, "more_junk": True, "less_empty_space": True}, "s")
+    assert state.size == 5 and len(state.removed) == 16 and len(state.stack) == 76 - 16 - 25
+    assert [s.at for s in state.ships] == [(0, 0), (4, 0), (4, 4)]
+    assert len(G.setup(2, {"short": True}, "s").stack) == 24
+    with pytest.raises(InvalidOptions) as error:
+        G.setup(2, {"small_map": True}, "s")
+    assert error.value.option == "small_map"
+
+
+# --- hidden information ------------------------------------------------------------------------
+
+
+def test_no_view_or_error_shows_the_stack_or_the_removed_tiles():
+    state = G.setup(2, {"short": True}, "secret-seed")
+    state = play(state, {"type": "end_resources"}, {"type": "end_move"})
+    hidden = set(state.stack) | set(state.removed)
+    for seat in (None, 0, 1):
+        seen = G.view(state, seat)
+        text = json.dumps(seen)
+        assert seen["stack_size"] == len(state.stack) and seen["drawn"] == state.drawn
+        assert not any(f'"{tile}"' in text for tile in hidden)
+        assert not any(tile in G.render_text(state, seat) for tile in hidden)
+    for bad in ({"type": "push", "entry": "N9"}, {"type": "step", "dir": "N"}, {"type": "push"}):
+        with pytest.raises((IllegalMove, MalformedMove)) as error:
+            G.apply(state, 0, bad)
+        assert not any(tile in error.value.message for tile in hidden)
+
+
+def test_sample_state_reshuffles_only_the_unseen_tiles():
+    state = G.setup(3, {"short": True}, "s")
+    state = play(state, {"type": "end_resources"}, {"type": "end_move"})
+    seen = G.view(state, 1)
+    samples = [G.sample_state(seen, 1, random.Random(n)) for n in range(3)]
+    for sample in samples:
+        assert G.view(sample, 1) == seen
+        assert sorted(sample.stack + sample.removed) == sorted(state.stack + state.removed)
+        assert sample.rng.seed != state.rng.seed
+    assert len({sample.stack for sample in samples}) > 1
+
+
+# --- resources ---------------------------------------------------------------------------------
+
+
+def test_production_with_either_or_choice_then_auto_production_at_the_end():
+    state = position(phase=RESOURCES_PHASE, ships=[ship(parts=[(0, -1, "S10", 0)]), ship(at=(5, 5))])
+    moves = G.legal_moves(state, 0)
+    assert {"type": "produce", "at": [0, -1], "choice": "B"} in moves
+    assert {"type": "produce", "at": [0, -1], "choice": "R"} not in moves
+    refused(state, {"type": "produce", "at": [0, -1], "choice": "R"}, "wrong_resource")
+    refused(state, {"type": "produce", "at": [3, 3], "choice": "Y"}, "no_section_there")
+    after = play(state, {"type": "produce", "at": [0, -1], "choice": "B"})
+    assert mine(after).stores == bag("B")
+    refused(after, {"type": "produce", "at": [0, -1], "choice": "B"}, "already_produced")
+    after = play(after, {"type": "end_resources"})  # the bridge produces its Y now
+    assert mine(after).stores == bag("YB") and after.turn.phase == MOVE_PHASE
+    # left unchosen, an either-or producer gives the colour with the most free room: the bridge
+    # fills Y to 2 of 2 first, so S10 gives B
+    auto = play(replace(state, ships=(ship(parts=[(0, -1, "S10", 0)], stores="Y"), state.ships[1])),
+                {"type": "end_resources"})
+    assert mine(auto).stores == bag("YYB")
+
+
+def test_overflow_is_discarded_and_conversions_repeat_while_storage_allows():
+    parts = [(0, -1, "S25", 0)]  # converts Y into B
+    state = position(phase=RESOURCES_PHASE, ships=[ship(parts=parts, stores="YYB"), ship(at=(5, 5))])
+    full = play(state, {"type": "produce", "at": [0, 0], "choice": "Y"})
+    assert mine(full).stores == bag("YYB")  # the third Y had no room
+    after = play(state, {"type": "convert", "at": [0, -1]})
+    assert mine(after).stores == bag("YBB")
+    assert {"type": "convert", "at": [0, -1]} not in G.legal_moves(after, 0)
+    refused(after, {"type": "convert", "at": [0, -1]}, "no_room")
+    refused(after, {"type": "convert", "at": [0, 0]}, "no_conversion")
+    empty = position(phase=RESOURCES_PHASE, ships=[ship(parts=parts), ship(at=(5, 5))])
+    refused(empty, {"type": "convert", "at": [0, -1]}, "not_enough_resources")
+    # produced first, the Y is kept once the conversion made room
+    after = play(after, {"type": "produce", "at": [0, 0], "choice": "Y"})
+    assert mine(after).stores == bag("YYBB")
+
+
+def test_storage_is_summed_per_colour_and_new_sections_work_from_next_turn():
+    parts = [(0, -1, "S22", 0)]  # stores YYBB
+    fresh = ship(parts=parts, stores="YY", added=5)
+    state = position(phase=RESOURCES_PHASE, ships=[fresh, ship(at=(5, 5))])
+    assert G.view(state, 0)["ships"][0]["capacity"] == [2, 2, 2]
+    assert mine(play(state, {"type": "end_resources"})).stores == bag("YY")
+    working = replace(state, ships=(ship(parts=parts, stores="YY", added=4), state.ships[1]))
+    assert G.view(working, 0)["ships"][0]["capacity"] == [4, 4, 2]
+    assert mine(play(working, {"type": "end_resources"})).stores == bag("YYY")
+    converter = position(phase=RESOURCES_PHASE, ships=[ship(parts=[(0, -1, "S25", 0)], stores="Y", added=5),
+                                                      ship(at=(5, 5))])
+    refused(converter, {"type": "convert", "at": [0, -1]}, "not_working_yet")
+
+
+# --- movement ----------------------------------------------------------------------------------
+
+
+def test_three_free_steps_then_three_more_for_one_radioactive():
+    state = position(ships=[ship(at=(0, 0), stores="Y"), ship(at=(5, 5))])
+    state = play(state, *[{"type": "step", "dir": d} for d in "ESE"])
+    assert mine(state).at == (2, 1) and state.turn.steps == 0
+    refused(state, {"type": "step", "dir": "S"}, "no_steps_left")
+    state = play(state, {"type": "buy_steps"})
+    assert mine(state).stores == bag("") and state.turn.steps == 3
+    refused(state, {"type": "buy_steps"}, "already_bought")
+    state = play(state, *[{"type": "step", "dir": d} for d in "SSS"])
+    assert mine(state).at == (2, 4)
+    poor = position()
+    assert {"type": "buy_steps"} not in G.legal_moves(poor, 0)
+    refused(poor, {"type": "buy_steps"}, "not_enough_resources")
+
+
+def test_radioactive_collected_during_the_move_buys_steps():
+    state = position(tiles={(1, 0): "A01"})
+    state = play(state, {"type": "step", "dir": "E"}, {"type": "retrieve"}, {"type": "buy_steps"})
+    assert state.turn.steps == 5
+
+
+def test_no_ship_moves_onto_or_through_another_ship_nor_off_the_map():
+    state = position(ships=[ship(at=(0, 0)), ship(at=(1, 0))])
+    steps = [m["dir"] for m in G.legal_moves(state, 0) if m["type"] == "step"]
+    assert steps == ["S"]
+    refused(state, {"type": "step", "dir": "E"}, "cell_taken")
+    refused(state, {"type": "step", "dir": "N"}, "off_map")
+    with pytest.raises(MalformedMove) as error:
+        G.apply(state, 0, {"type": "step", "dir": "NE"})
+    assert error.value.code == "bad_direction"
+
+
+# --- retrieval ---------------------------------------------------------------------------------
+
+
+def test_two_asteroids_or_one_section_a_turn():
+    tiles = {(0, 0): "A13", (1, 0): "A22", (2, 0): "A31", (0, 1): "S34"}
+    state = position(tiles=tiles, ships=[ship(at=(0, 0), stores="R"), ship(at=(5, 5))])
+    state = play(state, {"type": "retrieve"})
+    assert mine(state).stores == bag("YYR") and state.cell(0, 0) is None and "A13" in state.gone
+    refused(state, {"type": "retrieve"}, "no_tile")
+    on_section = play(state, {"type": "step", "dir": "S"})
+    refused(on_section, {"type": "recycle"}, "retrieval_used")
+    state = play(state, {"type": "step", "dir": "E"}, {"type": "retrieve"})
+    assert mine(state).stores == bag("YYBR")
+    state = play(state, {"type": "step", "dir": "E"})
+    assert {"type": "retrieve"} not in G.legal_moves(state, 0)
+    refused(state, {"type": "retrieve"}, "retrieval_used")
+
+
+def test_recycling_a_section_gives_its_scrap_and_ends_retrieval():
+    tiles = {(0, 0): "S31", (0, 1): "A01"}
+    state = position(tiles=tiles, ships=[ship(at=(0, 0), stores="Y"), ship(at=(5, 5))])
+    refused(state, {"type": "retrieve"}, "wrong_tile")
+    state = play(state, {"type": "recycle"})
+    assert mine(state).stores == bag("YYB")  # scrap YYB on top of a Y: one Y did not fit
+    state = play(state, {"type": "step", "dir": "S"})
+    refused(state, {"type": "retrieve"}, "retrieval_used")
+
+
+def test_the_book_example_tile():
+    s31 = SHIP_PARTS["S31"]
+    assert (s31.store, s31.convert, s31.recycle, s31.points) == ("BB", ("Y", "B"), "YYB", 1)
+    assert s31.edges == (None, "R", "Y", "B")  # left carbon, right metal, lower radioactive
+
+
+def test_connecting_pays_both_sides_of_the_joint():
+    # the book's example: 1 radioactive, 1 metal and 2 carbon to connect two sections
+    parts = [(0, -1, "S44", 0)]  # its north opening costs YB
+    state = position(tiles={(0, 0): "S40"}, ships=[ship(parts=parts, stores="YBBRR"), ship(at=(5, 5))])
+    moves = [m for m in G.legal_moves(state, 0) if m["type"] == "connect"]
+    assert {"type": "connect", "at": [0, -2], "rotation": 180} in moves  # its RB side down
+    state = play(state, {"type": "connect", "at": [0, -2], "rotation": 180})
+    assert mine(state).stores == bag("R")
+    assert mine(state).parts[-1] == Part(0, -2, "S40", 180, 5)
+    assert state.cell(0, 0) is None and "S40" not in state.gone
+
+
+def test_connection_needs_every_shared_edge_to_match():
+    # bridge [0,0]; S22 above it, open to the east; S41 (open all round) east of S22
+    parts = [(0, -1, "S22", 0), (1, -1, "S41", 0)]
+    state = position(tiles={(0, 0): "S36"}, ships=[ship(parts=parts, stores="YYBBRR"), ship(at=(5, 5))])
+    # at [1,0] a section meets S41's open south edge and the bridge's closed east edge
+    play(state, {"type": "connect", "at": [1, 0], "rotation": 0})  # S36 N open, W closed: fits
+    error = refused(state, {"type": "connect", "at": [1, 0], "rotation": 270}, "edges_do_not_match")
+    assert "open edge would meet a closed one" in error.message
+    refused(state, {"type": "connect", "at": [-1, 0], "rotation": 180}, "no_open_joint")
+    refused(state, {"type": "connect", "at": [0, -1], "rotation": 0}, "place_taken")
+    all_open = replace(state, cells=tuple("S41" if c == "S36" else c for c in state.cells))
+    all_open = replace(all_open, ships=(ship(parts=[(0, -1, "S22", 0)], stores="R"), state.ships[1]))
+    refused(all_open, {"type": "connect", "at": [0, -2], "rotation": 0}, "not_enough_resources")  # R+R
+
+
+def test_every_legal_rotation_is_listed():
+    state = position(tiles={(0, 0): "S41"}, ships=[ship(stores="YYBBRR"), ship(at=(5, 5))])
+    connects = [m for m in G.legal_moves(state, 0) if m["type"] == "connect"]
+    assert connects == [{"type": "connect", "at": [0, -1], "rotation": r} for r in (0, 90, 180, 270)]
+    state = play(state, connects[1])  # S41 turned 90: its south edge (printed east, B) meets the bridge
+    assert mine(state).stores == bag("YYBRR")
+
+
+def test_a_section_joined_this_turn_does_not_store_yet():
+    state = position(tiles={(0, 0): "S22", (0, 1): "A16"}, ships=[ship(stores="BBRR"), ship(at=(5, 5))])
+    state = play(state, {"type": "connect", "at": [0, -1], "rotation": 0})  # costs R
+    state = play(state, {"type": "step", "dir": "S"})
+    refused(state, {"type": "retrieve"}, "retrieval_used")
+
+
+# --- scoring -----------------------------------------------------------------------------------
+
+
+def test_the_book_worked_example_scores_4():
+    # The book's picture: bridge bottom left; top left 4 points with two loose openings (4-1-2=1);
+    # top right 2 points and bottom right 1 point, fully connected. The bottom-right tile is not in
+    # the house tile set, so it is made here.
+    corner = Section("X01", "", "", None, "", 1, ("R", None, None, None))
+    table = {**SHIP_PARTS, "X01": corner}
+    parts = (
+        Part(0, 0, BRIDGE_ID, 0, 0),
+        Part(0, -1, "S41", 0, 1),
+        Part(1, -1, "S35", 180, 2),  # openings turned to the south and west
+        Part(1, 0, "X01", 0, 3),
+    )
+    assert score(parts, table) == 4
+    assert score(parts[:2], table) == 4 - 1 - 3  # top left alone: three loose openings
+
+
+def test_score_of_a_fresh_ship_and_the_view_scores():
+    state = position()
+    assert score(state.ships[0].parts) == -2  # the bridge's opening is loose
+    assert G.view(state, None)["ships"][0]["score"] == -2
