@@ -1,0 +1,191 @@
+"""The forest, mountain and fire actions: their legal options and what each does to a Work.
+
+Fire is two decisions: the mover takes a red piece of a size from the pool (`fire`), and the
+opponent plays it (`place_fire`). What a placement does follows from the square it goes to:
+empty - start (a small fire; "spread" is a start next to a large fire, so it is the same move);
+a fire one size smaller - grow; a forest - burn it; a frosted forest - burn the frost.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from rules.base import IllegalMove
+from rules.terrafex.board import (
+    STEP,
+    Work,
+    coords,
+    describe_square,
+    piece_name,
+    pool_slot,
+)
+from rules.terrafex.data import (
+    DIRECTIONS,
+    FIRE,
+    FOREST,
+    GLACIER,
+    LARGEST,
+    MOUNTAIN,
+    SIZE_NAMES,
+    SIZES,
+)
+
+
+def _beside_large(board, square: int, colour: str) -> bool:
+    for d in DIRECTIONS:
+        n = STEP[d][square]
+        if n >= 0 and board[n] is not None and board[n][0] == colour and board[n][1] == LARGEST:
+            return True
+    return False
+
+
+# --- grow, start, spread -------------------------------------------------------------------------
+
+
+def grow(work: Work, square: int, colour: str) -> None:
+    """Exchange a piece for the next size up from the pool."""
+    cell = work.board[square]
+    noun = "forest" if colour == FOREST else "mountain"
+    if cell is None or cell[0] != colour:
+        raise IllegalMove(f"there is no {noun} at {describe_square(square)} to grow", f"not_a_{noun}")
+    if cell[1] == LARGEST:
+        raise IllegalMove(f"the {noun} at {describe_square(square)} is large and cannot grow", "already_large")
+    if cell[2]:
+        raise IllegalMove(f"the forest at {describe_square(square)} is frosted and cannot grow", "frosted")
+    work.release(colour, cell[1])
+    work.take(colour, cell[1] + 1)
+    work.board[square] = (colour, cell[1] + 1, 0)
+
+
+def play_small(work: Work, square: int, colour: str, spread: bool) -> None:
+    """Start (anywhere empty) or spread (empty and next to a large piece of the colour)."""
+    if work.board[square] is not None:
+        raise IllegalMove(f"{describe_square(square)} is occupied", "square_occupied")
+    if spread and not _beside_large(work.board, square, colour):
+        raise IllegalMove(
+            f"{describe_square(square)} is not next to a large {colour} piece to spread from",
+            "not_beside_large",
+        )
+    work.take(colour, 1)
+    work.board[square] = (colour, 1, 0)
+
+
+def forest_moves(work: Work) -> Iterator[dict[str, Any]]:
+    board, pool = work.board, work.pool
+    for square, cell in enumerate(board):
+        if cell and cell[0] == FOREST and cell[1] < LARGEST and not cell[2]:
+            if pool[pool_slot(FOREST, cell[1] + 1)]:
+                yield {"type": "forest", "action": "grow", "at": coords(square)}
+    if pool[pool_slot(FOREST, 1)]:
+        for square, cell in enumerate(board):
+            if cell is None and _beside_large(board, square, FOREST):
+                yield {"type": "forest", "action": "spread", "to": coords(square)}
+
+
+def mountain_moves(work: Work) -> Iterator[dict[str, Any]]:
+    board, pool = work.board, work.pool
+    if pool[pool_slot(MOUNTAIN, 1)]:
+        for square, cell in enumerate(board):
+            if cell is None:
+                yield {"type": "mountain", "action": "start", "to": coords(square)}
+    for square, cell in enumerate(board):
+        if cell and cell[0] == MOUNTAIN and cell[1] < LARGEST and pool[pool_slot(MOUNTAIN, cell[1] + 1)]:
+            yield {"type": "mountain", "action": "grow", "at": coords(square)}
+
+
+# --- fire ----------------------------------------------------------------------------------------
+
+
+def take_fire(work: Work, size: int) -> None:
+    """The mover's half: take the red piece from the pool, if it can be played anywhere."""
+    if not work.pool[pool_slot(FIRE, size)]:
+        raise IllegalMove(f"no {piece_name(FIRE, size)} piece in the pool", "supply_empty")
+    work.pool[pool_slot(FIRE, size)] -= 1
+    if not any(True for _ in fire_squares(work, size)):
+        raise IllegalMove(f"a {piece_name(FIRE, size)} fire could not be played anywhere", "fire_has_no_place")
+
+
+def place_fire(work: Work, square: int, size: int) -> None:
+    """The opponent's half: play the fire in hand to `square`."""
+    cell = work.board[square]
+    if cell is None:
+        if size != 1:
+            raise IllegalMove(f"only a small fire starts on an empty square like {describe_square(square)}", "start_needs_small")
+        work.board[square] = (FIRE, 1, 0)
+    elif cell[0] == FIRE:
+        _grow_fire(work, square, cell[1], size)
+    elif cell[0] == FOREST and cell[2]:
+        _burn_frost(work, square, cell, size)
+    elif cell[0] == FOREST:
+        _burn_forest(work, square, cell[1], size)
+    else:
+        raise IllegalMove(
+            f"a fire may not be played on the {cell[0]} piece at {describe_square(square)}", "fire_cannot_go_there"
+        )
+
+
+def _grow_fire(work: Work, square: int, fire: int, size: int) -> None:
+    if fire != size - 1:
+        raise IllegalMove(
+            f"a {piece_name(FIRE, size)} fire can grow only a fire one size smaller, not the one at"
+            f" {describe_square(square)}",
+            "grow_one_size",
+        )
+    work.release(FIRE, fire)  # the replaced fire goes to the fire pit
+    work.board[square] = (FIRE, size, 0)
+
+
+def _burn_forest(work: Work, square: int, trees: int, size: int) -> None:
+    """Shrink the larger by the smaller, remove the smaller; both go if equal."""
+    work.release(FOREST, trees)
+    work.release(FIRE, size)
+    if trees > size:
+        work.take(FOREST, trees - size)
+        work.board[square] = (FOREST, trees - size, 0)
+    elif size > trees:
+        work.take(FIRE, size - trees, pit_too=True)  # the fire pit supplies a burn's result
+        work.board[square] = (FIRE, size - trees, 0)
+    else:
+        work.board[square] = None
+
+
+def _burn_frost(work: Work, square: int, cell: tuple, size: int) -> None:
+    """Only the frost burns, whatever the sizes; a fire larger than the frost is spent (ruling)."""
+    _, trees, frost = cell
+    work.release(GLACIER, frost)
+    work.release(FIRE, size)
+    left = frost - size if frost > size else 0
+    if left:
+        work.take(GLACIER, left)
+    work.board[square] = (FOREST, trees, left)
+
+
+def fire_squares(work: Work, size: int) -> Iterator[int]:
+    """Squares where the fire in hand (already out of the pool) may be played."""
+    for square, cell in enumerate(work.board):
+        if cell is None:
+            if size == 1:
+                yield square
+        elif cell[0] == FIRE:
+            if cell[1] == size - 1:
+                yield square
+        elif cell[0] == FOREST:
+            try:
+                place_fire(work.copy(), square, size)
+            except IllegalMove:
+                continue
+            yield square
+
+
+def fire_moves(work: Work) -> Iterator[dict[str, Any]]:
+    for size in SIZES:
+        if work.pool[pool_slot(FIRE, size)]:
+            trial = work.copy()
+            trial.pool[pool_slot(FIRE, size)] -= 1
+            if any(True for _ in fire_squares(trial, size)):
+                yield {"type": "fire", "size": SIZE_NAMES[size]}
+
+
+def placement_moves(work: Work, size: int) -> Iterator[dict[str, Any]]:
+    for square in fire_squares(work, size):
+        yield {"type": "place_fire", "to": coords(square)}

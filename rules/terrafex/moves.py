@@ -1,0 +1,83 @@
+"""Reading moves: shape checks (MalformedMove) and squares off the board (IllegalMove).
+
+Every reader names the move type and the field that was wrong, so the message says what to fix.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from rules.base import IllegalMove, MalformedMove
+from rules.terrafex.board import coords, square_at
+from rules.terrafex.data import COLS, DIRECTIONS, ROWS, SIZE_BY_NAME, SIZE_NAMES
+
+
+class Placement(NamedTuple):
+    """One glacier of a split, played beside the mountain; `place` holds its own split, if any."""
+
+    square: int
+    size: int
+    place: tuple | None
+
+
+def field(move: dict[str, Any], key: str) -> Any:
+    if key not in move:
+        raise MalformedMove(f'a {move["type"]!r} move needs a "{key}" field', "missing_field")
+    return move[key]
+
+
+def read_square(move: dict[str, Any], key: str) -> int:
+    value = field(move, key)
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise MalformedMove(f'"{key}" of a {move["type"]!r} move is [row, col], not {value!r}', "bad_square")
+    row, col = value
+    if not (0 <= row < ROWS and 0 <= col < COLS):
+        raise IllegalMove(f'"{key}" {value} of a {move["type"]!r} move is off the 7x8 board', "off_board")
+    return square_at(row, col)
+
+
+def read_size(move: dict[str, Any], key: str = "size") -> int:
+    value = field(move, key)
+    if not isinstance(value, str) or value not in SIZE_BY_NAME:
+        raise MalformedMove(f'"{key}" of a {move["type"]!r} move is "S", "M" or "L", not {value!r}', "bad_size")
+    return SIZE_BY_NAME[value]
+
+
+def read_choice(move: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
+    value = field(move, key)
+    if not isinstance(value, str) or value not in allowed:
+        names = ", ".join(allowed)
+        code = "bad_direction" if key == "dir" else "unknown_action"
+        raise MalformedMove(f'"{key}" of a {move["type"]!r} move is one of {names}, not {value!r}', code)
+    return value
+
+
+def read_direction(move: dict[str, Any]) -> str:
+    return read_choice(move, "dir", tuple(DIRECTIONS))
+
+
+def read_placements(move: dict[str, Any]) -> tuple[Placement, ...] | None:
+    """The optional "place" list of a glacier move (or of one of its placements), read deeply."""
+    value = move.get("place")
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise MalformedMove(f'"place" of a {move["type"]!r} move is a list, not {value!r}', "bad_placements")
+    placements = []
+    for item in value:
+        if not isinstance(item, dict):
+            raise MalformedMove(f'each "place" entry is an object, not {item!r}', "bad_placements")
+        item = {**item, "type": move["type"]}  # so nested messages still name the move type
+        placements.append(Placement(read_square(item, "to"), read_size(item), read_placements(item)))
+    return tuple(placements)
+
+
+def placement_json(placement: Placement) -> dict[str, Any]:
+    data: dict[str, Any] = {"to": coords(placement.square), "size": SIZE_NAMES[placement.size]}
+    if placement.place is not None:
+        data["place"] = [placement_json(p) for p in placement.place]
+    return data

@@ -1,0 +1,88 @@
+"""A plain-text picture of the board for email: every piece with its colour, size and band."""
+
+from __future__ import annotations
+
+from rules.terrafex.board import band_owner
+from rules.terrafex.data import (
+    ACTIONS,
+    COLOURS,
+    COLS,
+    FOREST,
+    GLACIER,
+    ROWS,
+    SIZE_NAMES,
+    SIZES,
+)
+from rules.terrafex.state import State, seat_scores
+
+LETTER = {"green": "g", "yellow": "y", "red": "r", "blue": "b"}
+CELL_WIDTH = 8
+
+LEGEND = (
+    "Pieces: g forest (green), y mountain (yellow), r fire (red), b glacier (blue); sizes S M L.",
+    "gL/bS: large forest frosted by small frost.  bL/gM: medium forest capped by a large glacier.",
+    "+W / +B: the band round that piece is White's / Black's (forests, mountains add, fires",
+    "subtract). Bands: row+col even -> small White, medium Black, large White; odd -> reversed.",
+)
+
+
+def _cell_text(square: int, cell) -> str:
+    if cell is None:
+        return "."
+    colour, size, inner = cell
+    text = LETTER[colour] + SIZE_NAMES[size]
+    if inner:
+        text += "/" + ("b" if colour == FOREST else "g") + SIZE_NAMES[inner]
+    if colour != GLACIER:
+        text += "+" + band_owner(square, size)[0].upper()
+    return text
+
+
+def _board_lines(state: State) -> list[str]:
+    header = "    " + "".join(f"{col:<{CELL_WIDTH}}" for col in range(COLS))
+    rule = "   +" + ("-" * (CELL_WIDTH - 1) + "+") * COLS
+    lines = [header, rule]
+    for row in range(ROWS):
+        cells = [_cell_text(row * COLS + col, state.board[row * COLS + col]) for col in range(COLS)]
+        lines.append(f"{row:>2} |" + "".join(f"{c:<{CELL_WIDTH - 1}}|" for c in cells))
+        lines.append(rule)
+    return lines
+
+
+def _supply_line(state: State) -> str:
+    parts = []
+    for index, colour in enumerate(COLOURS):
+        counts = " ".join(f"{SIZE_NAMES[s]}{state.pool[index * 3 + s - 1]}" for s in SIZES)
+        parts.append(f"{colour} {counts}")
+    return "Pool: " + " | ".join(parts)
+
+
+def _seat_name(state: State, seat: int) -> str:
+    return f"{'White' if seat == state.white else 'Black'} (seat {seat})"
+
+
+def _status_lines(state: State, seat: int | None, to_act: tuple[int, ...], result: str | None) -> list[str]:
+    scores = seat_scores(state)
+    white, black = state.white, 1 - state.white
+    lines = [f"Score so far: {_seat_name(state, white)} {scores[white]}, {_seat_name(state, black)} {scores[black]}"]
+    if result:
+        lines.append(f"Game over: {result}")
+    else:
+        left = ", ".join(a for a in ACTIONS if a not in state.done)
+        lines.append(f"Turn {state.turn}: {_seat_name(state, state.mover)} to play; actions left: {left}")
+        if state.fire_in_hand:
+            lines.append(
+                f"Fire in hand: {SIZE_NAMES[state.fire_in_hand]}, for {_seat_name(state, to_act[0])} to place"
+            )
+    if seat is not None:
+        you = "to act" if seat in to_act else "waiting"
+        lines.append(f"You are {_seat_name(state, seat)}, {you}.")
+    return lines
+
+
+def render(state: State, seat: int | None, to_act: tuple[int, ...], result: str | None) -> str:
+    pit = " ".join(f"{SIZE_NAMES[s]}{state.pit[s - 1]}" for s in SIZES)
+    lines = ["TERRAFEX", *_status_lines(state, seat, to_act, result), ""]
+    lines += _board_lines(state)
+    lines += [_supply_line(state), f"Fire pit: red {pit}", "", *LEGEND]
+    return "\n".join(line.rstrip() for line in lines) + "\n"
