@@ -300,3 +300,186 @@ def test_score_of_a_fresh_ship_and_the_view_scores():
     state = position()
     assert score(state.ships[0].parts) == -2  # the bridge's opening is loose
     assert G.view(state, None)["ships"][0]["score"] == -2
+
+
+# --- new junk ----------------------------------------------------------------------------------
+
+ROW_2 = {(x, 1): f"A{x + 11:02d}" for x in range(6)}  # A11..A16 across the second row
+
+
+def junk(drawn="S01", **kwargs):
+    kwargs.setdefault("phase", JUNK_PHASE)
+    state = position(**kwargs)
+    return replace(state, drawn=drawn)
+
+
+def test_end_move_draws_the_top_tile_for_all_to_see():
+    state = play(position(), {"type": "end_move"})
+    assert state.turn.phase == JUNK_PHASE and state.drawn == "A01" and state.stack == ("A02", "A03")
+    assert G.view(state, 1)["drawn"] == "A01" and G.view(state, 1)["stack_size"] == 2
+    moves = G.legal_moves(state, 0)
+    assert len(moves) == 24 and {"type": "push", "entry": "N3"} in moves
+
+
+def test_a_push_shifts_the_row_with_its_ships_and_drops_the_far_tile():
+    ships = [ship(at=(2, 1)), ship(at=(5, 5))]
+    state = play(junk(tiles=ROW_2, ships=ships), {"type": "push", "entry": "W2"})
+    assert [state.cell(x, 1) for x in range(6)] == ["S01", "A11", "A12", "A13", "A14", "A15"]
+    assert state.gone == ("A16",) and state.ships[0].at == (3, 1)
+    assert state.turn.seat == 1 and state.turn.phase == RESOURCES_PHASE and state.drawn is None
+    column = play(junk(tiles=ROW_2, ships=ships), {"type": "push", "entry": "S3"})
+    assert column.cell(2, 5) == "S01" and column.cell(2, 0) == "A13" and column.ships[0].at == (2, 0)
+
+
+def test_a_ship_pushed_off_comes_back_on_its_side():
+    ships = [ship(at=(5, 5)), ship(at=(5, 1))]
+    state = play(junk(tiles=ROW_2, ships=ships), {"type": "push", "entry": "W2"})
+    assert state.ships[1].at is None and state.ships[1].off_side == "E"
+    state = play(state, {"type": "end_resources"})
+    moves = G.legal_moves(state, 1)
+    assert moves == [{"type": "reenter", "entry": f"E{n}"} for n in (1, 2, 3, 4, 5)]  # E6 has a ship
+    refused(state, {"type": "step", "dir": "N"}, "must_reenter")
+    refused(state, {"type": "end_move"}, "must_reenter")
+    refused(state, {"type": "reenter", "entry": "W2"}, "wrong_side")
+    refused(state, {"type": "reenter", "entry": "E6"}, "cell_taken")
+    state = play(state, {"type": "reenter", "entry": "E2"})
+    assert state.ships[1].at == (5, 1) and state.ships[1].off_side is None and state.turn.steps == 3
+    assert {"type": "retrieve"} in G.legal_moves(state, 1)  # the tile it came back onto
+    refused(state, {"type": "reenter", "entry": "E3"}, "on_the_map")
+
+
+def test_less_empty_space_slides_only_up_to_the_first_space():
+    tiles = {(0, 1): "A11", (1, 1): "A12", (3, 1): "A14", (5, 1): "A16"}
+    plain = play(junk(tiles=tiles), {"type": "push", "entry": "W2"})
+    assert [plain.cell(x, 1) for x in range(6)] == ["S01", "A11", "A12", None, "A14", None]
+    assert plain.gone == ("A16",)
+    dense = play(junk(tiles=tiles, options={"less_empty_space": True}), {"type": "push", "entry": "W2"})
+    assert [dense.cell(x, 1) for x in range(6)] == ["S01", "A11", "A12", "A14", None, "A16"]
+    assert dense.gone == ()
+
+
+def test_less_empty_space_treats_a_ship_as_filling_its_cell():
+    tiles = {(0, 1): "A11", (1, 1): "A12", (3, 1): "A14"}
+    ships = [ship(at=(2, 1)), ship(at=(5, 5))]
+    state = play(junk(tiles=tiles, ships=ships, options={"less_empty_space": True}), {"type": "push", "entry": "W2"})
+    assert [state.cell(x, 1) for x in range(6)] == ["S01", "A11", "A12", None, "A14", None]
+    assert state.ships[0].at == (3, 1)
+    full = {**ROW_2, (2, 1): None}
+    ships = [ship(at=(2, 1)), ship(at=(5, 1))]
+    packed = play(junk(tiles=full, ships=ships, options={"less_empty_space": True}), {"type": "push", "entry": "W2"})
+    assert packed.ships[0].at == (3, 1) and packed.ships[1].at is None and packed.gone == ("A16",)
+
+
+def pushable(state):
+    return {m["entry"] for m in G.legal_moves(state, state.turn.seat) if m["type"] == "push"}
+
+
+def test_no_entry_opposite_another_players_push_for_a_full_round():
+    state = replace(junk(players=3), recent=((0, "N1"), (1, "W2"), (2, "S3")))
+    assert len(pushable(state)) == 22 and not {"E2", "N3"} & pushable(state)
+    assert "S1" in pushable(state)  # opposite its own last push: that binds nothing
+    assert G.view(state, 2)["closed_entries"] == ["E2", "N3"]
+    error = refused(state, {"type": "push", "entry": "E2"}, "opposite_entry")
+    assert "W2" in error.message
+    state = play(state, {"type": "push", "entry": "S1"})
+    state = play(state, {"type": "end_resources"}, {"type": "end_move"})
+    # seat 1's own W2 has done its round; seat 2's S3 and seat 0's S1 still bind
+    assert state.turn.seat == 1 and len(pushable(state)) == 22 and not {"N1", "N3"} & pushable(state)
+
+
+def test_more_junk_pushes_a_second_tile_after_two_asteroids():
+    options = {"more_junk": True}
+    state = play(junk(options=options, asteroids=2), {"type": "push", "entry": "N1"})
+    assert state.turn.phase == JUNK_PHASE and state.turn.seat == 0 and state.drawn == "A01"
+    assert {"type": "push", "entry": "S1"} in G.legal_moves(state, 0)  # own pushes bind nothing
+    state = play(state, {"type": "push", "entry": "S1"})
+    assert state.turn.seat == 1 and state.turn.phase == RESOURCES_PHASE
+    one = play(junk(options=options, asteroids=1), {"type": "push", "entry": "N1"})
+    assert one.turn.seat == 1
+    plain = play(junk(asteroids=2), {"type": "push", "entry": "N1"})
+    assert plain.turn.seat == 1
+
+
+def test_the_game_ends_right_after_the_last_push():
+    state = replace(junk(), stack=())
+    ships = (ship(parts=[(0, -1, "S34", 0)]), ship(at=(5, 5)))
+    state = replace(state, ships=ships)
+    assert G.outcome(state) is None
+    final = play(state, {"type": "push", "entry": "N2"})
+    assert final.turn.phase == OVER and G.to_act(final) == ()
+    assert G.legal_moves(final, 0) == [] == G.legal_moves(final, 1)
+    result = G.outcome(final)
+    assert result.scores == (2 - 2, -2) and result.winners == (0,) and result.reason == "stack_empty"
+    refused(final, {"type": "push", "entry": "N2"}, "game_over")
+    tie = G.outcome(play(replace(state, ships=(ship(), ship(at=(5, 5)))), {"type": "push", "entry": "N2"}))
+    assert tie.winners == (0, 1)
+
+
+# --- forfeit, timeout, errors, text ------------------------------------------------------------
+
+
+def test_forfeit_with_two_players_ends_the_game():
+    state = position()
+    result = G.outcome(G.forfeit(state, 0))
+    assert result.winners == (1,) and result.reason == "last_player_left" and result.scores[0] == 0
+
+
+def test_forfeit_with_more_players_lets_play_go_on():
+    state = junk(players=3, tiles=ROW_2)
+    after = G.forfeit(state, 0)  # the mover leaves: its drawn tile leaves the game too
+    assert after.ships[0].out and after.ships[0].at is None and "S01" in after.gone
+    assert after.turn.seat == 1 and after.turn.phase == RESOURCES_PHASE
+    other = G.forfeit(state, 2)
+    assert other.turn == state.turn and other.ships[2].out
+    after = play(after, {"type": "end_resources"}, {"type": "end_move"}, {"type": "push", "entry": "N1"})
+    assert after.turn.seat == 2  # seat 0 is skipped
+    last = replace(after, stack=("A05",))
+    final = play(last, {"type": "end_resources"}, {"type": "end_move"}, {"type": "push", "entry": "N2"})
+    result = G.outcome(final)
+    assert result.reason == "stack_empty" and result.scores[0] == 0
+    assert result.winners == (1, 2)  # both at -2; the out seat's 0 does not win
+
+
+def test_timeout_ends_the_phase():
+    state = position(phase=RESOURCES_PHASE)
+    assert G.timeout_move(state, 0) == {"type": "end_resources"}
+    assert G.timeout_move(position(), 0) == {"type": "end_move"}
+    off = position(ships=[ship(at=None, off="S"), ship(at=(5, 5))])
+    assert G.timeout_move(off, 0) == {"type": "reenter", "entry": "S1"}
+    assert G.timeout_move(junk(), 0) == {"type": "push", "entry": "N1"}
+
+
+def test_bad_moves_are_refused_with_codes():
+    state = position(tiles={(0, 0): "S41"}, ships=[ship(stores="YYBBRR"), ship(at=(5, 5))])
+    cases = [
+        ({"type": "connect", "at": [0], "rotation": 0}, "bad_place"),
+        ({"type": "connect", "at": [0, -1], "rotation": 45}, "bad_rotation"),
+        ({"type": "connect", "at": [True, -1], "rotation": 0}, "bad_place"),
+        ({"type": "fly"}, "unknown_move_type"),
+    ]
+    for move, code in cases:
+        with pytest.raises(MalformedMove) as error:
+            G.apply(state, 0, move)
+        assert error.value.code == code
+    refused(state, {"type": "end_resources"}, "wrong_phase")
+    with pytest.raises(NotYourTurn):
+        G.apply(state, 1, {"type": "end_move"})
+    with pytest.raises(MalformedMove) as error:
+        G.apply(junk(), 0, {"type": "push", "entry": "up"})
+    assert error.value.code == "bad_entry"
+    refused(junk(), {"type": "push", "entry": "N7"}, "out_of_range")
+
+
+def test_render_text_shows_the_map_ships_and_stores():
+    state = junk(tiles=ROW_2, ships=[ship(at=(2, 1), parts=[(0, -1, "S22", 0)], stores="YB"), ship(at=(5, 5))])
+    text = G.render_text(state, 0)
+    assert "new junk phase" in text and "drawn tile: S01 section" in text
+    assert " 2 |A11  |A12  |A13@0|A14  |A15  |A16  |" in text
+    assert "Ship 0: at column 3, row 2; stores Y 1/4, B 1/4, R 0/2; score -1" in text
+    assert "[0,-1] turned 0: S22 section: 2 VP" in text
+    assert all(len(line) <= 100 for line in text.splitlines())
+
+
+def test_dump_and_load_round_trip():
+    state = play(G.setup(3, {"short": True}, "s"), {"type": "end_resources"}, {"type": "end_move"})
+    assert G.load(json.loads(json.dumps(G.dump(state)))) == state
