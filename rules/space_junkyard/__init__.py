@@ -109,8 +109,8 @@ class SpaceJunkyard(Rules):
     options = (
         Option("short", "bool", False, "remove 16 random tiles unseen before the game"),
         Option("small_map", "bool", False, "a 5x5 map (3-4 players only)"),
-        Option("more_junk", "bool", False, "a turn that took two asteroids pushes in a second tile"),
-        Option("less_empty_space", "bool", False, "a push shifts its line only up to the first empty cell"),
+        Option("more_junk", "bool", False, "a turn that took 2 asteroids pushes a second tile"),
+        Option("less_empty_space", "bool", False, "a push shifts its line up to its first space"),
     )
 
     def check_options(self, players: int, options: dict[str, Any]) -> None:
@@ -157,7 +157,8 @@ class SpaceJunkyard(Rules):
             data["capacity"] = list(capacity(ship.parts, state.turn.number))
             data["score"] = 0 if ship.out else score(ship.parts)
         seen["stack_size"] = len(state.stack)
-        seen["closed_entries"] = sorted(turn.forbidden_entries(state)) if state.turn.phase != OVER else []
+        running = state.turn.phase != OVER
+        seen["closed_entries"] = sorted(turn.forbidden_entries(state)) if running else []
         return seen
 
     def outcome(self, state: State) -> Outcome | None:

@@ -14,11 +14,13 @@ def _headline(state: State) -> list[str]:
     turn = state.turn
     if turn.phase == OVER:
         return [f"Space Junkyard: game over ({state.end_reason.replace('_', ' ')})"]
-    lines = [f"Space Junkyard: turn {turn.number}, ship {turn.seat} to act, {_PHASES[turn.phase]} phase"]
+    phase = _PHASES[turn.phase]
+    lines = [f"Space Junkyard: turn {turn.number}, ship {turn.seat} to act, {phase} phase"]
     if turn.phase == MOVE_PHASE:
         bought = "bought" if turn.bought else "not bought"
         lines.append(
-            f"  steps left {turn.steps} (extra steps {bought}); taken {turn.asteroids} asteroid(s), "
+            f"  steps left {turn.steps} (extra steps {bought}); "
+            f"taken {turn.asteroids} asteroid(s), "
             f"{turn.sections} section(s)"
         )
     if turn.phase == JUNK_PHASE:
@@ -95,7 +97,10 @@ def _ship(state: State, seat: int) -> list[str]:
     ship = state.ships[seat]
     if ship.out:
         return [f"Ship {seat}: out of the game"]
-    where = f"at column {ship.at[0] + 1}, row {ship.at[1] + 1}" if ship.at else f"off the {ship.off_side} side"
+    if ship.at is None:
+        where = f"off the {ship.off_side} side"
+    else:
+        where = f"at column {ship.at[0] + 1}, row {ship.at[1] + 1}"
     room = capacity(ship.parts, state.turn.number)
     stores = ", ".join(f"{c} {have}/{cap}" for c, have, cap in zip(RESOURCES, ship.stores, room))
     lines = [f"Ship {seat}: {where}; stores {stores}; score {score(ship.parts)}"]

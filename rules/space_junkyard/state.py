@@ -90,7 +90,12 @@ class State:
 
 
 def _dump_part(part: Part) -> dict[str, Any]:
-    return {"at": [part.x, part.y], "tile": part.tile, "rotation": part.rotation, "added": part.added}
+    return {
+        "at": [part.x, part.y],
+        "tile": part.tile,
+        "rotation": part.rotation,
+        "added": part.added,
+    }
 
 
 def _load_part(data: dict[str, Any]) -> Part:
@@ -145,13 +150,17 @@ def load_turn(data: dict[str, Any]) -> Turn:
     )
 
 
+def _rows(state: State) -> list[list[str | None]]:
+    return [list(state.cells[y * state.size : (y + 1) * state.size]) for y in range(state.size)]
+
+
 def dump_public(state: State) -> dict[str, Any]:
     """Everything but the secrets (the stack's order, the removed tiles, the seed)."""
     return {
         "players": state.players,
         "options": state.options.as_dict(),
         "size": state.size,
-        "map": [list(state.cells[y * state.size : (y + 1) * state.size]) for y in range(state.size)],
+        "map": _rows(state),
         "ships": [dump_ship(ship) for ship in state.ships],
         "gone": list(state.gone),
         "drawn": state.drawn,
@@ -161,7 +170,9 @@ def dump_public(state: State) -> dict[str, Any]:
     }
 
 
-def load_public(data: dict[str, Any], stack: tuple[str, ...], removed: tuple[str, ...], rng: Rng) -> State:
+def load_public(
+    data: dict[str, Any], stack: tuple[str, ...], removed: tuple[str, ...], rng: Rng
+) -> State:
     return State(
         players=data["players"],
         options=Options(**data["options"]),

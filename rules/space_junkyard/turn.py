@@ -61,11 +61,13 @@ def _choice_field(move: Move, key: str, allowed: tuple, code: str) -> Any:
 
 def _entry_field(state: State, move: Move) -> str:
     entry = move.get("entry")
-    if not isinstance(entry, str) or entry[:1] not in board.OPPOSITE_SIDE or not entry[1:].isdigit():
+    shaped = isinstance(entry, str) and entry[:1] in board.OPPOSITE_SIDE and entry[1:].isdigit()
+    if not shaped:
         raise MalformedMove(f'{move["type"]} needs "entry" like "N3", not {entry!r}', "bad_entry")
     if board.parse_entry(entry, state.size) is None:
         raise IllegalMove(
-            f"{move['type']} {entry}: the map has lines 1 to {state.size} on each side", "out_of_range"
+            f"{move['type']} {entry}: the map has lines 1 to {state.size} on each side",
+            "out_of_range",
         )
     return entry
 
@@ -95,8 +97,12 @@ def _working_part(state: State, place: tuple[int, int], move: Move) -> Part:
             return part
     joined = any((part.x, part.y) == place for part in ship.parts)
     if joined:
-        raise IllegalMove(f"{move['type']} at {list(place)}: that section works from next turn", "not_working_yet")
-    raise IllegalMove(f"{move['type']} at {list(place)}: no section of your ship there", "no_section_there")
+        raise IllegalMove(
+            f"{move['type']} at {list(place)}: that section works from next turn", "not_working_yet"
+        )
+    raise IllegalMove(
+        f"{move['type']} at {list(place)}: no section of your ship there", "no_section_there"
+    )
 
 
 def _either_or_pick(state: State, part: Part) -> str:
@@ -240,7 +246,8 @@ def _move_moves(state: State) -> list[Move]:
 
 def _junk_moves(state: State) -> list[Move]:
     forbidden = forbidden_entries(state)
-    return [{"type": "push", "entry": e} for e in board.all_entries(state.size) if e not in forbidden]
+    entries = board.all_entries(state.size)
+    return [{"type": "push", "entry": entry} for entry in entries if entry not in forbidden]
 
 
 _LEGAL: dict[str, Callable[[State], list[Move]]] = {
@@ -265,11 +272,17 @@ def _produce(state: State, move: Move) -> State:
     part = _working_part(state, place, move)
     printed = SHIP_PARTS[part.tile].produce
     if not printed:
-        raise IllegalMove(f"produce at {list(place)}: that section produces nothing", "no_production")
+        raise IllegalMove(
+            f"produce at {list(place)}: that section produces nothing", "no_production"
+        )
     if place in state.turn.produced:
-        raise IllegalMove(f"produce at {list(place)}: it has produced this turn", "already_produced")
+        raise IllegalMove(
+            f"produce at {list(place)}: it has produced this turn", "already_produced"
+        )
     if colour not in printed:
-        raise IllegalMove(f"produce {colour} at {list(place)}: it makes {'/'.join(printed)}", "wrong_resource")
+        raise IllegalMove(
+            f"produce {colour} at {list(place)}: it makes {'/'.join(printed)}", "wrong_resource"
+        )
     state = state.with_turn(produced=(*state.turn.produced, place))
     return _gain(state, bag(colour))
 
@@ -303,7 +316,9 @@ def _end_resources(state: State, move: Move) -> State:
 def _on_map_or_refuse(state: State, move: Move) -> tuple[int, int]:
     at = _mover(state).at
     if at is None:
-        raise IllegalMove(f"{move['type']}: your ship is off the map; reenter first", "must_reenter")
+        raise IllegalMove(
+            f"{move['type']}: your ship is off the map; reenter first", "must_reenter"
+        )
     return at
 
 
@@ -313,7 +328,9 @@ def _reenter(state: State, move: Move) -> State:
     if ship.at is not None:
         raise IllegalMove(f"reenter {entry}: your ship is on the map", "on_the_map")
     if entry[0] != ship.off_side:
-        raise IllegalMove(f"reenter {entry}: your ship left by the {ship.off_side} side", "wrong_side")
+        raise IllegalMove(
+            f"reenter {entry}: your ship left by the {ship.off_side} side", "wrong_side"
+        )
     cell = board.border_cell(entry, state.size)
     if cell in board.ship_cells(state):
         raise IllegalMove(f"reenter {entry}: another ship is there", "cell_taken")
@@ -341,7 +358,9 @@ def _buy_steps(state: State, move: Move) -> State:
         raise IllegalMove("buy_steps: extra steps are bought once a turn", "already_bought")
     cost = bag(BOUGHT_STEPS_COST)
     if not bag_covers(_mover(state).stores, cost):
-        raise IllegalMove("buy_steps: it costs one radioactive and you have none", "not_enough_resources")
+        raise IllegalMove(
+            "buy_steps: it costs one radioactive and you have none", "not_enough_resources"
+        )
     state = _pay(state, cost)
     return state.with_turn(bought=True, steps=state.turn.steps + BOUGHT_STEPS)
 
@@ -357,7 +376,8 @@ def _tile_to_take(state: State, move: Move, kind: dict, wants_section: bool) -> 
     blocker = _retrieval_blocker(state, wants_section)
     if blocker is not None:
         raise IllegalMove(
-            f"{move['type']}: a turn takes {ASTEROIDS_PER_TURN} asteroids or {SECTIONS_PER_TURN} section",
+            f"{move['type']}: a turn takes {ASTEROIDS_PER_TURN} asteroids "
+            f"or {SECTIONS_PER_TURN} section",
             blocker,
         )
     return tile
@@ -415,7 +435,8 @@ def _push(state: State, move: Move) -> State:
     entry = _entry_field(state, move)
     if entry in forbidden_entries(state):
         raise IllegalMove(
-            f"push {entry}: another player pushed in at {board.opposite_entry(entry)} since your last turn",
+            f"push {entry}: another player pushed in at {board.opposite_entry(entry)} "
+            "since your last turn",
             "opposite_entry",
         )
     state = board.push(state, entry, state.drawn)

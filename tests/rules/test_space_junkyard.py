@@ -11,7 +11,7 @@ import pytest
 from rules.base import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn
 from rules.space_junkyard import RULES as G
 from rules.space_junkyard.data import ALL_TILES, BRIDGE_ID, SHIP_PARTS, Section
-from rules.space_junkyard.ship import Part, score
+from rules.space_junkyard.ship import ROTATIONS, Part, score
 from rules.space_junkyard.state import JUNK_PHASE, MOVE_PHASE, OVER, RESOURCES_PHASE, Ship, Turn
 
 # --- building positions ------------------------------------------------------------------------
@@ -39,6 +39,16 @@ def position(players=2, options=None, tiles=None, ships=None, phase=MOVE_PHASE, 
         turn.setdefault("steps", 3)
     state = replace(state, cells=tuple(cells), ships=chosen, turn=Turn(seat, 5, phase, **turn))
     return replace(state, stack=("A01", "A02", "A03"))
+
+
+OTHER = ship(at=(5, 5))  # seat 1's ship, out of the way
+END_RESOURCES = {"type": "end_resources"}
+END_MOVE = {"type": "end_move"}
+LESS = {"less_empty_space": True}
+
+
+def push(entry):
+    return {"type": "push", "entry": entry}
 
 
 def refused(state, move, code, seat=None):
@@ -73,7 +83,8 @@ def test_setup_lays_a_6x6_map_and_puts_ships_on_corners():
 
 
 def test_options_are_combinable_and_small_map_needs_three_players():
-    state = G.setup(3, {"short": True, "small_map": True, "more_junk": True, "less_empty_space": True}, "s")
+    every = {"short": True, "small_map": True, "more_junk": True, "less_empty_space": True}
+    state = G.setup(3, every, "s")
     assert state.size == 5 and len(state.removed) == 16 and len(state.stack) == 76 - 16 - 25
     assert [s.at for s in state.ships] == [(0, 0), (4, 0), (4, 4)]
     assert len(G.setup(2, {"short": True}, "s").stack) == 24
@@ -87,7 +98,7 @@ def test_options_are_combinable_and_small_map_needs_three_players():
 
 def test_no_view_or_error_shows_the_stack_or_the_removed_tiles():
     state = G.setup(2, {"short": True}, "secret-seed")
-    state = play(state, {"type": "end_resources"}, {"type": "end_move"})
+    state = play(state, END_RESOURCES, END_MOVE)
     hidden = set(state.stack) | set(state.removed)
     for seat in (None, 0, 1):
         seen = G.view(state, seat)
@@ -103,7 +114,7 @@ def test_no_view_or_error_shows_the_stack_or_the_removed_tiles():
 
 def test_sample_state_reshuffles_only_the_unseen_tiles():
     state = G.setup(3, {"short": True}, "s")
-    state = play(state, {"type": "end_resources"}, {"type": "end_move"})
+    state = play(state, END_RESOURCES, END_MOVE)
     seen = G.view(state, 1)
     samples = [G.sample_state(seen, 1, random.Random(n)) for n in range(3)]
     for sample in samples:
@@ -117,7 +128,7 @@ def test_sample_state_reshuffles_only_the_unseen_tiles():
 
 
 def test_production_with_either_or_choice_then_auto_production_at_the_end():
-    state = position(phase=RESOURCES_PHASE, ships=[ship(parts=[(0, -1, "S10", 0)]), ship(at=(5, 5))])
+    state = position(phase=RESOURCES_PHASE, ships=[ship(parts=[(0, -1, "S10", 0)]), OTHER])
     moves = G.legal_moves(state, 0)
     assert {"type": "produce", "at": [0, -1], "choice": "B"} in moves
     assert {"type": "produce", "at": [0, -1], "choice": "R"} not in moves
@@ -137,7 +148,7 @@ def test_production_with_either_or_choice_then_auto_production_at_the_end():
 
 def test_overflow_is_discarded_and_conversions_repeat_while_storage_allows():
     parts = [(0, -1, "S25", 0)]  # converts Y into B
-    state = position(phase=RESOURCES_PHASE, ships=[ship(parts=parts, stores="YYB"), ship(at=(5, 5))])
+    state = position(phase=RESOURCES_PHASE, ships=[ship(parts=parts, stores="YYB"), OTHER])
     full = play(state, {"type": "produce", "at": [0, 0], "choice": "Y"})
     assert mine(full).stores == bag("YYB")  # the third Y had no room
     after = play(state, {"type": "convert", "at": [0, -1]})
@@ -145,7 +156,7 @@ def test_overflow_is_discarded_and_conversions_repeat_while_storage_allows():
     assert {"type": "convert", "at": [0, -1]} not in G.legal_moves(after, 0)
     refused(after, {"type": "convert", "at": [0, -1]}, "no_room")
     refused(after, {"type": "convert", "at": [0, 0]}, "no_conversion")
-    empty = position(phase=RESOURCES_PHASE, ships=[ship(parts=parts), ship(at=(5, 5))])
+    empty = position(phase=RESOURCES_PHASE, ships=[ship(parts=parts), OTHER])
     refused(empty, {"type": "convert", "at": [0, -1]}, "not_enough_resources")
     # produced first, the Y is kept once the conversion made room
     after = play(after, {"type": "produce", "at": [0, 0], "choice": "Y"})
@@ -155,14 +166,14 @@ def test_overflow_is_discarded_and_conversions_repeat_while_storage_allows():
 def test_storage_is_summed_per_colour_and_new_sections_work_from_next_turn():
     parts = [(0, -1, "S22", 0)]  # stores YYBB
     fresh = ship(parts=parts, stores="YY", added=5)
-    state = position(phase=RESOURCES_PHASE, ships=[fresh, ship(at=(5, 5))])
+    state = position(phase=RESOURCES_PHASE, ships=[fresh, OTHER])
     assert G.view(state, 0)["ships"][0]["capacity"] == [2, 2, 2]
     assert mine(play(state, {"type": "end_resources"})).stores == bag("YY")
     working = replace(state, ships=(ship(parts=parts, stores="YY", added=4), state.ships[1]))
     assert G.view(working, 0)["ships"][0]["capacity"] == [4, 4, 2]
     assert mine(play(working, {"type": "end_resources"})).stores == bag("YYY")
-    converter = position(phase=RESOURCES_PHASE, ships=[ship(parts=[(0, -1, "S25", 0)], stores="Y", added=5),
-                                                      ship(at=(5, 5))])
+    fresh = ship(parts=[(0, -1, "S25", 0)], stores="Y", added=5)
+    converter = position(phase=RESOURCES_PHASE, ships=[fresh, OTHER])
     refused(converter, {"type": "convert", "at": [0, -1]}, "not_working_yet")
 
 
@@ -170,7 +181,7 @@ def test_storage_is_summed_per_colour_and_new_sections_work_from_next_turn():
 
 
 def test_three_free_steps_then_three_more_for_one_radioactive():
-    state = position(ships=[ship(at=(0, 0), stores="Y"), ship(at=(5, 5))])
+    state = position(ships=[ship(at=(0, 0), stores="Y"), OTHER])
     state = play(state, *[{"type": "step", "dir": d} for d in "ESE"])
     assert mine(state).at == (2, 1) and state.turn.steps == 0
     refused(state, {"type": "step", "dir": "S"}, "no_steps_left")
@@ -206,7 +217,7 @@ def test_no_ship_moves_onto_or_through_another_ship_nor_off_the_map():
 
 def test_two_asteroids_or_one_section_a_turn():
     tiles = {(0, 0): "A13", (1, 0): "A22", (2, 0): "A31", (0, 1): "S34"}
-    state = position(tiles=tiles, ships=[ship(at=(0, 0), stores="R"), ship(at=(5, 5))])
+    state = position(tiles=tiles, ships=[ship(at=(0, 0), stores="R"), OTHER])
     state = play(state, {"type": "retrieve"})
     assert mine(state).stores == bag("YYR") and state.cell(0, 0) is None and "A13" in state.gone
     refused(state, {"type": "retrieve"}, "no_tile")
@@ -221,7 +232,7 @@ def test_two_asteroids_or_one_section_a_turn():
 
 def test_recycling_a_section_gives_its_scrap_and_ends_retrieval():
     tiles = {(0, 0): "S31", (0, 1): "A01"}
-    state = position(tiles=tiles, ships=[ship(at=(0, 0), stores="Y"), ship(at=(5, 5))])
+    state = position(tiles=tiles, ships=[ship(at=(0, 0), stores="Y"), OTHER])
     refused(state, {"type": "retrieve"}, "wrong_tile")
     state = play(state, {"type": "recycle"})
     assert mine(state).stores == bag("YYB")  # scrap YYB on top of a Y: one Y did not fit
@@ -238,7 +249,7 @@ def test_the_book_example_tile():
 def test_connecting_pays_both_sides_of_the_joint():
     # the book's example: 1 radioactive, 1 metal and 2 carbon to connect two sections
     parts = [(0, -1, "S44", 0)]  # its north opening costs YB
-    state = position(tiles={(0, 0): "S40"}, ships=[ship(parts=parts, stores="YBBRR"), ship(at=(5, 5))])
+    state = position(tiles={(0, 0): "S40"}, ships=[ship(parts=parts, stores="YBBRR"), OTHER])
     moves = [m for m in G.legal_moves(state, 0) if m["type"] == "connect"]
     assert {"type": "connect", "at": [0, -2], "rotation": 180} in moves  # its RB side down
     state = play(state, {"type": "connect", "at": [0, -2], "rotation": 180})
@@ -250,7 +261,7 @@ def test_connecting_pays_both_sides_of_the_joint():
 def test_connection_needs_every_shared_edge_to_match():
     # bridge [0,0]; S22 above it, open to the east; S41 (open all round) east of S22
     parts = [(0, -1, "S22", 0), (1, -1, "S41", 0)]
-    state = position(tiles={(0, 0): "S36"}, ships=[ship(parts=parts, stores="YYBBRR"), ship(at=(5, 5))])
+    state = position(tiles={(0, 0): "S36"}, ships=[ship(parts=parts, stores="YYBBRR"), OTHER])
     # at [1,0] a section meets S41's open south edge and the bridge's closed east edge
     play(state, {"type": "connect", "at": [1, 0], "rotation": 0})  # S36 N open, W closed: fits
     error = refused(state, {"type": "connect", "at": [1, 0], "rotation": 270}, "edges_do_not_match")
@@ -258,20 +269,21 @@ def test_connection_needs_every_shared_edge_to_match():
     refused(state, {"type": "connect", "at": [-1, 0], "rotation": 180}, "no_open_joint")
     refused(state, {"type": "connect", "at": [0, -1], "rotation": 0}, "place_taken")
     all_open = replace(state, cells=tuple("S41" if c == "S36" else c for c in state.cells))
-    all_open = replace(all_open, ships=(ship(parts=[(0, -1, "S22", 0)], stores="R"), state.ships[1]))
-    refused(all_open, {"type": "connect", "at": [0, -2], "rotation": 0}, "not_enough_resources")  # R+R
+    poor = ship(parts=[(0, -1, "S22", 0)], stores="R")
+    all_open = replace(all_open, ships=(poor, OTHER))
+    refused(all_open, {"type": "connect", "at": [0, -2], "rotation": 0}, "not_enough_resources")
 
 
 def test_every_legal_rotation_is_listed():
-    state = position(tiles={(0, 0): "S41"}, ships=[ship(stores="YYBBRR"), ship(at=(5, 5))])
+    state = position(tiles={(0, 0): "S41"}, ships=[ship(stores="YYBBRR"), OTHER])
     connects = [m for m in G.legal_moves(state, 0) if m["type"] == "connect"]
-    assert connects == [{"type": "connect", "at": [0, -1], "rotation": r} for r in (0, 90, 180, 270)]
-    state = play(state, connects[1])  # S41 turned 90: its south edge (printed east, B) meets the bridge
+    assert connects == [{"type": "connect", "at": [0, -1], "rotation": r} for r in ROTATIONS]
+    state = play(state, connects[1])  # turned 90, its south edge (printed east, B) meets the bridge
     assert mine(state).stores == bag("YYBRR")
 
 
 def test_a_section_joined_this_turn_does_not_store_yet():
-    state = position(tiles={(0, 0): "S22", (0, 1): "A16"}, ships=[ship(stores="BBRR"), ship(at=(5, 5))])
+    state = position(tiles={(0, 0): "S22", (0, 1): "A16"}, ships=[ship(stores="BBRR"), OTHER])
     state = play(state, {"type": "connect", "at": [0, -1], "rotation": 0})  # costs R
     state = play(state, {"type": "step", "dir": "S"})
     refused(state, {"type": "retrieve"}, "retrieval_used")
@@ -323,21 +335,22 @@ def test_end_move_draws_the_top_tile_for_all_to_see():
 
 def test_a_push_shifts_the_row_with_its_ships_and_drops_the_far_tile():
     ships = [ship(at=(2, 1)), ship(at=(5, 5))]
-    state = play(junk(tiles=ROW_2, ships=ships), {"type": "push", "entry": "W2"})
+    state = play(junk(tiles=ROW_2, ships=ships), push("W2"))
     assert [state.cell(x, 1) for x in range(6)] == ["S01", "A11", "A12", "A13", "A14", "A15"]
     assert state.gone == ("A16",) and state.ships[0].at == (3, 1)
     assert state.turn.seat == 1 and state.turn.phase == RESOURCES_PHASE and state.drawn is None
     column = play(junk(tiles=ROW_2, ships=ships), {"type": "push", "entry": "S3"})
-    assert column.cell(2, 5) == "S01" and column.cell(2, 0) == "A13" and column.ships[0].at == (2, 0)
+    assert column.cell(2, 5) == "S01" and column.cell(2, 0) == "A13"
+    assert column.ships[0].at == (2, 0)
 
 
 def test_a_ship_pushed_off_comes_back_on_its_side():
     ships = [ship(at=(5, 5)), ship(at=(5, 1))]
-    state = play(junk(tiles=ROW_2, ships=ships), {"type": "push", "entry": "W2"})
+    state = play(junk(tiles=ROW_2, ships=ships), push("W2"))
     assert state.ships[1].at is None and state.ships[1].off_side == "E"
     state = play(state, {"type": "end_resources"})
     moves = G.legal_moves(state, 1)
-    assert moves == [{"type": "reenter", "entry": f"E{n}"} for n in (1, 2, 3, 4, 5)]  # E6 has a ship
+    assert moves == [{"type": "reenter", "entry": f"E{n}"} for n in range(1, 6)]  # a ship is at E6
     refused(state, {"type": "step", "dir": "N"}, "must_reenter")
     refused(state, {"type": "end_move"}, "must_reenter")
     refused(state, {"type": "reenter", "entry": "W2"}, "wrong_side")
@@ -350,10 +363,10 @@ def test_a_ship_pushed_off_comes_back_on_its_side():
 
 def test_less_empty_space_slides_only_up_to_the_first_space():
     tiles = {(0, 1): "A11", (1, 1): "A12", (3, 1): "A14", (5, 1): "A16"}
-    plain = play(junk(tiles=tiles), {"type": "push", "entry": "W2"})
+    plain = play(junk(tiles=tiles), push("W2"))
     assert [plain.cell(x, 1) for x in range(6)] == ["S01", "A11", "A12", None, "A14", None]
     assert plain.gone == ("A16",)
-    dense = play(junk(tiles=tiles, options={"less_empty_space": True}), {"type": "push", "entry": "W2"})
+    dense = play(junk(tiles=tiles, options=LESS), push("W2"))
     assert [dense.cell(x, 1) for x in range(6)] == ["S01", "A11", "A12", "A14", None, "A16"]
     assert dense.gone == ()
 
@@ -361,12 +374,12 @@ def test_less_empty_space_slides_only_up_to_the_first_space():
 def test_less_empty_space_treats_a_ship_as_filling_its_cell():
     tiles = {(0, 1): "A11", (1, 1): "A12", (3, 1): "A14"}
     ships = [ship(at=(2, 1)), ship(at=(5, 5))]
-    state = play(junk(tiles=tiles, ships=ships, options={"less_empty_space": True}), {"type": "push", "entry": "W2"})
+    state = play(junk(tiles=tiles, ships=ships, options=LESS), push("W2"))
     assert [state.cell(x, 1) for x in range(6)] == ["S01", "A11", "A12", None, "A14", None]
     assert state.ships[0].at == (3, 1)
     full = {**ROW_2, (2, 1): None}
     ships = [ship(at=(2, 1)), ship(at=(5, 1))]
-    packed = play(junk(tiles=full, ships=ships, options={"less_empty_space": True}), {"type": "push", "entry": "W2"})
+    packed = play(junk(tiles=full, ships=ships, options=LESS), push("W2"))
     assert packed.ships[0].at == (3, 1) and packed.ships[1].at is None and packed.gone == ("A16",)
 
 
@@ -381,37 +394,39 @@ def test_no_entry_opposite_another_players_push_for_a_full_round():
     assert G.view(state, 2)["closed_entries"] == ["E2", "N3"]
     error = refused(state, {"type": "push", "entry": "E2"}, "opposite_entry")
     assert "W2" in error.message
-    state = play(state, {"type": "push", "entry": "S1"})
-    state = play(state, {"type": "end_resources"}, {"type": "end_move"})
+    state = play(state, push("S1"))
+    state = play(state, END_RESOURCES, END_MOVE)
     # seat 1's own W2 has done its round; seat 2's S3 and seat 0's S1 still bind
-    assert state.turn.seat == 1 and len(pushable(state)) == 22 and not {"N1", "N3"} & pushable(state)
+    assert state.turn.seat == 1 and len(pushable(state)) == 22
+    assert not {"N1", "N3"} & pushable(state)
 
 
 def test_more_junk_pushes_a_second_tile_after_two_asteroids():
     options = {"more_junk": True}
-    state = play(junk(options=options, asteroids=2), {"type": "push", "entry": "N1"})
+    state = play(junk(options=options, asteroids=2), push("N1"))
     assert state.turn.phase == JUNK_PHASE and state.turn.seat == 0 and state.drawn == "A01"
-    assert {"type": "push", "entry": "S1"} in G.legal_moves(state, 0)  # own pushes bind nothing
-    state = play(state, {"type": "push", "entry": "S1"})
+    assert push("S1") in G.legal_moves(state, 0)  # own pushes bind nothing
+    state = play(state, push("S1"))
     assert state.turn.seat == 1 and state.turn.phase == RESOURCES_PHASE
-    one = play(junk(options=options, asteroids=1), {"type": "push", "entry": "N1"})
+    one = play(junk(options=options, asteroids=1), push("N1"))
     assert one.turn.seat == 1
-    plain = play(junk(asteroids=2), {"type": "push", "entry": "N1"})
+    plain = play(junk(asteroids=2), push("N1"))
     assert plain.turn.seat == 1
 
 
 def test_the_game_ends_right_after_the_last_push():
     state = replace(junk(), stack=())
-    ships = (ship(parts=[(0, -1, "S34", 0)]), ship(at=(5, 5)))
+    ships = (ship(parts=[(0, -1, "S34", 0)]), OTHER)
     state = replace(state, ships=ships)
     assert G.outcome(state) is None
-    final = play(state, {"type": "push", "entry": "N2"})
+    final = play(state, push("N2"))
     assert final.turn.phase == OVER and G.to_act(final) == ()
     assert G.legal_moves(final, 0) == [] == G.legal_moves(final, 1)
     result = G.outcome(final)
-    assert result.scores == (2 - 2, -2) and result.winners == (0,) and result.reason == "stack_empty"
-    refused(final, {"type": "push", "entry": "N2"}, "game_over")
-    tie = G.outcome(play(replace(state, ships=(ship(), ship(at=(5, 5)))), {"type": "push", "entry": "N2"}))
+    assert result.scores == (2 - 2, -2) and result.winners == (0,)
+    assert result.reason == "stack_empty"
+    refused(final, push("N2"), "game_over")
+    tie = G.outcome(play(replace(state, ships=(ship(), OTHER)), push("N2")))
     assert tie.winners == (0, 1)
 
 
@@ -431,10 +446,10 @@ def test_forfeit_with_more_players_lets_play_go_on():
     assert after.turn.seat == 1 and after.turn.phase == RESOURCES_PHASE
     other = G.forfeit(state, 2)
     assert other.turn == state.turn and other.ships[2].out
-    after = play(after, {"type": "end_resources"}, {"type": "end_move"}, {"type": "push", "entry": "N1"})
+    after = play(after, END_RESOURCES, END_MOVE, push("N1"))
     assert after.turn.seat == 2  # seat 0 is skipped
     last = replace(after, stack=("A05",))
-    final = play(last, {"type": "end_resources"}, {"type": "end_move"}, {"type": "push", "entry": "N2"})
+    final = play(last, END_RESOURCES, END_MOVE, push("N2"))
     result = G.outcome(final)
     assert result.reason == "stack_empty" and result.scores[0] == 0
     assert result.winners == (1, 2)  # both at -2; the out seat's 0 does not win
@@ -444,13 +459,13 @@ def test_timeout_ends_the_phase():
     state = position(phase=RESOURCES_PHASE)
     assert G.timeout_move(state, 0) == {"type": "end_resources"}
     assert G.timeout_move(position(), 0) == {"type": "end_move"}
-    off = position(ships=[ship(at=None, off="S"), ship(at=(5, 5))])
+    off = position(ships=[ship(at=None, off="S"), OTHER])
     assert G.timeout_move(off, 0) == {"type": "reenter", "entry": "S1"}
-    assert G.timeout_move(junk(), 0) == {"type": "push", "entry": "N1"}
+    assert G.timeout_move(junk(), 0) == push("N1")
 
 
 def test_bad_moves_are_refused_with_codes():
-    state = position(tiles={(0, 0): "S41"}, ships=[ship(stores="YYBBRR"), ship(at=(5, 5))])
+    state = position(tiles={(0, 0): "S41"}, ships=[ship(stores="YYBBRR"), OTHER])
     cases = [
         ({"type": "connect", "at": [0], "rotation": 0}, "bad_place"),
         ({"type": "connect", "at": [0, -1], "rotation": 45}, "bad_rotation"),
@@ -471,7 +486,8 @@ def test_bad_moves_are_refused_with_codes():
 
 
 def test_render_text_shows_the_map_ships_and_stores():
-    state = junk(tiles=ROW_2, ships=[ship(at=(2, 1), parts=[(0, -1, "S22", 0)], stores="YB"), ship(at=(5, 5))])
+    mover = ship(at=(2, 1), parts=[(0, -1, "S22", 0)], stores="YB")
+    state = junk(tiles=ROW_2, ships=[mover, OTHER])
     text = G.render_text(state, 0)
     assert "new junk phase" in text and "drawn tile: S01 section" in text
     assert " 2 |A11  |A12  |A13@0|A14  |A15  |A16  |" in text
@@ -481,5 +497,5 @@ def test_render_text_shows_the_map_ships_and_stores():
 
 
 def test_dump_and_load_round_trip():
-    state = play(G.setup(3, {"short": True}, "s"), {"type": "end_resources"}, {"type": "end_move"})
+    state = play(G.setup(3, {"short": True}, "s"), END_RESOURCES, END_MOVE)
     assert G.load(json.loads(json.dumps(G.dump(state)))) == state
