@@ -11,10 +11,11 @@ Fields:
 - `changed`: hexes that changed owner or strength this turn (none may change twice).
 - `beaned`: `(gang, kind)` pawns beaned this turn (kind may repeat); back to reserve next turn.
 - `big_brother_out`: gangs whose big brother cleaned house this turn; back next turn.
-- `destroyed`: gangs whose clubhouse was beaned this turn (they do nothing more this turn).
-- `rebuild`: gangs that must rebuild their clubhouse in step 2 of this turn.
+- `destroyed`: gangs whose clubhouse was beaned this turn (they do nothing more this turn and
+  rebuild it in step 2 of a later turn: a destroyed clubhouse is `None` in `State.clubhouses`).
 - `rebuilt`: gangs that rebuilt their clubhouse this turn (they call out nothing else this step).
-- `step`: the step the `moved` set belongs to (so a step change clears it without the engine).
+- `step`: the step `moved` belongs to: a ledger written in an earlier step has `moved` ignored
+  (`actions.current_ledger`), so the engine never has to clear it.
 """
 
 from __future__ import annotations
@@ -45,7 +46,6 @@ class Ledger:
     beaned: tuple = ()
     big_brother_out: tuple = ()
     destroyed: tuple = ()
-    rebuild: tuple = ()
     rebuilt: tuple = ()
     step: int = 0
 
