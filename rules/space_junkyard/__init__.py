@@ -48,6 +48,9 @@ Rulings the book and RULINGS.md leave open (each also where the code makes it):
 - The opposite-entry rule looks at other players' pushes since the mover's last push, both
   pushes of a `more_junk` turn included; the mover's own first push does not bind the second.
 - `short` may be used with any number of players.
+- Scores are not bounded below: a ship of a bridge alone scores -2 (its opening is loose).
+- A connection is listed once per legal rotation, even where two rotations look alike.
+- The log's public copy of `end_move` (and of a `more_junk` first push) names the tile drawn.
 - Forfeit: the ship leaves the map and the seat scores 0 and cannot win; play goes on for the
   others; when one seat is left it wins at once. A tile drawn but not yet pushed by a seat that
   forfeits leaves the game (shown to all); if the stack is then empty the game ends.
@@ -186,6 +189,12 @@ class SpaceJunkyard(Rules):
         if state.drawn is not None:
             state = replace(state, gone=(*state.gone, state.drawn), drawn=None)
         return turn.next_turn(state) if state.stack else turn.finish(state, "stack_empty")
+
+    def public_move(self, before: State, seat: int, move: Move, after: State) -> Move:
+        """The move, with the tile it made everyone see: the draw is chance, kept in the log."""
+        if after.drawn is not None and after.drawn != before.drawn:
+            return {**move, "drawn": after.drawn}
+        return move
 
     def render_text(self, state: State, seat: int | None) -> str:
         return render.render(state, seat)

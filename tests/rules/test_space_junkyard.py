@@ -499,3 +499,29 @@ def test_render_text_shows_the_map_ships_and_stores():
 def test_dump_and_load_round_trip():
     state = play(G.setup(3, {"short": True}, "s"), END_RESOURCES, END_MOVE)
     assert G.load(json.loads(json.dumps(G.dump(state)))) == state
+
+
+def test_the_log_records_each_drawn_tile():
+    before = position()
+    after = play(before, END_MOVE)
+    assert G.public_move(before, 0, END_MOVE, after) == {"type": "end_move", "drawn": "A01"}
+    twice = junk(options={"more_junk": True}, asteroids=2)
+    second = play(twice, push("N1"))
+    assert G.public_move(twice, 0, push("N1"), second) == {**push("N1"), "drawn": "A01"}
+    once = junk()
+    assert G.public_move(once, 0, push("N1"), play(once, push("N1"))) == push("N1")
+
+
+def test_a_complete_game_keeps_every_tile_somewhere():
+    state = G.setup(3, {"more_junk": True}, "whole-game")
+    rnd = random.Random(3)
+    while G.outcome(state) is None:
+        moves = G.legal_moves(state, state.turn.seat)
+        connects = [m for m in moves if m["type"] in ("connect", "retrieve")]
+        state = G.apply(state, state.turn.seat, rnd.choice(connects or moves))
+        placed = [p.tile for s in state.ships for p in s.parts if p.tile != BRIDGE_ID]
+        everywhere = [t for t in state.cells if t] + list(state.stack) + list(state.gone) + placed
+        everywhere += [state.drawn] if state.drawn else []
+        assert sorted(everywhere) == sorted(ALL_TILES)
+    assert state.end_reason == "stack_empty" and not state.stack
+    assert any(len(s.parts) > 1 for s in state.ships)
