@@ -1,0 +1,142 @@
+"""Terrain Vague (Junkyard), by Franck Parcabe and Roland Scaron (Ludodelire), for 2-4 gangs.
+
+Rules summary. Gangs fight over a hexagonal junkyard of turf hexes (wimpy and tough per gang)
+around the Toxic Waste. The players build the board (or deal it), place their clubhouses, then
+play 12 turns of 5 steps: 1 action points from the hideout (on red turns 3, 6, 9, 12 from Indian
+wrestling), 2 call out pawns, 3 move (and the big brother), 4 slingshots, 5 wheelbarrows rip
+turf. Each gang, in play order (most points first), acts in each step and then ends it; unspent
+points are lost. The biggest home turf (own hexes connected to the clubhouse) after turn 12 wins;
+with 4 gangs 25 home-turf hexes at the end of a turn win at once.
+
+Sources: terrain-vague.en.txt, the Dutch original terrain-vague.nl.txt, settled by RULINGS.md.
+Modules: `hexes` geometry, `data` tables, `state` the State and its dump, `setup` board and
+clubhouses, `engine` turns and the end, `wrestling` the duels, `territory` home turf, `render`
+the text board; the pawn actions (B's half) are `actions`, `lines`, `costs`, `protection`,
+`ledger`.
+
+Moves (a hex is `[q, r]` in axial coordinates, see `hexes`):
+- `{"type": "place_hex", "hex": [q, r], "gang": g, "strength": "wimpy"|"tough"}` building.
+- `{"type": "place_clubhouse", "hex": [q, r]}` clubhouse placement.
+- `{"type": "choose_opponent", "gang": g}` a gang without a sworn enemy picks its duel opponent.
+- `{"type": "choose_digits", "digits": [..]}` / `{"type": "choose_bars", "bars": [..]}` secret
+  wrestling choices; others see `{"type": ..., "commitment": sha256}` until the duel resolves.
+- `{"type": "end_step"}` ends the acting gang's step (always legal in steps 2-5).
+- the pawn actions of steps 2-5 (`actions.ACTION_TYPES`, documented in `actions`).
+
+Options: `board` (`build` | `random`), `gangs` (2 players: which pair, first is seat 0),
+`to_25` (4 players: play to 25 home-turf hexes; capped at data.TO_25_TURN_LIMIT turns),
+`rip_off` (`whole` | `halved`, the big rip-off, see `actions`).
+
+Protocol rulings (the books are silent):
+- Seats get gangs by lots drawn from the seed (3 players: the lots also choose the absent gang).
+- `forfeit`: the gang is eliminated (pawns and clubhouse leave, its turf stays) and play goes on;
+  with one gang left it wins.
+- `timeout_move`: in steps 2-5 `end_step` (RULINGS); a wrestling choice, and any setup choice, at
+  random from the seed.
+- Outcome scores: 1 shared among the winners, 0 for the others.
+More rulings sit in the docstrings of `setup`, `engine`, `wrestling` and `territory`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules.base import InvalidOptions, Option, Outcome, Rng, Rules, require_mapping
+from rules.terrain_vague import data, engine, render, setup, wrestling
+from rules.terrain_vague import state as st
+from rules.terrain_vague.state import OVER, State
+from rules.terrain_vague.territory import home_turf_size
+
+
+class TerrainVague(Rules):
+    id = "terrain_vague"
+    title = "Terrain Vague"
+    min_players = 2
+    max_players = 4
+    options = (
+        Option("board", "choice", "build", "build: players build the board; random: dealt",
+               choices=("build", "random")),
+        Option("gangs", "choice", data.DEFAULT_GANG_PAIR,
+               "2 players: the two gangs, the first is seat 0's", choices=data.GANG_PAIRS),
+        Option("to_25", "bool", False,
+               "4 players: play until a home turf reaches 25 hexes (no 12-turn limit)"),
+        Option("rip_off", "choice", "whole",
+               "big rip-off: whole (an enclosed area at once) or halved (halved rip costs)",
+               choices=("whole", "halved")),
+    )
+
+    def check_options(self, players: int, options: dict[str, Any]) -> None:
+        if players != 2 and options["gangs"] != data.DEFAULT_GANG_PAIR:
+            raise InvalidOptions("gangs", "only a 2-player game chooses its gangs")
+        if players != 4 and options["to_25"]:
+            raise InvalidOptions("to_25", "playing to 25 hexes needs 4 players")
+
+    def setup(self, players: int, options: dict[str, Any] | None, seed: str) -> State:
+        return setup.initial_state(players, self.normalize_options(players, options), seed)
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return tuple(sorted(state.seat_of(g) for g in engine.gangs_to_act(state)))
+
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return engine.legal_moves(state, state.seats[seat])
+
+    def apply(self, state: State, seat: int, move: dict[str, Any]) -> State:
+        return engine.apply(state, state.seats[seat], require_mapping(move))
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        gang = None if seat is None else state.seats[seat]
+        seen = st.public_dump(state, gang, everything=False)
+        seen["you"] = gang
+        seen["to_act"] = list(self.to_act(state))
+        seen["home_turf"] = {g: home_turf_size(state, g) for g in state.gangs}
+        return seen
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        winners = tuple(sorted(state.seat_of(g) for g in state.winners))
+        share = 1.0 / len(winners) if winners else 0.0
+        scores = tuple(share if s in winners else 0.0 for s in range(state.players))
+        details = {"home_turf": {g: home_turf_size(state, g) for g in state.gangs}}
+        return Outcome(scores, winners, state.end_reason, details)
+
+    def timeout_move(self, state: State, seat: int) -> dict[str, Any]:
+        gang = state.seats[seat]
+        if state.phase == st.ACT:
+            return dict(engine.END_STEP_MOVE)
+        if state.phase == st.WRESTLE:
+            return wrestling.random_choice(state, gang)
+        moves = engine.legal_moves(state, gang)
+        index, _ = Rng(f"{state.rng.seed}:timeout:{gang}", state.rng.drawn).below(len(moves))
+        return moves[index]
+
+    def forfeit(self, state: State, seat: int) -> State:
+        return engine.forfeit(state, state.seats[seat])
+
+    def render_text(self, state: State, seat: int | None) -> str:
+        return render.render(state, None if seat is None else state.seats[seat])
+
+    def dump(self, state: State) -> dict[str, Any]:
+        return st.dump(state)
+
+    def load(self, data: dict[str, Any]) -> State:
+        return st.load(data)
+
+    def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        """Everything but the others' unrevealed wrestling choices is public: those are drawn
+        at random (keeping the commitments shown), with a fresh seed."""
+        return st.load(view, rnd=rng)
+
+    def public_move(self, before: State, seat: int, move: dict[str, Any], after: State) -> dict[str, Any]:
+        if move.get("type") not in wrestling.SECRET_TYPES:
+            return move
+        choice = wrestling.find_choice(after, after.seats[seat])
+        shown: dict[str, Any] = {"type": move["type"], "commitment": choice.commitment}
+        newly = after.wrestled[len(before.wrestled):] if after.turn == before.turn else after.wrestled
+        if newly:
+            shown["revealed"] = [st.revealed_duel(d) for d in newly]
+        return shown
+
+
+RULES = TerrainVague()

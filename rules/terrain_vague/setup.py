@@ -1,0 +1,252 @@
+"""Setting up the Junkyard: gangs, the board (built or dealt), and the clubhouses.
+
+- Gangs: with 4 players seat order follows the lots drawn from the seed; with 3, the lots also
+  decide which gang stays out (the book: "by drawing lots"); with 2, option `gangs` names the
+  pair, the first gang being seat 0's.
+- Building order (and clubhouse order): descending turn-1 hideout points.
+- `board=build`: each builder in turn places one hex from a stack that is not its own gang's
+  (`{"type": "place_hex", "hex": [q, r], "gang": ..., "strength": "wimpy"|"tough"}`) on an empty
+  position touching the Toxic Waste or a placed hex. Ruling: a builder left with only its own
+  gang's stacks is skipped (others place those hexes), so building never stalls.
+- `board=random`: the stacks are dealt at random over the positions.
+- With 4 players the two positions the stacks leave empty are filled with hexes drawn at random
+  from the unused supply.
+- Clubhouses (`{"type": "place_clubhouse", "hex": [q, r]}`), in building order: on own turf, or
+  on another gang's hex (not the Toxic Waste, not a clubhouse) sharing an edge with own turf; that
+  hex becomes the placer's tough turf and the old one returns to its owner's supply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.base import IllegalMove, MalformedMove, Rng
+from rules.terrain_vague import data, hexes
+from rules.terrain_vague.hexes import CENTRE, Hex
+from rules.terrain_vague.ledger import Ledger
+from rules.terrain_vague.state import BUILD, CLUBHOUSE_PLACEMENT, FrozenMap, State, Turf
+
+PLACE_HEX = "place_hex"
+PLACE_CLUBHOUSE = "place_clubhouse"
+
+
+# --- the starting state --------------------------------------------------------------------
+
+
+def draw_gangs(players: int, options: dict[str, Any], rng: Rng) -> tuple[tuple[str, ...], Rng]:
+    if players == 2:
+        first, second = options["gangs"].split("-")
+        return (first, second), rng
+    shuffled, rng = rng.shuffled(data.GANGS)
+    return shuffled[:players], rng
+
+
+def building_order(gangs: tuple[str, ...]) -> tuple[str, ...]:
+    """Descending turn-1 action points; the fixed gang order breaks ties."""
+    return tuple(sorted(gangs, key=lambda g: (-data.HIDEOUT[g][0], data.GANGS.index(g))))
+
+
+def initial_state(players: int, options: dict[str, Any], seed: str) -> State:
+    rng = Rng(seed)
+    seats, rng = draw_gangs(players, options, rng)
+    order = building_order(seats)
+    stack = data.STACKS[players]
+    state = State(
+        players=players,
+        options=FrozenMap(options),
+        seats=seats,
+        phase=BUILD,
+        turn=0,
+        step=0,
+        order=order,
+        acting=order[0],
+        board=FrozenMap({CENTRE: None}),
+        pawns=FrozenMap(),
+        clubhouses=FrozenMap({g: None for g in seats}),
+        reserves=FrozenMap({(g, k): n for g in seats for k, n in data.PAWNS_PER_GANG.items()}),
+        stacks=FrozenMap({(g, s): stack[s] for g in data.GANGS for s in data.STRENGTHS}),
+        supplies=FrozenMap(
+            {(g, s): data.SUPPLY_PER_STRENGTH - stack[s] for g in data.GANGS for s in data.STRENGTHS}
+        ),
+        points=FrozenMap({g: 0 for g in seats}),
+        challenges=FrozenMap(),
+        eliminated=(),
+        duels=(),
+        wrestled=(),
+        cancelled=FrozenMap(),
+        ledger=Ledger.empty(),
+        rng=rng,
+    )
+    if options["board"] == "random":
+        return start_clubhouses(deal_board(state))
+    return state
+
+
+def deal_board(state: State) -> State:
+    """board=random: every stack hex dealt onto a random empty position, then the fill."""
+    pool = [key for key, count in sorted(state.stacks.items()) for _ in range(count)]
+    positions = [h for h in hexes.board_hexes(state.radius) if h != CENTRE]
+    dealt, rng = state.rng.shuffled(pool)
+    board = {CENTRE: None, **{h: Turf(*key) for h, key in zip(positions, dealt)}}
+    stacks = FrozenMap({key: 0 for key in state.stacks})
+    return fill_from_supply(state.with_(board=FrozenMap(board), stacks=stacks, rng=rng))
+
+
+def fill_from_supply(state: State) -> State:
+    """Positions the stacks left empty get hexes drawn at random from the unused supply."""
+    supplies, board, rng = state.supplies, state.board, state.rng
+    for position in hexes.board_hexes(state.radius):
+        if position in board:
+            continue
+        pool = [key for key, count in sorted(supplies.items()) for _ in range(count)]
+        key, rng = rng.choice(pool)
+        board = board.set(position, Turf(*key))
+        supplies = supplies.add(key, -1)
+    return state.with_(board=board, supplies=supplies, rng=rng)
+
+
+# --- building ------------------------------------------------------------------------------
+
+
+def open_positions(state: State) -> tuple[Hex, ...]:
+    """Empty positions sharing an edge with a placed hex (the Toxic Waste included)."""
+    board, radius = state.board, state.radius
+    found = {n for h in board for n in hexes.neighbours_on_board(h, radius) if n not in board}
+    return tuple(sorted(found, key=lambda h: (h[1], h[0])))
+
+
+def _is_open(state: State, position: Hex) -> bool:
+    return position not in state.board and any(
+        n in state.board for n in hexes.neighbours_on_board(position, state.radius)
+    )
+
+
+def placeable_stacks(state: State, gang: str) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        key for key in sorted(state.stacks) if key[0] != gang and state.stacks[key] > 0
+    )
+
+
+def build_moves(state: State, gang: str) -> list[dict[str, Any]]:
+    stacks = placeable_stacks(state, gang)
+    return [
+        {"type": PLACE_HEX, "hex": hexes.to_json(h), "gang": g, "strength": s}
+        for h in open_positions(state)
+        for g, s in stacks
+    ]
+
+
+def read_hex(move: dict[str, Any]) -> Hex:
+    try:
+        return hexes.from_json(move.get("hex"))
+    except ValueError as error:
+        raise MalformedMove(f"{move['type']}: {error}", "bad_hex") from None
+
+
+def _read_stack(move: dict[str, Any]) -> tuple[str, str]:
+    gang, strength = move.get("gang"), move.get("strength")
+    if gang not in data.GANGS:
+        raise MalformedMove(f"place_hex: no gang {gang!r}", "bad_gang")
+    if strength not in data.STRENGTHS:
+        raise MalformedMove(f"place_hex: strength is wimpy or tough, not {strength!r}", "bad_strength")
+    return gang, strength
+
+
+def apply_build(state: State, gang: str, move: dict[str, Any]) -> State:
+    position, key = read_hex(move), _read_stack(move)
+    where = f"place_hex at {hexes.to_json(position)}"
+    if not hexes.on_board(position, state.radius):
+        raise IllegalMove(f"{where}: off the board (radius {state.radius})", "off_board")
+    if position in state.board:
+        raise IllegalMove(f"{where}: that position is already built", "position_taken")
+    if not _is_open(state, position):
+        raise IllegalMove(f"{where}: it must touch the Toxic Waste or a placed hex", "not_adjacent")
+    if key[0] == gang:
+        raise IllegalMove(f"{where}: {gang} may not place its own turf", "own_stack")
+    if state.stacks[key] <= 0:
+        raise IllegalMove(f"{where}: the {key[0]} {key[1]} stack is empty", "stack_empty")
+    state = state.with_(
+        board=state.board.set(position, Turf(*key)), stacks=state.stacks.add(key, -1)
+    )
+    return _next_builder(state)
+
+
+def _next_builder(state: State) -> State:
+    """The next builder in order with a stack to take from; once the stacks are empty, the fill
+    and then the clubhouses."""
+    if not any(state.stacks.values()):
+        return start_clubhouses(fill_from_supply(state))
+    builders = [g for g in state.order if g in state.in_play]
+    start = builders.index(state.acting) + 1 if state.acting in builders else 0
+    for offset in range(len(builders)):
+        candidate = builders[(start + offset) % len(builders)]
+        if placeable_stacks(state, candidate):
+            return state.with_(acting=candidate)
+    # Only eliminated gangs could place what is left: the dealer finishes the board.
+    return start_clubhouses(fill_rest_at_random(state))
+
+
+def fill_rest_at_random(state: State) -> State:
+    """Deal whatever is left in the stacks (only after forfeits), then the fill."""
+    empties = [h for h in hexes.board_hexes(state.radius) if h not in state.board]
+    pool = [key for key, count in sorted(state.stacks.items()) for _ in range(count)]
+    dealt, rng = state.rng.shuffled(pool)
+    board = state.board.updated(zip(empties, (Turf(*k) for k in dealt)))
+    stacks = FrozenMap({key: 0 for key in state.stacks})
+    return fill_from_supply(state.with_(board=board, stacks=stacks, rng=rng))
+
+
+# --- clubhouses ----------------------------------------------------------------------------
+
+
+def start_clubhouses(state: State) -> State:
+    first = next(g for g in state.order if g in state.in_play)
+    return state.with_(phase=CLUBHOUSE_PLACEMENT, acting=first)
+
+
+def clubhouse_sites(state: State, gang: str) -> tuple[Hex, ...]:
+    taken = set(h for h in state.clubhouses.values() if h is not None)
+    tough_left = state.supply(gang, data.TOUGH) > 0
+    sites = []
+    for h, turf in sorted(state.board.items()):
+        if turf is None or h in taken:
+            continue
+        if turf.gang == gang or (tough_left and _touches_own_turf(state, h, gang)):
+            sites.append(h)
+    return tuple(sites)
+
+
+def _touches_own_turf(state: State, hex_: Hex, gang: str) -> bool:
+    for near in hexes.neighbours_on_board(hex_, state.radius):
+        turf = state.board.get(near)
+        if turf is not None and turf.gang == gang:
+            return True
+    return False
+
+
+def clubhouse_moves(state: State, gang: str) -> list[dict[str, Any]]:
+    return [{"type": PLACE_CLUBHOUSE, "hex": hexes.to_json(h)} for h in clubhouse_sites(state, gang)]
+
+
+def apply_clubhouse(state: State, gang: str, move: dict[str, Any]) -> State:
+    """Place the clubhouse; the caller moves on to the next gang."""
+    site = read_hex(move)
+    where = f"place_clubhouse at {hexes.to_json(site)}"
+    if site not in state.board or state.board[site] is None:
+        raise IllegalMove(f"{where}: not a hex of turf on the board", "not_turf")
+    if site in clubhouse_sites(state, gang):
+        turf = state.board[site]
+        if turf.gang != gang:
+            state = state.with_turf(site, gang, data.TOUGH)
+        return state.with_(clubhouses=state.clubhouses.set(gang, site))
+    if site in state.clubhouses.values():
+        raise IllegalMove(f"{where}: another clubhouse stands there", "occupied")
+    raise IllegalMove(
+        f"{where}: a clubhouse goes on own turf or on enemy turf touching own turf", "not_next_to_own_turf"
+    )
+
+
+def next_clubhouse_placer(state: State) -> str | None:
+    return next(
+        (g for g in state.order if g in state.in_play and state.clubhouses.get(g) is None), None
+    )

@@ -1,0 +1,75 @@
+"""Home turf and isolation.
+
+A gang's home turf is the set of its own hexes connected to the hex holding its clubhouse, when
+that set has at least two hexes. Two own hexes that both touch the Toxic Waste are connected
+through it (the book's territory example), but the Toxic Waste itself never counts. Every other
+hex of a gang is isolated: its pawns do nothing until reconnected. A gang whose clubhouse is
+destroyed has no home turf (RULINGS: its home turf counts 0).
+
+Results are cached on the state object (states are immutable, so a cache never goes stale).
+"""
+
+from __future__ import annotations
+
+from rules.terrain_vague import data
+from rules.terrain_vague.hexes import CENTRE, Hex, neighbours_on_board
+from rules.terrain_vague.state import State
+
+_CACHE = "_home_turf_cache"
+
+
+def _connected_own_hexes(state: State, start: Hex, gang: str) -> frozenset[Hex]:
+    """Own hexes reachable from `start` through own hexes, passing through the Toxic Waste."""
+    board, radius = state.board, state.radius
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        current = frontier.pop()
+        for near in neighbours_on_board(current, radius):
+            if near in seen:
+                continue
+            turf = board.get(near)
+            if near == CENTRE or (turf is not None and turf.gang == gang):
+                seen.add(near)
+                frontier.append(near)
+    seen.discard(CENTRE)
+    return frozenset(seen)
+
+
+def home_turf(state: State, gang: str) -> frozenset[Hex]:
+    """The gang's home turf: empty while its clubhouse is destroyed or stands alone."""
+    cache = state.__dict__.setdefault(_CACHE, {})
+    if gang not in cache:
+        cache[gang] = _compute_home_turf(state, gang)
+    return cache[gang]
+
+
+def _compute_home_turf(state: State, gang: str) -> frozenset[Hex]:
+    clubhouse = state.clubhouses.get(gang)
+    if clubhouse is None:
+        return frozenset()
+    turf = state.board.get(clubhouse)
+    if turf is None or turf.gang != gang:
+        return frozenset()
+    connected = _connected_own_hexes(state, clubhouse, gang)
+    return connected if len(connected) >= data.MIN_HOME_TURF else frozenset()
+
+
+def home_turf_size(state: State, gang: str) -> int:
+    return len(home_turf(state, gang))
+
+
+def is_isolated(state: State, hex_: Hex) -> bool:
+    """True for a hex of turf outside its owner's home turf. A standing clubhouse's own hex is
+    never isolated (the book: "your clubhouse is never isolated"); the Toxic Waste never is."""
+    turf = state.board.get(hex_)
+    if turf is None:
+        return False
+    if state.clubhouses.get(turf.gang) == hex_:
+        return False
+    return hex_ not in home_turf(state, turf.gang)
+
+
+def own_hex_count(state: State, gang: str) -> int:
+    """Every hex of the gang's turf on the board, home or isolated (the first end tie-break)."""
+    return sum(1 for turf in state.board.values() if turf is not None and turf.gang == gang)
