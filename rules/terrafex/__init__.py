@@ -34,8 +34,10 @@ ones; if a needed piece is missing the whole action is illegal and nothing chang
 
 Move encoding (squares are [row, col]; sizes "S", "M", "L")
 -----------------------------------------------------------
-- {"type": "forest", "action": "grow", "at": [r, c]} / {"type": "forest", "action": "spread", "to": [r, c]}
-- {"type": "mountain", "action": "start", "to": [r, c]} / {"type": "mountain", "action": "grow", "at": [r, c]}
+- {"type": "forest", "action": "grow", "at": [r, c]}
+- {"type": "forest", "action": "spread", "to": [r, c]}
+- {"type": "mountain", "action": "start", "to": [r, c]}
+- {"type": "mountain", "action": "grow", "at": [r, c]}
 - {"type": "fire", "size": "S"}: the mover takes the fire; then the opponent, inside the mover's
   turn (`to_act` names the opponent), plays {"type": "place_fire", "to": [r, c]}: the square says
   which of start, grow, burn forest or burn frost it is.
@@ -46,7 +48,13 @@ Move encoding (squares are [row, col]; sizes "S", "M", "L")
 
 Rulings made here (neither the book nor RULINGS.md says)
 --------------------------------------------------------
-- A glacier may not move off the board.
+- A glacier may not move off the board. A capped forest moves with its glacier.
+- A split glacier is placed, not moved: it needs nothing behind it; it lands "as if moved" from
+  the mountain's square towards its own (so a small mountain there is pushed on that way, and a
+  medium or large one splits it again, with a nested "place" list).
+- Placements resolve in the order the move lists them; legal_moves lists each distinct
+  assignment of pieces to squares once, in square order (apply accepts any order).
+- A frosted forest is still a forest for spreading: a frosted large forest may spread.
 - The mover may take only a fire size that the opponent can then play somewhere; if no size can
   be played, the fire action has no option and is skipped.
 - A fire bigger than the frost it burns is spent: the frost goes to the pool, the whole fire to
@@ -124,7 +132,9 @@ class Terrafex(Rules):
         if turns.is_over(state):
             raise IllegalMove("the game is over", "game_over")
         if seat != turns.actor(state):
-            raise NotYourTurn(f"seat {seat} may not play {move['type']!r} now: seat {turns.actor(state)} is to act")
+            acting = turns.actor(state)
+            message = f"seat {seat} may not play {move['type']!r} now: seat {acting} is to act"
+            raise NotYourTurn(message)
         return turns.apply_move(state, move)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -150,7 +160,8 @@ class Terrafex(Rules):
         return moves[0]
 
     def forfeit(self, state: State, seat: int) -> State:
-        return replace(state, forfeited=seat)
+        """The other player wins at once; a game already over stays as it ended."""
+        return state if turns.is_over(state) else replace(state, forfeited=seat)
 
     def render_text(self, state: State, seat: int | None) -> str:
         result = self.outcome(state)

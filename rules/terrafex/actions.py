@@ -16,6 +16,7 @@ from rules.terrafex.board import (
     Work,
     coords,
     describe_square,
+    neighbours,
     piece_name,
     pool_slot,
 )
@@ -39,6 +40,14 @@ def _beside_large(board, square: int, colour: str) -> bool:
     return False
 
 
+def _empty_beside_large(board, colour: str) -> set[int]:
+    squares = set()
+    for square, cell in enumerate(board):
+        if cell is not None and cell[0] == colour and cell[1] == LARGEST:
+            squares.update(n for n in neighbours(square) if board[n] is None)
+    return squares
+
+
 # --- grow, start, spread -------------------------------------------------------------------------
 
 
@@ -46,12 +55,13 @@ def grow(work: Work, square: int, colour: str) -> None:
     """Exchange a piece for the next size up from the pool."""
     cell = work.board[square]
     noun = "forest" if colour == FOREST else "mountain"
+    where = describe_square(square)
     if cell is None or cell[0] != colour:
-        raise IllegalMove(f"there is no {noun} at {describe_square(square)} to grow", f"not_a_{noun}")
+        raise IllegalMove(f"there is no {noun} at {where} to grow", f"not_a_{noun}")
     if cell[1] == LARGEST:
-        raise IllegalMove(f"the {noun} at {describe_square(square)} is large and cannot grow", "already_large")
+        raise IllegalMove(f"the {noun} at {where} is large and cannot grow", "already_large")
     if cell[2]:
-        raise IllegalMove(f"the forest at {describe_square(square)} is frosted and cannot grow", "frosted")
+        raise IllegalMove(f"the forest at {where} is frosted and cannot grow", "frosted")
     work.release(colour, cell[1])
     work.take(colour, cell[1] + 1)
     work.board[square] = (colour, cell[1] + 1, 0)
@@ -77,9 +87,8 @@ def forest_moves(work: Work) -> Iterator[dict[str, Any]]:
             if pool[pool_slot(FOREST, cell[1] + 1)]:
                 yield {"type": "forest", "action": "grow", "at": coords(square)}
     if pool[pool_slot(FOREST, 1)]:
-        for square, cell in enumerate(board):
-            if cell is None and _beside_large(board, square, FOREST):
-                yield {"type": "forest", "action": "spread", "to": coords(square)}
+        for square in sorted(_empty_beside_large(board, FOREST)):
+            yield {"type": "forest", "action": "spread", "to": coords(square)}
 
 
 def mountain_moves(work: Work) -> Iterator[dict[str, Any]]:
@@ -89,8 +98,9 @@ def mountain_moves(work: Work) -> Iterator[dict[str, Any]]:
             if cell is None:
                 yield {"type": "mountain", "action": "start", "to": coords(square)}
     for square, cell in enumerate(board):
-        if cell and cell[0] == MOUNTAIN and cell[1] < LARGEST and pool[pool_slot(MOUNTAIN, cell[1] + 1)]:
-            yield {"type": "mountain", "action": "grow", "at": coords(square)}
+        if cell and cell[0] == MOUNTAIN and cell[1] < LARGEST:
+            if pool[pool_slot(MOUNTAIN, cell[1] + 1)]:
+                yield {"type": "mountain", "action": "grow", "at": coords(square)}
 
 
 # --- fire ----------------------------------------------------------------------------------------
@@ -102,7 +112,9 @@ def take_fire(work: Work, size: int) -> None:
         raise IllegalMove(f"no {piece_name(FIRE, size)} piece in the pool", "supply_empty")
     work.pool[pool_slot(FIRE, size)] -= 1
     if not any(True for _ in fire_squares(work, size)):
-        raise IllegalMove(f"a {piece_name(FIRE, size)} fire could not be played anywhere", "fire_has_no_place")
+        raise IllegalMove(
+            f"a {piece_name(FIRE, size)} fire could not be played anywhere", "fire_has_no_place"
+        )
 
 
 def place_fire(work: Work, square: int, size: int) -> None:
@@ -110,7 +122,10 @@ def place_fire(work: Work, square: int, size: int) -> None:
     cell = work.board[square]
     if cell is None:
         if size != 1:
-            raise IllegalMove(f"only a small fire starts on an empty square like {describe_square(square)}", "start_needs_small")
+            raise IllegalMove(
+                f"only a small fire starts on an empty square like {describe_square(square)}",
+                "start_needs_small",
+            )
         work.board[square] = (FIRE, 1, 0)
     elif cell[0] == FIRE:
         _grow_fire(work, square, cell[1], size)
@@ -120,7 +135,8 @@ def place_fire(work: Work, square: int, size: int) -> None:
         _burn_forest(work, square, cell[1], size)
     else:
         raise IllegalMove(
-            f"a fire may not be played on the {cell[0]} piece at {describe_square(square)}", "fire_cannot_go_there"
+            f"a fire may not be played on the {cell[0]} piece at {describe_square(square)}",
+            "fire_cannot_go_there",
         )
 
 

@@ -139,4 +139,5 @@ class Work:
             self.pit[size - 1] -= 1
         else:
             where = "pool or fire pit" if pit_too else "pool"
-            raise IllegalMove(f"no {piece_name(colour, size)} piece left in the {where}", "supply_empty")
+            message = f"no {piece_name(colour, size)} piece left in the {where}"
+            raise IllegalMove(message, "supply_empty")

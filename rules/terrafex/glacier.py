@@ -19,7 +19,6 @@ from rules.terrafex.board import (
     coords,
     describe_square,
     direction_between,
-    piece_name,
 )
 from rules.terrafex.data import (
     DIRECTIONS,
@@ -45,16 +44,17 @@ class Split(NamedTuple):
 
 def move_problem(board, source: int, direction: str) -> IllegalMove | None:
     """Why a glacier at `source` may not start a move `direction`, or None if it may."""
-    cell = board[source]
+    cell, where = board[source], describe_square(source)
     if cell is None or cell[0] != GLACIER:
-        return IllegalMove(f"there is no glacier at {describe_square(source)} to move", "not_a_glacier")
+        return IllegalMove(f"there is no glacier at {where} to move", "not_a_glacier")
     if STEP[direction][source] == OFF:
-        return IllegalMove(f"the glacier at {describe_square(source)} cannot move {direction} off the board", "off_board")
+        message = f"the glacier at {where} cannot move {direction} off the board"
+        return IllegalMove(message, "off_board")
     behind = STEP[OPPOSITE[direction]][source]
     if behind != OFF and (board[behind] is None or board[behind][0] not in MOVER_COLOURS):
         return IllegalMove(
-            f"the glacier at {describe_square(source)} may move {direction} only away from a mountain,"
-            " a glacier or the edge",
+            f"the glacier at {where} may move {direction} only away from a mountain, a glacier"
+            " or the edge",
             "not_moving_away",
         )
     return None
@@ -70,7 +70,9 @@ def start_move(work: Work, source: int, direction: str) -> tuple[int, int, int]:
 # --- arrival -------------------------------------------------------------------------------------
 
 
-def land(work: Work, size: int, forest: int, origin: int, target: int, direction: str) -> Split | None:
+def land(
+    work: Work, size: int, forest: int, origin: int, target: int, direction: str
+) -> Split | None:
     """Resolve a glacier (capping `forest`, or 0) arriving on `target` from `origin`."""
     cell = work.board[target]
     if cell is None:
@@ -203,7 +205,8 @@ def resolve(
     if split is None:
         if place:
             raise IllegalMove(
-                f"the glacier arriving at {describe_square(target)} does not split: nothing to place",
+                f"the glacier arriving at {describe_square(target)} does not split:"
+                " nothing to place",
                 "placements_not_wanted",
             )
         return
@@ -217,16 +220,20 @@ def _check_placements(split: Split, place: tuple[Placement, ...] | None) -> None
     where = describe_square(split.mountain)
     wanted = "+".join(SIZE_NAMES[p] for p in split.pieces)
     if not place:
-        raise IllegalMove(f"say where the glaciers ({wanted}) go round the mountain at {where}", "placements_needed")
+        message = f"say where the glaciers ({wanted}) go round the mountain at {where}"
+        raise IllegalMove(message, "placements_needed")
     if tuple(sorted(p.size for p in place)) != split.pieces:
-        raise IllegalMove(f"the glacier splits into {wanted} at the mountain at {where}", "wrong_split_sizes")
+        message = f"the glacier splits into {wanted} at the mountain at {where}"
+        raise IllegalMove(message, "wrong_split_sizes")
     squares = [p.square for p in place]
     if len(set(squares)) != len(squares):
-        raise IllegalMove(f"no more than one glacier a square round the mountain at {where}", "square_used_twice")
+        message = f"no more than one glacier a square round the mountain at {where}"
+        raise IllegalMove(message, "square_used_twice")
     for square in squares:
         if square not in split.squares:
             raise IllegalMove(
-                f"{describe_square(square)} is not beside the mountain at {where} (or is the square beyond it)",
+                f"{describe_square(square)} is not beside the mountain at {where}"
+                " (or is the square beyond it)",
                 "not_beside_mountain",
             )
 

@@ -48,7 +48,8 @@ def _read_piece(item: Any) -> Piece:
     if isinstance(item, list) and len(item) == 4:
         item = dict(zip(("row", "col", "size", "colour"), item))
     if not isinstance(item, dict) or set(item) != {"row", "col", "size", "colour"}:
-        _fail(f'each piece is {{"row", "col", "size", "colour"}} or [row, col, size, colour], not {item!r}', "bad_piece")
+        shapes = '{"row", "col", "size", "colour"} or [row, col, size, colour]'
+        _fail(f"each piece is {shapes}, not {item!r}", "bad_piece")
     row, col, size, colour = item["row"], item["col"], item["size"], item["colour"]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
         _fail(f"row and col of {item!r} are whole numbers", "bad_piece")
@@ -74,7 +75,8 @@ def _check_layout(pieces: tuple[Piece, ...]) -> None:
     kinds = Counter((colour, size) for _, _, size, colour in pieces)
     for (colour, size), count in kinds.items():
         if count > SUPPLY[size]:
-            _fail(f"uses {count} size-{size} {colour} pieces; there are {SUPPLY[size]}", "not_enough_pieces")
+            message = f"uses {count} size-{size} {colour} pieces; there are {SUPPLY[size]}"
+            _fail(message, "not_enough_pieces")
 
 
 def layout_board(pieces: tuple[Piece, ...]) -> tuple[tuple, tuple[int, ...]]:

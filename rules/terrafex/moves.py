@@ -33,17 +33,20 @@ def read_square(move: dict[str, Any], key: str) -> int:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise MalformedMove(f'"{key}" of a {move["type"]!r} move is [row, col], not {value!r}', "bad_square")
+        message = f'"{key}" of a {move["type"]!r} move is [row, col], not {value!r}'
+        raise MalformedMove(message, "bad_square")
     row, col = value
     if not (0 <= row < ROWS and 0 <= col < COLS):
-        raise IllegalMove(f'"{key}" {value} of a {move["type"]!r} move is off the 7x8 board', "off_board")
+        message = f'"{key}" {value} of a {move["type"]!r} move is off the 7x8 board'
+        raise IllegalMove(message, "off_board")
     return square_at(row, col)
 
 
 def read_size(move: dict[str, Any], key: str = "size") -> int:
     value = field(move, key)
     if not isinstance(value, str) or value not in SIZE_BY_NAME:
-        raise MalformedMove(f'"{key}" of a {move["type"]!r} move is "S", "M" or "L", not {value!r}', "bad_size")
+        message = f'"{key}" of a {move["type"]!r} move is "S", "M" or "L", not {value!r}'
+        raise MalformedMove(message, "bad_size")
     return SIZE_BY_NAME[value]
 
 
@@ -52,7 +55,8 @@ def read_choice(move: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str
     if not isinstance(value, str) or value not in allowed:
         names = ", ".join(allowed)
         code = "bad_direction" if key == "dir" else "unknown_action"
-        raise MalformedMove(f'"{key}" of a {move["type"]!r} move is one of {names}, not {value!r}', code)
+        message = f'"{key}" of a {move["type"]!r} move is one of {names}, not {value!r}'
+        raise MalformedMove(message, code)
     return value
 
 
@@ -66,13 +70,15 @@ def read_placements(move: dict[str, Any]) -> tuple[Placement, ...] | None:
     if value is None:
         return None
     if not isinstance(value, list):
-        raise MalformedMove(f'"place" of a {move["type"]!r} move is a list, not {value!r}', "bad_placements")
+        message = f'"place" of a {move["type"]!r} move is a list, not {value!r}'
+        raise MalformedMove(message, "bad_placements")
     placements = []
     for item in value:
         if not isinstance(item, dict):
             raise MalformedMove(f'each "place" entry is an object, not {item!r}', "bad_placements")
         item = {**item, "type": move["type"]}  # so nested messages still name the move type
-        placements.append(Placement(read_square(item, "to"), read_size(item), read_placements(item)))
+        square, size = read_square(item, "to"), read_size(item)
+        placements.append(Placement(square, size, read_placements(item)))
     return tuple(placements)
 
 

@@ -61,18 +61,25 @@ def _seat_name(state: State, seat: int) -> str:
     return f"{'White' if seat == state.white else 'Black'} (seat {seat})"
 
 
-def _status_lines(state: State, seat: int | None, to_act: tuple[int, ...], result: str | None) -> list[str]:
+def _status_lines(
+    state: State, seat: int | None, to_act: tuple[int, ...], result: str | None
+) -> list[str]:
     scores = seat_scores(state)
     white, black = state.white, 1 - state.white
-    lines = [f"Score so far: {_seat_name(state, white)} {scores[white]}, {_seat_name(state, black)} {scores[black]}"]
+    lines = [
+        f"Score so far: {_seat_name(state, white)} {scores[white]},"
+        f" {_seat_name(state, black)} {scores[black]}"
+    ]
     if result:
         lines.append(f"Game over: {result}")
     else:
         left = ", ".join(a for a in ACTIONS if a not in state.done)
-        lines.append(f"Turn {state.turn}: {_seat_name(state, state.mover)} to play; actions left: {left}")
+        mover = _seat_name(state, state.mover)
+        lines.append(f"Turn {state.turn}: {mover} to play; actions left: {left}")
         if state.fire_in_hand:
             lines.append(
-                f"Fire in hand: {SIZE_NAMES[state.fire_in_hand]}, for {_seat_name(state, to_act[0])} to place"
+                f"Fire in hand: {SIZE_NAMES[state.fire_in_hand]},"
+                f" for {_seat_name(state, to_act[0])} to place"
             )
     if seat is not None:
         you = "to act" if seat in to_act else "waiting"

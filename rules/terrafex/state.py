@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.base import MalformedMove
 from rules.terrafex.board import SQUARES, band_scores, coords, square_at
 from rules.terrafex.data import (
     ACTIONS,
@@ -89,28 +88,26 @@ def dump_state(state: State) -> dict[str, Any]:
 
 
 def load_state(data: dict[str, Any]) -> State:
-    try:
-        board: list = [None] * SQUARES
-        for item in data["board"]:
-            square, cell = _cell_from_json(item)
-            board[square] = cell
-        pool = tuple(data["pool"][colour][SIZE_NAMES[size]] for colour in COLOURS for size in SIZES)
-        in_hand = data["fire_in_hand"]
-        return State(
-            board=tuple(board),
-            pool=pool,
-            pit=tuple(data["fire_pit"][SIZE_NAMES[size]] for size in SIZES),
-            white=data["white"],
-            mover=data["mover"],
-            turn=data["turn"],
-            done=tuple(data["actions_done"]),
-            fire_in_hand=SIZE_BY_NAME[in_hand] if in_hand else 0,
-            melted=data["melted_this_turn"],
-            quiet_turns=data["quiet_turns"],
-            forfeited=data["forfeited"],
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise MalformedMove(f"not a Terrafex state: {error!r}", "bad_state") from None
+    """The inverse of dump_state; reads a view too (it holds the dump and more)."""
+    board: list = [None] * SQUARES
+    for item in data["board"]:
+        square, cell = _cell_from_json(item)
+        board[square] = cell
+    pool = tuple(data["pool"][colour][SIZE_NAMES[size]] for colour in COLOURS for size in SIZES)
+    in_hand = data["fire_in_hand"]
+    return State(
+        board=tuple(board),
+        pool=pool,
+        pit=tuple(data["fire_pit"][SIZE_NAMES[size]] for size in SIZES),
+        white=data["white"],
+        mover=data["mover"],
+        turn=data["turn"],
+        done=tuple(data["actions_done"]),
+        fire_in_hand=SIZE_BY_NAME[in_hand] if in_hand else 0,
+        melted=data["melted_this_turn"],
+        quiet_turns=data["quiet_turns"],
+        forfeited=data["forfeited"],
+    )
 
 
 def state_view(state: State, seat: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:

@@ -14,7 +14,13 @@ from rules.base import IllegalMove, MalformedMove
 from rules.terrafex import actions, glacier
 from rules.terrafex.board import Work, has_glacier
 from rules.terrafex.data import ACTIONS, FOREST, MOUNTAIN, QUIET_TURN_LIMIT, SIZE_NAMES
-from rules.terrafex.moves import read_choice, read_direction, read_placements, read_size, read_square
+from rules.terrafex.moves import (
+    read_choice,
+    read_direction,
+    read_placements,
+    read_size,
+    read_square,
+)
 from rules.terrafex.state import State
 
 OPTIONS: dict[str, Callable[[Work], Iterator[dict[str, Any]]]] = {
@@ -46,7 +52,8 @@ def moves_for(state: State) -> list[dict[str, Any]]:
     work = work_of(state)
     if state.fire_in_hand:
         return list(actions.placement_moves(work, state.fire_in_hand))
-    return [move for action in ACTIONS if action not in state.done for move in OPTIONS[action](work)]
+    open_actions = [action for action in ACTIONS if action not in state.done]
+    return [move for action in open_actions for move in OPTIONS[action](work)]
 
 
 def _has_option(state: State, action: str) -> bool:
@@ -66,7 +73,8 @@ def apply_move(state: State, move: dict[str, Any]) -> State:
         if kind != "place_fire":
             if kind not in ACTIONS:
                 raise MalformedMove(f"unknown Terrafex move type {kind!r}", "unknown_move_type")
-            raise IllegalMove(f"the {SIZE_NAMES[state.fire_in_hand]} fire in hand must be placed first", "fire_in_hand")
+            message = f"the {SIZE_NAMES[state.fire_in_hand]} fire in hand must be placed first"
+            raise IllegalMove(message, "fire_in_hand")
         return _place_fire(state, move)
     if kind == "place_fire":
         raise IllegalMove("there is no fire in hand to place", "no_fire_in_hand")
@@ -149,7 +157,8 @@ def next_turn(state: State) -> State:
     while True:
         quiet = 0 if state.melted else state.quiet_turns + 1
         state = replace(
-            state, mover=1 - state.mover, turn=state.turn + 1, done=(), melted=False, quiet_turns=quiet
+            state, mover=1 - state.mover, turn=state.turn + 1, done=(), melted=False,
+            quiet_turns=quiet,
         )
         if is_over(state) or _any_action_open(state):
             return state
