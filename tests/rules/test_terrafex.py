@@ -35,7 +35,9 @@ def code_of(c) -> str | None:
     return text
 
 
-def position(pieces, *, mover=0, white=0, done=(), fire=0, pool=None, pit=(0, 0, 0), quiet=0) -> State:
+def position(
+    pieces, *, mover=0, white=0, done=(), fire=0, pool=None, pit=(0, 0, 0), quiet=0
+) -> State:
     board: list = [None] * 56
     supply = full_supply()
     for (row, col), code in pieces.items():
@@ -71,7 +73,7 @@ def play(state: State, move: dict, seat: int | None = None) -> State:
     return RULES.apply(state, RULES.to_act(state)[0] if seat is None else seat, move)
 
 
-def refused(state: State, move: dict, code: str, seat: int | None = None, error=IllegalMove) -> None:
+def refused(state: State, move: dict, code: str, seat=None, error=IllegalMove) -> None:
     before = RULES.dump(state)
     with pytest.raises(error) as raised:
         play(state, move, seat)
@@ -187,8 +189,9 @@ def test_fire_is_taken_by_the_mover_and_placed_by_the_opponent():
 
 def test_while_a_fire_is_in_hand_only_its_placement_may_be_played():
     state = position({(2, 2): "gM", (5, 5): "bS"}, fire=1)
-    refused(state, {"type": "forest", "action": "grow", "at": [2, 2]}, "not_your_turn", seat=0, error=NotYourTurn)
-    refused(state, {"type": "forest", "action": "grow", "at": [2, 2]}, "fire_in_hand", seat=1)
+    grow = {"type": "forest", "action": "grow", "at": [2, 2]}
+    refused(state, grow, "not_your_turn", seat=0, error=NotYourTurn)
+    refused(state, grow, "fire_in_hand", seat=1)
     refused(position({(5, 5): "bS"}), {"type": "place_fire", "to": [0, 0]}, "no_fire_in_hand")
 
 
@@ -213,8 +216,11 @@ def test_fire_may_not_go_on_mountains_glaciers_or_capped_forests():
         refused(state, {"type": "place_fire", "to": square}, "fire_cannot_go_there")
 
 
+BURN_2_2 = {"type": "place_fire", "to": [2, 2]}
+
+
 def test_burn_equal_sizes_removes_both():
-    after = play(position({(2, 2): "gM", (5, 5): "bS"}, fire=2), {"type": "place_fire", "to": [2, 2]})
+    after = play(position({(2, 2): "gM", (5, 5): "bS"}, fire=2), BURN_2_2)
     assert at(after, 2, 2) is None
     assert in_pit(after, "M") == 1 and in_pool(after, "green", "M") == 5
 
@@ -253,9 +259,9 @@ def test_burn_shrinking_a_forest_needs_the_smaller_forest_in_the_pool():
 
 
 def test_fire_to_frosted_forest_burns_only_the_frost():
-    smaller = play(position({(2, 2): "gL/bM", (5, 5): "bS"}, fire=1), {"type": "place_fire", "to": [2, 2]})
+    smaller = play(position({(2, 2): "gL/bM", (5, 5): "bS"}, fire=1), BURN_2_2)
     assert at(smaller, 2, 2) == "gL/bS" and in_pit(smaller, "S") == 1
-    equal = play(position({(2, 2): "gS/bS", (5, 5): "bS"}, fire=1), {"type": "place_fire", "to": [2, 2]})
+    equal = play(position({(2, 2): "gS/bS", (5, 5): "bS"}, fire=1), BURN_2_2)
     assert at(equal, 2, 2) == "gS"
     state = position({(2, 2): "gS/bS", (5, 5): "bS"}, fire=3)
     larger = play(state, {"type": "place_fire", "to": [2, 2]})
@@ -272,7 +278,8 @@ def test_only_a_fire_that_can_be_placed_may_be_taken():
 
 
 def test_no_red_piece_in_the_pool_means_no_fire_action():
-    state = position({(2, 2): "gL", (5, 5): "bS"}, pool={("red", "S"): 0, ("red", "M"): 0, ("red", "L"): 0})
+    no_red = {("red", "S"): 0, ("red", "M"): 0, ("red", "L"): 0}
+    state = position({(2, 2): "gL", (5, 5): "bS"}, pool=no_red)
     assert not [m for m in RULES.legal_moves(state, 0) if m["type"] == "fire"]
     refused(state, {"type": "fire", "size": "S"}, "supply_empty")
 
@@ -287,7 +294,8 @@ def test_glacier_moves_only_away_from_a_mountain_glacier_capped_forest_or_the_ed
     for behind in ("yS", "bS", "bL/gS"):
         moved = play(position({(3, 2): behind, (3, 3): "bM"}), glacier((3, 3), "E"))
         assert at(moved, 3, 4) == "bM" and at(moved, 3, 3) is None
-    refused(position({(3, 2): "gL/bS", (3, 3): "bM"}), glacier((3, 3), "E"), "not_moving_away")  # frost
+    frost = position({(3, 2): "gL/bS", (3, 3): "bM"})
+    refused(frost, glacier((3, 3), "E"), "not_moving_away")
     edge = position({(3, 0): "bM"})
     assert at(play(edge, glacier((3, 0), "E")), 3, 1) == "bM"
     refused(edge, glacier((3, 0), "W"), "off_board")
@@ -297,8 +305,10 @@ def test_glacier_moves_only_away_from_a_mountain_glacier_capped_forest_or_the_ed
 def test_glacier_move_shape_errors_are_malformed():
     state = position({(3, 0): "bM"})
     refused(state, {"type": "glacier", "from": [3, 0]}, "missing_field", error=MalformedMove)
-    refused(state, {"type": "glacier", "from": [3, 0], "dir": "up"}, "bad_direction", error=MalformedMove)
-    refused(state, {"type": "glacier", "from": "3,0", "dir": "E"}, "bad_square", error=MalformedMove)
+    up = {"type": "glacier", "from": [3, 0], "dir": "up"}
+    refused(state, up, "bad_direction", error=MalformedMove)
+    text = {"type": "glacier", "from": "3,0", "dir": "E"}
+    refused(state, text, "bad_square", error=MalformedMove)
     refused(state, glacier((3, 0), "E", place="x"), "bad_placements", error=MalformedMove)
     refused(state, {"type": "pass"}, "unknown_move_type", error=MalformedMove)
 
@@ -389,9 +399,11 @@ def test_medium_mountain_splits_a_large_glacier_into_small_and_medium():
 def test_large_mountain_splits_a_glacier_into_as_many_smalls_as_its_size():
     state = east({(3, 3): "bL", (3, 4): "yL"})
     after = play(state, glacier((3, 3), "E", [spot(2, 4), spot(3, 3), spot(4, 4)]))
-    assert (at(after, 2, 4), at(after, 3, 3), at(after, 4, 4), at(after, 3, 4)) == ("bS", "bS", "bS", "yM")
+    around = (at(after, 2, 4), at(after, 3, 3), at(after, 4, 4))
+    assert around == ("bS", "bS", "bS") and at(after, 3, 4) == "yM"
     assert in_pool(after, "blue", "S") == in_pool(state, "blue", "S") - 3
-    medium = play(east({(3, 3): "bM", (3, 4): "yL"}), glacier((3, 3), "E", [spot(2, 4), spot(4, 4)]))
+    two = glacier((3, 3), "E", [spot(2, 4), spot(4, 4)])
+    medium = play(east({(3, 3): "bM", (3, 4): "yL"}), two)
     assert (at(medium, 2, 4), at(medium, 4, 4)) == ("bS", "bS")
 
 
@@ -438,7 +450,8 @@ def test_a_split_glacier_landing_on_another_mountain_splits_again():
     assert glacier((3, 3), "E", nested) in RULES.legal_moves(state, 0)
     refused(state, glacier((3, 3), "E", [spot(2, 4)]), "placements_needed")
     # A split glacier landing on a small mountain pushes it on, away from the first mountain.
-    pushed = play(east({(3, 3): "bS", (3, 4): "yL", (4, 4): "yS"}), glacier((3, 3), "E", [spot(4, 4)]))
+    push = glacier((3, 3), "E", [spot(4, 4)])
+    pushed = play(east({(3, 3): "bS", (3, 4): "yL", (4, 4): "yS"}), push)
     assert at(pushed, 4, 4) == "bS" and at(pushed, 6, 4) == "yS"
 
 
@@ -458,7 +471,8 @@ def test_glacier_to_smaller_fire_shrinks_the_glacier():
 def test_glacier_to_larger_fire_shrinks_the_fire_from_the_pool_only():
     after = play(east({(3, 3): "bS", (3, 4): "rL", (0, 0): "bS"}), glacier((3, 3), "E"))
     assert at(after, 3, 4) == "rM" and in_pit(after, "L") == 1
-    dry = position({**BEHIND, (3, 3): "bS", (3, 4): "rL", (0, 0): "bS"}, pit=(0, 1, 0), pool={("red", "M"): 0})
+    pieces = {**BEHIND, (3, 3): "bS", (3, 4): "rL", (0, 0): "bS"}
+    dry = position(pieces, pit=(0, 1, 0), pool={("red", "M"): 0})
     refused(dry, glacier((3, 3), "E"), "supply_empty")
 
 
@@ -470,7 +484,9 @@ def test_a_melting_capping_glacier_returns_its_forest_where_it_was():
 
 
 def test_glacier_to_forest_shrinks_it_and_caps_or_frosts_it():
-    cases = {("bS", "gM"): "gS/bS", ("bL", "gM"): "bL/gS", ("bS", "gL"): "gM/bS", ("bM", "gS"): "bM"}
+    cases = {
+        ("bS", "gM"): "gS/bS", ("bL", "gM"): "bL/gS", ("bS", "gL"): "gM/bS", ("bM", "gS"): "bM",
+    }
     for (ice, trees), result in cases.items():
         state = east({(3, 3): ice, (3, 4): trees})
         after = play(state, glacier((3, 3), "E"))

@@ -1,4 +1,4 @@
-"""Terrafex turns, the end, scoring, layouts, views and the text picture, on hand-built positions."""
+"""Terrafex turns, the end, scoring, layouts, views and text, on hand-built positions."""
 
 from __future__ import annotations
 
@@ -68,7 +68,8 @@ def test_quiet_turns_count_up_and_a_melt_resets_them():
 
 
 def test_the_quiet_turn_limit_ends_the_game_scored_as_usual():
-    state = position({(3, 3): "bM", (0, 0): "gS"}, done=("forest", "fire"), quiet=QUIET_TURN_LIMIT - 1)
+    last = QUIET_TURN_LIMIT - 1
+    state = position({(3, 3): "bM", (0, 0): "gS"}, done=("forest", "fire"), quiet=last)
     after = play(state, {"type": "mountain", "action": "start", "to": [6, 0]})
     result = RULES.outcome(after)
     assert result is not None and "no glacier met a fire" in result.reason
@@ -90,7 +91,8 @@ def test_the_game_ends_when_the_last_glacier_melts_even_mid_turn():
     after = play(state, glacier((3, 3), "E"))
     result = RULES.outcome(after)
     assert result.reason == "the last glacier melted"
-    assert result.scores == (3.0, 1.0) and result.winners == (0,)  # gL even: White; yS odd small: Black
+    # gL on an even square: White's large band; yS on an odd square: Black's small band.
+    assert result.scores == (3.0, 1.0) and result.winners == (0,)
     assert RULES.to_act(after) == () and RULES.legal_moves(after, 0) == []
     refused(after, {"type": "forest", "action": "grow", "at": [0, 0]}, "game_over", seat=0)
 
@@ -121,9 +123,10 @@ def test_scoring_by_the_band_round_each_piece():
 
 
 def test_equal_scores_are_a_draw():
-    state = play(position({(3, 2): "yS", (3, 3): "bS", (3, 4): "rS", (0, 1): "yS"}), glacier((3, 3), "E"))
+    melt = {(3, 2): "yS", (3, 3): "bS", (3, 4): "rS"}
+    state = play(position({**melt, (0, 1): "yS"}), glacier((3, 3), "E"))
     assert RULES.outcome(state).scores == (0.0, 2.0) and RULES.outcome(state).winners == (1,)
-    drawn = play(position({(3, 2): "yS", (3, 3): "bS", (3, 4): "rS", (0, 0): "yS"}), glacier((3, 3), "E"))
+    drawn = play(position({**melt, (0, 0): "yS"}), glacier((3, 3), "E"))
     assert RULES.outcome(drawn).scores == (1.0, 1.0) and RULES.outcome(drawn).winners == ()
 
 
@@ -198,7 +201,8 @@ def test_invalid_layouts_are_refused_with_codes(layout, code):
 
 def test_layout_option_lists_one_and_two():
     described = RULES.describe()["options"][0]
-    assert described["type"] == "json" and described["choices"] == [1, 2] and described["default"] == 1
+    assert described["type"] == "json" and described["default"] == 1
+    assert described["choices"] == [1, 2]
 
 
 def test_white_is_drawn_from_the_seed_and_moves_first():
@@ -215,10 +219,12 @@ def test_white_is_drawn_from_the_seed_and_moves_first():
 
 
 def test_view_is_the_whole_state_and_sample_state_rebuilds_it():
-    state = play(position({(3, 2): "yS", (3, 3): "bL/gS", (0, 0): "gL/bS"}), {"type": "fire", "size": "S"})
+    state = position({(3, 2): "yS", (3, 3): "bL/gS", (0, 0): "gL/bS"})
+    state = play(state, {"type": "fire", "size": "S"})
     seen = json.loads(json.dumps(RULES.view(state, 1)))
     assert seen["fire_in_hand"] == "S" and seen["to_act"] == [1]
-    assert {"row": 3, "col": 3, "colour": "blue", "size": "L", "capped_forest": "S"} in seen["board"]
+    capped = {"row": 3, "col": 3, "colour": "blue", "size": "L", "capped_forest": "S"}
+    assert capped in seen["board"]
     assert {"row": 0, "col": 0, "colour": "green", "size": "L", "frost": "S"} in seen["board"]
     rebuilt = RULES.sample_state(seen, 1, random.Random(1))
     assert rebuilt == state
@@ -226,7 +232,8 @@ def test_view_is_the_whole_state_and_sample_state_rebuilds_it():
 
 
 def test_render_text_shows_sizes_colours_bands_and_scores():
-    state = position({(0, 0): "gL/bS", (3, 3): "bL/gM", (6, 7): "rS", (2, 2): "yM"}, white=1, mover=1)
+    pieces = {(0, 0): "gL/bS", (3, 3): "bL/gM", (6, 7): "rS", (2, 2): "yM"}
+    state = position(pieces, white=1, mover=1)
     text = RULES.render_text(state, 0)
     assert "gL/bS+W" in text and "bL/gM" in text and "rS+B" in text and "yM+B" in text
     assert "Score so far: White (seat 1) 3, Black (seat 0) 1" in text
