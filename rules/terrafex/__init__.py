@@ -55,6 +55,9 @@ Rulings made here (neither the book nor RULINGS.md says)
 - Placements resolve in the order the move lists them; legal_moves lists each distinct
   assignment of pieces to squares once, in square order (apply accepts any order).
 - A frosted forest is still a forest for spreading: a frosted large forest may spread.
+- An action with no option when the turn began, or after an earlier action, may still be taken
+  (and must be) if a later action of the same turn gives it one; the turn ends when no untaken
+  action has an option.
 - The mover may take only a fire size that the opponent can then play somewhere; if no size can
   be played, the fire action has no option and is skipped.
 - A fire bigger than the frost it burns is spent: the frost goes to the pool, the whole fire to
