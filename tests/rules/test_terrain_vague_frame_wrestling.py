@@ -1,0 +1,190 @@
+"""Terrain Vague Indian wrestling: the book's two worked duels, secrecy of the choices in views,
+logs, errors and legal moves, commitments that verify, timeouts and determinization."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rules.base import IllegalMove, MalformedMove, NotYourTurn, commitment
+from rules.terrain_vague import RULES, data, wrestling
+from rules.terrain_vague.state import ACT, WRESTLE, Turf
+
+from tests.rules.test_terrain_vague_frame import make_state, turf_block
+
+R, B = data.RUBBLES, data.BRAMBLES
+DIGITS = "choose_digits"
+BARS = "choose_bars"
+
+
+def red_turn_three():
+    """Rubbles (seat 0, red 1) and Brambles (seat 1, red 3) at the start of turn 3."""
+    own = {**turf_block(R, [(1, 0), (2, 0)]), **turf_block(B, [(-1, 0), (-2, 0)])}
+    state = make_state(own=own, clubhouses={R: (1, 0), B: (-1, 0)}, turn=2, step=5, acting=B, built=())
+    return RULES.apply(state, 1, {"type": "end_step"})
+
+
+def test_the_book_scores_digits_against_bars():
+    assert wrestling.score((5, 5, 7), (5,)) == (7, 2)
+    assert wrestling.score((8,), (5, 7, 8)) == (0, 1)
+    assert wrestling.score((1, 2), (3, 4)) == (3, 0)
+
+
+def test_a_red_turn_starts_with_both_gangs_of_the_first_duel_to_act():
+    state = red_turn_three()
+    assert state.turn == 3 and state.phase == WRESTLE
+    assert [(d.attacker, d.defender, d.attack_number, d.defence_number) for d in state.duels] == [
+        (R, B, 1, 3),
+        (B, R, 3, 1),
+    ]
+    assert RULES.to_act(state) == (0, 1)
+    assert len(RULES.legal_moves(state, 0)) == 8  # one digit of eight values
+    assert len(RULES.legal_moves(state, 1)) == 56  # three bars out of eight
+    assert all(m["type"] == BARS for m in RULES.legal_moves(state, 1))
+
+
+def test_the_books_two_worked_duels():
+    state = red_turn_three()
+    state = RULES.apply(state, 0, {"type": DIGITS, "digits": [8]})
+    state = RULES.apply(state, 1, {"type": BARS, "bars": [8, 5, 7]})
+    assert state.points[R] == 0  # the 8 against bars 5, 7, 8
+    assert RULES.to_act(state) == (0, 1)
+    state = RULES.apply(state, 1, {"type": DIGITS, "digits": [5, 7, 5]})
+    state = RULES.apply(state, 0, {"type": BARS, "bars": [5]})
+    assert state.points[B] == 7  # 5, 5, 7 against the bar 5
+    assert state.phase == ACT and state.step == 2
+    assert state.order == (B, R) and state.acting == B
+    assert dict(state.cancelled) == {R: 1, B: 2}
+
+
+def test_digit_choices_allow_three_of_a_value_and_bars_one():
+    assert len(wrestling.digit_choices(3)) == 120  # C(10, 3): no value can exceed three
+    assert (5, 5, 5) in wrestling.digit_choices(3)
+    assert len(wrestling.bar_choices(3)) == 56
+    assert all(len(set(c)) == 3 for c in wrestling.bar_choices(3))
+
+
+@pytest.mark.parametrize(
+    "seat_, move, error, code",
+    [
+        (1, {"type": BARS, "bars": [5, 7]}, IllegalMove, "wrong_tile_count"),
+        (1, {"type": BARS, "bars": [5, 5, 7]}, IllegalMove, "unavailable_tile"),
+        (1, {"type": BARS, "bars": [5, 7, 9]}, IllegalMove, "unavailable_tile"),
+        (1, {"type": DIGITS, "digits": [5, 7, 8]}, IllegalMove, "wrong_duel_role"),
+        (1, {"type": BARS, "bars": "578"}, MalformedMove, "bad_tiles"),
+        (0, {"type": DIGITS, "digits": [0]}, IllegalMove, "unavailable_tile"),
+        (0, {"type": "end_step"}, IllegalMove, "wrong_phase"),
+    ],
+)
+def test_bad_choices_are_refused_with_codes(seat_, move, error, code):
+    with pytest.raises(error) as raised:
+        RULES.apply(red_turn_three(), seat_, move)
+    assert raised.value.code == code
+
+
+def test_a_choice_stays_secret_from_the_other_seat_until_the_duel_resolves():
+    start = red_turn_three()
+    other_moves_before = RULES.legal_moves(start, 0)
+    move = {"type": BARS, "bars": [5, 7, 8]}
+    after = RULES.apply(start, 1, move)
+    hidden = after.duels[0].defence
+    # The other seat, the spectator and the log see only the commitment.
+    for seat_ in (0, None):
+        seen = RULES.view(after, seat_)
+        assert seen["duels"][0]["defence"] == {"commitment": hidden.commitment}
+        assert hidden.salt not in json.dumps(seen)
+        assert "5, 7, 8" not in RULES.render_text(after, seat_)
+    logged = RULES.public_move(start, 1, move, after)
+    assert logged == {"type": BARS, "commitment": hidden.commitment}
+    assert RULES.legal_moves(after, 0) == other_moves_before
+    assert RULES.to_act(after) == (0,)
+    with pytest.raises(NotYourTurn) as error:
+        RULES.apply(after, 1, {"type": BARS, "bars": [1, 2, 3]})
+    assert "5" not in error.value.message and "7" not in error.value.message
+    # The chooser sees its own choice.
+    own = RULES.view(after, 1)["duels"][0]["defence"]
+    assert own["tiles"] == [5, 7, 8] and own["salt"] == hidden.salt
+
+
+def test_the_resolving_move_reveals_both_choices_and_salts_that_verify():
+    start = red_turn_three()
+    first = RULES.apply(start, 1, {"type": BARS, "bars": [5, 7, 8]})
+    shown_first = RULES.public_move(start, 1, {"type": BARS, "bars": [5, 7, 8]}, first)
+    last_move = {"type": DIGITS, "digits": [8]}
+    resolved = RULES.apply(first, 0, last_move)
+    logged = RULES.public_move(first, 0, last_move, resolved)
+    assert logged["type"] == DIGITS and "digits" not in logged
+    (duel,) = logged["revealed"]
+    assert duel["attack"]["tiles"] == [8] and duel["defence"]["tiles"] == [5, 7, 8]
+    assert duel["defence"]["commitment"] == shown_first["commitment"]
+    for side in ("attack", "defence"):
+        revealed = duel[side]
+        assert commitment(revealed["tiles"], revealed["salt"]) == revealed["commitment"]
+    assert RULES.view(resolved, None)["wrestled"][0]["defence"]["tiles"] == [5, 7, 8]
+
+
+def test_salts_come_from_the_seeded_state_rng():
+    a = RULES.apply(red_turn_three(), 1, {"type": BARS, "bars": [5, 7, 8]})
+    b = RULES.apply(red_turn_three(), 1, {"type": BARS, "bars": [5, 7, 8]})
+    assert a == b and a.rng.drawn == red_turn_three().rng.drawn + 1
+
+
+def test_a_timed_out_choice_is_random_from_the_seed_and_legal():
+    state = red_turn_three()
+    move = RULES.timeout_move(state, 1)
+    assert move == RULES.timeout_move(state, 1)
+    assert move in RULES.legal_moves(state, 1)
+    other_seed = state.with_(rng=state.rng.__class__("another-seed"))
+    picks = {json.dumps(RULES.timeout_move(other_seed.with_(rng=other_seed.rng.__class__(f"s{i}")), 1)) for i in range(8)}
+    assert len(picks) > 1
+
+
+def test_sampling_draws_the_hidden_choice_but_keeps_the_view():
+    state = RULES.apply(red_turn_three(), 1, {"type": BARS, "bars": [5, 7, 8]})
+    seen = json.loads(json.dumps(RULES.view(state, 0)))
+    sampled = RULES.sample_state(seen, 0, random.Random(7))
+    assert RULES.view(sampled, 0) == seen
+    assert RULES.legal_moves(sampled, 0) == RULES.legal_moves(state, 0)
+    assert len(sampled.duels[0].defence.tiles) == 3
+    assert sampled.rng.seed != state.rng.seed
+
+
+def test_three_gangs_the_substitute_earns_nothing_and_the_picker_scores():
+    own = {
+        **turf_block(R, [(1, 0), (2, 0)]),
+        **turf_block(B, [(-1, 0), (-2, 0)]),
+        **turf_block(data.CESSPOOLS, [(0, 2), (0, 3)]),
+    }
+    clubs = {R: (1, 0), B: (-1, 0), data.CESSPOOLS: (0, 2)}
+    state = make_state(seats=(R, B, data.CESSPOOLS), own=own, clubhouses=clubs, turn=5, step=5,
+                       acting=data.CESSPOOLS, order=(R, B, data.CESSPOOLS), built=())
+    state = state.with_(challenges=state.challenges.set(data.CESSPOOLS, R))
+    state = RULES.apply(state, 2, {"type": "end_step"})
+    assert state.turn == 6 and len(state.duels) == 3
+    for _ in range(2):  # the sworn pair: digits [2, 2] against bars [1, 3]
+        duel = state.duels[0]
+        state = RULES.apply(state, state.seat_of(duel.attacker), {"type": DIGITS, "digits": [2, 2]})
+        state = RULES.apply(state, state.seat_of(duel.defender), {"type": BARS, "bars": [1, 3]})
+    assert state.points[R] == 4 and state.points[B] == 4
+    state = RULES.apply(state, 2, {"type": DIGITS, "digits": [6]})
+    state = RULES.apply(state, 0, {"type": BARS, "bars": [1, 2, 3]})
+    assert state.points[data.CESSPOOLS] == 6 and state.points[R] == 4
+    assert state.order == (data.CESSPOOLS, R, B)
+
+
+def test_a_forfeit_during_wrestling_drops_the_gangs_duels():
+    state = red_turn_three()
+    assert RULES.forfeit(state, 0).phase == "over"
+    state = make_state(seats=(R, B, data.CESSPOOLS), built=(),
+                       own={**turf_block(R, [(1, 0), (2, 0)]), **turf_block(B, [(-1, 0), (-2, 0)]),
+                            **turf_block(data.CESSPOOLS, [(0, 2), (0, 3)])},
+                       clubhouses={R: (1, 0), B: (-1, 0), data.CESSPOOLS: (0, 2)},
+                       turn=2, step=5, acting=data.CESSPOOLS, order=(R, B, data.CESSPOOLS))
+    state = state.with_(challenges=state.challenges.set(data.CESSPOOLS, B))
+    state = RULES.apply(state, 2, {"type": "end_step"})
+    after = RULES.forfeit(state, state.seat_of(B))
+    assert after.phase == ACT and after.step == 2  # no duel left: the turn goes on
+    assert after.eliminated == (B,)
+    assert Turf(B, data.WIMPY) in after.board.values()
