@@ -25,7 +25,7 @@ Moves (JSON):
 Error codes: `must_move`, `roll_is_zero`, `off_board`, `hole_square`, `own_start_only`,
 `centre_needs_no_trash`, `no_good_stuff_in_centre`, `carrier_keeps_out_of_centre`,
 `carrier_cannot_land_on_token`, `not_reachable` (IllegalMove); `unknown_move_type`,
-`missing_destination`, `bad_destination` (MalformedMove); `not_your_turn`.
+`missing_destination`, `bad_destination` (MalformedMove); `not_your_turn`; `no_such_seat` (forfeit).
 
 Our rulings, where the book and RULINGS.md are silent:
 - Start corners: 2 players take opposite corners (0,0) and (9,9); 3 players (0,0), (0,9), (9,9);
@@ -100,8 +100,9 @@ class Scavenge(Rules):
         return play.legal_moves(state, seat)
 
     def apply(self, state: ScavengeState, seat: int, move: Move) -> ScavengeState:
-        node = play.parse(require_mapping(move))
+        destination = play.parse(require_mapping(move))
         play.check_turn(state, seat)
+        node = play.locate(destination)
         play.check_destination(state, seat, node)
         return play.resolve(state, seat, node)
 

@@ -77,9 +77,9 @@ def legal_moves(state: ScavengeState, seat: int) -> list[Move]:
 # --- reading and checking a move ---------------------------------------------------------------
 
 
-def parse(move: Move) -> int | None:
-    """The destination node of a "move", None for "stay". Raises MalformedMove for bad shapes and
-    IllegalMove for squares that are not on the board at all."""
+def parse(move: Move) -> Any:
+    """The destination a move names: None for "stay", "centre" or a (row, col) pair. Raises
+    MalformedMove for bad shapes; whether the square exists is checked later, by `locate`."""
     kind = move["type"]
     if kind == "stay":
         return None
@@ -89,12 +89,9 @@ def parse(move: Move) -> int | None:
         )
     if "to" not in move:
         raise MalformedMove('a "move" needs "to": [row, col] or "centre"', "missing_destination")
-    return _parse_destination(move["to"])
-
-
-def _parse_destination(to: Any) -> int:
+    to = move["to"]
     if to == CENTRE_NAME:
-        return board.CENTRE
+        return to
     if not (
         isinstance(to, list)
         and len(to) == 2
@@ -103,7 +100,16 @@ def _parse_destination(to: Any) -> int:
         raise MalformedMove(
             f'"to" must be [row, col] with whole numbers or "centre", not {to!r}', "bad_destination"
         )
-    row, col = to
+    return tuple(to)
+
+
+def locate(destination: Any) -> int | None:
+    """The node of a parsed destination; IllegalMove if that square is not on the board."""
+    if destination is None:
+        return None
+    if destination == CENTRE_NAME:
+        return board.CENTRE
+    row, col = destination
     if not board.on_board(row, col):
         raise IllegalMove(f"[{row}, {col}] is off the 10x10 board", "off_board")
     node = board.node_at(row, col)
@@ -135,12 +141,9 @@ def check_destination(state: ScavengeState, seat: int, node: int | None) -> None
 def _why_not(state: ScavengeState, seat: int, node: int) -> tuple[str, str]:
     """The most telling reason a destination is refused (the first rule it breaks)."""
     carrying = state.carrier == seat
-    occupant = _occupant(state, node)
     if state.roll == 0:
         return "roll_is_zero", "the roll is 0, so the only move is to stay"
-    if node != board.CENTRE and node in {state.start_of(s) for s in state.active_seats()} - {
-        state.start_of(seat)
-    }:
+    if (1 << node) & _other_starts(state, seat):
         return "own_start_only", "no one may end on another player's start point"
     if node == board.CENTRE:
         if carrying:
@@ -149,6 +152,7 @@ def _why_not(state: ScavengeState, seat: int, node: int) -> tuple[str, str]:
             return "centre_needs_no_trash", f"seat {seat} still carries {state.trash[seat]} trash"
         if not good_stuff_in_centre(state):
             return "no_good_stuff_in_centre", "the good stuff is not in the centre"
+    occupant = _occupant(state, node)
     if carrying and occupant is not None:
         return "carrier_cannot_land_on_token", f"the carrier may not land on seat {occupant}"
     straight = " in one straight line" if state.straight_moves else ""

@@ -74,7 +74,7 @@ def test_play_passes_in_seat_order_with_a_fresh_roll():
     assert game.legal_moves(after, 0) == []
 
 
-# --- ordinary movement -----------------------------------------------------------------------------
+# --- ordinary movement ---------------------------------------------------------------------------
 
 
 def test_moves_are_exactly_the_roll_and_never_revisit_a_square():
@@ -166,6 +166,14 @@ def test_the_carrier_may_not_pass_or_land_on_tokens_nor_go_back_into_the_centre(
     assert [2, 5] in targets(uncarried)  # others may pass over tokens
     near_hole = position({0: [3, 4], 1: [9, 9]}, roll=1, carrier=0)
     refused(near_hole, move(CENTRE), "carrier_keeps_out_of_centre")
+
+
+def test_the_carrier_passes_over_start_points_but_ends_only_on_its_own():
+    state = position({0: [1, 8], 1: [5, 0], 2: [9, 9], 3: [9, 0]}, roll=1, carrier=0)
+    refused(state, move([0, 9]), "own_start_only")
+    # tokens on (1, 7) and (1, 8) leave only the way over seat 1's start (0, 9) to reach (1, 9)
+    over = position({0: [0, 8], 1: [1, 8], 2: [1, 7], 3: [9, 0]}, roll=2, carrier=0)
+    assert [1, 9] in targets(over)
 
 
 def test_others_may_pass_over_the_carrier():
@@ -274,6 +282,8 @@ def test_badly_shaped_moves_are_malformed():
     for bad in ([2], [2, "4"], [True, 4], (2, 4), "middle", None):
         refused(state, move(bad), "bad_destination", error=MalformedMove)
     refused(state, move([2, 4]), "not_your_turn", seat=1, error=NotYourTurn)
+    refused(state, move([10, 0]), "not_your_turn", seat=1, error=NotYourTurn)
+    refused(state, move([10, 0]), "off_board")
 
 
 def test_a_listed_move_applies_without_changing_its_input():
