@@ -3,7 +3,8 @@
 Rules in brief (book: shared/rules/space-junkyard.txt, settled by RULINGS.md):
 - 76 tiles (32 asteroids, 44 ship sections; `data.py`) are shuffled face down; 36 are laid face up
   on a 6x6 map, the rest form the stack, whose order nobody sees. Each player has a bridge (stores
-  2 of each resource, makes 1 radioactive a turn, one opening, 0 points) and a ship on a corner.
+  2 of each resource, makes 1 radioactive a turn, one opening, 0 points) and a ship that it
+  places on a free corner of the map, in seat order, before the first turn.
 - A turn has four phases. Resources: each working section produces (a `Y/B` section one of the
   two, the owner's pick) and conversions (`Y>B`: one radioactive into one carbon) may be used, in
   any order and again while storage allows; storage is per colour, summed over the ship's working
@@ -24,6 +25,7 @@ Rules in brief (book: shared/rules/space-junkyard.txt, settled by RULINGS.md):
 
 Moves (one decision each; ship places are [x, y] on the ship's own grid, bridge at [0, 0], x east,
 y south; map entries and border cells are a side and a line from 1, e.g. "N3", "E2"):
+- start: {"type": "place", "corner": "NW"|"NE"|"SE"|"SW"} (a corner without a ship).
 - resources: {"type": "produce", "at": [x, y], "choice": "Y"|"B"|"R"} (each producer once);
   {"type": "convert", "at": [x, y]}; {"type": "end_resources"}.
 - movement: {"type": "reenter", "entry": "E2"} (first, when pushed off); {"type": "step", "dir":
@@ -33,8 +35,8 @@ y south; map entries and border cells are a side and a line from 1, e.g. "N3", "
 - new junk: {"type": "push", "entry": "N3"}.
 
 Rulings the book and RULINGS.md leave open (each also where the code makes it):
-- Starts: seats take corners clockwise from the north-west; with 2 players the opposite corners
-  (north-west, south-east). Ships start with empty stores.
+- Ships start with empty stores. Seat 0 is the first player; seats place their ships in seat
+  order, then seat 0 plays the first turn.
 - Ending the resource phase makes every producer that has not produced yet produce; one with a
   choice gives the colour with the most free storage (the first printed on a tie).
 - A conversion needs a resource to turn and room to keep what it makes.
@@ -55,7 +57,8 @@ Rulings the book and RULINGS.md leave open (each also where the code makes it):
   others; when one seat is left it wins at once. A tile drawn but not yet pushed by a seat that
   forfeits leaves the game (shown to all); if the stack is then empty the game ends.
 - Timeout: end the phase (end_resources, end_move; a pushed-off ship first re-enters at its first
-  free cell), and in the new-junk phase push at the first open entry.
+  free cell); in the new-junk phase push at the first open entry; at the start take the first
+  free corner (NW, NE, SE, SW order). A seat that forfeits before placing is skipped.
 """
 
 from __future__ import annotations
@@ -76,7 +79,7 @@ from rules.space_junkyard.data import (
 from rules.space_junkyard.ship import EMPTY_BAG, Part, capacity, score
 from rules.space_junkyard.state import (
     OVER,
-    RESOURCES_PHASE,
+    START_PHASE,
     Options,
     Ship,
     State,
@@ -86,13 +89,6 @@ from rules.space_junkyard.state import (
     load_public,
     load_state,
 )
-
-
-def _corners(players: int, size: int) -> list[tuple[int, int]]:
-    far = size - 1
-    if players == 2:
-        return [(0, 0), (far, far)]
-    return [(0, 0), (far, 0), (far, far), (0, far)][:players]
 
 
 def _seen_tiles(state: State) -> set[str]:
@@ -127,7 +123,7 @@ class SpaceJunkyard(Rules):
         removed = order[:SHORT_GAME_REMOVED] if chosen.short else ()
         rest = order[len(removed) :]
         bridge = (Part(0, 0, BRIDGE_ID, 0, 0),)
-        ships = tuple(Ship(at, None, bridge, EMPTY_BAG) for at in _corners(players, size))
+        ships = tuple(Ship(None, None, bridge, EMPTY_BAG) for _ in range(players))
         return State(
             players=players,
             options=chosen,
@@ -139,7 +135,7 @@ class SpaceJunkyard(Rules):
             gone=(),
             drawn=None,
             recent=(),
-            turn=Turn(seat=0, number=1, phase=RESOURCES_PHASE),
+            turn=Turn(seat=0, number=1, phase=START_PHASE),
             rng=rng,
         )
 
@@ -186,6 +182,8 @@ class SpaceJunkyard(Rules):
             return turn.finish(state, "last_player_left")
         if seat != state.turn.seat:
             return state
+        if state.turn.phase == START_PHASE:
+            return turn.next_placement(state)
         if state.drawn is not None:
             state = replace(state, gone=(*state.gone, state.drawn), drawn=None)
         return turn.next_turn(state) if state.stack else turn.finish(state, "stack_empty")

@@ -14,6 +14,7 @@ from rules.space_junkyard.state import State
 
 SIDES = ("N", "E", "S", "W")
 OPPOSITE_SIDE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+CORNER_NAMES = ("NW", "NE", "SE", "SW")
 STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
@@ -44,6 +45,11 @@ def line_cells(side: str, line: int, size: int) -> list[tuple[int, int]]:
 def border_cell(entry: str, size: int) -> tuple[int, int]:
     side, line = parse_entry(entry, size)  # type: ignore[misc]
     return line_cells(side, line, size)[0]
+
+
+def corner_cell(corner: str, size: int) -> tuple[int, int]:
+    far = size - 1
+    return {"NW": (0, 0), "NE": (far, 0), "SE": (far, far), "SW": (0, far)}[corner]
 
 
 def on_map(x: int, y: int, size: int) -> bool:

@@ -4,10 +4,22 @@ from __future__ import annotations
 
 from rules.space_junkyard.data import ASTEROIDS, CLOSED, RESOURCES, SHIP_PARTS
 from rules.space_junkyard.ship import Part, by_place, capacity, part_edges, score
-from rules.space_junkyard.state import JUNK_PHASE, MOVE_PHASE, OVER, RESOURCES_PHASE, State
+from rules.space_junkyard.state import (
+    JUNK_PHASE,
+    MOVE_PHASE,
+    OVER,
+    RESOURCES_PHASE,
+    START_PHASE,
+    State,
+)
 from rules.space_junkyard.turn import forbidden_entries
 
-_PHASES = {RESOURCES_PHASE: "resources", MOVE_PHASE: "movement", JUNK_PHASE: "new junk"}
+_PHASES = {
+    START_PHASE: "start",
+    RESOURCES_PHASE: "resources",
+    MOVE_PHASE: "movement",
+    JUNK_PHASE: "new junk",
+}
 
 
 def _headline(state: State) -> list[str]:
@@ -26,6 +38,8 @@ def _headline(state: State) -> list[str]:
     if turn.phase == JUNK_PHASE:
         closed = ", ".join(sorted(forbidden_entries(state))) or "none"
         lines.append(f"  drawn tile: {describe_tile(state.drawn)}; entries closed: {closed}")
+    if turn.phase == START_PHASE:
+        lines.append("  each seat in turn places its ship on a free corner (NW, NE, SE, SW)")
     lines.append(f"  tiles in the stack: {len(state.stack)}")
     return lines
 
@@ -44,6 +58,17 @@ def _map(state: State) -> list[str]:
             cells.append(f"{tile}{mark}")
         lines.append(f" {y + 1:>2} |" + "|".join(cells) + "|")
         lines.append(rule)
+    return lines
+
+
+def _legend(state: State) -> list[str]:
+    """What the tiles on the map are: asteroids on one line, a line per section."""
+    tiles = sorted(tile for tile in state.cells if tile is not None)
+    rocks = [f"{tile} {ASTEROIDS[tile]}" for tile in tiles if tile in ASTEROIDS]
+    lines = ["Tiles on the map:"]
+    for start in range(0, len(rocks), 8):
+        lines.append("  asteroids: " + ", ".join(rocks[start : start + 8]))
+    lines += ["  " + describe_tile(tile) for tile in tiles if tile not in ASTEROIDS]
     return lines
 
 
@@ -98,7 +123,7 @@ def _ship(state: State, seat: int) -> list[str]:
     if ship.out:
         return [f"Ship {seat}: out of the game"]
     if ship.at is None:
-        where = f"off the {ship.off_side} side"
+        where = f"off the {ship.off_side} side" if ship.off_side else "not placed yet"
     else:
         where = f"at column {ship.at[0] + 1}, row {ship.at[1] + 1}"
     room = capacity(ship.parts, state.turn.number)
@@ -112,8 +137,14 @@ def _ship(state: State, seat: int) -> list[str]:
 
 def render(state: State, seat: int | None) -> str:
     viewer = "spectator" if seat is None else f"ship {seat}"
-    lines = [*_headline(state), f"  (view of {viewer}; Y radioactive, B carbon, R metal)", ""]
+    lines = [
+        *_headline(state),
+        f"  (view of {viewer}; Y radioactive, B carbon, R metal; edges: - or # closed,",
+        "   o an opening at no cost, letters an opening's cost; * works from next turn)",
+        "",
+    ]
     lines += _map(state)
+    lines += _legend(state)
     for other in range(state.players):
         lines += ["", *_ship(state, other)]
     if state.gone:

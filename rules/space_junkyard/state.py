@@ -12,6 +12,7 @@ from typing import Any
 from rules.base import Rng
 from rules.space_junkyard.ship import Bag, Part
 
+START_PHASE = "start"  # each seat in turn places its ship on a free corner
 RESOURCES_PHASE = "resources"
 MOVE_PHASE = "move"
 JUNK_PHASE = "junk"

@@ -35,7 +35,15 @@ from rules.space_junkyard.ship import (
     open_places,
     working,
 )
-from rules.space_junkyard.state import JUNK_PHASE, MOVE_PHASE, OVER, RESOURCES_PHASE, State, Turn
+from rules.space_junkyard.state import (
+    JUNK_PHASE,
+    MOVE_PHASE,
+    OVER,
+    RESOURCES_PHASE,
+    START_PHASE,
+    State,
+    Turn,
+)
 
 # --- reading the move --------------------------------------------------------------------------
 
@@ -180,6 +188,15 @@ def _retrieval_blocker(state: State, wants_section: bool) -> str | None:
 # --- legal moves -------------------------------------------------------------------------------
 
 
+def _start_moves(state: State) -> list[Move]:
+    taken = board.ship_cells(state)
+    return [
+        {"type": "place", "corner": corner}
+        for corner in board.CORNER_NAMES
+        if board.corner_cell(corner, state.size) not in taken
+    ]
+
+
 def _resource_moves(state: State) -> list[Move]:
     moves: list[Move] = []
     for part in _unproduced(state):
@@ -251,6 +268,7 @@ def _junk_moves(state: State) -> list[Move]:
 
 
 _LEGAL: dict[str, Callable[[State], list[Move]]] = {
+    START_PHASE: _start_moves,
     RESOURCES_PHASE: _resource_moves,
     MOVE_PHASE: _move_moves,
     JUNK_PHASE: _junk_moves,
@@ -261,6 +279,30 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if state.turn.phase == OVER or seat != state.turn.seat:
         return []
     return _LEGAL[state.turn.phase](state)
+
+
+# --- placing the ships ------------------------------------------------------------------------
+
+
+def _place(state: State, move: Move) -> State:
+    corner = _choice_field(move, "corner", board.CORNER_NAMES, "bad_corner")
+    cell = board.corner_cell(corner, state.size)
+    if cell in board.ship_cells(state):
+        raise IllegalMove(f"place {corner}: another ship is on that corner", "corner_taken")
+    return next_placement(state.with_ship(state.turn.seat, at=cell))
+
+
+def next_placement(state: State) -> State:
+    """The next seat still to place its ship, or, when all have, the first turn."""
+    waiting = [
+        seat
+        for seat in range(state.turn.seat + 1, state.players)
+        if not state.ships[seat].out
+    ]
+    if waiting:
+        return state.with_turn(seat=waiting[0])
+    first = next(seat for seat, ship in enumerate(state.ships) if not ship.out)
+    return replace(state, turn=Turn(seat=first, number=1, phase=RESOURCES_PHASE))
 
 
 # --- resources phase ---------------------------------------------------------------------------
@@ -472,6 +514,7 @@ def next_turn(state: State) -> State:
 # --- dispatch ----------------------------------------------------------------------------------
 
 _HANDLERS: dict[str, tuple[str, Callable[[State, Move], State]]] = {
+    "place": (START_PHASE, _place),
     "produce": (RESOURCES_PHASE, _produce),
     "convert": (RESOURCES_PHASE, _convert),
     "end_resources": (RESOURCES_PHASE, _end_resources),
@@ -485,7 +528,12 @@ _HANDLERS: dict[str, tuple[str, Callable[[State, Move], State]]] = {
     "push": (JUNK_PHASE, _push),
 }
 
-_PHASE_NAMES = {RESOURCES_PHASE: "resources", MOVE_PHASE: "movement", JUNK_PHASE: "new junk"}
+_PHASE_NAMES = {
+    START_PHASE: "start",
+    RESOURCES_PHASE: "resources",
+    MOVE_PHASE: "movement",
+    JUNK_PHASE: "new junk",
+}
 
 
 def apply_move(state: State, seat: int, move: Any) -> State:

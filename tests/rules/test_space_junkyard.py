@@ -72,19 +72,36 @@ def mine(state):
 # --- setup and options -------------------------------------------------------------------------
 
 
-def test_setup_lays_a_6x6_map_and_puts_ships_on_corners():
-    state = G.setup(4, {}, "s1")
+def placed(state, *corners):
+    """The state after each seat in turn places its ship on the given corners."""
+    for corner in corners:
+        state = play(state, {"type": "place", "corner": corner})
+    return state
+
+
+def test_setup_lays_a_6x6_map_and_seats_place_ships_on_free_corners():
+    state = G.setup(3, {}, "s1")
     assert state.size == 6 and len(state.cells) == 36 and all(state.cells)
     assert len(state.stack) == 76 - 36 and not state.removed
-    assert [s.at for s in state.ships] == [(0, 0), (5, 0), (5, 5), (0, 5)]
     assert sorted((*state.cells, *state.stack)) == sorted(ALL_TILES)
-    assert G.setup(2, {}, "s1").ships[1].at == (5, 5)
-    assert G.setup(4, {}, "s2").cells != state.cells  # chance comes from the seed
+    assert G.setup(3, {}, "s2").cells != state.cells  # chance comes from the seed
+    assert G.to_act(state) == (0,) and len(G.legal_moves(state, 0)) == 4
+    state = placed(state, "SE")
+    assert G.to_act(state) == (1,)
+    assert {"type": "place", "corner": "SE"} not in G.legal_moves(state, 1)
+    refused(state, {"type": "place", "corner": "SE"}, "corner_taken")
+    with pytest.raises(MalformedMove) as error:
+        G.apply(state, 1, {"type": "place", "corner": "middle"})
+    assert error.value.code == "bad_corner"
+    state = placed(state, "NE", "NW")
+    assert [s.at for s in state.ships] == [(5, 5), (5, 0), (0, 0)]
+    assert state.turn == Turn(0, 1, RESOURCES_PHASE)
+    assert G.timeout_move(G.setup(2, {}, "s"), 0) == {"type": "place", "corner": "NW"}
 
 
 def test_options_are_combinable_and_small_map_needs_three_players():
     every = {"short": True, "small_map": True, "more_junk": True, "less_empty_space": True}
-    state = G.setup(3, every, "s")
+    state = placed(G.setup(3, every, "s"), "NW", "NE", "SE")
     assert state.size == 5 and len(state.removed) == 16 and len(state.stack) == 76 - 16 - 25
     assert [s.at for s in state.ships] == [(0, 0), (4, 0), (4, 4)]
     assert len(G.setup(2, {"short": True}, "s").stack) == 24
@@ -97,7 +114,7 @@ def test_options_are_combinable_and_small_map_needs_three_players():
 
 
 def test_no_view_or_error_shows_the_stack_or_the_removed_tiles():
-    state = G.setup(2, {"short": True}, "secret-seed")
+    state = placed(G.setup(2, {"short": True}, "secret-seed"), "NW", "SE")
     state = play(state, END_RESOURCES, END_MOVE)
     hidden = set(state.stack) | set(state.removed)
     for seat in (None, 0, 1):
@@ -113,7 +130,7 @@ def test_no_view_or_error_shows_the_stack_or_the_removed_tiles():
 
 
 def test_sample_state_reshuffles_only_the_unseen_tiles():
-    state = G.setup(3, {"short": True}, "s")
+    state = placed(G.setup(3, {"short": True}, "s"), "NW", "NE", "SE")
     state = play(state, END_RESOURCES, END_MOVE)
     seen = G.view(state, 1)
     samples = [G.sample_state(seen, 1, random.Random(n)) for n in range(3)]
@@ -433,6 +450,17 @@ def test_the_game_ends_right_after_the_last_push():
 # --- forfeit, timeout, errors, text ------------------------------------------------------------
 
 
+def test_a_seat_that_forfeits_before_placing_is_skipped():
+    state = placed(G.setup(3, {}, "s"), "NW")
+    state = G.forfeit(state, 2)
+    state = placed(state, "SW")
+    assert state.turn == Turn(0, 1, RESOURCES_PHASE) and state.ships[2].at is None
+    early = G.forfeit(G.setup(3, {}, "s"), 0)
+    assert early.turn.seat == 1 and G.legal_moves(early, 1)[0]["type"] == "place"
+    early = placed(early, "NW", "NE")
+    assert early.turn == Turn(1, 1, RESOURCES_PHASE)
+
+
 def test_forfeit_with_two_players_ends_the_game():
     state = position()
     result = G.outcome(G.forfeit(state, 0))
@@ -497,7 +525,8 @@ def test_render_text_shows_the_map_ships_and_stores():
 
 
 def test_dump_and_load_round_trip():
-    state = play(G.setup(3, {"short": True}, "s"), END_RESOURCES, END_MOVE)
+    state = placed(G.setup(3, {"short": True}, "s"), "NW", "NE", "SE")
+    state = play(state, END_RESOURCES, END_MOVE)
     assert G.load(json.loads(json.dumps(G.dump(state)))) == state
 
 
@@ -513,14 +542,14 @@ def test_the_log_records_each_drawn_tile():
 
 
 def test_a_complete_game_keeps_every_tile_somewhere():
-    state = G.setup(3, {"more_junk": True}, "whole-game")
+    state = placed(G.setup(3, {"more_junk": True}, "whole-game"), "NW", "SE", "SW")
     rnd = random.Random(3)
     while G.outcome(state) is None:
         moves = G.legal_moves(state, state.turn.seat)
         connects = [m for m in moves if m["type"] in ("connect", "retrieve")]
         state = G.apply(state, state.turn.seat, rnd.choice(connects or moves))
-        placed = [p.tile for s in state.ships for p in s.parts if p.tile != BRIDGE_ID]
-        everywhere = [t for t in state.cells if t] + list(state.stack) + list(state.gone) + placed
+        joined = [p.tile for s in state.ships for p in s.parts if p.tile != BRIDGE_ID]
+        everywhere = [t for t in state.cells if t] + list(state.stack) + list(state.gone) + joined
         everywhere += [state.drawn] if state.drawn else []
         assert sorted(everywhere) == sorted(ALL_TILES)
     assert state.end_reason == "stack_empty" and not state.stack
