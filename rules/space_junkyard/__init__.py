@@ -14,9 +14,10 @@ Rules in brief (book: shared/rules/space-junkyard.txt, settled by RULINGS.md):
   its scrap or connected at once, in any rotation, where every shared edge is open-open or
   closed-closed and at least one is open-open, paying both tiles' costs on every open joint. New
   sections work from the owner's next turn. New junk: the top tile is drawn and shown to all and
-  pushed in from any of the 24 entries; the line shifts with its ships; a tile pushed off leaves
-  the game; a ship pushed off comes back at the start of its next move on a border cell of that
-  side. No entry exactly opposite one another player used since your last turn.
+  pushed in from any of the 24 entries (20 on the 5x5 map); the line shifts with its ships; a
+  tile pushed off leaves the game; a ship pushed off comes back at the start of its next move on
+  a border cell of that side. No entry exactly opposite one another player used since your last
+  turn.
 - The game ends right after the push that empties the stack. Each section (the bridge too) scores
   its points, -1 if any opening is unconnected, -1 more per unconnected opening. Ties share.
 - Options, all off by default and combinable: `short` (16 random tiles removed unseen first),
@@ -67,7 +68,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from rules.base import Move, Option, Outcome, Rng, Rules, InvalidOptions
+from rules.base import InvalidOptions, Move, Option, Outcome, Rng, Rules
 from rules.space_junkyard import render, turn
 from rules.space_junkyard.data import (
     ALL_TILES,
@@ -178,14 +179,14 @@ class SpaceJunkyard(Rules):
         if state.turn.phase == OVER or state.ships[seat].out:
             return state
         state = state.with_ship(seat, at=None, off_side=None, out=True)
+        if seat == state.turn.seat and state.drawn is not None:
+            state = replace(state, gone=(*state.gone, state.drawn), drawn=None)
         if sum(not ship.out for ship in state.ships) == 1:
             return turn.finish(state, "last_player_left")
         if seat != state.turn.seat:
             return state
         if state.turn.phase == START_PHASE:
             return turn.next_placement(state)
-        if state.drawn is not None:
-            state = replace(state, gone=(*state.gone, state.drawn), drawn=None)
         return turn.next_turn(state) if state.stack else turn.finish(state, "stack_empty")
 
     def public_move(self, before: State, seat: int, move: Move, after: State) -> Move:
