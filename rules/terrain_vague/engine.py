@@ -185,10 +185,10 @@ def play_order(state: State) -> tuple[str, ...]:
 def _begin_step(state: State, step: int) -> State:
     state = state.with_(phase=ACT, step=step)
     if step == 2:
-        state = state.with_(order=play_order(state))
         state = _eliminate_at_step_two(state)
         if state.phase == OVER:
             return state
+        state = state.with_(order=play_order(state))
     return _first_actor(state)
 
 
