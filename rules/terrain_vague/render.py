@@ -1,8 +1,9 @@
 """A plain-text picture of the Junkyard for one seat, for email and terminals.
 
-Each hex is a 5-character cell: the turf letter (upper case tough, lower case wimpy; `~~~` is the
+Each hex is a 3-character cell: the turf letter (upper case tough, lower case wimpy; `~~~` is the
 Toxic Waste, `.` an unbuilt position), then the pawn on it as gang letter + kind letter
-(`H` clubhouse, `w` wheelbarrow, `s` slingshot, `l` lid, `b` big brother). Rows run r = -R..R
+(`H` clubhouse, `w` wheelbarrow, `s` slingshot, `l` lid, `b` big brother): `rBw` is a Brambles
+wheelbarrow on wimpy Rubbles turf. Rows run r = -R..R
 and each row is labelled with its r and the q of its first hex, so `[q, r]` can be read off.
 """
 
@@ -14,7 +15,7 @@ from rules.terrain_vague import data, hexes, wrestling
 from rules.terrain_vague.state import ACT, BUILD, OVER, State
 from rules.terrain_vague.territory import home_turf_size
 
-CELL = 6  # 5 characters and a space
+CELL = 4  # 3 characters and a space
 
 
 def _turf_mark(state: State, hex_: hexes.Hex) -> str:
@@ -37,7 +38,7 @@ def _pawn_mark(state: State, hex_: hexes.Hex) -> str:
 
 
 def _cell(state: State, hex_: hexes.Hex) -> str:
-    return f"{_turf_mark(state, hex_)} {_pawn_mark(state, hex_)}".ljust(CELL - 1)
+    return f"{_turf_mark(state, hex_)}{_pawn_mark(state, hex_)}"
 
 
 @lru_cache(maxsize=None)

@@ -445,9 +445,9 @@ def test_the_text_board_shows_turf_pawns_points_and_home_turf():
     state = make_state(own=own, clubhouses={R: (1, 0)}, points={R: 12, B: 3})
     state = state.with_(pawns=FrozenMap({(2, 0): Pawn(B, data.SLINGSHOT)}))
     text = RULES.render_text(state, 0)
-    assert "R RH" in text and "R Bs" in text and "~ ~~" in text
+    assert "RRH" in text and "RBs" in text and "~~~" in text
     assert "12 pts" in text and "home turf  2" in text and "You are rubbles" in text
-    assert max(len(line) for line in text.splitlines()) <= 100
+    assert max(len(line) for line in text.splitlines()) <= 80
 
 
 def test_views_round_trip_into_the_same_state_except_the_seed():
