@@ -75,7 +75,7 @@ def _gang_line(state: State, gang: str) -> str:
     supply = "/".join(str(state.supply(gang, s)) for s in data.STRENGTHS)
     return (
         f"  {data.GANG_LETTER[gang]} {gang:<10} seat {seat}  {status}  home turf "
-        f"{home_turf_size(state, gang):>2}  reserve {pawns}  supply wimpy/tough {supply}"
+        f"{home_turf_size(state, gang):>2}  pawns {pawns}  turf w/t {supply}"
     )
 
 
@@ -117,7 +117,8 @@ def render(state: State, seat_gang: str | None) -> str:
     lines = ["TERRAIN VAGUE", _status_line(state), ""]
     lines += board_lines(state)
     lines += ["", "Turf: R rubbles, B brambles, C cesspools, S scrappers (upper case tough)."]
-    lines += ["Pawns: H clubhouse, w wheelbarrow, s slingshot, l lid, b big brother.", ""]
+    lines += ["Pawns: H clubhouse, w wheelbarrow, s slingshot, l lid, b big brother."]
+    lines += ["Per gang: pawns left in reserve, wimpy/tough turf left in supply.", ""]
     lines += [_gang_line(state, g) for g in state.gangs]
     lines += _duel_lines(state, seat_gang)
     if seat_gang is not None:
