@@ -51,7 +51,16 @@ from typing import Any
 
 from rules.base import IllegalMove, MalformedMove
 from rules.terrain_vague import costs
-from rules.terrain_vague.data import BIG_BROTHER, CLUBHOUSE, LID, PAWN_KINDS, SLINGSHOT, TOUGH, WHEELBARROW, WIMPY
+from rules.terrain_vague.data import (
+    BIG_BROTHER,
+    CLUBHOUSE,
+    LID,
+    PAWN_KINDS,
+    SLINGSHOT,
+    TOUGH,
+    WHEELBARROW,
+    WIMPY,
+)
 from rules.terrain_vague.hexes import CENTRE, Hex, from_json, neighbours_on_board, to_json
 from rules.terrain_vague.ledger import Ledger
 from rules.terrain_vague.lines import CLEAN, MOVE, RIP, SHOOT, Board, targets
@@ -142,7 +151,9 @@ def _pay(state: State, gang: str, cost: int, what: str) -> Any:
     """The points after paying `cost`; raises before anything changes if the gang cannot."""
     points = state.points.get(gang, 0)
     if cost > points:
-        raise IllegalMove(f"{what} costs {cost} action points; {gang} has {points}", "not_enough_points")
+        raise IllegalMove(
+            f"{what} costs {cost} action points; {gang} has {points}", "not_enough_points"
+        )
     return state.points.add(gang, -cost)
 
 
@@ -188,7 +199,9 @@ def _own_active_pawn(state: State, gang: str, hex_: Hex, kinds: tuple[str, ...],
     if pawn is None or pawn.gang != gang:
         raise IllegalMove(f"{what}: no pawn of {gang} on {to_json(hex_)}", "no_such_pawn")
     if pawn.kind not in kinds:
-        raise IllegalMove(f"{what}: the {pawn.kind} on {to_json(hex_)} cannot do that", "wrong_pawn")
+        raise IllegalMove(
+            f"{what}: the {pawn.kind} on {to_json(hex_)} cannot do that", "wrong_pawn"
+        )
     if hex_ not in home_turf(state, gang):
         raise IllegalMove(f"{what}: the {pawn.kind} on {to_json(hex_)} is isolated", "isolated")
     return pawn
@@ -196,7 +209,9 @@ def _own_active_pawn(state: State, gang: str, hex_: Hex, kinds: tuple[str, ...],
 
 def _unchanged(ledger: Ledger, hex_: Hex, what: str) -> None:
     if hex_ in ledger.changed:
-        raise IllegalMove(f"{what}: {to_json(hex_)} already changed this turn", "hex_changed_this_turn")
+        raise IllegalMove(
+            f"{what}: {to_json(hex_)} already changed this turn", "hex_changed_this_turn"
+        )
 
 
 # --- step 2: call-out and rebuild ----------------------------------------------------------
@@ -204,7 +219,9 @@ def _unchanged(ledger: Ledger, hex_: Hex, what: str) -> None:
 
 def _rebuild_hexes(state: State, gang: str) -> list[Hex]:
     occupied = state.occupants
-    return sorted(h for h, t in state.board.items() if t is not None and t.gang == gang and h not in occupied)
+    return sorted(
+        h for h, t in state.board.items() if t is not None and t.gang == gang and h not in occupied
+    )
 
 
 def _call_out_hexes(state: State, gang: str) -> set[Hex]:
@@ -238,14 +255,18 @@ def _apply_call_out(state: State, gang: str, move: dict) -> State:
     kind, to = _kind_field(move), _hex_field(move, "to")
     clubhouse = state.clubhouses.get(gang)
     if clubhouse is None:
-        raise IllegalMove(f"call_out: {gang}'s clubhouse is destroyed; rebuild it", "clubhouse_destroyed")
+        raise IllegalMove(
+            f"call_out: {gang}'s clubhouse is destroyed; rebuild it", "clubhouse_destroyed"
+        )
     if gang in current_ledger(state).rebuilt:
         raise IllegalMove(f"call_out: {gang} rebuilt its clubhouse this step", "rebuilt_this_step")
     if state.reserve(gang, kind) <= 0:
         raise IllegalMove(f"call_out: {gang} has no {kind} in reserve", "none_in_reserve")
     _check_destination(state, gang, to, move)
     if to not in _call_out_hexes(state, gang):
-        raise IllegalMove(f"call_out: {to_json(to)} is not in range of the clubhouse", "out_of_range")
+        raise IllegalMove(
+            f"call_out: {to_json(to)} is not in range of the clubhouse", "out_of_range"
+        )
     points = _pay(state, gang, costs.CALL_OUT[kind], f"calling out a {kind}")
     return state.with_(
         pawns=state.pawns.set(to, Pawn(gang, kind)),
@@ -278,7 +299,9 @@ def _clubhouse_destinations(state: State, gang: str) -> list[Hex]:
 
 def _active_pawns(state: State, gang: str, kinds: tuple[str, ...]) -> list[tuple[Hex, Pawn]]:
     home = home_turf(state, gang)
-    return sorted((h, p) for h, p in state.pawns.items() if p.gang == gang and p.kind in kinds and h in home)
+    return sorted(
+        (h, p) for h, p in state.pawns.items() if p.gang == gang and p.kind in kinds and h in home
+    )
 
 
 def _list_step_3(state: State, gang: str) -> list[dict]:
@@ -302,7 +325,10 @@ def _list_step_3(state: State, gang: str) -> list[dict]:
 
 def _not_moved(ledger: Ledger, hex_: Hex, move: dict) -> None:
     if hex_ in ledger.moved:
-        raise IllegalMove(f"{move['type']}: the piece on {to_json(hex_)} already acted this step", "already_moved")
+        raise IllegalMove(
+            f"{move['type']}: the piece on {to_json(hex_)} already acted this step",
+            "already_moved",
+        )
 
 
 def _apply_move(state: State, gang: str, move: dict) -> State:
@@ -314,7 +340,10 @@ def _apply_move(state: State, gang: str, move: dict) -> State:
     _not_moved(ledger, start, move)
     _check_destination(state, gang, to, move)
     if to not in targets(board_of(state), gang, MOVE, start):
-        raise IllegalMove(f"move: {to_json(to)} is not in range of {to_json(start)} along a clear line", "out_of_range")
+        raise IllegalMove(
+            f"move: {to_json(to)} is not in range of {to_json(start)} along a clear line",
+            "out_of_range",
+        )
     points = _pay(state, gang, costs.MOVE[pawn.kind], f"moving a {pawn.kind}")
     return state.with_(
         pawns=state.pawns.without(start).set(to, pawn),
@@ -323,7 +352,9 @@ def _apply_move(state: State, gang: str, move: dict) -> State:
     )
 
 
-def _apply_clubhouse_move(state: State, gang: str, move: dict, start: Hex, to: Hex, ledger: Ledger) -> State:
+def _apply_clubhouse_move(
+    state: State, gang: str, move: dict, start: Hex, to: Hex, ledger: Ledger
+) -> State:
     _not_moved(ledger, start, move)
     _check_destination(state, gang, to, move)
     points = _pay(state, gang, costs.MOVE[CLUBHOUSE], "moving the clubhouse")
@@ -350,7 +381,10 @@ def _apply_clean_house(state: State, gang: str, move: dict) -> State:
     _check_clean_target(state, gang, to)
     _unchanged(ledger, to, "clean_house")
     if to not in targets(board_of(state), gang, CLEAN, start):
-        raise IllegalMove(f"clean_house: {to_json(to)} is not in range of {to_json(start)} along a clear line", "out_of_range")
+        raise IllegalMove(
+            f"clean_house: {to_json(to)} is not in range of {to_json(start)} along a clear line",
+            "out_of_range",
+        )
     strength = _strength_for(state, gang, TOUGH)
     if strength is None:
         raise IllegalMove(f"clean_house: {gang} has no turf hex left in its supply", "no_supply")
@@ -417,7 +451,9 @@ def _apply_shoot(state: State, gang: str, move: dict) -> State:
     ledger = current_ledger(state)
     _own_active_pawn(state, gang, start, (SLINGSHOT,), "shoot")
     if start in ledger.fired:
-        raise IllegalMove(f"shoot: the slingshot on {to_json(start)} already fired this turn", "already_fired")
+        raise IllegalMove(
+            f"shoot: the slingshot on {to_json(start)} already fired this turn", "already_fired"
+        )
     _on_board(state, at, move)
     target = state.occupants.get(at)
     if target is None:
@@ -425,7 +461,10 @@ def _apply_shoot(state: State, gang: str, move: dict) -> State:
     if target.gang == gang:
         raise IllegalMove(f"shoot: the {target.kind} on {to_json(at)} is {gang}'s own", "own_gang")
     if at not in targets(board_of(state), gang, SHOOT, start):
-        raise IllegalMove(f"shoot: {to_json(at)} is not in range of {to_json(start)} along a clear line", "out_of_range")
+        raise IllegalMove(
+            f"shoot: {to_json(at)} is not in range of {to_json(start)} along a clear line",
+            "out_of_range",
+        )
     points = _pay(state, gang, bean_cost(state, at), f"beaning the {target.kind} on {to_json(at)}")
     ledger = ledger.with_(fired=_added(ledger.fired, start))
     return _bean(state.with_(points=points), at, target, ledger)
@@ -502,9 +541,13 @@ def _rip_targets(state: State, gang: str, start: Hex, ledger: Ledger) -> list[tu
         turf = state.board[hex_]
         if turf.gang != gang and _strength_for(state, gang, turf.strength) is not None:
             found.append((RIP_HEX, hex_))
-        elif turf.gang == gang and turf.strength == WIMPY and hex_ in home and state.supply(gang, TOUGH) > 0:
+        elif turf.gang == gang and _reinforceable(state, gang, hex_, home):
             found.append((REINFORCE, hex_))
     return found
+
+
+def _reinforceable(state: State, gang: str, hex_: Hex, home: frozenset) -> bool:
+    return state.board[hex_].strength == WIMPY and hex_ in home and state.supply(gang, TOUGH) > 0
 
 
 def _list_step_5(state: State, gang: str) -> list[dict]:
@@ -521,7 +564,8 @@ def _list_step_5(state: State, gang: str) -> list[dict]:
         for area in enclosed_areas(state, gang):
             if _big_rip_off_problem(state, gang, area, ledger) is None:
                 if _big_rip_off_cost(state, gang, area) <= points:
-                    moves.append({"type": BIG_RIP_OFF, "at": to_json(min(h for h in area if h != CENTRE))})
+                    named = min(h for h in area if h != CENTRE)  # any hex of the area would do
+                    moves.append({"type": BIG_RIP_OFF, "at": to_json(named)})
     return moves
 
 
@@ -529,14 +573,17 @@ def _wheelbarrow(state: State, gang: str, move: dict, ledger: Ledger) -> Hex:
     start = _hex_field(move, "from")
     _own_active_pawn(state, gang, start, (WHEELBARROW,), move["type"])
     if _rips_used(ledger, start) >= RIPS_PER_WHEELBARROW:
-        raise IllegalMove(f"{move['type']}: the wheelbarrow on {to_json(start)} used both rips", "no_rips_left")
+        raise IllegalMove(
+            f"{move['type']}: the wheelbarrow on {to_json(start)} used both rips", "no_rips_left"
+        )
     return start
 
 
 def _check_rip_reach(state: State, gang: str, start: Hex, at: Hex, move: dict) -> None:
     if at not in targets(board_of(state), gang, RIP, start):
         raise IllegalMove(
-            f"{move['type']}: {to_json(at)} is not the first other hex on a clear line in range of {to_json(start)}",
+            f"{move['type']}: {to_json(at)} is not the first other hex on a clear line"
+            f" in range of {to_json(start)}",
             "out_of_range",
         )
 
@@ -549,7 +596,9 @@ def _apply_rip(state: State, gang: str, move: dict) -> State:
     if turf is None:
         raise IllegalMove("rip: the Toxic Waste cannot be taken", "toxic_waste")
     if turf.gang == gang:
-        raise IllegalMove(f"rip: {to_json(at)} is {gang}'s own turf (reinforce it instead)", "own_turf")
+        raise IllegalMove(
+            f"rip: {to_json(at)} is {gang}'s own turf (reinforce it instead)", "own_turf"
+        )
     if at in state.occupants:
         raise IllegalMove(f"rip: {to_json(at)} is occupied", "occupied")
     _unchanged(ledger, at, "rip")
@@ -602,7 +651,10 @@ def _big_rip_off_layout(state: State, gang: str, area: frozenset) -> list[tuple[
     return layout
 
 
-def _big_rip_off_problem(state: State, gang: str, area: frozenset, ledger: Ledger) -> tuple[str, str] | None:
+def _big_rip_off_problem(
+    state: State, gang: str, area: frozenset, ledger: Ledger
+) -> tuple[str, str] | None:
+    """(message, code) of what forbids the big rip-off of this area, or None."""
     if any(h in ledger.changed for h in area):
         return "a hex of the area already changed this turn", "hex_changed_this_turn"
     if _big_rip_off_layout(state, gang, area) is None:
@@ -614,12 +666,17 @@ def _apply_big_rip_off(state: State, gang: str, move: dict) -> State:
     at = _on_board(state, _hex_field(move, "at"), move)
     ledger = current_ledger(state)
     if state.option("rip_off") != WHOLE:
-        raise IllegalMove("big_rip_off: option rip_off is 'halved' (rip enclosed hexes one by one)", "no_big_rip_off")
+        raise IllegalMove(
+            "big_rip_off: option rip_off is 'halved' (rip enclosed hexes one by one)",
+            "no_big_rip_off",
+        )
     if state.clubhouses.get(gang) is None:
         raise IllegalMove(f"big_rip_off: {gang}'s clubhouse is destroyed", "clubhouse_destroyed")
     area = next((a for a in enclosed_areas(state, gang) if at in a), None)
     if area is None:
-        raise IllegalMove(f"big_rip_off: {to_json(at)} is not in an area {gang} encloses", "not_enclosed")
+        raise IllegalMove(
+            f"big_rip_off: {to_json(at)} is not in an area {gang} encloses", "not_enclosed"
+        )
     problem = _big_rip_off_problem(state, gang, area, ledger)
     if problem is not None:
         raise IllegalMove(f"big_rip_off: {problem[0]}", problem[1])
@@ -659,7 +716,9 @@ def apply_action(state: State, gang: str, move: dict[str, Any]) -> State:
     if kind not in _APPLIERS:
         raise MalformedMove(f"unknown action type {kind!r}", "unknown_move_type")
     if STEP_OF[kind] != state.step:
-        raise IllegalMove(f"{kind} belongs to step {STEP_OF[kind]}, not step {state.step}", "wrong_step")
+        raise IllegalMove(
+            f"{kind} belongs to step {STEP_OF[kind]}, not step {state.step}", "wrong_step"
+        )
     return _APPLIERS[kind](state, gang, move)
 
 

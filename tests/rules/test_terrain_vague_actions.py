@@ -5,10 +5,13 @@ wimpy turf unless a test says otherwise, the Toxic Waste at (0, 0), each gang's 
 the test puts it. Every scenario also checks that each listed action applies as listed.
 """
 
+import json
+import random
+
 import pytest
 
 from rules.base import IllegalMove, MalformedMove, Rng
-from rules.terrain_vague import actions, data
+from rules.terrain_vague import RULES, actions, data
 from rules.terrain_vague.actions import apply_action, legal_actions, start_turn
 from rules.terrain_vague.data import (
     BIG_BROTHER,
@@ -72,7 +75,9 @@ def position(
     supply.update(supplies or {})
     return State(
         players=players,
-        options=FrozenMap({"board": "random", "gangs": data.DEFAULT_GANG_PAIR, "to_25": False, "rip_off": rip_off}),
+        options=FrozenMap(
+            {"board": "random", "gangs": data.DEFAULT_GANG_PAIR, "to_25": False, "rip_off": rip_off}
+        ),
         seats=seats,
         phase=ACT,
         turn=2,
@@ -117,10 +122,6 @@ def at_step(state, step):
     return state.with_(step=step)
 
 
-def h(hex_):
-    return list(hex_)
-
-
 # --- the shape of moves ----------------------------------------------------------------------
 
 
@@ -155,8 +156,6 @@ def test_ledger_round_trips_through_json():
         moved=((1, 2),), fired=((0, 1),), rips=(((3, -1), 2),), changed=((2, 2),),
         beaned=((B, LID), (B, LID)), big_brother_out=(R,), destroyed=(C,), rebuilt=(S,), step=4,
     )
-    import json
-
     assert Ledger.load(json.loads(json.dumps(ledger.dump()))) == ledger
     assert Ledger.load(Ledger.empty().dump()) == Ledger.empty()
 
@@ -210,7 +209,9 @@ def test_call_out_through_the_toxic_waste_when_the_clubhouse_is_hemmed_in():
     s = position(step=2, turf=turf, clubhouses={R: (-2, 0), B: B_CLUB})
     listed = {tuple(m["to"]) for m in legal_actions(s, R) if m["kind"] == WHEELBARROW}
     assert listed == {(-1, 0), (1, 0), (2, 0), (0, -1), (0, -2)}
-    blocked = position(step=2, turf={R: [(-2, 0), (1, 0), (2, 0)]}, clubhouses={R: (-2, 0), B: B_CLUB})
+    blocked = position(
+        step=2, turf={R: [(-2, 0), (1, 0), (2, 0)]}, clubhouses={R: (-2, 0), B: B_CLUB}
+    )
     refused(blocked, {"type": "call_out", "kind": LID, "to": [1, 0]}, "out_of_range")
 
 
@@ -225,7 +226,9 @@ def test_nothing_goes_through_another_gangs_clubhouse():
     )
     refused(s, {"type": "shoot", "from": [-4, 0], "at": [-1, -3]}, "out_of_range")
     assert {"type": "shoot", "from": [-4, 0], "at": [-3, -1]} in legal_actions(s, R)
-    without = position(step=4, turf={R: R_HOME, C: [(-3, -1)]}, pawns={(-4, 0): (R, SLINGSHOT), (-1, -3): (B, LID)})
+    without = position(
+        step=4, turf={R: R_HOME, C: [(-3, -1)]}, pawns={(-4, 0): (R, SLINGSHOT), (-1, -3): (B, LID)}
+    )
     act(without, {"type": "shoot", "from": [-4, 0], "at": [-1, -3]})
 
 
@@ -296,7 +299,9 @@ def test_move_through_clubhouse_and_toxic_waste_relays():
     # there (2, -2) is two hexes away on its north-east line.
     s = position(turf={R: R_HOME + [(1, -1), (2, -2)]}, pawns={(-3, 2): (R, LID)})
     act(s, {"type": "move", "from": [-3, 2], "to": [2, -2]})
-    broken = position(turf={R: R_HOME + [(1, -1), (2, -2)], C: [(-2, 0)]}, pawns={(-3, 2): (R, LID)})
+    broken = position(
+        turf={R: R_HOME + [(1, -1), (2, -2)], C: [(-2, 0)]}, pawns={(-3, 2): (R, LID)}
+    )
     refused(broken, {"type": "move", "from": [-3, 2], "to": [2, -2]}, "out_of_range")
 
 
@@ -313,7 +318,9 @@ def test_isolated_pawns_do_nothing_until_reconnected():
     assert legal_actions(s, R) == [m for m in legal_actions(s, R) if m["from"] == list(R_CLUB)]
     refused(s, {"type": "move", "from": [-1, 2], "to": [0, 2]}, "isolated")
     # reconnected through (-2, 2): it moves again
-    joined = position(turf={R: R_HOME + [(-1, 2), (0, 2), (-2, 2)]}, pawns={(-1, 2): (R, WHEELBARROW)})
+    joined = position(
+        turf={R: R_HOME + [(-1, 2), (0, 2), (-2, 2)]}, pawns={(-1, 2): (R, WHEELBARROW)}
+    )
     act(joined, {"type": "move", "from": [-1, 2], "to": [0, 2]})
 
 
@@ -387,19 +394,21 @@ def test_cleaning_house_reach_and_refusals():
     assert {(-1, -1), (0, -2), (1, 0)} <= listed
     assert (1, -3) not in listed  # beyond the occupied (0, -2)
     refused(s, {"type": "clean_house", "from": [-2, 0], "to": [-2, -1]}, "clubhouse")
-    refused(s, {"type": "clean_house", "from": [-2, 0], "to": [-2, -2]}, "out_of_range")  # behind it
+    # behind the clubhouse
+    refused(s, {"type": "clean_house", "from": [-2, 0], "to": [-2, -2]}, "out_of_range")
     refused(s, {"type": "clean_house", "from": [-2, 0], "to": [-1, 0]}, "own_turf")
     refused(s, {"type": "clean_house", "from": [-2, 0], "to": [0, 0]}, "toxic_waste")
     moved = s.with_(ledger=Ledger(moved=((-2, 0),), step=3))
     refused(moved, {"type": "clean_house", "from": [-2, 0], "to": [-1, -1]}, "already_moved")
     changed = s.with_(ledger=Ledger(changed=((-1, -1),)))
-    refused(changed, {"type": "clean_house", "from": [-2, 0], "to": [-1, -1]}, "hex_changed_this_turn")
+    clean = {"type": "clean_house", "from": [-2, 0], "to": [-1, -1]}
+    refused(changed, clean, "hex_changed_this_turn")
     poor = s.with_(points=s.points.set(R, 4))
     refused(poor, {"type": "clean_house", "from": [-2, 0], "to": [-1, -1]}, "not_enough_points")
     no_turf = s.with_(supplies=s.supplies.set((R, TOUGH), 0).set((R, WIMPY), 0))
     refused(no_turf, {"type": "clean_house", "from": [-2, 0], "to": [-1, -1]}, "no_supply")
     wimpy_only = s.with_(supplies=s.supplies.set((R, TOUGH), 0))
-    assert act(wimpy_only, {"type": "clean_house", "from": [-2, 0], "to": [-1, -1]}).board[(-1, -1)] == Turf(R, WIMPY)
+    assert act(wimpy_only, clean).board[(-1, -1)] == Turf(R, WIMPY)
     refused(s, {"type": "clean_house", "from": [-3, 0], "to": [-3, -1]}, "no_such_pawn")
 
 
@@ -466,7 +475,11 @@ def test_shot_refusals():
 
 
 def test_slingshot_flies_over_empty_enemy_turf_and_own_pawns():
-    s = position(step=4, pawns={(-4, 0): (R, SLINGSHOT), (-3, -1): (R, LID), (-1, -3): (B, LID)}, turf={R: R_HOME + [(-3, -1)]})
+    s = position(
+        step=4,
+        pawns={(-4, 0): (R, SLINGSHOT), (-3, -1): (R, LID), (-1, -3): (B, LID)},
+        turf={R: R_HOME + [(-3, -1)]},
+    )
     # (-4, 0) -> (-3, -1) own lid -> (-2, -2) empty enemy turf -> (-1, -3) the target
     act(s, {"type": "shoot", "from": [-4, 0], "at": [-1, -3]})
 
@@ -485,7 +498,12 @@ def test_lids_protect_a_big_brother_from_slingshots():
 
 def test_a_beaned_clubhouse_and_everything_that_follows():
     # Brambles' clubhouse on (1, -2) guards nothing (never protected): 8 points.
-    pawns = {(-1, -2): (R, SLINGSHOT), (-3, 2): (R, SLINGSHOT), (3, -2): (B, LID), (2, -2): (B, WHEELBARROW)}
+    pawns = {
+        (-1, -2): (R, SLINGSHOT),
+        (-3, 2): (R, SLINGSHOT),
+        (3, -2): (B, LID),
+        (2, -2): (B, WHEELBARROW),
+    }
     s = position(step=4, turf={R: BOOK_R}, pawns=pawns, clubhouses={R: R_CLUB, B: (1, -2)})
     assert actions.bean_cost(s, (1, -2)) == 8
     assert actions.bean_cost(s, (2, -2)) == 2  # the lid protects the wheelbarrow...
@@ -573,7 +591,9 @@ def test_rip_refusals():
     refused(poor, {"type": "rip", "from": [-4, 0], "at": [-4, -1]}, "not_enough_points")
     changed = s.with_(ledger=Ledger(changed=((-4, -1),)))
     refused(changed, {"type": "rip", "from": [-4, 0], "at": [-4, -1]}, "hex_changed_this_turn")
-    near_toxic = wheel(turf={R: W_HOME + [(-3, 0), (-2, 0), (-1, 0)]}, pawns={(-1, 0): (R, WHEELBARROW)})
+    near_toxic = wheel(
+        turf={R: W_HOME + [(-3, 0), (-2, 0), (-1, 0)]}, pawns={(-1, 0): (R, WHEELBARROW)}
+    )
     refused(near_toxic, {"type": "rip", "from": [-1, 0], "at": [0, 0]}, "toxic_waste")
     # the Toxic Waste is passed: the first other hex beyond it is (1, 0)
     assert {"type": "rip", "from": [-1, 0], "at": [1, 0]} in legal_actions(near_toxic, R)
@@ -656,7 +676,9 @@ def test_what_a_lid_may_never_protect():
     assert covered[(1, 3)] == 1
     # isolated pieces: a lid on an isolated Brambles pair protects nothing, and nothing
     # isolated is protected
-    island = position(fill=R, turf={R: [], B: [(3, 0), (4, 0), (4, -4), (4, -3)]}, pawns={(3, 0): (B, LID)})
+    island = position(
+        fill=R, turf={R: [], B: [(3, 0), (4, 0), (4, -4), (4, -3)]}, pawns={(3, 0): (B, LID)}
+    )
     assert (3, 0) not in home_turf(island, B)
     assert actions.protection_of(island, B)[(4, 0)] == 0
     # nothing while its clubhouse is destroyed
@@ -751,3 +773,44 @@ def test_every_listed_action_applies_and_points_never_go_negative():
                 assert apply_action(poor, R, move).points[R] >= 0
             if points == 0:
                 assert all(m["type"] == "rebuild" for m in legal_actions(poor, R))
+
+
+def candidate_moves(state, gang):
+    """Every well-formed action naming hexes of the board (and pieces of the gang)."""
+    cells = [list(hex_) for hex_ in state.board]
+    own = [list(hex_) for hex_, piece in state.occupants.items() if piece.gang == gang]
+    moves = [{"type": "call_out", "kind": k, "to": c} for k in data.PAWN_KINDS for c in cells]
+    moves += [{"type": "rebuild", "to": c} for c in cells]
+    targeted = (
+        ("move", "to"), ("clean_house", "to"), ("shoot", "at"), ("rip", "at"), ("reinforce", "at")
+    )
+    for kind, key in targeted:
+        moves += [{"type": kind, "from": f, key: c} for f in own for c in cells]
+    return moves
+
+
+def accepted(state, gang, move):
+    try:
+        apply_action(state, gang, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("step", [2, 3, 4, 5])
+def test_legal_actions_list_exactly_what_apply_accepts(step):
+    # a position reached by random play through the whole game (turn 3 or later, this step)
+    state, rnd = RULES.setup(4, {"board": "random"}, "complete"), random.Random(step)
+    while not (
+        state.phase == ACT and state.step == step and state.turn >= 3
+        and legal_actions(state, state.acting)
+    ):
+        seat = RULES.to_act(state)[0]
+        moves = RULES.legal_moves(state, seat)
+        acts = [m for m in moves if m["type"] != "end_step"]
+        move = rnd.choice(acts) if acts and rnd.random() < 0.8 else rnd.choice(moves)
+        state = RULES.apply(state, seat, move)
+    gang = state.acting
+    listed = legal_actions(state, gang)
+    for move in candidate_moves(state, gang):
+        assert accepted(state, gang, move) == (move in listed), move
