@@ -412,6 +412,16 @@ def test_cleaning_house_reach_and_refusals():
     refused(s, {"type": "clean_house", "from": [-3, 0], "to": [-3, -1]}, "no_such_pawn")
 
 
+def test_cleaning_house_through_clubhouse_and_toxic_waste_relays():
+    # The big brother on (-3, 2) links to the clubhouse (-3, 0), then the Toxic Waste; from
+    # there the empty Brambles hex (1, -1) is on the north-east line.
+    s = position(pawns={(-3, 2): (R, BIG_BROTHER)})
+    after = act(s, {"type": "clean_house", "from": [-3, 2], "to": [1, -1]})
+    assert after.board[(1, -1)] == Turf(R, TOUGH)
+    broken = position(turf={R: R_HOME, C: [(-1, 0)]}, pawns={(-3, 2): (R, BIG_BROTHER)})
+    refused(broken, {"type": "clean_house", "from": [-3, 2], "to": [1, -1]}, "out_of_range")
+
+
 def test_big_brother_plain_move_or_cleaning_house_not_both():
     s = position(pawns={(-4, 0): (R, BIG_BROTHER)})
     after = act(s, {"type": "move", "from": [-4, 0], "to": [-4, 1]})
