@@ -280,7 +280,7 @@ def _resume_after_leaving(state: State, gang: str, was_acting: bool) -> State:
     if state.phase == ACT and was_acting:
         return end_step(state.with_(acting=gang))
     if state.phase == BUILD and was_acting:
-        return setup._next_builder(state)
+        return setup.next_builder(state)
     if state.phase == CLUBHOUSE_PLACEMENT and was_acting:
         placer = setup.next_clubhouse_placer(state)
         return state.with_(acting=placer) if placer else _after_setup(state)

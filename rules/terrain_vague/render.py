@@ -100,8 +100,8 @@ def _duel_lines(state: State, seat_gang: str | None) -> list[str]:
     for duel in state.wrestled:
         points, cancelled = wrestling.score(duel.attack.tiles, duel.defence.tiles)
         lines.append(
-            f"  duel {duel.attacker} digits {list(duel.attack.tiles)} vs {duel.defender} bars "
-            f"{list(duel.defence.tiles)}: {points} points, {cancelled} cancelled"
+            f"  {duel.attacker} digits {list(duel.attack.tiles)} vs {duel.defender} bars "
+            f"{list(duel.defence.tiles)}: {points} pts, {cancelled} cancelled"
         )
     if state.duels:
         duel = state.duels[0]

@@ -168,10 +168,10 @@ def apply_build(state: State, gang: str, move: dict[str, Any]) -> State:
     state = state.with_(
         board=state.board.set(position, Turf(*key)), stacks=state.stacks.add(key, -1)
     )
-    return _next_builder(state)
+    return next_builder(state)
 
 
-def _next_builder(state: State) -> State:
+def next_builder(state: State) -> State:
     """The next builder in order with a stack to take from; once the stacks are empty, the fill
     and then the clubhouses."""
     if not any(state.stacks.values()):

@@ -457,3 +457,12 @@ def test_views_round_trip_into_the_same_state_except_the_seed():
     sampled = RULES.sample_state(seen, 0, random.Random(3))
     assert RULES.view(sampled, 0) == seen
     assert RULES.load(RULES.dump(state)) == state
+
+
+def test_a_builder_who_forfeits_is_skipped_and_setup_timeouts_are_legal_moves():
+    state = RULES.setup(3, {}, "forfeit-build")
+    builder = state.acting
+    assert RULES.timeout_move(state, seat(state, builder)) in RULES.legal_moves(state, seat(state, builder))
+    after = RULES.forfeit(state, seat(state, builder))
+    assert after.phase == BUILD and after.acting == state.order[1]
+    assert RULES.legal_moves(after, seat(after, builder)) == []
