@@ -35,6 +35,10 @@ Rulings (beyond the books and RULINGS.md):
 - The rebuild goes on any empty hex of the gang's colour (not along lines); the engine
   eliminates a gang that has none. After a rebuild the gang calls out nothing else that step.
 - Slingshots fly over own pawns as over empty hexes ("never through another gang's pawn").
+- Relay links (lines.py): every hex between pawn and relay must be own turf with no other
+  gang's piece; own pawns on it are fine; a Toxic Waste on the way is itself a relay (chain).
+- A lid counts once for a hex however many of its lines (direct or relayed) reach it.
+- Call-out needs only the standing clubhouse (never isolated) and a clear line from it.
 - Big rip-off: a maximal connected area of hexes that are not the gang's (the Toxic Waste
   included, which stays unowned), holding no pawn and no clubhouse, with at least one owned hex;
   its neighbours are then all the gang's turf or the board edge. It needs the gang's clubhouse
