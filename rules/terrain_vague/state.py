@@ -72,6 +72,8 @@ class FrozenMap(Mapping):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, FrozenMap):
             return self._data == other._data
+        if isinstance(other, Mapping):
+            return self._data == dict(other)
         return NotImplemented
 
     def __hash__(self) -> int:

@@ -188,3 +188,16 @@ def test_a_forfeit_during_wrestling_drops_the_gangs_duels():
     assert after.phase == ACT and after.step == 2  # no duel left: the turn goes on
     assert after.eliminated == (B,)
     assert Turf(B, data.WIMPY) in after.board.values()
+
+
+def test_two_gangs_that_are_not_sworn_enemies_duel_each_other_with_their_own_numbers():
+    C = data.CESSPOOLS
+    own = {**turf_block(R, [(1, 0), (2, 0)]), **turf_block(C, [(-1, 0), (-2, 0)])}
+    state = make_state(seats=(R, C), own=own, clubhouses={R: (1, 0), C: (-1, 0)}, turn=2, step=5,
+                       acting=C, order=(R, C), options={"gangs": "rubbles-cesspools"}, built=())
+    state = RULES.apply(state, 1, {"type": "end_step"})
+    assert state.phase == WRESTLE and state.challenges == {}
+    assert [(d.attacker, d.defender, d.attack_number, d.defence_number) for d in state.duels] == [
+        (R, C, 1, 2),
+        (C, R, 2, 1),
+    ]
