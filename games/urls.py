@@ -1,1 +1,17 @@
-urlpatterns: list = []
+from django.urls import path
+
+from games import apis
+
+urlpatterns = [
+    path("accounts/", apis.AccountCreateApi.as_view(), name="account-create"),
+    path("accounts/token/", apis.TokenObtainApi.as_view(), name="token-obtain"),
+    path("rules/", apis.RulesListApi.as_view(), name="rules-list"),
+    path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
+    path("games/<int:game_id>/", apis.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<int:game_id>/join/", apis.GameJoinApi.as_view(), name="game-join"),
+    path("games/<int:game_id>/legal-moves/", apis.GameLegalMovesApi.as_view(), name="game-legal-moves"),
+    path("games/<int:game_id>/moves/", apis.MoveSubmitApi.as_view(), name="game-moves"),
+    path("games/<int:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
+    path("games/<int:game_id>/state/", apis.GameStateApi.as_view(), name="game-state"),
+    path("health/", apis.HealthApi.as_view(), name="health"),
+]

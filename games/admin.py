@@ -1,0 +1,45 @@
+from django.contrib import admin
+
+from games.models import Event, Game, Seat, Snapshot
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("index", "user", "bot", "bot_level", "joined_at")
+    readonly_fields = ("joined_at",)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """The log is append-only: the admin shows it and changes nothing."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "rules", "players", "status", "seq", "created_by", "created_at")
+    list_filter = ("rules", "status")
+    search_fields = ("id", "created_by__username")
+    readonly_fields = ("seq", "to_act", "result", "seed", "seed_sha256", "created_at", "updated_at")
+    inlines = (SeatInline,)
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seq", "kind", "seat", "created_at", "hash")
+    list_filter = ("kind",)
+    search_fields = ("game__id",)
+    ordering = ("game", "seq")
+
+
+@admin.register(Snapshot)
+class SnapshotAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seq", "created_at")

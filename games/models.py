@@ -1,0 +1,174 @@
+"""The event store: games, their seats, the append-only event log, and snapshots of the fold.
+
+A game's state is never stored as truth: it is the fold of its events through its rules module,
+from `setup`. Snapshots only cache that fold. Events are insert-only, enforced here (save and
+delete refuse, the queryset refuses bulk updates and deletes) and, on PostgreSQL, by a trigger.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.db import models
+
+from rules.base import canonical_json
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", "open for players"
+    ACTIVE = "active", "being played"
+    FINISHED = "finished", "finished"
+
+
+class Game(models.Model):
+    rules = models.CharField(max_length=40)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN)
+    seq = models.PositiveIntegerField(default=0, help_text="seq of the last event: the version")
+    to_act = models.JSONField(default=list, help_text="seats that must act now (a cache)")
+    result = models.JSONField(null=True, blank=True)
+    seed = models.CharField(max_length=64, help_text="secret until the game ends")
+    seed_sha256 = models.CharField(max_length=64)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-id",)
+        indexes = [models.Index(fields=("status", "-id"))]
+
+    def __str__(self) -> str:
+        return f"{self.rules} #{self.pk} ({self.status})"
+
+    @staticmethod
+    def hash_seed(seed: str) -> str:
+        return hashlib.sha256(seed.encode()).hexdigest()
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    bot = models.CharField(max_length=20, blank=True, default="")
+    bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("game", "index")
+        constraints = [
+            models.UniqueConstraint(fields=("game", "index"), name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=("game", "user"), name="seat_one_per_user", condition=models.Q(user__isnull=False)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of game {self.game_id}"
+
+
+class EventKind(models.TextChoices):
+    CREATED = "created", "game created"
+    MOVE = "move", "move"
+    TIMEOUT = "timeout", "timeout"
+    SYSTEM = "system", "system"
+
+
+class ImmutableEventError(Exception):
+    """An attempt to change or delete an event."""
+
+
+class EventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise ImmutableEventError("events are append-only: never updated")
+
+    def delete(self):
+        raise ImmutableEventError("events are append-only: never deleted")
+
+
+class Event(models.Model):
+    """One immutable entry of a game's log.
+
+    `payload` is the whole event as the rules fold it (a move, with any secret choice);
+    `public_payload` is what other seats may see while the game runs (the rules' `public_move`).
+    `hash` chains the event to the previous one: SHA-256 over the previous hash and this event's
+    canonical content, so any change to the past breaks every later hash.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=EventKind.choices)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    payload = models.JSONField()
+    public_payload = models.JSONField()
+    created_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("game", "seq")
+        constraints = [models.UniqueConstraint(fields=("game", "seq"), name="event_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"event {self.seq} of game {self.game_id} ({self.kind})"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ImmutableEventError("events are append-only: never updated")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableEventError("events are append-only: never deleted")
+
+    def content(self) -> dict:
+        return {
+            "game": self.game_id,
+            "seq": self.seq,
+            "kind": self.kind,
+            "seat": self.seat,
+            "payload": self.payload,
+            "public_payload": self.public_payload,
+            "created_at": self.created_at.isoformat(),
+        }
+
+    def compute_hash(self) -> str:
+        body = f"{self.prev_hash}:{canonical_json(self.content())}"
+        return hashlib.sha256(body.encode()).hexdigest()
+
+
+GENESIS_HASH = "0" * 64
+
+
+class Snapshot(models.Model):
+    """The folded state after event `seq`: a cache, rebuilt from events whenever missing."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("game", "-seq")
+        constraints = [models.UniqueConstraint(fields=("game", "seq"), name="snapshot_unique_seq")]
+
+
+class IdempotencyKey(models.Model):
+    """A move submitted with an `Idempotency-Key`: a retry with the same key and body gets the
+    same event back (events never change, so the same answer) and stores nothing new."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=200)
+    request_digest = models.CharField(max_length=64)
+    event = models.ForeignKey(Event, on_delete=models.PROTECT)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=("user", "key"), name="idempotency_unique_key")]

@@ -1,0 +1,113 @@
+"""Reads. What each caller may see of a game: its own seat's view, and the log as that seat may
+see it (another seat's secret choice shows only as the rules' public form until the game ends)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games import errors, store
+from games.models import Event, Game, GameStatus, Seat
+
+
+def game_get(*, game_id: int) -> Game:
+    try:
+        return Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise errors.GameNotFound(f"there is no game {game_id}") from None
+
+
+def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
+    games = Game.objects.prefetch_related("seats__user")
+    if status:
+        if status not in GameStatus.values:
+            raise errors.InvalidInput(f"status must be one of {', '.join(GameStatus.values)}, not {status!r}")
+        games = games.filter(status=status)
+    if mine:
+        if not user.is_authenticated:
+            return games.none()
+        games = games.filter(seats__user=user).distinct()
+    return games
+
+
+def seat_of(*, game: Game, user: Any) -> int | None:
+    if not user.is_authenticated:
+        return None
+    return next((seat.index for seat in game.seats.all() if seat.user_id == user.pk), None)
+
+
+def seats_of(*, game: Game) -> list[dict[str, Any]]:
+    return [
+        {"seat": seat.index, "username": seat.user.username if seat.user else None, "bot": seat.bot or None}
+        for seat in game.seats.all()
+    ]
+
+
+def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
+    seat = seat_of(game=game, user=user)
+    state = store.state_at(game)
+    return {
+        **game_summary(game=game),
+        "your_seat": seat,
+        "view": store.rules_of(game).view(state, seat),
+        "seed": game.seed if game.status == GameStatus.FINISHED else None,
+    }
+
+
+def game_summary(*, game: Game) -> dict[str, Any]:
+    return {
+        "id": game.pk,
+        "rules": game.rules,
+        "status": game.status,
+        "players": game.players,
+        "options": game.options,
+        "seats": seats_of(game=game),
+        "seq": game.seq,
+        "to_act": game.to_act,
+        "deadline": None,
+        "result": game.result,
+        "seed_sha256": game.seed_sha256,
+        "created_at": game.created_at,
+    }
+
+
+def legal_moves_for(*, game: Game, user: Any) -> dict[str, Any]:
+    seat = seat_of(game=game, user=user)
+    if seat is None:
+        raise errors.NotAPlayer(f"you have no seat in game {game.pk}")
+    moves = store.rules_of(game).legal_moves(store.state_at(game), seat) if seat in game.to_act else []
+    return {"seq": game.seq, "seat": seat, "moves": moves}
+
+
+def events_visible(*, game: Game, user: Any, after: int = 0) -> list[dict[str, Any]]:
+    seat = seat_of(game=game, user=user)
+    everything = game.status == GameStatus.FINISHED
+    return [
+        event_visible(event, seat, everything)
+        for event in Event.objects.filter(game=game, seq__gt=after).order_by("seq")
+    ]
+
+
+def event_visible(event: Event, seat: int | None, everything: bool = False) -> dict[str, Any]:
+    own = seat is not None and event.seat == seat
+    return {
+        "seq": event.seq,
+        "kind": event.kind,
+        "seat": event.seat,
+        "payload": event.payload if (own or everything) else event.public_payload,
+        "created_at": event.created_at,
+        "hash": event.hash,
+        "prev_hash": event.prev_hash,
+    }
+
+
+def view_at(*, game: Game, user: Any, at: int) -> dict[str, Any]:
+    if not 1 <= at <= game.seq:
+        raise errors.EventOutOfRange(f"at must be between 1 and {game.seq}, not {at}")
+    seat = seat_of(game=game, user=user)
+    return {"seq": at, "seat": seat, "view": store.rules_of(game).view(store.state_at(game, at), seat)}
+
+
+def seat_count(*, game: Game) -> int:
+    return Seat.objects.filter(game=game).count()

@@ -1,0 +1,234 @@
+"""Writes. Every change to a game goes through here, for people, bots and timers alike.
+
+A change takes the game's row lock (`select_for_update`), checks the version (`seq`) in the same
+transaction, folds the move through the rules, and appends one event. The unique (game, seq)
+constraint backs the lock: two writers can never both store event n.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+import rules
+from games import errors, store
+from games.models import GENESIS_HASH, Event, EventKind, Game, GameStatus, IdempotencyKey, Seat
+from rules.base import canonical_json
+
+User = get_user_model()
+
+
+# --- accounts ------------------------------------------------------------------------------
+
+
+def account_create(*, username: str, password: str, email: str = "") -> tuple[Any, Token]:
+    candidate = User(username=username, email=email)
+    try:
+        User.username_validator(username)
+        if email:
+            validate_email(email)
+        validate_password(password, user=candidate)
+    except ValidationError as error:
+        raise errors.InvalidInput("; ".join(error.messages)) from None
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, password=password, email=email)
+    except IntegrityError:
+        raise errors.UsernameTaken(f"the username {username!r} is taken") from None
+    return user, Token.objects.create(user=user)
+
+
+def token_obtain(*, username: str, password: str) -> Token:
+    user = User.objects.filter(username=username).first()
+    if user is None or not user.is_active or not user.check_password(password):
+        raise errors.InvalidCredentials("wrong username or password")
+    token, _ = Token.objects.get_or_create(user=user)
+    return token
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_create(*, creator: Any, rules_id: str, players: int, options: dict | None) -> Game:
+    game_rules = rules.get(rules_id)
+    chosen = game_rules.normalize_options(players, options)
+    seed = secrets.token_hex(32)
+    game = Game.objects.create(
+        rules=rules_id,
+        players=players,
+        options=chosen,
+        seed=seed,
+        seed_sha256=Game.hash_seed(seed),
+        created_by=creator,
+    )
+    created = {"rules": rules_id, "players": players, "options": chosen, "seed_sha256": game.seed_sha256}
+    state = store.fold_event(game_rules, seed, None, EventKind.CREATED, None, created)
+    _append_event(game, kind=EventKind.CREATED, seat=None, payload=created)
+    _take_seat(game, Seat(game=game, index=0, user=creator))
+    _record_state(game, state)
+    return game
+
+
+@transaction.atomic
+def game_join(*, game_id: int, user: Any) -> Seat:
+    game = _locked_game(game_id)
+    if game.status != GameStatus.OPEN:
+        raise errors.GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
+    if game.seats.filter(user=user).exists():
+        raise errors.AlreadySeated(f"you already have a seat in game {game.pk}")
+    seat = Seat(game=game, index=_next_free_seat(game), user=user)
+    _take_seat(game, seat)
+    _record_state(game, store.state_at(game))
+    return seat
+
+
+def _next_free_seat(game: Game) -> int:
+    taken = set(game.seats.values_list("index", flat=True))
+    return min(set(range(game.players)) - taken)
+
+
+def _take_seat(game: Game, seat: Seat) -> None:
+    seat.save()
+    who = {"username": seat.user.username} if seat.user else {"bot": seat.bot, "level": seat.bot_level}
+    _append_event(game, kind=EventKind.SYSTEM, seat=seat.index, payload={"type": "seat_taken", **who})
+    if game.seats.count() == game.players:
+        game.status = GameStatus.ACTIVE
+        _append_event(game, kind=EventKind.SYSTEM, seat=None, payload={"type": "game_started"})
+
+
+# --- moves ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Submitted:
+    event: Event
+    replayed: bool  # True when an Idempotency-Key retry returned the first answer
+
+
+def move_submit(
+    *, game_id: int, user: Any, move: Any, expected_seq: int, idempotency_key: str | None = None
+) -> Submitted:
+    """A person's move. Checks, in order: the idempotency key, the version, the seat, the turn,
+    then the move itself through the rules."""
+    digest = hashlib.sha256(canonical_json({"move": move, "expected_seq": expected_seq}).encode()).hexdigest()
+    try:
+        with transaction.atomic():
+            game = _locked_game(game_id)
+            if idempotency_key:
+                earlier = _idempotent_replay(game, user, idempotency_key, digest)
+                if earlier is not None:
+                    return Submitted(earlier, replayed=True)
+            _check_version(game, expected_seq)
+            seat = _seat_of(game, user)
+            event = _act(game, seat, EventKind.MOVE, {"move": move})
+            if idempotency_key:
+                IdempotencyKey.objects.create(user=user, key=idempotency_key, request_digest=digest, event=event)
+    except IntegrityError:
+        # Only reachable where the row lock is weaker than the unique (game, seq) constraint.
+        raise errors.StaleSeq("another move was stored first", seq=Game.objects.get(pk=game_id).seq) from None
+    return Submitted(event, replayed=False)
+
+
+def seat_act(*, game_id: int, seat: int, expected_seq: int, kind: str, move: Any = None, forfeit: bool = False) -> Event:
+    """A move made for a seat by the server (a bot, or a timeout), through the same checks."""
+    payload = {"forfeit": True} if forfeit else {"move": move}
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        _check_version(game, expected_seq)
+        return _act(game, seat, kind, payload)
+
+
+def _act(game: Game, seat: int, kind: str, payload: dict) -> Event:
+    if game.status != GameStatus.ACTIVE:
+        raise errors.GameNotActive(f"game {game.pk} is {game.status}; no moves now")
+    if "move" in payload and seat not in game.to_act:
+        raise errors.NotYourTurnError(f"seat {seat} is not to act now; seats to act: {game.to_act}")
+    game_rules = store.rules_of(game)
+    before = store.state_at(game)
+    after = store.fold_event(game_rules, game.seed, before, kind, seat, payload)
+    public = (
+        {"move": game_rules.public_move(before, seat, payload["move"], after)} if "move" in payload else payload
+    )
+    event = _append_event(game, kind=kind, seat=seat, payload=payload, public_payload=public)
+    _record_state(game, after)
+    return event
+
+
+def _idempotent_replay(game: Game, user: Any, key: str, digest: str) -> Event | None:
+    earlier = IdempotencyKey.objects.select_related("event").filter(user=user, key=key).first()
+    if earlier is None:
+        return None
+    if earlier.event.game_id != game.pk or earlier.request_digest != digest:
+        raise errors.IdempotencyKeyReused(
+            f"the Idempotency-Key {key!r} was used for another request; use a new key for a new move"
+        )
+    return earlier.event
+
+
+def _check_version(game: Game, expected_seq: int) -> None:
+    if expected_seq != game.seq:
+        raise errors.StaleSeq(f"expected_seq is {expected_seq} but the game is at {game.seq}", seq=game.seq)
+
+
+def _seat_of(game: Game, user: Any) -> int:
+    index = game.seats.filter(user=user).values_list("index", flat=True).first()
+    if index is None:
+        raise errors.NotAPlayer(f"you have no seat in game {game.pk}")
+    return index
+
+
+def _locked_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise errors.GameNotFound(f"there is no game {game_id}") from None
+
+
+# --- the log -------------------------------------------------------------------------------
+
+
+def _append_event(
+    game: Game, *, kind: str, seat: int | None, payload: dict, public_payload: dict | None = None
+) -> Event:
+    prev_hash = (
+        Event.objects.filter(game=game, seq=game.seq).values_list("hash", flat=True).first() or GENESIS_HASH
+    )
+    event = Event(
+        game=game,
+        seq=game.seq + 1,
+        kind=kind,
+        seat=seat,
+        payload=payload,
+        public_payload=payload if public_payload is None else public_payload,
+        created_at=timezone.now(),
+        prev_hash=prev_hash,
+    )
+    event.hash = event.compute_hash()
+    event.save()
+    game.seq = event.seq
+    return event
+
+
+def _record_state(game: Game, state: Any) -> None:
+    """Cache what the lists and the turn checks need, and snapshot the fold when due."""
+    game_rules = store.rules_of(game)
+    game.to_act = list(game_rules.to_act(state)) if game.status == GameStatus.ACTIVE else []
+    outcome = game_rules.outcome(state)
+    if outcome is not None and game.status == GameStatus.ACTIVE:
+        game.status = GameStatus.FINISHED
+        game.result = outcome.as_dict()
+        game.to_act = []
+    if store.snapshot_due(game.seq):
+        store.snapshot_write(game, game.seq, state)
+    game.save()

@@ -1,0 +1,70 @@
+"""A small client for the API tests: players with tokens, and a driver that plays a game to its
+end through the API alone, choosing random moves from each seat's legal-moves list."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+_names = itertools.count()
+
+
+class Player:
+    def __init__(self, username: str, token: str):
+        self.username = username
+        self.token = token
+        self.client = APIClient()
+        self.client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+
+    def get(self, path: str, **params) -> Any:
+        return self.client.get(path, params, format="json")
+
+    def post(self, path: str, data: Any = None, **headers) -> Any:
+        return self.client.post(path, data, format="json", headers=headers)
+
+    def submit(self, game_id: int, move: Any, expected_seq: int, **headers) -> Any:
+        return self.post(f"/api/games/{game_id}/moves/", {"move": move, "expected_seq": expected_seq}, **headers)
+
+
+def register(username: str | None = None) -> Player:
+    username = username or f"player{next(_names)}"
+    response = APIClient().post(
+        "/api/accounts/", {"username": username, "password": "correct horse battery"}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    return Player(username, response.json()["token"])
+
+
+def start_game(rules_id: str, players: int, options: dict | None = None) -> tuple[int, list[Player]]:
+    """A game with every seat taken by a new account; seat i is players[i]."""
+    seated = [register() for _ in range(players)]
+    created = seated[0].post("/api/games/", {"rules": rules_id, "players": players, "options": options or {}})
+    assert created.status_code == 201, created.content
+    game_id = created.json()["id"]
+    for player in seated[1:]:
+        joined = player.post(f"/api/games/{game_id}/join/")
+        assert joined.status_code == 201, joined.content
+    return game_id, seated
+
+
+def play_to_end(game_id: int, seated: list[Player], rnd: random.Random, max_moves: int = 20_000) -> dict:
+    """Random legal moves through the API until the game ends; returns the final game resource."""
+    for _ in range(max_moves):
+        game = seated[0].get(f"/api/games/{game_id}/").json()
+        if game["status"] == "finished":
+            return game
+        seat = rnd.choice(game["to_act"])
+        listed = seated[seat].get(f"/api/games/{game_id}/legal-moves/").json()
+        assert listed["seq"] == game["seq"] and listed["moves"], listed
+        response = seated[seat].submit(game_id, rnd.choice(listed["moves"]), listed["seq"])
+        assert response.status_code == 201, response.content
+    pytest.fail(f"game {game_id} did not end within {max_moves} moves")
+
+
+@pytest.fixture
+def player() -> Player:
+    return register()

@@ -1,0 +1,46 @@
+"""Shared fixtures.
+
+Tests marked `postgres` or `redis` need those servers (`DATABASE_URL`, `REDIS_URL`). Without them
+they skip on a developer's machine, and fail in CI (`CI=true`), where the services must be there.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _postgres_missing() -> str | None:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return "needs PostgreSQL: set DATABASE_URL=postgres://..."
+    return None
+
+
+def _redis_missing() -> str | None:
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return "needs Redis: set REDIS_URL=redis://..."
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        return f"needs Redis at {url}: {error}"
+    return None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker, missing in (("postgres", _postgres_missing), ("redis", _redis_missing)):
+        if item.get_closest_marker(marker) is None:
+            continue
+        reason = missing()
+        if reason is None:
+            continue
+        if IN_CI:
+            pytest.fail(f"{reason} (CI=true: services are required, not optional)", pytrace=False)
+        pytest.skip(reason)
