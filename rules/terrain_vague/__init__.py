@@ -128,12 +128,15 @@ class TerrainVague(Rules):
         at random (keeping the commitments shown), with a fresh seed."""
         return st.load(view, rnd=rng)
 
-    def public_move(self, before: State, seat: int, move: dict[str, Any], after: State) -> dict[str, Any]:
+    def public_move(
+        self, before: State, seat: int, move: dict[str, Any], after: State
+    ) -> dict[str, Any]:
         if move.get("type") not in wrestling.SECRET_TYPES:
             return move
         choice = wrestling.find_choice(after, after.seats[seat])
         shown: dict[str, Any] = {"type": move["type"], "commitment": choice.commitment}
-        newly = after.wrestled[len(before.wrestled):] if after.turn == before.turn else after.wrestled
+        # A choice never ends the turn, so the duels it resolved are the new tail of `wrestled`.
+        newly = after.wrestled[len(before.wrestled) :]
         if newly:
             shown["revealed"] = [st.revealed_duel(d) for d in newly]
         return shown

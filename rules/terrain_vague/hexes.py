@@ -100,7 +100,8 @@ def between(a: Hex, b: Hex) -> tuple[Hex, ...]:
 
 def ring(radius_from_centre: int) -> tuple[Hex, ...]:
     """The hexes at exactly this distance from the centre, in board order."""
-    return tuple(h for h in board_hexes(radius_from_centre) if distance(h, CENTRE) == radius_from_centre)
+    board = board_hexes(radius_from_centre)
+    return tuple(h for h in board if distance(h, CENTRE) == radius_from_centre)
 
 
 def to_json(hex_: Hex) -> list[int]:

@@ -105,7 +105,8 @@ def _duel_lines(state: State, seat_gang: str | None) -> list[str]:
         )
     if state.duels:
         duel = state.duels[0]
-        for side, gang, choice in (("attack", duel.attacker, duel.attack), ("defence", duel.defender, duel.defence)):
+        sides = (("attack", duel.attacker, duel.attack), ("defence", duel.defender, duel.defence))
+        for side, gang, choice in sides:
             shown = "waiting" if choice is None else (
                 f"chose {list(choice.tiles)}" if gang == seat_gang else "has chosen (secret)"
             )

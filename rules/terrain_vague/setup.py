@@ -66,7 +66,11 @@ def initial_state(players: int, options: dict[str, Any], seed: str) -> State:
         reserves=FrozenMap({(g, k): n for g in seats for k, n in data.PAWNS_PER_GANG.items()}),
         stacks=FrozenMap({(g, s): stack[s] for g in data.GANGS for s in data.STRENGTHS}),
         supplies=FrozenMap(
-            {(g, s): data.SUPPLY_PER_STRENGTH - stack[s] for g in data.GANGS for s in data.STRENGTHS}
+            {
+                (g, s): data.SUPPLY_PER_STRENGTH - stack[s]
+                for g in data.GANGS
+                for s in data.STRENGTHS
+            }
         ),
         points=FrozenMap({g: 0 for g in seats}),
         challenges=FrozenMap(),
@@ -148,7 +152,9 @@ def _read_stack(move: dict[str, Any]) -> tuple[str, str]:
     if gang not in data.GANGS:
         raise MalformedMove(f"place_hex: no gang {gang!r}", "bad_gang")
     if strength not in data.STRENGTHS:
-        raise MalformedMove(f"place_hex: strength is wimpy or tough, not {strength!r}", "bad_strength")
+        raise MalformedMove(
+            f"place_hex: strength is wimpy or tough, not {strength!r}", "bad_strength"
+        )
     return gang, strength
 
 
@@ -225,7 +231,8 @@ def _touches_own_turf(state: State, hex_: Hex, gang: str) -> bool:
 
 
 def clubhouse_moves(state: State, gang: str) -> list[dict[str, Any]]:
-    return [{"type": PLACE_CLUBHOUSE, "hex": hexes.to_json(h)} for h in clubhouse_sites(state, gang)]
+    sites = clubhouse_sites(state, gang)
+    return [{"type": PLACE_CLUBHOUSE, "hex": hexes.to_json(h)} for h in sites]
 
 
 def apply_clubhouse(state: State, gang: str, move: dict[str, Any]) -> State:
@@ -242,7 +249,8 @@ def apply_clubhouse(state: State, gang: str, move: dict[str, Any]) -> State:
     if site in state.clubhouses.values():
         raise IllegalMove(f"{where}: another clubhouse stands there", "occupied")
     raise IllegalMove(
-        f"{where}: a clubhouse goes on own turf or on enemy turf touching own turf", "not_next_to_own_turf"
+        f"{where}: a clubhouse goes on own turf or on enemy turf touching own turf",
+        "not_next_to_own_turf",
     )
 
 

@@ -126,20 +126,25 @@ def build_duels(state: State) -> tuple[Duel, ...]:
     """This red turn's duels: each sworn pair (and with 2 gangs the pair) both ways, then each
     lone gang's attack on its pick."""
     turn, duels = state.turn, []
-    in_play = state.in_play
-    pairs = [tuple(in_play)] if state.players == 2 and len(in_play) == 2 else [
-        (g, e) for g in in_play if (e := state.sworn_enemy(g)) and data.GANGS.index(g) < data.GANGS.index(e)
-    ]
-    for a, b in pairs:
+    for a, b in _duelling_pairs(state):
         duels.append(Duel(a, b, red_number(a, turn), red_number(b, turn)))
         duels.append(Duel(b, a, red_number(b, turn), red_number(a, turn)))
     if state.players > 2:
-        for picker in in_play:
+        for picker in state.in_play:
             target = state.challenges.get(picker)
-            if state.sworn_enemy(picker) is None and target in in_play:
-                substitute = data.SWORN_ENEMY[picker]
-                duels.append(Duel(picker, target, red_number(picker, turn), red_number(substitute, turn)))
+            if state.sworn_enemy(picker) is None and target in state.in_play:
+                substitute_number = red_number(data.SWORN_ENEMY[picker], turn)
+                duels.append(Duel(picker, target, red_number(picker, turn), substitute_number))
     return tuple(duels)
+
+
+def _duelling_pairs(state: State) -> list[tuple[str, str]]:
+    """Pairs fighting both ways: the two gangs of a 2-player game, else the sworn pairs."""
+    in_play = state.in_play
+    if state.players == 2:
+        return [(in_play[0], in_play[1])] if len(in_play) == 2 else []
+    pairs = [(g, state.sworn_enemy(g)) for g in in_play]
+    return [(g, e) for g, e in pairs if e is not None and in_play.index(g) < in_play.index(e)]
 
 
 def seats_to_choose(state: State) -> tuple[str, ...]:
@@ -160,23 +165,31 @@ def choice_moves(state: State, gang: str) -> list[dict[str, Any]]:
         return []
     duel = state.duels[0]
     if gang == duel.attacker:
-        return [{"type": CHOOSE_DIGITS, "digits": list(c)} for c in digit_choices(duel.attack_number)]
+        choices = digit_choices(duel.attack_number)
+        return [{"type": CHOOSE_DIGITS, "digits": list(c)} for c in choices]
     return [{"type": CHOOSE_BARS, "bars": list(c)} for c in bar_choices(duel.defence_number)]
 
 
 def _read_tiles(move: dict[str, Any], key: str) -> tuple[int, ...]:
     tiles = move.get(key)
-    if not isinstance(tiles, list) or any(isinstance(t, bool) or not isinstance(t, int) for t in tiles):
+    whole = isinstance(tiles, list) and all(
+        isinstance(t, int) and not isinstance(t, bool) for t in tiles
+    )
+    if not whole:
         raise MalformedMove(f"{move['type']} needs {key!r} as a list of whole numbers", "bad_tiles")
     return tuple(sorted(tiles))
 
 
-def _check_tiles(move_type: str, tiles: tuple[int, ...], allowed: tuple[tuple[int, ...], ...]) -> None:
+def _check_tiles(
+    move_type: str, tiles: tuple[int, ...], allowed: tuple[tuple[int, ...], ...]
+) -> None:
     if tiles in allowed:
         return
     count = len(allowed[0]) if allowed else 0
     if len(tiles) != count:
-        raise IllegalMove(f"{move_type}: choose exactly {count} tiles, not {len(tiles)}", "wrong_tile_count")
+        raise IllegalMove(
+            f"{move_type}: choose exactly {count} tiles, not {len(tiles)}", "wrong_tile_count"
+        )
     raise IllegalMove(
         f"{move_type}: tiles are 1-8, digits at most three of a value, bars one of each",
         "unavailable_tile",

@@ -91,6 +91,10 @@ def four_gangs(seats=(R, B, C, S), **kwargs) -> State:
     return make_state(seats=seats, own=own, clubhouses=clubs, built=(), **kwargs)
 
 
+def place(hex_, gang, strength):
+    return {"type": "place_hex", "hex": hex_, "gang": gang, "strength": strength}
+
+
 def turf_block(gang, hexes_, strength=W):
     return {h: Turf(gang, strength) for h in hexes_}
 
@@ -127,7 +131,7 @@ def test_building_starts_in_turn_one_points_order_from_the_toxic_waste():
 
 def test_placing_a_hex_takes_it_from_the_stack_and_passes_to_the_next_builder():
     state = RULES.setup(4, {}, "build-seed")
-    after = RULES.apply(state, seat(state, R), {"type": "place_hex", "hex": [1, 0], "gang": B, "strength": T})
+    after = RULES.apply(state, seat(state, R), place([1, 0], B, T))
     assert after.board[(1, 0)] == Turf(B, T)
     assert after.stacks[(B, T)] == 10
     assert after.acting == C
@@ -153,13 +157,13 @@ def test_illegal_placements_are_refused_with_codes(move, code):
 def test_malformed_placements_and_other_seats_are_refused():
     state = RULES.setup(4, {}, "build-seed")
     with pytest.raises(MalformedMove) as error:
-        RULES.apply(state, seat(state, R), {"type": "place_hex", "hex": [1, 0], "gang": "elves", "strength": W})
+        RULES.apply(state, seat(state, R), place([1, 0], "elves", W))
     assert error.value.code == "bad_gang"
     with pytest.raises(MalformedMove) as error:
-        RULES.apply(state, seat(state, R), {"type": "place_hex", "hex": "1,0", "gang": B, "strength": W})
+        RULES.apply(state, seat(state, R), place("1,0", B, W))
     assert error.value.code == "bad_hex"
     with pytest.raises(NotYourTurn):
-        RULES.apply(state, seat(state, B), {"type": "place_hex", "hex": [1, 0], "gang": R, "strength": W})
+        RULES.apply(state, seat(state, B), place([1, 0], R, W))
     with pytest.raises(IllegalMove) as error:
         RULES.apply(state, seat(state, R), {"type": "place_clubhouse", "hex": [1, 0]})
     assert error.value.code == "wrong_phase"
@@ -169,7 +173,7 @@ def test_an_empty_stack_cannot_be_placed():
     state = RULES.setup(4, {}, "build-seed")
     state = state.with_(stacks=state.stacks.set((B, T), 0))
     with pytest.raises(IllegalMove) as error:
-        RULES.apply(state, seat(state, R), {"type": "place_hex", "hex": [1, 0], "gang": B, "strength": T})
+        RULES.apply(state, seat(state, R), place([1, 0], B, T))
     assert error.value.code == "stack_empty"
 
 
@@ -181,9 +185,9 @@ def test_a_builder_left_with_only_its_own_stacks_is_skipped():
     state = state.with_(
         board=state.board.without((3, 0)).without((3, -1)), stacks=state.stacks.set((R, W), 2)
     )
-    after = RULES.apply(state, seat(state, B), {"type": "place_hex", "hex": [3, -1], "gang": R, "strength": W})
+    after = RULES.apply(state, seat(state, B), place([3, -1], R, W))
     assert after.acting == B  # rubbles may not place its own turf: brambles places again
-    done = RULES.apply(after, seat(after, B), {"type": "place_hex", "hex": [3, 0], "gang": R, "strength": W})
+    done = RULES.apply(after, seat(after, B), place([3, 0], R, W))
     assert done.phase == CLUBHOUSE_PLACEMENT and done.acting == R
     assert len(done.board) == 37
 
@@ -197,7 +201,7 @@ def test_with_four_gangs_the_two_missing_hexes_come_from_the_supply():
     stacks = FrozenMap({k: 0 for k in state.stacks}).set((B, W), 1)
     state = state.with_(board=board, stacks=stacks, acting=R)
     target = next(h for h in empties[:3] if any(n in board for n in neighbours_on_board(h, 5)))
-    after = RULES.apply(state, seat(state, R), {"type": "place_hex", "hex": list(target), "gang": B, "strength": W})
+    after = RULES.apply(state, seat(state, R), place(list(target), B, W))
     assert len(after.board) == 91
     assert after.phase == CLUBHOUSE_PLACEMENT
     assert sum(after.supplies.values()) == supply_before - 2
@@ -263,7 +267,9 @@ def three_gang_clubhouses():
         **turf_block(B, [(-1, 0), (-2, 0)]),
         **turf_block(C, [(0, 2), (0, 3)]),
     }
-    state = make_state(seats=(R, B, C), own=own, phase=CLUBHOUSE_PLACEMENT, turn=0, step=0, order=(R, C, B))
+    state = make_state(
+        seats=(R, B, C), own=own, phase=CLUBHOUSE_PLACEMENT, turn=0, step=0, order=(R, C, B)
+    )
     for gang, site in ((R, [1, 0]), (C, [0, 2]), (B, [-1, 0])):
         state = RULES.apply(state, seat(state, gang), {"type": "place_clubhouse", "hex": site})
     return state
@@ -295,9 +301,16 @@ def test_the_picked_opponent_defends_with_the_pickers_sworn_enemys_red_number():
 
 
 def test_a_gang_whose_sworn_enemy_is_gone_picks_before_the_next_duels():
-    own = {**turf_block(B, [(-1, 0), (-2, 0)]), **turf_block(C, [(0, 2), (0, 3)]), **turf_block(S, [(3, 0), (3, -1)])}
-    state = make_state(seats=(R, B, C, S), own=own, turn=2, step=5, order=(R, B, C, S), acting=S, filler=Turf(R, W))
-    state = state.with_(eliminated=(R,), clubhouses=state.clubhouses.updated({B: (-1, 0), C: (0, 2), S: (3, 0)}))
+    own = {
+        **turf_block(B, [(-1, 0), (-2, 0)]),
+        **turf_block(C, [(0, 2), (0, 3)]),
+        **turf_block(S, [(3, 0), (3, -1)]),
+    }
+    clubs = {B: (-1, 0), C: (0, 2), S: (3, 0)}
+    state = make_state(
+        seats=(R, B, C, S), own=own, clubhouses=clubs, turn=2, step=5, acting=S, filler=Turf(R, W)
+    )
+    state = state.with_(eliminated=(R,))
     state = RULES.apply(state, seat(state, S), {"type": "end_step"})
     assert state.turn == 3 and state.phase == PICK and state.acting == B
     state = RULES.apply(state, seat(state, B), {"type": "choose_opponent", "gang": S})
@@ -335,18 +348,27 @@ def test_play_order_ties_go_to_fewer_cancelled_digits_then_the_fixed_order():
 
 
 def test_turn_one_step_two_eliminates_gangs_without_a_two_hex_home_turf_only_on_turn_one():
-    own = {**turf_block(R, [(1, 0)]), **turf_block(B, [(-1, 0), (-2, 0)]), **turf_block(C, [(0, 2), (0, 3)])}
+    own = {
+        **turf_block(R, [(1, 0)]),
+        **turf_block(B, [(-1, 0), (-2, 0)]),
+        **turf_block(C, [(0, 2), (0, 3)]),
+    }
     clubs = {R: (1, 0), B: (-1, 0), C: (0, 2)}
-    state = make_state(seats=(R, B, C), own=own, clubhouses=clubs, turn=1, step=5, acting=C, order=(R, B, C))
+    state = make_state(seats=(R, B, C), own=own, clubhouses=clubs, turn=1, step=5, acting=C)
     later = RULES.apply(state, seat(state, C), {"type": "end_step"})
     assert later.turn == 2 and later.eliminated == ()
 
 
 def test_a_gang_without_clubhouse_or_free_own_hex_is_eliminated_at_step_two():
-    own = {**turf_block(B, [(-1, 0), (-2, 0)]), **turf_block(C, [(0, 2), (0, 3)]), **turf_block(R, [(2, 0)])}
+    own = {
+        **turf_block(B, [(-1, 0), (-2, 0)]),
+        **turf_block(C, [(0, 2), (0, 3)]),
+        **turf_block(R, [(2, 0)]),
+    }
     clubs = {R: None, B: (-1, 0), C: (0, 2)}
-    state = make_state(seats=(R, B, C), own=own, clubhouses=clubs, turn=4, step=5, acting=C, order=(R, B, C))
-    state = state.with_(pawns=FrozenMap({(2, 0): Pawn(B, data.WHEELBARROW), (1, 0): Pawn(R, data.LID)}))
+    state = make_state(seats=(R, B, C), own=own, clubhouses=clubs, turn=4, step=5, acting=C)
+    pawns = {(2, 0): Pawn(B, data.WHEELBARROW), (1, 0): Pawn(R, data.LID)}
+    state = state.with_(pawns=FrozenMap(pawns))
     after = RULES.apply(state, seat(state, C), {"type": "end_step"})
     assert after.eliminated == (R,)
     assert (1, 0) not in after.pawns and after.board[(2, 0)] == Turf(R, W)  # turf stays
@@ -384,7 +406,9 @@ def big_turf(gang, count):
 def test_with_four_gangs_25_home_hexes_at_the_end_of_a_turn_win():
     own = turf_block(R, big_turf(R, 25))
     clubs = {R: big_turf(R, 1)[0], B: None, C: None, S: None}
-    state = make_state(seats=(R, B, C, S), own=own, clubhouses=clubs, filler=Turf(B, W), turn=5, step=5, acting=S)
+    state = make_state(
+        seats=(R, B, C, S), own=own, clubhouses=clubs, filler=Turf(B, W), turn=5, step=5, acting=S
+    )
     assert len(home_turf(state, R)) == 25
     state = RULES.apply(state, seat(state, S), {"type": "end_step"})
     assert state.phase == OVER and state.winners == (R,) and state.end_reason == "home_turf_25"
@@ -462,7 +486,8 @@ def test_views_round_trip_into_the_same_state_except_the_seed():
 def test_a_builder_who_forfeits_is_skipped_and_setup_timeouts_are_legal_moves():
     state = RULES.setup(3, {}, "forfeit-build")
     builder = state.acting
-    assert RULES.timeout_move(state, seat(state, builder)) in RULES.legal_moves(state, seat(state, builder))
+    builder_seat = seat(state, builder)
+    assert RULES.timeout_move(state, builder_seat) in RULES.legal_moves(state, builder_seat)
     after = RULES.forfeit(state, seat(state, builder))
     assert after.phase == BUILD and after.acting == state.order[1]
     assert RULES.legal_moves(after, seat(after, builder)) == []

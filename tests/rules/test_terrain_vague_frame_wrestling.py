@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from rules.base import IllegalMove, MalformedMove, NotYourTurn, commitment
+from rules.base import IllegalMove, MalformedMove, NotYourTurn, Rng, commitment
 from rules.terrain_vague import RULES, data, wrestling
 from rules.terrain_vague.state import ACT, WRESTLE, Turf
 
@@ -22,7 +22,8 @@ BARS = "choose_bars"
 def red_turn_three():
     """Rubbles (seat 0, red 1) and Brambles (seat 1, red 3) at the start of turn 3."""
     own = {**turf_block(R, [(1, 0), (2, 0)]), **turf_block(B, [(-1, 0), (-2, 0)])}
-    state = make_state(own=own, clubhouses={R: (1, 0), B: (-1, 0)}, turn=2, step=5, acting=B, built=())
+    clubs = {R: (1, 0), B: (-1, 0)}
+    state = make_state(own=own, clubhouses=clubs, turn=2, step=5, acting=B, built=())
     return RULES.apply(state, 1, {"type": "end_step"})
 
 
@@ -136,8 +137,8 @@ def test_a_timed_out_choice_is_random_from_the_seed_and_legal():
     move = RULES.timeout_move(state, 1)
     assert move == RULES.timeout_move(state, 1)
     assert move in RULES.legal_moves(state, 1)
-    other_seed = state.with_(rng=state.rng.__class__("another-seed"))
-    picks = {json.dumps(RULES.timeout_move(other_seed.with_(rng=other_seed.rng.__class__(f"s{i}")), 1)) for i in range(8)}
+    reseeded = [state.with_(rng=Rng(f"seed-{i}")) for i in range(8)]
+    picks = {json.dumps(RULES.timeout_move(s, 1)) for s in reseeded}
     assert len(picks) > 1
 
 
