@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import bots
 import rules
 from games import errors, selectors, services
 from project.celery import app as celery_app
@@ -64,6 +65,7 @@ class GameListCreateApi(APIView):
         rules = serializers.CharField(max_length=40)
         players = serializers.IntegerField()
         options = serializers.DictField(required=False, default=dict)
+        bots = serializers.ListField(child=serializers.DictField(), required=False, default=list)
 
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
@@ -78,7 +80,11 @@ class GameListCreateApi(APIView):
     def post(self, request):
         data = _validated(self.InputSerializer, request.data)
         game = services.game_create(
-            creator=request.user, rules_id=data["rules"], players=data["players"], options=data["options"]
+            creator=request.user,
+            rules_id=data["rules"],
+            players=data["players"],
+            options=data["options"],
+            bot_seats=data["bots"],
         )
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
@@ -98,6 +104,27 @@ class GameJoinApi(APIView):
         services.game_join(game_id=game_id, user=request.user)
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
+
+
+class GameBotAddApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    class InputSerializer(serializers.Serializer):
+        bot = serializers.CharField(max_length=20)
+        level = serializers.IntegerField(required=False)
+
+    def post(self, request, game_id: int):
+        data = _validated(self.InputSerializer, request.data)
+        services.bot_seat_add(game_id=game_id, user=request.user, bot=data["bot"], level=data.get("level"))
+        game = selectors.game_get(game_id=game_id)
+        return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
+
+
+class BotListApi(APIView):
+    permission_classes = (AllowAny,)
+
+    def get(self, request):
+        return Response([spec.describe() for spec in bots.catalog().values()])
 
 
 class GameLegalMovesApi(APIView):

@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games import errors, store
-from games.models import Event, Game, GameStatus, Seat
+from games.models import Event, Game, GameStatus
 
 
 def game_get(*, game_id: int) -> Game:
@@ -39,7 +39,11 @@ def seat_of(*, game: Game, user: Any) -> int | None:
 
 def seats_of(*, game: Game) -> list[dict[str, Any]]:
     return [
-        {"seat": seat.index, "username": seat.user.username if seat.user else None, "bot": seat.bot or None}
+        {
+            "seat": seat.index,
+            "username": seat.user.username if seat.user else None,
+            "bot": {"name": seat.bot, "level": seat.bot_level} if seat.bot else None,
+        }
         for seat in game.seats.all()
     ]
 
@@ -108,6 +112,3 @@ def view_at(*, game: Game, user: Any, at: int) -> dict[str, Any]:
     seat = seat_of(game=game, user=user)
     return {"seq": at, "seat": seat, "view": store.rules_of(game).view(store.state_at(game, at), seat)}
 
-
-def seat_count(*, game: Game) -> int:
-    return Seat.objects.filter(game=game).count()

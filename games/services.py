@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+import bots
 import rules
 from games import errors, store
 from games.models import GENESIS_HASH, Event, EventKind, Game, GameStatus, IdempotencyKey, Seat
@@ -60,9 +61,13 @@ def token_obtain(*, username: str, password: str) -> Token:
 
 
 @transaction.atomic
-def game_create(*, creator: Any, rules_id: str, players: int, options: dict | None) -> Game:
+def game_create(
+    *, creator: Any, rules_id: str, players: int, options: dict | None, bot_seats: list[dict] | None = None
+) -> Game:
+    """A new game; the creator takes seat 0 and `bot_seats` ({seat, bot, level?}) their seats."""
     game_rules = rules.get(rules_id)
     chosen = game_rules.normalize_options(players, options)
+    bot_seats = _checked_bot_seats(bot_seats or [], players)
     seed = secrets.token_hex(32)
     game = Game.objects.create(
         rules=rules_id,
@@ -76,8 +81,40 @@ def game_create(*, creator: Any, rules_id: str, players: int, options: dict | No
     state = store.fold_event(game_rules, seed, None, EventKind.CREATED, None, created)
     _append_event(game, kind=EventKind.CREATED, seat=None, payload=created)
     _take_seat(game, Seat(game=game, index=0, user=creator))
+    for wanted in bot_seats:
+        _take_seat(game, Seat(game=game, index=wanted["seat"], bot=wanted["bot"], bot_level=wanted["level"]))
     _record_state(game, state)
     return game
+
+
+@transaction.atomic
+def bot_seat_add(*, game_id: int, user: Any, bot: str, level: int | None = None) -> Seat:
+    """A bot takes the next free seat of an open game; any player seated there may ask."""
+    game = _locked_game(game_id)
+    _seat_of(game, user)
+    if game.status != GameStatus.OPEN:
+        raise errors.GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
+    spec = bots.get(bot)
+    chosen_level = spec.default_level if level is None else level
+    spec.check_level(chosen_level)
+    seat = Seat(game=game, index=_next_free_seat(game), bot=bot, bot_level=chosen_level)
+    _take_seat(game, seat)
+    _record_state(game, store.state_at(game))
+    return seat
+
+
+def _checked_bot_seats(wanted: list[dict], players: int) -> list[dict]:
+    checked, taken = [], {0}
+    for entry in wanted:
+        seat = entry.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 < seat < players or seat in taken:
+            raise errors.InvalidInput(f"bot seat {seat!r}: each bot needs its own seat from 1 to {players - 1}")
+        spec = bots.get(entry.get("bot"))
+        level = entry.get("level", spec.default_level)
+        spec.check_level(level)
+        taken.add(seat)
+        checked.append({"seat": seat, "bot": spec.name, "level": level})
+    return checked
 
 
 @transaction.atomic
@@ -220,6 +257,26 @@ def _append_event(
     return event
 
 
+def bot_seat_play(*, game_id: int, seq: int) -> Event | None:
+    """One bot seat that must act at `seq` makes its move; None if the game has moved on or no
+    bot is to act. The bot sees only its seat's view."""
+    game = Game.objects.filter(pk=game_id, seq=seq, status=GameStatus.ACTIVE).first()
+    if game is None:
+        return None
+    seat = game.seats.filter(index__in=game.to_act).exclude(bot="").order_by("index").first()
+    if seat is None:
+        return None
+    game_rules = store.rules_of(game)
+    view = game_rules.view(store.state_at(game), seat.index)
+    move = bots.choose_move(
+        game_rules, view, seat.index, bot=seat.bot, level=seat.bot_level, seed=f"{game.seed}:{seq}"
+    )
+    try:
+        return seat_act(game_id=game_id, seat=seat.index, expected_seq=seq, kind=EventKind.MOVE, move=move)
+    except errors.StaleSeq:
+        return None  # somebody else acted first: the task for the new seq takes over
+
+
 def _record_state(game: Game, state: Any) -> None:
     """Cache what the lists and the turn checks need, and snapshot the fold when due."""
     game_rules = store.rules_of(game)
@@ -232,3 +289,14 @@ def _record_state(game: Game, state: Any) -> None:
     if store.snapshot_due(game.seq):
         store.snapshot_write(game, game.seq, state)
     game.save()
+    _after_commit_wake_bots(game)
+
+
+def _after_commit_wake_bots(game: Game) -> None:
+    if game.status != GameStatus.ACTIVE:
+        return
+    if game.seats.filter(index__in=game.to_act).exclude(bot="").exists():
+        from games import tasks  # tasks import services: resolve at call time
+
+        game_id, seq = game.pk, game.seq
+        transaction.on_commit(lambda: tasks.play_bots.delay(game_id, seq))

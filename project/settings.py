@@ -78,10 +78,14 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock when a transaction starts, so two writers queue instead of
-    # failing on a lock upgrade; the timeout is how long one waits for the other.
-    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    # failing on a lock upgrade; the timeout is how long one waits for the other. WAL lets the web
+    # and worker processes read while one of them writes, and makes a commit cheap.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-scrapyard.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

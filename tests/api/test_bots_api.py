@@ -1,0 +1,67 @@
+"""Bot seats through the API: the catalogue, seating bots at creation and later, and bot moves
+made through the same service as a person's (run here by calling the task's body directly)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Game
+from tests.api.conftest import register
+
+pytestmark = pytest.mark.django_db
+
+
+def test_bot_catalogue_lists_levels():
+    listed = {bot["name"]: bot for bot in register().get("/api/bots/").json()}
+    assert set(listed) >= {"random", "mcts"}
+    assert listed["mcts"]["levels"] and listed["mcts"]["default_level"] in listed["mcts"]["levels"]
+
+
+def test_bots_fill_seats_at_creation_and_play_through_the_service(django_capture_on_commit_callbacks):
+    human = register()
+    with django_capture_on_commit_callbacks() as wakeups:
+        created = human.post(
+            "/api/games/",
+            {"rules": "terrafex", "players": 2, "bots": [{"seat": 1, "bot": "random"}]},
+        )
+    game = created.json()
+    assert created.status_code == 201 and game["status"] == "active"
+    assert game["seats"][1] == {"seat": 1, "username": None, "bot": {"name": "random", "level": 1}}
+    assert bool(wakeups) == (1 in game["to_act"])  # a bot to act is woken after commit
+    for _ in range(500):
+        row = Game.objects.get(pk=game["id"])
+        if row.status == "finished":
+            break
+        if 1 in row.to_act:
+            event = services.bot_seat_play(game_id=row.pk, seq=row.seq)
+            assert event is not None and event.seat == 1 and event.kind == "move"
+        else:
+            moves = human.get(f"/api/games/{row.pk}/legal-moves/").json()["moves"]
+            assert human.submit(row.pk, moves[0], row.seq).status_code == 201
+    assert Game.objects.get(pk=game["id"]).status == "finished"
+
+
+def test_a_stale_bot_task_does_nothing():
+    human = register()
+    game = human.post("/api/games/", {"rules": "scavenge", "players": 2, "bots": [{"seat": 1, "bot": "random"}]})
+    row = Game.objects.get(pk=game.json()["id"])
+    assert services.bot_seat_play(game_id=row.pk, seq=row.seq - 1) is None
+    assert Game.objects.get(pk=row.pk).seq == row.seq
+
+
+def test_seating_a_bot_later_and_bad_bot_requests():
+    human = register()
+    game_id = human.post("/api/games/", {"rules": "scavenge", "players": 3}).json()["id"]
+    seated = human.post(f"/api/games/{game_id}/bots/", {"bot": "mcts", "level": 1})
+    assert seated.status_code == 201 and seated.json()["seats"][1]["bot"] == {"name": "mcts", "level": 1}
+    for body, code in (({"bot": "deep-blue"}, "unknown_bot"), ({"bot": "mcts", "level": 99}, "invalid_level")):
+        response = human.post(f"/api/games/{game_id}/bots/", body)
+        assert response.status_code == 400 and response.json()["code"] == code
+    stranger = register()
+    assert stranger.post(f"/api/games/{game_id}/bots/", {"bot": "random"}).json()["code"] == "not_a_player"
+    bad_seats = [{"seat": 0, "bot": "random"}], [{"seat": 5, "bot": "random"}], [{"seat": 1, "bot": "x"}]
+    for bots in bad_seats:
+        response = human.post("/api/games/", {"rules": "scavenge", "players": 2, "bots": bots})
+        assert response.status_code == 400
+    assert human.get("/api/games/", mine=1).json()["count"] == 1
