@@ -12,9 +12,9 @@ from rules.base import Move, Rules
 # Iterations make a decision reproducible; the millisecond cap only guards a slow machine or a
 # slow game (the default level stays within 1 s a decision on one core).
 MCTS_BUDGETS: dict[int, mcts.Budget] = {
-    1: mcts.Budget(iterations=60, milliseconds=250),
-    2: mcts.Budget(iterations=300, milliseconds=1000),
-    3: mcts.Budget(iterations=1200, milliseconds=4000),
+    1: mcts.Budget(iterations=100, milliseconds=250),
+    2: mcts.Budget(iterations=800, milliseconds=1000),
+    3: mcts.Budget(iterations=3000, milliseconds=4000),
 }
 
 

@@ -1,0 +1,110 @@
+"""The bots on every game in the catalogue: legal moves, reproducible moves, whole games, and a
+hand-built position per game where the MCTS bot must take the win in one.
+
+The generic tests shrink MCTS level 1 to a few iterations: they check the plumbing on the real
+games, not strength (bench/bots_strength.py measures that).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import bots
+import rules
+from bots import arena, heuristics, mcts, registry
+
+GAMES = list(rules.catalog().values())
+TINY = mcts.Budget(iterations=12, milliseconds=None, rollout_limit=20)
+
+
+@pytest.fixture
+def tiny_mcts(monkeypatch):
+    monkeypatch.setitem(registry.MCTS_BUDGETS, 1, TINY)
+
+
+def _json(value):
+    return json.loads(json.dumps(value))
+
+
+def _positions(game, players, seed, count, stride=7):
+    """Every `stride`-th position of a random playout, with a seat to act, `count` at most."""
+    rnd = random.Random(seed)
+    state = game.setup(players, {}, seed)
+    found = []
+    step = 0
+    while game.outcome(state) is None and len(found) < count:
+        seat = rnd.choice(game.to_act(state))
+        if step % stride == 0:
+            found.append((state, seat))
+        state = game.apply(state, seat, rnd.choice(game.legal_moves(state, seat)))
+        step += 1
+    return found
+
+
+@pytest.mark.parametrize("bot", ["random", "mcts"])
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_bots_return_legal_moves(game, bot, tiny_mcts) -> None:
+    for players in sorted({game.min_players, game.max_players}):
+        for n, (state, seat) in enumerate(_positions(game, players, f"{game.id}-{bot}", 6)):
+            view = _json(game.view(state, seat))
+            move = bots.choose_move(game, view, seat, bot=bot, level=1, seed=f"s{n}")
+            assert move in game.legal_moves(state, seat)
+            game.apply(state, seat, move)
+
+
+@pytest.mark.parametrize("bot", ["random", "mcts"])
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_the_same_seed_gives_the_same_move(game, bot, tiny_mcts) -> None:
+    for state, seat in _positions(game, game.min_players, f"{game.id}-same", 3):
+        view = _json(game.view(state, seat))
+        first = bots.choose_move(game, view, seat, bot=bot, level=1, seed="same")
+        again = bots.choose_move(game, _json(view), seat, bot=bot, level=1, seed="same")
+        assert first == again
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_a_game_of_random_bots_finishes(game) -> None:
+    seats = {s: arena.Seat("random", 1) for s in range(game.max_players)}
+    match = arena.play(game, game.max_players, {}, f"{game.id}-whole", seats, max_actions=30_000)
+    assert match.outcome is not None and game.to_act(match.state) == ()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_a_heuristic_if_any_values_every_seat(game) -> None:
+    hints = heuristics.for_rules(game.id)
+    if hints is None or not hasattr(hints, "evaluate"):
+        pytest.skip(f"{game.id} has no evaluation")
+    for players in range(game.min_players, game.max_players + 1):
+        for state, _ in _positions(game, players, f"{game.id}-eval", 4):
+            values = list(hints.evaluate(game, state))
+            assert len(values) == players and all(0 <= v <= 1 for v in values)
+
+
+# --- wins in one, on hand-built positions (loaded through each game's own `load`) --------------
+
+SCAVENGE_CARRIER_HOME = {
+    # Seat 0 carries the good stuff at (0,3), home is (0,0), the roll is 3: home wins at once.
+    "players": 2, "straight_moves": False, "positions": [3, 77], "trash": [0, 2], "carrier": 0,
+    "turn": 0, "roll": 3, "rng": {"seed": "hand-built", "drawn": 0}, "winner": None,
+    "end_reason": None,
+}
+
+WINS_IN_ONE = {
+    "scavenge": (SCAVENGE_CARRIER_HOME, 0, {"type": "move", "to": [0, 0]}),
+}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+@pytest.mark.parametrize("level", [1, 2])
+def test_mcts_takes_an_immediate_win(game, level) -> None:
+    if game.id not in WINS_IN_ONE:
+        pytest.skip(f"no hand-built winning position for {game.id} yet")
+    dumped, seat, winning = WINS_IN_ONE[game.id]
+    state = game.load(_json(dumped))
+    assert winning in game.legal_moves(state, seat)
+    view = _json(game.view(state, seat))
+    for seed in ("a", "b"):
+        assert bots.choose_move(game, view, seat, bot="mcts", level=level, seed=seed) == winning
