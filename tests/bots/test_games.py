@@ -92,8 +92,57 @@ SCAVENGE_CARRIER_HOME = {
     "end_reason": None,
 }
 
+TERRAFEX_LAST_GLACIER = {
+    # White (seat 0) has only its glacier action left; the last glacier, small at (0,0), melts
+    # into the large fire at (1,0) by moving south and ends the game with White ahead (the large
+    # forest at (3,3) is White's, the medium fire left at (1,0) costs White 2: 1 to 0). Moving
+    # east keeps the game going.
+    "board": [{"row": 0, "col": 0, "colour": "blue", "size": "S"},
+              {"row": 1, "col": 0, "colour": "red", "size": "L"},
+              {"row": 3, "col": 3, "colour": "green", "size": "L"}],
+    "pool": {"green": {"S": 5, "M": 5, "L": 3}, "yellow": {"S": 5, "M": 5, "L": 4},
+             "red": {"S": 5, "M": 5, "L": 3}, "blue": {"S": 4, "M": 5, "L": 4}},
+    "fire_pit": {"S": 0, "M": 0, "L": 0}, "white": 0, "mover": 0, "turn": 9,
+    "actions_done": ["forest", "mountain", "fire"], "fire_in_hand": None,
+    "melted_this_turn": False, "quiet_turns": 0, "forfeited": None,
+}
+
+SPACE_JUNKYARD_LAST_PUSH = {
+    # The stack is empty and seat 1 holds the last tile: its push ends the game, and its ship
+    # (bridge and S05, -1) beats seat 0's (-2), so any push wins; the bot must end the game now.
+    "players": 2,
+    "options": {"short": True, "small_map": False, "more_junk": False, "less_empty_space": False},
+    "size": 6,
+    "map": [["A27", "S29", None, "A14", "S35", "A25"], ["A01", None, None, None, None, "A07"],
+            ["S42", "S27", "A29", None, "S33", "A32"], ["A13", None, None, "S13", "S25", "S06"],
+            ["S22", "S24", None, "S31", "S19", "S14"], ["A16", "S36", "A12", None, None, None]],
+    "ships": [
+        {"at": [2, 0], "off_side": None, "stores": [1, 1, 4], "out": False, "sections": [
+            {"at": [0, 0], "tile": "BRG", "rotation": 0, "added": 0},
+            {"at": [0, -1], "tile": "S32", "rotation": 0, "added": 3},
+            {"at": [-1, -1], "tile": "S28", "rotation": 90, "added": 13}]},
+        {"at": [5, 5], "off_side": None, "stores": [2, 2, 2], "out": False, "sections": [
+            {"at": [0, 0], "tile": "BRG", "rotation": 0, "added": 0},
+            {"at": [0, -1], "tile": "S05", "rotation": 0, "added": 22}]},
+    ],
+    "gone": ["A05", "A18", "S34", "S09", "A31", "S11", "S26", "S21", "A03", "A10", "A09", "S39",
+             "S41", "A06", "A19", "S01", "A30", "S10", "S38", "S44", "A22", "A23", "A20", "S40",
+             "A08", "S15", "S04", "S23", "S08", "S18", "A28", "A17"],
+    "drawn": "A02",
+    "recent_pushes": [[1, "S4"], [0, "E4"], [1, "E3"], [0, "N4"]],
+    "turn": {"seat": 1, "number": 24, "phase": "junk", "produced": [], "steps_left": 0,
+             "bought_steps": False, "asteroids_taken": 0, "sections_taken": 0, "pushes": 0},
+    "end_reason": "", "stack": [],
+    "removed": ["S37", "A15", "A11", "S16", "S20", "S17", "A26", "S30", "A24", "S12", "S02",
+                "S43", "A21", "S07", "A04", "S03"],
+    "rng": {"seed": "hand-built", "drawn": 75},
+}
+
+# rules id: (dumped state, seat, a winning move or None where every legal move wins)
 WINS_IN_ONE = {
     "scavenge": (SCAVENGE_CARRIER_HOME, 0, {"type": "move", "to": [0, 0]}),
+    "terrafex": (TERRAFEX_LAST_GLACIER, 0, {"type": "glacier", "from": [0, 0], "dir": "S"}),
+    "space_junkyard": (SPACE_JUNKYARD_LAST_PUSH, 1, None),
 }
 
 
@@ -104,7 +153,9 @@ def test_mcts_takes_an_immediate_win(game, level) -> None:
         pytest.skip(f"no hand-built winning position for {game.id} yet")
     dumped, seat, winning = WINS_IN_ONE[game.id]
     state = game.load(_json(dumped))
-    assert winning in game.legal_moves(state, seat)
+    assert game.outcome(state) is None and seat in game.to_act(state)
     view = _json(game.view(state, seat))
     for seed in ("a", "b"):
-        assert bots.choose_move(game, view, seat, bot="mcts", level=level, seed=seed) == winning
+        move = bots.choose_move(game, view, seat, bot="mcts", level=level, seed=seed)
+        assert winning is None or move == winning
+        assert game.outcome(game.apply(state, seat, move)).winners == (seat,)
