@@ -13,7 +13,7 @@ from rules.base import Move, Rules
 # slow game (the default level stays within 1 s a decision on one core).
 MCTS_BUDGETS: dict[int, mcts.Budget] = {
     1: mcts.Budget(iterations=100, milliseconds=250),
-    2: mcts.Budget(iterations=800, milliseconds=1000),
+    2: mcts.Budget(iterations=800, milliseconds=900),
     3: mcts.Budget(iterations=3000, milliseconds=4000),
 }
 
