@@ -17,12 +17,13 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 import bots
 import rules
-from games import errors, store
+from games import clocks, errors, store
 from games.models import GENESIS_HASH, Event, EventKind, Game, GameStatus, IdempotencyKey, Seat
 from rules.base import canonical_json
 
@@ -60,27 +61,48 @@ def token_obtain(*, username: str, password: str) -> Token:
 # --- games ---------------------------------------------------------------------------------
 
 
+def new_seed() -> str:
+    """The secret seed of a new game: 256 bits, published only when the game ends."""
+    return secrets.token_hex(32)
+
+
+
 @transaction.atomic
 def game_create(
-    *, creator: Any, rules_id: str, players: int, options: dict | None, bot_seats: list[dict] | None = None
+    *,
+    creator: Any,
+    rules_id: str,
+    players: int,
+    options: dict | None,
+    bot_seats: list[dict] | None = None,
+    time_control: dict | None = None,
+    timeout_policy: str | None = None,
+    creator_plays: bool = True,
 ) -> Game:
-    """A new game; the creator takes seat 0 and `bot_seats` ({seat, bot, level?}) their seats."""
+    """A new game; the creator takes seat 0 and `bot_seats` ({seat, bot, level?}) their seats.
+    With `creator_plays=False` the creator only watches and bots may take seat 0 too (a game of
+    bots only). `time_control` and `timeout_policy` are described in `games.clocks`."""
     game_rules = rules.get(rules_id)
     chosen = game_rules.normalize_options(players, options)
-    bot_seats = _checked_bot_seats(bot_seats or [], players)
-    seed = secrets.token_hex(32)
+    bot_seats = _checked_bot_seats(bot_seats or [], players, first=1 if creator_plays else 0)
+    control = clocks.normalize_time_control(time_control)
+    policy = clocks.normalize_policy(timeout_policy)
+    seed = new_seed()
     game = Game.objects.create(
         rules=rules_id,
         players=players,
         options=chosen,
         seed=seed,
         seed_sha256=Game.hash_seed(seed),
+        time_control=control,
+        timeout_policy=policy,
         created_by=creator,
     )
     created = {"rules": rules_id, "players": players, "options": chosen, "seed_sha256": game.seed_sha256}
     state = store.fold_event(game_rules, seed, None, EventKind.CREATED, None, created)
     _append_event(game, kind=EventKind.CREATED, seat=None, payload=created)
-    _take_seat(game, Seat(game=game, index=0, user=creator))
+    if creator_plays:
+        _take_seat(game, Seat(game=game, index=0, user=creator))
     for wanted in bot_seats:
         _take_seat(game, Seat(game=game, index=wanted["seat"], bot=wanted["bot"], bot_level=wanted["level"]))
     _record_state(game, state)
@@ -91,7 +113,8 @@ def game_create(
 def bot_seat_add(*, game_id: int, user: Any, bot: str, level: int | None = None) -> Seat:
     """A bot takes the next free seat of an open game; any player seated there may ask."""
     game = _locked_game(game_id)
-    _seat_of(game, user)
+    if game.created_by_id != user.pk:  # a creator who only watches may seat bots too
+        _seat_of(game, user)
     if game.status != GameStatus.OPEN:
         raise errors.GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
     spec = bots.get(bot)
@@ -103,12 +126,14 @@ def bot_seat_add(*, game_id: int, user: Any, bot: str, level: int | None = None)
     return seat
 
 
-def _checked_bot_seats(wanted: list[dict], players: int) -> list[dict]:
-    checked, taken = [], {0}
+def _checked_bot_seats(wanted: list[dict], players: int, first: int = 1) -> list[dict]:
+    checked, taken = [], set(range(first))
     for entry in wanted:
         seat = entry.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 < seat < players or seat in taken:
-            raise errors.InvalidInput(f"bot seat {seat!r}: each bot needs its own seat from 1 to {players - 1}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not first <= seat < players or seat in taken:
+            raise errors.InvalidInput(
+                f"bot seat {seat!r}: each bot needs its own seat from {first} to {players - 1}"
+            )
         spec = bots.get(entry.get("bot"))
         level = entry.get("level", spec.default_level)
         spec.check_level(level)
@@ -168,6 +193,7 @@ def move_submit(
                     return Submitted(earlier, replayed=True)
             _check_version(game, expected_seq)
             seat = _seat_of(game, user)
+            clocks.check_in_time(game, seat)
             event = _act(game, seat, EventKind.MOVE, {"move": move})
             if idempotency_key:
                 IdempotencyKey.objects.create(user=user, key=idempotency_key, request_digest=digest, event=event)
@@ -198,7 +224,7 @@ def _act(game: Game, seat: int, kind: str, payload: dict) -> Event:
         {"move": game_rules.public_move(before, seat, payload["move"], after)} if "move" in payload else payload
     )
     event = _append_event(game, kind=kind, seat=seat, payload=payload, public_payload=public)
-    _record_state(game, after)
+    _record_state(game, after, acted=seat)
     return event
 
 
@@ -263,22 +289,27 @@ def bot_seat_play(*, game_id: int, seq: int) -> Event | None:
     game = Game.objects.filter(pk=game_id, seq=seq, status=GameStatus.ACTIVE).first()
     if game is None:
         return None
-    seat = game.seats.filter(index__in=game.to_act).exclude(bot="").order_by("index").first()
+    seat = game.seats.filter(_BOT_PLAYED, index__in=game.to_act).order_by("index").first()
     if seat is None:
         return None
     game_rules = store.rules_of(game)
     view = game_rules.view(store.state_at(game), seat.index)
-    move = bots.choose_move(
-        game_rules, view, seat.index, bot=seat.bot, level=seat.bot_level, seed=f"{game.seed}:{seq}"
-    )
+    spec = bots.get(seat.bot or seat.stand_in)
+    level = seat.bot_level if seat.bot else spec.default_level
+    move = bots.choose_move(game_rules, view, seat.index, bot=spec.name, level=level, seed=f"{game.seed}:{seq}")
     try:
         return seat_act(game_id=game_id, seat=seat.index, expected_seq=seq, kind=EventKind.MOVE, move=move)
     except errors.StaleSeq:
         return None  # somebody else acted first: the task for the new seq takes over
 
 
-def _record_state(game: Game, state: Any) -> None:
-    """Cache what the lists and the turn checks need, and snapshot the fold when due."""
+# A bot seat, or a person's seat a stand-in bot plays after a timeout (games.clocks).
+_BOT_PLAYED = ~Q(bot="") | ~Q(stand_in="")
+
+
+def _record_state(game: Game, state: Any, acted: int | None = None) -> None:
+    """Cache what the lists and the turn checks need, snapshot the fold when due, and set the
+    deadlines of the seats that must act (`acted`: the seat whose event this was)."""
     game_rules = store.rules_of(game)
     game.to_act = list(game_rules.to_act(state)) if game.status == GameStatus.ACTIVE else []
     outcome = game_rules.outcome(state)
@@ -289,13 +320,14 @@ def _record_state(game: Game, state: Any) -> None:
     if store.snapshot_due(game.seq):
         store.snapshot_write(game, game.seq, state)
     game.save()
+    clocks.deadlines_sync(game, acted=acted)
     _after_commit_wake_bots(game)
 
 
 def _after_commit_wake_bots(game: Game) -> None:
     if game.status != GameStatus.ACTIVE:
         return
-    if game.seats.filter(index__in=game.to_act).exclude(bot="").exists():
+    if game.seats.filter(_BOT_PLAYED, index__in=game.to_act).exists():
         from games import tasks  # tasks import services: resolve at call time
 
         game_id, seq = game.pk, game.seq

@@ -6,6 +6,8 @@ they skip on a developer's machine, and fail in CI (`CI=true`), where the servic
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
 
 import pytest
@@ -44,3 +46,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if IN_CI:
             pytest.fail(f"{reason} (CI=true: services are required, not optional)", pytrace=False)
         pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def reproducible_seeds(monkeypatch):
+    """Games created in a test get seeds from a counter, so every run plays the same games."""
+    from games import services
+
+    counter = itertools.count()
+    monkeypatch.setattr(
+        services, "new_seed", lambda: hashlib.sha256(f"test-seed-{next(counter)}".encode()).hexdigest()
+    )
