@@ -1,0 +1,111 @@
+"""Racing clients on one seq, on PostgreSQL with real connections: exactly one move is stored,
+every other gets 409, the seq stays gapless and the chain intact."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from rest_framework.test import APIClient
+
+from games import errors, services, store
+from games.models import Event, Game
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+RACERS = 8
+
+
+def _run_together(work, count: int) -> list:
+    """Start `count` threads on `work(i)` at the same instant; each uses its own connection."""
+    barrier = threading.Barrier(count)
+    results: list = [None] * count
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = work(i)
+        except Exception as error:  # the result under test
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def _started_game():
+    users = [get_user_model().objects.create_user(f"racer{n}", password="pw-long-enough") for n in range(2)]
+    game = services.game_create(creator=users[0], rules_id="terrafex", players=2, options={})
+    services.game_join(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
+    return game, users
+
+
+def test_one_move_per_seq_when_clients_race():
+    game, users = _started_game()
+    seat = game.to_act[0]
+    moves = store.rules_of(game).legal_moves(store.state_at(game), seat)
+    seq = game.seq
+
+    def submit(i: int):
+        return services.move_submit(
+            game_id=game.pk, user=users[seat], move=moves[i % len(moves)], expected_seq=seq
+        )
+
+    results = _run_together(submit, RACERS)
+    stored = [r for r in results if isinstance(r, services.Submitted)]
+    refused = [r for r in results if isinstance(r, errors.StaleSeq)]
+    assert len(stored) == 1 and len(refused) == RACERS - 1, results
+    assert all(error.extra["seq"] == seq + 1 for error in refused)
+    game.refresh_from_db()
+    assert game.seq == seq + 1
+    assert list(Event.objects.filter(game=game).values_list("seq", flat=True)) == list(range(1, seq + 2))
+    call_command("verify_log", str(game.pk))
+
+
+def test_racing_retries_with_one_idempotency_key_store_one_move():
+    game, users = _started_game()
+    seat = game.to_act[0]
+    token = services.token_obtain(username=users[seat].username, password="pw-long-enough").key
+    move = store.rules_of(game).legal_moves(store.state_at(game), seat)[0]
+
+    def retry(i: int):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        response = client.post(
+            f"/api/games/{game.pk}/moves/",
+            {"move": move, "expected_seq": game.seq},
+            format="json",
+            headers={"Idempotency-Key": "same-key"},
+        )
+        return response.status_code, response.json()
+
+    results = _run_together(retry, RACERS)
+    assert {status for status, _ in results} == {201}
+    assert len({body["seq"] for _, body in results}) == 1
+    assert Game.objects.get(pk=game.pk).seq == game.seq + 1
+
+
+def test_racing_joins_fill_each_seat_once():
+    creator = get_user_model().objects.create_user("host", password="pw-long-enough")
+    game = services.game_create(creator=creator, rules_id="scavenge", players=4, options={})
+    joiners = [get_user_model().objects.create_user(f"joiner{n}", password="pw-long-enough") for n in range(6)]
+
+    def join(i: int):
+        return services.game_join(game_id=game.pk, user=joiners[i])
+
+    results = _run_together(join, len(joiners))
+    seated = sorted(r.index for r in results if not isinstance(r, Exception))
+    assert seated == [1, 2, 3]
+    assert all(isinstance(r, errors.GameNotOpen) for r in results if isinstance(r, Exception))
+    game.refresh_from_db()
+    assert game.status == "active"
+    call_command("verify_log", str(game.pk))
