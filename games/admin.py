@@ -1,12 +1,12 @@
 from django.contrib import admin
 
-from games.models import Event, Game, Seat, Snapshot
+from games.models import Account, Deadline, Event, Game, Seat, Snapshot
 
 
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("index", "user", "bot", "bot_level", "joined_at")
+    fields = ("index", "user", "bot", "bot_level", "stand_in", "bank_seconds", "joined_at")
     readonly_fields = ("joined_at",)
 
 
@@ -43,3 +43,19 @@ class EventAdmin(ReadOnlyAdmin):
 @admin.register(Snapshot)
 class SnapshotAdmin(ReadOnlyAdmin):
     list_display = ("game", "seq", "created_at")
+
+
+@admin.register(Deadline)
+class DeadlineAdmin(admin.ModelAdmin):
+    """Deadlines are written by the services under the game lock: shown, never edited here."""
+
+    list_display = ("game", "seat", "seq", "due_at", "running_since", "enqueued_at")
+    ordering = ("due_at",)
+    readonly_fields = ("game", "seat", "seq", "due_at", "budget_seconds", "spent_seconds", "running_since",
+                       "enqueued_at")
+
+
+@admin.register(Account)
+class AccountAdmin(admin.ModelAdmin):
+    list_display = ("user", "vacation_days_per_year", "vacation_since", "vacation_used_seconds")
+    search_fields = ("user__username",)

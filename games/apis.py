@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 import bots
 import rules
-from games import errors, selectors, services
+from games import clocks, errors, selectors, services
 from project.celery import app as celery_app
 
 
@@ -66,6 +66,9 @@ class GameListCreateApi(APIView):
         players = serializers.IntegerField()
         options = serializers.DictField(required=False, default=dict)
         bots = serializers.ListField(child=serializers.DictField(), required=False, default=list)
+        time_control = serializers.JSONField(required=False, default=dict)  # games.clocks checks it
+        timeout_policy = serializers.CharField(required=False, default="auto")
+        creator_plays = serializers.BooleanField(required=False, default=True)
 
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
@@ -85,6 +88,9 @@ class GameListCreateApi(APIView):
             players=data["players"],
             options=data["options"],
             bot_seats=data["bots"],
+            time_control=data["time_control"],
+            timeout_policy=data["timeout_policy"],
+            creator_plays=data["creator_plays"],
         )
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
@@ -118,6 +124,34 @@ class GameBotAddApi(APIView):
         services.bot_seat_add(game_id=game_id, user=request.user, bot=data["bot"], level=data.get("level"))
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
+
+
+class GameSeatReturnApi(APIView):
+    """The owner of a seat a stand-in bot plays after a timeout takes it back."""
+
+    permission_classes = (IsAuthenticated,)
+
+    def post(self, request, game_id: int):
+        clocks.seat_return(game_id=game_id, user=request.user)
+        game = selectors.game_get(game_id=game_id)
+        return Response(selectors.game_detail(game=game, user=request.user))
+
+
+class AccountVacationApi(APIView):
+    """GET: the caller's vacation days and whether they are on vacation; POST {"on": bool}."""
+
+    permission_classes = (IsAuthenticated,)
+
+    class InputSerializer(serializers.Serializer):
+        on = serializers.BooleanField()
+
+    def get(self, request):
+        return Response(clocks.vacation_info(clocks.account_of(request.user)))
+
+    def post(self, request):
+        data = _validated(self.InputSerializer, request.data)
+        account = clocks.vacation_set(user=request.user, on=data["on"])
+        return Response(clocks.vacation_info(account))
 
 
 class BotListApi(APIView):

@@ -88,6 +88,16 @@ class EventOutOfRange(ServiceError):
     code = "event_out_of_range"
 
 
+class DeadlinePassed(ServiceError):
+    status = 409
+    code = "deadline_passed"
+
+
+class NoVacationLeft(ServiceError):
+    status = 409
+    code = "no_vacation_left"
+
+
 def _rules_status(error: RulesError) -> int:
     if isinstance(error, NotYourTurn):
         return 403

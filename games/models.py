@@ -31,6 +31,8 @@ class Game(models.Model):
     result = models.JSONField(null=True, blank=True)
     seed = models.CharField(max_length=64, help_text="secret until the game ends")
     seed_sha256 = models.CharField(max_length=64)
+    time_control = models.JSONField(default=dict, help_text="games.clocks: {} for none")
+    timeout_policy = models.CharField(max_length=10, default="auto", help_text="auto, bot or forfeit")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
@@ -57,6 +59,10 @@ class Seat(models.Model):
     )
     bot = models.CharField(max_length=20, blank=True, default="")
     bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    stand_in = models.CharField(
+        max_length=20, blank=True, default="", help_text="bot playing for a timed-out owner until they return"
+    )
+    bank_seconds = models.FloatField(null=True, blank=True, help_text="a bank clock's time left")
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -172,3 +178,42 @@ class IdempotencyKey(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=("user", "key"), name="idempotency_unique_key")]
+
+
+class Deadline(models.Model):
+    """When a seat that must act runs out of time; see `games.clocks` for the whole design.
+
+    One row per (game, seat) in `to_act`, written in the transaction of the event that made the
+    seat due, kept at the game's current `seq`, deleted when the seat no longer must act.
+    `due_at` is NULL while the clock is stopped (its owner on vacation).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deadlines")
+    seat = models.PositiveSmallIntegerField()
+    seq = models.PositiveIntegerField(help_text="the game's seq this deadline applies at")
+    due_at = models.DateTimeField(null=True, blank=True)
+    budget_seconds = models.FloatField(help_text="counted seconds the seat had when it became due")
+    spent_seconds = models.FloatField(default=0, help_text="counted seconds used before running_since")
+    running_since = models.DateTimeField(null=True, blank=True, help_text="NULL while stopped")
+    enqueued_at = models.DateTimeField(null=True, blank=True, help_text="last time the sweeper sent it")
+
+    class Meta:
+        ordering = ("due_at",)
+        indexes = [models.Index(fields=("due_at",))]
+        constraints = [models.UniqueConstraint(fields=("game", "seat"), name="deadline_unique_seat")]
+
+    def __str__(self) -> str:
+        return f"deadline of seat {self.seat} in game {self.game_id} at {self.due_at}"
+
+
+class Account(models.Model):
+    """What the server keeps about a person beyond Django's user: vacation time (`games.clocks`)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account")
+    vacation_days_per_year = models.PositiveSmallIntegerField(default=30)
+    vacation_year = models.PositiveSmallIntegerField(default=0, help_text="the year vacation_used counts")
+    vacation_used_seconds = models.FloatField(default=0)
+    vacation_since = models.DateTimeField(null=True, blank=True, help_text="NULL when not on vacation")
+
+    def __str__(self) -> str:
+        return f"account of {self.user_id}"

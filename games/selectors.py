@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games import errors, store
+from games import clocks, errors, store
 from games.models import Event, Game, GameStatus
 
 
@@ -19,7 +19,7 @@ def game_get(*, game_id: int) -> Game:
 
 
 def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
-    games = Game.objects.prefetch_related("seats__user")
+    games = Game.objects.prefetch_related("seats__user", "deadlines")
     if status:
         if status not in GameStatus.values:
             raise errors.InvalidInput(f"status must be one of {', '.join(GameStatus.values)}, not {status!r}")
@@ -69,10 +69,24 @@ def game_summary(*, game: Game) -> dict[str, Any]:
         "seats": seats_of(game=game),
         "seq": game.seq,
         "to_act": game.to_act,
-        "deadline": None,
+        **clocks_of(game=game),
         "result": game.result,
         "seed_sha256": game.seed_sha256,
         "created_at": game.created_at,
+    }
+
+
+def clocks_of(*, game: Game) -> dict[str, Any]:
+    """The time control, the timeout policy, the deadline of every seat that must act (`deadline`
+    is the earliest running one), and the seats a stand-in bot plays for (games.clocks)."""
+    deadlines = clocks.deadlines_of(game)
+    running = [entry["due_at"] for entry in deadlines if entry["due_at"] is not None]
+    return {
+        "time_control": game.time_control or None,
+        "timeout_policy": game.timeout_policy,
+        "deadline": min(running, default=None),
+        "deadlines": deadlines,
+        "stand_ins": [{"seat": seat.index, "bot": seat.stand_in} for seat in game.seats.all() if seat.stand_in],
     }
 
 

@@ -5,11 +5,13 @@ from games import apis
 urlpatterns = [
     path("accounts/", apis.AccountCreateApi.as_view(), name="account-create"),
     path("accounts/token/", apis.TokenObtainApi.as_view(), name="token-obtain"),
+    path("accounts/me/vacation/", apis.AccountVacationApi.as_view(), name="account-vacation"),
     path("rules/", apis.RulesListApi.as_view(), name="rules-list"),
     path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
     path("games/<int:game_id>/", apis.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/join/", apis.GameJoinApi.as_view(), name="game-join"),
     path("games/<int:game_id>/bots/", apis.GameBotAddApi.as_view(), name="game-bots"),
+    path("games/<int:game_id>/return/", apis.GameSeatReturnApi.as_view(), name="game-seat-return"),
     path("bots/", apis.BotListApi.as_view(), name="bot-list"),
     path("games/<int:game_id>/legal-moves/", apis.GameLegalMovesApi.as_view(), name="game-legal-moves"),
     path("games/<int:game_id>/moves/", apis.MoveSubmitApi.as_view(), name="game-moves"),

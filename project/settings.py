@@ -150,7 +150,19 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TASK_ALWAYS_EAGER = _env_flag("SCRAPYARD_TASKS_EAGER", False)
-CELERY_BEAT_SCHEDULE: dict = {}
+# Deadlines live in the database; beat sweeps them every second (games.clocks).
+CELERY_BEAT_SCHEDULE: dict = {
+    "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
+}
+
+# The sweeper sends each timeout this many seconds ahead, with its ETA at the deadline, so beat's
+# one-second period does not add to the lateness; a sent timeout still due after RESEND seconds
+# (its worker died) is sent again. FAULT_PAUSE (seconds) only serves the worker-kill test.
+SCRAPYARD_CLOCKS_LOOKAHEAD = float(os.environ.get("SCRAPYARD_CLOCKS_LOOKAHEAD", "1.5"))
+SCRAPYARD_CLOCKS_RESEND = float(os.environ.get("SCRAPYARD_CLOCKS_RESEND", "30"))
+SCRAPYARD_CLOCKS_FAULT_PAUSE = float(os.environ.get("SCRAPYARD_CLOCKS_FAULT_PAUSE", "0"))
+# The bot that plays a timed-out seat under the `bot` timeout policy (its default level).
+SCRAPYARD_STAND_IN_BOT = os.environ.get("SCRAPYARD_STAND_IN_BOT", "mcts")
 
 LOGGING = {
     "version": 1,

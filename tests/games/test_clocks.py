@@ -1,0 +1,240 @@
+"""Clocks without a worker: time controls, deadline rows, late moves, the policies, bank clocks,
+weekends, vacation and the sweeper, with the clocks' time set by the test."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import clocks, errors, services, store, tasks
+from games.models import Deadline, Event, Game, Seat
+
+pytestmark = pytest.mark.django_db
+
+T0 = dt.datetime(2026, 11, 18, 12, 0, tzinfo=dt.timezone.utc)  # a Wednesday
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    class Clock:
+        at = T0
+
+        def advance(self, seconds: float) -> None:
+            self.at += dt.timedelta(seconds=seconds)
+
+    fake = Clock()
+    monkeypatch.setattr(clocks, "now", lambda: fake.at)
+    return fake
+
+
+def _users(n: int) -> list:
+    User = get_user_model()
+    start = User.objects.count()
+    return [User.objects.create_user(username=f"c{start + i}", password="x") for i in range(n)]
+
+
+def _game(control: dict, policy: str = "auto", players: int = 2) -> tuple[Game, list]:
+    users = _users(players)
+    game = services.game_create(
+        creator=users[0], rules_id="scavenge", players=players, options={}, time_control=control,
+        timeout_policy=policy,
+    )
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    return Game.objects.get(pk=game.pk), users
+
+
+def _row(game: Game, seat: int | None = None) -> Deadline:
+    seat = game.to_act[0] if seat is None else seat
+    return Deadline.objects.get(game=game, seat=seat)
+
+
+def _move(game: Game, users: list) -> Event:
+    game.refresh_from_db()
+    seat = game.to_act[0]
+    move = store.rules_of(game).legal_moves(store.state_at(game), seat)[0]
+    return services.move_submit(game_id=game.pk, user=users[seat], move=move, expected_seq=game.seq).event
+
+
+# --- choosing -------------------------------------------------------------------------------
+
+
+def test_time_controls_are_checked_and_filled_in():
+    assert clocks.normalize_time_control(None) == {}
+    assert clocks.normalize_time_control({"type": "step", "seconds": 90}) == {"type": "step", "seconds": 90}
+    assert clocks.normalize_time_control({"type": "bank"}) == {
+        "type": "bank", "initial_hours": 240, "increment_hours": 36, "cap_hours": 240, "pause_weekends": False,
+    }
+    bad = [
+        {"type": "hourglass"}, {"type": "step"}, {"type": "step", "seconds": 0}, {"type": "step", "seconds": True},
+        {"type": "correspondence", "days": 4}, {"type": "step", "seconds": 60, "pause_weekends": True},
+        {"type": "bank", "initial_hours": 300, "cap_hours": 240}, "fast",
+    ]
+    for control in bad:
+        with pytest.raises(errors.InvalidInput):
+            clocks.normalize_time_control(control)
+    with pytest.raises(errors.InvalidInput):
+        clocks.normalize_policy("pray")
+
+
+def test_counted_time_skips_weekends():
+    friday_noon = dt.datetime(2026, 11, 20, 12, tzinfo=dt.timezone.utc)
+    assert clocks.add_counted(friday_noon, 86_400, True) == friday_noon + dt.timedelta(days=3)
+    assert clocks.add_counted(friday_noon, 86_400, False) == friday_noon + dt.timedelta(days=1)
+    saturday = dt.datetime(2026, 11, 21, 9, tzinfo=dt.timezone.utc)
+    assert clocks.add_counted(saturday, 3600, True) == dt.datetime(2026, 11, 23, 1, tzinfo=dt.timezone.utc)
+    assert clocks.counted_between(friday_noon, friday_noon + dt.timedelta(days=3), True) == 86_400
+    assert clocks.counted_between(saturday, saturday + dt.timedelta(hours=5), True) == 0
+
+
+# --- deadlines and late moves ---------------------------------------------------------------
+
+
+def test_a_step_deadline_follows_the_turn_and_a_late_move_is_refused(clock):
+    game, users = _game({"type": "step", "seconds": 90})
+    first = _row(game)
+    assert first.due_at == T0 + dt.timedelta(seconds=90) and first.seq == game.seq
+    clock.advance(30)
+    _move(game, users)
+    game.refresh_from_db()
+    assert list(Deadline.objects.filter(game=game).values_list("seat", flat=True)) == game.to_act
+    assert _row(game).due_at == clock.at + dt.timedelta(seconds=90)
+    clock.advance(91)
+    seq = game.seq
+    with pytest.raises(errors.DeadlinePassed):
+        _move(game, users)
+    assert Game.objects.get(pk=game.pk).seq == seq  # nothing stored
+
+
+def test_games_without_a_time_control_have_no_deadlines():
+    game, _ = _game({})
+    assert not Deadline.objects.filter(game=game).exists()
+
+
+def test_auto_timeout_is_applied_once_through_the_service(clock):
+    game, _ = _game({"type": "step", "seconds": 60})
+    seat, seq = game.to_act[0], game.seq
+    assert clocks.timeout_apply(game_id=game.pk, seq=seq, seat=seat) is None  # not due yet
+    clock.advance(61)
+    event = clocks.timeout_apply(game_id=game.pk, seq=seq, seat=seat)
+    assert event.kind == "timeout" and event.seat == seat and "move" in event.payload
+    assert clocks.timeout_apply(game_id=game.pk, seq=seq, seat=seat) is None
+    assert Event.objects.filter(game=game, kind="timeout").count() == 1
+    game.refresh_from_db()
+    assert _row(game).due_at == clock.at + dt.timedelta(seconds=60)
+
+
+def test_forfeit_policy_lets_the_rules_end_the_game(clock):
+    game, _ = _game({"type": "step", "seconds": 60}, policy="forfeit")
+    seat = game.to_act[0]
+    clock.advance(60)
+    event = clocks.timeout_apply(game_id=game.pk, seq=game.seq, seat=seat)
+    assert event.payload == {"forfeit": True}
+    game.refresh_from_db()
+    assert game.status == "finished" and game.result["winners"] == [1 - seat]
+    assert not Deadline.objects.filter(game=game).exists()
+
+
+def test_bot_policy_seats_a_stand_in_until_the_owner_returns(clock, django_capture_on_commit_callbacks):
+    game, users = _game({"type": "step", "seconds": 60}, policy="bot")
+    seat = game.to_act[0]
+    clock.advance(60)
+    with django_capture_on_commit_callbacks() as wakeups:
+        event = clocks.timeout_apply(game_id=game.pk, seq=game.seq, seat=seat)
+    assert event.kind == "timeout" and "move" in event.payload
+    assert Seat.objects.get(game=game, index=seat).stand_in == "mcts"
+    game.refresh_from_db()
+    if seat in game.to_act:  # the stand-in plays at once: no deadline, a bot task
+        assert wakeups and not Deadline.objects.filter(game=game, seat=seat).exists()
+    clocks.seat_return(game_id=game.pk, user=users[seat])
+    assert Seat.objects.get(game=game, index=seat).stand_in == ""
+    game.refresh_from_db()
+    assert set(Deadline.objects.filter(game=game).values_list("seat", flat=True)) == set(game.to_act)
+
+
+def test_bank_clock_keeps_time_adds_the_increment_up_to_the_cap(clock):
+    control = {"type": "bank", "initial_hours": 10, "increment_hours": 3, "cap_hours": 12}
+    game, users = _game(control)
+    seat = game.to_act[0]
+    clock.advance(3600)
+    _move(game, users)
+    assert Seat.objects.get(game=game, index=seat).bank_seconds == 12 * 3600  # 9 h + 3 h, the cap
+    game.refresh_from_db()
+    other = game.to_act[0]
+    clock.advance(4 * 3600)
+    _move(game, users)
+    assert Seat.objects.get(game=game, index=other).bank_seconds == 9 * 3600  # 10 - 4 + 3
+    game.refresh_from_db()
+    if game.to_act[0] == seat:
+        assert _row(game).due_at == clock.at + dt.timedelta(hours=12)
+
+
+def test_weekends_pause_a_correspondence_clock(clock):
+    clock.at = dt.datetime(2026, 11, 20, 12, tzinfo=dt.timezone.utc)  # Friday noon
+    game, _ = _game({"type": "correspondence", "days": 1, "pause_weekends": True})
+    assert _row(game).due_at == dt.datetime(2026, 11, 23, 12, tzinfo=dt.timezone.utc)
+
+
+# --- vacation -------------------------------------------------------------------------------
+
+
+def test_vacation_stops_correspondence_clocks_and_restarts_them_where_they_were(clock):
+    game, users = _game({"type": "correspondence", "days": 3})
+    seat = game.to_act[0]
+    clock.advance(86_400)
+    clocks.vacation_set(user=users[seat], on=True)
+    row = _row(game)
+    assert row.due_at is None and row.spent_seconds == 86_400
+    clock.advance(5 * 86_400)
+    assert clocks.sweep() == 0
+    clocks.vacation_set(user=users[seat], on=False)
+    assert _row(game).due_at == clock.at + dt.timedelta(days=2)
+    info = clocks.vacation_info(clocks.account_of(users[seat]))
+    assert info["days_used"] == 5 and info["days_left"] == 25 and not info["on_vacation"]
+
+
+def test_step_clocks_never_stop_and_vacation_runs_out(clock):
+    game, users = _game({"type": "step", "seconds": 60})
+    seat = game.to_act[0]
+    clocks.vacation_set(user=users[seat], on=True)
+    assert _row(game).due_at == T0 + dt.timedelta(seconds=60)
+    clock.advance(31 * 86_400)
+    assert clocks.vacations_expire() == 1
+    assert clocks.vacation_info(clocks.account_of(users[seat]))["days_left"] == 0
+    with pytest.raises(errors.NoVacationLeft):
+        clocks.vacation_set(user=users[seat], on=True)
+
+
+def test_a_seat_due_while_on_vacation_starts_stopped(clock):
+    users = _users(2)
+    clocks.vacation_set(user=users[1], on=True)
+    game = services.game_create(
+        creator=users[0], rules_id="scavenge", players=2, options={}, time_control={"type": "bank"}
+    )
+    services.game_join(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
+    row = _row(game)
+    assert (row.due_at is None) == (game.to_act[0] == 1)
+
+
+# --- the sweeper ----------------------------------------------------------------------------
+
+
+def test_sweep_sends_each_due_deadline_once_until_resend(clock, monkeypatch, django_capture_on_commit_callbacks):
+    sent = []
+    monkeypatch.setattr(tasks.apply_timeout, "apply_async", lambda args, eta=None: sent.append((args, eta)))
+    game, _ = _game({"type": "step", "seconds": 10})
+    due = _row(game)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert clocks.sweep() == 0
+    clock.advance(9)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert clocks.sweep() == 1  # within the look-ahead, with its ETA
+        assert clocks.sweep() == 0
+    assert sent == [((game.pk, game.seq, due.seat), due.due_at)]
+    clock.advance(60)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert clocks.sweep() == 1  # still due long after: its task was lost, send again
+    assert sent[-1] == ((game.pk, game.seq, due.seat), None)
