@@ -1,0 +1,161 @@
+"""Core benchmarks: `python -m bench.run` (or `make bench`).
+
+- playouts: random-playout speed of every rules module (moves a second, one core);
+- api: move throughput and latency (p50, p99) of the REST API with 16 concurrent clients, each
+  playing its own Scavenge game, against PostgreSQL behind gunicorn;
+- load: the time to load a game's state at 10 and at 10,000 events (snapshots on), and the
+  fold from zero for contrast.
+
+The api and load parts need PostgreSQL: `BENCH_DATABASE_URL` (default
+postgres://postgres@127.0.0.1:5432/scrapyard_bench, created if missing). Figures go to stdout and
+to bench/results/core.md, with the machine and the date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "core.md"
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/scrapyard_bench"
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    return f"{platform.node()}: {platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+# --- playouts ------------------------------------------------------------------------------
+
+
+def playouts(seconds_per_case: float = 3.0) -> list[str]:
+    import rules
+
+    rows = ["| game | players | games | moves | moves/s | mean game length |", "|---|---|---|---|---|---|"]
+    for game in rules.catalog().values():
+        for players in range(game.min_players, game.max_players + 1):
+            games, moves, elapsed = _playout_case(game, players, seconds_per_case)
+            rows.append(
+                f"| {game.id} | {players} | {games} | {moves} | {moves / elapsed:,.0f} | {moves / games:,.0f} |"
+            )
+    return rows
+
+
+def _playout_case(game, players: int, budget: float) -> tuple[int, int, float]:
+    rnd, games, moves, start = random.Random(players), 0, 0, time.perf_counter()
+    while time.perf_counter() - start < budget or games == 0:
+        state = game.setup(players, {}, f"bench-{games}")
+        while game.outcome(state) is None:
+            seat = rnd.choice(game.to_act(state))
+            state = game.apply(state, seat, rnd.choice(game.legal_moves(state, seat)))
+            moves += 1
+        games += 1
+    return games, moves, time.perf_counter() - start
+
+
+# --- PostgreSQL helpers --------------------------------------------------------------------
+
+
+def _database_url() -> str:
+    return os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
+
+
+def _ensure_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _env(url: str) -> dict[str, str]:
+    return {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "project.settings"}
+
+
+def _manage(url: str, *args: str) -> None:
+    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=_env(url), check=True)
+
+
+# --- api -----------------------------------------------------------------------------------
+
+
+def api(clients: int = 16, seconds: float = 30.0, port: int = 8765) -> list[str]:
+    from bench import api_load
+
+    url = _database_url()
+    _ensure_database(url)
+    _manage(url, "migrate", "--noinput", "--verbosity", "0")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", "4", "--log-level", "warning"],
+        cwd=ROOT, env=_env(url),
+    )
+    try:
+        api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
+        result = api_load.run(f"http://127.0.0.1:{port}", clients=clients, seconds=seconds)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    return [
+        "| clients | moves | seconds | moves/s | p50 ms | p99 ms | errors |",
+        "|---|---|---|---|---|---|---|",
+        f"| {clients} | {result.moves} | {result.seconds:.1f} | {result.moves / result.seconds:,.0f} | "
+        f"{result.p50_ms:.1f} | {result.p99_ms:.1f} | {result.errors} |",
+    ]
+
+
+# --- load ----------------------------------------------------------------------------------
+
+
+def load(events: int = 10_000) -> list[str]:
+    url = _database_url()
+    _ensure_database(url)
+    os.environ.update(_env(url))
+    import django
+
+    django.setup()
+    _manage(url, "migrate", "--noinput", "--verbosity", "0")
+    from bench import long_game
+
+    timings = long_game.measure(events)
+    rows = ["| events in the game | load (snapshot + fold), ms | fold from zero, ms |", "|---|---|---|"]
+    rows += [f"| {n:,} | {fast:.2f} | {slow:.1f} |" for n, fast, slow in timings]
+    return rows
+
+
+# --- main ----------------------------------------------------------------------------------
+
+PARTS = {"playouts": playouts, "api": api, "load": load}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("parts", nargs="*", help=f"any of {', '.join(PARTS)} (default: all)")
+    parts = parser.parse_args().parts or list(PARTS)
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        parser.error(f"no such part: {', '.join(sorted(unknown))}")
+    sys.path.insert(0, str(ROOT))
+    lines = ["# Core benchmarks", "", f"Machine: {machine()}", f"Date: {datetime.date.today()}", ""]
+    for part in parts:
+        print(f"== {part}", flush=True)
+        rows = PARTS[part]()
+        print("\n".join(rows), flush=True)
+        lines += [f"## {part}", "", *rows, ""]
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
