@@ -102,9 +102,10 @@ HIDEOUT: dict[str, tuple[int, ...]] = {
 
 WIN_HOME_TURF = 25  # 4 gangs: a home turf this big at the end of a turn wins
 MIN_HOME_TURF = 2  # a clubhouse's connected own hexes count as home turf from this size
-# Option `to_25` has no turn limit in the book; a server game needs an end, so the hideout runs
-# twice (24 turns) and then the largest home turf wins.
-TO_25_TURN_LIMIT = 24
+# Option `to_25` has no turn limit in RULINGS.md. A server game still needs a guaranteed end, so a
+# safety net, not a rule: after ten full hideout cycles (120 turns) the largest home turf wins, as
+# after turn 12 of the normal game. Real games reach 25 hexes long before.
+TO_25_TURN_LIMIT = 120
 
 # --- duel tiles ----------------------------------------------------------------------------
 
