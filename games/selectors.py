@@ -13,7 +13,7 @@ from games.models import Event, Game, GameStatus
 
 def game_get(*, game_id: int) -> Game:
     try:
-        return Game.objects.get(pk=game_id)
+        return Game.objects.prefetch_related("seats__user").get(pk=game_id)
     except Game.DoesNotExist:
         raise errors.GameNotFound(f"there is no game {game_id}") from None
 
