@@ -27,7 +27,7 @@ run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Scrapyard on http://127.0.0.1:$(PORT)/api/ (Ctrl-C stops the server and the worker)"
 	trap 'kill 0' EXIT INT TERM; \
-	$(BIN)/celery -A project worker --beat --loglevel=INFO --concurrency=2 \
+	$(BIN)/celery -A project worker --beat --loglevel=WARNING --concurrency=2 \
 		--schedule=var/celerybeat-schedule & \
 	$(BIN)/gunicorn project.wsgi --bind 0.0.0.0:$(PORT) --workers 2 --timeout 60 --access-logfile -
 

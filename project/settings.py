@@ -139,6 +139,8 @@ else:
         "data_folder_in": str(BROKER_DIR),
         "data_folder_out": str(BROKER_DIR),
         "control_folder": str(VAR_DIR / "broker-control"),
+        # The filesystem transport polls; a tenth of a second keeps bot replies prompt.
+        "polling_interval": 0.1,
     }
 
 CELERY_TASK_ACKS_LATE = True
