@@ -21,8 +21,8 @@ counted without weekends where they pause, and NULL while stopped. Step clocks n
 Enforcement. Nothing waits in the broker for days: beat runs `games.sweep_deadlines` every
 second; `sweep` picks rows due within `SCRAPYARD_CLOCKS_LOOKAHEAD` seconds (skipping rows another
 sweep holds, on PostgreSQL), stamps `enqueued_at` and, after commit, sends one
-`games.apply_timeout(game_id, seq, seat)` per row with its ETA at `due_at` (under a second away,
-so Redis' visibility timeout never matters). A row already sent is sent again only after
+`games.apply_timeout(game_id, seq, seat)` per row with its ETA at `due_at` (seconds away, far
+inside Redis' visibility timeout; the look-ahead absorbs a sweep delayed by a busy machine). A row already sent is sent again only after
 `SCRAPYARD_CLOCKS_RESEND` seconds, which is what recovers a task lost with a killed worker.
 `timeout_apply` is idempotent: inside the game lock it re-checks the seq, that the seat is still
 due and that its deadline has passed, then applies the game's policy through
@@ -189,17 +189,18 @@ def deadlines_sync(game: Game, *, acted: int | None = None) -> None:
     if not game.time_control:
         return
     at = now()
-    seats = {seat.index: seat for seat in game.seats.select_related("user__account")}
+    seats = game.seats.select_related("user__account") if game.time_control["type"] in STOPPING else game.seats
+    seats = {seat.index: seat for seat in seats.all()}
     rows = {row.seat: row for row in Deadline.objects.filter(game=game)}
     due = _person_played(game, seats)
-    for index, row in rows.items():
-        if index == acted or index not in due:
-            _settle(game, seats[index], row, at, acted=index == acted)
-            row.delete()
-    Deadline.objects.filter(game=game).update(seq=game.seq)
     kept = {index for index in rows if index != acted and index in due}
-    for index in sorted(due - kept):
-        _start(game, seats[index], at).save()
+    for index in set(rows) - kept:
+        _settle(game, seats[index], rows[index], at, acted=index == acted)
+    if len(kept) < len(rows):
+        Deadline.objects.filter(pk__in=[rows[index].pk for index in set(rows) - kept]).delete()
+    if kept:
+        Deadline.objects.filter(game=game).update(seq=game.seq)
+    Deadline.objects.bulk_create([_start(game, seats[index], at) for index in sorted(due - kept)])
 
 
 def _person_played(game: Game, seats: dict[int, Seat]) -> set[int]:
@@ -219,7 +220,7 @@ def _budget(game: Game, seat: Seat) -> float:
 
 def _start(game: Game, seat: Seat, at: dt.datetime) -> Deadline:
     row = Deadline(game=game, seat=seat.index, seq=game.seq, budget_seconds=_budget(game, seat))
-    if _on_vacation(seat) and game.time_control["type"] in STOPPING:
+    if game.time_control["type"] in STOPPING and _on_vacation(seat):
         return row  # stopped: no running_since, no due_at
     return _run(game, row, at)
 
@@ -255,7 +256,7 @@ def _settle(game: Game, seat: Seat, row: Deadline, at: dt.datetime, *, acted: bo
 
 
 def _on_vacation(seat: Seat) -> bool:
-    account = getattr(seat.user, "account", None) if seat.user_id else None
+    account = getattr(seat.user, "account", None) if seat.user_id else None  # loaded with the seats
     return account is not None and account.vacation_since is not None
 
 
@@ -330,12 +331,16 @@ def timeout_apply(*, game_id: int, seq: int, seat: int) -> Any:
 
 
 def _wait_until_due(game_id: int, seat: int) -> None:
-    """A task sent with an ETA may start a hair early: wait (unlocked) up to the look-ahead."""
+    """A task sent with an ETA may start a hair early: wait (unlocked) up to a second. A deadline
+    moved later since it was sent (a vacation) is handed back to the sweeper, unsent."""
     due_at = Deadline.objects.filter(game_id=game_id, seat=seat).values_list("due_at", flat=True).first()
-    if due_at is not None:
-        early = (due_at - now()).total_seconds()
-        if 0 < early <= settings.SCRAPYARD_CLOCKS_LOOKAHEAD + 1:
-            time.sleep(early)
+    if due_at is None:
+        return
+    early = (due_at - now()).total_seconds()
+    if 0 < early <= 1:
+        time.sleep(early)
+    elif early > 1:
+        Deadline.objects.filter(game_id=game_id, seat=seat, due_at=due_at).update(enqueued_at=None)
 
 
 def _still_due(game: Game, seq: int, seat: int) -> bool:

@@ -157,10 +157,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
 }
 
-# The sweeper sends each timeout this many seconds ahead, with its ETA at the deadline, so beat's
-# one-second period does not add to the lateness; a sent timeout still due after RESEND seconds
-# (its worker died) is sent again. FAULT_PAUSE (seconds) only serves the worker-kill test.
-SCRAPYARD_CLOCKS_LOOKAHEAD = float(os.environ.get("SCRAPYARD_CLOCKS_LOOKAHEAD", "1.5"))
+# The sweeper sends each timeout up to LOOKAHEAD seconds ahead, with its ETA at the deadline, so
+# neither beat's period nor a sweep slowed by a busy machine adds to the lateness; a sent timeout
+# still due after RESEND seconds (its worker died) is sent again. FAULT_PAUSE (seconds) only
+# serves the worker-kill test.
+SCRAPYARD_CLOCKS_LOOKAHEAD = float(os.environ.get("SCRAPYARD_CLOCKS_LOOKAHEAD", "5"))
 SCRAPYARD_CLOCKS_RESEND = float(os.environ.get("SCRAPYARD_CLOCKS_RESEND", "30"))
 SCRAPYARD_CLOCKS_FAULT_PAUSE = float(os.environ.get("SCRAPYARD_CLOCKS_FAULT_PAUSE", "0"))
 # The bot that plays a timed-out seat under the `bot` timeout policy (its default level).

@@ -238,3 +238,10 @@ def test_sweep_sends_each_due_deadline_once_until_resend(clock, monkeypatch, dja
     with django_capture_on_commit_callbacks(execute=True):
         assert clocks.sweep() == 1  # still due long after: its task was lost, send again
     assert sent[-1] == ((game.pk, game.seq, due.seat), None)
+
+
+def test_a_timeout_sent_before_its_deadline_moved_later_is_handed_back(clock):
+    game, _ = _game({"type": "step", "seconds": 60})
+    Deadline.objects.filter(game=game).update(enqueued_at=clock.at)
+    assert clocks.timeout_apply(game_id=game.pk, seq=game.seq, seat=game.to_act[0]) is None
+    assert _row(game).enqueued_at is None  # the sweeper sends it again when it falls due
