@@ -22,8 +22,9 @@ Enforcement. Nothing waits in the broker for days: beat runs `games.sweep_deadli
 second; `sweep` picks rows due within `SCRAPYARD_CLOCKS_LOOKAHEAD` seconds (skipping rows another
 sweep holds, on PostgreSQL), stamps `enqueued_at` and, after commit, sends one
 `games.apply_timeout(game_id, seq, seat)` per row with its ETA at `due_at` (seconds away, far
-inside Redis' visibility timeout; the look-ahead absorbs a sweep delayed by a busy machine). A row already sent is sent again only after
-`SCRAPYARD_CLOCKS_RESEND` seconds, which is what recovers a task lost with a killed worker.
+inside Redis' visibility timeout; the look-ahead absorbs a sweep delayed by a busy machine). A
+row already sent is sent again only after `SCRAPYARD_CLOCKS_RESEND` seconds, which recovers a task
+lost with a killed worker; a task that finds its deadline moved later hands the row back unsent.
 `timeout_apply` is idempotent: inside the game lock it re-checks the seq, that the seat is still
 due and that its deadline has passed, then applies the game's policy through
 `services.seat_act(kind="timeout")`; a duplicate or late task finds the game moved on and does
