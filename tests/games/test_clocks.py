@@ -245,3 +245,41 @@ def test_a_timeout_sent_before_its_deadline_moved_later_is_handed_back(clock):
     Deadline.objects.filter(game=game).update(enqueued_at=clock.at)
     assert clocks.timeout_apply(game_id=game.pk, seq=game.seq, seat=game.to_act[0]) is None
     assert _row(game).enqueued_at is None  # the sweeper sends it again when it falls due
+
+
+def test_each_seat_of_a_simultaneous_step_has_its_own_deadline(clock, monkeypatch):
+    import random
+
+    monkeypatch.setattr(services, "new_seed", lambda: "x")  # a seed whose game reaches a duel soon
+    users = _users(3)
+    game = services.game_create(
+        creator=users[0], rules_id="terrain_vague", players=3, options={},
+        time_control={"type": "step", "seconds": 90},
+    )
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    game_rules = store.rules_of(game)
+    for k in range(400):
+        game.refresh_from_db()
+        if len(game.to_act) > 1:
+            break
+        clock.advance(1)
+        seat = game.to_act[0]
+        move = random.Random(k).choice(game_rules.legal_moves(store.state_at(game), seat))
+        services.move_submit(game_id=game.pk, user=users[seat], move=move, expected_seq=game.seq)
+    first, second = game.to_act[:2]
+    assert {row.seat: row.due_at for row in Deadline.objects.filter(game=game)} == {
+        first: clock.at + dt.timedelta(seconds=90), second: clock.at + dt.timedelta(seconds=90),
+    }
+    started = clock.at
+    clock.advance(30)
+    _move_as(game, users, first)
+    game.refresh_from_db()
+    kept = _row(game, second)
+    assert first not in game.to_act and kept.seq == game.seq
+    assert kept.due_at == started + dt.timedelta(seconds=90)  # the step's clock runs on
+
+
+def _move_as(game: Game, users: list, seat: int) -> Event:
+    move = store.rules_of(game).legal_moves(store.state_at(game), seat)[0]
+    return services.move_submit(game_id=game.pk, user=users[seat], move=move, expected_seq=game.seq).event
