@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -331,4 +332,22 @@ def _after_commit_wake_bots(game: Game) -> None:
         from games import tasks  # tasks import services: resolve at call time
 
         game_id, seq = game.pk, game.seq
-        transaction.on_commit(lambda: tasks.play_bots.delay(game_id, seq))
+        # robust: the move is stored whatever the broker says; `bots_stalled` wakes a bot whose
+        # message never left.
+        transaction.on_commit(lambda: tasks.play_bots.delay(game_id, seq), robust=True)
+
+
+def bots_stalled(*, idle_seconds: float, limit: int = 500) -> list[tuple[int, int]]:
+    """(game, seq) of active games where a bot-played seat is to act and nothing has happened
+    for `idle_seconds`: its wake-up message was lost (a broker outage, a worker lost mid-task)."""
+    cutoff = timezone.now() - timedelta(seconds=idle_seconds)
+    candidates = (
+        Game.objects.filter(status=GameStatus.ACTIVE, updated_at__lt=cutoff, seats__in=Seat.objects.filter(_BOT_PLAYED))
+        .distinct()
+        .prefetch_related("seats")[:limit]
+    )
+    return [
+        (game.pk, game.seq)
+        for game in candidates
+        if any(seat.index in game.to_act and (seat.bot or seat.stand_in) for seat in game.seats.all())
+    ]

@@ -46,3 +46,13 @@ def sweep_deadlines() -> int:
     """Send `apply_timeout` for every deadline falling due; beat runs this every second. No
     retry: the next beat is the retry, and a sweep that outlived its beat expires unrun."""
     return clocks.sweep()
+
+
+@shared_task(name="games.wake_stalled_bots", acks_late=True, ignore_result=True, expires=10)
+def wake_stalled_bots() -> int:
+    """Beat's safety net for bot seats whose wake-up was lost. Each wake-up expires unrun if it
+    waits too long, so an outage cannot pile up work; a duplicate finds its seq gone and stops."""
+    stalled = services.bots_stalled(idle_seconds=30)
+    for game_id, seq in stalled:
+        play_bots.apply_async((game_id, seq), expires=30)
+    return len(stalled)

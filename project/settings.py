@@ -155,6 +155,7 @@ CELERY_TASK_ALWAYS_EAGER = _env_flag("SCRAPYARD_TASKS_EAGER", False)
 # Deadlines live in the database; beat sweeps them every second (games.clocks).
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
+    "wake-stalled-bots": {"task": "games.wake_stalled_bots", "schedule": 10.0, "options": {"expires": 10}},
 }
 
 # The sweeper sends each timeout up to LOOKAHEAD seconds ahead, with its ETA at the deadline, so

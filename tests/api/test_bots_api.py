@@ -3,9 +3,13 @@ made through the same service as a person's (run here by calling the task's body
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
+from unittest.mock import patch
 
-from games import services
+import pytest
+from django.utils import timezone
+
+from games import services, tasks
 from games.models import Game
 from tests.api.conftest import register
 
@@ -65,3 +69,45 @@ def test_seating_a_bot_later_and_bad_bot_requests():
         response = human.post("/api/games/", {"rules": "scavenge", "players": 2, "bots": bots})
         assert response.status_code == 400
     assert human.get("/api/games/", mine=1).json()["count"] == 1
+
+
+def test_a_bot_whose_wake_up_was_lost_is_found_and_woken(django_capture_on_commit_callbacks):
+    human = register()
+    created = human.post(
+        "/api/games/",
+        {"rules": "terrafex", "players": 2, "bots": [{"seat": 1, "bot": "random"}]},
+    ).json()
+    row = Game.objects.get(pk=created["id"])
+    if 1 not in row.to_act:  # let the human move until the bot is due
+        move = human.get(f"/api/games/{row.pk}/legal-moves/").json()["moves"][0]
+        while 1 not in Game.objects.get(pk=row.pk).to_act:
+            game = Game.objects.get(pk=row.pk)
+            move = human.get(f"/api/games/{row.pk}/legal-moves/").json()["moves"][0]
+            assert human.submit(row.pk, move, game.seq).status_code == 201
+        row = Game.objects.get(pk=row.pk)
+    assert services.bots_stalled(idle_seconds=30) == []  # just moved: not stalled yet
+    Game.objects.filter(pk=row.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    assert services.bots_stalled(idle_seconds=30) == [(row.pk, row.seq)]
+    with patch.object(tasks.play_bots, "apply_async") as send:
+        assert tasks.wake_stalled_bots() == 1
+    send.assert_called_once_with((row.pk, row.seq), expires=30)
+
+
+def test_a_broker_failure_after_commit_does_not_lose_the_move(django_capture_on_commit_callbacks):
+    human = register()
+    created = human.post(
+        "/api/games/",
+        {"rules": "terrafex", "players": 2, "bots": [{"seat": 1, "bot": "random"}], "creator_plays": True},
+    ).json()
+    game_id = created["id"]
+    if 1 in created["to_act"]:  # the bot opens: let it, so the human's moves wake it next
+        services.bot_seat_play(game_id=game_id, seq=created["seq"])
+    with patch.object(tasks.play_bots, "delay", side_effect=ConnectionError("broker down")) as send:
+        while 0 in Game.objects.get(pk=game_id).to_act:
+            row = Game.objects.get(pk=game_id)
+            move = human.get(f"/api/games/{game_id}/legal-moves/").json()["moves"][0]
+            with django_capture_on_commit_callbacks(execute=True):
+                assert human.submit(game_id, move, row.seq).status_code == 201
+            assert Game.objects.get(pk=game_id).seq == row.seq + 1, "the move was stored"
+    send.assert_called_once()  # the wake-up failed after commit, and the answer was still 201
+    assert Game.objects.get(pk=game_id).to_act == [1]
