@@ -1,0 +1,42 @@
+"""The admin shows games, seats and events; events (and snapshots) are read-only there."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import services
+from games.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client() -> Client:
+    admin = get_user_model().objects.create_superuser("root", password="root password 1")
+    client = Client()
+    client.force_login(admin)
+    return client
+
+
+def test_admin_lists_games_with_seats_and_events(admin_client):
+    creator = get_user_model().objects.create_user("maker", password="pw-long-enough")
+    game = services.game_create(creator=creator, rules_id="scavenge", players=2, options={})
+    assert admin_client.get("/admin/games/game/").status_code == 200
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/")
+    assert page.status_code == 200 and b"maker" in page.content
+    assert admin_client.get("/admin/games/event/").status_code == 200
+
+
+def test_events_are_read_only_in_the_admin(admin_client):
+    creator = get_user_model().objects.create_user("maker", password="pw-long-enough")
+    game = services.game_create(creator=creator, rules_id="scavenge", players=2, options={})
+    event = Event.objects.filter(game=game).first()
+    view = admin_client.get(f"/admin/games/event/{event.pk}/change/")
+    assert view.status_code == 200 and b'name="_save"' not in view.content
+    forged = admin_client.post(f"/admin/games/event/{event.pk}/change/", {"seat": 3})
+    assert forged.status_code == 403
+    assert admin_client.post(f"/admin/games/event/{event.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert admin_client.get("/admin/games/event/add/").status_code == 403
+    assert Event.objects.get(pk=event.pk).seat == event.seat
