@@ -91,7 +91,12 @@ def _result(outcome, seat: int) -> str:
 def measure(rules_id: str, players: int, matchup: Matchup, games: int, pool) -> dict:
     jobs = [(rules_id, players, matchup, n) for n in range(games)]
     started = time.perf_counter()
-    results = list(pool.imap_unordered(play_one, jobs) if pool else map(play_one, jobs))
+    results = []
+    for result in pool.imap_unordered(play_one, jobs) if pool else map(play_one, jobs):
+        results.append(result)
+        if len(results) % 10 == 0:
+            print(f"  {rules_id} {matchup.name}: {len(results)}/{games} games",
+                  file=sys.stderr, flush=True)
     counts = {kind: sum(r.result == kind for r in results)
               for kind in ("win", "draw", "loss", "unfinished")}
     decisions = sum(r.decisions for r in results)
@@ -113,10 +118,14 @@ def load_rows() -> dict[str, dict]:
     return json.loads(path.read_text()) if path.exists() else {}
 
 
-def save_rows(rows: dict[str, dict]) -> None:
+def save_rows(new_rows: dict[str, dict]) -> dict[str, dict]:
+    """Merge this run's rows into the stored ones (read again now: runs for different games may
+    go on side by side) and rewrite both files."""
     RESULTS.mkdir(exist_ok=True)
+    rows = {**load_rows(), **new_rows}
     (RESULTS / "bots.json").write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
     (RESULTS / "bots.md").write_text(markdown(rows))
+    return rows
 
 
 def markdown(rows: dict[str, dict]) -> str:
@@ -168,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the matchup against this opponent (repeatable)")
     parser.add_argument("--note", help="a note stored with these rows, printed under the table")
     args = parser.parse_args(argv)
-    rows = load_rows()
+    rows: dict[str, dict] = {}
+    everything = load_rows()
     chosen = [m for m in matchups() if not args.matchup or m.opponent.bot in args.matchup]
     with Pool(args.jobs) if args.jobs > 1 else _no_pool() as pool:
         for rules_id in args.rules or list(rules.catalog()):
@@ -178,9 +188,9 @@ def main(argv: list[str] | None = None) -> int:
                 if args.note:
                     row["note"] = f"{rules_id} ({matchup.name}): {args.note}"
                 rows[f"{rules_id}:{players}:{matchup.name}"] = row
-                save_rows(rows)
                 print(table({"new": row}).splitlines()[-1], file=sys.stderr, flush=True)
-    print(table(rows))
+                everything = save_rows(rows)
+    print(table(everything))
     return 0
 
 
