@@ -34,7 +34,9 @@ Protocol rulings (the books are silent):
 - `timeout_move`: in steps 2-5 `end_step` (RULINGS); a wrestling choice, and any setup choice, at
   random from the seed.
 - Outcome scores: 1 shared among the winners, 0 for the others.
-More rulings sit in the docstrings of `setup`, `engine`, `wrestling` and `territory`.
+More rulings sit where the code makes them: the docstrings of `setup`, `engine`, `wrestling` and
+`territory` (the frame), and of `actions`, `lines` and `protection` (pawn actions, lines and relays,
+lids); `INTERFACE.md` lists the move types and error codes of the pawn actions.
 """
 
 from __future__ import annotations
