@@ -50,8 +50,13 @@ def _distance_to_centre(at: Any) -> int:
 def _distance_home(at: Any, start: list[int]) -> int:
     """King steps home; from the centre, one step onto the ring round the hole first."""
     if not isinstance(at, list):
-        return 1 + max(abs(_nearest_ring(start[0]) - start[0]), abs(_nearest_ring(start[1]) - start[1]))
-    return max(abs(at[0] - start[0]), abs(at[1] - start[1]))
+        at = [_nearest_ring(start[0]), _nearest_ring(start[1])]
+        return 1 + _king_steps(at, start)
+    return _king_steps(at, start)
+
+
+def _king_steps(at: list[int], to: list[int]) -> int:
+    return max(abs(at[0] - to[0]), abs(at[1] - to[1]))
 
 
 def _gap(line: int) -> int:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any
 
 from rules.base import (
     IllegalMove,
@@ -87,7 +86,8 @@ class Nim(Rules):
         if not 1 <= count <= min(3, state.pile):
             raise IllegalMove(f"cannot take {count} from a pile of {state.pile}", "out_of_range")
         pile = state.pile - count
-        return NimState(state.players, pile, (seat + 1) % state.players, seat if pile == 0 else None)
+        winner = seat if pile == 0 else None
+        return NimState(state.players, pile, (seat + 1) % state.players, winner)
 
     def view(self, state, seat):
         return {"players": state.players, "pile": state.pile, "turn": state.turn,
