@@ -353,7 +353,7 @@ def _still_due(game: Game, seq: int, seat: int) -> bool:
 def _policy_move(game: Game, seat: int) -> Any:
     """The move the policy makes for a timed-out seat; None for a forfeit."""
     import bots
-    from games import store
+    from games import services, store
 
     if game.timeout_policy == "forfeit":
         return None
@@ -365,7 +365,7 @@ def _policy_move(game: Game, seat: int) -> Any:
     Seat.objects.filter(game=game, index=seat).update(stand_in=spec.name)
     return bots.choose_move(
         game_rules, game_rules.view(state, seat), seat, bot=spec.name, level=spec.default_level,
-        seed=f"{game.seed}:{game.seq}",
+        seed=services.bot_seed(game, game.seq),
     )
 
 

@@ -297,11 +297,17 @@ def bot_seat_play(*, game_id: int, seq: int) -> Event | None:
     view = game_rules.view(store.state_at(game), seat.index)
     spec = bots.get(seat.bot or seat.stand_in)
     level = seat.bot_level if seat.bot else spec.default_level
-    move = bots.choose_move(game_rules, view, seat.index, bot=spec.name, level=level, seed=f"{game.seed}:{seq}")
+    move = bots.choose_move(game_rules, view, seat.index, bot=spec.name, level=level, seed=bot_seed(game, seq))
     try:
         return seat_act(game_id=game_id, seat=seat.index, expected_seq=seq, kind=EventKind.MOVE, move=move)
     except errors.StaleSeq:
         return None  # somebody else acted first: the task for the new seq takes over
+
+
+def bot_seed(game: Game, seq: int) -> str:
+    """A bot's randomness for the decision at `seq`: reproducible from the game's seed, one-way,
+    so a bot never holds the seed that decides the game's chance."""
+    return hashlib.sha256(f"bot:{game.seed}:{seq}".encode()).hexdigest()
 
 
 # A bot seat, or a person's seat a stand-in bot plays after a timeout (games.clocks).
