@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from games import clocks, errors, store
-from games.models import Event, Game, GameStatus
+from games.models import Event, Game, GameStatus, Seat
 
 
 def game_get(*, game_id: int) -> Game:
     try:
-        return Game.objects.prefetch_related("seats__user").get(pk=game_id)
+        seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        return Game.objects.prefetch_related(seats).get(pk=game_id)
     except Game.DoesNotExist:
         raise errors.GameNotFound(f"there is no game {game_id}") from None
 

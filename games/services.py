@@ -225,6 +225,7 @@ def _act(game: Game, seat: int, kind: str, payload: dict) -> Event:
         {"move": game_rules.public_move(before, seat, payload["move"], after)} if "move" in payload else payload
     )
     event = _append_event(game, kind=kind, seat=seat, payload=payload, public_payload=public)
+    store.remember_when_committed(game, event.seq, after)
     _record_state(game, after, acted=seat)
     return event
 

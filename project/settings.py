@@ -122,6 +122,8 @@ REST_FRAMEWORK = {
 # Snapshots are a cache of the fold: one every this many events keeps a load to at most that
 # many applied moves, however long the game.
 SCRAPYARD_SNAPSHOT_EVERY = int(os.environ.get("SCRAPYARD_SNAPSHOT_EVERY", "32"))
+# Committed states each process keeps in memory (games.store); 0 turns the cache off.
+SCRAPYARD_RECENT_STATES = int(os.environ.get("SCRAPYARD_RECENT_STATES", "1024"))
 
 # --- Celery --------------------------------------------------------------------------------
 
