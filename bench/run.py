@@ -18,7 +18,6 @@ import datetime
 import os
 import platform
 import random
-import statistics
 import subprocess
 import sys
 import time
