@@ -67,7 +67,6 @@ def new_seed() -> str:
     return secrets.token_hex(32)
 
 
-
 @transaction.atomic
 def game_create(
     *,
