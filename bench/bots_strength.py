@@ -12,21 +12,26 @@ win with others or nobody wins, a loss otherwise (a game cut off at the action c
 unfinished, neither). Win rate is wins / games. The table also gives the mean seconds a decision
 of the tested bot, which covers its whole search.
 
-Each run stores its rows in bench/results/bots.json (by game, players and matchup), then writes
-the Markdown table of every stored row to bench/results/bots.md, with the machine and date, so
-games can be measured in separate runs.
+Every finished game is appended at once to its matchup's record, bench/results/bots/<key>.jsonl
+(seed number, result, scores, the end's reason, time spent), so a run cut short keeps every game
+it finished, and the next run with the same arguments plays only the seeds still missing
+(`--fresh` starts the record again). After each game the summary row of games 0..N-1 is rewritten
+in bench/results/bots.json (by game, players and matchup) and the Markdown table of every stored
+row in bench/results/bots.md, with the machine and date; every game against random that the
+tested bot did not win is listed under the table with its scores and reason.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import fcntl
 import json
 import os
 import platform
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -59,7 +64,11 @@ def matchups() -> list[Matchup]:
 
 @dataclass(frozen=True)
 class GameResult:
+    n: int  # the seed number: game n of the matchup
+    seat: int  # the tested bot's seat
     result: str  # "win", "draw", "loss" or "unfinished"
+    scores: tuple[float, ...] | None
+    reason: str
     decisions: int
     seconds: float
     actions: int
@@ -73,8 +82,13 @@ def play_one(job: tuple[str, int, Matchup, int]) -> GameResult:
     seats[tested_seat] = matchup.tested
     match = arena.play(game, players, {}, f"bench:{rules_id}:{players}:{matchup.name}:{n}", seats,
                        MAX_ACTIONS)
-    return GameResult(_result(match.outcome, tested_seat), match.decisions.get(tested_seat, 0),
-                      match.seconds.get(tested_seat, 0.0), match.actions)
+    outcome = match.outcome
+    return GameResult(
+        n, tested_seat, _result(outcome, tested_seat),
+        tuple(outcome.scores) if outcome else None,
+        outcome.reason if outcome else f"cut off after {match.actions} actions",
+        match.decisions.get(tested_seat, 0), match.seconds.get(tested_seat, 0.0), match.actions,
+    )
 
 
 def _result(outcome, seat: int) -> str:
@@ -88,26 +102,80 @@ def _result(outcome, seat: int) -> str:
     return "loss"
 
 
-def measure(rules_id: str, players: int, matchup: Matchup, games: int, pool) -> dict:
-    jobs = [(rules_id, players, matchup, n) for n in range(games)]
-    started = time.perf_counter()
-    results = []
-    for result in pool.imap_unordered(play_one, jobs) if pool else map(play_one, jobs):
-        results.append(result)
-        if len(results) % 10 == 0:
-            print(f"  {rules_id} {matchup.name}: {len(results)}/{games} games",
-                  file=sys.stderr, flush=True)
+# --- the per-game record ------------------------------------------------------------------------
+
+
+def row_key(rules_id: str, players: int, matchup: Matchup) -> str:
+    return f"{rules_id}:{players}:{matchup.name}"
+
+
+def record_path(key: str) -> Path:
+    return RESULTS / "bots" / (key.replace(":", "-").replace(" ", "_") + ".jsonl")
+
+
+def load_record(key: str) -> dict[int, GameResult]:
+    """The games of a matchup played so far, by seed number (a later line for the same seed,
+    from a rerun, replaces the earlier)."""
+    path = record_path(key)
+    if not path.exists():
+        return {}
+    games = {}
+    for line in path.read_text().splitlines():
+        data = json.loads(line)
+        data["scores"] = tuple(data["scores"]) if data["scores"] is not None else None
+        games[data["n"]] = GameResult(**data)
+    return games
+
+
+def append_record(key: str, result: GameResult) -> None:
+    path = record_path(key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as record:
+        record.write(json.dumps(asdict(result)) + "\n")
+
+
+def summary(rules_id: str, players: int, matchup: Matchup, results: list[GameResult],
+            wall_seconds: float) -> dict:
+    games = len(results)
     counts = {kind: sum(r.result == kind for r in results)
               for kind in ("win", "draw", "loss", "unfinished")}
     decisions = sum(r.decisions for r in results)
     return {
         "game": rules_id, "players": players, "matchup": matchup.name, "games": games, **counts,
-        "win_rate": counts["win"] / games,
+        "win_rate": counts["win"] / max(games, 1),
         "mean_decision_seconds": sum(r.seconds for r in results) / max(decisions, 1),
-        "mean_actions": sum(r.actions for r in results) / games,
-        "wall_seconds": time.perf_counter() - started,
+        "mean_actions": sum(r.actions for r in results) / max(games, 1),
+        "wall_seconds": wall_seconds,
         "date": datetime.date.today().isoformat(),
+        "shortfalls": [_shortfall(r) for r in sorted(results, key=lambda r: r.n)
+                       if r.result != "win"],
     }
+
+
+def _shortfall(result: GameResult) -> str:
+    scores = "-".join(f"{s:g}" for s in result.scores) if result.scores else "none"
+    return (f"game {result.n} (tested seat {result.seat}): {result.result}, scores {scores}, "
+            f"{result.reason}")
+
+
+def measure(rules_id: str, players: int, matchup: Matchup, games: int, pool,
+            on_game=lambda row: None) -> dict:
+    """Play the seeds 0..games-1 that the matchup's record lacks, recording each game as it
+    ends and passing the running summary of the record's first `games` seeds to `on_game`."""
+    key = row_key(rules_id, players, matchup)
+    played = {n: r for n, r in load_record(key).items() if n < games}
+    jobs = [(rules_id, players, matchup, n) for n in range(games) if n not in played]
+    started = time.perf_counter()
+    row = summary(rules_id, players, matchup, list(played.values()), 0.0)
+    for result in pool.imap_unordered(play_one, jobs) if pool else map(play_one, jobs):
+        append_record(key, result)
+        played[result.n] = result
+        row = summary(rules_id, players, matchup, list(played.values()),
+                      time.perf_counter() - started)
+        on_game(row)
+        print(f"  {key}: game {result.n} {result.result} ({len(played)}/{games})",
+              file=sys.stderr, flush=True)
+    return row
 
 
 # --- the report ---------------------------------------------------------------------------------
@@ -119,13 +187,22 @@ def load_rows() -> dict[str, dict]:
 
 
 def save_rows(new_rows: dict[str, dict]) -> dict[str, dict]:
-    """Merge this run's rows into the stored ones (read again now: runs for different games may
-    go on side by side) and rewrite both files."""
+    """Merge these rows into the stored ones and rewrite both files. Runs for different games may
+    go on side by side, so the merge reads the stored rows again under a lock, and each file is
+    replaced whole."""
     RESULTS.mkdir(exist_ok=True)
-    rows = {**load_rows(), **new_rows}
-    (RESULTS / "bots.json").write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
-    (RESULTS / "bots.md").write_text(markdown(rows))
+    with (RESULTS / ".bots.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        rows = {**load_rows(), **new_rows}
+        _replace(RESULTS / "bots.json", json.dumps(rows, indent=1, sort_keys=True) + "\n")
+        _replace(RESULTS / "bots.md", markdown(rows))
     return rows
+
+
+def _replace(path: Path, text: str) -> None:
+    scratch = path.with_name(f".{path.name}.{os.getpid()}")
+    scratch.write_text(text)
+    scratch.replace(path)
 
 
 def markdown(rows: dict[str, dict]) -> str:
@@ -143,9 +220,14 @@ def markdown(rows: dict[str, dict]) -> str:
         "",
         table(rows),
     ]
-    notes = [row["note"] for row in rows.values() if row.get("note")]
+    notes = [rows[key]["note"] for key in sorted(rows) if rows[key].get("note")]
     if notes:
         lines += ["", "## Notes", "", *[f"- {note}" for note in notes]]
+    short = [(key, rows[key]["shortfalls"]) for key in sorted(rows)
+             if "random" in rows[key]["matchup"] and rows[key].get("shortfalls")]
+    if short:
+        lines += ["", "## Games against random the tested bot did not win", ""]
+        lines += [f"- {key}: {game}" for key, games in short for game in games]
     return "\n".join(lines) + "\n"
 
 
@@ -176,22 +258,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matchup", choices=["random", "mcts"], action="append",
                         help="only the matchup against this opponent (repeatable)")
     parser.add_argument("--note", help="a note stored with these rows, printed under the table")
+    parser.add_argument("--fresh", action="store_true",
+                        help="forget the games recorded for these matchups and play them all again")
     args = parser.parse_args(argv)
-    rows: dict[str, dict] = {}
-    everything = load_rows()
     chosen = [m for m in matchups() if not args.matchup or m.opponent.bot in args.matchup]
     with Pool(args.jobs) if args.jobs > 1 else _no_pool() as pool:
         for rules_id in args.rules or list(rules.catalog()):
             players = args.players or rules.get(rules_id).min_players
             for matchup in chosen:
-                row = measure(rules_id, players, matchup, args.games, pool)
-                if args.note:
-                    row["note"] = f"{rules_id} ({matchup.name}): {args.note}"
-                rows[f"{rules_id}:{players}:{matchup.name}"] = row
-                print(table({"new": row}).splitlines()[-1], file=sys.stderr, flush=True)
-                everything = save_rows(rows)
-    print(table(everything))
+                key = row_key(rules_id, players, matchup)
+                if args.fresh:
+                    record_path(key).unlink(missing_ok=True)
+                row = measure(rules_id, players, matchup, args.games, pool,
+                              on_game=lambda row, key=key: save_rows({key: _noted(row, args.note)}))
+                save_rows({key: _noted(row, args.note)})
+                print(table({key: row}).splitlines()[-1], file=sys.stderr, flush=True)
+    print(table(load_rows()))
     return 0
+
+
+def _noted(row: dict, note: str | None) -> dict:
+    if note:
+        return {**row, "note": f"{row['game']} ({row['matchup']}): {note}"}
+    return row
 
 
 class _no_pool:

@@ -30,3 +30,52 @@ def test_shares_favour_the_leader_and_ignore_seats_that_left() -> None:
     leader, trailer, gone = shares([5, 1, None], 1.0)
     assert leader > 0.95 and trailer < 0.05 and gone == 0.0
     assert abs(leader + trailer - 1) < 1e-9
+
+
+def _game(n: int, result: str) -> bots_strength.GameResult:
+    scores = (3.0, 1.0) if result == "win" else (1.0, 3.0)
+    return bots_strength.GameResult(n, n % 2, result, scores, "stack empty", 10, 2.0, 40)
+
+
+def test_a_run_plays_only_the_seeds_its_record_lacks(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(bots_strength, "RESULTS", tmp_path)
+    matchup = bots_strength.matchups()[0]
+    key = bots_strength.row_key("scavenge", 2, matchup)
+    bots_strength.append_record(key, _game(0, "win"))
+    bots_strength.append_record(key, _game(1, "loss"))
+    played = []
+
+    def fake_play(job):
+        played.append(job[3])
+        return _game(job[3], "win")
+
+    monkeypatch.setattr(bots_strength, "play_one", fake_play)
+    rows = []
+    row = bots_strength.measure("scavenge", 2, matchup, 4, None, on_game=rows.append)
+    assert played == [2, 3]
+    assert (row["games"], row["win"], row["loss"]) == (4, 3, 1)
+    assert [r["games"] for r in rows] == [3, 4]
+    assert row["shortfalls"] == ["game 1 (tested seat 1): loss, scores 1-3, stack empty"]
+    assert sorted(bots_strength.load_record(key)) == [0, 1, 2, 3]
+    text = bots_strength.markdown({key: row})
+    assert "did not win" in text and "game 1 (tested seat 1): loss" in text
+
+
+def test_an_interrupted_run_keeps_every_finished_game(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(bots_strength, "RESULTS", tmp_path)
+    matchup = bots_strength.matchups()[0]
+
+    def play_then_fail(job):
+        if job[3] == 2:
+            raise KeyboardInterrupt
+        return _game(job[3], "win")
+
+    monkeypatch.setattr(bots_strength, "play_one", play_then_fail)
+    try:
+        bots_strength.measure("terrafex", 2, matchup, 5, None)
+    except KeyboardInterrupt:
+        pass
+    key = bots_strength.row_key("terrafex", 2, matchup)
+    assert sorted(bots_strength.load_record(key)) == [0, 1]
+    monkeypatch.setattr(bots_strength, "play_one", lambda job: _game(job[3], "win"))
+    assert bots_strength.measure("terrafex", 2, matchup, 5, None)["games"] == 5
