@@ -180,6 +180,38 @@ class Rng:
         return cls(seed=data["seed"], drawn=data["drawn"])
 
 
+def evolve(value: Any, **changes: Any) -> Any:
+    """`dataclasses.replace` for the games' frozen state values, several times faster: searches
+    (the bots) build millions of states. It copies the fields and sets the changes directly,
+    so it suits only dataclasses without `__post_init__` or `init=False` fields, which is all the
+    states here; anything else a state keeps in its `__dict__` (a memo) is left behind, as it
+    must be, since it belongs to the old value."""
+    names = _field_names(type(value))
+    unknown = changes.keys() - names
+    if unknown:
+        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
+    old = value.__dict__
+    new = object.__new__(type(value))
+    attrs = new.__dict__
+    for name in names:
+        attrs[name] = old[name]
+    attrs.update(changes)
+    return new
+
+
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+
+
+def _field_names(cls: type) -> frozenset[str]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        fields = cls.__dataclass_fields__  # type: ignore[attr-defined]
+        if hasattr(cls, "__post_init__") or any(not f.init for f in fields.values()):
+            raise TypeError(f"evolve() cannot build {cls.__name__}: use dataclasses.replace")
+        names = _FIELD_NAMES[cls] = frozenset(fields)
+    return names
+
+
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 

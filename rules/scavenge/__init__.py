@@ -53,10 +53,9 @@ Our rulings, where the book and RULINGS.md are silent:
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
-from rules.base import IllegalMove, Move, Option, Outcome, Rng, Rules, require_mapping
+from rules.base import IllegalMove, Move, Option, Outcome, Rng, Rules, evolve, require_mapping
 from rules.scavenge import board, data, play, text
 from rules.scavenge.state import ScavengeState, begin_turn, finish
 from rules.scavenge.state import dump as dump_state
@@ -125,7 +124,7 @@ class Scavenge(Rules):
             return state
         positions = state.positions[:seat] + (None,) + state.positions[seat + 1 :]
         carrier = None if state.carrier == seat else state.carrier
-        left = replace(state, positions=positions, carrier=carrier)
+        left = evolve(state, positions=positions, carrier=carrier)
         remaining = left.active_seats()
         if len(remaining) == 1:
             return finish(left, remaining[0], "last_player_standing")

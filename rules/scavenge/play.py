@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from rules.base import IllegalMove, MalformedMove, Move, NotYourTurn
+from rules.base import IllegalMove, MalformedMove, Move, NotYourTurn, evolve
 from rules.scavenge import board
 from rules.scavenge.state import ScavengeState, begin_turn, finish
 
@@ -193,7 +192,7 @@ def _land(state: ScavengeState, seat: int, node: int) -> ScavengeState:
         positions[victim] = state.start_of(victim)
     elif node == board.CENTRE:
         carrier = seat  # the good stuff lies there: pick it up
-    return replace(state, positions=tuple(positions), trash=tuple(trash), carrier=carrier)
+    return evolve(state, positions=tuple(positions), trash=tuple(trash), carrier=carrier)
 
 
 def _settle_landing(trash: list[int], carrier: int | None, lander: int, victim: int) -> int | None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from rules.base import Rng
+from rules.base import Rng, evolve
 from rules.scavenge import board, data
 
 
@@ -51,11 +51,11 @@ class ScavengeState:
 def begin_turn(state: ScavengeState, seat: int) -> ScavengeState:
     """Hand the turn to `seat` and roll the die for it, in the open."""
     roll, rng = state.rng.below(data.DIE_FACES)
-    return replace(state, turn=seat, roll=roll, rng=rng)
+    return evolve(state, turn=seat, roll=roll, rng=rng)
 
 
 def finish(state: ScavengeState, winner: int, reason: str) -> ScavengeState:
-    return replace(state, winner=winner, end_reason=reason, turn=None, roll=None)
+    return evolve(state, winner=winner, end_reason=reason, turn=None, roll=None)
 
 
 def dump(state: ScavengeState) -> dict[str, Any]:

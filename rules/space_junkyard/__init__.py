@@ -65,10 +65,9 @@ Rulings the book and RULINGS.md leave open (each also where the code makes it):
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
-from rules.base import InvalidOptions, Move, Option, Outcome, Rng, Rules
+from rules.base import InvalidOptions, Move, Option, Outcome, Rng, Rules, evolve
 from rules.space_junkyard import render, turn
 from rules.space_junkyard.data import (
     ALL_TILES,
@@ -180,7 +179,7 @@ class SpaceJunkyard(Rules):
             return state
         state = state.with_ship(seat, at=None, off_side=None, out=True)
         if seat == state.turn.seat and state.drawn is not None:
-            state = replace(state, gone=(*state.gone, state.drawn), drawn=None)
+            state = evolve(state, gone=(*state.gone, state.drawn), drawn=None)
         if sum(not ship.out for ship in state.ships) == 1:
             return turn.finish(state, "last_player_left")
         if seat != state.turn.seat:
@@ -207,11 +206,12 @@ class SpaceJunkyard(Rules):
     def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
         """The unseen tiles (the stack and any removed by `short`) reshuffled with `rng`."""
         public = load_public(view, (), (), Rng("sample"))
-        unseen = [tile for tile in ALL_TILES if tile not in _seen_tiles(public)]
+        seen = _seen_tiles(public)
+        unseen = [tile for tile in ALL_TILES if tile not in seen]
         rng.shuffle(unseen)
         size = view["stack_size"]
         fresh = Rng(f"{rng.getrandbits(128):032x}")
-        return replace(public, stack=tuple(unseen[:size]), removed=tuple(unseen[size:]), rng=fresh)
+        return evolve(public, stack=tuple(unseen[:size]), removed=tuple(unseen[size:]), rng=fresh)
 
 
 RULES = SpaceJunkyard()

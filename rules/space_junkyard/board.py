@@ -8,8 +8,8 @@ the north row), where a ship pushed off comes back.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
+from rules.base import evolve
 from rules.space_junkyard.state import State
 
 SIDES = ("N", "E", "S", "W")
@@ -85,7 +85,7 @@ def push(state: State, entry: str, tile: str) -> State:
     for i in range(last, 0, -1):
         cells[slot[i]] = cells[slot[i - 1]]
     cells[slot[0]] = tile
-    moved = replace(state, cells=tuple(cells), gone=gone)
+    moved = evolve(state, cells=tuple(cells), gone=gone)
     for i in range(last, -1, -1):
         seat = ships.get(line[i])
         if seat is None:

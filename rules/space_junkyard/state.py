@@ -6,10 +6,10 @@ x growing east and y growing south. A cell holds a tile id or None (empty space)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from rules.base import Rng
+from rules.base import Rng, evolve
 from rules.space_junkyard.ship import Bag, Part
 
 START_PHASE = "start"  # each seat in turn places its ship on a free corner
@@ -83,11 +83,11 @@ class State:
 
     def with_ship(self, seat: int, **changes: Any) -> State:
         ships = list(self.ships)
-        ships[seat] = replace(ships[seat], **changes)
-        return replace(self, ships=tuple(ships))
+        ships[seat] = evolve(ships[seat], **changes)
+        return evolve(self, ships=tuple(ships))
 
     def with_turn(self, **changes: Any) -> State:
-        return replace(self, turn=replace(self.turn, **changes))
+        return evolve(self, turn=evolve(self.turn, **changes))
 
 
 def _dump_part(part: Part) -> dict[str, Any]:

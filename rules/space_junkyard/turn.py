@@ -6,10 +6,9 @@ names a tile that is not already in sight of all, so errors never tell the stack
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable
 
-from rules.base import IllegalMove, MalformedMove, Move, NotYourTurn, require_mapping
+from rules.base import IllegalMove, MalformedMove, Move, NotYourTurn, evolve, require_mapping
 from rules.space_junkyard import board
 from rules.space_junkyard.data import (
     ASTEROIDS,
@@ -158,7 +157,7 @@ def _clear_under(state: State, gone: bool) -> State:
     cells = list(state.cells)
     tile = cells[y * state.size + x]
     cells[y * state.size + x] = None
-    return replace(state, cells=tuple(cells), gone=(*state.gone, tile) if gone else state.gone)
+    return evolve(state, cells=tuple(cells), gone=(*state.gone, tile) if gone else state.gone)
 
 
 def forbidden_entries(state: State) -> set[str]:
@@ -302,7 +301,7 @@ def next_placement(state: State) -> State:
     if waiting:
         return state.with_turn(seat=waiting[0])
     first = next(seat for seat, ship in enumerate(state.ships) if not ship.out)
-    return replace(state, turn=Turn(seat=first, number=1, phase=RESOURCES_PHASE))
+    return evolve(state, turn=Turn(seat=first, number=1, phase=RESOURCES_PHASE))
 
 
 # --- resources phase ---------------------------------------------------------------------------
@@ -462,7 +461,7 @@ def _connect(state: State, move: Move) -> State:
 
 
 def _draw(state: State) -> State:
-    return replace(state, drawn=state.stack[0], stack=state.stack[1:])
+    return evolve(state, drawn=state.stack[0], stack=state.stack[1:])
 
 
 def _end_move(state: State, move: Move) -> State:
@@ -483,7 +482,7 @@ def _push(state: State, move: Move) -> State:
         )
     state = board.push(state, entry, state.drawn)
     recent = (*state.recent, (state.turn.seat, entry))[-2 * state.players :]
-    state = replace(state, drawn=None, recent=recent).with_turn(pushes=state.turn.pushes + 1)
+    state = evolve(state, drawn=None, recent=recent).with_turn(pushes=state.turn.pushes + 1)
     return _after_push(state)
 
 
@@ -499,7 +498,7 @@ def _after_push(state: State) -> State:
 
 
 def finish(state: State, reason: str) -> State:
-    return replace(state, drawn=None, end_reason=reason).with_turn(phase=OVER)
+    return evolve(state, drawn=None, end_reason=reason).with_turn(phase=OVER)
 
 
 def next_turn(state: State) -> State:
@@ -508,7 +507,7 @@ def next_turn(state: State) -> State:
         seat = (seat + 1) % state.players
         if not state.ships[seat].out:
             break
-    return replace(state, turn=Turn(seat=seat, number=state.turn.number + 1, phase=RESOURCES_PHASE))
+    return evolve(state, turn=Turn(seat=seat, number=state.turn.number + 1, phase=RESOURCES_PHASE))
 
 
 # --- dispatch ----------------------------------------------------------------------------------

@@ -81,10 +81,18 @@ Rulings made here (neither the book nor RULINGS.md says)
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
-from rules.base import IllegalMove, NotYourTurn, Option, Outcome, Rng, Rules, require_mapping
+from rules.base import (
+    IllegalMove,
+    NotYourTurn,
+    Option,
+    Outcome,
+    Rng,
+    Rules,
+    evolve,
+    require_mapping,
+)
 from rules.terrafex import turns
 from rules.terrafex.board import has_glacier
 from rules.terrafex.data import DEFAULT_LAYOUT, QUIET_TURN_LIMIT
@@ -164,7 +172,7 @@ class Terrafex(Rules):
 
     def forfeit(self, state: State, seat: int) -> State:
         """The other player wins at once; a game already over stays as it ended."""
-        return state if turns.is_over(state) else replace(state, forfeited=seat)
+        return state if turns.is_over(state) else evolve(state, forfeited=seat)
 
     def render_text(self, state: State, seat: int | None) -> str:
         result = self.outcome(state)

@@ -7,10 +7,9 @@ the turn may be taken later if it became available). A turn with no legal action
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Iterator
 
-from rules.base import IllegalMove, MalformedMove
+from rules.base import IllegalMove, MalformedMove, evolve
 from rules.terrafex import actions, glacier
 from rules.terrafex.board import Work, has_glacier
 from rules.terrafex.data import ACTIONS, FOREST, MOUNTAIN, QUIET_TURN_LIMIT, SIZE_NAMES
@@ -109,14 +108,14 @@ def _fire(state: State, move: dict[str, Any]) -> State:
     size = read_size(move)
     work = work_of(state)
     actions.take_fire(work, size)
-    return replace(state, pool=tuple(work.pool), fire_in_hand=size)
+    return evolve(state, pool=tuple(work.pool), fire_in_hand=size)
 
 
 def _place_fire(state: State, move: dict[str, Any]) -> State:
     square = read_square(move, "to")
     work = work_of(state)
     actions.place_fire(work, square, state.fire_in_hand)
-    return finish_action(replace(state, fire_in_hand=0), work, "fire")
+    return finish_action(evolve(state, fire_in_hand=0), work, "fire")
 
 
 def _glacier(state: State, move: dict[str, Any]) -> State:
@@ -139,7 +138,7 @@ APPLIERS = {"forest": _forest, "mountain": _mountain, "fire": _fire, "glacier": 
 
 
 def finish_action(state: State, work: Work, action: str) -> State:
-    after = replace(
+    after = evolve(
         state,
         board=tuple(work.board),
         pool=tuple(work.pool),
@@ -156,7 +155,7 @@ def next_turn(state: State) -> State:
     """Hand over; a turn with nothing to do passes at once. The quiet-turn limit ends the loop."""
     while True:
         quiet = 0 if state.melted else state.quiet_turns + 1
-        state = replace(
+        state = evolve(
             state, mover=1 - state.mover, turn=state.turn + 1, done=(), melted=False,
             quiet_turns=quiet,
         )

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from rules.base import Rng
+from rules.base import Rng, evolve
 from rules.terrain_vague import data
 from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.ledger import Ledger
@@ -227,7 +227,7 @@ class State:
     # --- small updates shared by both halves of the package --------------------------------
 
     def with_(self, **changes: Any) -> State:
-        return replace(self, **changes)
+        return evolve(self, **changes)
 
     def with_turf(self, hex_: Hex, gang: str, strength: str) -> State:
         """The hex becomes `gang`'s turf of `strength`: the new hex leaves that gang's supply and
@@ -236,7 +236,7 @@ class State:
         supplies = self.supplies.add((gang, strength), -1)
         if old is not None:
             supplies = supplies.add((old.gang, old.strength), 1)
-        return replace(self, board=self.board.set(hex_, Turf(gang, strength)), supplies=supplies)
+        return evolve(self, board=self.board.set(hex_, Turf(gang, strength)), supplies=supplies)
 
 
 # --- dump and load -------------------------------------------------------------------------

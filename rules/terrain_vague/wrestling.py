@@ -24,12 +24,11 @@ red number of the picker's sworn enemy. Rulings:
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from rules.base import IllegalMove, MalformedMove, Rng, commitment
+from rules.base import IllegalMove, MalformedMove, Rng, commitment, evolve
 from rules.terrain_vague import data
 from rules.terrain_vague.state import Choice, Duel, State
 
@@ -209,7 +208,7 @@ def apply_choice(state: State, gang: str, move: dict[str, Any]) -> State:
     _check_tiles(move["type"], tiles, allowed)
     salt, rng = state.rng.salt()
     choice = Choice(tiles, salt, commitment(list(tiles), salt))
-    duel = replace(duel, **{"attack" if attacking else "defence": choice})
+    duel = evolve(duel, **{"attack" if attacking else "defence": choice})
     state = state.with_(rng=rng, duels=(duel, *state.duels[1:]))
     return _resolve_current(state) if duel.resolved else state
 

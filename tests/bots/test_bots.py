@@ -232,3 +232,15 @@ def test_mcts_beats_random_at_the_race() -> None:
         match = arena.play(RACE, 2, {}, f"race-{n}", seats)
         wins += match.outcome.winners == (mcts_seat,)
     assert wins >= 14
+
+
+def test_move_keys_tell_apart_what_json_tells_apart() -> None:
+    from bots.mcts import move_key
+
+    moves = [{"type": "step", "dir": "N"}, {"type": "step", "dir": "S"},
+             {"at": [0, 1], "type": "connect"}, {"at": [1, 0], "type": "connect"},
+             {"flag": True}, {"flag": 1}, {"path": [[0, 1], [1, 1]]}, {"path": [[1, 1], [0, 1]]},
+             {"pick": {"a": 1}}, {"pick": {"a": 2}}]
+    keys = [move_key(move) for move in moves]
+    assert len(set(keys)) == len(moves)
+    assert move_key({"dir": "N", "type": "step"}) == keys[0]  # the order of the keys is no matter
