@@ -187,14 +187,17 @@ def evolve(value: Any, **changes: Any) -> Any:
     states here; anything else a state keeps in its `__dict__` (a memo) is left behind, as it
     must be, since it belongs to the old value."""
     names = _field_names(type(value))
-    unknown = changes.keys() - names
-    if unknown:
-        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
+    if not names.issuperset(changes):
+        unknown = sorted(changes.keys() - names)[0]
+        raise TypeError(f"{type(value).__name__} has no field {unknown!r}")
     old = value.__dict__
     new = object.__new__(type(value))
     attrs = new.__dict__
-    for name in names:
-        attrs[name] = old[name]
+    if len(old) == len(names):  # fields only: copy the whole dict at C speed
+        attrs.update(old)
+    else:
+        for name in names:
+            attrs[name] = old[name]
     attrs.update(changes)
     return new
 

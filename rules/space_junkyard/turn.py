@@ -6,6 +6,7 @@ names a tile that is not already in sight of all, so errors never tell the stack
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable
 
 from rules.base import IllegalMove, MalformedMove, Move, NotYourTurn, evolve, require_mapping
@@ -23,6 +24,7 @@ from rules.space_junkyard.data import (
 )
 from rules.space_junkyard.ship import (
     ROTATIONS,
+    Bag,
     Part,
     bag,
     bag_add,
@@ -230,14 +232,27 @@ def _step_moves(state: State) -> list[Move]:
 
 
 def _connect_moves(state: State, tile: str) -> list[Move]:
-    ship, section = _mover(state), SECTIONS[tile]
-    moves = []
-    for place in open_places(ship.parts):
-        for rotation in ROTATIONS:
-            verdict, cost = joint_cost(ship.parts, section, place, rotation)
-            if verdict == "ok" and bag_covers(ship.stores, cost):
-                moves.append({"type": "connect", "at": list(place), "rotation": rotation})
-    return moves
+    ship = _mover(state)
+    return [{"type": "connect", "at": list(place), "rotation": rotation}
+            for place, rotation in _connections(ship.parts, ship.stores, tile)]
+
+
+@lru_cache(maxsize=4096)
+def _connections(parts: tuple[Part, ...], stores: Bag, tile: str) -> tuple[tuple, ...]:
+    """Where and how the section may join the ship and be paid for. A pure function of its
+    arguments, and searches ask it again and again for the same ship, so it is memoised."""
+    section = SECTIONS[tile]
+    return tuple(
+        (place, rotation)
+        for place in open_places(parts)
+        for rotation in ROTATIONS
+        if _affordable(joint_cost(parts, section, place, rotation), stores)
+    )
+
+
+def _affordable(verdict_and_cost: tuple[str, Bag], stores: Bag) -> bool:
+    verdict, cost = verdict_and_cost
+    return verdict == "ok" and bag_covers(stores, cost)
 
 
 def _retrieval_moves(state: State) -> list[Move]:
