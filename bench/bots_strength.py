@@ -72,6 +72,7 @@ class GameResult:
     decisions: int
     seconds: float
     actions: int
+    longest: float = 0.0  # the tested bot's slowest decision, in seconds
 
 
 def play_one(job: tuple[str, int, Matchup, int]) -> GameResult:
@@ -88,6 +89,7 @@ def play_one(job: tuple[str, int, Matchup, int]) -> GameResult:
         tuple(outcome.scores) if outcome else None,
         outcome.reason if outcome else f"cut off after {match.actions} actions",
         match.decisions.get(tested_seat, 0), match.seconds.get(tested_seat, 0.0), match.actions,
+        match.longest.get(tested_seat, 0.0),
     )
 
 
@@ -144,6 +146,7 @@ def summary(rules_id: str, players: int, matchup: Matchup, results: list[GameRes
         "game": rules_id, "players": players, "matchup": matchup.name, "games": games, **counts,
         "win_rate": counts["win"] / max(games, 1),
         "mean_decision_seconds": sum(r.seconds for r in results) / max(decisions, 1),
+        "max_decision_seconds": max((r.longest for r in results), default=0.0),
         "mean_actions": sum(r.actions for r in results) / max(games, 1),
         "wall_seconds": wall_seconds,
         "date": datetime.date.today().isoformat(),
@@ -217,6 +220,9 @@ def markdown(rows: dict[str, dict]) -> str:
         "Win: the tested bot's seat is the sole winner; draw: a shared win or no winner; seats "
         "alternate (game n: seat n mod players). Target against random: "
         f"{TARGET:.0%}. Command: `python -m bench.bots_strength --games N [--rules ID]`.",
+        "Mean s a decision covers the tested bot's whole search; slowest s is its slowest "
+        "decision in any game (the cap is checked between iterations, so one iteration may run "
+        "over it).",
         "",
         table(rows),
     ]
@@ -233,17 +239,23 @@ def markdown(rows: dict[str, dict]) -> str:
 
 def table(rows: dict[str, dict]) -> str:
     header = ("| game | players | matchup | win rate | wins | draws | losses | unfinished | games "
-              "| mean s a decision | mean actions | date |")
-    lines = [header, "|" + "---|" * 12]
+              "| mean s a decision | slowest s | mean actions | date |")
+    lines = [header, "|" + "---|" * 13]
     for key in sorted(rows):
         r = rows[key]
         short = " (below target)" if "random" in r["matchup"] and r["win_rate"] < TARGET else ""
         lines.append(
             f"| {r['game']} | {r['players']} | {r['matchup']} | {r['win_rate']:.0%}{short} "
             f"| {r['win']} | {r['draw']} | {r['loss']} | {r['unfinished']} | {r['games']} "
-            f"| {r['mean_decision_seconds']:.3f} | {r['mean_actions']:.0f} | {r['date']} |"
+            f"| {r['mean_decision_seconds']:.3f} | {_slowest(r)} | {r['mean_actions']:.0f} "
+            f"| {r['date']} |"
         )
     return "\n".join(lines)
+
+
+def _slowest(row: dict) -> str:
+    """Rows measured before the slowest decision was recorded show a dash."""
+    return f"{row['max_decision_seconds']:.2f}" if row.get("max_decision_seconds") else "-"
 
 
 # --- the command --------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ class Match:
     actions: int
     decisions: dict[int, int] = field(default_factory=dict)
     seconds: dict[int, float] = field(default_factory=dict)
+    longest: dict[int, float] = field(default_factory=dict)  # each seat's slowest decision
 
     def mean_seconds(self, seat: int) -> float:
         return self.seconds.get(seat, 0.0) / max(self.decisions.get(seat, 0), 1)
@@ -45,7 +46,9 @@ def play(game: Rules, players: int, options: dict[str, Any] | None, game_seed: s
         spec = seats[seat]
         move = bots.choose_move(game, game.view(state, seat), seat, bot=spec.bot,
                                level=spec.level, seed=f"{game_seed}:{match.actions}")
-        match.seconds[seat] = match.seconds.get(seat, 0.0) + time.perf_counter() - started
+        spent = time.perf_counter() - started
+        match.seconds[seat] = match.seconds.get(seat, 0.0) + spent
+        match.longest[seat] = max(match.longest.get(seat, 0.0), spent)
         match.decisions[seat] = match.decisions.get(seat, 0) + 1
         state = game.apply(state, seat, move)
         match.actions += 1

@@ -20,7 +20,7 @@ def test_the_table_flags_a_shortfall_against_random() -> None:
            "draw": 1, "loss": 1, "unfinished": 0, "win_rate": 0.8, "mean_decision_seconds": 0.25,
            "mean_actions": 40, "date": "2026-01-01"}
     text = bots_strength.markdown({"g": row})
-    assert "| g | 2 | mcts 2 vs random | 80% (below target) | 8 | 1 | 1 | 0 | 10 | 0.250 |" in text
+    assert "| g | 2 | mcts 2 vs random | 80% (below target) | 8 | 1 | 1 | 0 | 10 | 0.250 | - | 40 |" in text
     assert "CPUs" in text
 
 
