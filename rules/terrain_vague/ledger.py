@@ -20,8 +20,10 @@ Fields:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
+
+from rules.base import evolve
 
 
 def _freeze(value: Any) -> Any:
@@ -62,4 +64,4 @@ class Ledger:
         return cls(**{k: _freeze(v) for k, v in data.items() if k in known})
 
     def with_(self, **changes: Any) -> "Ledger":
-        return replace(self, **changes)
+        return evolve(self, **changes)
