@@ -117,13 +117,19 @@ def record_path(key: str) -> Path:
 
 def load_record(key: str) -> dict[int, GameResult]:
     """The games of a matchup played so far, by seed number (a later line for the same seed,
-    from a rerun, replaces the earlier)."""
+    from a rerun, replaces the earlier). A last line cut short by a killed run is skipped."""
     path = record_path(key)
     if not path.exists():
         return {}
     games = {}
-    for line in path.read_text().splitlines():
-        data = json.loads(line)
+    lines = path.read_text().splitlines()
+    for number, line in enumerate(lines, 1):
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):
+                break
+            raise
         data["scores"] = tuple(data["scores"]) if data["scores"] is not None else None
         games[data["n"]] = GameResult(**data)
     return games
@@ -148,7 +154,7 @@ def summary(rules_id: str, players: int, matchup: Matchup, results: list[GameRes
         "mean_decision_seconds": sum(r.seconds for r in results) / max(decisions, 1),
         "max_decision_seconds": max((r.longest for r in results), default=0.0),
         "mean_actions": sum(r.actions for r in results) / max(games, 1),
-        "wall_seconds": wall_seconds,
+        "wall_seconds": wall_seconds,  # of the latest run only
         "date": datetime.date.today().isoformat(),
         "shortfalls": [_shortfall(r) for r in sorted(results, key=lambda r: r.n)
                        if r.result != "win"],

@@ -79,3 +79,12 @@ def test_an_interrupted_run_keeps_every_finished_game(tmp_path, monkeypatch) -> 
     assert sorted(bots_strength.load_record(key)) == [0, 1]
     monkeypatch.setattr(bots_strength, "play_one", lambda job: _game(job[3], "win"))
     assert bots_strength.measure("terrafex", 2, matchup, 5, None)["games"] == 5
+
+
+def test_a_record_line_cut_short_by_a_kill_is_skipped(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(bots_strength, "RESULTS", tmp_path)
+    key = bots_strength.row_key("scavenge", 2, bots_strength.matchups()[0])
+    bots_strength.append_record(key, _game(0, "win"))
+    with bots_strength.record_path(key).open("a") as record:
+        record.write('{"n": 1, "seat"')
+    assert sorted(bots_strength.load_record(key)) == [0]
