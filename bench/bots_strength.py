@@ -117,19 +117,18 @@ def record_path(key: str) -> Path:
 
 def load_record(key: str) -> dict[int, GameResult]:
     """The games of a matchup played so far, by seed number (a later line for the same seed,
-    from a rerun, replaces the earlier). A last line cut short by a killed run is skipped."""
+    from a rerun, replaces the earlier). A line cut short by a killed run is skipped, with a
+    warning: its game is simply played again."""
     path = record_path(key)
     if not path.exists():
         return {}
     games = {}
-    lines = path.read_text().splitlines()
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(path.read_text().splitlines(), 1):
         try:
             data = json.loads(line)
         except json.JSONDecodeError:
-            if number == len(lines):
-                break
-            raise
+            print(f"  {path.name}:{number}: skipped a line cut short", file=sys.stderr)
+            continue
         data["scores"] = tuple(data["scores"]) if data["scores"] is not None else None
         games[data["n"]] = GameResult(**data)
     return games
@@ -138,8 +137,16 @@ def load_record(key: str) -> dict[int, GameResult]:
 def append_record(key: str, result: GameResult) -> None:
     path = record_path(key)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as record:
-        record.write(json.dumps(asdict(result)) + "\n")
+    with path.open("a+") as record:
+        record.seek(0, os.SEEK_END)
+        cut_short = record.tell() > 0 and not _ends_with_newline(path)
+        record.write(("\n" if cut_short else "") + json.dumps(asdict(result)) + "\n")
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as record:
+        record.seek(-1, os.SEEK_END)
+        return record.read(1) == b"\n"
 
 
 def summary(rules_id: str, players: int, matchup: Matchup, results: list[GameResult],

@@ -88,3 +88,5 @@ def test_a_record_line_cut_short_by_a_kill_is_skipped(tmp_path, monkeypatch) -> 
     with bots_strength.record_path(key).open("a") as record:
         record.write('{"n": 1, "seat"')
     assert sorted(bots_strength.load_record(key)) == [0]
+    bots_strength.append_record(key, _game(1, "loss"))
+    assert sorted(bots_strength.load_record(key)) == [0, 1]
