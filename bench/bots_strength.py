@@ -13,7 +13,8 @@ unfinished, neither). Win rate is wins / games. The table also gives the mean se
 of the tested bot, which covers its whole search.
 
 Every finished game is appended at once to its matchup's record, bench/results/bots/<key>.jsonl
-(seed number, result, scores, the end's reason, time spent), so a run cut short keeps every game
+(seed number, result, scores, the end's reason, time spent; a game the tested bot did not win
+is also kept move by move beside it, to replay and study), so a run cut short keeps every game
 it finished, and the next run with the same arguments plays only the seeds still missing
 (`--fresh` starts the record again). After each game the summary row of games 0..N-1 is rewritten
 in bench/results/bots.json (by game, players and matchup) and the Markdown table of every stored
@@ -81,9 +82,11 @@ def play_one(job: tuple[str, int, Matchup, int]) -> GameResult:
     tested_seat = n % players
     seats = {s: matchup.opponent for s in range(players)}
     seats[tested_seat] = matchup.tested
-    match = arena.play(game, players, {}, f"bench:{rules_id}:{players}:{matchup.name}:{n}", seats,
-                       MAX_ACTIONS)
+    seed = f"bench:{rules_id}:{players}:{matchup.name}:{n}"
+    match = arena.play(game, players, {}, seed, seats, MAX_ACTIONS)
     outcome = match.outcome
+    if _result(outcome, tested_seat) != "win":
+        _keep_game(row_key(rules_id, players, matchup), n, seed, players, match)
     return GameResult(
         n, tested_seat, _result(outcome, tested_seat),
         tuple(outcome.scores) if outcome else None,
@@ -91,6 +94,21 @@ def play_one(job: tuple[str, int, Matchup, int]) -> GameResult:
         match.decisions.get(tested_seat, 0), match.seconds.get(tested_seat, 0.0), match.actions,
         match.longest.get(tested_seat, 0.0),
     )
+
+
+def _keep_game(key: str, n: int, seed: str, players: int, match: arena.Match) -> None:
+    """A game the tested bot did not win, move by move, to study: `setup(players, {}, seed)`
+    and then `apply` each (seat, move) replays it exactly."""
+    path = record_path(key).with_suffix("") / f"game-{n}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    outcome = match.outcome
+    path.write_text(json.dumps({
+        "seed": seed, "players": players, "options": {},
+        "outcome": None if outcome is None else {"scores": list(outcome.scores),
+                                                 "winners": list(outcome.winners),
+                                                 "reason": outcome.reason},
+        "moves": [[seat, move] for seat, move in match.moves],
+    }) + "\n")
 
 
 def _result(outcome, seat: int) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import bots
-from rules.base import Outcome, Rules, State
+from rules.base import Move, Outcome, Rules, State
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,7 @@ class Match:
     decisions: dict[int, int] = field(default_factory=dict)
     seconds: dict[int, float] = field(default_factory=dict)
     longest: dict[int, float] = field(default_factory=dict)  # each seat's slowest decision
+    moves: list[tuple[int, Move]] = field(default_factory=list)  # (seat, move), in order
 
     def mean_seconds(self, seat: int) -> float:
         return self.seconds.get(seat, 0.0) / max(self.decisions.get(seat, 0), 1)
@@ -51,6 +52,7 @@ def play(game: Rules, players: int, options: dict[str, Any] | None, game_seed: s
         match.longest[seat] = max(match.longest.get(seat, 0.0), spent)
         match.decisions[seat] = match.decisions.get(seat, 0) + 1
         state = game.apply(state, seat, move)
+        match.moves.append((seat, move))
         match.actions += 1
     match.state, match.outcome = state, game.outcome(state)
     return match

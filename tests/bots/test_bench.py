@@ -90,3 +90,26 @@ def test_a_record_line_cut_short_by_a_kill_is_skipped(tmp_path, monkeypatch) -> 
     assert sorted(bots_strength.load_record(key)) == [0]
     bots_strength.append_record(key, _game(1, "loss"))
     assert sorted(bots_strength.load_record(key)) == [0, 1]
+
+
+def test_a_game_not_won_is_kept_move_by_move_and_replays(tmp_path, monkeypatch) -> None:
+    import json
+
+    import rules
+    from bots import arena
+
+    monkeypatch.setattr(bots_strength, "RESULTS", tmp_path)
+    random_vs_random = bots_strength.Matchup("random vs random", arena.Seat("random", 1),
+                                             arena.Seat("random", 1))
+    results = [bots_strength.play_one(("scavenge", 2, random_vs_random, n)) for n in range(4)]
+    lost = [r for r in results if r.result != "win"]
+    assert lost, "four random games should include one the tested seat did not win"
+    key = bots_strength.row_key("scavenge", 2, random_vs_random)
+    kept = json.loads((bots_strength.record_path(key).with_suffix("") /
+                       f"game-{lost[0].n}.json").read_text())
+    game = rules.get("scavenge")
+    state = game.setup(kept["players"], kept["options"], kept["seed"])
+    for seat, move in kept["moves"]:
+        state = game.apply(state, seat, move)
+    assert list(game.outcome(state).scores) == kept["outcome"]["scores"] == list(lost[0].scores)
+    assert len(list(tmp_path.rglob("game-*.json"))) == len(lost)
