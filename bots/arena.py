@@ -31,9 +31,6 @@ class Match:
     longest: dict[int, float] = field(default_factory=dict)  # each seat's slowest decision
     moves: list[tuple[int, Move]] = field(default_factory=list)  # (seat, move), in order
 
-    def mean_seconds(self, seat: int) -> float:
-        return self.seconds.get(seat, 0.0) / max(self.decisions.get(seat, 0), 1)
-
 
 def play(game: Rules, players: int, options: dict[str, Any] | None, game_seed: str,
          seats: dict[int, Seat], max_actions: int = 20_000) -> Match:

@@ -17,11 +17,12 @@ Errors carry a stable snake_case `code` and a message that names what was wrong:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Sequence
 
 Move = dict[str, Any]
@@ -202,17 +203,12 @@ def evolve(value: Any, **changes: Any) -> Any:
     return new
 
 
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
-
-
+@functools.cache
 def _field_names(cls: type) -> frozenset[str]:
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        fields = cls.__dataclass_fields__  # type: ignore[attr-defined]
-        if hasattr(cls, "__post_init__") or any(not f.init for f in fields.values()):
-            raise TypeError(f"evolve() cannot build {cls.__name__}: use dataclasses.replace")
-        names = _FIELD_NAMES[cls] = frozenset(fields)
-    return names
+    declared = fields(cls)
+    if hasattr(cls, "__post_init__") or any(not f.init for f in declared):
+        raise TypeError(f"evolve() cannot build {cls.__name__}: use dataclasses.replace")
+    return frozenset(f.name for f in declared)
 
 
 def canonical_json(value: Any) -> str:

@@ -242,17 +242,13 @@ def _connections(parts: tuple[Part, ...], stores: Bag, tile: str) -> tuple[tuple
     """Where and how the section may join the ship and be paid for. A pure function of its
     arguments, and searches ask it again and again for the same ship, so it is memoised."""
     section = SECTIONS[tile]
-    return tuple(
-        (place, rotation)
-        for place in open_places(parts)
-        for rotation in ROTATIONS
-        if _affordable(joint_cost(parts, section, place, rotation), stores)
-    )
-
-
-def _affordable(verdict_and_cost: tuple[str, Bag], stores: Bag) -> bool:
-    verdict, cost = verdict_and_cost
-    return verdict == "ok" and bag_covers(stores, cost)
+    found = []
+    for place in open_places(parts):
+        for rotation in ROTATIONS:
+            verdict, cost = joint_cost(parts, section, place, rotation)
+            if verdict == "ok" and bag_covers(stores, cost):
+                found.append((place, rotation))
+    return tuple(found)
 
 
 def _retrieval_moves(state: State) -> list[Move]:
