@@ -30,6 +30,7 @@ import fcntl
 import json
 import os
 import platform
+import shutil
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -85,10 +86,14 @@ def play_one(job: tuple[str, int, Matchup, int]) -> GameResult:
     seed = f"bench:{rules_id}:{players}:{matchup.name}:{n}"
     match = arena.play(game, players, {}, seed, seats, MAX_ACTIONS)
     outcome = match.outcome
-    if _result(outcome, tested_seat) != "win":
-        _keep_game(row_key(rules_id, players, matchup), n, seed, players, match)
+    result = _result(outcome, tested_seat)
+    kept = kept_game_path(row_key(rules_id, players, matchup), n)
+    if result == "win":
+        kept.unlink(missing_ok=True)  # a seed played again: an earlier copy would mislead
+    else:
+        _keep_game(kept, seed, players, match)
     return GameResult(
-        n, tested_seat, _result(outcome, tested_seat),
+        n, tested_seat, result,
         tuple(outcome.scores) if outcome else None,
         outcome.reason if outcome else f"cut off after {match.actions} actions",
         match.decisions.get(tested_seat, 0), match.seconds.get(tested_seat, 0.0), match.actions,
@@ -96,10 +101,9 @@ def play_one(job: tuple[str, int, Matchup, int]) -> GameResult:
     )
 
 
-def _keep_game(key: str, n: int, seed: str, players: int, match: arena.Match) -> None:
+def _keep_game(path: Path, seed: str, players: int, match: arena.Match) -> None:
     """A game the tested bot did not win, move by move, to study: `setup(players, {}, seed)`
     and then `apply` each (seat, move) replays it exactly."""
-    path = record_path(key).with_suffix("") / f"game-{n}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     outcome = match.outcome
     path.write_text(json.dumps({
@@ -133,6 +137,20 @@ def record_path(key: str) -> Path:
     return RESULTS / "bots" / (key.replace(":", "-").replace(" ", "_") + ".jsonl")
 
 
+def kept_games_dir(key: str) -> Path:
+    return record_path(key).with_suffix("")
+
+
+def kept_game_path(key: str, n: int) -> Path:
+    return kept_games_dir(key) / f"game-{n}.json"
+
+
+def forget(key: str) -> None:
+    """Drop a matchup's record and the games kept beside it (`--fresh`)."""
+    record_path(key).unlink(missing_ok=True)
+    shutil.rmtree(kept_games_dir(key), ignore_errors=True)
+
+
 def load_record(key: str) -> dict[int, GameResult]:
     """The games of a matchup played so far, by seed number (a later line for the same seed,
     from a rerun, replaces the earlier). A line cut short by a killed run is skipped, with a
@@ -155,16 +173,13 @@ def load_record(key: str) -> dict[int, GameResult]:
 def append_record(key: str, result: GameResult) -> None:
     path = record_path(key)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a+") as record:
-        record.seek(0, os.SEEK_END)
-        cut_short = record.tell() > 0 and not _ends_with_newline(path)
-        record.write(("\n" if cut_short else "") + json.dumps(asdict(result)) + "\n")
-
-
-def _ends_with_newline(path: Path) -> bool:
-    with path.open("rb") as record:
-        record.seek(-1, os.SEEK_END)
-        return record.read(1) == b"\n"
+    with path.open("ab+") as record:
+        size = record.seek(0, os.SEEK_END)
+        if size:
+            record.seek(size - 1)
+            if record.read(1) != b"\n":
+                record.write(b"\n")  # end the line a killed run cut short
+        record.write(json.dumps(asdict(result)).encode() + b"\n")
 
 
 def summary(rules_id: str, players: int, matchup: Matchup, results: list[GameResult],
@@ -311,10 +326,10 @@ def main(argv: list[str] | None = None) -> int:
             for matchup in chosen:
                 key = row_key(rules_id, players, matchup)
                 if args.fresh:
-                    record_path(key).unlink(missing_ok=True)
+                    forget(key)
                 row = measure(rules_id, players, matchup, args.games, pool,
                               on_game=lambda row, key=key: save_rows({key: _noted(row, args.note)}))
-                save_rows({key: _noted(row, args.note)})
+                save_rows({key: _noted(row, args.note)})  # also when every seed was recorded
                 print(table({key: row}).splitlines()[-1], file=sys.stderr, flush=True)
     print(table(load_rows()))
     return 0

@@ -113,3 +113,14 @@ def test_a_game_not_won_is_kept_move_by_move_and_replays(tmp_path, monkeypatch) 
         state = game.apply(state, seat, move)
     assert list(game.outcome(state).scores) == kept["outcome"]["scores"] == list(lost[0].scores)
     assert len(list(tmp_path.rglob("game-*.json"))) == len(lost)
+
+
+def test_fresh_forgets_the_record_and_the_games_kept_beside_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(bots_strength, "RESULTS", tmp_path)
+    key = bots_strength.row_key("scavenge", 2, bots_strength.matchups()[0])
+    bots_strength.append_record(key, _game(0, "loss"))
+    kept = bots_strength.kept_game_path(key, 0)
+    kept.parent.mkdir(parents=True)
+    kept.write_text("{}\n")
+    bots_strength.forget(key)
+    assert bots_strength.load_record(key) == {} and not kept.parent.exists()
