@@ -200,7 +200,7 @@ WINS_IN_ONE = {
 TURN_LIMIT = 12  # the most moves the seat may take to finish its winning turn
 
 
-def _sole_winner(game, state) -> tuple[int, ...] | None:
+def _winners(game, state) -> tuple[int, ...] | None:
     outcome = game.outcome(state)
     return None if outcome is None else tuple(outcome.winners)
 
@@ -212,7 +212,7 @@ def test_each_winning_position_has_a_way_not_to_win(game) -> None:
     for move in case.blunder:
         assert move in game.legal_moves(state, case.seat)
         state = game.apply(state, case.seat, move)
-    assert _sole_winner(game, state) != (case.seat,)
+    assert _winners(game, state) != (case.seat,)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
@@ -234,4 +234,4 @@ def test_mcts_takes_an_immediate_win(game, level) -> None:
             first = first or move
             state = game.apply(state, case.seat, move)
         assert case.winning is None or first == case.winning
-        assert _sole_winner(game, state) == (case.seat,)
+        assert _winners(game, state) == (case.seat,)
