@@ -256,6 +256,10 @@ class Rules(ABC):
     min_players: int
     max_players: int
     options: tuple[Option, ...] = ()
+    # Bumped when a change could alter how an existing game's log folds. The service records it
+    # in each game's created event, so an old game is folded by the behaviour it was played under
+    # (or refused with a clear error when that behaviour is gone).
+    version: int = 1
 
     # --- descriptor ------------------------------------------------------------------------
 
@@ -311,6 +315,17 @@ class Rules(ABC):
     @abstractmethod
     def apply(self, state: State, seat: int, move: Move) -> State:
         """The state after the move. Raises MalformedMove, NotYourTurn or IllegalMove."""
+
+    def replay(self, state: State, seat: int, move: Move) -> State:
+        """Fold a stored move (the trusting path): the move was checked when it was played, so a
+        stricter check added later must not stop an old game from folding. Defaults to `apply`;
+        a game whose checks tighten overrides it."""
+        return self.apply(state, seat, move)
+
+    def normalize_move(self, state: State, seat: int, move: Move) -> Move:
+        """The canonical form of a move `apply` accepts: what the log stores. Unknown fields are
+        refused with MalformedMove naming the field."""
+        return move
 
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
