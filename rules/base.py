@@ -316,6 +316,11 @@ class Rules(ABC):
     def apply(self, state: State, seat: int, move: Move) -> State:
         """The state after the move. Raises MalformedMove, NotYourTurn or IllegalMove."""
 
+    def folds_version(self, version: int) -> bool:
+        """Whether this code folds a log recorded under `version` exactly as it was played. A
+        package that bumps `version` overrides this to keep its older versions reachable."""
+        return version == self.version
+
     def replay(self, state: State, seat: int, move: Move) -> State:
         """Fold a stored move (the trusting path): the move was checked when it was played, so a
         stricter check added later must not stop an old game from folding. Defaults to `apply`;
