@@ -3,6 +3,8 @@
 # they use the embedded default: SQLite and Celery's filesystem broker under var/.
 
 PYTHON ?= python3
+# 127.0.0.1 unless you mean to serve others: HOST=0.0.0.0 (then set DJANGO_ALLOWED_HOSTS too).
+HOST ?= 127.0.0.1
 PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
@@ -25,11 +27,11 @@ migrate: install
 # one `celery -A project beat` (the sweeper it drives is idempotent, so a second beat is harmless).
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@echo "Scrapyard on http://127.0.0.1:$(PORT)/api/ (Ctrl-C stops the server and the worker)"
+	@echo "Scrapyard on http://$(HOST):$(PORT)/api/ (Ctrl-C stops the server and the worker)"
 	trap 'kill 0' EXIT INT TERM; \
 	$(BIN)/celery -A project worker --beat --loglevel=WARNING --concurrency=2 \
 		--schedule=var/celerybeat-schedule & \
-	$(BIN)/gunicorn project.wsgi --bind 0.0.0.0:$(PORT) --workers 2 --timeout 60 --access-logfile -
+	$(BIN)/gunicorn project.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 60 --access-logfile -
 
 worker: install
 	$(BIN)/celery -A project worker --loglevel=INFO

@@ -4,10 +4,18 @@ from games.models import Account, Deadline, Event, Game, Seat, Snapshot
 
 
 class SeatInline(admin.TabularInline):
+    """Who sits where is decided by the log's seat events: shown, never edited here."""
+
     model = Seat
     extra = 0
     fields = ("index", "user", "bot", "bot_level", "stand_in", "bank_seconds", "joined_at")
-    readonly_fields = ("joined_at",)
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -28,8 +36,19 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "rules", "players", "status", "seq", "created_by", "created_at")
     list_filter = ("rules", "status")
     search_fields = ("id", "created_by__username")
-    readonly_fields = ("seq", "to_act", "result", "seed", "seed_sha256", "created_at", "updated_at")
+    # Everything the log decides (or that its fold caches) is read-only: an edit here would make
+    # the game disagree with its own log. Games are created and changed only through services.
+    readonly_fields = (
+        "rules", "rules_version", "players", "options", "status", "seq", "to_act", "result", "seed",
+        "seed_sha256", "time_control", "timeout_policy", "created_by", "created_at", "updated_at",
+    )
     inlines = (SeatInline,)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Event)

@@ -13,12 +13,14 @@ from rest_framework.views import APIView
 import bots
 import rules
 from games import clocks, errors, selectors, services
+from project import throttles
 from project.celery import app as celery_app
 
 
 class AccountCreateApi(APIView):
     permission_classes = (AllowAny,)
     authentication_classes = ()
+    throttle_classes = (throttles.LoginAddressRate,)
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)
@@ -34,6 +36,7 @@ class AccountCreateApi(APIView):
 class TokenObtainApi(APIView):
     permission_classes = (AllowAny,)
     authentication_classes = ()
+    throttle_classes = (throttles.LoginAddressRate, throttles.LoginUsernameRate)
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField()

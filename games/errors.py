@@ -7,13 +7,15 @@ on `code` and never has to parse `detail`.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import Http404
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
+from project import http
 from rules.base import IllegalMove, InvalidOptions, NotYourTurn, RulesError
 
 
@@ -115,13 +117,13 @@ _DRF_CODES = {
     drf.MethodNotAllowed: "method_not_allowed",
     drf.NotAcceptable: "not_acceptable",
     drf.UnsupportedMediaType: "unsupported_media_type",
-    drf.Throttled: "throttled",
+    drf.Throttled: "rate_limited",
     drf.ValidationError: "invalid_input",
 }
 
 
 def _drf_body(exc: drf.APIException) -> dict[str, Any]:
-    code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
+    code = getattr(exc, "error_code", None) or next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
     if isinstance(exc, drf.ValidationError):
         return {"code": code, "detail": "the request has invalid fields", "fields": exc.detail}
     return {"code": code, "detail": str(exc.detail)}
@@ -134,6 +136,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response({**exc.as_dict(), "option": exc.option}, status=400)
     if isinstance(exc, RulesError):
         return Response(exc.as_dict(), status=_rules_status(exc))
+    if http.is_outage(exc):
+        outage = http.outage_response(exc)
+        return Response(json.loads(outage.content), status=outage.status_code, headers={"Retry-After": outage["Retry-After"]})
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -148,10 +153,13 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     return None  # a bug: Django's 500 handler below answers
 
 
-def json_not_found(request, exception=None) -> JsonResponse:
-    return JsonResponse({"code": "not_found", "detail": "no such resource"}, status=404)
 
 
-def json_server_error(request) -> JsonResponse:
-    return JsonResponse({"code": "server_error", "detail": "something went wrong on our side"}, status=500)
+class LogDamaged(ServiceError):
+    status = 409
+    code = "log_damaged"
 
+
+class RulesVersionGone(ServiceError):
+    status = 409
+    code = "rules_version_gone"

@@ -23,15 +23,16 @@ class GameStatus(models.TextChoices):
 
 class Game(models.Model):
     rules = models.CharField(max_length=40)
+    rules_version = models.PositiveIntegerField(default=1, help_text="recorded in the created event")
     players = models.PositiveSmallIntegerField()
-    options = models.JSONField(default=dict)
+    options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN)
     seq = models.PositiveIntegerField(default=0, help_text="seq of the last event: the version")
     to_act = models.JSONField(default=list, help_text="seats that must act now (a cache)")
     result = models.JSONField(null=True, blank=True)
     seed = models.CharField(max_length=64, help_text="secret until the game ends")
     seed_sha256 = models.CharField(max_length=64)
-    time_control = models.JSONField(default=dict, help_text="games.clocks: {} for none")
+    time_control = models.JSONField(default=dict, blank=True, help_text="games.clocks: {} for none")
     timeout_policy = models.CharField(max_length=10, default="auto", help_text="auto, bot or forfeit")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
@@ -98,12 +99,16 @@ class EventQuerySet(models.QuerySet):
 
 
 class Event(models.Model):
-    """One immutable entry of a game's log.
+    """One immutable entry of a game's log (written only by `games.log.append`).
 
     `payload` is the whole event as the rules fold it (a move, with any secret choice);
     `public_payload` is what other seats may see while the game runs (the rules' `public_move`).
     `hash` chains the event to the previous one: SHA-256 over the previous hash and this event's
-    canonical content, so any change to the past breaks every later hash.
+    public content, so any change to the past breaks every later hash. The public content
+    commits to `payload` only through `private_digest`, a salted digest (see `games.log`): the
+    chain can be checked by anyone while the game runs without giving a searchable hash of a
+    secret, and the private part is checked once the seed, and so every salt, is published.
+    Events written before that scheme have an empty `private_digest` and hash the payload itself.
     """
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
@@ -115,6 +120,7 @@ class Event(models.Model):
     created_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    private_digest = models.CharField(max_length=64, blank=True, default="")
 
     objects = EventQuerySet.as_manager()
 
@@ -135,6 +141,22 @@ class Event(models.Model):
         raise ImmutableEventError("events are append-only: never deleted")
 
     def content(self) -> dict:
+        """What the hash covers: public fields only, the payload through its salted digest."""
+        if not self.private_digest:
+            return self._legacy_content()
+        return {
+            "game": self.game_id,
+            "seq": self.seq,
+            "kind": self.kind,
+            "seat": self.seat,
+            "public_payload": self.public_payload,
+            "private_digest": self.private_digest,
+            "created_at": self.created_at.isoformat(),
+        }
+
+    def _legacy_content(self) -> dict:
+        # Events written before salted digests hashed the payload itself; kept so that their
+        # chains still verify. Such a hash is searchable for a secret with few candidates.
         return {
             "game": self.game_id,
             "seq": self.seq,
@@ -154,11 +176,16 @@ GENESIS_HASH = "0" * 64
 
 
 class Snapshot(models.Model):
-    """The folded state after event `seq`: a cache, rebuilt from events whenever missing."""
+    """The folded state after event `seq`: a cache, rebuilt from events whenever missing.
+
+    It is trusted only while it proves itself: `event_hash` is the hash of the event it folds up
+    to and `state_digest` the SHA-256 of its state's canonical JSON (`games.store`)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
     seq = models.PositiveIntegerField()
     state = models.JSONField()
+    event_hash = models.CharField(max_length=64, blank=True, default="")
+    state_digest = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

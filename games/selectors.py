@@ -118,6 +118,7 @@ def event_visible(event: Event, seat: int | None, everything: bool = False) -> d
         "created_at": event.created_at,
         "hash": event.hash,
         "prev_hash": event.prev_hash,
+        "private_digest": event.private_digest,
     }
 
 

@@ -24,9 +24,9 @@ from rest_framework.authtoken.models import Token
 
 import bots
 import rules
-from games import clocks, errors, store
-from games.models import GENESIS_HASH, Event, EventKind, Game, GameStatus, IdempotencyKey, Seat
-from rules.base import canonical_json
+from games import clocks, errors, log, store
+from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey, Seat
+from rules.base import MalformedMove, Move, Rules, canonical_json, require_mapping
 
 User = get_user_model()
 
@@ -90,6 +90,7 @@ def game_create(
     seed = new_seed()
     game = Game.objects.create(
         rules=rules_id,
+        rules_version=game_rules.version,
         players=players,
         options=chosen,
         seed=seed,
@@ -98,9 +99,15 @@ def game_create(
         timeout_policy=policy,
         created_by=creator,
     )
-    created = {"rules": rules_id, "players": players, "options": chosen, "seed_sha256": game.seed_sha256}
+    created = {
+        "rules": rules_id,
+        "rules_version": game_rules.version,
+        "players": players,
+        "options": chosen,
+        "seed_sha256": game.seed_sha256,
+    }
     state = store.fold_event(game_rules, seed, None, EventKind.CREATED, None, created)
-    _append_event(game, kind=EventKind.CREATED, seat=None, payload=created)
+    log.append(game, kind=EventKind.CREATED, seat=None, payload=created)
     if creator_plays:
         _take_seat(game, Seat(game=game, index=0, user=creator))
     for wanted in bot_seats:
@@ -163,10 +170,10 @@ def _next_free_seat(game: Game) -> int:
 def _take_seat(game: Game, seat: Seat) -> None:
     seat.save()
     who = {"username": seat.user.username} if seat.user else {"bot": seat.bot, "level": seat.bot_level}
-    _append_event(game, kind=EventKind.SYSTEM, seat=seat.index, payload={"type": "seat_taken", **who})
+    log.append(game, kind=EventKind.SYSTEM, seat=seat.index, payload={"type": "seat_taken", **who})
     if game.seats.count() == game.players:
         game.status = GameStatus.ACTIVE
-        _append_event(game, kind=EventKind.SYSTEM, seat=None, payload={"type": "game_started"})
+        log.append(game, kind=EventKind.SYSTEM, seat=None, payload={"type": "game_started"})
 
 
 # --- moves ---------------------------------------------------------------------------------
@@ -219,14 +226,28 @@ def _act(game: Game, seat: int, kind: str, payload: dict) -> Event:
         raise errors.NotYourTurnError(f"seat {seat} is not to act now; seats to act: {game.to_act}")
     game_rules = store.rules_of(game)
     before = store.state_at(game)
-    after = store.fold_event(game_rules, game.seed, before, kind, seat, payload)
+    if "move" in payload:
+        payload = {"move": canonical_move(game_rules, before, seat, payload["move"])}
+    after = store.fold_event(game_rules, game.seed, before, kind, seat, payload, new=True)
     public = (
         {"move": game_rules.public_move(before, seat, payload["move"], after)} if "move" in payload else payload
     )
-    event = _append_event(game, kind=kind, seat=seat, payload=payload, public_payload=public)
+    event = log.append(game, kind=kind, seat=seat, payload=payload, public_payload=public)
     store.remember_when_committed(game, event.seq, after)
     _record_state(game, after, acted=seat)
     return event
+
+
+def canonical_move(game_rules: Rules, state: Any, seat: int, move: Any) -> Move:
+    """The move as the log stores it: the rules' normal form, with no field that no listed move
+    of its type has. The log is insert-only, so whatever a client adds would be kept (and served
+    with every poll) for ever: an unknown field is refused, naming it, for every game alike."""
+    move = game_rules.normalize_move(state, seat, require_mapping(move))
+    known = {key for listed in game_rules.legal_moves(state, seat) if listed.get("type") == move["type"] for key in listed}
+    unknown = sorted(set(move) - known) if known else []
+    if unknown:
+        raise MalformedMove(f"a {move['type']!r} move has no field {unknown[0]!r}", "unknown_field")
+    return move
 
 
 def _idempotent_replay(game: Game, user: Any, key: str, digest: str) -> Event | None:
@@ -257,31 +278,6 @@ def _locked_game(game_id: int) -> Game:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise errors.GameNotFound(f"there is no game {game_id}") from None
-
-
-# --- the log -------------------------------------------------------------------------------
-
-
-def _append_event(
-    game: Game, *, kind: str, seat: int | None, payload: dict, public_payload: dict | None = None
-) -> Event:
-    prev_hash = (
-        Event.objects.filter(game=game, seq=game.seq).values_list("hash", flat=True).first() or GENESIS_HASH
-    )
-    event = Event(
-        game=game,
-        seq=game.seq + 1,
-        kind=kind,
-        seat=seat,
-        payload=payload,
-        public_payload=payload if public_payload is None else public_payload,
-        created_at=timezone.now(),
-        prev_hash=prev_hash,
-    )
-    event.hash = event.compute_hash()
-    event.save()
-    game.seq = event.seq
-    return event
 
 
 def bot_seat_play(*, game_id: int, seq: int) -> Event | None:

@@ -2,7 +2,9 @@
 
 `state_at` is the one way to get a state. It starts from the newest snapshot at or before the
 wanted event (or from setup) and applies the events after it, so its cost is bounded by the
-snapshot interval, not by the length of the game.
+snapshot interval, not by the length of the game. A snapshot is used only if it proves itself
+(the hash of the event it folds up to, and a digest of its state): an edited or emptied one is
+logged and passed over for an earlier one, or the fold starts from setup.
 
 Because the log is append-only, the state after event n of a game never changes, so each process
 also keeps the most recently used states in memory, keyed by (game, its creation time, n). Only
@@ -12,28 +14,52 @@ that write has committed. Several processes each keep their own; none can hold a
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import threading
 from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
 
 import rules
+from games import errors
 from games.models import Event, EventKind, Game, Snapshot
-from rules.base import Rules
+from rules.base import Rules, canonical_json
+
+log = logging.getLogger(__name__)
 
 
 def rules_of(game: Game) -> Rules:
-    return rules.get(game.rules)
+    """The game's rules, if they still fold the version its log was recorded under."""
+    game_rules = rules.get(game.rules)
+    if not game_rules.folds_version(game.rules_version):
+        raise errors.RulesVersionGone(
+            f"game {game.pk} was played under {game.rules} version {game.rules_version}, which this "
+            f"server (version {game_rules.version}) no longer folds"
+        )
+    return game_rules
 
 
-def fold_event(game_rules: Rules, seed: str, state: Any, kind: str, seat: int | None, payload: dict) -> Any:
-    """One event's effect. Moves and timeouts carry a `move` or `forfeit`; system events none."""
+def recorded_version(game: Game) -> int:
+    """The rules version in the game's created event (1 for games stored before versions were)."""
+    created = Event.objects.filter(game=game, seq=1).values_list("payload", flat=True).first() or {}
+    return created.get("rules_version", 1)
+
+
+def fold_event(
+    game_rules: Rules, seed: str, state: Any, kind: str, seat: int | None, payload: dict, *, new: bool = False
+) -> Any:
+    """One event's effect. Moves and timeouts carry a `move` or `forfeit`; system events none.
+    A `new` move is checked (`apply`); a stored one was checked when it was played and is
+    folded by the trusting `replay`, so a stricter check added later never breaks an old game."""
     if kind == EventKind.CREATED:
         return game_rules.setup(payload["players"], payload["options"], seed)
     if "move" in payload:
-        return game_rules.apply(state, seat, payload["move"])
+        fold = game_rules.apply if new else game_rules.replay
+        return fold(state, seat, payload["move"])
     if payload.get("forfeit"):
         return game_rules.forfeit(state, seat)
     return state
@@ -93,10 +119,7 @@ def state_at(game: Game, seq: int | None = None) -> Any:
 
 def _fold_from_snapshot(game: Game, target: int) -> Any:
     game_rules = rules_of(game)
-    snapshot = (
-        Snapshot.objects.filter(game=game, seq__lte=target).order_by("-seq").only("seq", "state").first()
-    )
-    state, start = (game_rules.load(snapshot.state), snapshot.seq) if snapshot else (None, 0)
+    state, start = _newest_good_snapshot(game, game_rules, target)
     events = (
         Event.objects.filter(game=game, seq__gt=start, seq__lte=target)
         .order_by("seq")
@@ -105,6 +128,48 @@ def _fold_from_snapshot(game: Game, target: int) -> Any:
     for kind, seat, payload in events:
         state = fold_event(game_rules, game.seed, state, kind, seat, payload)
     return state
+
+
+def _newest_good_snapshot(game: Game, game_rules: Rules, target: int) -> tuple[Any, int]:
+    """The newest snapshot at or before `target` that proves itself, loaded, and its seq; (None,
+    0) to fold from setup. A snapshot that fails its check is logged and passed over."""
+    below = target
+    while True:
+        snapshot = _snapshot_with_log_hash(game, below)
+        if snapshot is None:
+            return None, 0
+        problem = snapshot_problem(snapshot, snapshot.log_hash)
+        if problem is None:
+            try:
+                return game_rules.load(snapshot.state), snapshot.seq
+            except Exception as error:  # a state that proves itself but will not load: a bug
+                problem = f"the rules' loader ({type(error).__name__})"
+        log.warning("snapshot %s of game %s disagrees with %s: not used", snapshot.seq, game.pk, problem)
+        below = snapshot.seq - 1
+
+
+def _snapshot_with_log_hash(game: Game, below: int) -> Snapshot | None:
+    log_hash = Event.objects.filter(game=OuterRef("game"), seq=OuterRef("seq")).values("hash")[:1]
+    return (
+        Snapshot.objects.filter(game=game, seq__lte=below)
+        .annotate(log_hash=Subquery(log_hash))
+        .order_by("-seq")
+        .first()
+    )
+
+
+def state_digest(data: Any) -> str:
+    return hashlib.sha256(canonical_json(data).encode()).hexdigest()
+
+
+def snapshot_problem(snapshot: Snapshot, log_hash: str | None) -> str | None:
+    """What a snapshot disagrees with, or None: it must name the log's event it folds up to and
+    hold exactly the state it was written with."""
+    if not snapshot.event_hash or snapshot.event_hash != log_hash:
+        return "the hash of its event in the log"
+    if snapshot.state_digest != state_digest(snapshot.state):
+        return "its state digest"
+    return None
 
 
 def state_from_zero(game: Game, seq: int | None = None) -> Any:
@@ -124,4 +189,8 @@ def snapshot_due(seq: int) -> bool:
 
 
 def snapshot_write(game: Game, seq: int, state: Any) -> None:
-    Snapshot.objects.get_or_create(game=game, seq=seq, defaults={"state": rules_of(game).dump(state)})
+    data = rules_of(game).dump(state)
+    event_hash = Event.objects.filter(game=game, seq=seq).values_list("hash", flat=True).get()
+    Snapshot.objects.get_or_create(
+        game=game, seq=seq, defaults={"state": data, "event_hash": event_hash, "state_digest": state_digest(data)}
+    )

@@ -2,7 +2,14 @@ from django.urls import path
 
 from games import apis
 
-urlpatterns = [
+
+def _with_and_without_slash(route: str, view, name: str) -> list:
+    """Both `games/` and `games` reach the view: with APPEND_SLASH, a POST without the slash got
+    a 301 whose redirect drops the body, and a client following it believed the create worked."""
+    return [path(route, view, name=name), path(route.rstrip("/"), view)]
+
+
+_routes = [
     path("accounts/", apis.AccountCreateApi.as_view(), name="account-create"),
     path("accounts/token/", apis.TokenObtainApi.as_view(), name="token-obtain"),
     path("accounts/me/vacation/", apis.AccountVacationApi.as_view(), name="account-vacation"),
@@ -18,4 +25,10 @@ urlpatterns = [
     path("games/<int:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
     path("games/<int:game_id>/state/", apis.GameStateApi.as_view(), name="game-state"),
     path("health/", apis.HealthApi.as_view(), name="health"),
+]
+
+urlpatterns = [
+    both
+    for route in _routes
+    for both in _with_and_without_slash(str(route.pattern), route.callback, route.name)
 ]

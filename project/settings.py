@@ -11,6 +11,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from project import installation
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SCRAPYARD_VAR_DIR", BASE_DIR / "var"))
 
@@ -24,9 +26,20 @@ def _env_list(name: str, default: str) -> list[str]:
 
 
 DEBUG = _env_flag("DJANGO_DEBUG", False)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "scrapyard-insecure-development-key-change-me")
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+# DJANGO_SECRET_KEY, or one generated for this installation and kept in var/secret_key (0600).
+# A key anyone can read in a public repository signs nothing: refused unless DEBUG is on.
+SECRET_KEY = installation.secret_key(os.environ.get("DJANGO_SECRET_KEY"), VAR_DIR / "secret_key", debug=DEBUG)
+# Comma-separated. Serving on a public name needs both, e.g.
+# DJANGO_ALLOWED_HOSTS=play.example.org DJANGO_CSRF_TRUSTED_ORIGINS=https://play.example.org
 ALLOWED_HOSTS = _env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = _env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
+CSRF_FAILURE_VIEW = "project.http.csrf_failure"
+# Routes answer with and without their trailing slash; a redirect would drop a POST's body.
+APPEND_SLASH = False
+# Moves and accounts are small; anything bigger is refused with 413 before it is read.
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("SCRAPYARD_MAX_BODY_BYTES", str(64 * 1024)))
+SCRAPYARD_MAX_JSON_DEPTH = 32
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -41,6 +54,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "project.http.ApiEdgeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -90,9 +104,31 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# --- cache ---------------------------------------------------------------------------------
+
+# The rate limits count here, so every web process must share it: Redis when configured, else
+# files under var/ (shared by the processes of one machine, which is all the default runs).
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": "scrapyard",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
 
 # --- web -----------------------------------------------------------------------------------
 
@@ -114,8 +150,12 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["project.http.StrictJSONParser"],
     "EXCEPTION_HANDLER": "games.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["project.throttles.AccountRate", "project.throttles.AddressRate"],
+    # Behind N reverse proxies, the client's address is the Nth from the right of
+    # X-Forwarded-For; with 0 (the default) the header is ignored, so nobody can pick an address.
+    "NUM_PROXIES": int(os.environ.get("SCRAPYARD_PROXIES", "0")),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
@@ -170,14 +210,23 @@ SCRAPYARD_CLOCKS_FAULT_PAUSE = float(os.environ.get("SCRAPYARD_CLOCKS_FAULT_PAUS
 # The bot that plays a timed-out seat under the `bot` timeout policy (its default level).
 SCRAPYARD_STAND_IN_BOT = os.environ.get("SCRAPYARD_STAND_IN_BOT", "mcts")
 
+# Requests a minute, per scope (project.throttles). Generous enough for a bot playing several
+# blitz games at once; `login` counts attempts at a password per username, `login_address` per
+# client address, so guessing is slow whichever of the two an attacker varies.
+SCRAPYARD_RATE_LIMITS = {
+    "account": int(os.environ.get("SCRAPYARD_RATE_ACCOUNT", "1200")),
+    "address": int(os.environ.get("SCRAPYARD_RATE_ADDRESS", "600")),
+    "login": int(os.environ.get("SCRAPYARD_RATE_LOGIN", "10")),
+    "login_address": int(os.environ.get("SCRAPYARD_RATE_LOGIN_ADDRESS", "30")),
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"hide_outage_tracebacks": {"()": "project.http.HideOutageTracebacks"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hide_outage_tracebacks"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
-
-VAR_DIR.mkdir(parents=True, exist_ok=True)
 if not REDIS_URL:
     BROKER_DIR.mkdir(parents=True, exist_ok=True)
     (VAR_DIR / "broker-control").mkdir(parents=True, exist_ok=True)

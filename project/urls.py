@@ -6,6 +6,9 @@ urlpatterns = [
     path("api/", include("games.urls")),
 ]
 
-# Outside the DRF views (an unknown URL, a crash) errors keep the same JSON shape.
-handler404 = "games.errors.json_not_found"
-handler500 = "games.errors.json_server_error"
+# Outside the DRF views (an unknown URL or Host, an oversized body, a crash, a database outage)
+# errors keep the API's JSON shape: project.http.
+handler400 = "project.http.bad_request"
+handler403 = "project.http.permission_denied"
+handler404 = "project.http.not_found"
+handler500 = "project.http.server_error"

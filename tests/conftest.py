@@ -15,6 +15,30 @@ import pytest
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
+def _let_test_flushes_truncate() -> None:
+    """The events table refuses TRUNCATE (games migration 0004) unless the transaction sets
+    `scrapyard.allow_truncate`; a test database's flush between transactional tests does."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        statements = original(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        return ["SELECT set_config('scrapyard.allow_truncate', 'on', true)", *statements] if statements else []
+
+    DatabaseOperations.sql_flush = sql_flush
+
+
+_let_test_flushes_truncate()
+
+
+@pytest.fixture(autouse=True)
+def _rate_limits_out_of_the_way(settings):
+    """The suite sends thousands of requests from one address; the tests of the limits set
+    their own (tests/project/test_rate_limits.py)."""
+    settings.SCRAPYARD_RATE_LIMITS = {scope: 1_000_000 for scope in settings.SCRAPYARD_RATE_LIMITS}
+
+
 def _postgres_missing() -> str | None:
     from django.db import connection
 

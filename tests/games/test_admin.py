@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.test import Client
 
 from games import services
@@ -40,3 +41,16 @@ def test_events_are_read_only_in_the_admin(admin_client):
     assert admin_client.post(f"/admin/games/event/{event.pk}/delete/", {"post": "yes"}).status_code == 403
     assert admin_client.get("/admin/games/event/add/").status_code == 403
     assert Event.objects.get(pk=event.pk).seat == event.seat
+
+
+def test_what_the_log_decides_cannot_be_changed_in_the_admin(admin_client):
+    creator = get_user_model().objects.create_user("maker", password="pw-long-enough")
+    game = services.game_create(creator=creator, rules_id="scavenge", players=2, options={})  # untimed
+    forged = {"rules": "no_such_game", "players": 4, "status": "finished", "options": '{"x": 1}', "_save": "Save",
+              "seats-TOTAL_FORMS": "1", "seats-INITIAL_FORMS": "1", "seats-MIN_NUM_FORMS": "0",
+              "seats-MAX_NUM_FORMS": "1000", "seats-0-id": str(game.seats.get().pk), "seats-0-game": str(game.pk)}
+    saved = admin_client.post(f"/admin/games/game/{game.pk}/change/", forged)
+    assert saved.status_code == 302, saved.content[:2000]  # the form of an untimed game saves
+    game.refresh_from_db()
+    assert (game.rules, game.players, game.status, game.options) == ("scavenge", 2, "open", {"straight_moves": False})
+    call_command("verify_log", str(game.pk))

@@ -1,9 +1,12 @@
-"""`manage.py verify_log GAME`: check a game's hash chain, that its seq is gapless, and that
-every snapshot agrees with the fold from the first event."""
+"""`manage.py verify_log GAME`: check a game's hash chain (public content and, with the seed,
+every private payload), that its seq is gapless, that the installed rules fold the version its
+log was recorded under, that the log folds, and that every snapshot agrees with that fold.
+Every problem found is reported, not only the first."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import audit
+import rules
+from games import audit, store
 from games.models import Game
 
 
@@ -21,4 +24,8 @@ class Command(BaseCommand):
         problems = audit.verify_game(target)
         if problems:
             raise CommandError(f"game {game}: " + "; ".join(problems))
-        self.stdout.write(f"game {game}: {target.seq} events, chain intact, snapshots agree")
+        checked = rules.get(target.rules)
+        self.stdout.write(
+            f"game {game}: {target.seq} events, chain intact, snapshots agree; recorded under "
+            f"{target.rules} version {store.recorded_version(target)}, checked against version {checked.version}"
+        )

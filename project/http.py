@@ -1,0 +1,248 @@
+"""The HTTP edge: what reaches the API before any view, and the JSON answers Django itself gives.
+
+Everything here exists so that no request, however malformed, gets an HTML page, a 500 or a
+stored value the database or a later read cannot handle:
+
+- `StrictJSONParser` refuses bodies nested deeper than `SCRAPYARD_MAX_JSON_DEPTH` (checked by a
+  flat scan before `json.loads`, whose C scanner would otherwise recurse into a RecursionError),
+  invalid UTF-8, lone surrogates (`"\\ud800"` decodes to a str that SQLite stores and PostgreSQL
+  refuses, and that no JSON encoder can write back) and NUL, which PostgreSQL text cannot hold.
+- `ApiEdgeMiddleware` answers an oversized body with 413 before anyone reads it, and NUL in the
+  path, query string or headers with 400.
+- `bad_request`, `permission_denied`, `not_found`, `server_error` and `csrf_failure` are Django's
+  error views in the API's `{code, detail}` shape. `server_error` and the DRF exception handler
+  answer a database outage with 503 and `Retry-After`, logging one line when an outage starts and
+  one when it ends (per process) rather than a traceback per request.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sys
+import threading
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import JsonResponse
+from rest_framework import exceptions as drf
+from rest_framework.parsers import JSONParser
+
+logger = logging.getLogger("scrapyard.http")
+
+RETRY_AFTER_SECONDS = 5
+
+
+# --- JSON bodies -----------------------------------------------------------------------------
+
+
+class BadBody(drf.ParseError):
+    """A request body the API refuses; `code` is the stable error code clients branch on."""
+
+    def __init__(self, code: str, detail: str):
+        super().__init__(detail)
+        self.error_code = code
+
+
+class BodyTooLarge(drf.APIException):
+    status_code = 413
+    default_detail = "the request body is too large"
+
+    def __init__(self, limit: int):
+        super().__init__(f"the request body is over the limit of {limit} bytes")
+        self.error_code = "body_too_large"
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = str.maketrans("", "", "".join(chr(c) for c in range(128) if chr(c) not in "[]{}"))
+
+
+def nesting_depth(text: str) -> int:
+    """How deep the arrays and objects of a JSON text nest, without recursing: strings are cut
+    out first (a bracket inside a string does not nest), then the brackets are counted."""
+    depth = deepest = 0
+    for char in _STRINGS.sub("", text):
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def refuse_unstorable_strings(data: Any) -> None:
+    """Raise `BadBody` for a key or string value holding a lone surrogate or NUL (walked with a
+    stack, not recursion: the depth is already capped, but a stack costs nothing)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                _check_string(key)
+                stack.append(value)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            _check_string(item)
+
+
+def _check_string(text: str) -> None:
+    if "\x00" in text:
+        raise BadBody("invalid_unicode", "strings may not contain NUL (\\u0000)")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadBody("invalid_unicode", "strings must be Unicode scalar values: a lone surrogate is not") from None
+
+
+class StrictJSONParser(JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise BodyTooLarge(limit)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadBody("invalid_unicode", "the body is not valid UTF-8") from None
+        max_depth = settings.SCRAPYARD_MAX_JSON_DEPTH
+        if nesting_depth(text) > max_depth:
+            raise BadBody("too_deep", f"JSON may nest at most {max_depth} levels")
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise BadBody("malformed_json", f"the body is not valid JSON: {error}") from None
+        refuse_unstorable_strings(data)
+        return data
+
+
+# --- before any view -------------------------------------------------------------------------
+
+
+class ApiEdgeMiddleware:
+    """First in the chain for /api/: refuse what no view should ever see."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path_info.startswith("/api/"):
+            refusal = self._refusal(request)
+            if refusal is not None:
+                return refusal
+        response = self.get_response(request)
+        if response.status_code < 500:
+            outage.ended()
+        return response
+
+    @staticmethod
+    def _refusal(request) -> JsonResponse | None:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return error_response(400, "bad_request", "Content-Length is not a number")
+        if length > limit:
+            return error_response(413, "body_too_large", f"the request body is over the limit of {limit} bytes")
+        texts = [request.path, *request.GET.keys(), *request.GET.values()]
+        texts += [value for key, value in request.META.items() if key.startswith("HTTP_") and isinstance(value, str)]
+        if any("\x00" in text for text in texts):
+            return error_response(400, "invalid_unicode", "the path, query string and headers may not contain NUL")
+        return None
+
+
+# --- database outages ------------------------------------------------------------------------
+
+
+class _Outage:
+    """Whether this process is in a database outage, so each outage is logged once."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._down = False
+
+    def started(self, error: BaseException) -> None:
+        with self._lock:
+            if self._down:
+                return
+            self._down = True
+        logger.error("database unavailable, answering 503 until it is back: %s", _one_line(error))
+
+    def ended(self) -> None:
+        if not self._down:
+            return
+        with self._lock:
+            if not self._down:
+                return
+            self._down = False
+        logger.warning("database available again")
+
+
+outage = _Outage()
+
+
+def is_outage(error: BaseException) -> bool:
+    """An error that says the database cannot be reached, not that a query was wrong."""
+    return isinstance(error, (OperationalError, InterfaceError)) or (
+        isinstance(error, DatabaseError) and "connection" in str(error).lower()
+    )
+
+
+def outage_response(error: BaseException) -> JsonResponse:
+    outage.started(error)
+    response = error_response(503, "service_unavailable", "the database is unavailable; try again shortly")
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())[:300] or type(error).__name__
+
+
+# --- Django's own error views, in the API's shape --------------------------------------------
+
+
+def error_response(status: int, code: str, detail: str) -> JsonResponse:
+    return JsonResponse({"code": code, "detail": detail}, status=status)
+
+
+def bad_request(request, exception=None) -> JsonResponse:
+    if isinstance(exception, DisallowedHost):
+        return error_response(400, "unknown_host", "this server does not answer for that Host header")
+    if isinstance(exception, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return error_response(413, "body_too_large", f"the request body is over the limit of {limit} bytes")
+    if isinstance(exception, TooManyFieldsSent):
+        return error_response(400, "bad_request", "too many fields")
+    return error_response(400, "bad_request", "the request could not be understood")
+
+
+def permission_denied(request, exception=None) -> JsonResponse:
+    return error_response(403, "permission_denied", "you may not do that")
+
+
+def not_found(request, exception=None) -> JsonResponse:
+    return error_response(404, "not_found", "no such resource")
+
+
+def server_error(request) -> JsonResponse:
+    error = sys.exc_info()[1]  # Django calls this view inside its `except`
+    if error is not None and is_outage(error):
+        return outage_response(error)
+    return error_response(500, "server_error", "something went wrong on our side")
+
+
+def csrf_failure(request, reason: str = "") -> JsonResponse:
+    return error_response(403, "csrf_failed", f"CSRF check failed: {reason}" if reason else "CSRF check failed")
+
+
+class HideOutageTracebacks(logging.Filter):
+    """Drops django.request's per-request traceback for a database outage: `outage` has already
+    logged the one line that says so."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return error is None or not is_outage(error)

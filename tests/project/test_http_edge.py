@@ -1,0 +1,194 @@
+"""The HTTP edge (project.http): bodies and requests that once stored unreadable moves, crashed
+the parser or answered in HTML now get a JSON refusal with a stable code, and change nothing."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.db import OperationalError, connection
+from rest_framework.test import APIClient
+
+from games.models import Event
+from tests.api.conftest import register, start_game
+
+pytestmark = pytest.mark.django_db
+
+JSON = "application/json"
+
+
+def _raw_post(player, path: str, body: bytes, **extra):
+    return player.client.generic("POST", path, body, content_type=JSON, **extra)
+
+
+@pytest.fixture
+def scavenge():
+    game_id, seated = start_game("scavenge", 2)
+    return game_id, seated
+
+
+def _move_body(game_id: int, seated, text: str) -> bytes:
+    """A legal move of the seat to act with a string field added in raw JSON text (so escapes
+    such as \\ud800 reach the parser exactly as a client sent them)."""
+    game = seated[0].get(f"/api/games/{game_id}/").json()
+    seat = game["to_act"][0]
+    listed = seated[seat].get(f"/api/games/{game_id}/legal-moves/").json()
+    move = dict(listed["moves"][0])
+    fields = ", ".join(f'"{key}": {_json(value)}' for key, value in move.items())
+    return seat, f'{{"expected_seq": {listed["seq"]}, "move": {{{fields}, "note": "{text}"}}}}'.encode()
+
+
+def _json(value) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [("\\ud800", "invalid_unicode"), ("a\\udfffb", "invalid_unicode"), ("\\u0000", "invalid_unicode")],
+)
+def test_a_move_holding_a_lone_surrogate_or_nul_is_refused_and_the_log_stays_readable(scavenge, text, code):
+    game_id, seated = scavenge
+    seat, body = _move_body(game_id, seated, text)
+    before = Event.objects.filter(game_id=game_id).count()
+
+    response = _raw_post(seated[seat], f"/api/games/{game_id}/moves/", body)
+
+    assert (response.status_code, response.json()["code"]) == (400, code)
+    assert Event.objects.filter(game_id=game_id).count() == before
+    assert seated[0].get(f"/api/games/{game_id}/events/").status_code == 200
+
+
+def test_a_body_that_is_not_utf8_is_refused(scavenge):
+    game_id, seated = scavenge
+    seat, body = _move_body(game_id, seated, "x")
+    broken = body.replace(b'"x"', b'"\xed\xa0\x80"')  # a surrogate encoded as if it were UTF-8
+    response = _raw_post(seated[seat], f"/api/games/{game_id}/moves/", broken)
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_unicode")
+
+
+def test_a_surrogate_in_a_key_or_deep_in_a_list_is_found():
+    player = register()
+    for body in (b'{"rules": "scavenge", "players": 2, "options": {"\\ud800": 1}}',
+                 b'{"rules": "scavenge", "players": 2, "options": {"a": [[["\\u0000"]]]}}'):
+        response = _raw_post(player, "/api/games/", body)
+        assert (response.status_code, response.json()["code"]) == (400, "invalid_unicode"), body
+
+
+@pytest.mark.parametrize("path", ["/api/accounts/", "/api/accounts/token/", "/api/games/", "/api/games/1/moves/",
+                                  "/api/games/1/bots/", "/api/accounts/me/vacation/"])
+def test_json_nested_a_thousand_levels_is_refused_on_every_endpoint(path):
+    player = register()
+    body = ("[" * 1000 + "]" * 1000).encode()
+    response = _raw_post(player, path, body)
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "too_deep"
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting():
+    player = register()
+    body = b'{"rules": "' + b"[" * 500 + b'", "players": 2}'
+    response = _raw_post(player, "/api/games/", body)
+    assert response.json()["code"] != "too_deep"
+
+
+def test_malformed_json_has_its_own_code():
+    response = _raw_post(register(), "/api/games/", b'{"rules": ')
+    assert (response.status_code, response.json()["code"]) == (400, "malformed_json")
+
+
+def test_an_oversized_body_gets_json_413(settings):
+    player = register()
+    body = b'{"rules": "scavenge", "players": 2, "options": {"pad": "' + b"x" * 200_000 + b'"}}'
+    response = _raw_post(player, "/api/games/", body)
+    assert response.status_code == 413
+    assert response["Content-Type"] == JSON
+    assert response.json()["code"] == "body_too_large"
+
+
+def test_a_body_longer_than_its_content_length_claims_is_still_cut_off(settings):
+    """A chunked or lying body gets past the Content-Length check; the parser reads no more
+    than the limit plus one byte."""
+    from io import BytesIO
+
+    from project.http import BodyTooLarge, StrictJSONParser
+
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
+    with pytest.raises(BodyTooLarge):
+        StrictJSONParser().parse(BytesIO(b'{"a": "' + b"x" * 1000 + b'"}'))
+
+
+def test_an_unknown_host_gets_json_400():
+    response = APIClient().get("/api/rules/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    assert response.json()["code"] == "unknown_host"
+
+
+def test_nul_in_the_query_string_or_a_header_is_refused(scavenge):
+    game_id, seated = scavenge
+    assert seated[0].client.get(f"/api/games/{game_id}/state/?at=%00").json()["code"] == "invalid_unicode"
+    response = seated[0].post(f"/api/games/{game_id}/join/", **{"Idempotency-Key": "a\x00b"})
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_unicode")
+
+
+def test_a_post_without_its_trailing_slash_creates_exactly_as_with_it():
+    player = register()
+    response = player.client.post("/api/games", {"rules": "scavenge", "players": 2}, format="json")
+    assert response.status_code == 201, response.content
+    game_id = response.json()["id"]
+    assert player.client.get(f"/api/games/{game_id}").json()["id"] == game_id
+    assert register().client.post(f"/api/games/{game_id}/join", format="json").status_code == 201
+
+
+def test_unknown_paths_and_methods_answer_json():
+    client = APIClient()
+    for response, status, code in (
+        (client.get("/api/no-such-thing/"), 404, "not_found"),
+        (client.get("/nowhere"), 404, "not_found"),
+        (client.delete("/api/rules/"), 405, "method_not_allowed"),
+    ):
+        assert (response.status_code, response.json()["code"]) == (status, code)
+
+
+def test_a_database_error_in_a_view_answers_503_and_logs_one_line_per_outage(monkeypatch, caplog):
+    from games import apis
+
+    def unreachable(*args, **kwargs):
+        raise OperationalError("connection to server at 127.0.0.1, port 1 failed: Connection refused")
+
+    monkeypatch.setattr(apis.selectors, "game_list", unreachable)
+    client = APIClient(raise_request_exception=False)
+    with caplog.at_level(logging.INFO):
+        answers = [client.get("/api/games/") for _ in range(5)]
+    assert {(a.status_code, a.json()["code"], a["Retry-After"]) for a in answers} == {(503, "service_unavailable", "5")}
+    lines = [r for r in caplog.records if "database unavailable" in r.getMessage()]
+    assert len(lines) == 1
+    assert not any(r.exc_info for r in caplog.records if r.name == "django.request")
+
+    monkeypatch.undo()
+    with caplog.at_level(logging.INFO):
+        assert client.get("/api/games/").status_code == 200
+    assert any("database available again" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_real_postgresql_outage_answers_503_not_500(caplog):
+    """The connection itself fails (a closed port), as when the server restarts."""
+    client = APIClient(raise_request_exception=False)
+    real = dict(connection.settings_dict)
+    connection.close()
+    connection.settings_dict.update(HOST="127.0.0.1", PORT="1")
+    try:
+        with caplog.at_level(logging.INFO):
+            answers = [client.get("/api/games/") for _ in range(3)] + [client.get("/api/health/")]
+    finally:
+        connection.close()
+        connection.settings_dict.update(real)
+    for answer in answers[:3]:
+        assert answer.status_code == 503 and answer.json()["code"] == "service_unavailable", answer.content
+        assert answer["Retry-After"]
+    assert answers[3].status_code == 503  # health says degraded
+    assert not any(r.exc_info for r in caplog.records if r.name == "django.request")
+    assert client.get("/api/rules/").status_code == 200

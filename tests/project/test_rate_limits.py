@@ -1,0 +1,86 @@
+"""Rate limits: password guessing slows down per username and per address; every account and
+address has a ceiling; a refusal says 429 `rate_limited` and when to come back."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.api.conftest import register
+
+pytestmark = pytest.mark.django_db
+
+
+def _address() -> str:
+    """A client address no earlier run has used: the counts live in a shared cache."""
+    value = uuid.uuid4().int
+    return f"10.{value % 250}.{value // 250 % 250}.{value // 62500 % 250 + 1}"
+
+
+def _login(username: str, password: str, address: str):
+    return APIClient(REMOTE_ADDR=address).post(
+        "/api/accounts/token/", {"username": username, "password": password}, format="json"
+    )
+
+
+def _limits(settings, **rates):
+    settings.SCRAPYARD_RATE_LIMITS = {**settings.SCRAPYARD_RATE_LIMITS, **rates}
+
+
+def test_guessing_one_username_is_limited_from_any_number_of_addresses(settings):
+    _limits(settings, login=10, login_address=1000)
+    player = register(f"victim{uuid.uuid4().hex[:10]}")
+    answers = [_login(player.username, f"wrong{n}", _address()) for n in range(11)]
+    assert [a.status_code for a in answers[:10]] == [400] * 10
+    assert answers[10].status_code == 429
+    assert answers[10].json()["code"] == "rate_limited"
+    assert int(answers[10]["Retry-After"]) > 0
+    # The right password is refused too until the window passes: the limit is on guessing.
+    assert _login(player.username, "correct horse battery", _address()).status_code == 429
+
+
+def test_one_address_trying_many_usernames_is_limited(settings):
+    _limits(settings, login=1000, login_address=30)
+    address = _address()
+    codes = [_login(f"nobody{uuid.uuid4().hex[:8]}", "x", address).status_code for _ in range(31)]
+    assert codes[:30] == [400] * 30 and codes[30] == 429
+    assert _login(f"nobody{uuid.uuid4().hex[:8]}", "x", _address()).status_code == 400
+
+
+def test_an_account_has_a_ceiling_wherever_it_calls_from(settings):
+    _limits(settings, account=5)
+    player = register()
+    codes = [player.get("/api/games/").status_code for _ in range(6)]
+    assert codes == [200] * 5 + [429]
+    assert register().get("/api/games/").status_code == 200
+
+
+def test_an_address_without_an_account_has_a_ceiling(settings):
+    _limits(settings, address=3)
+    client = APIClient(REMOTE_ADDR=_address())
+    codes = [client.get("/api/rules/").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+
+
+def test_x_forwarded_for_does_not_choose_the_address_unless_proxies_are_declared(settings):
+    _limits(settings, address=2)
+    address = _address()
+    codes = [APIClient(REMOTE_ADDR=address).get("/api/rules/", HTTP_X_FORWARDED_FOR=_address()).status_code
+             for _ in range(3)]
+    assert codes == [200, 200, 429]
+
+
+@pytest.mark.parametrize(
+    "username, password, says",
+    [("marguerite", "marguerite1", "too similar"), ("someone", "password123", "too common"),
+     ("someone2", "48151623", "entirely numeric")],
+)
+def test_weak_passwords_are_refused_at_sign_up(username, password, says):
+    response = APIClient(REMOTE_ADDR=_address()).post(
+        "/api/accounts/", {"username": username, "password": password}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_input"
+    assert says in response.json()["detail"]

@@ -1,0 +1,80 @@
+"""Safe defaults: a key per installation, no public key in production, a server that listens
+only on this machine unless told otherwise, hosts and origins from the environment."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from project import installation
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_key_is_generated_once_per_installation_and_kept_private(tmp_path):
+    key_file = tmp_path / "secret_key"
+    key = installation.secret_key(None, key_file, debug=False)
+    assert len(key) >= installation.MIN_KEY_LENGTH
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert installation.secret_key(None, key_file, debug=False) == key
+    assert installation.secret_key(None, tmp_path / "other_key", debug=False) != key
+
+
+def test_the_environment_key_wins(tmp_path):
+    chosen = "k" * 50
+    assert installation.secret_key(chosen, tmp_path / "secret_key", debug=False) == chosen
+    assert not (tmp_path / "secret_key").exists()
+
+
+@pytest.mark.parametrize("key", ["scrapyard-insecure-development-key-change-me", "django-insecure-" + "x" * 40, "short"])
+def test_a_public_or_short_key_is_refused_with_debug_off_and_allowed_with_it_on(tmp_path, key):
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_SECRET_KEY"):
+        installation.secret_key(key, tmp_path / "secret_key", debug=False)
+    assert installation.secret_key(key, tmp_path / "secret_key", debug=True) == key
+
+
+def _settings_in_a_fresh_process(tmp_path, **env) -> subprocess.CompletedProcess:
+    script = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.ALLOWED_HOSTS); print(settings.CSRF_TRUSTED_ORIGINS); print(len(settings.SECRET_KEY))"
+    )
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    environment.update(DJANGO_SETTINGS_MODULE="project.settings", SCRAPYARD_VAR_DIR=str(tmp_path), **env)
+    return subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True)
+
+
+def test_hosts_and_origins_come_from_the_environment_and_the_key_from_var(tmp_path):
+    done = _settings_in_a_fresh_process(
+        tmp_path, DJANGO_ALLOWED_HOSTS="play.example.org, api.example.org",
+        DJANGO_CSRF_TRUSTED_ORIGINS="https://play.example.org",
+    )
+    assert done.returncode == 0, done.stderr
+    hosts, origins, _ = done.stdout.splitlines()
+    assert hosts == "['play.example.org', 'api.example.org']"
+    assert origins == "['https://play.example.org']"
+    assert (tmp_path / "secret_key").exists()
+
+
+def test_the_server_refuses_to_start_with_the_old_public_key(tmp_path):
+    done = _settings_in_a_fresh_process(tmp_path, DJANGO_SECRET_KEY="scrapyard-insecure-development-key-change-me")
+    assert done.returncode != 0
+    assert "DJANGO_SECRET_KEY is a public or short key" in done.stderr
+
+
+def test_make_run_listens_on_this_machine_only_unless_told():
+    dry = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True)
+    assert "--bind 127.0.0.1:8000" in dry.stdout, dry.stdout
+    opened = subprocess.run(["make", "-n", "run", "HOST=0.0.0.0"], cwd=ROOT, capture_output=True, text=True)
+    assert "--bind 0.0.0.0:8000" in opened.stdout
+
+
+def test_the_project_says_which_licence_it_is_under():
+    licence = (ROOT / "LICENSE").read_text()
+    assert "BSD 3-Clause" in licence or "Redistribution and use in source and binary forms" in licence
+    assert "LICENSE" in (ROOT / "README.md").read_text()
