@@ -1,4 +1,4 @@
-# Scrapyard: `make run` serves the API with a Celery worker and beat; `make test` runs the suite.
+# Scrapyard: `make run` serves the API with Celery workers and beat; `make test` runs the suite.
 # Both create .venv and install the pinned requirements first. With no DATABASE_URL / REDIS_URL
 # they use the embedded default: SQLite and Celery's filesystem broker under var/.
 
@@ -10,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements-installed
 
-.PHONY: install migrate run worker test bench clean
+.PHONY: install migrate run status worker test bench clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -22,19 +22,28 @@ install: $(STAMP)
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
-# The web server in the foreground, one Celery worker with the beat scheduler embedded in the
-# background; Ctrl-C stops both. Beyond one machine, run `celery -A project worker` on each and
-# one `celery -A project beat` (the sweeper it drives is idempotent, so a second beat is harmless).
+# Every process under supervisord (deploy/supervisord.conf), which restarts any that dies: the
+# web server, one Celery worker per queue (deadlines, bots, default) and beat on its own.
+# Ctrl-C stops them all. Beyond one machine, run the same programs on each (one beat will do; a
+# second is harmless, the sweeps it drives are idempotent).
+export HOST PORT
+export SCRAPYARD_BIN := $(abspath $(BIN))
+export SCRAPYARD_WEB_PROCESSES ?= 2
+export SCRAPYARD_DEADLINE_PROCESSES ?= 2
+export SCRAPYARD_BOT_PROCESSES ?= 2
+export SCRAPYARD_DEFAULT_PROCESSES ?= 1
+
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@echo "Scrapyard on http://$(HOST):$(PORT)/api/ (Ctrl-C stops the server and the worker)"
-	trap 'kill 0' EXIT INT TERM; \
-	$(BIN)/celery -A project worker --beat --loglevel=WARNING --concurrency=2 \
-		--schedule=var/celerybeat-schedule & \
-	$(BIN)/gunicorn project.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 60 --access-logfile -
+	@echo "Scrapyard on http://$(HOST):$(PORT)/api/ (Ctrl-C stops the server and the workers)"
+	$(BIN)/supervisord --nodaemon --configuration deploy/supervisord.conf
+
+# What `make run` is running, from another terminal.
+status: install
+	$(BIN)/supervisorctl --configuration deploy/supervisord.conf status
 
 worker: install
-	$(BIN)/celery -A project worker --loglevel=INFO
+	$(BIN)/celery -A project worker --queues=deadlines,bots,default --loglevel=INFO
 
 test: install
 	$(BIN)/python -m pytest

@@ -2,8 +2,9 @@
 
 The service calls two functions:
 - `catalog()`: every bot by name (a `BotSpec` with `levels`, `default_level`, `describe()`);
-- `choose_move(game, view, seat, bot=..., level=..., seed=...)`: the move a bot plays for a seat,
-  from that seat's view only, the same for the same seed and view.
+- `choose_move(game, view, seat, bot=..., level=..., seed=..., max_seconds=None)`: the move a bot
+  plays for a seat, from that seat's view only, the same for the same seed and view (as long as
+  `max_seconds`, a cap on the thinking below the level's own, does not cut the search short).
 
 Bots: "random" (level 1) and "mcts" (levels 1-3, determinized UCT; see `bots.mcts`). Optional
 per-game heuristics live in `bots/heuristics/<rules_id>.py`; nothing else here knows any game.
@@ -36,7 +37,7 @@ def get(name: Any) -> BotSpec:
 
 
 def choose_move(game: Rules, view: dict[str, Any], seat: int, *, bot: str, level: int,
-                seed: str) -> Move:
+                seed: str, max_seconds: float | None = None) -> Move:
     """The move `bot` at `level` plays for `seat`, knowing only `view` (never a state).
 
     Raises UnknownBot, InvalidLevel, or NoMoveToChoose when the seat has nothing to do.
@@ -44,4 +45,4 @@ def choose_move(game: Rules, view: dict[str, Any], seat: int, *, bot: str, level
     spec = get(bot)
     spec.check_level(level)
     rng = decision_rng(seed, view, seat, bot, level)
-    return spec.decide(game, view, seat, level, rng)
+    return spec.decide(game, view, seat, level, rng, max_seconds)

@@ -14,8 +14,9 @@ from typing import Any, Callable
 
 from rules.base import Move, Rules, RulesError, canonical_json
 
-# A bot's decision: (game, view, seat, level, rng) -> move.
-Decide = Callable[[Rules, dict[str, Any], int, int, random.Random], Move]
+# A bot's decision: (game, view, seat, level, rng, max_seconds) -> move. `max_seconds` (or None)
+# caps the thinking below what the level allows: the service's share of the machine per move.
+Decide = Callable[[Rules, dict[str, Any], int, int, random.Random, "float | None"], Move]
 
 
 class BotError(RulesError):

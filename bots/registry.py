@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -19,17 +20,27 @@ MCTS_BUDGETS: dict[int, mcts.Budget] = {
 
 
 def _random_decide(game: Rules, view: dict[str, Any], seat: int, level: int,
-                   rng: random.Random) -> Move:
+                   rng: random.Random, max_seconds: float | None) -> Move:
     return random_bot.decide(game, view, seat, level, rng)
 
 
 def _mcts_decide(game: Rules, view: dict[str, Any], seat: int, level: int,
-                 rng: random.Random) -> Move:
+                 rng: random.Random, max_seconds: float | None) -> Move:
     try:
-        budget = MCTS_BUDGETS[level]
+        budget = capped(MCTS_BUDGETS[level], max_seconds)
     except KeyError:
         raise InvalidLevel(f"bot 'mcts' has no level {level!r}") from None
     return mcts.decide(game, view, seat, budget, rng)
+
+
+def capped(budget: mcts.Budget, max_seconds: float | None) -> mcts.Budget:
+    """`budget` with its wall-clock cap lowered to `max_seconds` (never raised)."""
+    if max_seconds is None:
+        return budget
+    cap = max(1, int(max_seconds * 1000))
+    if budget.milliseconds is not None:
+        cap = min(cap, budget.milliseconds)
+    return dataclasses.replace(budget, milliseconds=cap)
 
 
 def _budget_note(level: int) -> str:

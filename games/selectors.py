@@ -19,6 +19,11 @@ def game_get(*, game_id: int) -> Game:
         raise errors.GameNotFound(f"there is no game {game_id}") from None
 
 
+def game_owner_id(*, game_id: int) -> int | None:
+    """The account that created the game (whose share of the bot workers its bots use)."""
+    return Game.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
+
+
 def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
     games = Game.objects.prefetch_related("seats__user", "deadlines")
     if status:

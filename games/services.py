@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -293,7 +294,10 @@ def bot_seat_play(*, game_id: int, seq: int) -> Event | None:
     view = game_rules.view(store.state_at(game), seat.index)
     spec = bots.get(seat.bot or seat.stand_in)
     level = seat.bot_level if seat.bot else spec.default_level
-    move = bots.choose_move(game_rules, view, seat.index, bot=spec.name, level=level, seed=bot_seed(game, seq))
+    move = bots.choose_move(
+        game_rules, view, seat.index, bot=spec.name, level=level, seed=bot_seed(game, seq),
+        max_seconds=settings.SCRAPYARD_BOT_DECISION_SECONDS,
+    )
     try:
         return seat_act(game_id=game_id, seat=seat.index, expected_seq=seq, kind=EventKind.MOVE, move=move)
     except errors.StaleSeq:

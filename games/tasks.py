@@ -7,13 +7,18 @@ second, which sends `apply_timeout` for the deadlines that fall due (see `games.
 
 from __future__ import annotations
 
+import random
+
 from celery import shared_task
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from games import clocks, services
+from games import bot_quota, clocks, selectors, services
 
 # Retry only what the infrastructure did wrong; a refused move is an answer, not a failure.
 INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, ConnectionError)
+# How long a bot turn over its account's quota waits before it asks again (plus jitter).
+QUOTA_WAIT_SECONDS = 0.5
 
 
 @shared_task(
@@ -22,10 +27,25 @@ INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, ConnectionError)
     autoretry_for=INFRASTRUCTURE_ERRORS,
     retry_backoff=True,
     max_retries=5,
+    bind=True,
 )
-def play_bots(game_id: int, seq: int) -> None:
-    """The bot seat that must act at (game, seq) moves; the next event wakes the next bot."""
-    services.bot_seat_play(game_id=game_id, seq=seq)
+def play_bots(self, game_id: int, seq: int) -> None:
+    """The bot seat that must act at (game, seq) moves; the next event wakes the next bot.
+
+    The game first takes one of its creator's bot slots (`games.bot_quota`); with every slot
+    busy the turn goes back in the queue for a moment, so one account's many games take turns
+    with each other and never hold every bot worker."""
+    if self.request.is_eager:  # one process playing every bot in turn: nothing to share
+        services.bot_seat_play(game_id=game_id, seq=seq)
+        return
+    owner = selectors.game_owner_id(game_id=game_id)
+    hold = 2 * settings.SCRAPYARD_BOT_DECISION_SECONDS + 10
+    with bot_quota.slot(owner, slots=settings.SCRAPYARD_BOT_GAMES_PER_ACCOUNT, hold_seconds=hold) as held:
+        if held:
+            services.bot_seat_play(game_id=game_id, seq=seq)
+            return
+    # Jitter, so an account's waiting games do not all come back in the same instant.
+    play_bots.apply_async((game_id, seq), countdown=QUOTA_WAIT_SECONDS * (1 + random.random()), expires=120)
 
 
 @shared_task(
@@ -52,7 +72,7 @@ def sweep_deadlines() -> int:
 def wake_stalled_bots() -> int:
     """Beat's safety net for bot seats whose wake-up was lost. Each wake-up expires unrun if it
     waits too long, so an outage cannot pile up work; a duplicate finds its seq gone and stops."""
-    stalled = services.bots_stalled(idle_seconds=30)
+    stalled = services.bots_stalled(idle_seconds=settings.SCRAPYARD_BOT_STALLED_SECONDS)
     for game_id, seq in stalled:
         play_bots.apply_async((game_id, seq), expires=30)
     return len(stalled)

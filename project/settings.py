@@ -120,6 +120,9 @@ if os.environ.get("REDIS_URL"):
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": "scrapyard",
+            # Rate limits and bot slots fail open when Redis is away; a request must not hang
+            # on it meanwhile (project.throttles, games.bot_quota).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
 else:
@@ -172,9 +175,16 @@ BROKER_DIR = VAR_DIR / "broker"
 
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    # Unacknowledged tasks come back after this; every task is idempotent, so a redelivery is
-    # harmless, and the deadline sweeper does not rely on it.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # Unacknowledged tasks come back after this; every task is idempotent, so a redelivery
+        # is harmless, and neither the deadline sweeper nor the bot wake-up relies on it.
+        "visibility_timeout": 300,
+        # A socket that hangs (Redis paused, a network partition) fails within seconds instead
+        # of blocking a worker or a request's after-commit send.
+        "socket_timeout": 5,
+        "socket_connect_timeout": 5,
+        "health_check_interval": 10,
+    }
 else:
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -185,6 +195,21 @@ else:
         "polling_interval": 0.1,
     }
 
+# Three queues, each with worker processes of its own (deploy/supervisord.conf): a deadline
+# never waits behind a bot's search, and neither waits behind notifications.
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {
+    "games.apply_timeout": {"queue": "deadlines"},
+    "games.sweep_deadlines": {"queue": "deadlines"},
+    "games.play_bots": {"queue": "bots"},
+    "games.wake_stalled_bots": {"queue": "bots"},
+}
+# A worker that loses the broker keeps trying for ever, from its first start too (the
+# supervisor restarts it should it die all the same); tasks it was running when the connection
+# dropped are cancelled rather than finished into a dead connection: their messages come back.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -207,6 +232,13 @@ CELERY_BEAT_SCHEDULE: dict = {
 SCRAPYARD_CLOCKS_LOOKAHEAD = float(os.environ.get("SCRAPYARD_CLOCKS_LOOKAHEAD", "5"))
 SCRAPYARD_CLOCKS_RESEND = float(os.environ.get("SCRAPYARD_CLOCKS_RESEND", "30"))
 SCRAPYARD_CLOCKS_FAULT_PAUSE = float(os.environ.get("SCRAPYARD_CLOCKS_FAULT_PAUSE", "0"))
+# Bots share the machine fairly (games.bot_quota): at most BOT_GAMES_PER_ACCOUNT games created
+# by one account have a bot thinking at once, and no decision thinks longer than
+# BOT_DECISION_SECONDS whatever its level; a bot-played seat idle for BOT_STALLED_SECONDS is
+# woken again by beat (its wake-up was lost).
+SCRAPYARD_BOT_GAMES_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_BOT_GAMES_PER_ACCOUNT", "2"))
+SCRAPYARD_BOT_DECISION_SECONDS = float(os.environ.get("SCRAPYARD_BOT_DECISION_SECONDS", "2"))
+SCRAPYARD_BOT_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_BOT_STALLED_SECONDS", "30"))
 # The bot that plays a timed-out seat under the `bot` timeout policy (its default level).
 SCRAPYARD_STAND_IN_BOT = os.environ.get("SCRAPYARD_STAND_IN_BOT", "mcts")
 

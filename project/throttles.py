@@ -2,15 +2,20 @@
 
 Rates come from `settings.SCRAPYARD_RATE_LIMITS` (requests a minute) when a request is checked,
 not when the class is defined, so an operator's setting and a test's override both take effect.
-A refused request gets 429 `rate_limited` with `Retry-After` (games.errors).
+A refused request gets 429 `rate_limited` with `Retry-After` (games.errors). With the cache
+unreachable, requests pass uncounted.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 
 from django.conf import settings
+from redis.exceptions import RedisError
 from rest_framework.throttling import SimpleRateThrottle
+
+logger = logging.getLogger(__name__)
 
 
 class _PerMinute(SimpleRateThrottle):
@@ -22,7 +27,13 @@ class _PerMinute(SimpleRateThrottle):
     def allow_request(self, request, view) -> bool:
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        try:
+            return super().allow_request(request, view)
+        except (RedisError, OSError):
+            # The shared cache is away (a Redis outage): serving players unthrottled for the
+            # outage beats refusing every request. The outage is logged where it starts.
+            logger.warning("rate limits: the cache is unreachable; %s not counted", self.scope)
+            return True
 
 
 class AccountRate(_PerMinute):

@@ -1,7 +1,7 @@
 """Real Celery workers (with beat embedded) against the test database and a Redis db of their own.
 
-`start_worker(**env)` starts `celery -A project worker -B` in its own process group, waits until it
-is ready, and returns a handle; every worker a test started is stopped at its end (SIGTERM, then
+`start_worker(**env)` starts `celery -A project worker -B` on every queue (or `queues=`) in its own
+process group, waits until it is ready, and returns a handle; every worker a test started is stopped at its end (SIGTERM, then
 SIGKILL). The test process itself sends tasks (bot wake-ups after commit) to the same Redis db.
 """
 
@@ -94,7 +94,8 @@ def _point_celery_at(app, url: str) -> None:
 def start_worker(redis_url, tmp_path):
     started: list[Worker] = []
 
-    def start(name: str = "w1", concurrency: int = 2, beat: bool = True, **env: str) -> Worker:
+    def start(name: str = "w1", concurrency: int = 2, beat: bool = True,
+              queues: str = "deadlines,bots,default", **env: str) -> Worker:
         var = tmp_path / name
         var.mkdir(exist_ok=True)
         log = var / "worker.log"
@@ -110,6 +111,7 @@ def start_worker(redis_url, tmp_path):
         command = [
             str(CELERY), "-A", "project", "worker", "--loglevel=INFO", f"--concurrency={concurrency}",
             f"--hostname={name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat",
+            f"--queues={queues}",
         ] + (["--beat", f"--schedule={var / 'beat-schedule'}"] if beat else [])
         with open(log, "wb") as out:
             process = subprocess.Popen(

@@ -141,3 +141,26 @@ def test_a_game_of_bots_only_finishes_through_the_workers(start_worker):
     finished = wait_for(lambda: Game.objects.filter(pk=game.pk, status="finished").first(), 60, 0.5)
     assert finished.result["winners"]
     assert not Event.objects.filter(game=game, kind="move").exclude(seat__in=(0, 1)).exists()
+
+
+def test_a_deadline_is_not_held_up_by_a_saturated_bot_queue(start_worker):
+    # One slow search after another on the only bot worker (level 3: up to 4 s a decision).
+    deadlines = start_worker("deadlines", queues="deadlines,default", concurrency=1)
+    searches = start_worker("bots", queues="bots", concurrency=1, beat=False, SCRAPYARD_BOT_DECISION_SECONDS="6")
+    User = get_user_model()
+    for n in range(4):
+        creator = User.objects.create_user(username=f"busy{next(_names)}", password="x")
+        services.game_create(
+            creator=creator, rules_id="terrafex", players=2, options={}, creator_plays=False,
+            bot_seats=[{"seat": 0, "bot": "mcts", "level": 3}, {"seat": 1, "bot": "mcts", "level": 3}],
+        )
+    time.sleep(1)
+    game, _ = _game()
+    due_at = Deadline.objects.get(game=game).due_at
+    first = wait_for(lambda: _timeouts(game), 15)[0]
+    _stop_clocks(game)
+    Game.objects.filter(status="active").update(status="finished")  # the bots stop at their next turn
+    lateness = (first.created_at - due_at).total_seconds()
+    assert 0 <= lateness < 1.5, lateness  # the bench measures it; this checks the separation
+    assert "games.play_bots" in searches.text() and "games.apply_timeout" not in searches.text()
+    assert "games.apply_timeout" in deadlines.text() and "games.play_bots" not in deadlines.text()

@@ -1,0 +1,231 @@
+"""Five Redis outages with deadlines and bot turns pending, under the real supervisor.
+
+`deploy/supervisord.conf` (what `make run` starts) runs the web server, a worker per queue and beat
+against a Redis server of this test's own, which the test kills outright five times (no clean
+shutdown; it keeps nothing on disk, so every message in it is lost too). ETA timeouts are held by
+the deadline worker and bot wake-ups are in flight or unsent when Redis goes. Afterwards every
+deadline has been enforced exactly once, never early, every bot has answered, and every process
+the supervisor runs is up.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from games import services, store
+from games.models import Deadline, Event, Game
+from tests.workers.conftest import ROOT, _point_celery_at, _test_database_url, wait_for
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.worker,
+    pytest.mark.timeout(240),
+]
+
+BIN = Path(sys.executable).parent
+OUTAGES = 5
+DOWN_SECONDS = 3.0
+UP_SECONDS = 4.0
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RedisServer:
+    """A redis-server of the test's own on a free port, killed and restarted at will."""
+
+    def __init__(self, workdir: Path):
+        self.port, self.workdir, self.process = _free_port(), workdir, None
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        wait_for(self.answers, 10, 0.05)
+
+    def answers(self) -> bool:
+        """redis answers PING"""
+        try:
+            return redis.Redis(port=self.port, socket_timeout=0.5).ping()
+        except redis.RedisError:
+            return False
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+
+class Supervisor:
+    """supervisord with the deployment's own configuration, in a private var directory."""
+
+    def __init__(self, var: Path, env: dict[str, str]):
+        self.var, self.env = var, env
+        self.config = str(ROOT / "deploy" / "supervisord.conf")
+        self.process = subprocess.Popen(
+            [str(BIN / "supervisord"), "--nodaemon", "--configuration", self.config],
+            cwd=ROOT, env=env, stdout=open(var / "supervisor.out", "wb"), stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def status(self) -> dict[str, str]:
+        answer = subprocess.run(
+            [str(BIN / "supervisorctl"), "--configuration", self.config, "status"],
+            env=self.env, capture_output=True, text=True,
+        )
+        return {line.split()[0]: line.split()[1] for line in answer.stdout.splitlines() if line.split()}
+
+    def output(self) -> str:
+        return (self.var / "supervisor.out").read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(40)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    from project.celery import app
+
+    server = RedisServer(tmp_path)
+    server.start()
+    before = app.conf.broker_url
+    _point_celery_at(app, server.url)  # this process's after-commit bot wake-ups go there too
+    yield server
+    _point_celery_at(app, before)
+    if server.process.poll() is None:
+        server.kill()
+
+
+@pytest.fixture
+def supervised(private_redis, tmp_path):
+    var = tmp_path / "var"
+    var.mkdir()
+    env = {
+        **os.environ,
+        "DATABASE_URL": _test_database_url(),
+        "REDIS_URL": private_redis.url,
+        "SCRAPYARD_VAR_DIR": str(var),
+        "SCRAPYARD_BIN": str(BIN),
+        "HOST": "127.0.0.1",
+        "PORT": str(_free_port()),
+        "SCRAPYARD_WEB_PROCESSES": "1",
+        "SCRAPYARD_DEADLINE_PROCESSES": "2",
+        "SCRAPYARD_BOT_PROCESSES": "2",
+        "SCRAPYARD_DEFAULT_PROCESSES": "1",
+        "SCRAPYARD_CLOCKS_RESEND": "3",
+        "SCRAPYARD_BOT_STALLED_SECONDS": "3",
+        "PYTHONUNBUFFERED": "1",
+    }
+    supervisor = Supervisor(var, env)
+    wait_for(lambda: set(supervisor.status().values()) == {"RUNNING"} and len(supervisor.status()) == 5, 30, 0.5)
+    yield supervisor
+    supervisor.stop()
+    connection.close()
+
+
+_names = iter(range(10**6))
+
+
+def _users(count: int) -> list:
+    User = get_user_model()
+    return [User.objects.create_user(username=f"o{next(_names)}", password="x") for _ in range(count)]
+
+
+def _forfeit_game(seconds: int) -> tuple[Game, object]:
+    """A two-person game that ends with its first timeout: exactly one timeout, ever."""
+    users = _users(2)
+    game = services.game_create(
+        creator=users[0], rules_id="scavenge", players=2, options={},
+        time_control={"type": "step", "seconds": seconds}, timeout_policy="forfeit",
+    )
+    services.game_join(game_id=game.pk, user=users[1])
+    return Game.objects.get(pk=game.pk), Deadline.objects.get(game=game).due_at
+
+
+def _bot_game() -> tuple[Game, object]:
+    """A person (seat 0) against a quick bot (seat 1), no clock."""
+    (person,) = _users(1)
+    game = services.game_create(
+        creator=person, rules_id="scavenge", players=2, options={},
+        bot_seats=[{"seat": 1, "bot": "mcts", "level": 1}],
+    )
+    return Game.objects.get(pk=game.pk), person
+
+
+def _person_moves(game: Game, person) -> bool:
+    """The person plays their first legal move if it is their turn; True if they did."""
+    game.refresh_from_db()
+    if game.status != "active" or 0 not in game.to_act:
+        return False
+    move = store.rules_of(game).legal_moves(store.state_at(game), 0)[0]
+    services.move_submit(game_id=game.pk, user=person, move=move, expected_seq=game.seq)
+    return True
+
+
+def _waiting_for_a_bot(game: Game) -> bool:
+    game.refresh_from_db()
+    return game.status == "active" and 1 in game.to_act
+
+
+def test_five_redis_outages_lose_no_deadline_and_no_bot_turn(private_redis, supervised):
+    # Deadlines falling before, during and after the outages (the first outage starts ~6 s in).
+    forfeits = [_forfeit_game(seconds) for seconds in range(4, 4 + 4 * 9, 4)]
+    bot_games = [_bot_game() for _ in range(OUTAGES)]
+    wait_for(lambda: not any(_waiting_for_a_bot(game) for game, _ in bot_games), 60, 0.2)
+    moves_while_down = 0
+    for outage in range(OUTAGES):
+        game, person = bot_games[outage]
+        _person_moves(game, person)  # its wake-up is in flight, or queued, when Redis goes
+        time.sleep(0.05)
+        private_redis.kill()
+        time.sleep(DOWN_SECONDS / 2)
+        other, other_person = bot_games[(outage + 1) % OUTAGES]
+        moves_while_down += _person_moves(other, other_person)  # its wake-up cannot be sent
+        time.sleep(DOWN_SECONDS / 2)
+        private_redis.start()
+        time.sleep(UP_SECONDS)
+
+    def every_deadline_enforced() -> bool:
+        """every forfeit game has finished"""
+        return all(Game.objects.get(pk=game.pk).status == "finished" for game, _ in forfeits)
+
+    def every_bot_answered() -> bool:
+        """no game waits for its bot"""
+        return not any(_waiting_for_a_bot(game) for game, _ in bot_games)
+
+    wait_for(every_deadline_enforced, 60, 0.5)
+    wait_for(every_bot_answered, 60, 0.5)
+    assert moves_while_down >= 3  # the outages did catch wake-ups unsent
+    for game, due_at in forfeits:
+        timeouts = list(Event.objects.filter(game=game, kind="timeout"))
+        assert len(timeouts) == 1, (game.pk, [event.seq for event in timeouts])
+        assert timeouts[0].created_at >= due_at, "a deadline was enforced early"
+    for game, _ in bot_games:
+        events = list(Event.objects.filter(game=game).order_by("seq"))
+        game.refresh_from_db()
+        assert [event.seq for event in events] == list(range(1, game.seq + 1))
+    status = supervised.status()
+    assert set(status.values()) == {"RUNNING"} and len(status) == 5, (status, supervised.output()[-3000:])
