@@ -236,7 +236,7 @@ SCRAPYARD_CLOCKS_FAULT_PAUSE = float(os.environ.get("SCRAPYARD_CLOCKS_FAULT_PAUS
 # by one account have a bot thinking at once, and no decision thinks longer than
 # BOT_DECISION_SECONDS whatever its level; a bot-played seat idle for BOT_STALLED_SECONDS is
 # woken again by beat (its wake-up was lost).
-SCRAPYARD_BOT_GAMES_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_BOT_GAMES_PER_ACCOUNT", "2"))
+SCRAPYARD_BOT_GAMES_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_BOT_GAMES_PER_ACCOUNT", "1"))
 SCRAPYARD_BOT_DECISION_SECONDS = float(os.environ.get("SCRAPYARD_BOT_DECISION_SECONDS", "2"))
 SCRAPYARD_BOT_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_BOT_STALLED_SECONDS", "30"))
 # The bot that plays a timed-out seat under the `bot` timeout policy (its default level).

@@ -1,0 +1,578 @@
+"""Fault injection against a live server: `python -m bench.chaos`.
+
+Starts what `make run` starts (deploy/supervisord.conf: gunicorn, a worker per queue, beat) on a
+fresh PostgreSQL database and a Redis server of its own, then, while players keep moving through
+the API (retrying a failed request with the same Idempotency-Key, as a careful client does):
+
+- races: eight clients submit the same move at the same seq at once; five send one request with
+  the same Idempotency-Key at once;
+- worker kills: the deadlines and bots workers SIGKILLed (the supervisor restarts them);
+- five Redis outages: the server killed outright, three seconds down, then started empty;
+- a PostgreSQL restart (`pg_ctlcluster ... restart`; `--no-postgres-restart` skips it);
+- a hostile fuzz of `--fuzz` requests (2,000 by default): malformed and deep JSON, lone
+  surrogates and NUL, oversized bodies, unknown fields, wrong types, other people's games,
+  bad tokens, unknown routes and methods.
+
+Then it waits for the workers to catch up and counts:
+- lost: an acknowledged move not in the log, a deadline not enforced, a bot turn not played, a
+  fuzzed game that changed;
+- doubled: more than one winner of a race, more than one event for one Idempotency-Key, more
+  than one timeout for one deadline, a broken hash chain;
+- 5xx: answers of 500 and up (the designed 503 `service_unavailable` while PostgreSQL restarts
+  is counted apart), and answers that are not JSON;
+- leaked: a seat's private move served to anyone else, or the seed, before the game ended.
+
+All four must be zero (the exit code says so). Figures go to stdout and bench/results/chaos.md.
+Needs PostgreSQL (`BENCH_DATABASE_URL`, default postgres://postgres@127.0.0.1:5432/scrapyard_chaos,
+dropped and created afresh) and the `redis-server` program.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from bench.deadlines import fresh_database, machine
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+RESULTS = ROOT / "bench" / "results" / "chaos.md"
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/scrapyard_chaos"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# --- the server and its services ------------------------------------------------------------
+
+
+class Redis:
+    def __init__(self, workdir: Path):
+        self.port, self.workdir, self.process = free_port(), workdir, None
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        until(lambda: subprocess.run(["redis-cli", "-p", str(self.port), "ping"], capture_output=True,
+                                     text=True).stdout.strip() == "PONG", 10)
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+
+class Server:
+    """supervisord with the deployment's configuration, in a var directory of its own."""
+
+    def __init__(self, var: Path, env: dict[str, str]):
+        self.var, self.env, self.port = var, env, int(env["PORT"])
+        self.config = str(ROOT / "deploy" / "supervisord.conf")
+        self.process = subprocess.Popen(
+            [str(BIN / "supervisord"), "--nodaemon", "--configuration", self.config],
+            cwd=ROOT, env=env, stdout=open(var / "supervisor.out", "wb"), stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def ctl(self, *args: str) -> str:
+        return subprocess.run([str(BIN / "supervisorctl"), "--configuration", self.config, *args],
+                              env=self.env, capture_output=True, text=True).stdout
+
+    def kill_program(self, name: str) -> None:
+        """SIGKILL a program and everything it started (a worker and its pool)."""
+        pid = int(self.ctl("pid", name).strip() or 0)
+        if pid:
+            os.killpg(pid, signal.SIGKILL)
+
+    def all_running(self) -> bool:
+        lines = [line.split() for line in self.ctl("status").splitlines() if line.strip()]
+        return len(lines) == 5 and all(parts[1] == "RUNNING" for parts in lines)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(40)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+
+
+def until(predicate, timeout: float, interval: float = 0.2) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if predicate():
+                return True
+        except Exception:  # noqa: BLE001 - a probe that fails is a probe that says "not yet"
+            pass
+        time.sleep(interval)
+    return False
+
+
+def restart_postgres() -> None:
+    version = sorted(os.listdir("/etc/postgresql"))[-1]
+    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart"], check=True)
+
+
+# --- the API, as clients use it --------------------------------------------------------------
+
+
+class Tally:
+    """Every answer the server gave, by what kind of answer it was."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.statuses: Counter = Counter()
+        self.server_errors: list[str] = []
+        self.outage_503 = 0
+        self.not_json: list[str] = []
+        self.postgres_down = threading.Event()
+
+    def record(self, method: str, path: str, status: int, body: bytes, content_type: str) -> None:
+        with self.lock:
+            self.statuses[status] += 1
+            is_json = content_type.startswith("application/json")
+            code = None
+            if is_json:
+                try:
+                    code = json.loads(body).get("code") if body else None
+                except (ValueError, AttributeError):
+                    is_json = False
+            if not is_json and status != 204:
+                self.not_json.append(f"{method} {path} -> {status} {content_type} {body[:120]!r}")
+            if status >= 500:
+                if status == 503 and code == "service_unavailable":
+                    self.outage_503 += 1
+                else:
+                    self.server_errors.append(f"{method} {path} -> {status} {body[:200]!r}")
+
+
+class Api:
+    def __init__(self, base: str, tally: Tally):
+        self.base, self.tally = base, tally
+
+    def call(self, method: str, path: str, body=None, token: str | None = None, raw: bytes | None = None,
+             headers: dict | None = None, record: bool = True):
+        """(status, parsed JSON or None); status 0 when the connection itself failed."""
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Token {token}")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                status, content, kind = answer.status, answer.read(), answer.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as error:
+            status, content, kind = error.code, error.read(), error.headers.get("Content-Type", "")
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+            return 0, None
+        if record:
+            self.tally.record(method, path, status, content, kind)
+        try:
+            return status, json.loads(content) if content else None
+        except ValueError:
+            return status, None
+
+    def patient(self, method: str, path: str, body=None, token: str | None = None, headers=None, tries: int = 120):
+        """The same request again while the answer is a 503 or no answer: what a careful client
+        does during an outage (with the same Idempotency-Key, so a retry cannot double a move)."""
+        for _ in range(tries):
+            status, answer = self.call(method, path, body, token, headers=headers)
+            if status not in (0, 502, 503, 504):
+                return status, answer
+            time.sleep(0.5)
+        return status, answer
+
+
+# --- the players ---------------------------------------------------------------------------
+
+
+class Book:
+    """What the clients were told: acknowledged moves by game and seq, keys, race winners."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.acknowledged: dict[tuple[int, int], dict] = {}
+        self.keys: dict[str, set[int]] = {}
+        self.race_winners: list[int] = []
+
+    def ack(self, game_id: int, seq: int, move: dict, key: str) -> None:
+        with self.lock:
+            self.acknowledged[(game_id, seq)] = move
+            self.keys.setdefault(key, set()).add(seq)
+
+
+def register(api: Api, name: str) -> str:
+    status, answer = api.patient("POST", "/api/accounts/", {"username": name, "password": f"pw-{uuid.uuid4().hex}"})
+    assert status == 201, (status, answer)
+    return answer["token"]
+
+
+def create_game(api: Api, token: str, body: dict) -> dict:
+    status, answer = api.patient("POST", "/api/games/", body, token)
+    assert status == 201, (status, answer)
+    return answer
+
+
+def play_one(api: Api, book: Book, game_id: int, tokens: list[str], rng: random.Random) -> bool:
+    """The seat to act (if a person) plays a legal move; False once the game is over."""
+    status, game = api.patient("GET", f"/api/games/{game_id}/", token=tokens[0])
+    if status != 200 or game["status"] != "active":
+        return status == 200 and game["status"] == "open"
+    for seat in game["to_act"]:
+        if seat >= len(tokens) or tokens[seat] is None:
+            continue  # a bot's turn
+        status, legal = api.patient("GET", f"/api/games/{game_id}/legal-moves/", token=tokens[seat])
+        if status != 200 or not legal["moves"]:
+            continue
+        move = rng.choice(legal["moves"])
+        key = uuid.uuid4().hex
+        status, answer = api.patient("POST", f"/api/games/{game_id}/moves/",
+                                     {"move": move, "expected_seq": legal["seq"]}, tokens[seat],
+                                     headers={"Idempotency-Key": key})
+        if status == 201:
+            book.ack(game_id, answer["seq"], move, key)
+        return True
+    return True
+
+
+def players(api: Api, book: Book, games: list[tuple[int, list]], stop: threading.Event, seed: int) -> None:
+    rng = random.Random(seed)
+    while not stop.is_set():
+        for game_id, tokens in games:
+            play_one(api, book, game_id, tokens, rng)
+        time.sleep(0.05)
+
+
+def race(api: Api, book: Book, game_id: int, tokens: list[str]) -> None:
+    """Eight clients, one move, one seq: exactly one may win. Then five sends of one request
+    with one Idempotency-Key: one event, and all five told the same seq."""
+    status, game = api.patient("GET", f"/api/games/{game_id}/", token=tokens[0])
+    if status != 200 or game["status"] != "active" or not game["to_act"]:
+        return
+    seat = game["to_act"][0]
+    status, legal = api.patient("GET", f"/api/games/{game_id}/legal-moves/", token=tokens[seat])
+    if status != 200 or not legal["moves"]:
+        return
+    body = {"move": legal["moves"][0], "expected_seq": legal["seq"]}
+    keys = [uuid.uuid4().hex for _ in range(8)]
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda key: api.patient("POST", f"/api/games/{game_id}/moves/", body, tokens[seat],
+                                                        headers={"Idempotency-Key": key}), keys))
+    winners = [(key, answer) for key, (status, answer) in zip(keys, answers) if status == 201]
+    with book.lock:
+        book.race_winners.append(len(winners))
+    for key, answer in winners:
+        book.ack(game_id, answer["seq"], body["move"], key)
+    status, game = api.patient("GET", f"/api/games/{game_id}/", token=tokens[0])
+    if status != 200 or game["status"] != "active" or not game["to_act"]:
+        return
+    seat = game["to_act"][0]
+    status, legal = api.patient("GET", f"/api/games/{game_id}/legal-moves/", token=tokens[seat])
+    if status != 200 or not legal["moves"]:
+        return
+    body, key = {"move": legal["moves"][0], "expected_seq": legal["seq"]}, uuid.uuid4().hex
+    with ThreadPoolExecutor(5) as pool:
+        answers = list(pool.map(lambda _: api.patient("POST", f"/api/games/{game_id}/moves/", body, tokens[seat],
+                                                      headers={"Idempotency-Key": key}), range(5)))
+    for status, answer in answers:
+        if status == 201:
+            book.ack(game_id, answer["seq"], body["move"], key)
+
+
+# --- the fuzz ------------------------------------------------------------------------------
+
+
+def hostile_requests(count: int, target: int, token: str, stranger: str, rng: random.Random):
+    """(method, path, raw body or None, token or None) tuples, none of which may change anything."""
+    moves = f"/api/games/{target}/moves/"
+    bodies = [
+        b"{", b"[", b"nul", b'{"move": }', b"\xff\xfe\xfd", b'{"move": "\xed\xa0\x80"}',
+        b'{"move": {"a": "\\ud800"}, "expected_seq": 1}', b'{"move": {"a": "\\u0000"}, "expected_seq": 1}',
+        b"[" * 5000 + b"]" * 5000, b'{"a":' * 2000 + b"1" + b"}" * 2000,
+        json.dumps({"move": {"x": "y" * 70_000}, "expected_seq": 1}).encode(),
+        json.dumps({"move": {"pass": True, "extra": 1}, "expected_seq": 1}).encode(),
+        json.dumps({"move": None, "expected_seq": 1}).encode(),
+        json.dumps({"move": [], "expected_seq": -1}).encode(),
+        json.dumps({"move": "x", "expected_seq": "1"}).encode(),
+        json.dumps({"move": {}, "expected_seq": 10**30}).encode(),
+        json.dumps({"expected_seq": 1}).encode(), json.dumps([1, 2, 3]).encode(), b"",
+        json.dumps({"move": {"to": [1e308, -1e308]}, "expected_seq": 1}).encode(),
+    ]
+    paths = [
+        moves, f"/api/games/{target}/", f"/api/games/{target}/events/?after=-5", f"/api/games/{target}/events/?after=x",
+        f"/api/games/{target}/state/?at=999999", f"/api/games/{target}/state/?at=-1", f"/api/games/{target}/join/",
+        f"/api/games/{target}/bots/", f"/api/games/{target}/return/", "/api/games/99999999/moves/",
+        "/api/games/?status=%00", "/api/games/?limit=-1&offset=abc", "/api/nope/", "/api/games/1/../../etc/passwd",
+        "/api/accounts/token/", "/api/accounts/", "/api/rules/", "/api/games/%ff/",
+    ]
+    for n in range(count):
+        path = rng.choice(paths)
+        method = rng.choice(["POST", "POST", "GET", "PUT", "DELETE", "PATCH"])
+        body = rng.choice(bodies) if method in ("POST", "PUT", "PATCH") else None
+        who = rng.choice([token, stranger, None, "not-a-token", "x" * 500])
+        yield method, path, body, who
+
+
+def fuzz(api: Api, count: int, target: int, token: str, stranger: str, seed: int) -> int:
+    sent = 0
+    for method, path, body, who in hostile_requests(count, target, token, stranger, random.Random(seed)):
+        api.call(method, path, token=who, raw=body)
+        sent += 1
+    return sent
+
+
+# --- the checks ----------------------------------------------------------------------------
+
+
+def setup_django(db_url: str) -> None:
+    os.environ["DATABASE_URL"] = db_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
+    import django
+
+    django.setup()
+
+
+def count_lost(book: Book, forfeits: list[int], bot_games: list[int], target: int, target_seq: int) -> dict:
+    from django.db import connections
+
+    from games.models import Event, Game
+
+    connections.close_all()  # PostgreSQL restarted under us
+    lost = {"acknowledged moves": 0, "deadlines": 0, "bot turns": 0, "fuzzed game changed": 0}
+    for (game_id, seq), move in book.acknowledged.items():
+        event = Event.objects.filter(game_id=game_id, seq=seq).first()
+        if event is None or event.payload.get("move") != move:
+            lost["acknowledged moves"] += 1
+    lost["deadlines"] = Game.objects.filter(pk__in=forfeits).exclude(status="finished").count()
+    for game in Game.objects.filter(pk__in=bot_games, status="active").prefetch_related("seats"):
+        if any(seat.index in game.to_act and seat.bot for seat in game.seats.all()):
+            lost["bot turns"] += 1
+    lost["fuzzed game changed"] = int(Game.objects.get(pk=target).seq != target_seq)
+    return lost
+
+
+def count_doubled(book: Book, forfeits: list[int]) -> dict:
+    from django.db.models import Count
+
+    from games import log
+    from games.models import Event, Game
+
+    doubled = {"race winners": sum(max(0, n - 1) for n in book.race_winners),
+               "idempotency keys": sum(1 for seqs in book.keys.values() if len(seqs) > 1),
+               "timeouts": Event.objects.filter(game_id__in=forfeits, kind="timeout").values("game_id")
+               .annotate(n=Count("id")).filter(n__gt=1).count(),
+               "chain breaks": 0}
+    for game in Game.objects.all():
+        doubled["chain breaks"] += len(log.chain_problems(game, list(Event.objects.filter(game=game).order_by("seq"))))
+    return doubled
+
+
+def count_leaked(api: Api, games: list[tuple[int, list]], anonymous_token: str) -> int:
+    """Private payloads served to another seat, a stranger or nobody, and seeds of running games."""
+    from games.models import Event, Game
+
+    leaked = 0
+    for game_id, tokens in games:
+        game = Game.objects.get(pk=game_id)
+        if game.status == "finished":
+            continue
+        secrets = {e.seq: e for e in Event.objects.filter(game=game) if e.payload != e.public_payload}
+        for viewer_seat, token in [*enumerate(tokens), (None, anonymous_token), (None, None)]:
+            status, answer = api.call("GET", f"/api/games/{game_id}/events/", token=token)
+            for event in answer["events"] if status == 200 else []:
+                secret = secrets.get(event["seq"])
+                if secret is not None and secret.seat != viewer_seat and event["payload"] != secret.public_payload:
+                    leaked += 1
+            status, detail = api.call("GET", f"/api/games/{game_id}/", token=token)
+            if status == 200 and detail.get("seed"):
+                leaked += 1
+    return leaked
+
+
+# --- the run -------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fuzz", type=int, default=2000, help="hostile requests (at least 2,000)")
+    parser.add_argument("--outages", type=int, default=5, help="Redis outages")
+    parser.add_argument("--no-postgres-restart", action="store_true")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave the results file")
+    args = parser.parse_args(argv)
+    began = time.monotonic()
+
+    work = Path(tempfile.mkdtemp(prefix="scrapyard-chaos-"))
+    var = work / "var"
+    var.mkdir()
+    db_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
+    fresh_database(db_url)
+    redis = Redis(work)
+    redis.start()
+    env = {
+        **os.environ, "DATABASE_URL": db_url, "REDIS_URL": redis.url, "SCRAPYARD_VAR_DIR": str(var),
+        "SCRAPYARD_BIN": str(BIN), "HOST": "127.0.0.1", "PORT": str(free_port()),
+        "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_DEADLINE_PROCESSES": "2", "SCRAPYARD_BOT_PROCESSES": "2",
+        "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_CLOCKS_RESEND": "3", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
+        "SCRAPYARD_BOT_GAMES_PER_ACCOUNT": "2",
+        # The fuzz comes from one address and the players from a few accounts: limits would only
+        # turn it into 429s, which the rate-limit tests cover.
+        "SCRAPYARD_RATE_ACCOUNT": "1000000", "SCRAPYARD_RATE_ADDRESS": "1000000",
+        "SCRAPYARD_RATE_LOGIN": "1000000", "SCRAPYARD_RATE_LOGIN_ADDRESS": "1000000",
+        "PYTHONUNBUFFERED": "1",
+    }
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    server = Server(var, env)
+    tally = Tally()
+    api = Api(f"http://127.0.0.1:{env['PORT']}", tally)
+    stop = threading.Event()
+    try:
+        if not until(lambda: server.all_running() and api.call("GET", "/api/health/", record=False)[0] == 200, 60):
+            raise SystemExit("the server did not come up:\n" + (var / "supervisor.out").read_text()[-3000:])
+        print(f"server up in {time.monotonic() - began:.0f} s", flush=True)
+        setup_django(db_url)
+        tokens = [register(api, f"chaos{n}") for n in range(12)]
+        stranger = register(api, "stranger")
+
+        person_games = []
+        for n, rules_id in enumerate(["scavenge", "terrafex", "terrain_vague", "space_junkyard"] * 2):
+            pair = [tokens[n % 12], tokens[(n + 1) % 12]]
+            game = create_game(api, pair[0], {"rules": rules_id, "players": 2})
+            api.patient("POST", f"/api/games/{game['id']}/join/", token=pair[1])
+            person_games.append((game["id"], pair))
+        bot_games = []
+        for n in range(6):
+            game = create_game(api, tokens[n], {"rules": ["scavenge", "terrafex"][n % 2], "players": 2,
+                                                "bots": [{"seat": 1, "bot": "mcts", "level": 1}]})
+            bot_games.append((game["id"], [tokens[n], None]))
+        forfeits = []
+        for n in range(10):
+            game = create_game(api, tokens[n], {"rules": "scavenge", "players": 2, "timeout_policy": "forfeit",
+                                                "time_control": {"type": "step", "seconds": 8 + 7 * n}})
+            api.patient("POST", f"/api/games/{game['id']}/join/", token=tokens[(n + 5) % 12])
+            forfeits.append(game["id"])
+        target = create_game(api, tokens[11], {"rules": "scavenge", "players": 2})
+        api.patient("POST", f"/api/games/{target['id']}/join/", token=tokens[10])
+        target_seq = api.patient("GET", f"/api/games/{target['id']}/", token=tokens[11])[1]["seq"]
+        book = Book()
+        print(f"{len(person_games)} games of people, {len(bot_games)} against bots, {len(forfeits)} on the clock",
+              flush=True)
+
+        crowd = [threading.Thread(target=players, args=(api, book, person_games + bot_games, stop, seed), daemon=True)
+                 for seed in range(3)]
+        for thread in crowd:
+            thread.start()
+        fuzzer = ThreadPoolExecutor(1)
+        fuzzed = fuzzer.submit(fuzz, api, args.fuzz, target["id"], tokens[11], stranger, 7)
+
+        for round_ in range(3):
+            for game_id, pair in person_games[:4]:
+                race(api, book, game_id, pair)
+        print(f"races: {len(book.race_winners)}, winners {Counter(book.race_winners)}", flush=True)
+        for name in ("deadlines", "bots", "deadlines", "bots"):
+            server.kill_program(name)
+            time.sleep(2)
+        print("workers killed 4 times", flush=True)
+        for outage in range(args.outages):
+            redis.kill()
+            time.sleep(3)
+            redis.start()
+            time.sleep(4)
+        print(f"{args.outages} Redis outages", flush=True)
+        if not args.no_postgres_restart:
+            tally.postgres_down.set()
+            restart_postgres()
+            tally.postgres_down.clear()
+            print("PostgreSQL restarted", flush=True)
+        sent = fuzzed.result()
+        print(f"{sent} hostile requests sent", flush=True)
+        time.sleep(5)
+        stop.set()
+        for thread in crowd:
+            thread.join(60)
+
+        from django.db import connections
+
+        connections.close_all()
+        bot_ids = [game_id for game_id, _ in bot_games]
+
+        def settled() -> bool:
+            left = count_lost(book, forfeits, bot_ids, target["id"], target_seq)
+            return left["deadlines"] == 0 and left["bot turns"] == 0
+
+        until(settled, 120, 1.0)  # the workers catch up with what the outages held back
+        lost = count_lost(book, forfeits, bot_ids, target["id"], target_seq)
+        doubled = count_doubled(book, forfeits)
+        leaked = count_leaked(api, person_games + bot_games, stranger)
+        still_up = server.all_running()
+    finally:
+        stop.set()
+        server.stop()
+        if redis.process.poll() is None:
+            redis.kill()
+    return report(args, tally, book, lost, doubled, leaked, sent, still_up, time.monotonic() - began)
+
+
+def report(args, tally: Tally, book: Book, lost: dict, doubled: dict, leaked: int, sent: int, still_up: bool,
+           seconds: float) -> int:
+    server_errors = len(tally.server_errors) + len(tally.not_json)
+    totals = {"lost": sum(lost.values()), "doubled": sum(doubled.values()), "5xx": server_errors, "leaked": leaked}
+    requests = sum(tally.statuses.values())
+    lines = [
+        f"lost {totals['lost']} {lost}",
+        f"doubled {totals['doubled']} {doubled}",
+        f"5xx {totals['5xx']} (500s and others: {len(tally.server_errors)}, not JSON: {len(tally.not_json)}); "
+        f"designed 503 service_unavailable while PostgreSQL restarted: {tally.outage_503}",
+        f"leaked {leaked}",
+        f"{requests} requests answered ({sent} hostile), {len(book.acknowledged)} moves acknowledged, "
+        f"{len(book.race_winners)} races; statuses {dict(sorted(tally.statuses.items()))}",
+        f"every supervised process running at the end: {still_up}; {seconds:.0f} s",
+    ]
+    for line in lines:
+        print(line)
+    for example in (tally.server_errors + tally.not_json)[:10]:
+        print("  ", example)
+    ok = not any(totals.values()) and still_up and sent >= 2000
+    if not args.no_write:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(
+            "# Fault injection (`python -m bench.chaos`)\n\n"
+            f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {machine()}; load average "
+            f"{os.getloadavg()[0]:.1f} at the end.\n\n"
+            f"Command: `python -m bench.chaos --fuzz {args.fuzz} --outages {args.outages}"
+            f"{' --no-postgres-restart' if args.no_postgres_restart else ''}`\n\n"
+            "| lost | doubled | 5xx | leaked |\n|---|---|---|---|\n"
+            f"| {totals['lost']} | {totals['doubled']} | {totals['5xx']} | {totals['leaked']} |\n\n"
+            + "".join(f"- {line}\n" for line in lines)
+        )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
