@@ -158,9 +158,11 @@ class Tally:
             code = None
             if is_json:
                 try:
-                    code = json.loads(body).get("code") if body else None
-                except (ValueError, AttributeError):
+                    parsed = json.loads(body) if body else None
+                except ValueError:
                     is_json = False
+                else:
+                    code = parsed.get("code") if isinstance(parsed, dict) else None
             if not is_json and status != 204:
                 self.not_json.append(f"{method} {path} -> {status} {content_type} {body[:120]!r}")
             if status >= 500:
@@ -394,11 +396,12 @@ def count_doubled(book: Book, forfeits: list[int]) -> dict:
     return doubled
 
 
-def count_leaked(api: Api, games: list[tuple[int, list]], anonymous_token: str) -> int:
-    """Private payloads served to another seat, a stranger or nobody, and seeds of running games."""
+def count_leaked(api: Api, games: list[tuple[int, list]], anonymous_token: str) -> tuple[int, int]:
+    """Private payloads served to another seat, a stranger or nobody, and seeds of running games;
+    and how many (private event, viewer) pairs were looked at."""
     from games.models import Event, Game
 
-    leaked = 0
+    leaked = checked = 0
     for game_id, tokens in games:
         game = Game.objects.get(pk=game_id)
         if game.status == "finished":
@@ -408,12 +411,13 @@ def count_leaked(api: Api, games: list[tuple[int, list]], anonymous_token: str) 
             status, answer = api.call("GET", f"/api/games/{game_id}/events/", token=token)
             for event in answer["events"] if status == 200 else []:
                 secret = secrets.get(event["seq"])
-                if secret is not None and secret.seat != viewer_seat and event["payload"] != secret.public_payload:
-                    leaked += 1
+                if secret is not None and secret.seat != viewer_seat:
+                    checked += 1
+                    leaked += event["payload"] != secret.public_payload
             status, detail = api.call("GET", f"/api/games/{game_id}/", token=token)
             if status == 200 and detail.get("seed"):
                 leaked += 1
-    return leaked
+    return leaked, checked
 
 
 # --- the run -------------------------------------------------------------------------------
@@ -529,18 +533,20 @@ def main(argv: list[str] | None = None) -> int:
         until(settled, 120, 1.0)  # the workers catch up with what the outages held back
         lost = count_lost(book, forfeits, bot_ids, target["id"], target_seq)
         doubled = count_doubled(book, forfeits)
-        leaked = count_leaked(api, person_games + bot_games, stranger)
+        leaked, secrets_checked = count_leaked(api, person_games + bot_games, stranger)
         still_up = server.all_running()
     finally:
         stop.set()
         server.stop()
         if redis.process.poll() is None:
             redis.kill()
-    return report(args, tally, book, lost, doubled, leaked, sent, still_up, time.monotonic() - began)
+    return report(args, tally, book, lost, doubled, (leaked, secrets_checked), sent, still_up,
+                  time.monotonic() - began)
 
 
-def report(args, tally: Tally, book: Book, lost: dict, doubled: dict, leaked: int, sent: int, still_up: bool,
-           seconds: float) -> int:
+def report(args, tally: Tally, book: Book, lost: dict, doubled: dict, leaks: tuple[int, int], sent: int,
+           still_up: bool, seconds: float) -> int:
+    leaked, secrets_checked = leaks
     server_errors = len(tally.server_errors) + len(tally.not_json)
     totals = {"lost": sum(lost.values()), "doubled": sum(doubled.values()), "5xx": server_errors, "leaked": leaked}
     requests = sum(tally.statuses.values())
@@ -549,7 +555,8 @@ def report(args, tally: Tally, book: Book, lost: dict, doubled: dict, leaked: in
         f"doubled {totals['doubled']} {doubled}",
         f"5xx {totals['5xx']} (500s and others: {len(tally.server_errors)}, not JSON: {len(tally.not_json)}); "
         f"designed 503 service_unavailable while PostgreSQL restarted: {tally.outage_503}",
-        f"leaked {leaked}",
+        f"leaked {leaked} ({secrets_checked} private moves of running games read by other seats, a stranger "
+        "and nobody; and every running game's seed)",
         f"{requests} requests answered ({sent} hostile), {len(book.acknowledged)} moves acknowledged, "
         f"{len(book.race_winners)} races; statuses {dict(sorted(tally.statuses.items()))}",
         f"every supervised process running at the end: {still_up}; {seconds:.0f} s",
