@@ -47,7 +47,6 @@ import uuid
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from bench.deadlines import fresh_database, machine
 
