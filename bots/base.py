@@ -12,17 +12,25 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from rules.base import Move, Rules, RulesError, canonical_json
+from rules.base import Move, Rules, canonical_json
 
 # A bot's decision: (game, view, seat, level, rng, max_seconds) -> move. `max_seconds` (or None)
 # caps the thinking below what the level allows: the service's share of the machine per move.
 Decide = Callable[[Rules, dict[str, Any], int, int, random.Random, "float | None"], Move]
 
 
-class BotError(RulesError):
-    """Every error the bots raise; a `RulesError` so the service answers it the same way (400)."""
+class BotError(Exception):
+    """Every error the bots raise; `code` is stable, `message` is for people. Not a `RulesError`:
+    a bad bot choice is the caller's mistake about bots, not about the game's rules."""
 
     code = "bot_error"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "detail": self.message}
 
 
 class UnknownBot(BotError):

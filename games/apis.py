@@ -1,5 +1,5 @@
 """The REST API. Each view validates an input serializer, calls one service or selector, and
-renders the result; errors become {code, detail} in `games.errors.exception_handler`."""
+renders the result; errors become {code, detail} in `games.http_errors.exception_handler`."""
 
 from __future__ import annotations
 

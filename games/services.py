@@ -27,7 +27,7 @@ import bots
 import rules
 from games import clocks, errors, log, store
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey, Seat
-from rules.base import MalformedMove, Move, Rules, canonical_json, require_mapping
+from rules.base import MalformedMove, Move, NotYourTurn, Rules, canonical_json, require_mapping
 
 User = get_user_model()
 
@@ -224,7 +224,7 @@ def _act(game: Game, seat: int, kind: str, payload: dict) -> Event:
     if game.status != GameStatus.ACTIVE:
         raise errors.GameNotActive(f"game {game.pk} is {game.status}; no moves now")
     if "move" in payload and seat not in game.to_act:
-        raise errors.NotYourTurnError(f"seat {seat} is not to act now; seats to act: {game.to_act}")
+        raise NotYourTurn(f"seat {seat} is not to act now; seats to act: {game.to_act}")
     game_rules = store.rules_of(game)
     before = store.state_at(game)
     if "move" in payload:

@@ -154,7 +154,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PARSER_CLASSES": ["project.http.StrictJSONParser"],
-    "EXCEPTION_HANDLER": "games.errors.exception_handler",
+    "EXCEPTION_HANDLER": "games.http_errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["project.throttles.AccountRate", "project.throttles.AddressRate"],
     # Behind N reverse proxies, the client's address is the Nth from the right of
     # X-Forwarded-For; with 0 (the default) the header is ignored, so nobody can pick an address.

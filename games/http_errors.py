@@ -1,0 +1,106 @@
+"""Errors as HTTP answers: one JSON shape, {"code": <stable snake_case>, "detail": <for people>},
+and one table from code to status.
+
+Services raise `games.errors.ServiceError`s, the rules `rules.base.RulesError`s, the bots
+`bots.base.BotError`s and DRF its own exceptions. `exception_handler` (DRF's hook) gives each its
+status from `STATUS`; a rules code not in the table (the rules may name their own, such as
+`unknown_field`) is 422 when the move was understood but is illegal, else 400.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+
+from bots.base import BotError
+from games.errors import ServiceError
+from project import http
+from rules.base import IllegalMove, InvalidOptions, RulesError
+
+STATUS: dict[str, int] = {
+    # games.errors
+    "invalid_input": 400,
+    "event_out_of_range": 400,
+    "invalid_credentials": 400,
+    "not_a_player": 403,
+    "game_not_found": 404,
+    "username_taken": 409,
+    "stale_seq": 409,
+    "game_not_open": 409,
+    "already_seated": 409,
+    "game_not_active": 409,
+    "deadline_passed": 409,
+    "no_vacation_left": 409,
+    "log_damaged": 409,
+    "rules_version_gone": 409,
+    "idempotency_key_reused": 422,
+    # rules.base
+    "unknown_rules": 400,
+    "invalid_option": 400,
+    "malformed_move": 400,
+    "not_your_turn": 403,
+    "illegal_move": 422,
+    # bots.base
+    "unknown_bot": 400,
+    "invalid_level": 400,
+    "no_move_to_choose": 400,
+    "bot_error": 400,
+}
+
+
+def status_of(error: ServiceError | RulesError | BotError) -> int:
+    if error.code in STATUS:
+        return STATUS[error.code]
+    return 422 if isinstance(error, IllegalMove) else 400
+
+
+def body_of(error: ServiceError | RulesError | BotError) -> dict[str, Any]:
+    if isinstance(error, InvalidOptions):
+        return {**error.as_dict(), "option": error.option}
+    return error.as_dict()
+
+
+_DRF_CODES = {
+    drf.ParseError: "malformed_json",
+    drf.NotAuthenticated: "not_authenticated",
+    drf.AuthenticationFailed: "authentication_failed",
+    drf.PermissionDenied: "permission_denied",
+    drf.NotFound: "not_found",
+    drf.MethodNotAllowed: "method_not_allowed",
+    drf.NotAcceptable: "not_acceptable",
+    drf.UnsupportedMediaType: "unsupported_media_type",
+    drf.Throttled: "rate_limited",
+    drf.ValidationError: "invalid_input",
+}
+
+
+def _drf_body(exc: drf.APIException) -> dict[str, Any]:
+    code = getattr(exc, "error_code", None) or next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
+    if isinstance(exc, drf.ValidationError):
+        return {"code": code, "detail": "the request has invalid fields", "fields": exc.detail}
+    return {"code": code, "detail": str(exc.detail)}
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, (ServiceError, RulesError, BotError)):
+        return Response(body_of(exc), status=status_of(exc))
+    if http.is_outage(exc):
+        outage = http.outage_response(exc)
+        return Response(json.loads(outage.content), status=outage.status_code, headers={"Retry-After": outage["Retry-After"]})
+    if isinstance(exc, Http404):
+        exc = drf.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = drf.PermissionDenied()
+    if isinstance(exc, drf.APIException):
+        response = Response(_drf_body(exc), status=exc.status_code)
+        if getattr(exc, "auth_header", None):
+            response["WWW-Authenticate"] = exc.auth_header
+        if getattr(exc, "wait", None):
+            response["Retry-After"] = str(int(exc.wait))
+        return response
+    return None  # a bug: Django's 500 handler answers
