@@ -222,11 +222,11 @@ def run_once(args, layout: str | None):
 
     var = Path(tempfile.mkdtemp(prefix="bench-deadlines-"))
     env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": redis_url, "SCRAPYARD_VAR_DIR": str(var)}
-    from games import clocks
+    from games import time_controls
 
     if layout:
         start_bot_games(args.saturate_bots)
-    planned = schedule(ids, clocks.now() + dt.timedelta(seconds=args.lead), args.window)
+    planned = schedule(ids, time_controls.now() + dt.timedelta(seconds=args.lead), args.window)
     loads = [os.getloadavg()[0]]
     if layout:
         workers = start_layout(layout, args.concurrency, env, var)

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 import bots
 import rules
-from games import clocks, errors, selectors, services
+from games import errors, selectors, services
 from project import throttles
 from project.celery import app as celery_app
 
@@ -69,7 +69,7 @@ class GameListCreateApi(APIView):
         players = serializers.IntegerField()
         options = serializers.DictField(required=False, default=dict)
         bots = serializers.ListField(child=serializers.DictField(), required=False, default=list)
-        time_control = serializers.JSONField(required=False, default=dict)  # games.clocks checks it
+        time_control = serializers.JSONField(required=False, default=dict)  # games.time_controls checks it
         timeout_policy = serializers.CharField(required=False, default="auto")
         creator_plays = serializers.BooleanField(required=False, default=True)
 
@@ -135,7 +135,7 @@ class GameSeatReturnApi(APIView):
     permission_classes = (IsAuthenticated,)
 
     def post(self, request, game_id: int):
-        clocks.seat_return(game_id=game_id, user=request.user)
+        services.seat_return(game_id=game_id, user=request.user)
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.game_detail(game=game, user=request.user))
 
@@ -149,12 +149,12 @@ class AccountVacationApi(APIView):
         on = serializers.BooleanField()
 
     def get(self, request):
-        return Response(clocks.vacation_info(clocks.account_of(request.user)))
+        return Response(selectors.vacation_info(selectors.vacation_of(user=request.user)))
 
     def post(self, request):
         data = _validated(self.InputSerializer, request.data)
-        account = clocks.vacation_set(user=request.user, on=data["on"])
-        return Response(clocks.vacation_info(account))
+        account = services.vacation_set(user=request.user, on=data["on"])
+        return Response(selectors.vacation_info(account))
 
 
 class BotListApi(APIView):

@@ -32,7 +32,7 @@ class Game(models.Model):
     result = models.JSONField(null=True, blank=True)
     seed = models.CharField(max_length=64, help_text="secret until the game ends")
     seed_sha256 = models.CharField(max_length=64)
-    time_control = models.JSONField(default=dict, blank=True, help_text="games.clocks: {} for none")
+    time_control = models.JSONField(default=dict, blank=True, help_text="games.time_controls: {} for none")
     timeout_policy = models.CharField(max_length=10, default="auto", help_text="auto, bot or forfeit")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
@@ -208,7 +208,7 @@ class IdempotencyKey(models.Model):
 
 
 class Deadline(models.Model):
-    """When a seat that must act runs out of time; see `games.clocks` for the whole design.
+    """When a seat that must act runs out of time; see `games.deadlines` for the whole design.
 
     One row per (game, seat) in `to_act`, written in the transaction of the event that made the
     seat due, kept at the game's current `seq`, deleted when the seat no longer must act.
@@ -234,7 +234,7 @@ class Deadline(models.Model):
 
 
 class Account(models.Model):
-    """What the server keeps about a person beyond Django's user: vacation time (`games.clocks`)."""
+    """What the server keeps about a person beyond Django's user: vacation time (`games.services.accounts`)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account")
     vacation_days_per_year = models.PositiveSmallIntegerField(default=30)

@@ -3,12 +3,13 @@ see it (another seat's secret choice shows only as the rules' public form until 
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from games import clocks, errors, store
-from games.models import Event, Game, GameStatus, Seat
+from games import deadlines, errors, store, time_controls
+from games.models import Account, Event, Game, GameStatus, Seat
 
 
 def game_get(*, game_id: int) -> Game:
@@ -84,14 +85,14 @@ def game_summary(*, game: Game) -> dict[str, Any]:
 
 def clocks_of(*, game: Game) -> dict[str, Any]:
     """The time control, the timeout policy, the deadline of every seat that must act (`deadline`
-    is the earliest running one), and the seats a stand-in bot plays for (games.clocks)."""
-    deadlines = clocks.deadlines_of(game)
-    running = [entry["due_at"] for entry in deadlines if entry["due_at"] is not None]
+    is the earliest running one), and the seats a stand-in bot plays for (`games.deadlines`)."""
+    due = deadlines.deadlines_of(game)
+    running = [entry["due_at"] for entry in due if entry["due_at"] is not None]
     return {
         "time_control": game.time_control or None,
         "timeout_policy": game.timeout_policy,
         "deadline": min(running, default=None),
-        "deadlines": deadlines,
+        "deadlines": due,
         "stand_ins": [{"seat": seat.index, "bot": seat.stand_in} for seat in game.seats.all() if seat.stand_in],
     }
 
@@ -133,3 +134,43 @@ def view_at(*, game: Game, user: Any, at: int) -> dict[str, Any]:
     seat = seat_of(game=game, user=user)
     return {"seq": at, "seat": seat, "view": store.rules_of(game).view(store.state_at(game, at), seat)}
 
+
+
+# --- accounts -------------------------------------------------------------------------------
+
+
+def vacation_of(*, user: Any) -> Account | None:
+    """The user's account row, if it has one yet (a new account has no vacation history)."""
+    return Account.objects.filter(user=user).first()
+
+
+def vacation_info(account: Account | None, at: dt.datetime | None = None) -> dict[str, Any]:
+    """Where the account's vacation stands this (UTC) year; a missing row is a fresh account."""
+    at = at or time_controls.now()
+    account = account or Account()
+    used = _vacation_used_this_year(account, at)
+    allowed = account.vacation_days_per_year * time_controls.DAY
+    return {
+        "on_vacation": account.vacation_since is not None,
+        "since": account.vacation_since,
+        "year": at.year,
+        "days_per_year": account.vacation_days_per_year,
+        "days_used": round(used / time_controls.DAY, 4),
+        "days_left": round(max(0.0, allowed - used) / time_controls.DAY, 4),
+        "ends_at": vacation_end(account, at),
+    }
+
+
+def _vacation_used_this_year(account: Account, at: dt.datetime) -> float:
+    earlier = account.vacation_used_seconds if account.vacation_year == at.year else 0.0
+    running = (at - account.vacation_since).total_seconds() if account.vacation_since else 0.0
+    return earlier + running
+
+
+def vacation_end(account: Account, at: dt.datetime) -> dt.datetime | None:
+    """When the days left run out, for an account on vacation."""
+    if account.vacation_since is None:
+        return None
+    earlier = account.vacation_used_seconds if account.vacation_year == at.year else 0.0
+    left = max(0.0, account.vacation_days_per_year * time_controls.DAY - earlier)
+    return account.vacation_since + dt.timedelta(seconds=left)

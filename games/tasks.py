@@ -2,7 +2,9 @@
 redelivered or duplicated task is harmless: the version check in the service refuses it.
 
 Deadlines are never parked in the broker as long countdowns: beat runs `sweep_deadlines` every
-second, which sends `apply_timeout` for the deadlines that fall due (see `games.clocks`).
+second, which sends `apply_timeout` for the deadlines that fall due (`games.deadlines`); a
+timeout itself is `games.timeouts`. Writers send these tasks by name (`games.dispatch`): tasks
+import the services, never the reverse.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from games import bot_quota, clocks, selectors, services
+from games import bot_quota, deadlines, selectors, services, timeouts
 
 # Retry only what the infrastructure did wrong; a refused move is an answer, not a failure.
 INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, ConnectionError)
@@ -58,14 +60,17 @@ def play_bots(self, game_id: int, seq: int) -> None:
 )
 def apply_timeout(game_id: int, seq: int, seat: int) -> None:
     """The timeout of `seat` at (game, seq), once: nothing if the game moved on or time is left."""
-    clocks.timeout_apply(game_id=game_id, seq=seq, seat=seat)
+    timeouts.timeout_apply(game_id=game_id, seq=seq, seat=seat)
 
 
 @shared_task(name="games.sweep_deadlines", acks_late=True, ignore_result=True, expires=5)
 def sweep_deadlines() -> int:
     """Send `apply_timeout` for every deadline falling due; beat runs this every second. No
-    retry: the next beat is the retry, and a sweep that outlived its beat expires unrun."""
-    return clocks.sweep()
+    retry: the next beat is the retry, and a sweep that outlived its beat expires unrun. Vacations
+    whose days ran out end here too, so their clocks run again on time."""
+    sent = deadlines.sweep()
+    services.vacations_expire()
+    return sent
 
 
 @shared_task(name="games.wake_stalled_bots", acks_late=True, ignore_result=True, expires=10)

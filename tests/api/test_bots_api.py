@@ -9,7 +9,7 @@ from unittest.mock import patch
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import dispatch, services, tasks
 from games.models import Game
 from tests.api.conftest import register
 
@@ -100,9 +100,9 @@ def test_a_broker_failure_after_commit_does_not_lose_the_move(django_capture_on_
         {"rules": "terrafex", "players": 2, "bots": [{"seat": 1, "bot": "random"}], "creator_plays": True},
     ).json()
     game_id = created["id"]
-    if 1 in created["to_act"]:  # the bot opens: let it, so the human's moves wake it next
-        services.bot_seat_play(game_id=game_id, seq=created["seq"])
-    with patch.object(tasks.play_bots, "delay", side_effect=ConnectionError("broker down")) as send:
+    while 1 in (row := Game.objects.get(pk=game_id)).to_act:  # the bot opens (a turn may take
+        services.bot_seat_play(game_id=game_id, seq=row.seq)  # several steps): let it finish
+    with patch.object(dispatch, "send", side_effect=ConnectionError("broker down")) as send:
         while 0 in Game.objects.get(pk=game_id).to_act:
             row = Game.objects.get(pk=game_id)
             move = human.get(f"/api/games/{game_id}/legal-moves/").json()["moves"][0]
@@ -110,4 +110,5 @@ def test_a_broker_failure_after_commit_does_not_lose_the_move(django_capture_on_
                 assert human.submit(game_id, move, row.seq).status_code == 201
             assert Game.objects.get(pk=game_id).seq == row.seq + 1, "the move was stored"
     send.assert_called_once()  # the wake-up failed after commit, and the answer was still 201
+    assert send.call_args.args == (dispatch.PLAY_BOTS, (game_id, row.seq + 1))
     assert Game.objects.get(pk=game_id).to_act == [1]

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from games import clocks
+from games import time_controls, timeouts
 from games.models import Deadline, Event, Game, Seat
 from tests.api.conftest import register
 
@@ -53,7 +53,7 @@ def test_bad_time_controls_and_policies_are_refused():
 def test_a_move_after_the_deadline_is_refused_and_nothing_is_stored():
     game, seated = _active({"type": "step", "seconds": 60})
     seat = game["to_act"][0]
-    Deadline.objects.filter(game_id=game["id"]).update(due_at=clocks.now() - dt.timedelta(seconds=1))
+    Deadline.objects.filter(game_id=game["id"]).update(due_at=time_controls.now() - dt.timedelta(seconds=1))
     moves = seated[seat].get(f"/api/games/{game['id']}/legal-moves/").json()["moves"]
     response = seated[seat].submit(game["id"], moves[0], game["seq"])
     assert response.status_code == 409 and response.json()["code"] == "deadline_passed"
@@ -81,8 +81,8 @@ def test_vacation_api_stops_and_restarts_the_clock():
 def test_a_stand_in_shows_in_the_resource_and_the_owner_takes_the_seat_back():
     game, seated = _active({"type": "step", "seconds": 60}, policy="bot")
     seat = game["to_act"][0]
-    Deadline.objects.filter(game_id=game["id"]).update(due_at=clocks.now() - dt.timedelta(seconds=1))
-    assert clocks.timeout_apply(game_id=game["id"], seq=game["seq"], seat=seat).kind == "timeout"
+    Deadline.objects.filter(game_id=game["id"]).update(due_at=time_controls.now() - dt.timedelta(seconds=1))
+    assert timeouts.timeout_apply(game_id=game["id"], seq=game["seq"], seat=seat).kind == "timeout"
     shown = seated[0].get(f"/api/games/{game['id']}/").json()
     assert shown["stand_ins"] == [{"seat": seat, "bot": "mcts"}]
     back = seated[seat].post(f"/api/games/{game['id']}/return/")

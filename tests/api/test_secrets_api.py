@@ -57,7 +57,7 @@ def _everything_seen(player: Player, game_id: int, seq: int) -> dict:
 
 
 def test_a_secret_choice_changes_nothing_another_seat_can_read(monkeypatch):
-    monkeypatch.setattr(services, "new_seed", lambda: "same-seed-for-both-games")
+    monkeypatch.setattr(services.lobby, "new_seed", lambda: "same-seed-for-both-games")
     users = [get_user_model().objects.create_user(f"w{n}", password="pw-long-enough") for n in range(2)]
     tokens = [services.token_obtain(username=u.username, password="pw-long-enough").key for u in users]
     players = [Player(u.username, t) for u, t in zip(users, tokens)]

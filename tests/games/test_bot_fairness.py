@@ -97,7 +97,7 @@ def test_the_decision_cap_lowers_a_levels_thinking_time_and_never_raises_it():
 @override_settings(SCRAPYARD_BOT_DECISION_SECONDS=0.25)
 def test_the_service_caps_every_bot_decision():
     game = _bot_game()
-    with patch.object(services.bots, "choose_move", wraps=bots.choose_move) as choose:
+    with patch.object(bots, "choose_move", wraps=bots.choose_move) as choose:
         services.bot_seat_play(game_id=game.pk, seq=game.seq)
     assert choose.call_args.kwargs["max_seconds"] == 0.25
     game_rules, view, seat = choose.call_args.args

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import clocks, errors, services, store, tasks
+from games import deadlines, dispatch, errors, selectors, services, store, time_controls, timeouts
 from games.models import Deadline, Event, Game, Seat
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def clock(monkeypatch):
             self.at += dt.timedelta(seconds=seconds)
 
     fake = Clock()
-    monkeypatch.setattr(clocks, "now", lambda: fake.at)
+    monkeypatch.setattr(time_controls, "now", lambda: fake.at)
     return fake
 
 
@@ -62,9 +62,9 @@ def _move(game: Game, users: list) -> Event:
 
 
 def test_time_controls_are_checked_and_filled_in():
-    assert clocks.normalize_time_control(None) == {}
-    assert clocks.normalize_time_control({"type": "step", "seconds": 90}) == {"type": "step", "seconds": 90}
-    assert clocks.normalize_time_control({"type": "bank"}) == {
+    assert time_controls.normalize_time_control(None) == {}
+    assert time_controls.normalize_time_control({"type": "step", "seconds": 90}) == {"type": "step", "seconds": 90}
+    assert time_controls.normalize_time_control({"type": "bank"}) == {
         "type": "bank", "initial_hours": 240, "increment_hours": 36, "cap_hours": 240, "pause_weekends": False,
     }
     bad = [
@@ -74,19 +74,19 @@ def test_time_controls_are_checked_and_filled_in():
     ]
     for control in bad:
         with pytest.raises(errors.InvalidInput):
-            clocks.normalize_time_control(control)
+            time_controls.normalize_time_control(control)
     with pytest.raises(errors.InvalidInput):
-        clocks.normalize_policy("pray")
+        time_controls.normalize_policy("pray")
 
 
 def test_counted_time_skips_weekends():
     friday_noon = dt.datetime(2026, 11, 20, 12, tzinfo=dt.timezone.utc)
-    assert clocks.add_counted(friday_noon, 86_400, True) == friday_noon + dt.timedelta(days=3)
-    assert clocks.add_counted(friday_noon, 86_400, False) == friday_noon + dt.timedelta(days=1)
+    assert time_controls.add_counted(friday_noon, 86_400, True) == friday_noon + dt.timedelta(days=3)
+    assert time_controls.add_counted(friday_noon, 86_400, False) == friday_noon + dt.timedelta(days=1)
     saturday = dt.datetime(2026, 11, 21, 9, tzinfo=dt.timezone.utc)
-    assert clocks.add_counted(saturday, 3600, True) == dt.datetime(2026, 11, 23, 1, tzinfo=dt.timezone.utc)
-    assert clocks.counted_between(friday_noon, friday_noon + dt.timedelta(days=3), True) == 86_400
-    assert clocks.counted_between(saturday, saturday + dt.timedelta(hours=5), True) == 0
+    assert time_controls.add_counted(saturday, 3600, True) == dt.datetime(2026, 11, 23, 1, tzinfo=dt.timezone.utc)
+    assert time_controls.counted_between(friday_noon, friday_noon + dt.timedelta(days=3), True) == 86_400
+    assert time_controls.counted_between(saturday, saturday + dt.timedelta(hours=5), True) == 0
 
 
 # --- deadlines and late moves ---------------------------------------------------------------
@@ -116,11 +116,11 @@ def test_games_without_a_time_control_have_no_deadlines():
 def test_auto_timeout_is_applied_once_through_the_service(clock):
     game, _ = _game({"type": "step", "seconds": 60})
     seat, seq = game.to_act[0], game.seq
-    assert clocks.timeout_apply(game_id=game.pk, seq=seq, seat=seat) is None  # not due yet
+    assert timeouts.timeout_apply(game_id=game.pk, seq=seq, seat=seat) is None  # not due yet
     clock.advance(61)
-    event = clocks.timeout_apply(game_id=game.pk, seq=seq, seat=seat)
+    event = timeouts.timeout_apply(game_id=game.pk, seq=seq, seat=seat)
     assert event.kind == "timeout" and event.seat == seat and "move" in event.payload
-    assert clocks.timeout_apply(game_id=game.pk, seq=seq, seat=seat) is None
+    assert timeouts.timeout_apply(game_id=game.pk, seq=seq, seat=seat) is None
     assert Event.objects.filter(game=game, kind="timeout").count() == 1
     game.refresh_from_db()
     assert _row(game).due_at == clock.at + dt.timedelta(seconds=60)
@@ -130,7 +130,7 @@ def test_forfeit_policy_lets_the_rules_end_the_game(clock):
     game, _ = _game({"type": "step", "seconds": 60}, policy="forfeit")
     seat = game.to_act[0]
     clock.advance(60)
-    event = clocks.timeout_apply(game_id=game.pk, seq=game.seq, seat=seat)
+    event = timeouts.timeout_apply(game_id=game.pk, seq=game.seq, seat=seat)
     assert event.payload == {"forfeit": True}
     game.refresh_from_db()
     assert game.status == "finished" and game.result["winners"] == [1 - seat]
@@ -142,13 +142,13 @@ def test_bot_policy_seats_a_stand_in_until_the_owner_returns(clock, django_captu
     seat = game.to_act[0]
     clock.advance(60)
     with django_capture_on_commit_callbacks() as wakeups:
-        event = clocks.timeout_apply(game_id=game.pk, seq=game.seq, seat=seat)
+        event = timeouts.timeout_apply(game_id=game.pk, seq=game.seq, seat=seat)
     assert event.kind == "timeout" and "move" in event.payload
     assert Seat.objects.get(game=game, index=seat).stand_in == "mcts"
     game.refresh_from_db()
     if seat in game.to_act:  # the stand-in plays at once: no deadline, a bot task
         assert wakeups and not Deadline.objects.filter(game=game, seat=seat).exists()
-    clocks.seat_return(game_id=game.pk, user=users[seat])
+    services.seat_return(game_id=game.pk, user=users[seat])
     assert Seat.objects.get(game=game, index=seat).stand_in == ""
     game.refresh_from_db()
     assert set(Deadline.objects.filter(game=game).values_list("seat", flat=True)) == set(game.to_act)
@@ -184,39 +184,48 @@ def test_vacation_stops_correspondence_clocks_and_restarts_them_where_they_were(
     game, users = _game({"type": "correspondence", "days": 3})
     seat = game.to_act[0]
     clock.advance(86_400)
-    clocks.vacation_set(user=users[seat], on=True)
+    services.vacation_set(user=users[seat], on=True)
     row = _row(game)
     assert row.due_at is None and row.spent_seconds == 86_400
     clock.advance(5 * 86_400)
-    assert clocks.sweep() == 0
-    clocks.vacation_set(user=users[seat], on=False)
+    assert deadlines.sweep() == 0
+    services.vacation_set(user=users[seat], on=False)
     assert _row(game).due_at == clock.at + dt.timedelta(days=2)
-    info = clocks.vacation_info(clocks.account_of(users[seat]))
+    info = selectors.vacation_info(services.account_of(users[seat]))
     assert info["days_used"] == 5 and info["days_left"] == 25 and not info["on_vacation"]
 
 
 def test_step_clocks_never_stop_and_vacation_runs_out(clock):
     game, users = _game({"type": "step", "seconds": 60})
     seat = game.to_act[0]
-    clocks.vacation_set(user=users[seat], on=True)
+    services.vacation_set(user=users[seat], on=True)
     assert _row(game).due_at == T0 + dt.timedelta(seconds=60)
     clock.advance(31 * 86_400)
-    assert clocks.vacations_expire() == 1
-    assert clocks.vacation_info(clocks.account_of(users[seat]))["days_left"] == 0
+    assert services.vacations_expire() == 1
+    assert selectors.vacation_info(services.account_of(users[seat]))["days_left"] == 0
     with pytest.raises(errors.NoVacationLeft):
-        clocks.vacation_set(user=users[seat], on=True)
+        services.vacation_set(user=users[seat], on=True)
 
 
 def test_a_seat_due_while_on_vacation_starts_stopped(clock):
     users = _users(2)
-    clocks.vacation_set(user=users[1], on=True)
+    services.vacation_set(user=users[1], on=True)
     game = services.game_create(
         creator=users[0], rules_id="scavenge", players=2, options={}, time_control={"type": "bank"}
     )
     services.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
-    row = _row(game)
-    assert (row.due_at is None) == (game.to_act[0] == 1)
+    for _ in range(10):  # play seat 0 (not on vacation, so its clock runs) until seat 1 is due
+        if 1 in game.to_act:
+            break
+        assert _row(game, 0).due_at is not None
+        _move(game, users)
+        game.refresh_from_db()
+    on_vacation = _row(game, 1)
+    assert on_vacation.due_at is None and on_vacation.running_since is None
+    clock.advance(3600)
+    services.vacation_set(user=users[1], on=False)
+    assert _row(game, 1).due_at == clock.at + dt.timedelta(hours=240)
 
 
 # --- the sweeper ----------------------------------------------------------------------------
@@ -224,33 +233,33 @@ def test_a_seat_due_while_on_vacation_starts_stopped(clock):
 
 def test_sweep_sends_each_due_deadline_once_until_resend(clock, monkeypatch, django_capture_on_commit_callbacks):
     sent = []
-    monkeypatch.setattr(tasks.apply_timeout, "apply_async", lambda args, eta=None: sent.append((args, eta)))
+    monkeypatch.setattr(dispatch, "send", lambda name, args, eta=None: sent.append((name, args, eta)))
     game, _ = _game({"type": "step", "seconds": 10})
     due = _row(game)
     with django_capture_on_commit_callbacks(execute=True):
-        assert clocks.sweep() == 0
+        assert deadlines.sweep() == 0
     clock.advance(9)
     with django_capture_on_commit_callbacks(execute=True):
-        assert clocks.sweep() == 1  # within the look-ahead, with its ETA
-        assert clocks.sweep() == 0
-    assert sent == [((game.pk, game.seq, due.seat), due.due_at)]
+        assert deadlines.sweep() == 1  # within the look-ahead, with its ETA
+        assert deadlines.sweep() == 0
+    assert sent == [("games.apply_timeout", (game.pk, game.seq, due.seat), due.due_at)]
     clock.advance(60)
     with django_capture_on_commit_callbacks(execute=True):
-        assert clocks.sweep() == 1  # still due long after: its task was lost, send again
-    assert sent[-1] == ((game.pk, game.seq, due.seat), None)
+        assert deadlines.sweep() == 1  # still due long after: its task was lost, send again
+    assert sent[-1] == ("games.apply_timeout", (game.pk, game.seq, due.seat), None)
 
 
 def test_a_timeout_sent_before_its_deadline_moved_later_is_handed_back(clock):
     game, _ = _game({"type": "step", "seconds": 60})
     Deadline.objects.filter(game=game).update(enqueued_at=clock.at)
-    assert clocks.timeout_apply(game_id=game.pk, seq=game.seq, seat=game.to_act[0]) is None
+    assert timeouts.timeout_apply(game_id=game.pk, seq=game.seq, seat=game.to_act[0]) is None
     assert _row(game).enqueued_at is None  # the sweeper sends it again when it falls due
 
 
 def test_each_seat_of_a_simultaneous_step_has_its_own_deadline(clock, monkeypatch):
     import random
 
-    monkeypatch.setattr(services, "new_seed", lambda: "x")  # a seed whose game reaches a duel soon
+    monkeypatch.setattr(services.lobby, "new_seed", lambda: "x")  # a seed whose game reaches a duel soon
     users = _users(3)
     game = services.game_create(
         creator=users[0], rules_id="terrain_vague", players=3, options={},

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games import clocks, services, store, tasks
+from games import deadlines, services, store, tasks, time_controls
 from games.models import Deadline, Event, Game, Seat
 from tests.workers.conftest import wait_for
 
@@ -43,6 +43,19 @@ def _stop_clocks(*games: Game) -> None:
     Deadline.objects.filter(game__in=games).delete()
 
 
+def _first_timeouts(game: Game, seconds: float) -> list[Event]:
+    """Wait for the game's first timeout and stop its clocks the moment it is seen, so the next
+    seat's step deadline (seconds later on a loaded machine) cannot add a second one."""
+
+    def seen() -> list[Event]:
+        found = _timeouts(game)
+        if found:
+            _stop_clocks(game)
+        return found
+
+    return wait_for(seen, seconds)
+
+
 def test_a_two_second_step_deadline_is_enforced(start_worker):
     start_worker()
     game, _ = _game()
@@ -59,10 +72,10 @@ def test_a_timeout_is_applied_once_when_sweeps_and_tasks_race(start_worker):
     start_worker("w2", concurrency=2, beat=False)
     game, _ = _game({"type": "step", "seconds": 3})
     row = Deadline.objects.get(game=game)
-    time.sleep(max(0.0, (row.due_at - clocks.now()).total_seconds() - 1.2))
+    time.sleep(max(0.0, (row.due_at - time_controls.now()).total_seconds() - 1.2))
 
     def sweep() -> None:
-        clocks.sweep()
+        deadlines.sweep()
         connection.close()
 
     racers = [threading.Thread(target=sweep) for _ in range(3)]
@@ -72,9 +85,8 @@ def test_a_timeout_is_applied_once_when_sweeps_and_tasks_race(start_worker):
         tasks.apply_timeout.apply_async((game.pk, game.seq, row.seat), eta=row.due_at)
     for racer in racers:
         racer.join()
-    wait_for(lambda: _timeouts(game), 10)
-    time.sleep(1.5)
-    _stop_clocks(game)
+    _first_timeouts(game, 10)
+    time.sleep(1.5)  # duplicates still in flight would land now
     assert [event.seq for event in _timeouts(game)] == [game.seq + 1]
 
 
@@ -85,9 +97,8 @@ def test_a_worker_killed_mid_task_still_gives_exactly_one_timeout(start_worker):
     doomed.kill()  # mid-transaction, inside the game lock, before the event is stored
     assert not _timeouts(game)
     start_worker("rescuer")  # its sweeper sends the lost timeout again after RESEND (3 s)
-    wait_for(lambda: _timeouts(game), 20)
-    time.sleep(2)
-    _stop_clocks(game)
+    _first_timeouts(game, 20)
+    time.sleep(2)  # a second delivery of the killed task would land now
     assert [event.seq for event in _timeouts(game)] == [game.seq + 1]
 
 
@@ -95,13 +106,13 @@ def test_vacation_stops_a_correspondence_clock_and_it_runs_again_after(start_wor
     start_worker()
     game, users = _game({"type": "correspondence", "days": 1})
     seat = game.to_act[0]
-    clocks.vacation_set(user=users[seat], on=True)
+    services.vacation_set(user=users[seat], on=True)
     row = Deadline.objects.get(game=game)
     assert row.due_at is None
     Deadline.objects.filter(pk=row.pk).update(spent_seconds=row.budget_seconds - 2)  # 2 s left
     time.sleep(4)
     assert not _timeouts(game)
-    clocks.vacation_set(user=users[seat], on=False)
+    services.vacation_set(user=users[seat], on=False)
     resumed = Deadline.objects.get(pk=row.pk).due_at
     timeout = wait_for(lambda: _timeouts(game), 10)[0]
     _stop_clocks(game)
@@ -126,7 +137,7 @@ def test_each_policy_through_the_workers(start_worker):
         move = store.rules_of(bot).legal_moves(store.state_at(bot), other)[0]
         services.move_submit(game_id=bot.pk, user=bot_users[other], move=move, expected_seq=bot.seq)
     wait_for(lambda: Event.objects.filter(game=bot, kind="move", seat=timed_out).exists(), 10)
-    clocks.seat_return(game_id=bot.pk, user=bot_users[timed_out])
+    services.seat_return(game_id=bot.pk, user=bot_users[timed_out])
     _stop_clocks(bot)
     assert not Seat.objects.get(game=bot, index=timed_out).stand_in
 

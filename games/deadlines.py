@@ -1,0 +1,200 @@
+"""Deadline rows and their enforcement, for every rules module alike (time controls themselves
+are described in `games.time_controls`).
+
+Rows. A `Deadline` row exists for each seat that must act now and is played by a person (bot
+seats and seats with a stand-in bot act at once through `games.play_bots`). `deadlines_sync`
+writes the rows in the transaction of the event that changed `to_act`, under the game's row lock:
+a seat that acted, or left `to_act`, loses its row (a bank seat is charged the time it used); a
+seat newly due gets a row with its full budget; every other row moves on to the game's new `seq`
+and keeps running (in a simultaneous step each seat keeps its own deadline from the step's
+start). A row records `budget_seconds`, `spent_seconds` and `running_since`, so a stopped clock
+(vacation) resumes with exactly the time it had: `due_at` is `running_since` plus what is left,
+counted without weekends where they pause, and NULL while stopped.
+
+Enforcement. Nothing waits in the broker for days: beat runs `games.sweep_deadlines` every
+second; `sweep` picks rows due within `SCRAPYARD_CLOCKS_LOOKAHEAD` seconds (skipping rows another
+sweep holds, on PostgreSQL), stamps `enqueued_at` and, after commit, sends one
+`games.apply_timeout(game_id, seq, seat)` per row with its ETA at `due_at` (seconds away, far
+inside Redis' visibility timeout; the look-ahead absorbs a sweep delayed by a busy machine). A
+row already sent is sent again only after `SCRAPYARD_CLOCKS_RESEND` seconds, which recovers a task
+lost with a killed worker; a task that finds its deadline moved later hands the row back unsent
+(`hand_back_if_moved`). What a timeout then does is `games.timeouts`.
+
+A person's move that arrives after its deadline, before the timeout, is refused with
+`deadline_passed` (`check_in_time`) and stores nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Q
+
+from games import dispatch, time_controls
+from games.errors import DeadlinePassed
+from games.models import Deadline, Game, GameStatus, Seat
+
+
+def deadlines_sync(game: Game, *, acted: int | None = None) -> None:
+    """Make the game's deadline rows match its `to_act` after an event (see the module doc).
+    Called under the game's row lock, in the event's transaction; `acted` is the seat whose
+    event this was."""
+    if not game.time_control:
+        return
+    at = time_controls.now()
+    seats = game.seats.select_related("user__account") if time_controls.stops(game.time_control) else game.seats
+    seats = {seat.index: seat for seat in seats.all()}
+    rows = {row.seat: row for row in Deadline.objects.filter(game=game)}
+    due = _person_played(game, seats)
+    kept = {index for index in rows if index != acted and index in due}
+    for index in set(rows) - kept:
+        _settle_bank(game, seats[index], rows[index], at, acted=index == acted)
+    if len(kept) < len(rows):
+        Deadline.objects.filter(pk__in=[rows[index].pk for index in set(rows) - kept]).delete()
+    if kept:
+        Deadline.objects.filter(game=game).update(seq=game.seq)
+    Deadline.objects.bulk_create([_start(game, seats[index], at) for index in sorted(due - kept)])
+
+
+def _person_played(game: Game, seats: dict[int, Seat]) -> set[int]:
+    if game.status != GameStatus.ACTIVE:
+        return set()
+    return {index for index in game.to_act if not seats[index].bot and not seats[index].stand_in}
+
+
+def _start(game: Game, seat: Seat, at: dt.datetime) -> Deadline:
+    budget = time_controls.budget_seconds(game.time_control, seat.bank_seconds)
+    row = Deadline(game=game, seat=seat.index, seq=game.seq, budget_seconds=budget)
+    if time_controls.stops(game.time_control) and _on_vacation(seat):
+        return row  # stopped: no running_since, no due_at
+    return _run(game, row, at)
+
+
+def _run(game: Game, row: Deadline, at: dt.datetime) -> Deadline:
+    row.running_since = at
+    left = max(0.0, row.budget_seconds - row.spent_seconds)
+    row.due_at = time_controls.add_counted(at, left, time_controls.pauses_weekends(game.time_control))
+    row.enqueued_at = None
+    return row
+
+
+def _stop(game: Game, row: Deadline, at: dt.datetime) -> Deadline:
+    row.spent_seconds += time_controls.counted_between(
+        row.running_since, at, time_controls.pauses_weekends(game.time_control)
+    )
+    row.running_since = row.due_at = None
+    return row
+
+
+def _spent(game: Game, row: Deadline, at: dt.datetime) -> float:
+    if row.running_since is None:
+        return row.spent_seconds
+    pause = time_controls.pauses_weekends(game.time_control)
+    return row.spent_seconds + time_controls.counted_between(row.running_since, at, pause)
+
+
+def _settle_bank(game: Game, seat: Seat, row: Deadline, at: dt.datetime, *, acted: bool) -> None:
+    if game.time_control["type"] != time_controls.BANK:
+        return
+    left = max(0.0, row.budget_seconds - _spent(game, row, at))
+    seat.bank_seconds = time_controls.bank_after(game.time_control, left, acted=acted)
+    seat.save(update_fields=["bank_seconds"])
+
+
+def _on_vacation(seat: Seat) -> bool:
+    account = getattr(seat.user, "account", None) if seat.user_id else None  # loaded with the seats
+    return account is not None and account.vacation_since is not None
+
+
+def clocks_of_user_set(user: Any, at: dt.datetime, *, running: bool) -> None:
+    """Stop (a vacation starts) or restart (it ends) the user's correspondence and bank clocks,
+    each under its game's row lock. A deadline already passed stays passed."""
+    seated = Seat.objects.filter(user=user, game__status=GameStatus.ACTIVE).values_list("game_id", "index")
+    for game_id, index in sorted(seated):
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if not time_controls.stops(game.time_control):
+            continue
+        row = Deadline.objects.filter(game=game, seat=index).first()
+        if row is None:
+            continue
+        if not running and row.running_since is not None and row.due_at > at:
+            _stop(game, row, at).save()
+        elif running and row.running_since is None:
+            _run(game, row, at).save()
+
+
+def check_in_time(game: Game, seat: int) -> None:
+    """Refuse a person's move after the seat's deadline (the timeout is on its way)."""
+    if game.time_control and Deadline.objects.filter(game=game, seat=seat, due_at__lte=time_controls.now()).exists():
+        raise DeadlinePassed(f"seat {seat}'s deadline in game {game.pk} has passed; the timeout follows")
+
+
+def deadlines_of(game: Game) -> list[dict[str, Any]]:
+    """The game resource's view of its clocks: one entry per seat that must act."""
+    if not game.time_control:
+        return []
+    pause = time_controls.pauses_weekends(game.time_control)
+    at = time_controls.now()
+    return [
+        {
+            "seat": row.seat,
+            "due_at": row.due_at,
+            "stopped": row.running_since is None,
+            "seconds_left": round(max(0.0, row.budget_seconds - _spent(game, row, at)), 3),
+            "weekends_paused": pause,
+        }
+        for row in sorted(game.deadlines.all(), key=lambda row: row.seat)
+    ]
+
+
+# --- enforcement ----------------------------------------------------------------------------
+
+
+def sweep(*, at: dt.datetime | None = None, limit: int = 5000) -> int:
+    """Send `apply_timeout` for every deadline due within the look-ahead; returns how many."""
+    at = at or time_controls.now()
+    horizon = at + dt.timedelta(seconds=settings.SCRAPYARD_CLOCKS_LOOKAHEAD)
+    resend_before = at - dt.timedelta(seconds=settings.SCRAPYARD_CLOCKS_RESEND)
+    with transaction.atomic():
+        due = Deadline.objects.filter(due_at__lte=horizon).filter(
+            Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=resend_before)
+        )
+        if connection.features.has_select_for_update_skip_locked:
+            due = due.select_for_update(skip_locked=True)
+        rows = list(due.order_by("due_at").values_list("pk", "game_id", "seq", "seat", "due_at")[:limit])
+        Deadline.objects.filter(pk__in=[row[0] for row in rows]).update(enqueued_at=at)
+        transaction.on_commit(lambda: _send(rows))
+    return len(rows)
+
+
+def _send(rows: list[tuple]) -> None:
+    for _, game_id, seq, seat, due_at in rows:
+        eta = due_at if due_at > time_controls.now() else None
+        dispatch.send(dispatch.APPLY_TIMEOUT, (game_id, seq, seat), eta=eta)
+
+
+def hand_back_if_moved(game_id: int, seat: int) -> bool:
+    """Before a timeout: a task sent with an ETA may start a hair early, so wait (unlocked) up to
+    a second. A deadline moved later since it was sent (a vacation) is handed back to the
+    sweeper, unsent, and this answers True: nothing to do now."""
+    due_at = Deadline.objects.filter(game_id=game_id, seat=seat).values_list("due_at", flat=True).first()
+    if due_at is None:
+        return False
+    early = (due_at - time_controls.now()).total_seconds()
+    if 0 < early <= 1:
+        time.sleep(early)
+    elif early > 1:
+        Deadline.objects.filter(game_id=game_id, seat=seat, due_at=due_at).update(enqueued_at=None)
+        return True
+    return False
+
+
+def is_due(game: Game, seq: int, seat: int) -> bool:
+    """Whether (game, seq, seat) is still to act and past its deadline."""
+    if game.seq != seq or game.status != GameStatus.ACTIVE or seat not in game.to_act:
+        return False
+    return Deadline.objects.filter(game=game, seat=seat, seq=seq, due_at__lte=time_controls.now()).exists()

@@ -1,0 +1,25 @@
+"""Sending a Celery task by its registered name, so that writers never import `games.tasks`
+(tasks import the services; the services only name the tasks they want run).
+
+With `CELERY_TASK_ALWAYS_EAGER` (one process, no broker) the task runs here and now, as
+`delay` would run it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from project.celery import app
+
+PLAY_BOTS = "games.play_bots"
+APPLY_TIMEOUT = "games.apply_timeout"
+
+
+def send(name: str, args: tuple, *, eta: dt.datetime | None = None, **options: Any) -> None:
+    if app.conf.task_always_eager:
+        if name not in app.tasks:  # the web process has not imported the tasks modules yet
+            app.loader.import_default_modules()
+        app.tasks[name].apply(args)
+        return
+    app.send_task(name, args, eta=eta, **options)

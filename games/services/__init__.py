@@ -1,0 +1,41 @@
+"""Writes. Every change to the server's data goes through here, for people, bots and timers
+alike; reads are in `games.selectors`. One module per concern:
+
+- `accounts`: sign-up, tokens, vacation;
+- `lobby`: creating games, taking seats, stand-in bots;
+- `moves`: a person's move and a move made for a seat, under the game's row lock;
+- `bot_turns`: a bot seat's move, and bot turns whose wake-up was lost;
+- `recording`: what follows every event (cached projection, snapshot, deadlines, waking bots);
+- `common`: the row lock, the version check, finding a seat.
+
+The log itself (appending, the hash chain) is `games.log`; the fold is `games.store`. Services
+never import `games.tasks`: they name the task they want run (`games.dispatch`).
+"""
+
+from games.services.accounts import account_create, account_of, token_obtain, vacation_set, vacations_expire
+from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
+from games.services.common import locked_game
+from games.services.lobby import bot_seat_add, game_create, game_join, new_seed, seat_return, stand_in_take
+from games.services.moves import Submitted, canonical_move, move_submit, seat_act
+
+__all__ = [
+    "Submitted",
+    "account_create",
+    "account_of",
+    "bot_seat_add",
+    "bot_seat_play",
+    "bot_seed",
+    "bots_stalled",
+    "canonical_move",
+    "game_create",
+    "game_join",
+    "locked_game",
+    "move_submit",
+    "new_seed",
+    "seat_act",
+    "seat_return",
+    "stand_in_take",
+    "token_obtain",
+    "vacation_set",
+    "vacations_expire",
+]

@@ -1,0 +1,147 @@
+"""Games before and around play: creating one, taking seats (people and bots), a stand-in bot
+taking over a timed-out seat and its owner taking it back."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+
+import bots
+import rules
+from games import deadlines, log, store, time_controls
+from games.errors import AlreadySeated, GameNotOpen, InvalidInput
+from games.models import EventKind, Game, GameStatus, Seat
+from games.services.common import locked_game, seat_of
+from games.services.recording import record_state
+
+
+def new_seed() -> str:
+    """The secret seed of a new game: 256 bits, published only when the game ends."""
+    return secrets.token_hex(32)
+
+
+@transaction.atomic
+def game_create(
+    *,
+    creator: Any,
+    rules_id: str,
+    players: int,
+    options: dict | None,
+    bot_seats: list[dict] | None = None,
+    time_control: dict | None = None,
+    timeout_policy: str | None = None,
+    creator_plays: bool = True,
+) -> Game:
+    """A new game; the creator takes seat 0 and `bot_seats` ({seat, bot, level?}) their seats.
+    With `creator_plays=False` the creator only watches and bots may take seat 0 too (a game of
+    bots only). `time_control` and `timeout_policy` are described in `games.time_controls`."""
+    game_rules = rules.get(rules_id)
+    chosen = game_rules.normalize_options(players, options)
+    bot_seats = _checked_bot_seats(bot_seats or [], players, first=1 if creator_plays else 0)
+    control = time_controls.normalize_time_control(time_control)
+    policy = time_controls.normalize_policy(timeout_policy)
+    seed = new_seed()
+    game = Game.objects.create(
+        rules=rules_id,
+        rules_version=game_rules.version,
+        players=players,
+        options=chosen,
+        seed=seed,
+        seed_sha256=Game.hash_seed(seed),
+        time_control=control,
+        timeout_policy=policy,
+        created_by=creator,
+    )
+    created = {
+        "rules": rules_id,
+        "rules_version": game_rules.version,
+        "players": players,
+        "options": chosen,
+        "seed_sha256": game.seed_sha256,
+    }
+    state = store.fold_event(game_rules, seed, None, EventKind.CREATED, None, created)
+    log.append(game, kind=EventKind.CREATED, seat=None, payload=created)
+    if creator_plays:
+        _take_seat(game, Seat(game=game, index=0, user=creator))
+    for wanted in bot_seats:
+        _take_seat(game, Seat(game=game, index=wanted["seat"], bot=wanted["bot"], bot_level=wanted["level"]))
+    record_state(game, state)
+    return game
+
+
+@transaction.atomic
+def bot_seat_add(*, game_id: int, user: Any, bot: str, level: int | None = None) -> Seat:
+    """A bot takes the next free seat of an open game; any player seated there may ask."""
+    game = locked_game(game_id)
+    if game.created_by_id != user.pk:  # a creator who only watches may seat bots too
+        seat_of(game, user)
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
+    spec = bots.get(bot)
+    chosen_level = spec.default_level if level is None else level
+    spec.check_level(chosen_level)
+    seat = Seat(game=game, index=_next_free_seat(game), bot=bot, bot_level=chosen_level)
+    _take_seat(game, seat)
+    record_state(game, store.state_at(game))
+    return seat
+
+
+def _checked_bot_seats(wanted: list[dict], players: int, first: int = 1) -> list[dict]:
+    checked, taken = [], set(range(first))
+    for entry in wanted:
+        seat = entry.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not first <= seat < players or seat in taken:
+            raise InvalidInput(f"bot seat {seat!r}: each bot needs its own seat from {first} to {players - 1}")
+        spec = bots.get(entry.get("bot"))
+        level = entry.get("level", spec.default_level)
+        spec.check_level(level)
+        taken.add(seat)
+        checked.append({"seat": seat, "bot": spec.name, "level": level})
+    return checked
+
+
+@transaction.atomic
+def game_join(*, game_id: int, user: Any) -> Seat:
+    game = locked_game(game_id)
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
+    if game.seats.filter(user=user).exists():
+        raise AlreadySeated(f"you already have a seat in game {game.pk}")
+    seat = Seat(game=game, index=_next_free_seat(game), user=user)
+    _take_seat(game, seat)
+    record_state(game, store.state_at(game))
+    return seat
+
+
+def _next_free_seat(game: Game) -> int:
+    taken = set(game.seats.values_list("index", flat=True))
+    return min(set(range(game.players)) - taken)
+
+
+def _take_seat(game: Game, seat: Seat) -> None:
+    seat.save()
+    who = {"username": seat.user.username} if seat.user else {"bot": seat.bot, "level": seat.bot_level}
+    log.append(game, kind=EventKind.SYSTEM, seat=seat.index, payload={"type": "seat_taken", **who})
+    if game.seats.count() == game.players:
+        game.status = GameStatus.ACTIVE
+        log.append(game, kind=EventKind.SYSTEM, seat=None, payload={"type": "game_started"})
+
+
+def stand_in_take(*, game: Game, seat: int, bot: str) -> None:
+    """A stand-in bot plays a person's seat from now on (a timeout under the `bot` policy); the
+    caller holds the game's row lock."""
+    Seat.objects.filter(game=game, index=seat).update(stand_in=bots.get(bot).name)
+
+
+@transaction.atomic
+def seat_return(*, game_id: int, user: Any) -> Seat:
+    """The owner takes back a seat a stand-in bot played; its clock starts if it must act."""
+    game = locked_game(game_id)
+    seat = Seat.objects.get(game=game, index=seat_of(game, user))
+    if seat.stand_in:
+        seat.stand_in = ""
+        seat.save(update_fields=["stand_in"])
+        deadlines.deadlines_sync(game)
+    return seat

@@ -1,0 +1,51 @@
+"""After each event: what the game row caches, the snapshot, the deadlines and the bots.
+
+`record_state` runs in the event's transaction, under the game's row lock; each of its jobs has
+its own function so each can be read (and changed) alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games import deadlines, dispatch, store
+from games.models import Game, GameStatus
+from games.services.common import BOT_PLAYED
+
+
+def record_state(game: Game, state: Any, acted: int | None = None) -> None:
+    """`state` is the game's state after its newest event; `acted` the seat whose event it was."""
+    _project(game, state)
+    _snapshot_if_due(game, state)
+    game.save()
+    deadlines.deadlines_sync(game, acted=acted)
+    _wake_bots_after_commit(game)
+
+
+def _project(game: Game, state: Any) -> None:
+    """Cache on the game row what the lists and the turn checks read: who is to act, and the
+    result once the rules say the game is over."""
+    game_rules = store.rules_of(game)
+    game.to_act = list(game_rules.to_act(state)) if game.status == GameStatus.ACTIVE else []
+    outcome = game_rules.outcome(state)
+    if outcome is not None and game.status == GameStatus.ACTIVE:
+        game.status = GameStatus.FINISHED
+        game.result = outcome.as_dict()
+        game.to_act = []
+
+
+def _snapshot_if_due(game: Game, state: Any) -> None:
+    if store.snapshot_due(game.seq):
+        store.snapshot_write(game, game.seq, state)
+
+
+def _wake_bots_after_commit(game: Game) -> None:
+    if game.status != GameStatus.ACTIVE:
+        return
+    if game.seats.filter(BOT_PLAYED, index__in=game.to_act).exists():
+        game_id, seq = game.pk, game.seq
+        # robust: the move is stored whatever the broker says; `bots_stalled` wakes a bot whose
+        # message never left.
+        transaction.on_commit(lambda: dispatch.send(dispatch.PLAY_BOTS, (game_id, seq)), robust=True)

@@ -1,0 +1,75 @@
+"""What happens when a deadline passes (`games.apply_timeout` runs this), by the game's policy:
+
+- `auto` plays the rules' `timeout_move`;
+- `bot` seats a stand-in (`SCRAPYARD_STAND_IN_BOT`) that makes the timeout move and every later
+  move of that seat until its owner returns (`services.seat_return`);
+- `forfeit` forfeits the seat.
+
+The policy's move is worked out before the game's row lock is taken (a stand-in bot searches for
+up to `SCRAPYARD_BOT_DECISION_SECONDS`, which must not hold up the game's other writers); under
+the lock the seq and the deadline are checked again, so a move made meanwhile wins and the
+timeout does nothing. A duplicate or late task finds the game moved on and does nothing too, and
+a task killed mid-way rolls back with its transaction. After a bank timeout the seat has only
+the increment left (at most the cap).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+import bots
+from games import deadlines, services, store
+from games.models import Event, EventKind, Game
+
+log = logging.getLogger(__name__)
+
+FORFEIT = object()  # the policy's answer when the seat is forfeited rather than moved for
+
+
+def timeout_apply(*, game_id: int, seq: int, seat: int) -> Event | None:
+    """The timeout of (game, seq, seat) if it is still due; None when the game moved on."""
+    if deadlines.hand_back_if_moved(game_id, seat):
+        return None
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not deadlines.is_due(game, seq, seat):
+        return None
+    move = _policy_move(game, seat)
+    with transaction.atomic():
+        locked = services.locked_game(game_id)
+        if not deadlines.is_due(locked, seq, seat):
+            return None  # a move or another timeout came first
+        _fault_injection_pause()
+        if game.timeout_policy == "bot":
+            services.stand_in_take(game=locked, seat=seat, bot=settings.SCRAPYARD_STAND_IN_BOT)
+        return services.seat_act(
+            game_id=game_id, seat=seat, expected_seq=seq, kind=EventKind.TIMEOUT,
+            move=None if move is FORFEIT else move, forfeit=move is FORFEIT,
+        )
+
+
+def _policy_move(game: Game, seat: int) -> Any:
+    """The move the policy makes for a timed-out seat at the game's current seq, or FORFEIT."""
+    if game.timeout_policy == "forfeit":
+        return FORFEIT
+    game_rules = store.rules_of(game)
+    state = store.state_at(game)
+    if game.timeout_policy == "auto":
+        return game_rules.timeout_move(state, seat)
+    spec = bots.get(settings.SCRAPYARD_STAND_IN_BOT)
+    return bots.choose_move(
+        game_rules, game_rules.view(state, seat), seat, bot=spec.name, level=spec.default_level,
+        seed=services.bot_seed(game, game.seq), max_seconds=settings.SCRAPYARD_BOT_DECISION_SECONDS,
+    )
+
+
+def _fault_injection_pause() -> None:
+    """Tests kill a worker here (SCRAPYARD_CLOCKS_FAULT_PAUSE seconds, 0 in production)."""
+    pause = settings.SCRAPYARD_CLOCKS_FAULT_PAUSE
+    if pause:
+        log.warning("apply_timeout: pausing %.1f s inside the game lock (fault injection)", pause)
+        time.sleep(pause)
