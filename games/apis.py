@@ -3,18 +3,14 @@ renders the result; errors become {code, detail} in `games.http_errors.exception
 
 from __future__ import annotations
 
-from django.db import connection
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-import bots
-import rules
 from games import errors, selectors, services
 from project import throttles
-from project.celery import app as celery_app
 
 
 class AccountCreateApi(APIView):
@@ -51,7 +47,7 @@ class RulesListApi(APIView):
     permission_classes = (AllowAny,)
 
     def get(self, request):
-        return Response([game.describe() for game in rules.catalog().values()])
+        return Response(selectors.rules_catalogue())
 
 
 class GamePagination(LimitOffsetPagination):
@@ -161,7 +157,7 @@ class BotListApi(APIView):
     permission_classes = (AllowAny,)
 
     def get(self, request):
-        return Response([spec.describe() for spec in bots.catalog().values()])
+        return Response(selectors.bots_catalogue())
 
 
 class GameLegalMovesApi(APIView):
@@ -230,30 +226,10 @@ class HealthApi(APIView):
     authentication_classes = ()
 
     def get(self, request):
-        checks = {"database": _check_database(), "broker": _check_broker()}
-        healthy = all(value == "ok" for value in checks.values())
-        return Response(
-            {"status": "ok" if healthy else "degraded", **checks},
-            status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE,
-        )
+        health = selectors.health()
+        healthy = health["status"] == "ok"
+        return Response(health, status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE)
 
-
-def _check_database() -> str:
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-        return "ok"
-    except Exception as error:  # any failure is the answer
-        return f"error: {type(error).__name__}"
-
-
-def _check_broker() -> str:
-    try:
-        with celery_app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, timeout=2)
-        return "ok"
-    except Exception as error:  # any failure is the answer
-        return f"error: {type(error).__name__}"
 
 
 def _validated(serializer_class, data) -> dict:

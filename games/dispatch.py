@@ -23,3 +23,13 @@ def send(name: str, args: tuple, *, eta: dt.datetime | None = None, **options: A
         app.tasks[name].apply(args)
         return
     app.send_task(name, args, eta=eta, **options)
+
+
+def broker_check() -> str:
+    """"ok" if the broker answers within two seconds, else what went wrong (for /api/health/)."""
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+        return "ok"
+    except Exception as error:  # any failure is the answer
+        return f"error: {type(error).__name__}"

@@ -24,6 +24,7 @@ from rules.base import IllegalMove, InvalidOptions, RulesError
 
 STATUS: dict[str, int] = {
     # games.errors
+    "bad_request": 400,
     "invalid_input": 400,
     "event_out_of_range": 400,
     "invalid_credentials": 400,
@@ -40,6 +41,7 @@ STATUS: dict[str, int] = {
     "rules_version_gone": 409,
     "idempotency_key_reused": 422,
     # rules.base
+    "rules_error": 400,
     "unknown_rules": 400,
     "invalid_option": 400,
     "malformed_move": 400,

@@ -6,9 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db import connection
 from django.db.models import Prefetch, QuerySet
 
-from games import deadlines, errors, store, time_controls
+import bots
+import rules
+from games import deadlines, dispatch, errors, store, time_controls
 from games.models import Account, Event, Game, GameStatus, Seat
 
 
@@ -174,3 +177,31 @@ def vacation_end(account: Account, at: dt.datetime) -> dt.datetime | None:
     earlier = account.vacation_used_seconds if account.vacation_year == at.year else 0.0
     left = max(0.0, account.vacation_days_per_year * time_controls.DAY - earlier)
     return account.vacation_since + dt.timedelta(seconds=left)
+
+
+# --- the server -----------------------------------------------------------------------------
+
+
+def rules_catalogue() -> list[dict[str, Any]]:
+    """Every game this server plays, as `GET /api/rules/` lists it."""
+    return [game.describe() for game in rules.catalog().values()]
+
+
+def bots_catalogue() -> list[dict[str, Any]]:
+    """Every bot, with its levels, as `GET /api/bots/` lists it."""
+    return [spec.describe() for spec in bots.catalog().values()]
+
+
+def health() -> dict[str, str]:
+    """Whether this process reaches the database and the broker; any failure is the answer."""
+    checks = {"database": _database_check(), "broker": dispatch.broker_check()}
+    return {"status": "ok" if all(value == "ok" for value in checks.values()) else "degraded", **checks}
+
+
+def _database_check() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return "ok"
+    except Exception as error:  # any failure is the answer
+        return f"error: {type(error).__name__}"
