@@ -42,6 +42,9 @@ STATUS: dict[str, int] = {
     "idempotency_key_reused": 422,
     # rules.base
     "rules_error": 400,
+    "unknown_field": 400,
+    "unknown_notation": 400,
+    "ambiguous_notation": 400,
     "unknown_rules": 400,
     "invalid_option": 400,
     "malformed_move": 400,

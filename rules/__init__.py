@@ -12,7 +12,7 @@ from functools import cache
 
 from rules.base import Rules, UnknownRules
 
-_NOT_GAMES = frozenset({"base"})
+_NOT_GAMES = frozenset({"base", "notation"})
 
 
 @cache

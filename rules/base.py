@@ -25,6 +25,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Sequence
 
+from rules import notation
+
 Move = dict[str, Any]
 State = Any
 
@@ -260,6 +262,13 @@ class Rules(ABC):
     # in each game's created event, so an old game is folded by the behaviour it was played under
     # (or refused with a clear error when that behaviour is gone).
     version: int = 1
+    # What kind of game it is, for bots and clients to read rather than guess:
+    # `chance`: the seed decides something after setup (dice, draws), so a future is unknown;
+    # `hidden_information`: a seat may know what another seat does not (a secret choice);
+    # `simultaneous`: several seats may have to act at the same time.
+    chance: bool = False
+    hidden_information: bool = False
+    simultaneous: bool = False
 
     # --- descriptor ------------------------------------------------------------------------
 
@@ -267,8 +276,12 @@ class Rules(ABC):
         return {
             "id": self.id,
             "title": self.title,
+            "version": self.version,
             "min_players": self.min_players,
             "max_players": self.max_players,
+            "chance": self.chance,
+            "hidden_information": self.hidden_information,
+            "simultaneous": self.simultaneous,
             "options": [option.describe() for option in self.options],
         }
 
@@ -370,6 +383,29 @@ class Rules(ABC):
         """The move as other seats may see it in the log. A secret move (a simultaneous choice)
         becomes its commitment here, and reveals whatever `after` has made public."""
         return move
+
+    # --- notation ------------------------------------------------------------------------
+
+    def describe_move(self, state: State, seat: int, move: Move) -> str:
+        """A short human notation of a legal move, one line ("move to 0,6"); distinct for each
+        of the seat's legal moves. The default names the fields (`rules.notation`)."""
+        return notation.fields_text(move)
+
+    def parse_move(self, state: State, seat: int, text: str) -> Move:
+        """The legal move that `text` names in the notation of `describe_move` (case and
+        spacing forgiven). Raises MalformedMove (`unknown_notation`, `ambiguous_notation`)
+        listing the legal moves when no single move reads so."""
+        if not isinstance(text, str) or not text.strip():
+            raise MalformedMove("a move in notation is a non-empty text", "unknown_notation")
+        legal = self.legal_moves(state, seat)
+        describe = lambda move: self.describe_move(state, seat, move)  # noqa: E731
+        found = notation.matches(text, legal, describe)
+        if len(found) == 1:
+            return found[0]
+        listed = notation.listing(legal, describe)
+        if found:
+            raise MalformedMove(f"{text.strip()!r} reads as {len(found)} moves; legal moves: {listed}", "ambiguous_notation")
+        raise MalformedMove(f"no legal move reads {text.strip()!r}; legal moves: {listed}", "unknown_notation")
 
 
 def require_mapping(move: Any) -> Move:

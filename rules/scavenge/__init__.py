@@ -67,6 +67,7 @@ class Scavenge(Rules):
     title = "Scavenge"
     min_players = 2
     max_players = 4
+    chance = True
     options = (
         Option(
             name="straight_moves",

@@ -105,6 +105,7 @@ class SpaceJunkyard(Rules):
     title = "Space Junkyard"
     min_players = 2
     max_players = 4
+    chance = True
     options = (
         Option("short", "bool", False, "remove 16 random tiles unseen before the game"),
         Option("small_map", "bool", False, "a 5x5 map (3-4 players only)"),

@@ -56,6 +56,8 @@ class TerrainVague(Rules):
     title = "Terrain Vague"
     min_players = 2
     max_players = 4
+    hidden_information = True
+    simultaneous = True
     options = (
         Option("board", "choice", "build", "build: players build the board; random: dealt",
                choices=("build", "random")),

@@ -83,10 +83,25 @@ def _check_position(case: Case, state: Any, seed: str, rnd: random.Random, full:
         tried = moves if full else rnd.sample(moves, min(SAMPLED_MOVES, len(moves)))
         before = game.dump(state)
         for move in tried:
-            game.apply(state, seat, move)
+            after = game.apply(state, seat, move)
+            assert game.outcome(after) is not None or game.to_act(after), "a move left nobody to act"
         assert game.dump(state) == before, "apply changed its input"
-        game.apply(state, seat, game.timeout_move(state, seat))
+        assert game.timeout_move(state, seat) in moves, "the timeout move is not a listed move"
+        if full:
+            _check_notation(game, state, seat, moves, rnd.sample(moves, min(SAMPLED_MOVES, len(moves))))
     _check_determinization(game, state, acting, rnd)
+
+
+def _check_notation(game: Rules, state: Any, seat: int, moves: list[dict], tried: list[dict]) -> None:
+    """Each legal move has its own one-line text, and the text reads back as that move, with
+    case and spacing forgiven."""
+    texts = [game.describe_move(state, seat, move) for move in moves]
+    assert all(isinstance(text, str) and text and "\n" not in text and len(text) <= 120 for text in texts)
+    assert len(set(texts)) == len(texts), "two legal moves share a notation"
+    for move in tried:
+        text = game.describe_move(state, seat, move)
+        assert game.parse_move(state, seat, text) == move
+        assert game.parse_move(state, seat, f"  {text.upper().replace(' ', '   ')} ") == move
 
 
 def _check_determinization(game: Rules, state: Any, acting: tuple[int, ...], rnd) -> None:
@@ -108,7 +123,10 @@ def _play(case: Case, seed: str, rnd: random.Random) -> tuple[Any, list[tuple[in
         seat = rnd.choice(game.to_act(state))
         move = rnd.choice(game.legal_moves(state, seat))
         after = game.apply(state, seat, move)
-        assert _json_round_trip(game.public_move(state, seat, move, after)) is not None
+        public = game.public_move(state, seat, move, after)
+        assert _json_round_trip(public) == public and public["type"] == move["type"]
+        if not game.hidden_information:
+            assert public.items() >= move.items(), "a game without secrets hid part of a move"
         record.append((seat, move))
         state = after
     pytest.fail(f"{case.id}: no end after {MAX_ACTIONS} actions")
@@ -136,8 +154,8 @@ def _check_finished(game: Rules, state: Any, players: int) -> None:
     assert game.to_act(state) == ()
     assert all(game.legal_moves(state, seat) == [] for seat in range(players))
     assert game.load(_json_round_trip(game.dump(state))) == state
-    _json_round_trip(result.as_dict())
-    assert isinstance(game.render_text(state, None), str)
+    assert _json_round_trip(result.as_dict()) == result.as_dict()
+    assert game.render_text(state, None).strip()
 
 
 @pytest.mark.parametrize("game", list(rules.catalog().values()), ids=lambda g: g.id)
@@ -151,6 +169,8 @@ def test_setup_is_deterministic_and_validates(game: Rules) -> None:
         game.setup(game.max_players + 1, {}, "seed-a")
     described = _json_round_trip(game.describe())
     assert described["id"] == game.id and described["min_players"] == players
+    assert all(isinstance(described[key], bool) for key in ("chance", "hidden_information", "simultaneous"))
+    assert described["version"] == game.version >= 1
 
 
 @pytest.mark.parametrize("game", list(rules.catalog().values()), ids=lambda g: g.id)
@@ -161,6 +181,10 @@ def test_bad_moves_are_refused_with_codes(game: Rules) -> None:
         with pytest.raises((MalformedMove, IllegalMove)) as error:
             game.apply(state, seat, bad)
         assert error.value.code and error.value.message
+    for bad in ("", "   ", "no such move at all", 7):
+        with pytest.raises(MalformedMove) as error:
+            game.parse_move(state, seat, bad)
+        assert error.value.code == "unknown_notation"
     idle = [s for s in range(game.min_players) if s not in game.to_act(state)]
     for other in idle:
         with pytest.raises(NotYourTurn):

@@ -1,0 +1,59 @@
+"""Short human notation for moves, shared by every game: what `Rules.describe_move` writes and
+`Rules.parse_move` reads back (email replies and the web client's move list use both).
+
+The default notation names the move's type and then each other field in the order the move
+lists them: `move to 0,6`, `glacier from 0,0 dir s`, `push entry n1`. A pair or list of numbers
+is written with commas (`3,-1`), a list of names with `+`. A game whose players have a better
+notation (board coordinates, arrows) overrides `describe_move`; `parse_move` needs no override,
+since it reads a text by matching it against the descriptions of the seat's legal moves.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Sequence
+
+Move = dict[str, Any]
+
+
+def value_text(value: Any) -> str:
+    """One field's value in the notation."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        if all(isinstance(item, (int, float)) and not isinstance(item, bool) for item in value):
+            return ",".join(str(item) for item in value)
+        return "+".join(value_text(item) for item in value) or "none"
+    if isinstance(value, dict):
+        return " ".join(f"{key} {value_text(item)}" for key, item in value.items())
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def fields_text(move: Move) -> str:
+    """The default notation: the type, then each other field as `name value`."""
+    words = [str(move["type"]).replace("_", " ")]
+    for key, value in move.items():
+        if key != "type":
+            words.append(f"{key.replace('_', ' ')} {value_text(value)}")
+    return " ".join(words)
+
+
+def normal(text: str) -> str:
+    """A text as the matcher compares it: case, spacing, and spaces around , + > - forgiven."""
+    text = " ".join(text.strip().lower().split())
+    text = re.sub(r"\s*([,+>])\s*", r"\1", text)
+    return re.sub(r"\s*-\s*>\s*", "->", text)
+
+
+def matches(text: str, legal: Sequence[Move], describe: Callable[[Move], str]) -> list[Move]:
+    """The legal moves whose description reads as `text` (one, or the text is refused)."""
+    wanted = normal(text)
+    return [move for move in legal if normal(describe(move)) == wanted]
+
+
+def listing(legal: Sequence[Move], describe: Callable[[Move], str], most: int = 20) -> str:
+    """The legal moves in notation, for an error that says what would have been accepted."""
+    listed = "; ".join(describe(move) for move in legal[:most]) or "none"
+    return listed + (f" (and {len(legal) - most} more)" if len(legal) > most else "")
