@@ -1,12 +1,15 @@
 """The game catalogue. Pure Python: nothing under `rules/` imports Django.
 
 Every package or module under `rules/` that defines `RULES` (a `rules.base.Rules` instance) is a
-game, so adding a game means adding a package and nothing else.
+game, so adding a game means adding a package and nothing else. Games kept elsewhere (one in
+development in its own repository, or the test suite's toy game) join the catalogue by module
+path in `SCRAPYARD_EXTRA_RULES` (comma-separated), read once per process.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from functools import cache
 
@@ -26,6 +29,11 @@ def catalog() -> dict[str, Rules]:
         game = getattr(module, "RULES", None)
         if isinstance(game, Rules):
             games[game.id] = game
+    for path in filter(None, (part.strip() for part in os.environ.get("SCRAPYARD_EXTRA_RULES", "").split(","))):
+        game = getattr(importlib.import_module(path), "RULES", None)
+        if not isinstance(game, Rules):
+            raise TypeError(f"SCRAPYARD_EXTRA_RULES names {path}, which defines no RULES")
+        games[game.id] = game
     return dict(sorted(games.items()))
 
 

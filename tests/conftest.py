@@ -14,6 +14,11 @@ import pytest
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
+# The toy sixth game joins the catalogue the way any game kept outside `rules/` does, so every
+# shared suite runs it too (tests/rules/toy_race). Set before anything reads the catalogue; the
+# servers the worker tests start inherit it.
+os.environ["SCRAPYARD_EXTRA_RULES"] = "tests.rules.toy_race"
+
 
 def _let_test_flushes_truncate() -> None:
     """The events table refuses TRUNCATE (games migration 0004) unless the transaction sets

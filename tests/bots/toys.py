@@ -135,7 +135,7 @@ class RaceState:
 
 
 class Race(Rules):
-    id = "toy_race"
+    id = "bot_toy_race"
     title = "Race"
     min_players = 2
     max_players = 2

@@ -12,7 +12,7 @@ from rules.base import IllegalMove, MalformedMove, NotYourTurn, Rng, commitment
 from rules.terrain_vague import RULES, data, wrestling
 from rules.terrain_vague.state import ACT, WRESTLE, Turf
 
-from tests.rules.test_terrain_vague_frame import make_state, turf_block
+from tests.rules.terrain_vague.test_terrain_vague_frame import make_state, turf_block
 
 R, B = data.RUBBLES, data.BRAMBLES
 DIGITS = "choose_digits"

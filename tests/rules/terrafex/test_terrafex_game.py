@@ -10,7 +10,7 @@ import pytest
 from rules.base import InvalidOptions, MalformedMove
 from rules.terrafex import RULES
 from rules.terrafex.data import QUIET_TURN_LIMIT
-from tests.rules.test_terrafex import at, glacier, in_pool, play, position, refused
+from tests.rules.terrafex.test_terrafex import at, glacier, in_pool, play, position, refused
 
 NO_SUPPLY = {(c, s): 0 for c in ("green", "yellow", "red") for s in "SML"}
 
