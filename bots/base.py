@@ -12,7 +12,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from rules.base import Move, Rules, canonical_json
+from rules.base import Move, Rules
+from rules.values import canonical_json
 
 # A bot's decision: (game, view, seat, level, rng, max_seconds) -> move. `max_seconds` (or None)
 # caps the thinking below what the level allows: the service's share of the machine per move.

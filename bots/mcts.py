@@ -34,7 +34,8 @@ from typing import Any, Callable, Hashable, Sequence
 
 from bots import heuristics
 from bots.random_bot import seat_moves
-from rules.base import Move, Outcome, Rules, State, canonical_json
+from rules.base import Move, Outcome, Rules, State
+from rules.values import canonical_json
 
 WIN_WEIGHT = 0.9  # the rest of a reward comes from the score margin
 DECISIVE_CHECK_SAMPLES = 6  # samples in which a move must win at once to be played outright

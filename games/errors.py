@@ -1,7 +1,7 @@
 """The service's domain errors. Each carries a stable snake_case `code` and a `detail` for people;
 none knows about HTTP (the statuses live in `games.http_errors`, one table for every code).
 
-The rules raise their own `rules.base.RulesError` subclasses (`NotYourTurn` among them, the one
+The rules raise their own `rules.errors.RulesError` subclasses (`NotYourTurn` among them, the one
 class for that refusal) and the bots `bots.base.BotError`; this module imports neither, so any
 layer may import it.
 """

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games import errors
 from games.models import GENESIS_HASH, Event, Game
-from rules.base import canonical_json
+from rules.values import canonical_json
 
 
 def event_salt(seed: str, seq: int) -> str:

@@ -12,7 +12,7 @@ import hashlib
 from django.conf import settings
 from django.db import models
 
-from rules.base import canonical_json
+from rules.values import canonical_json
 
 
 class GameStatus(models.TextChoices):

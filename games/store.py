@@ -27,7 +27,8 @@ from django.db.models import OuterRef, Subquery
 import rules
 from games import errors
 from games.models import Event, EventKind, Game, Snapshot
-from rules.base import Rules, canonical_json
+from rules.base import Rules
+from rules.values import canonical_json
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,10 @@ import os
 import pkgutil
 from functools import cache
 
-from rules.base import Rules, UnknownRules
+from rules.base import Rules
+from rules.errors import UnknownRules
 
-_NOT_GAMES = frozenset({"base", "notation"})
+_NOT_GAMES = frozenset({"base", "codec", "errors", "fields", "notation", "options", "rng", "values"})
 
 
 @cache

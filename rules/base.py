@@ -8,222 +8,25 @@ catalogue (`rules.catalog()`) finds it there. Its state is the game's own immuta
 (a frozen dataclass, tuples not lists), so `apply` returns a new state and never changes its input,
 and `load(dump(state)) == state`.
 
-Errors carry a stable snake_case `code` and a message that names what was wrong:
-- `MalformedMove`: the move is not of a shape the game understands (the API answers 400);
-- `IllegalMove`: well formed, but not allowed in this position (422); `NotYourTurn` is one;
-- `InvalidOptions`: bad `setup` arguments, naming the option (400);
-- `UnknownRules`: no game by that id (404 or 400, by context).
+The protocol's parts live by job: `rules.errors` (what a game raises), `rules.options` (its
+options), `rules.rng` (its only chance), `rules.values` (helpers for immutable states, commitments),
+`rules.fields` (reading a move's fields), `rules.codec` (the JSON of frozen dataclasses) and
+`rules.notation` (the default human notation of moves).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import json
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, fields
-from typing import Any, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from rules import notation
+from rules.errors import InvalidOptions, MalformedMove
+from rules.options import Option
 
 Move = dict[str, Any]
 State = Any
-
-
-class RulesError(Exception):
-    """Every error the rules raise; `code` is stable, `message` is for people."""
-
-    code = "rules_error"
-
-    def __init__(self, message: str, code: str | None = None):
-        super().__init__(message)
-        self.message = message
-        if code is not None:
-            self.code = code
-
-    def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "detail": self.message}
-
-
-class UnknownRules(RulesError):
-    code = "unknown_rules"
-
-
-class InvalidOptions(RulesError):
-    code = "invalid_option"
-
-    def __init__(self, option: str, message: str, code: str | None = None):
-        super().__init__(f"option {option!r}: {message}", code)
-        self.option = option
-
-
-class MalformedMove(RulesError):
-    code = "malformed_move"
-
-
-class IllegalMove(RulesError):
-    code = "illegal_move"
-
-
-class NotYourTurn(IllegalMove):
-    code = "not_your_turn"
-
-
-# --- options -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Option:
-    """One game option: its type, allowed values and default, described for `GET /api/rules/`.
-
-    `type` is one of "bool", "int", "choice" or "json" (a free structure the game validates in
-    `Rules.check_options`). For "int", `choices` may list the allowed values or `minimum` and
-    `maximum` bound them; for "choice", `choices` lists them.
-    """
-
-    name: str
-    type: str
-    default: Any
-    description: str
-    choices: tuple[Any, ...] | None = None
-    minimum: int | None = None
-    maximum: int | None = None
-
-    def describe(self) -> dict[str, Any]:
-        described: dict[str, Any] = {
-            "name": self.name,
-            "type": self.type,
-            "default": self.default,
-            "description": self.description,
-        }
-        for key in ("choices", "minimum", "maximum"):
-            value = getattr(self, key)
-            if value is not None:
-                described[key] = list(value) if key == "choices" else value
-        return described
-
-    def validate(self, value: Any) -> Any:
-        if self.type == "bool":
-            if not isinstance(value, bool):
-                raise InvalidOptions(self.name, f"must be true or false, not {value!r}")
-            return value
-        if self.type == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidOptions(self.name, f"must be a whole number, not {value!r}")
-            self._check_bounds(value)
-            return value
-        if self.type == "choice":
-            if value not in (self.choices or ()):
-                allowed = ", ".join(repr(c) for c in self.choices or ())
-                raise InvalidOptions(self.name, f"must be one of {allowed}, not {value!r}")
-            return value
-        return value  # "json": the game checks it in check_options
-
-    def _check_bounds(self, value: int) -> None:
-        if self.choices is not None and value not in self.choices:
-            raise InvalidOptions(self.name, f"must be one of {list(self.choices)}, not {value}")
-        if self.minimum is not None and value < self.minimum:
-            raise InvalidOptions(self.name, f"must be at least {self.minimum}, not {value}")
-        if self.maximum is not None and value > self.maximum:
-            raise InvalidOptions(self.name, f"must be at most {self.maximum}, not {value}")
-
-
-# --- chance --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Rng:
-    """A deterministic, immutable random source carried inside a game state.
-
-    Draw number n is SHA-256 of "seed:n", so the same seed always gives the same draws on any
-    machine and Python version, and a state holding an `Rng` can be dumped and loaded exactly.
-    Each draw returns the value and the advanced generator: `value, rng = rng.below(6)`.
-    """
-
-    seed: str
-    drawn: int = 0
-
-    def _bits(self) -> int:
-        digest = hashlib.sha256(f"{self.seed}:{self.drawn}".encode()).digest()
-        return int.from_bytes(digest, "big")
-
-    def below(self, n: int) -> tuple[int, Rng]:
-        """A uniform int in [0, n). The 256-bit draw makes the modulo bias negligible."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
-        return self._bits() % n, Rng(self.seed, self.drawn + 1)
-
-    def between(self, low: int, high: int) -> tuple[int, Rng]:
-        """A uniform int in [low, high], both ends included."""
-        value, rng = self.below(high - low + 1)
-        return low + value, rng
-
-    def choice(self, items: Sequence[Any]) -> tuple[Any, Rng]:
-        index, rng = self.below(len(items))
-        return items[index], rng
-
-    def shuffled(self, items: Iterable[Any]) -> tuple[tuple[Any, ...], Rng]:
-        """Fisher-Yates over a copy; returns a tuple."""
-        pool, rng = list(items), self
-        for i in range(len(pool) - 1, 0, -1):
-            j, rng = rng.below(i + 1)
-            pool[i], pool[j] = pool[j], pool[i]
-        return tuple(pool), rng
-
-    def salt(self) -> tuple[str, Rng]:
-        """A secret hex salt for a commitment; unguessable while the seed is secret."""
-        return f"{self._bits():064x}", Rng(self.seed, self.drawn + 1)
-
-    def dump(self) -> dict[str, Any]:
-        return {"seed": self.seed, "drawn": self.drawn}
-
-    @classmethod
-    def load(cls, data: dict[str, Any]) -> Rng:
-        return cls(seed=data["seed"], drawn=data["drawn"])
-
-
-def evolve(value: Any, **changes: Any) -> Any:
-    """`dataclasses.replace` for the games' frozen state values, several times faster: searches
-    (the bots) build millions of states. It copies the fields and sets the changes directly,
-    so it suits only dataclasses without `__post_init__` or `init=False` fields, which is all the
-    states here; anything else a state keeps in its `__dict__` (a memo) is left behind, as it
-    must be, since it belongs to the old value."""
-    names = _field_names(type(value))
-    if not names.issuperset(changes):
-        unknown = sorted(changes.keys() - names)[0]
-        raise TypeError(f"{type(value).__name__} has no field {unknown!r}")
-    old = value.__dict__
-    new = object.__new__(type(value))
-    attrs = new.__dict__
-    if len(old) == len(names):  # fields only: copy the whole dict at C speed
-        attrs.update(old)
-    else:
-        for name in names:
-            attrs[name] = old[name]
-    attrs.update(changes)
-    return new
-
-
-@functools.cache
-def _field_names(cls: type) -> frozenset[str]:
-    declared = fields(cls)
-    if hasattr(cls, "__post_init__") or any(not f.init for f in declared):
-        raise TypeError(f"evolve() cannot build {cls.__name__}: use dataclasses.replace")
-    return frozenset(f.name for f in declared)
-
-
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def commitment(choice: Any, salt: str) -> str:
-    """The public hash of a secret choice: SHA-256 of its canonical JSON, a colon and the salt.
-
-    Published when the choice is made; the choice and salt are published when it resolves, so
-    anyone can check `commitment(choice, salt)` against the hash seen earlier.
-    """
-    return hashlib.sha256(f"{canonical_json(choice)}:{salt}".encode()).hexdigest()
 
 
 # --- the protocol --------------------------------------------------------------------------
@@ -406,12 +209,3 @@ class Rules(ABC):
         if found:
             raise MalformedMove(f"{text.strip()!r} reads as {len(found)} moves; legal moves: {listed}", "ambiguous_notation")
         raise MalformedMove(f"no legal move reads {text.strip()!r}; legal moves: {listed}", "unknown_notation")
-
-
-def require_mapping(move: Any) -> Move:
-    """The first check of every `apply`: a move is a JSON object with a string "type"."""
-    if not isinstance(move, dict):
-        raise MalformedMove(f"a move is a JSON object, not {type(move).__name__}")
-    if not isinstance(move.get("type"), str):
-        raise MalformedMove('a move needs a string "type"', "missing_move_type")
-    return move

@@ -17,7 +17,10 @@ from games.errors import GameNotActive, IdempotencyKeyReused, StaleSeq
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
 from games.services.common import check_version, locked_game, seat_of
 from games.services.recording import record_state
-from rules.base import MalformedMove, Move, NotYourTurn, Rules, canonical_json, require_mapping
+from rules.base import Move, Rules
+from rules.errors import MalformedMove, NotYourTurn
+from rules.fields import require_mapping
+from rules.values import canonical_json
 
 
 @dataclass(frozen=True)

@@ -55,11 +55,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.base import IllegalMove, Move, Option, Outcome, Rng, Rules, evolve, require_mapping
-from rules.scavenge import board, data, play, text
-from rules.scavenge.state import ScavengeState, begin_turn, finish
-from rules.scavenge.state import dump as dump_state
-from rules.scavenge.state import load as load_state
+from rules.base import Move, Outcome, Rules
+from rules.errors import IllegalMove
+from rules.fields import require_mapping
+from rules.options import Option
+from rules.rng import Rng
+from rules.scavenge import board, data, moves, render, turns
+from rules.scavenge.state import ScavengeState, begin_turn, dump, finish, from_view, load, view
+from rules.values import evolve
 
 
 class Scavenge(Rules):
@@ -97,17 +100,17 @@ class Scavenge(Rules):
         return () if state.over else (state.turn,)
 
     def legal_moves(self, state: ScavengeState, seat: int) -> list[Move]:
-        return play.legal_moves(state, seat)
+        return turns.legal_moves(state, seat)
 
     def apply(self, state: ScavengeState, seat: int, move: Move) -> ScavengeState:
-        destination = play.parse(require_mapping(move))
-        play.check_turn(state, seat)
-        node = play.locate(destination)
-        play.check_destination(state, seat, node)
-        return play.resolve(state, seat, node)
+        destination = moves.parse(require_mapping(move))
+        turns.check_turn(state, seat)
+        node = moves.locate(destination)
+        turns.check_destination(state, seat, node)
+        return turns.resolve(state, seat, node)
 
     def view(self, state: ScavengeState, seat: int | None) -> dict[str, Any]:
-        return text.view(state)
+        return view(state)
 
     def outcome(self, state: ScavengeState) -> Outcome | None:
         if not state.over:
@@ -116,7 +119,7 @@ class Scavenge(Rules):
         return Outcome(scores=scores, winners=(state.winner,), reason=state.end_reason)
 
     def timeout_move(self, state: ScavengeState, seat: int) -> Move:
-        return play.legal_moves(state, seat)[0]  # "stay" when legal, as it is then the only move
+        return turns.legal_moves(state, seat)[0]  # "stay" when legal, as it is then the only move
 
     def forfeit(self, state: ScavengeState, seat: int) -> ScavengeState:
         if not 0 <= seat < state.players:
@@ -134,16 +137,16 @@ class Scavenge(Rules):
         return left
 
     def render_text(self, state: ScavengeState, seat: int | None) -> str:
-        return text.render(state, seat)
+        return render.render(state, seat)
 
     def dump(self, state: ScavengeState) -> dict[str, Any]:
-        return dump_state(state)
+        return dump(state)
 
     def load(self, data: dict[str, Any]) -> ScavengeState:
-        return load_state(data)
+        return load(data)
 
     def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> ScavengeState:
-        return text.from_view(view, rng)
+        return from_view(view, rng)
 
 
 RULES = Scavenge()

@@ -1,12 +1,16 @@
-"""The Scavenge state: an immutable value, and its JSON form."""
+"""The Scavenge state: an immutable value, its JSON form, and what a seat sees of it."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
-from rules.base import Rng, evolve
+from rules import codec
+from rules.rng import Rng
 from rules.scavenge import board, data
+from rules.scavenge.moves import CENTRE_NAME, node_name
+from rules.values import evolve
 
 
 @dataclass(frozen=True)
@@ -59,30 +63,58 @@ def finish(state: ScavengeState, winner: int, reason: str) -> ScavengeState:
 
 
 def dump(state: ScavengeState) -> dict[str, Any]:
+    return codec.dump(state)
+
+
+def load(dumped: dict[str, Any]) -> ScavengeState:
+    return codec.load(ScavengeState, dumped)
+
+
+# --- what a seat sees -----------------------------------------------------------------------
+
+
+def view(state: ScavengeState) -> dict[str, Any]:
+    """The same for every seat and spectators: Scavenge hides nothing but the dice to come."""
     return {
         "players": state.players,
-        "straight_moves": state.straight_moves,
-        "positions": list(state.positions),
-        "trash": list(state.trash),
-        "carrier": state.carrier,
+        "options": {"straight_moves": state.straight_moves},
+        "seats": [_seat_view(state, seat) for seat in range(state.players)],
+        "good_stuff": CENTRE_NAME if state.carrier is None else {"carried_by": state.carrier},
         "turn": state.turn,
         "roll": state.roll,
-        "rng": state.rng.dump(),
         "winner": state.winner,
         "end_reason": state.end_reason,
     }
 
 
-def load(dumped: dict[str, Any]) -> ScavengeState:
+def _seat_view(state: ScavengeState, seat: int) -> dict[str, Any]:
+    at = state.positions[seat]
+    return {
+        "seat": seat,
+        "start": list(data.START_CORNERS[state.players][seat]),
+        "at": None if at is None else node_name(at),
+        "trash": state.trash[seat],
+    }
+
+
+def _node_from_name(name: Any) -> int | None:
+    if name is None:
+        return None
+    return board.CENTRE if name == CENTRE_NAME else board.node_at(*name)
+
+
+def from_view(seen: dict[str, Any], rng: random.Random) -> ScavengeState:
+    """A full state for the view; only the future rolls are unknown, so a fresh seed stands in."""
+    good_stuff = seen["good_stuff"]
     return ScavengeState(
-        players=dumped["players"],
-        straight_moves=dumped["straight_moves"],
-        positions=tuple(dumped["positions"]),
-        trash=tuple(dumped["trash"]),
-        carrier=dumped["carrier"],
-        turn=dumped["turn"],
-        roll=dumped["roll"],
-        rng=Rng.load(dumped["rng"]),
-        winner=dumped["winner"],
-        end_reason=dumped["end_reason"],
+        players=seen["players"],
+        straight_moves=seen["options"]["straight_moves"],
+        positions=tuple(_node_from_name(s["at"]) for s in seen["seats"]),
+        trash=tuple(s["trash"] for s in seen["seats"]),
+        carrier=None if good_stuff == CENTRE_NAME else good_stuff["carried_by"],
+        turn=seen["turn"],
+        roll=seen["roll"],
+        rng=Rng(f"{rng.getrandbits(128):032x}"),
+        winner=seen["winner"],
+        end_reason=seen["end_reason"],
     )

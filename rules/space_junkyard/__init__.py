@@ -67,8 +67,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.base import InvalidOptions, Move, Option, Outcome, Rng, Rules, evolve
-from rules.space_junkyard import render, turn
+from rules.base import Move, Outcome, Rules
+from rules.errors import InvalidOptions
+from rules.options import Option
+from rules.rng import Rng
+from rules.space_junkyard import flow, placement, render, turns
 from rules.space_junkyard.data import (
     ALL_TILES,
     BRIDGE_ID,
@@ -76,7 +79,7 @@ from rules.space_junkyard.data import (
     SHORT_GAME_REMOVED,
     SMALL_MAP_SIZE,
 )
-from rules.space_junkyard.ship import EMPTY_BAG, Part, capacity, score
+from rules.space_junkyard.ship import EMPTY_BAG, Part, score
 from rules.space_junkyard.state import (
     OVER,
     START_PHASE,
@@ -84,20 +87,12 @@ from rules.space_junkyard.state import (
     Ship,
     State,
     Turn,
-    dump_public,
-    dump_state,
-    load_public,
-    load_state,
+    dump,
+    from_view,
+    load,
+    view,
 )
-
-
-def _seen_tiles(state: State) -> set[str]:
-    seen = {tile for tile in state.cells if tile is not None}
-    seen.update(part.tile for ship in state.ships for part in ship.parts)
-    seen.update(state.gone)
-    if state.drawn is not None:
-        seen.add(state.drawn)
-    return seen
+from rules.values import evolve
 
 
 class SpaceJunkyard(Rules):
@@ -144,22 +139,13 @@ class SpaceJunkyard(Rules):
         return () if state.turn.phase == OVER else (state.turn.seat,)
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
-        return turn.legal_moves(state, seat)
+        return turns.legal_moves(state, seat)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
-        return turn.apply_move(state, seat, move)
+        return turns.apply_move(state, seat, move)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """Everything is public but the stack's order (and, with `short`, which tiles were
-        removed): the view gives the stack's size and, per ship, its working storage and score."""
-        seen = dump_public(state)
-        for data, ship in zip(seen["ships"], state.ships):
-            data["capacity"] = list(capacity(ship.parts, state.turn.number))
-            data["score"] = 0 if ship.out else score(ship.parts)
-        seen["stack_size"] = len(state.stack)
-        running = state.turn.phase != OVER
-        seen["closed_entries"] = sorted(turn.forbidden_entries(state)) if running else []
-        return seen
+        return view(state)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.turn.phase != OVER:
@@ -182,12 +168,12 @@ class SpaceJunkyard(Rules):
         if seat == state.turn.seat and state.drawn is not None:
             state = evolve(state, gone=(*state.gone, state.drawn), drawn=None)
         if sum(not ship.out for ship in state.ships) == 1:
-            return turn.finish(state, "last_player_left")
+            return flow.finish(state, "last_player_left")
         if seat != state.turn.seat:
             return state
         if state.turn.phase == START_PHASE:
-            return turn.next_placement(state)
-        return turn.next_turn(state) if state.stack else turn.finish(state, "stack_empty")
+            return placement.next_placement(state)
+        return flow.next_turn(state) if state.stack else flow.finish(state, "stack_empty")
 
     def public_move(self, before: State, seat: int, move: Move, after: State) -> Move:
         """The move, with the tile it made everyone see: the draw is chance, kept in the log."""
@@ -199,20 +185,13 @@ class SpaceJunkyard(Rules):
         return render.render(state, seat)
 
     def dump(self, state: State) -> dict[str, Any]:
-        return dump_state(state)
+        return dump(state)
 
     def load(self, data: dict[str, Any]) -> State:
-        return load_state(data)
+        return load(data)
 
     def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
-        """The unseen tiles (the stack and any removed by `short`) reshuffled with `rng`."""
-        public = load_public(view, (), (), Rng("sample"))
-        seen = _seen_tiles(public)
-        unseen = [tile for tile in ALL_TILES if tile not in seen]
-        rng.shuffle(unseen)
-        size = view["stack_size"]
-        fresh = Rng(f"{rng.getrandbits(128):032x}")
-        return evolve(public, stack=tuple(unseen[:size]), removed=tuple(unseen[size:]), rng=fresh)
+        return from_view(view, rng)
 
 
 RULES = SpaceJunkyard()

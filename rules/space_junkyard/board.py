@@ -8,9 +8,12 @@ the north row), where a ship pushed off comes back.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-from rules.base import evolve
-from rules.space_junkyard.state import State
+from rules.values import evolve
+
+if TYPE_CHECKING:  # the state's module reads the map through this one
+    from rules.space_junkyard.state import State
 
 SIDES = ("N", "E", "S", "W")
 OPPOSITE_SIDE = {"N": "S", "S": "N", "E": "W", "W": "E"}

@@ -11,8 +11,8 @@ from rules.space_junkyard.state import (
     RESOURCES_PHASE,
     START_PHASE,
     State,
+    forbidden_entries,
 )
-from rules.space_junkyard.turn import forbidden_entries
 
 _PHASES = {
     START_PHASE: "start",

@@ -1,4 +1,5 @@
-"""The game state: immutable values only, with an exact JSON form (`dump_state`/`load_state`).
+"""The game state: immutable values only, their exact JSON form (`dump`/`load`), and what a seat
+sees of them (`view`, and `from_view` for the bots' samples).
 
 Map cells are numbered row by row from the north-west corner: cell (x, y) is `cells[y * size + x]`,
 x growing east and y growing south. A cell holds a tile id or None (empty space).
@@ -6,11 +7,15 @@ x growing east and y growing south. A cell holds a tile id or None (empty space)
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
-from rules.base import Rng, evolve
-from rules.space_junkyard.ship import Bag, Part
+from rules.rng import Rng
+from rules.space_junkyard import board
+from rules.space_junkyard.data import ALL_TILES
+from rules.space_junkyard.ship import Bag, Part, capacity, score
+from rules.values import evolve
 
 START_PHASE = "start"  # each seat in turn places its ship on a free corner
 RESOURCES_PHASE = "resources"
@@ -191,7 +196,7 @@ def load_public(
     )
 
 
-def dump_state(state: State) -> dict[str, Any]:
+def dump(state: State) -> dict[str, Any]:
     return {
         **dump_public(state),
         "stack": list(state.stack),
@@ -200,5 +205,54 @@ def dump_state(state: State) -> dict[str, Any]:
     }
 
 
-def load_state(data: dict[str, Any]) -> State:
+def load(data: dict[str, Any]) -> State:
     return load_public(data, tuple(data["stack"]), tuple(data["removed"]), Rng.load(data["rng"]))
+
+
+# --- what a seat sees ------------------------------------------------------------------------
+
+
+def forbidden_entries(state: State) -> set[str]:
+    """Entries opposite to those another player pushed in since the mover's last turn (the
+    book's "for a full round"). The mover's own pushes of this turn restrict nothing."""
+    seat = state.turn.seat
+    earlier = state.recent[: len(state.recent) - state.turn.pushes]
+    forbidden = set()
+    for pusher, entry in reversed(earlier):
+        if pusher == seat:
+            break
+        forbidden.add(board.opposite_entry(entry))
+    return forbidden
+
+
+def view(state: State) -> dict[str, Any]:
+    """Everything is public but the stack's order (and, with `short`, which tiles were
+    removed): the view gives the stack's size and, per ship, its working storage and score."""
+    seen = dump_public(state)
+    for data, ship in zip(seen["ships"], state.ships):
+        data["capacity"] = list(capacity(ship.parts, state.turn.number))
+        data["score"] = 0 if ship.out else score(ship.parts)
+    seen["stack_size"] = len(state.stack)
+    running = state.turn.phase != OVER
+    seen["closed_entries"] = sorted(forbidden_entries(state)) if running else []
+    return seen
+
+
+def _seen_tiles(state: State) -> set[str]:
+    seen = {tile for tile in state.cells if tile is not None}
+    seen.update(part.tile for ship in state.ships for part in ship.parts)
+    seen.update(state.gone)
+    if state.drawn is not None:
+        seen.add(state.drawn)
+    return seen
+
+
+def from_view(view: dict[str, Any], rng: random.Random) -> State:
+    """The unseen tiles (the stack and any removed by `short`) reshuffled with `rng`."""
+    public = load_public(view, (), (), Rng("sample"))
+    seen = _seen_tiles(public)
+    unseen = [tile for tile in ALL_TILES if tile not in seen]
+    rng.shuffle(unseen)
+    size = view["stack_size"]
+    fresh = Rng(f"{rng.getrandbits(128):032x}")
+    return evolve(public, stack=tuple(unseen[:size]), removed=tuple(unseen[size:]), rng=fresh)

@@ -83,22 +83,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.base import (
-    IllegalMove,
-    NotYourTurn,
-    Option,
-    Outcome,
-    Rng,
-    Rules,
-    evolve,
-    require_mapping,
-)
+from rules.base import Outcome, Rules
+from rules.errors import IllegalMove, NotYourTurn
+from rules.fields import require_mapping
+from rules.options import Option
+from rules.rng import Rng
 from rules.terrafex import turns
 from rules.terrafex.board import has_glacier
 from rules.terrafex.data import DEFAULT_LAYOUT, QUIET_TURN_LIMIT
 from rules.terrafex.layout import layout_board, layout_pieces
 from rules.terrafex.render import render
 from rules.terrafex.state import State, dump_state, load_state, seat_scores, state_view
+from rules.values import evolve
 
 LAYOUT_OPTION = Option(
     name="layout",

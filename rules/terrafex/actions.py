@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from rules.base import IllegalMove
+from rules.errors import IllegalMove
 from rules.terrafex.board import (
     STEP,
     Work,

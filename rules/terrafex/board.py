@@ -9,7 +9,7 @@ a tuple (colour, size, under_or_over):
 
 from __future__ import annotations
 
-from rules.base import IllegalMove
+from rules.errors import IllegalMove
 from rules.terrafex.data import (
     BANDS,
     COLOURS,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any, Iterator, NamedTuple
 
-from rules.base import IllegalMove
+from rules.errors import IllegalMove
 from rules.terrafex.board import (
     OFF,
     STEP,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.base import InvalidOptions
+from rules.errors import InvalidOptions
 from rules.terrafex.board import SQUARES, full_supply, pool_slot, square_at
 from rules.terrafex.data import (
     COLOURS,

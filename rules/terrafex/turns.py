@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from rules.base import IllegalMove, MalformedMove, evolve
+from rules.errors import IllegalMove, MalformedMove
 from rules.terrafex import actions, glacier
 from rules.terrafex.board import Work, has_glacier
 from rules.terrafex.data import ACTIONS, FOREST, MOUNTAIN, QUIET_TURN_LIMIT, SIZE_NAMES
@@ -21,6 +21,7 @@ from rules.terrafex.moves import (
     read_square,
 )
 from rules.terrafex.state import State
+from rules.values import evolve
 
 OPTIONS: dict[str, Callable[[Work], Iterator[dict[str, Any]]]] = {
     "forest": actions.forest_moves,

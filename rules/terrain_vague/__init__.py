@@ -44,9 +44,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.base import InvalidOptions, Option, Outcome, Rng, Rules, require_mapping
-from rules.terrain_vague import data, engine, render, setup, wrestling
+from rules.base import Outcome, Rules
+from rules.errors import InvalidOptions
+from rules.fields import require_mapping
+from rules.options import Option
+from rules.rng import Rng
+from rules.terrain_vague import data, engine, render, setup
 from rules.terrain_vague import state as st
+from rules.terrain_vague import wrestling
 from rules.terrain_vague.state import OVER, State
 from rules.terrain_vague.territory import home_turf_size
 

@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.base import IllegalMove, MalformedMove
+from rules.errors import IllegalMove, MalformedMove
 from rules.terrain_vague import costs
 from rules.terrain_vague.data import (
     BIG_BROTHER,

@@ -22,16 +22,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import IllegalMove, MalformedMove, NotYourTurn
+from rules.errors import IllegalMove, MalformedMove, NotYourTurn
 from rules.terrain_vague import actions, data, setup, wrestling
 from rules.terrain_vague.state import (
     ACT,
     BUILD,
     CLUBHOUSE_PLACEMENT,
-    FrozenMap,
     OVER,
     PICK,
     WRESTLE,
+    FrozenMap,
     State,
 )
 from rules.terrain_vague.territory import home_turf, home_turf_size, own_hex_count

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from rules.base import evolve
+from rules.values import evolve
 
 
 def _freeze(value: Any) -> Any:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import IllegalMove, MalformedMove, Rng
+from rules.errors import IllegalMove, MalformedMove
+from rules.rng import Rng
 from rules.terrain_vague import data, hexes
 from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.ledger import Ledger

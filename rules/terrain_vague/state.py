@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from rules.base import Rng, evolve
+from rules.rng import Rng
 from rules.terrain_vague import data
 from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.ledger import Ledger
+from rules.values import evolve
 
 # --- small immutable pieces ----------------------------------------------------------------
 

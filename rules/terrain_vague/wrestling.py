@@ -7,7 +7,7 @@ of its value; the attacker's action points for the turn are the sum of the digit
 
 The duels run one after another; in each, both gangs choose at once (`to_act` holds both). A
 choice is stored with a salt drawn from the state's Rng; everyone sees only its commitment,
-`rules.base.commitment(sorted tiles, salt)`, until both are in, when both are revealed with
+`rules.values.commitment(sorted tiles, salt)`, until both are in, when both are revealed with
 their salts. Moves: `{"type": "choose_digits", "digits": [5, 5, 7]}` for the attacker and
 `{"type": "choose_bars", "bars": [5, 7, 8]}` for the defender (tiles in any order).
 
@@ -28,9 +28,11 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from rules.base import IllegalMove, MalformedMove, Rng, commitment, evolve
+from rules.errors import IllegalMove, MalformedMove
+from rules.rng import Rng
 from rules.terrain_vague import data
 from rules.terrain_vague.state import Choice, Duel, State
+from rules.values import commitment, evolve
 
 CHOOSE_DIGITS = "choose_digits"
 CHOOSE_BARS = "choose_bars"

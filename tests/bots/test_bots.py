@@ -9,8 +9,9 @@ import pytest
 
 import bots
 from bots import arena, heuristics, mcts
+from rules.base import Outcome
+from rules.rng import Rng
 from tests.bots.toys import GUESS, NIM, RACE, TOYS, GuessState, NimState, RaceState
-from rules.base import Outcome, Rng
 
 SMALL = {"bot": "mcts", "level": 1}  # level 1 keeps the tests quick
 

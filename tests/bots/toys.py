@@ -16,17 +16,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from rules.base import (
-    IllegalMove,
-    MalformedMove,
-    NotYourTurn,
-    Option,
-    Outcome,
-    Rng,
-    Rules,
-    commitment,
-    require_mapping,
-)
+from rules.base import Outcome, Rules
+from rules.errors import IllegalMove, MalformedMove, NotYourTurn
+from rules.fields import require_mapping
+from rules.options import Option
+from rules.rng import Rng
+from rules.values import commitment
 
 
 def _fresh_seed(rng: random.Random) -> str:

@@ -19,7 +19,10 @@ from rest_framework.test import APIClient
 import rules
 from games import errors, log, services, store
 from games.models import GENESIS_HASH, Event, Game, Snapshot
-from rules.base import IllegalMove, Outcome, Rules, canonical_json, require_mapping
+from rules.base import Outcome, Rules
+from rules.errors import IllegalMove
+from rules.fields import require_mapping
+from rules.values import canonical_json
 from tests.games.test_event_store import _played_game, _tamper, _users
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import inspect
 from pathlib import Path
 
 import bots.base
-import rules.base
+import rules.errors
 from games import errors, http_errors
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
@@ -110,7 +110,7 @@ def _codes(module) -> set[str]:
 
 
 def test_every_error_code_has_its_status_in_the_one_table():
-    codes = _codes(errors) | _codes(rules.base) | _codes(bots.base)
+    codes = _codes(errors) | _codes(rules.errors) | _codes(bots.base)
     assert {"stale_seq", "not_your_turn", "unknown_bot"} <= codes
     assert sorted(codes - set(http_errors.STATUS)) == []
     assert not any(hasattr(cls, "status") for _, cls in inspect.getmembers(errors, inspect.isclass))
@@ -118,5 +118,5 @@ def test_every_error_code_has_its_status_in_the_one_table():
 
 def test_one_not_your_turn_and_bot_errors_are_not_rules_errors():
     assert not hasattr(errors, "NotYourTurnError")
-    assert not issubclass(bots.base.BotError, rules.base.RulesError)
-    assert http_errors.status_of(rules.base.NotYourTurn("seat 1 is not to act")) == 403
+    assert not issubclass(bots.base.BotError, rules.errors.RulesError)
+    assert http_errors.status_of(rules.errors.NotYourTurn("seat 1 is not to act")) == 403

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 import rules
-from rules.base import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn, Outcome, Rules
+from rules.base import Outcome, Rules
+from rules.errors import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn, UnknownRules
 
 GAMES_PER_CASE = 2
 MAX_ACTIONS = 30_000
@@ -194,5 +195,5 @@ def test_bad_moves_are_refused_with_codes(game: Rules) -> None:
 def test_catalog_lists_every_game_by_id() -> None:
     for game_id, game in rules.catalog().items():
         assert rules.get(game_id) is game
-    with pytest.raises(rules.base.UnknownRules):
+    with pytest.raises(UnknownRules):
         rules.get("chess")

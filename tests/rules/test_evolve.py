@@ -7,7 +7,7 @@ from functools import cached_property
 
 import pytest
 
-from rules.base import evolve
+from rules.values import evolve
 
 
 @dataclasses.dataclass(frozen=True)

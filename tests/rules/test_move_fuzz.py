@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 import rules
-from rules.base import Rules, RulesError
+from rules.base import Rules
+from rules.errors import RulesError
 
 POSITIONS_PER_GAME = 40
 MUTANTS_PER_MOVE = 12

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from rules.base import IllegalMove, MalformedMove, NotYourTurn, Rng
+from rules.errors import IllegalMove, MalformedMove, NotYourTurn
+from rules.rng import Rng
 from rules.scavenge import RULES as game
 from rules.scavenge import board
 from rules.scavenge.state import ScavengeState

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from rules.base import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn
+from rules.errors import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn
 from rules.space_junkyard import RULES as G
 from rules.space_junkyard.data import ALL_TILES, BRIDGE_ID, SHIP_PARTS, Section
 from rules.space_junkyard.ship import ROTATIONS, Part, score

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.base import IllegalMove, MalformedMove, NotYourTurn
+from rules.errors import IllegalMove, MalformedMove, NotYourTurn
 from rules.terrafex import RULES
 from rules.terrafex.board import full_supply, pool_slot, square_at
 from rules.terrafex.state import State

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from rules.base import InvalidOptions, MalformedMove
+from rules.errors import InvalidOptions, MalformedMove
 from rules.terrafex import RULES
 from rules.terrafex.data import QUIET_TURN_LIMIT
 from tests.rules.terrafex.test_terrafex import at, glacier, in_pool, play, position, refused

@@ -10,21 +10,19 @@ import random
 
 import pytest
 
-from rules.base import IllegalMove, MalformedMove, Rng
+from rules.errors import IllegalMove, MalformedMove
+from rules.rng import Rng
 from rules.terrain_vague import RULES, actions, data
 from rules.terrain_vague.actions import apply_action, legal_actions, start_turn
 from rules.terrain_vague.data import (
     BIG_BROTHER,
-    BRAMBLES as B,
-    CESSPOOLS as C,
-    LID,
-    RUBBLES as R,
-    SCRAPPERS as S,
-    SLINGSHOT,
-    TOUGH,
-    WHEELBARROW,
-    WIMPY,
 )
+from rules.terrain_vague.data import BRAMBLES as B
+from rules.terrain_vague.data import CESSPOOLS as C
+from rules.terrain_vague.data import LID
+from rules.terrain_vague.data import RUBBLES as R
+from rules.terrain_vague.data import SCRAPPERS as S
+from rules.terrain_vague.data import SLINGSHOT, TOUGH, WHEELBARROW, WIMPY
 from rules.terrain_vague.hexes import CENTRE, board_hexes
 from rules.terrain_vague.ledger import Ledger
 from rules.terrain_vague.state import ACT, FrozenMap, Pawn, State, Turf

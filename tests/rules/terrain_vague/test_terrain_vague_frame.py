@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from rules.base import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn, Rng
+from rules.errors import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn
+from rules.rng import Rng
 from rules.terrain_vague import RULES, data, engine, wrestling
 from rules.terrain_vague.hexes import CENTRE, board_hexes, neighbours_on_board
 from rules.terrain_vague.ledger import Ledger

@@ -8,10 +8,11 @@ import random
 
 import pytest
 
-from rules.base import IllegalMove, MalformedMove, NotYourTurn, Rng, commitment
+from rules.errors import IllegalMove, MalformedMove, NotYourTurn
+from rules.rng import Rng
 from rules.terrain_vague import RULES, data, wrestling
 from rules.terrain_vague.state import ACT, WRESTLE, Turf
-
+from rules.values import commitment
 from tests.rules.terrain_vague.test_terrain_vague_frame import make_state, turf_block
 
 R, B = data.RUBBLES, data.BRAMBLES

@@ -16,7 +16,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from rules.base import IllegalMove, Move, NotYourTurn, Outcome, Rng, Rules, evolve, require_mapping
+from rules.base import Move, Outcome, Rules
+from rules.errors import IllegalMove, NotYourTurn
+from rules.fields import require_mapping
+from rules.rng import Rng
+from rules.values import evolve
 
 GOAL = 10
 MOVES = ({"type": "roll"}, {"type": "step"})

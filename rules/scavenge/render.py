@@ -1,64 +1,9 @@
-"""What a seat sees (everything but the seed and future rolls), and its picture as text."""
+"""Scavenge as text: the board, a line per seat, whose turn and the roll."""
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
-from rules.base import Rng
 from rules.scavenge import board, data
-from rules.scavenge.play import CENTRE_NAME, node_name
 from rules.scavenge.state import ScavengeState
-
-
-def view(state: ScavengeState) -> dict[str, Any]:
-    """The same for every seat and spectators: Scavenge hides nothing but the dice to come."""
-    return {
-        "players": state.players,
-        "options": {"straight_moves": state.straight_moves},
-        "seats": [_seat_view(state, seat) for seat in range(state.players)],
-        "good_stuff": CENTRE_NAME if state.carrier is None else {"carried_by": state.carrier},
-        "turn": state.turn,
-        "roll": state.roll,
-        "winner": state.winner,
-        "end_reason": state.end_reason,
-    }
-
-
-def _seat_view(state: ScavengeState, seat: int) -> dict[str, Any]:
-    at = state.positions[seat]
-    return {
-        "seat": seat,
-        "start": list(data.START_CORNERS[state.players][seat]),
-        "at": None if at is None else node_name(at),
-        "trash": state.trash[seat],
-    }
-
-
-def _node_from_name(name: Any) -> int | None:
-    if name is None:
-        return None
-    return board.CENTRE if name == CENTRE_NAME else board.node_at(*name)
-
-
-def from_view(seen: dict[str, Any], rng: random.Random) -> ScavengeState:
-    """A full state for the view; only the future rolls are unknown, so a fresh seed stands in."""
-    good_stuff = seen["good_stuff"]
-    return ScavengeState(
-        players=seen["players"],
-        straight_moves=seen["options"]["straight_moves"],
-        positions=tuple(_node_from_name(s["at"]) for s in seen["seats"]),
-        trash=tuple(s["trash"] for s in seen["seats"]),
-        carrier=None if good_stuff == CENTRE_NAME else good_stuff["carried_by"],
-        turn=seen["turn"],
-        roll=seen["roll"],
-        rng=Rng(f"{rng.getrandbits(128):032x}"),
-        winner=seen["winner"],
-        end_reason=seen["end_reason"],
-    )
-
-
-# --- the picture -------------------------------------------------------------------------------
 
 LEGEND = (
     "P0-P3: players' tokens (P1* carries the good stuff); s0-s3: start points",

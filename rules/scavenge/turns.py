@@ -1,16 +1,14 @@
-"""Moves: where the seat to move may go, why a destination is refused, what a landing does."""
+"""A turn of Scavenge: where the seat to move may go, why a destination is refused, what a landing
+does."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from rules.base import IllegalMove, MalformedMove, Move, NotYourTurn, evolve
+from rules.base import Move
+from rules.errors import IllegalMove, NotYourTurn
 from rules.scavenge import board
+from rules.scavenge.moves import STAY, node_name
 from rules.scavenge.state import ScavengeState, begin_turn, finish
-
-CENTRE_NAME = "centre"
-STAY: Move = {"type": "stay"}
-
+from rules.values import evolve
 
 # --- where a token may go --------------------------------------------------------------------
 
@@ -56,14 +54,6 @@ def destinations(state: ScavengeState, seat: int) -> tuple[int, ...]:
     )
 
 
-def node_name(node: int) -> Any:
-    """How a move names a node: "centre" or [row, col] (a fresh list, so callers may keep it)."""
-    return CENTRE_NAME if node == board.CENTRE else list(_COORDS[node])
-
-
-_COORDS = tuple(board.coords(node) for node in range(board.CENTRE))
-
-
 def legal_moves(state: ScavengeState, seat: int) -> list[Move]:
     if state.over or seat != state.turn:
         return []
@@ -73,48 +63,7 @@ def legal_moves(state: ScavengeState, seat: int) -> list[Move]:
     return [{"type": "move", "to": node_name(node)} for node in reachable]
 
 
-# --- reading and checking a move ---------------------------------------------------------------
-
-
-def parse(move: Move) -> Any:
-    """The destination a move names: None for "stay", "centre" or a (row, col) pair. Raises
-    MalformedMove for bad shapes; whether the square exists is checked later, by `locate`."""
-    kind = move["type"]
-    if kind == "stay":
-        return None
-    if kind != "move":
-        raise MalformedMove(
-            f'no move type {kind!r} in Scavenge; use "move" or "stay"', "unknown_move_type"
-        )
-    if "to" not in move:
-        raise MalformedMove('a "move" needs "to": [row, col] or "centre"', "missing_destination")
-    to = move["to"]
-    if to == CENTRE_NAME:
-        return to
-    if not (
-        isinstance(to, list)
-        and len(to) == 2
-        and all(isinstance(x, int) and not isinstance(x, bool) for x in to)
-    ):
-        raise MalformedMove(
-            f'"to" must be [row, col] with whole numbers or "centre", not {to!r}', "bad_destination"
-        )
-    return tuple(to)
-
-
-def locate(destination: Any) -> int | None:
-    """The node of a parsed destination; IllegalMove if that square is not on the board."""
-    if destination is None:
-        return None
-    if destination == CENTRE_NAME:
-        return board.CENTRE
-    row, col = destination
-    if not board.on_board(row, col):
-        raise IllegalMove(f"[{row}, {col}] is off the 10x10 board", "off_board")
-    node = board.node_at(row, col)
-    if node in board.HOLE_NODES:
-        raise IllegalMove(f'[{row}, {col}] is in the hole; name it "centre"', "hole_square")
-    return node
+# --- checking a move ---------------------------------------------------------------
 
 
 def check_turn(state: ScavengeState, seat: int) -> None:

@@ -1,0 +1,64 @@
+"""A game's options, described for clients and validated before `setup`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import InvalidOptions
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its type, allowed values and default, described for `GET /api/rules/`.
+
+    `type` is one of "bool", "int", "choice" or "json" (a free structure the game validates in
+    `Rules.check_options`). For "int", `choices` may list the allowed values or `minimum` and
+    `maximum` bound them; for "choice", `choices` lists them.
+    """
+
+    name: str
+    type: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def describe(self) -> dict[str, Any]:
+        described: dict[str, Any] = {
+            "name": self.name,
+            "type": self.type,
+            "default": self.default,
+            "description": self.description,
+        }
+        for key in ("choices", "minimum", "maximum"):
+            value = getattr(self, key)
+            if value is not None:
+                described[key] = list(value) if key == "choices" else value
+        return described
+
+    def validate(self, value: Any) -> Any:
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise InvalidOptions(self.name, f"must be true or false, not {value!r}")
+            return value
+        if self.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidOptions(self.name, f"must be a whole number, not {value!r}")
+            self._check_bounds(value)
+            return value
+        if self.type == "choice":
+            if value not in (self.choices or ()):
+                allowed = ", ".join(repr(c) for c in self.choices or ())
+                raise InvalidOptions(self.name, f"must be one of {allowed}, not {value!r}")
+            return value
+        return value  # "json": the game checks it in check_options
+
+    def _check_bounds(self, value: int) -> None:
+        if self.choices is not None and value not in self.choices:
+            raise InvalidOptions(self.name, f"must be one of {list(self.choices)}, not {value}")
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidOptions(self.name, f"must be at least {self.minimum}, not {value}")
+        if self.maximum is not None and value > self.maximum:
+            raise InvalidOptions(self.name, f"must be at most {self.maximum}, not {value}")

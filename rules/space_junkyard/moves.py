@@ -1,0 +1,31 @@
+"""Space Junkyard's moves: reading a move's fields (the places, choices and entries it names).
+
+Every move is a JSON object with a "type"; `turns` lists the types by phase.
+"""
+
+from __future__ import annotations
+
+from rules import fields
+from rules.base import Move
+from rules.errors import IllegalMove, MalformedMove
+from rules.space_junkyard import board
+from rules.space_junkyard.state import State
+
+
+def place_field(move: Move, key: str = "at") -> tuple[int, int]:
+    """A place on a ship or the map, [x, y]."""
+    return fields.pair(move, key, "bad_place")
+
+
+def entry_field(state: State, move: Move) -> str:
+    """An entry to the map: a side and a line, "N3"; the line must be on this map."""
+    entry = move.get("entry")
+    shaped = isinstance(entry, str) and entry[:1] in board.OPPOSITE_SIDE and entry[1:].isdigit()
+    if not shaped:
+        raise MalformedMove(f'{move["type"]} needs "entry" like "N3", not {entry!r}', "bad_entry")
+    if board.parse_entry(entry, state.size) is None:
+        raise IllegalMove(
+            f"{move['type']} {entry}: the map has lines 1 to {state.size} on each side",
+            "out_of_range",
+        )
+    return entry

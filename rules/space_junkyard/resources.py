@@ -1,0 +1,119 @@
+"""The resources phase: working sections produce, convertors convert, and the phase ends.
+"""
+
+from __future__ import annotations
+
+from rules import fields
+from rules.base import Move
+from rules.errors import IllegalMove
+from rules.space_junkyard.data import FREE_STEPS, RESOURCES, SHIP_PARTS
+from rules.space_junkyard.flow import gain, mover, pay
+from rules.space_junkyard.moves import place_field
+from rules.space_junkyard.ship import Part, bag, capacity, working
+from rules.space_junkyard.state import MOVE_PHASE, State
+
+
+def _working_part(state: State, place: tuple[int, int], move: Move) -> Part:
+    ship = mover(state)
+    for part in working(ship.parts, state.turn.number):
+        if (part.x, part.y) == place:
+            return part
+    joined = any((part.x, part.y) == place for part in ship.parts)
+    if joined:
+        raise IllegalMove(
+            f"{move['type']} at {list(place)}: that section works from next turn", "not_working_yet"
+        )
+    raise IllegalMove(
+        f"{move['type']} at {list(place)}: no section of your ship there", "no_section_there"
+    )
+
+
+def _either_or_pick(state: State, part: Part) -> str:
+    """Ruling: a producer left unchosen at the end of the phase gives the colour with the most
+    free storage (the first printed on a tie), the choice least likely to be wasted."""
+    ship = mover(state)
+    room = capacity(ship.parts, state.turn.number)
+    colours = SHIP_PARTS[part.tile].produce
+    free = {c: room[RESOURCES.index(c)] - ship.stores[RESOURCES.index(c)] for c in colours}
+    return max(colours, key=lambda c: (free[c], -colours.index(c)))
+
+
+def _unproduced(state: State) -> list[Part]:
+    ship = mover(state)
+    return [
+        part
+        for part in working(ship.parts, state.turn.number)
+        if SHIP_PARTS[part.tile].produce and (part.x, part.y) not in state.turn.produced
+    ]
+
+
+def _conversion_blocker(state: State, part: Part) -> str | None:
+    """Why the part cannot convert now, or None. A conversion needs a resource to turn and room
+    for what it makes ("while storage allows": turning a resource into one that is discarded at
+    once is no conversion)."""
+    source, target = SHIP_PARTS[part.tile].convert or (None, None)
+    if source is None:
+        return "no_conversion"
+    ship = mover(state)
+    if ship.stores[RESOURCES.index(source)] < 1:
+        return "not_enough_resources"
+    room = capacity(ship.parts, state.turn.number)
+    if ship.stores[RESOURCES.index(target)] >= room[RESOURCES.index(target)]:
+        return "no_room"
+    return None
+
+
+def resource_moves(state: State) -> list[Move]:
+    moves: list[Move] = []
+    for part in _unproduced(state):
+        for colour in SHIP_PARTS[part.tile].produce:
+            moves.append({"type": "produce", "at": [part.x, part.y], "choice": colour})
+    for part in working(mover(state).parts, state.turn.number):
+        if _conversion_blocker(state, part) is None:
+            moves.append({"type": "convert", "at": [part.x, part.y]})
+    moves.append({"type": "end_resources"})
+    return moves
+
+
+def produce(state: State, move: Move) -> State:
+    place = place_field(move)
+    colour = fields.choice(move, "choice", RESOURCES, "bad_resource")
+    part = _working_part(state, place, move)
+    printed = SHIP_PARTS[part.tile].produce
+    if not printed:
+        raise IllegalMove(
+            f"produce at {list(place)}: that section produces nothing", "no_production"
+        )
+    if place in state.turn.produced:
+        raise IllegalMove(
+            f"produce at {list(place)}: it has produced this turn", "already_produced"
+        )
+    if colour not in printed:
+        raise IllegalMove(
+            f"produce {colour} at {list(place)}: it makes {'/'.join(printed)}", "wrong_resource"
+        )
+    state = state.with_turn(produced=(*state.turn.produced, place))
+    return gain(state, bag(colour))
+
+
+def convert(state: State, move: Move) -> State:
+    place = place_field(move)
+    part = _working_part(state, place, move)
+    blocker = _conversion_blocker(state, part)
+    if blocker is not None:
+        reasons = {
+            "no_conversion": "that section converts nothing",
+            "not_enough_resources": "nothing to convert",
+            "no_room": "no room to store what it makes",
+        }
+        raise IllegalMove(f"convert at {list(place)}: {reasons[blocker]}", blocker)
+    source, target = SHIP_PARTS[part.tile].convert
+    state = pay(state, bag(source))
+    return gain(state, bag(target))
+
+
+def end_resources(state: State, move: Move) -> State:
+    """Ruling: whatever has not produced yet produces now, so ending is always possible."""
+    for part in _unproduced(state):
+        state = gain(state, bag(_either_or_pick(state, part)))
+    return state.with_turn(phase=MOVE_PHASE, produced=(), steps=FREE_STEPS)
