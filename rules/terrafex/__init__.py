@@ -88,12 +88,11 @@ from rules.errors import IllegalMove, NotYourTurn
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.terrafex import turns
+from rules.terrafex import render, turns
 from rules.terrafex.board import has_glacier
 from rules.terrafex.data import DEFAULT_LAYOUT, QUIET_TURN_LIMIT
 from rules.terrafex.layout import layout_board, layout_pieces
-from rules.terrafex.render import render
-from rules.terrafex.state import State, dump_state, load_state, seat_scores, state_view
+from rules.terrafex.state import State, dump, from_view, load, seat_scores, view
 from rules.values import evolve
 
 LAYOUT_OPTION = Option(
@@ -145,7 +144,7 @@ class Terrafex(Rules):
         return turns.apply_move(state, move)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return state_view(state, seat, self.to_act(state))
+        return view(state, seat, self.to_act(state))
 
     def outcome(self, state: State) -> Outcome | None:
         if not turns.is_over(state):
@@ -172,16 +171,16 @@ class Terrafex(Rules):
 
     def render_text(self, state: State, seat: int | None) -> str:
         result = self.outcome(state)
-        return render(state, seat, self.to_act(state), result.reason if result else None)
+        return render.render(state, seat, self.to_act(state), result.reason if result else None)
 
     def dump(self, state: State) -> dict[str, Any]:
-        return dump_state(state)
+        return dump(state)
 
     def load(self, data: dict[str, Any]) -> State:
-        return load_state(data)
+        return load(data)
 
     def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
-        return load_state(view)  # open information: the view is the whole state
+        return from_view(view)
 
 
 RULES = Terrafex()

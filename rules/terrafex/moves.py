@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from rules import fields
 from rules.errors import IllegalMove, MalformedMove
 from rules.terrafex.board import coords, square_at
 from rules.terrafex.data import COLS, DIRECTIONS, ROWS, SIZE_BY_NAME, SIZE_NAMES
@@ -20,19 +21,10 @@ class Placement(NamedTuple):
     place: tuple | None
 
 
-def field(move: dict[str, Any], key: str) -> Any:
-    if key not in move:
-        raise MalformedMove(f'a {move["type"]!r} move needs a "{key}" field', "missing_field")
-    return move[key]
-
-
 def read_square(move: dict[str, Any], key: str) -> int:
-    value = field(move, key)
-    if (
-        not isinstance(value, (list, tuple))
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
+    value = fields.present(move, key)
+    shaped = isinstance(value, (list, tuple)) and len(value) == 2
+    if not (shaped and all(map(fields.is_whole, value))):
         message = f'"{key}" of a {move["type"]!r} move is [row, col], not {value!r}'
         raise MalformedMove(message, "bad_square")
     row, col = value
@@ -43,7 +35,7 @@ def read_square(move: dict[str, Any], key: str) -> int:
 
 
 def read_size(move: dict[str, Any], key: str = "size") -> int:
-    value = field(move, key)
+    value = fields.present(move, key)
     if not isinstance(value, str) or value not in SIZE_BY_NAME:
         message = f'"{key}" of a {move["type"]!r} move is "S", "M" or "L", not {value!r}'
         raise MalformedMove(message, "bad_size")
@@ -51,7 +43,7 @@ def read_size(move: dict[str, Any], key: str = "size") -> int:
 
 
 def read_choice(move: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
-    value = field(move, key)
+    value = fields.present(move, key)
     if not isinstance(value, str) or value not in allowed:
         names = ", ".join(allowed)
         code = "bad_direction" if key == "dir" else "unknown_action"

@@ -71,7 +71,7 @@ def _supply_json(pool: tuple[int, ...]) -> dict[str, dict[str, int]]:
     }
 
 
-def dump_state(state: State) -> dict[str, Any]:
+def dump(state: State) -> dict[str, Any]:
     return {
         "board": [_cell_json(sq, cell) for sq, cell in enumerate(state.board) if cell is not None],
         "pool": _supply_json(state.pool),
@@ -87,8 +87,8 @@ def dump_state(state: State) -> dict[str, Any]:
     }
 
 
-def load_state(data: dict[str, Any]) -> State:
-    """The inverse of dump_state; reads a view too (it holds the dump and more)."""
+def load(data: dict[str, Any]) -> State:
+    """The inverse of `dump`; reads a view too (it holds the dump and more)."""
     board: list = [None] * SQUARES
     for item in data["board"]:
         square, cell = _cell_from_json(item)
@@ -110,9 +110,9 @@ def load_state(data: dict[str, Any]) -> State:
     )
 
 
-def state_view(state: State, seat: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:
+def view(state: State, seat: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:
     """Everything is open (no chance after setup, no hidden pieces): the dump plus what follows."""
-    view = dump_state(state)
+    view = dump(state)
     view.update(
         seat=seat,
         black=1 - state.white,
@@ -121,3 +121,8 @@ def state_view(state: State, seat: int | None, to_act: tuple[int, ...]) -> dict[
         scores=list(seat_scores(state)),
     )
     return view
+
+
+def from_view(view: dict[str, Any]) -> State:
+    """The whole state: Terrafex is open information, so a view holds everything."""
+    return load(view)

@@ -10,7 +10,7 @@ with 4 gangs 25 home-turf hexes at the end of a turn win at once.
 
 Sources: terrain-vague.en.txt, the Dutch original terrain-vague.nl.txt, settled by RULINGS.md.
 Modules: `hexes` geometry, `data` tables, `state` the State and its dump, `setup` board and
-clubhouses, `engine` turns and the end, `wrestling` the duels, `territory` home turf, `render`
+clubhouses, `turns` turns and the end, `wrestling` the duels, `territory` home turf, `render`
 the text board; the pawn actions (B's half) are `actions`, `lines`, `costs`, `protection`,
 `ledger`.
 
@@ -34,9 +34,9 @@ Protocol rulings (the books are silent):
 - `timeout_move`: in steps 2-5 `end_step` (RULINGS); a wrestling choice, and any setup choice, at
   random from the seed.
 - Outcome scores: 1 shared among the winners, 0 for the others.
-More rulings sit where the code makes them: the docstrings of `setup`, `engine`, `wrestling` and
+More rulings sit where the code makes them: the docstrings of `setup`, `turns`, `wrestling` and
 `territory` (the frame), and of `actions`, `lines` and `protection` (pawn actions, lines and relays,
-lids); `INTERFACE.md` lists the move types and error codes of the pawn actions.
+lids). `actions` also gives the pawn actions' move encoding and error codes.
 """
 
 from __future__ import annotations
@@ -49,9 +49,9 @@ from rules.errors import InvalidOptions
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.terrain_vague import data, engine, render, setup
+from rules.terrain_vague import data, render, setup
 from rules.terrain_vague import state as st
-from rules.terrain_vague import wrestling
+from rules.terrain_vague import turns, wrestling
 from rules.terrain_vague.state import OVER, State
 from rules.terrain_vague.territory import home_turf_size
 
@@ -85,21 +85,18 @@ class TerrainVague(Rules):
         return setup.initial_state(players, self.normalize_options(players, options), seed)
 
     def to_act(self, state: State) -> tuple[int, ...]:
-        return tuple(sorted(state.seat_of(g) for g in engine.gangs_to_act(state)))
+        return tuple(sorted(state.seat_of(g) for g in turns.gangs_to_act(state)))
 
     def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
-        return engine.legal_moves(state, state.seats[seat])
+        return turns.legal_moves(state, state.seats[seat])
 
     def apply(self, state: State, seat: int, move: dict[str, Any]) -> State:
-        return engine.apply(state, state.seats[seat], require_mapping(move))
+        return turns.apply(state, state.seats[seat], require_mapping(move))
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         gang = None if seat is None else state.seats[seat]
-        seen = st.public_dump(state, gang, everything=False)
-        seen["you"] = gang
-        seen["to_act"] = list(self.to_act(state))
-        seen["home_turf"] = {g: home_turf_size(state, g) for g in state.gangs}
-        return seen
+        home_turf = {g: home_turf_size(state, g) for g in state.gangs}
+        return st.view(state, gang, self.to_act(state), home_turf)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
@@ -113,15 +110,15 @@ class TerrainVague(Rules):
     def timeout_move(self, state: State, seat: int) -> dict[str, Any]:
         gang = state.seats[seat]
         if state.phase == st.ACT:
-            return dict(engine.END_STEP_MOVE)
+            return dict(turns.END_STEP_MOVE)
         if state.phase == st.WRESTLE:
             return wrestling.random_choice(state, gang)
-        moves = engine.legal_moves(state, gang)
+        moves = turns.legal_moves(state, gang)
         index, _ = Rng(f"{state.rng.seed}:timeout:{gang}", state.rng.drawn).below(len(moves))
         return moves[index]
 
     def forfeit(self, state: State, seat: int) -> State:
-        return engine.forfeit(state, state.seats[seat])
+        return turns.forfeit(state, state.seats[seat])
 
     def render_text(self, state: State, seat: int | None) -> str:
         return render.render(state, None if seat is None else state.seats[seat])
@@ -133,9 +130,7 @@ class TerrainVague(Rules):
         return st.load(data)
 
     def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
-        """Everything but the others' unrevealed wrestling choices is public: those are drawn
-        at random (keeping the commitments shown), with a fresh seed."""
-        return st.load(view, rnd=rng)
+        return st.from_view(view, rng)
 
     def public_move(
         self, before: State, seat: int, move: dict[str, Any], after: State

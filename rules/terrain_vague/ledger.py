@@ -1,4 +1,4 @@
-"""Per-turn and per-step bookkeeping of the pawn actions (steps 2-5), owned by `actions.py`.
+"""Per-turn and per-step bookkeeping of the pawn actions (steps 2-5), kept by the action modules.
 
 A `Ledger` is an immutable value kept in `State.ledger`. Hexes are stored as given by the
 frame (axial `(q, r)` tuples); gangs and pawn kinds as their string names. Every field is a
@@ -15,7 +15,7 @@ Fields:
   rebuild it in step 2 of a later turn: a destroyed clubhouse is `None` in `State.clubhouses`).
 - `rebuilt`: gangs that rebuilt their clubhouse this turn (they call out nothing else this step).
 - `step`: the step `moved` belongs to: a ledger written in an earlier step has `moved` ignored
-  (`actions.current_ledger`), so the engine never has to clear it.
+  (`position.current_ledger`), so the turn flow never has to clear it.
 """
 
 from __future__ import annotations

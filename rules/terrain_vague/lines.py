@@ -23,7 +23,7 @@ the action goes on along any line at full range, with the action's own stopping 
 gang's clubhouse is never a relay (it is another gang's piece, so it stops every line).
 
 This module knows nothing of the game State: `Board` is a read-only snapshot of what lines need
-(built by `actions.board_of`), so it is tested on small hand-made boards.
+(built by `position.board_of`), so it is tested on small hand-made boards.
 """
 
 from __future__ import annotations

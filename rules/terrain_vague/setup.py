@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.errors import IllegalMove, MalformedMove
+from rules.errors import IllegalMove
 from rules.rng import Rng
 from rules.terrain_vague import data, hexes
 from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.ledger import Ledger
+from rules.terrain_vague.moves import read_hex, read_stack
 from rules.terrain_vague.state import BUILD, CLUBHOUSE_PLACEMENT, FrozenMap, State, Turf
 
 PLACE_HEX = "place_hex"
@@ -141,26 +142,8 @@ def build_moves(state: State, gang: str) -> list[dict[str, Any]]:
     ]
 
 
-def read_hex(move: dict[str, Any]) -> Hex:
-    try:
-        return hexes.from_json(move.get("hex"))
-    except ValueError as error:
-        raise MalformedMove(f"{move['type']}: {error}", "bad_hex") from None
-
-
-def _read_stack(move: dict[str, Any]) -> tuple[str, str]:
-    gang, strength = move.get("gang"), move.get("strength")
-    if gang not in data.GANGS:
-        raise MalformedMove(f"place_hex: no gang {gang!r}", "bad_gang")
-    if strength not in data.STRENGTHS:
-        raise MalformedMove(
-            f"place_hex: strength is wimpy or tough, not {strength!r}", "bad_strength"
-        )
-    return gang, strength
-
-
 def apply_build(state: State, gang: str, move: dict[str, Any]) -> State:
-    position, key = read_hex(move), _read_stack(move)
+    position, key = read_hex(move), read_stack(move)
     where = f"place_hex at {hexes.to_json(position)}"
     if not hexes.on_board(position, state.radius):
         raise IllegalMove(f"{where}: off the board (radius {state.radius})", "off_board")

@@ -7,6 +7,10 @@ changed in place: `set`/`updated`/`without` return new maps). Hexes are axial `(
 The only secrets are the unrevealed wrestling choices (tiles and salt) and the random source; a
 view hides both, showing other seats only each choice's commitment. Everything else is public,
 so `from_view` rebuilds a full state from a view by drawing the hidden choices.
+
+A state never changes, so what is costly to derive is cached on the object itself
+(`state.__dict__`): home turf (`territory`), the lines board, lids' protection and enclosed
+areas (`position`, `wheelbarrows`). `evolve` leaves such caches behind with the old value.
 """
 
 from __future__ import annotations
@@ -389,6 +393,22 @@ def load(dumped: dict[str, Any], rnd: random.Random | None = None) -> State:
     )
 
 
+def view(state: State, gang: str | None, to_act: tuple[int, ...], home_turf: dict[str, int]) -> dict:
+    """What `gang` (None: a spectator) sees: everything public, its own secret choices, and who is
+    to act and each gang's home turf size (derived by the caller, which knows the turn flow)."""
+    seen = public_dump(state, gang, everything=False)
+    seen["you"] = gang
+    seen["to_act"] = list(to_act)
+    seen["home_turf"] = home_turf
+    return seen
+
+
+def from_view(seen: dict[str, Any], rng: random.Random) -> State:
+    """A full state for the view: the others' unrevealed wrestling choices are drawn at random
+    (keeping the commitments shown), with a fresh seed."""
+    return load(seen, rnd=rng)
+
+
 __all__ = [
     "ACT",
     "BUILD",
@@ -403,6 +423,8 @@ __all__ = [
     "Turf",
     "WRESTLE",
     "dump",
+    "from_view",
     "load",
     "public_dump",
+    "view",
 ]

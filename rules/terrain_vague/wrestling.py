@@ -28,6 +28,7 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
+from rules import fields
 from rules.errors import IllegalMove, MalformedMove
 from rules.rng import Rng
 from rules.terrain_vague import data
@@ -172,13 +173,7 @@ def choice_moves(state: State, gang: str) -> list[dict[str, Any]]:
 
 
 def _read_tiles(move: dict[str, Any], key: str) -> tuple[int, ...]:
-    tiles = move.get(key)
-    whole = isinstance(tiles, list) and all(
-        isinstance(t, int) and not isinstance(t, bool) for t in tiles
-    )
-    if not whole:
-        raise MalformedMove(f"{move['type']} needs {key!r} as a list of whole numbers", "bad_tiles")
-    return tuple(sorted(tiles))
+    return tuple(sorted(fields.whole_numbers(move, key, "bad_tiles")))
 
 
 def _check_tiles(

@@ -12,7 +12,7 @@ import pytest
 
 from rules.errors import IllegalMove, MalformedMove
 from rules.rng import Rng
-from rules.terrain_vague import RULES, actions, data
+from rules.terrain_vague import RULES, data, moves, slingshots, wheelbarrows
 from rules.terrain_vague.actions import apply_action, legal_actions, start_turn
 from rules.terrain_vague.data import (
     BIG_BROTHER,
@@ -25,6 +25,7 @@ from rules.terrain_vague.data import SCRAPPERS as S
 from rules.terrain_vague.data import SLINGSHOT, TOUGH, WHEELBARROW, WIMPY
 from rules.terrain_vague.hexes import CENTRE, board_hexes
 from rules.terrain_vague.ledger import Ledger
+from rules.terrain_vague.position import protection_of
 from rules.terrain_vague.state import ACT, FrozenMap, Pawn, State, Turf
 from rules.terrain_vague.territory import home_turf
 
@@ -124,7 +125,7 @@ def at_step(state, step):
 
 
 def test_action_types_and_malformed_moves():
-    assert actions.ACTION_TYPES == {
+    assert moves.ACTION_TYPES == {
         "call_out", "rebuild", "move", "clean_house", "shoot", "rip", "reinforce", "big_rip_off"
     }
     s = position(step=2)
@@ -353,7 +354,7 @@ def test_cleaning_house_on_empty_turf_makes_it_tough_and_the_big_brother_leaves_
 def test_book_big_brother_replaces_a_pawn_with_one_of_its_own():
     # The Brambles wheelbarrow on (-3, -1) is protected by a lid: cleaning house ignores lids.
     s = position(pawns={(-4, 0): (R, BIG_BROTHER), (-3, -1): (B, WHEELBARROW), (-3, -2): (B, LID)})
-    assert actions.protection_of(s, B)[(-3, -1)] == 1
+    assert protection_of(s, B)[(-3, -1)] == 1
     after = act(s, {"type": "clean_house", "from": [-4, 0], "to": [-3, -1]})
     assert after.board[(-3, -1)] == Turf(R, TOUGH)
     assert after.pawns[(-3, -1)] == Pawn(R, WHEELBARROW)
@@ -456,8 +457,8 @@ def test_book_slingshot_screened_by_a_wheelbarrow_and_reaching_through_clubhouse
 
 def test_book_shooting_the_lid_first_makes_the_wheelbarrow_cost_1_instead_of_2():
     s = position(step=4, turf={R: BOOK_R}, pawns=BOOK_PAWNS)
-    assert actions.bean_cost(s, (1, -2)) == 2  # 1 x (1 lid + 1)
-    assert actions.bean_cost(s, (2, -2)) == 2  # a lid does not protect itself
+    assert slingshots.bean_cost(s, (1, -2)) == 2  # 1 x (1 lid + 1)
+    assert slingshots.bean_cost(s, (2, -2)) == 2  # a lid does not protect itself
     after_lid = act(s, {"type": "shoot", "from": [-3, 2], "at": [2, -2]})
     assert (2, -2) not in after_lid.pawns and after_lid.points[R] == 18
     after = act(after_lid, {"type": "shoot", "from": [-1, -2], "at": [1, -2]})
@@ -501,7 +502,7 @@ def test_beaned_pawns_leave_and_return_to_the_reserve_next_turn():
 
 def test_lids_protect_a_big_brother_from_slingshots():
     s = position(step=4, turf={R: BOOK_R}, pawns={**BOOK_PAWNS, (1, -2): (B, BIG_BROTHER)})
-    assert actions.bean_cost(s, (1, -2)) == 3 * 2
+    assert slingshots.bean_cost(s, (1, -2)) == 3 * 2
 
 
 def test_a_beaned_clubhouse_and_everything_that_follows():
@@ -513,13 +514,13 @@ def test_a_beaned_clubhouse_and_everything_that_follows():
         (2, -2): (B, WHEELBARROW),
     }
     s = position(step=4, turf={R: BOOK_R}, pawns=pawns, clubhouses={R: R_CLUB, B: (1, -2)})
-    assert actions.bean_cost(s, (1, -2)) == 8
-    assert actions.bean_cost(s, (2, -2)) == 2  # the lid protects the wheelbarrow...
+    assert slingshots.bean_cost(s, (1, -2)) == 8
+    assert slingshots.bean_cost(s, (2, -2)) == 2  # the lid protects the wheelbarrow...
     after = act(s, {"type": "shoot", "from": [-1, -2], "at": [1, -2]})
     assert after.clubhouses[B] is None and after.points[R] == 12
     assert after.ledger.destroyed == (B,)
     assert home_turf(after, B) == frozenset()  # its home turf counts 0
-    assert actions.bean_cost(after, (2, -2)) == 1  # ...and stops protecting
+    assert slingshots.bean_cost(after, (2, -2)) == 1  # ...and stops protecting
     assert legal_actions(after, B) == []  # the gang does nothing more this turn
     assert legal_actions(at_step(after, 5), B) == []
     # next turn, step 2: it rebuilds on an empty hex of its own colour for 0, and only that
@@ -660,26 +661,26 @@ def test_lids_multiply_rip_costs_x2_to_x5():
     for n in range(5):
         pawns = {(-4, 0): (R, WHEELBARROW), **{lid: (B, LID) for lid in lids[:n]}}
         s = wheel(pawns=pawns)
-        assert actions.protection_of(s, B)[(-3, 0)] == n
-        assert actions.rip_cost(s, R, (-3, 0)) == 3 * (n + 1)
+        assert protection_of(s, B)[(-3, 0)] == n
+        assert wheelbarrows.rip_cost(s, R, (-3, 0)) == 3 * (n + 1)
 
 
 def test_two_lids_protect_each_other_and_a_lid_never_itself():
     s = position(pawns={(2, 2): (B, LID), (3, 2): (B, LID)})
-    covered = actions.protection_of(s, B)
+    covered = protection_of(s, B)
     assert covered[(2, 2)] == 1 and covered[(3, 2)] == 1
     alone = position(pawns={(2, 2): (B, LID)})
-    assert actions.protection_of(alone, B)[(2, 2)] == 0
+    assert protection_of(alone, B)[(2, 2)] == 0
 
 
 def test_what_a_lid_may_never_protect():
     # a clubhouse
     s = position(pawns={(3, -4): (B, LID)})
-    assert actions.protection_of(s, B)[B_CLUB] == 0 and actions.protection_of(s, B)[(3, -3)] == 1
-    assert actions.bean_cost(s.with_(step=4), B_CLUB) == 8
+    assert protection_of(s, B)[B_CLUB] == 0 and protection_of(s, B)[(3, -3)] == 1
+    assert slingshots.bean_cost(s.with_(step=4), B_CLUB) == 8
     # another gang's turf or pawns, nor past them
     mixed = position(turf={R: R_HOME + [(3, 2)]}, pawns={(1, 2): (B, LID), (2, 2): (C, LID)})
-    covered = actions.protection_of(mixed, B)
+    covered = protection_of(mixed, B)
     assert covered[(3, 2)] == 0 and covered[(2, 2)] == 0 and covered[(4, 2)] == 0
     assert covered[(1, 3)] == 1
     # isolated pieces: a lid on an isolated Brambles pair protects nothing, and nothing
@@ -688,23 +689,23 @@ def test_what_a_lid_may_never_protect():
         fill=R, turf={R: [], B: [(3, 0), (4, 0), (4, -4), (4, -3)]}, pawns={(3, 0): (B, LID)}
     )
     assert (3, 0) not in home_turf(island, B)
-    assert actions.protection_of(island, B)[(4, 0)] == 0
+    assert protection_of(island, B)[(4, 0)] == 0
     # nothing while its clubhouse is destroyed
     gone = position(pawns={(2, 2): (B, LID), (3, 2): (B, LID)}, clubhouses={R: R_CLUB, B: None})
-    assert actions.protection_of(gone, B) == {}
+    assert protection_of(gone, B) == {}
 
 
 def test_lid_protection_reaches_through_relays():
     # Rubbles' lid on (-3, 2) links to its clubhouse, then the Toxic Waste, then covers (2, 0).
     s = position(turf={R: R_HOME + [(1, 0), (2, 0)]}, pawns={(-3, 2): (R, LID)})
-    covered = actions.protection_of(s, R)
+    covered = protection_of(s, R)
     assert covered[(2, 0)] == 1 and covered[(-1, 0)] == 1
     assert covered[R_CLUB] == 0
 
 
 def test_the_book_lid_quiz_turf_beyond_other_turf_is_not_protected():
     s = position(turf={R: R_HOME, C: [(2, 1)]}, pawns={(1, 1): (B, LID)})
-    covered = actions.protection_of(s, B)
+    covered = protection_of(s, B)
     assert covered[(3, 1)] == 0 and covered[(2, 1)] == 0 and covered[(1, 2)] == 1
 
 

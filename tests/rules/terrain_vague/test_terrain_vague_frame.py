@@ -9,7 +9,7 @@ import pytest
 
 from rules.errors import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn
 from rules.rng import Rng
-from rules.terrain_vague import RULES, data, engine, wrestling
+from rules.terrain_vague import RULES, data, turns, wrestling
 from rules.terrain_vague.hexes import CENTRE, board_hexes, neighbours_on_board
 from rules.terrain_vague.ledger import Ledger
 from rules.terrain_vague.state import (
@@ -345,7 +345,7 @@ def test_each_gang_ends_its_step_in_order_then_the_next_step_begins():
 def test_play_order_ties_go_to_fewer_cancelled_digits_then_the_fixed_order():
     state = make_state(seats=(R, B, C, S), points={R: 7, B: 7, C: 7, S: 9})
     state = state.with_(cancelled=FrozenMap({R: 2, B: 1, C: 1, S: 3}))
-    assert engine.play_order(state) == (S, B, C, R)
+    assert turns.play_order(state) == (S, B, C, R)
 
 
 def test_turn_one_step_two_eliminates_gangs_without_a_two_hex_home_turf_only_on_turn_one():

@@ -1,8 +1,15 @@
-"""The turn engine: whose move it is, routing moves, turns and steps, eliminations, the end.
+"""A turn of Terrain Vague: whose move it is, routing moves, turns and steps, eliminations, the end.
 
 Flow: setup (build, clubhouses, the lone gang's pick) -> turns 1..12, each: `actions.start_turn`,
 step 1 (hideout points, or on red turns the duels), steps 2-5 (each gang in play order acts and
 ends its step), then the end-of-turn checks.
+
+Phases (`state.phase`): build, clubhouse, pick, wrestle, act, over. `state.acting` is the gang to
+act, None while wrestling (both duellists choose at once) and once the game is over. In the act
+phase (steps 2-5) the legal moves are `actions.legal_actions` plus `end_step`, and every move of
+a type in `moves.ACTION_TYPES` goes to `actions.apply_action`. A new turn advances `turn`, sets
+`step` to 1, zeroes the points and calls `actions.start_turn`, which clears the ledger: nothing
+here writes the ledger. An eliminated or forfeited gang is skipped in play order.
 
 Rulings made here:
 - Play order is fixed at the start of step 2 from the turn's points (ties: fewer digits
@@ -23,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import IllegalMove, MalformedMove, NotYourTurn
+from rules.terrain_vague.moves import ACTION_TYPES
 from rules.terrain_vague import actions, data, setup, wrestling
 from rules.terrain_vague.state import (
     ACT,
@@ -71,7 +79,7 @@ def legal_moves(state: State, gang: str) -> list[dict[str, Any]]:
 
 def apply(state: State, gang: str, move: dict[str, Any]) -> State:
     kind = move["type"]
-    if kind not in FRAME_TYPES and kind not in actions.ACTION_TYPES:
+    if kind not in FRAME_TYPES and kind not in ACTION_TYPES:
         raise MalformedMove(f"Terrain Vague has no move {kind!r}", "unknown_move_type")
     if gang not in gangs_to_act(state):
         raise NotYourTurn(f"{kind}: it is not {gang}'s turn to act", "not_your_turn")
@@ -116,8 +124,8 @@ def _apply_choice(state: State, gang: str, move: dict[str, Any]) -> State:
 def _apply_act(state: State, gang: str, move: dict[str, Any]) -> State:
     if move["type"] == END_STEP:
         return end_step(state)
-    if move["type"] not in actions.ACTION_TYPES:
-        _expect(move, END_STEP, *sorted(actions.ACTION_TYPES))
+    if move["type"] not in ACTION_TYPES:
+        _expect(move, END_STEP, *sorted(ACTION_TYPES))
     return actions.apply_action(state, gang, move)
 
 

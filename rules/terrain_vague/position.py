@@ -1,0 +1,130 @@
+"""The position as the pawn actions see it: the lines board, this turn's ledger, lids'
+protection, who owns a hex, what a gang can pay, and the checks every action shares.
+
+The lines `Board` and the protection are cached on the state object (`state.__dict__` keys
+`_lines_board`, `_protection`), as `territory.home_turf` is: a state never changes, so neither do
+they.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rules.errors import IllegalMove
+from rules.terrain_vague.data import LID, TOUGH, WIMPY
+from rules.terrain_vague.hexes import CENTRE, Hex, to_json
+from rules.terrain_vague.ledger import Ledger
+from rules.terrain_vague.lines import Board
+from rules.terrain_vague.protection import protection
+from rules.terrain_vague.state import Pawn, State
+from rules.terrain_vague.territory import home_turf
+
+RIPS_PER_WHEELBARROW = 2
+
+
+WHOLE = "whole"
+
+
+def board_of(state: State) -> Board:
+    """The lines' view of the state, built once per state (states never change)."""
+    cache = state.__dict__
+    if "_lines_board" not in cache:
+        cache["_lines_board"] = Board(
+            cells=frozenset(state.board),
+            toxic=CENTRE,
+            turf={h: t.gang for h, t in state.board.items() if t is not None},
+            pieces=state.occupants,
+            clubhouses={g: h for g, h in state.clubhouses.items() if h is not None},
+            reach=state.reach,
+        )
+    return cache["_lines_board"]
+
+
+def current_ledger(state: State) -> Ledger:
+    """The ledger with `moved` emptied when the step has changed since it was written."""
+    ledger = state.ledger
+    if ledger.step != state.step:
+        ledger = ledger.with_(moved=(), step=state.step)
+    return ledger
+
+
+def protection_of(state: State, gang: str) -> Counter:
+    """How many of `gang`'s lids protect each hex, cached per state."""
+    cache = state.__dict__.setdefault("_protection", {})
+    if gang not in cache:
+        lids = [h for h, p in state.pawns.items() if p.gang == gang and p.kind == LID]
+        cache[gang] = protection(board_of(state), gang, home_turf(state, gang), lids)
+    return cache[gang]
+
+
+def added(items: tuple, item: Any) -> tuple:
+    return tuple(sorted((*items, item)))
+
+
+def rips_used(ledger: Ledger, hex_: Hex) -> int:
+    return dict(ledger.rips).get(hex_, 0)
+
+
+def with_rip(ledger: Ledger, hex_: Hex) -> Ledger:
+    rips = dict(ledger.rips)
+    rips[hex_] = rips.get(hex_, 0) + 1
+    return ledger.with_(rips=tuple(sorted(rips.items())))
+
+
+def owner(state: State, hex_: Hex) -> str | None:
+    turf = state.board.get(hex_)
+    return None if turf is None else turf.gang
+
+
+def pay(state: State, gang: str, cost: int, what: str) -> Any:
+    """The points after paying `cost`; raises before anything changes if the gang cannot."""
+    points = state.points.get(gang, 0)
+    if cost > points:
+        raise IllegalMove(
+            f"{what} costs {cost} action points; {gang} has {points}", "not_enough_points"
+        )
+    return state.points.add(gang, -cost)
+
+
+def strength_for(state: State, gang: str, wanted: str) -> str | None:
+    """The strength the gang lays for a hex: `wanted`, else the other, else None (no supply)."""
+    other = TOUGH if wanted == WIMPY else WIMPY
+    for strength in (wanted, other):
+        if state.supply(gang, strength) > 0:
+            return strength
+    return None
+
+
+def check_on_board(state: State, hex_: Hex, move: dict) -> Hex:
+    if hex_ not in state.board:
+        raise IllegalMove(f"{move['type']}: {to_json(hex_)} is not on the board", "off_board")
+    return hex_
+
+
+def own_active_pawn(state: State, gang: str, hex_: Hex, kinds: tuple[str, ...], what: str) -> Pawn:
+    """The gang's pawn of one of `kinds` on `hex_`, on its home turf; else IllegalMove."""
+    pawn = state.pawns.get(hex_)
+    if pawn is None or pawn.gang != gang:
+        raise IllegalMove(f"{what}: no pawn of {gang} on {to_json(hex_)}", "no_such_pawn")
+    if pawn.kind not in kinds:
+        raise IllegalMove(
+            f"{what}: the {pawn.kind} on {to_json(hex_)} cannot do that", "wrong_pawn"
+        )
+    if hex_ not in home_turf(state, gang):
+        raise IllegalMove(f"{what}: the {pawn.kind} on {to_json(hex_)} is isolated", "isolated")
+    return pawn
+
+
+def unchanged(ledger: Ledger, hex_: Hex, what: str) -> None:
+    if hex_ in ledger.changed:
+        raise IllegalMove(
+            f"{what}: {to_json(hex_)} already changed this turn", "hex_changed_this_turn"
+        )
+
+
+def active_pawns(state: State, gang: str, kinds: tuple[str, ...]) -> list[tuple[Hex, Pawn]]:
+    home = home_turf(state, gang)
+    return sorted(
+        (h, p) for h, p in state.pawns.items() if p.gang == gang and p.kind in kinds and h in home
+    )
