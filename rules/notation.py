@@ -6,6 +6,9 @@ lists them: `move to 0,6`, `glacier from 0,0 dir s`, `push entry n1`. A pair or 
 is written with commas (`3,-1`), a list of names with `+`. A game whose players have a better
 notation (board coordinates, arrows) overrides `describe_move`; `parse_move` needs no override,
 since it reads a text by matching it against the descriptions of the seat's legal moves.
+
+A description may open with context that the player need not type back, ended by a colon:
+"roll 4: to 3,5" is read from "roll 4: to 3,5" or from "to 3,5".
 """
 
 from __future__ import annotations
@@ -47,10 +50,17 @@ def normal(text: str) -> str:
     return re.sub(r"\s*-\s*>\s*", "->", text)
 
 
+def readings(description: str) -> set[str]:
+    """The normal texts that name a move: its whole description, and what follows its context."""
+    whole = normal(description)
+    _, colon, rest = whole.partition(": ")
+    return {whole, rest} if colon and rest else {whole}
+
+
 def matches(text: str, legal: Sequence[Move], describe: Callable[[Move], str]) -> list[Move]:
     """The legal moves whose description reads as `text` (one, or the text is refused)."""
     wanted = normal(text)
-    return [move for move in legal if normal(describe(move)) == wanted]
+    return [move for move in legal if wanted in readings(describe(move))]
 
 
 def listing(legal: Sequence[Move], describe: Callable[[Move], str], most: int = 20) -> str:

@@ -136,6 +136,9 @@ class Scavenge(Rules):
             return begin_turn(left, left.next_active_after(seat))
         return left
 
+    def describe_move(self, state: ScavengeState, seat: int, move: Move) -> str:
+        return moves.describe(state.roll, move)
+
     def render_text(self, state: ScavengeState, seat: int | None) -> str:
         return render.render(state, seat)
 

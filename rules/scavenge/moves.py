@@ -12,6 +12,7 @@ from typing import Any
 from rules.base import Move
 from rules.errors import IllegalMove, MalformedMove
 from rules.fields import is_whole
+from rules.notation import value_text
 from rules.scavenge import board
 
 CENTRE_NAME = "centre"
@@ -61,3 +62,10 @@ def locate(destination: Any) -> int | None:
     if node in board.HOLE_NODES:
         raise IllegalMove(f'[{row}, {col}] is in the hole; name it "centre"', "hole_square")
     return node
+
+
+def describe(roll: int | None, move: Move) -> str:
+    """The notation: the roll as context, then where the token ends ("roll 4: to 3,5", "roll 0:
+    stay"); a reply may leave the roll out."""
+    where = "stay" if move["type"] == "stay" else f"to {value_text(move['to'])}"
+    return f"roll {roll}: {where}"

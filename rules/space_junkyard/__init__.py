@@ -71,7 +71,7 @@ from rules.base import Move, Outcome, Rules
 from rules.errors import InvalidOptions
 from rules.options import Option
 from rules.rng import Rng
-from rules.space_junkyard import flow, placement, render, turns
+from rules.space_junkyard import flow, moves, placement, render, turns
 from rules.space_junkyard.data import (
     ALL_TILES,
     BRIDGE_ID,
@@ -180,6 +180,9 @@ class SpaceJunkyard(Rules):
         if after.drawn is not None and after.drawn != before.drawn:
             return {**move, "drawn": after.drawn}
         return move
+
+    def describe_move(self, state: State, seat: int, move: Move) -> str:
+        return moves.describe(move)
 
     def render_text(self, state: State, seat: int | None) -> str:
         return render.render(state, seat)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from rules import fields
 from rules.base import Move
 from rules.errors import IllegalMove, MalformedMove
+from rules.notation import fields_text, value_text
 from rules.space_junkyard import board
 from rules.space_junkyard.state import State
 
@@ -29,3 +30,23 @@ def entry_field(state: State, move: Move) -> str:
             "out_of_range",
         )
     return entry
+
+
+_NOTATION = {
+    "place": lambda move: f"place ship {move['corner']}",
+    "produce": lambda move: f"produce {move['choice']} at {value_text(move['at'])}",
+    "convert": lambda move: f"convert at {value_text(move['at'])}",
+    "step": lambda move: f"step {move['dir']}",
+    "reenter": lambda move: f"reenter at {move['entry']}",
+    "retrieve": lambda move: "retrieve asteroid",
+    "recycle": lambda move: "recycle section",
+    "connect": lambda move: f"connect at {value_text(move['at'])} turned {move['rotation']}",
+    "push": lambda move: f"push in at {move['entry']}",
+}
+
+
+def describe(move: Move) -> str:
+    """The notation: "produce Y at 0,1", "step N", "connect at 1,0 turned 90", "push in at N3";
+    a move with no fields is its type in words ("end move")."""
+    write = _NOTATION.get(move["type"])
+    return write(move) if write else fields_text(move)

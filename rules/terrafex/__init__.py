@@ -88,7 +88,7 @@ from rules.errors import IllegalMove, NotYourTurn
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.terrafex import render, turns
+from rules.terrafex import moves, render, turns
 from rules.terrafex.board import has_glacier
 from rules.terrafex.data import DEFAULT_LAYOUT, QUIET_TURN_LIMIT
 from rules.terrafex.layout import layout_board, layout_pieces
@@ -168,6 +168,9 @@ class Terrafex(Rules):
     def forfeit(self, state: State, seat: int) -> State:
         """The other player wins at once; a game already over stays as it ended."""
         return state if turns.is_over(state) else evolve(state, forfeited=seat)
+
+    def describe_move(self, state: State, seat: int, move: dict[str, Any]) -> str:
+        return moves.describe(move)
 
     def render_text(self, state: State, seat: int | None) -> str:
         result = self.outcome(state)

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from rules import fields
 from rules.errors import IllegalMove, MalformedMove
+from rules.notation import fields_text, value_text
 from rules.terrafex.board import coords, square_at
 from rules.terrafex.data import COLS, DIRECTIONS, ROWS, SIZE_BY_NAME, SIZE_NAMES
 
@@ -79,3 +80,37 @@ def placement_json(placement: Placement) -> dict[str, Any]:
     if placement.place is not None:
         data["place"] = [placement_json(p) for p in placement.place]
     return data
+
+
+_WAY = {"N": "north", "E": "east", "S": "south", "W": "west"}
+_SIZE_WORD = {"S": "small", "M": "medium", "L": "large"}
+
+
+def _placements_text(place: list[dict[str, Any]]) -> str:
+    """Where a split glacier's pieces go, nested splits in brackets."""
+    parts = []
+    for item in place:
+        text = f"{_SIZE_WORD[item['size']]} to {value_text(item['to'])}"
+        if item.get("place") is not None:
+            text += f" [{_placements_text(item['place'])}]"
+        parts.append(text)
+    return " and ".join(parts)
+
+
+def describe(move: dict[str, Any]) -> str:
+    """The notation, squares as row,col like the text board: "forest grow 2,3", "mountain start
+    0,0", "fire small", "place fire 4,4", "glacier 1,3 east", "glacier 1,3 east then small to
+    2,3 and medium to 2,4" (where a split glacier's pieces go)."""
+    kind = move["type"]
+    if kind in ("forest", "mountain"):
+        square = move.get("at", move.get("to"))
+        spread = " to" if move["action"] == "spread" else ""
+        return f"{kind} {move['action']}{spread} {value_text(square)}"
+    if kind == "fire":
+        return f"fire {_SIZE_WORD[move['size']]}"
+    if kind == "place_fire":
+        return f"place fire {value_text(move['to'])}"
+    if kind == "glacier":
+        text = f"glacier {value_text(move['from'])} {_WAY[move['dir']]}"
+        return text + (f" then {_placements_text(move['place'])}" if move.get("place") else "")
+    return fields_text(move)

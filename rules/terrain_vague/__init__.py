@@ -49,7 +49,7 @@ from rules.errors import InvalidOptions
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.terrain_vague import data, render, setup
+from rules.terrain_vague import data, moves, render, setup
 from rules.terrain_vague import state as st
 from rules.terrain_vague import turns, wrestling
 from rules.terrain_vague.state import OVER, State
@@ -119,6 +119,9 @@ class TerrainVague(Rules):
 
     def forfeit(self, state: State, seat: int) -> State:
         return turns.forfeit(state, state.seats[seat])
+
+    def describe_move(self, state: State, seat: int, move: dict[str, Any]) -> str:
+        return moves.describe(state, move)
 
     def render_text(self, state: State, seat: int | None) -> str:
         return render.render(state, None if seat is None else state.seats[seat])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import MalformedMove
+from rules.notation import fields_text, value_text
 from rules.terrain_vague import data, hexes
 from rules.terrain_vague.data import PAWN_KINDS
 from rules.terrain_vague.hexes import Hex, from_json
@@ -71,3 +72,42 @@ def read_stack(move: dict[str, Any]) -> tuple[str, str]:
             f"place_hex: strength is wimpy or tough, not {strength!r}", "bad_strength"
         )
     return gang, strength
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _piece_at(state: Any, hex_value: Any) -> str:
+    occupant = state.occupant(tuple(hex_value))
+    return _words(occupant.kind) if occupant is not None else "piece"
+
+
+_NOTATION = {
+    "place_hex": lambda state, m: f"{m['gang']} {m['strength']} at {value_text(m['hex'])}",
+    "place_clubhouse": lambda state, m: f"clubhouse at {value_text(m['hex'])}",
+    "choose_opponent": lambda state, m: f"challenge {m['gang']}",
+    "choose_digits": lambda state, m: f"digits {value_text(m['digits'])}",
+    "choose_bars": lambda state, m: f"bars {value_text(m['bars'])}",
+    CALL_OUT: lambda state, m: f"call out {_words(m['kind'])} to {value_text(m['to'])}",
+    REBUILD: lambda state, m: f"rebuild clubhouse at {value_text(m['to'])}",
+    MOVE_PAWN: lambda state, m: (
+        f"{_piece_at(state, m['from'])} {value_text(m['from'])} -> {value_text(m['to'])}"
+    ),
+    CLEAN_HOUSE: lambda state, m: (
+        f"big brother {value_text(m['from'])} cleans house at {value_text(m['to'])}"
+    ),
+    SHOOT_PAWN: lambda state, m: f"slingshot {value_text(m['from'])} shoots {value_text(m['at'])}",
+    RIP_HEX: lambda state, m: f"wheelbarrow {value_text(m['from'])} rips {value_text(m['at'])}",
+    REINFORCE: lambda state, m: (
+        f"wheelbarrow {value_text(m['from'])} reinforces {value_text(m['at'])}"
+    ),
+    BIG_RIP_OFF: lambda state, m: f"big rip-off at {value_text(m['at'])}",
+}
+
+
+def describe(state: Any, move: dict[str, Any]) -> str:
+    """The notation, hexes as q,r like the text board: "wheelbarrow 0,1 -> 2,-1", "slingshot 1,0
+    shoots -1,1", "call out lid to 1,1", "brambles tough at 0,-1", "end step"."""
+    write = _NOTATION.get(move["type"])
+    return write(state, move) if write else fields_text(move)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import rules
+from rules import notation
 from rules.base import Outcome, Rules
 from rules.errors import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn, UnknownRules
 
@@ -101,7 +102,8 @@ def _check_notation(game: Rules, state: Any, seat: int, moves: list[dict], tried
     assert len(set(texts)) == len(texts), "two legal moves share a notation"
     for move in tried:
         text = game.describe_move(state, seat, move)
-        assert game.parse_move(state, seat, text) == move
+        for reading in notation.readings(text):  # with and without its context ("roll 4:")
+            assert game.parse_move(state, seat, reading) == move
         assert game.parse_move(state, seat, f"  {text.upper().replace(' ', '   ')} ") == move
 
 
