@@ -164,9 +164,11 @@ class Search:
         return moves[max(range(len(moves)), key=rank)]
 
     def decisive_move(self, moves: list[Move]) -> Move | None:
-        """A move that ends the game with this seat the sole winner in every sample tried."""
+        """A move that ends the game with this seat the sole winner in every sample tried. A game
+        without chance or hidden information has one sample, the view itself: one is enough."""
         candidates = moves
-        for _ in range(DECISIVE_CHECK_SAMPLES):
+        unknowns = self.game.chance or self.game.hidden_information
+        for _ in range(DECISIVE_CHECK_SAMPLES if unknowns else 1):
             state = self.sample()
             candidates = [m for m in candidates if self.wins_at_once(state, m)]
             if not candidates:

@@ -129,6 +129,25 @@ def test_mcts_takes_an_immediate_win(game, state, seat, winning, level) -> None:
         assert bots.choose_move(game, view, seat, bot="mcts", level=level, seed=seed) == winning
 
 
+@pytest.mark.parametrize("game, state, seat, winning", _winning_positions())
+def test_the_decisive_check_samples_as_often_as_the_descriptor_says_it_must(
+    game, state, seat, winning, monkeypatch
+) -> None:
+    """No chance and no hidden information: every sample is the view itself, so one will do."""
+    samples = []
+    original = type(game).sample_state
+    def counted(self, *args):
+        samples.append(args)
+        return original(self, *args)
+
+    monkeypatch.setattr(type(game), "sample_state", counted)
+    budget = mcts.Budget(iterations=10, milliseconds=1000)
+    search = mcts.Search(game, _view(game, state, seat), seat, budget, random.Random("s"))
+    assert search.decisive_move(game.legal_moves(state, seat)) == winning
+    unknowns = game.chance or game.hidden_information
+    assert len(samples) == (mcts.DECISIVE_CHECK_SAMPLES if unknowns else 1)
+
+
 def test_the_search_alone_finds_the_win_without_the_decisive_check(monkeypatch) -> None:
     monkeypatch.setattr(mcts, "DECISIVE_CHECK_SAMPLES", 0)  # no sample: the check never fires
     monkeypatch.setattr(mcts.Search, "decisive_move", lambda self, moves: None)

@@ -131,6 +131,7 @@ class RaceState:
 
 class Race(Rules):
     id = "bot_toy_race"
+    chance = True
     title = "Race"
     min_players = 2
     max_players = 2
@@ -215,6 +216,8 @@ class GuessState:
 
 class Guess(Rules):
     id = "toy_guess"
+    hidden_information = True
+    simultaneous = True
     title = "Guess"
     min_players = 2
     max_players = 2
