@@ -35,7 +35,7 @@ export SCRAPYARD_DEFAULT_PROCESSES ?= 1
 
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@echo "Scrapyard on http://$(HOST):$(PORT)/api/ (Ctrl-C stops the server and the workers)"
+	@echo "Scrapyard on http://$(HOST):$(PORT)/api/ (docs: /api/docs/; Ctrl-C stops the server and the workers)"
 	$(BIN)/supervisord --nodaemon --configuration deploy/supervisord.conf
 
 # What `make run` is running, from another terminal.

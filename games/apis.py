@@ -9,8 +9,19 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import errors, selectors, services
+from games import auth, errors, schema, selectors, services
+from games.schema import operation
 from project import throttles
+
+
+class ScopedApi(APIView):
+    """Every view of the API: its own permissions, then the scope its method needs (`scopes`, by
+    method; `games.auth`). Every GET reads; playing and seating play; the account is its own."""
+
+    scopes: dict[str, str] = {"GET": "read", "POST": "play"}
+
+    def get_permissions(self):
+        return [*super().get_permissions(), auth.TokenScopes()]
 
 
 class AccountCreateApi(APIView):
@@ -18,13 +29,15 @@ class AccountCreateApi(APIView):
     authentication_classes = ()
     throttle_classes = (throttles.LoginAddressRate,)
 
-    class InputSerializer(serializers.Serializer):
+    class AccountInputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False)
         email = serializers.EmailField(required=False, allow_blank=True, default="")
 
+    @operation("accountCreate", summary="Create an account; answers its token", answer=schema.AccountAnswer,
+               status=201, request=AccountInputSerializer, codes=["username_taken"], body=True, auth="none")
     def post(self, request):
-        data = _validated(self.InputSerializer, request.data)
+        data = _validated(self.AccountInputSerializer, request.data)
         user, token = services.account_create(**data)
         return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
 
@@ -34,18 +47,21 @@ class TokenObtainApi(APIView):
     authentication_classes = ()
     throttle_classes = (throttles.LoginAddressRate, throttles.LoginUsernameRate)
 
-    class InputSerializer(serializers.Serializer):
+    class TokenInputSerializer(serializers.Serializer):
         username = serializers.CharField()
         password = serializers.CharField(trim_whitespace=False)
 
+    @operation("tokenObtain", summary="The token of an account, by username and password", answer=schema.TokenAnswer,
+               request=TokenInputSerializer, codes=["invalid_credentials"], body=True, auth="none")
     def post(self, request):
-        token = services.token_obtain(**_validated(self.InputSerializer, request.data))
+        token = services.token_obtain(**_validated(self.TokenInputSerializer, request.data))
         return Response({"token": token.key})
 
 
-class RulesListApi(APIView):
+class RulesListApi(ScopedApi):
     permission_classes = (AllowAny,)
 
+    @operation("rulesList", summary="Every game this server plays, with its options", answer=schema.RulesDescription(many=True), scope="read")
     def get(self, request):
         return Response(selectors.rules_catalogue())
 
@@ -55,12 +71,12 @@ class GamePagination(LimitOffsetPagination):
     max_limit = 200
 
 
-class GameListCreateApi(APIView):
-    class FilterSerializer(serializers.Serializer):
+class GameListCreateApi(ScopedApi):
+    class GameListFilterSerializer(serializers.Serializer):
         status = serializers.CharField(required=False, allow_blank=True)
         mine = serializers.BooleanField(required=False, default=False)
 
-    class InputSerializer(serializers.Serializer):
+    class GameCreateInputSerializer(serializers.Serializer):
         rules = serializers.CharField(max_length=40)
         players = serializers.IntegerField()
         options = serializers.DictField(required=False, default=dict)
@@ -70,17 +86,23 @@ class GameListCreateApi(APIView):
         creator_plays = serializers.BooleanField(required=False, default=True)
 
     def get_permissions(self):
-        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+        allowed = IsAuthenticated() if self.request.method == "POST" else AllowAny()
+        return [allowed, auth.TokenScopes()]
 
+    @operation("gameList", summary="Games, newest first: filter by status, or only yours", answer=schema.GamePage,
+               parameters=[GameListFilterSerializer, *schema.PAGE], codes=["invalid_input"], scope="read")
     def get(self, request):
-        filters = _validated(self.FilterSerializer, request.query_params)
+        filters = _validated(self.GameListFilterSerializer, request.query_params)
         games = selectors.game_list(user=request.user, status=filters.get("status"), mine=filters["mine"])
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response([selectors.game_summary(game=game) for game in page])
 
+    @operation("gameCreate", summary="Create a game (you take seat 0 unless creator_plays is false)",
+               answer=schema.GameDetail, status=201, request=GameCreateInputSerializer, body=True, auth="required",
+               codes=["unknown_rules", "invalid_option", "unknown_bot", "invalid_level"], rules_statuses=[400], scope="play")
     def post(self, request):
-        data = _validated(self.InputSerializer, request.data)
+        data = _validated(self.GameCreateInputSerializer, request.data)
         game = services.game_create(
             creator=request.user,
             rules_id=data["rules"],
@@ -94,86 +116,111 @@ class GameListCreateApi(APIView):
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
 
-class GameDetailApi(APIView):
+class GameDetailApi(ScopedApi):
     permission_classes = (AllowAny,)
 
+    @operation("gameGet", summary="A game as your seat (or a spectator) sees it", answer=schema.GameDetail,
+               game=True, codes=["log_damaged", "rules_version_gone"], scope="read")
     def get(self, request, game_id: int):
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.game_detail(game=game, user=request.user))
 
 
-class GameJoinApi(APIView):
+class GameJoinApi(ScopedApi):
     permission_classes = (IsAuthenticated,)
 
+    @operation("gameJoin", summary="Take the next free seat of an open game", answer=schema.GameDetail, status=201,
+               auth="required", game=True, codes=["game_not_open", "already_seated", "log_damaged", "rules_version_gone"], scope="play")
     def post(self, request, game_id: int):
         services.game_join(game_id=game_id, user=request.user)
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
 
-class GameBotAddApi(APIView):
+class GameBotAddApi(ScopedApi):
     permission_classes = (IsAuthenticated,)
 
-    class InputSerializer(serializers.Serializer):
+    class BotSeatInputSerializer(serializers.Serializer):
         bot = serializers.CharField(max_length=20)
         level = serializers.IntegerField(required=False)
 
+    @operation("gameBotAdd", summary="Seat a bot in the next free seat of an open game", answer=schema.GameDetail,
+               status=201, request=BotSeatInputSerializer, body=True, auth="required", game=True,
+               codes=["game_not_open", "not_a_player", "unknown_bot", "invalid_level", "log_damaged",
+                      "rules_version_gone"], scope="play")
     def post(self, request, game_id: int):
-        data = _validated(self.InputSerializer, request.data)
+        data = _validated(self.BotSeatInputSerializer, request.data)
         services.bot_seat_add(game_id=game_id, user=request.user, bot=data["bot"], level=data.get("level"))
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
 
-class GameSeatReturnApi(APIView):
+class GameSeatReturnApi(ScopedApi):
     """The owner of a seat a stand-in bot plays after a timeout takes it back."""
 
     permission_classes = (IsAuthenticated,)
 
+    @operation("gameSeatReturn", summary="Take back your seat from the stand-in bot", answer=schema.GameDetail,
+               auth="required", game=True, codes=["not_a_player", "log_damaged", "rules_version_gone"], scope="play")
     def post(self, request, game_id: int):
         services.seat_return(game_id=game_id, user=request.user)
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.game_detail(game=game, user=request.user))
 
 
-class AccountVacationApi(APIView):
+class AccountVacationApi(ScopedApi):
     """GET: the caller's vacation days and whether they are on vacation; POST {"on": bool}."""
 
     permission_classes = (IsAuthenticated,)
+    scopes = {"GET": "account", "POST": "account"}
 
-    class InputSerializer(serializers.Serializer):
+    class VacationInputSerializer(serializers.Serializer):
         on = serializers.BooleanField()
 
+    @operation("vacationGet", summary="Your vacation days this year, and whether you are on vacation",
+               answer=schema.VacationAnswer, auth="required", scope="account")
     def get(self, request):
         return Response(selectors.vacation_info(selectors.vacation_of(user=request.user)))
 
+    @operation("vacationSet", summary="Start or end your vacation (correspondence and bank clocks stop)",
+               answer=schema.VacationAnswer, request=VacationInputSerializer, body=True, auth="required",
+               codes=["no_vacation_left"], scope="account")
     def post(self, request):
-        data = _validated(self.InputSerializer, request.data)
+        data = _validated(self.VacationInputSerializer, request.data)
         account = services.vacation_set(user=request.user, on=data["on"])
         return Response(selectors.vacation_info(account))
 
 
-class BotListApi(APIView):
+class BotListApi(ScopedApi):
     permission_classes = (AllowAny,)
 
+    @operation("botList", summary="Every bot, with its levels", answer=schema.BotDescription(many=True), scope="read")
     def get(self, request):
         return Response(selectors.bots_catalogue())
 
 
-class GameLegalMovesApi(APIView):
+class GameLegalMovesApi(ScopedApi):
     permission_classes = (IsAuthenticated,)
 
+    @operation("legalMoves", summary="Your legal moves now (none unless your seat is to act)", answer=schema.LegalMoves,
+               auth="required", game=True, codes=["not_a_player", "log_damaged", "rules_version_gone"], scope="read")
     def get(self, request, game_id: int):
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.legal_moves_for(game=game, user=request.user))
 
 
-class MoveSubmitApi(APIView):
+class MoveSubmitApi(ScopedApi):
     permission_classes = (IsAuthenticated,)
 
     class VersionSerializer(serializers.Serializer):
         expected_seq = serializers.IntegerField(min_value=0)
 
+    @operation("moveSubmit", summary="Play a move", answer=schema.EventAnswer, status=201, request=schema.Move,
+               parameters=[schema.IDEMPOTENCY_KEY], body=True, auth="required", game=True,
+               codes=["stale_seq", "not_a_player", "game_not_active", "deadline_passed", "not_your_turn",
+                      "malformed_move", "unknown_field", "illegal_move", "idempotency_key_reused", "log_damaged",
+                      "rules_version_gone"],
+               rules_statuses=[400, 422], scope="play")
     def post(self, request, game_id: int):
         # The version is judged before anything else about the move, so a stale client learns
         # that first: only `expected_seq` is read here, the move is the rules' business.
@@ -196,27 +243,32 @@ def _replay_header(submitted) -> dict[str, str]:
     return {"Idempotent-Replayed": "true"} if submitted.replayed else {}
 
 
-class GameEventsApi(APIView):
+class GameEventsApi(ScopedApi):
     permission_classes = (AllowAny,)
 
-    class FilterSerializer(serializers.Serializer):
+    class EventsFilterSerializer(serializers.Serializer):
         after = serializers.IntegerField(required=False, default=0, min_value=0)
 
+    @operation("gameEvents", summary="The game's log after event `after`, as you may see it", answer=schema.EventsAnswer,
+               parameters=[EventsFilterSerializer], game=True, codes=["invalid_input"], scope="read")
     def get(self, request, game_id: int):
-        after = _validated(self.FilterSerializer, request.query_params)["after"]
+        after = _validated(self.EventsFilterSerializer, request.query_params)["after"]
         game = selectors.game_get(game_id=game_id)
         events = selectors.events_visible(game=game, user=request.user, after=after)
         return Response({"seq": game.seq, "events": events})
 
 
-class GameStateApi(APIView):
+class GameStateApi(ScopedApi):
     permission_classes = (AllowAny,)
 
-    class FilterSerializer(serializers.Serializer):
+    class StateFilterSerializer(serializers.Serializer):
         at = serializers.IntegerField(required=False)
 
+    @operation("gameState", summary="The game as you see it after event `at` (default: now)", answer=schema.StateAnswer,
+               parameters=[StateFilterSerializer], game=True,
+               codes=["invalid_input", "event_out_of_range", "log_damaged", "rules_version_gone"], scope="read")
     def get(self, request, game_id: int):
-        at = _validated(self.FilterSerializer, request.query_params).get("at")
+        at = _validated(self.StateFilterSerializer, request.query_params).get("at")
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.view_at(game=game, user=request.user, at=game.seq if at is None else at))
 
@@ -225,11 +277,48 @@ class HealthApi(APIView):
     permission_classes = (AllowAny,)
     authentication_classes = ()
 
+    @operation("health", summary="Whether this process reaches the database and the broker", answer=schema.HealthAnswer,
+               auth="none", degraded=schema.HealthAnswer)
     def get(self, request):
         health = selectors.health()
         healthy = health["status"] == "ok"
         return Response(health, status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE)
 
+
+class TokensApi(ScopedApi):
+    """Scoped personal tokens: list them, or make one (its key is shown in that answer only)."""
+
+    permission_classes = (IsAuthenticated,)
+    scopes = {"GET": "account", "POST": "account"}
+
+    class TokenCreateInputSerializer(serializers.Serializer):
+        scopes = serializers.ListField(child=serializers.ChoiceField(choices=auth.SCOPES), min_length=1)
+        name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+        expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+    @operation("tokenList", summary="Your scoped tokens that still work (never their keys)",
+               answer=schema.TokenInfo(many=True), auth="required", scope="account")
+    def get(self, request):
+        return Response(selectors.token_list(user=request.user))
+
+    @operation("tokenCreate", summary="Make a scoped token; its key is in this answer and nowhere else",
+               answer=schema.TokenInfo, status=201, request=TokenCreateInputSerializer, body=True, auth="required",
+               scope="account", codes=["too_many_tokens"])
+    def post(self, request):
+        data = _validated(self.TokenCreateInputSerializer, request.data)
+        token, key = services.token_create(user=request.user, by=request.auth, **data)
+        return Response(selectors.token_info(token, key), status=status.HTTP_201_CREATED)
+
+
+class TokenRevokeApi(ScopedApi):
+    permission_classes = (IsAuthenticated,)
+    scopes = {"DELETE": "account"}
+
+    @operation("tokenRevoke", summary="Revoke a scoped token: it stops working at once", answer=None, status=204,
+               auth="required", scope="account", codes=["token_not_found", "not_found"])
+    def delete(self, request, token_id: int):
+        services.token_revoke(user=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 def _validated(serializer_class, data) -> dict:

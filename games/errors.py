@@ -81,3 +81,11 @@ class LogDamaged(ServiceError):
 
 class RulesVersionGone(ServiceError):
     code = "rules_version_gone"
+
+
+class TokenNotFound(ServiceError):
+    code = "token_not_found"
+
+
+class TooManyTokens(ServiceError):
+    code = "too_many_tokens"

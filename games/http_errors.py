@@ -39,6 +39,8 @@ STATUS: dict[str, int] = {
     "no_vacation_left": 409,
     "log_damaged": 409,
     "rules_version_gone": 409,
+    "token_not_found": 404,
+    "too_many_tokens": 409,
     "idempotency_key_reused": 422,
     # rules.base
     "rules_error": 400,

@@ -244,3 +244,23 @@ class Account(models.Model):
 
     def __str__(self) -> str:
         return f"account of {self.user_id}"
+
+
+class ApiToken(models.Model):
+    """A scoped personal token (`games.auth`). Its key is shown once, when it is made; the server
+    keeps only the key's SHA-256 and its first characters, so the owner can tell tokens apart."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100, blank=True)
+    key_digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=12)
+    scopes = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="NULL: never expires")
+    revoked_at = models.DateTimeField(null=True, blank=True, help_text="NULL: not revoked")
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "revoked_at"], name="apitoken_live_of_user")]
+
+    def __str__(self) -> str:
+        return f"token {self.prefix} of {self.user_id}"

@@ -7,12 +7,12 @@ import datetime as dt
 from typing import Any
 
 from django.db import connection
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 import bots
 import rules
 from games import deadlines, dispatch, errors, store, time_controls
-from games.models import Account, Event, Game, GameStatus, Seat
+from games.models import Account, ApiToken, Event, Game, GameStatus, Seat
 
 
 def game_get(*, game_id: int) -> Game:
@@ -177,6 +177,33 @@ def vacation_end(account: Account, at: dt.datetime) -> dt.datetime | None:
     earlier = account.vacation_used_seconds if account.vacation_year == at.year else 0.0
     left = max(0.0, account.vacation_days_per_year * time_controls.DAY - earlier)
     return account.vacation_since + dt.timedelta(seconds=left)
+
+
+# --- tokens ---------------------------------------------------------------------------------
+
+
+def tokens_live(*, user: Any, at: dt.datetime | None = None):
+    """The account's scoped tokens that still work: not revoked, not expired."""
+    at = at or time_controls.now()
+    live = ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+    return live.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=at))
+
+
+def token_info(token: ApiToken, key: str | None = None) -> dict[str, Any]:
+    """A token as its owner sees it; the key only in the answer that made it."""
+    return {
+        "id": token.pk,
+        "name": token.name,
+        "scopes": token.scopes,
+        "prefix": token.prefix,
+        "created_at": token.created_at,
+        "expires_at": token.expires_at,
+        **({"token": key} if key is not None else {}),
+    }
+
+
+def token_list(*, user: Any) -> list[dict[str, Any]]:
+    return [token_info(token) for token in tokens_live(user=user).order_by("pk")]
 
 
 # --- the server -----------------------------------------------------------------------------

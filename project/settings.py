@@ -50,6 +50,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # the docs page's assets, served from here: no CDN
     "games",
 ]
 
@@ -145,7 +147,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "games.auth.ScopedTokenAuthentication",  # the first token, and scoped ones
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -160,6 +162,32 @@ REST_FRAMEWORK = {
     # X-Forwarded-For; with 0 (the default) the header is ignored, so nobody can pick an address.
     "NUM_PROXIES": int(os.environ.get("SCRAPYARD_PROXIES", "0")),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+# The OpenAPI schema (`GET /api/schema/`) is generated from the views (games.schema documents
+# their answers and every error code); its docs page (`/api/docs/`) works offline.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Scrapyard API",
+    "DESCRIPTION": (
+        "Slow and timed board games as a service. Every error is a JSON object "
+        '`{"code": ..., "detail": ...}` with a stable `code`; each operation lists the codes it '
+        "may answer with. Authenticate with `Authorization: Token <key>` "
+        "(`POST /api/accounts/token/`), or a scoped token (`POST /api/tokens/`): an operation's "
+        "summary names the scope it needs. Rate limits, per minute by default: 1200 requests per "
+        "signed-in account, 600 per address without one, 10 password attempts per username and 30 "
+        "per address on the account and token endpoints; over a limit, 429 `rate_limited` with "
+        "`Retry-After`."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "PREPROCESSING_HOOKS": ["games.schema.documented_endpoints"],
+    # Enums stay inline: each error response lists its own codes where a client reads them.
+    "POSTPROCESSING_HOOKS": [],
 }
 
 # Snapshots are a cache of the fold: one every this many events keeps a load to at most that

@@ -1,7 +1,7 @@
 """Writes. Every change to the server's data goes through here, for people, bots and timers
 alike; reads are in `games.selectors`. One module per concern:
 
-- `accounts`: sign-up, tokens, vacation;
+- `accounts`: sign-up, tokens (scoped ones too), vacation;
 - `lobby`: creating games, taking seats, stand-in bots;
 - `moves`: a person's move and a move made for a seat, under the game's row lock;
 - `bot_turns`: a bot seat's move, and bot turns whose wake-up was lost;
@@ -12,10 +12,25 @@ The log itself (appending, the hash chain) is `games.log`; the fold is `games.st
 never import `games.tasks`: they name the task they want run (`games.dispatch`).
 """
 
-from games.services.accounts import account_create, account_of, token_obtain, vacation_set, vacations_expire
+from games.services.accounts import (
+    account_create,
+    account_of,
+    token_create,
+    token_obtain,
+    token_revoke,
+    vacation_set,
+    vacations_expire,
+)
 from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
 from games.services.common import locked_game
-from games.services.lobby import bot_seat_add, game_create, game_join, new_seed, seat_return, stand_in_take
+from games.services.lobby import (
+    bot_seat_add,
+    game_create,
+    game_join,
+    new_seed,
+    seat_return,
+    stand_in_take,
+)
 from games.services.moves import Submitted, canonical_move, move_submit, seat_act
 
 __all__ = [
@@ -35,7 +50,9 @@ __all__ = [
     "seat_act",
     "seat_return",
     "stand_in_take",
+    "token_create",
     "token_obtain",
+    "token_revoke",
     "vacation_set",
     "vacations_expire",
 ]

@@ -1,4 +1,4 @@
-"""Accounts: sign-up, tokens, and vacation (which stops the account's correspondence and bank
+"""Accounts: sign-up, tokens (the first, all-powerful one, and scoped ones: `games.auth`), and vacation (which stops the account's correspondence and bank
 clocks; see `games.deadlines`).
 
 Each account has `vacation_days_per_year` (default 30), counted per calendar year (UTC) of the
@@ -10,7 +10,8 @@ they run again when it ends, by `vacation_set(on=False)` or when the days run ou
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+import secrets
+from typing import Any, Iterable
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
@@ -19,9 +20,16 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
-from games import deadlines, selectors, time_controls
-from games.errors import InvalidCredentials, InvalidInput, NoVacationLeft, UsernameTaken
-from games.models import Account
+from games import auth, deadlines, selectors, time_controls
+from games.errors import (
+    InvalidCredentials,
+    InvalidInput,
+    NoVacationLeft,
+    TokenNotFound,
+    TooManyTokens,
+    UsernameTaken,
+)
+from games.models import Account, ApiToken
 
 User = get_user_model()
 
@@ -99,3 +107,48 @@ def vacations_expire(*, at: dt.datetime | None = None) -> int:
                     deadlines.clocks_of_user_set(locked.user, end, running=True)
                     ended += 1
     return ended
+
+
+# --- scoped tokens ---------------------------------------------------------------------------
+
+MAX_ID = 2**63 - 1  # a bigger id in a URL names nothing (and must not reach the database)
+TOKENS_PER_ACCOUNT = 100  # live (unrevoked, unexpired) ones: enough for every bot and client
+
+
+def token_create(
+    *, user: Any, scopes: Iterable[str], name: str = "", expires_at: dt.datetime | None = None, by: Any = None
+) -> tuple[ApiToken, str]:
+    """A new scoped token and its key, which is never shown again. `by` is the credential asking:
+    a scoped token can give another token only scopes it holds itself."""
+    wanted = sorted(set(scopes))
+    unknown = [scope for scope in wanted if scope not in auth.SCOPES]
+    if not wanted or unknown:
+        raise InvalidInput(f"scopes must be some of {', '.join(auth.SCOPES)}; not {unknown or 'none'}")
+    lacking = [scope for scope in wanted if scope not in auth.scopes_of(by)]
+    if lacking:
+        raise auth.MissingScope(lacking[0])
+    now = time_controls.now()
+    if expires_at is not None and expires_at <= now:
+        raise InvalidInput("expires_at must be in the future")
+    with transaction.atomic():
+        User.objects.select_for_update().get(pk=user.pk)  # one count at a time per account
+        if selectors.tokens_live(user=user, at=now).count() >= TOKENS_PER_ACCOUNT:
+            raise TooManyTokens(f"an account may hold {TOKENS_PER_ACCOUNT} live tokens; revoke one first")
+        key = auth.SCOPED_PREFIX + secrets.token_urlsafe(32)
+        token = ApiToken.objects.create(
+            user=user,
+            name=name,
+            key_digest=auth.key_digest(key),
+            prefix=key[: len(auth.SCOPED_PREFIX) + 6],
+            scopes=wanted,
+            expires_at=expires_at,
+        )
+    return token, key
+
+
+def token_revoke(*, user: Any, token_id: int) -> None:
+    """The token stops working at once; revoking it again changes nothing."""
+    token = ApiToken.objects.filter(pk=token_id, user=user).first() if token_id <= MAX_ID else None
+    if token is None:
+        raise TokenNotFound(f"you have no token {token_id}")
+    ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=time_controls.now())

@@ -1,0 +1,315 @@
+"""The OpenAPI schema's account of the API: what each operation answers, and every error code it
+may answer with, as `{"code": ..., "detail": ...}` per status.
+
+The views return the selectors' dicts; the serializers here only describe those dicts to
+drf-spectacular and never render anything. Error codes come from one place, the status table
+in `games.http_errors`, so a code documented here answers with the status documented here. The
+rules decide some codes themselves (a game's own `not_reachable`, a layout option's problem):
+those responses document `code` as a snake_case pattern and name the codes every game shares.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable
+
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import serializers
+
+from games.http_errors import STATUS
+
+# --- the errors every operation shares --------------------------------------------------------
+
+# Raised before or around any view: the edge (project.http), DRF's own refusals, an outage.
+EDGE_STATUS = {
+    "bad_request": 400,
+    "invalid_unicode": 400,
+    "not_acceptable": 406,
+    "body_too_large": 413,
+    "rate_limited": 429,
+    "service_unavailable": 503,
+}
+BODY_STATUS = {"malformed_json": 400, "too_deep": 400, "invalid_input": 400, "unsupported_media_type": 415}
+AUTH_STATUS = {"not_authenticated": 401, "authentication_failed": 401}
+SCOPE_STATUS = {"missing_scope": 403}
+GAME_PATH_STATUS = {"game_not_found": 404, "not_found": 404}
+RULES_CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+
+def _status_of(code: str) -> int:
+    for table in (EDGE_STATUS, BODY_STATUS, AUTH_STATUS, SCOPE_STATUS, GAME_PATH_STATUS, STATUS):
+        if code in table:
+            return table[code]
+    raise KeyError(f"error code {code!r} has no status: add it to games.http_errors.STATUS")
+
+
+def _error_serializer(name: str, status: int, codes: list[str], rules_decide: bool) -> Any:
+    described = ", ".join(f"`{code}`" for code in codes)
+    if rules_decide:
+        code_field: serializers.Field = serializers.RegexField(
+            RULES_CODE_PATTERN,
+            help_text=f"{described}, or the game's own code (its rules name what was wrong)",
+        )
+    else:
+        code_field = serializers.ChoiceField(choices=codes, help_text=f"one of {described}")
+    fields: dict[str, serializers.Field] = {
+        "code": code_field,
+        "detail": serializers.CharField(help_text="what was wrong, for people"),
+    }
+    if status == 400:
+        fields["fields"] = serializers.DictField(required=False, help_text="invalid_input: the problem of each field")
+        fields["option"] = serializers.CharField(required=False, help_text="invalid_option: the option named")
+    if status == 409:
+        fields["seq"] = serializers.IntegerField(required=False, help_text="stale_seq: the game's seq now")
+    return inline_serializer(name=name, fields=fields)
+
+
+def error_responses(
+    operation: str,
+    codes: Iterable[str] = (),
+    *,
+    body: bool = False,
+    auth: str = "optional",
+    game: bool = False,
+    scope: str | None = None,
+    rules_statuses: Iterable[int] = (),
+) -> dict[int, OpenApiResponse]:
+    """The error responses of one operation: its own `codes`, the edge's, and those of a body
+    (`body`), of authentication (`auth`: "required", "optional" for a token that may be sent
+    and be wrong, or "none") and of a game in the path (`game`). Statuses in `rules_statuses`
+    may carry a code the rules decide; `scope` is the token scope the operation needs."""
+    everything = set(codes) | set(EDGE_STATUS)
+    if scope is not None:
+        everything |= set(SCOPE_STATUS)
+    if body:
+        everything |= set(BODY_STATUS)
+    if auth == "required":
+        everything |= set(AUTH_STATUS)
+    elif auth == "optional":
+        everything.add("authentication_failed")
+    if game:
+        everything |= set(GAME_PATH_STATUS)
+    by_status: dict[int, list[str]] = defaultdict(list)
+    for code in sorted(everything):
+        by_status[_status_of(code)].append(code)
+    for status in rules_statuses:
+        by_status.setdefault(status, [])
+    rules_decide = set(rules_statuses)
+    return {
+        status: OpenApiResponse(
+            response=_error_serializer(f"{operation[0].upper()}{operation[1:]}Error{status}", status, by_status[status], status in rules_decide),
+            description=f"error: {', '.join(by_status[status]) or 'a code of the game'}",
+        )
+        for status in sorted(by_status)
+    }
+
+
+def operation(
+    name: str,
+    *,
+    summary: str,
+    answer: Any,
+    status: int = 200,
+    request: Any = None,
+    parameters: list[Any] | None = None,
+    degraded: Any = None,
+    **errors: Any,
+):
+    """`extend_schema` for one operation: its answer, its request body and all its errors
+    (`degraded`: the answer it gives with 503 instead of an error, as health does)."""
+    responses = {status: answer, **error_responses(name, **errors)}
+    scope = errors.get("scope")
+    if scope is not None:
+        summary = f"{summary} [scope: {scope}]"
+    if degraded is not None:
+        responses[503] = OpenApiResponse(response=degraded, description="degraded: what failed")
+    return extend_schema(
+        operation_id=name,
+        summary=summary,
+        request=request,
+        responses=responses,
+        parameters=parameters or [],
+    )
+
+
+def documented_endpoints(endpoints: list) -> list:
+    """drf-spectacular preprocessing hook: every route is served with and without its trailing
+    slash (games.urls); the schema documents the canonical one, with the slash."""
+    return [endpoint for endpoint in endpoints if endpoint[0].endswith("/")]
+
+
+# --- what the operations answer ---------------------------------------------------------------
+
+ANY_OBJECT = serializers.DictField(help_text="shaped by the game's rules (GET /api/rules/)")
+
+
+class TokenAnswer(serializers.Serializer):
+    token = serializers.CharField(help_text="send as `Authorization: Token <token>`")
+
+
+class TokenInfo(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=["read", "play", "bot", "webhooks", "account"]))
+    prefix = serializers.CharField(help_text="the key's first characters, to tell tokens apart")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True)
+    token = serializers.CharField(required=False, help_text="the key: in the answer that made it, and never again")
+
+
+class AccountAnswer(TokenAnswer):
+    username = serializers.CharField()
+
+
+class OptionDescription(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.ChoiceField(choices=["bool", "int", "choice", "json"])
+    default = serializers.JSONField()
+    description = serializers.CharField()
+    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    minimum = serializers.IntegerField(required=False)
+    maximum = serializers.IntegerField(required=False)
+
+
+class RulesDescription(serializers.Serializer):
+    id = serializers.CharField()
+    title = serializers.CharField()
+    version = serializers.IntegerField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    chance = serializers.BooleanField(help_text="the seed decides something after setup")
+    hidden_information = serializers.BooleanField(help_text="a seat may know what another does not")
+    simultaneous = serializers.BooleanField(help_text="several seats may have to act at once")
+    options = OptionDescription(many=True)
+
+
+class BotDescription(serializers.Serializer):
+    name = serializers.CharField()
+    title = serializers.CharField()
+    description = serializers.CharField()
+    levels = serializers.ListField(child=serializers.IntegerField())
+    default_level = serializers.IntegerField()
+    level_descriptions = serializers.DictField(child=serializers.CharField())
+
+
+class BotOfSeat(serializers.Serializer):
+    name = serializers.CharField()
+    level = serializers.IntegerField()
+
+
+class SeatSummary(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    bot = BotOfSeat(allow_null=True)
+
+
+class Deadline(serializers.Serializer):
+    seat = serializers.IntegerField()
+    due_at = serializers.DateTimeField(allow_null=True)
+    stopped = serializers.BooleanField()
+    seconds_left = serializers.FloatField()
+    weekends_paused = serializers.BooleanField()
+
+
+class StandIn(serializers.Serializer):
+    seat = serializers.IntegerField()
+    bot = serializers.CharField()
+
+
+class GameSummary(serializers.Serializer):
+    id = serializers.IntegerField()
+    rules = serializers.CharField()
+    status = serializers.ChoiceField(choices=["open", "active", "finished"])
+    players = serializers.IntegerField()
+    options = serializers.DictField()
+    seats = SeatSummary(many=True)
+    seq = serializers.IntegerField(help_text="the number of the game's latest event")
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    time_control = serializers.DictField(allow_null=True)
+    timeout_policy = serializers.CharField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    deadlines = Deadline(many=True)
+    stand_ins = StandIn(many=True)
+    result = serializers.DictField(allow_null=True)
+    seed_sha256 = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class GameDetail(GameSummary):
+    your_seat = serializers.IntegerField(allow_null=True)
+    view = serializers.DictField(help_text="the game as your seat (or a spectator) may see it")
+    seed = serializers.CharField(allow_null=True, help_text="published once the game is finished")
+
+
+class GamePage(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameSummary(many=True)
+
+
+class LegalMoves(serializers.Serializer):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    moves = serializers.ListField(child=serializers.DictField())
+
+
+class EventAnswer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["created", "move", "timeout", "system"])
+    seat = serializers.IntegerField(allow_null=True)
+    payload = serializers.DictField(allow_null=True, help_text="your own move in full; others' as they may see it")
+    created_at = serializers.DateTimeField()
+    hash = serializers.CharField()
+    prev_hash = serializers.CharField()
+    private_digest = serializers.CharField(allow_blank=True, allow_null=True)
+
+
+class EventsAnswer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    events = EventAnswer(many=True)
+
+
+class StateAnswer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    view = serializers.DictField()
+
+
+class VacationAnswer(serializers.Serializer):
+    on_vacation = serializers.BooleanField()
+    since = serializers.DateTimeField(allow_null=True)
+    year = serializers.IntegerField()
+    days_per_year = serializers.IntegerField()
+    days_used = serializers.FloatField()
+    days_left = serializers.FloatField()
+    ends_at = serializers.DateTimeField(allow_null=True)
+
+
+class HealthAnswer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok", "degraded"])
+    database = serializers.CharField()
+    broker = serializers.CharField()
+
+
+class Move(serializers.Serializer):
+    expected_seq = serializers.IntegerField(min_value=0, help_text="the game's seq your move answers")
+    move = serializers.DictField(help_text='a legal move as GET legal-moves lists it, {"type": ...}')
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="a retry with the same key returns the first answer and stores nothing new (at most 200 characters)",
+)
+PAGE = [
+    OpenApiParameter("limit", int, OpenApiParameter.QUERY, required=False, description="games a page (50; at most 200)"),
+    OpenApiParameter("offset", int, OpenApiParameter.QUERY, required=False, description="games to skip"),
+]

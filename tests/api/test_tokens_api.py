@@ -1,0 +1,108 @@
+"""Scoped personal tokens: made, listed, used within their scopes only, expired and revoked."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+
+import pytest
+
+from games import time_controls
+from games.models import ApiToken
+from games.services import accounts
+from tests.api.conftest import Player, register, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _token(owner: Player, scopes: list[str], **extra) -> str:
+    response = owner.post("/api/tokens/", {"scopes": scopes, **extra})
+    assert response.status_code == 201, response.content
+    return response.json()["token"]
+
+
+def _as(owner: Player, key: str) -> Player:
+    return Player(owner.username, key)
+
+
+def test_a_token_is_shown_once_and_only_its_digest_is_kept(player):
+    made = player.post("/api/tokens/", {"scopes": ["read"], "name": "phone"}).json()
+    assert made["token"].startswith("sy_") and made["token"].startswith(made["prefix"])
+    assert made["scopes"] == ["read"] and made["name"] == "phone" and made["expires_at"] is None
+    listed = player.get("/api/tokens/").json()
+    assert [token["id"] for token in listed] == [made["id"]]
+    assert "token" not in listed[0]
+    row = ApiToken.objects.get(pk=made["id"])
+    assert made["token"] not in str(row.__dict__)
+    assert row.key_digest == hashlib.sha256(made["token"].encode()).hexdigest()
+
+
+def test_a_request_outside_the_tokens_scopes_is_refused_naming_the_scope():
+    game_id, (first, second) = start_game("scavenge", 2)
+    reader = _as(first, _token(first, ["read"]))
+    assert reader.get(f"/api/games/{game_id}/").status_code == 200
+    assert reader.get(f"/api/games/{game_id}/legal-moves/").status_code == 200
+    refused = reader.submit(game_id, {"type": "stay"}, 1)
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "missing_scope" and "'play'" in refused.json()["detail"]
+    assert reader.get("/api/accounts/me/vacation/").json()["code"] == "missing_scope"
+    assert reader.post("/api/tokens/", {"scopes": ["read"]}).json()["code"] == "missing_scope"
+    player = _as(first, _token(first, ["play"]))
+    assert player.get(f"/api/games/{game_id}/").json()["code"] == "missing_scope"
+    assert player.post(f"/api/games/{game_id}/join/").json()["code"] != "missing_scope"  # play may try
+
+
+def test_the_first_token_and_a_session_may_do_everything(player):
+    assert player.post("/api/tokens/", {"scopes": ["read", "play", "bot", "webhooks", "account"]}).status_code == 201
+    assert player.get("/api/accounts/me/vacation/").status_code == 200
+
+
+def test_a_scoped_token_gives_another_only_scopes_it_holds(player):
+    manager = _as(player, _token(player, ["account", "read"]))
+    assert manager.post("/api/tokens/", {"scopes": ["read"]}).status_code == 201
+    wider = manager.post("/api/tokens/", {"scopes": ["read", "play"]})
+    assert wider.status_code == 403 and wider.json()["code"] == "missing_scope" and "'play'" in wider.json()["detail"]
+    assert ApiToken.objects.filter(user__username=player.username).count() == 2
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"scopes": []}, {"scopes": ["admin"]}, {"scopes": "read"}, {}, {"scopes": ["read"], "expires_at": "yesterday"},
+     {"scopes": ["read"], "expires_at": "2001-01-01T00:00:00Z"}],
+)
+def test_bad_token_requests_are_refused_and_make_nothing(player, body):
+    response = player.post("/api/tokens/", body)
+    assert response.status_code == 400 and response.json()["code"] == "invalid_input"
+    assert not ApiToken.objects.exists()
+
+
+def test_an_expired_token_stops_working(player, monkeypatch):
+    expires = time_controls.now() + dt.timedelta(hours=1)
+    reader = _as(player, _token(player, ["read"], expires_at=expires.isoformat()))
+    assert reader.get("/api/games/").status_code == 200
+    later = expires + dt.timedelta(seconds=1)
+    monkeypatch.setattr(time_controls, "now", lambda: later)
+    refused = reader.get("/api/games/")
+    assert refused.status_code == 401 and refused.json()["code"] == "authentication_failed"
+    assert player.get("/api/tokens/").json() == []  # no longer listed as live
+
+
+def test_a_revoked_token_stops_working_at_once_and_only_its_owner_may_revoke_it(player):
+    made = player.post("/api/tokens/", {"scopes": ["read"]}).json()
+    reader = _as(player, made["token"])
+    stranger = register()
+    assert stranger.client.delete(f"/api/tokens/{made['id']}/").json()["code"] == "token_not_found"
+    assert reader.get("/api/games/").status_code == 200
+    assert player.client.delete(f"/api/tokens/{made['id']}/").status_code == 204
+    assert player.client.delete(f"/api/tokens/{made['id']}/").status_code == 204  # again: the same
+    assert reader.get("/api/games/").status_code == 401
+    assert player.client.delete("/api/tokens/99999999999999999999/").json()["code"] == "token_not_found"
+
+
+def test_an_account_holds_a_bounded_number_of_live_tokens(player, monkeypatch):
+    monkeypatch.setattr(accounts, "TOKENS_PER_ACCOUNT", 2)
+    _token(player, ["read"])
+    _token(player, ["read"])
+    refused = player.post("/api/tokens/", {"scopes": ["read"]})
+    assert refused.status_code == 409 and refused.json()["code"] == "too_many_tokens"
+    assert ApiToken.objects.count() == 2
