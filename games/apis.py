@@ -138,19 +138,31 @@ class GameJoinApi(ScopedApi):
 
 
 class GameBotAddApi(ScopedApi):
+    """Seat one of the server's bots (`bot`, `level`) or a bot account (`account`)."""
+
     permission_classes = (IsAuthenticated,)
 
     class BotSeatInputSerializer(serializers.Serializer):
-        bot = serializers.CharField(max_length=20)
+        bot = serializers.CharField(max_length=20, required=False, help_text="one of GET /api/bots/")
         level = serializers.IntegerField(required=False)
+        account = serializers.CharField(max_length=150, required=False, help_text="a bot account's username")
 
-    @operation("gameBotAdd", summary="Seat a bot in the next free seat of an open game", answer=schema.GameDetail,
-               status=201, request=BotSeatInputSerializer, body=True, auth="required", game=True,
-               codes=["game_not_open", "not_a_player", "unknown_bot", "invalid_level", "log_damaged",
-                      "rules_version_gone"], scope="play")
+        def validate(self, data):
+            if ("bot" in data) == ("account" in data):
+                raise serializers.ValidationError("name either a bot or a bot account")
+            return data
+
+    @operation("gameBotAdd", summary="Seat a bot, or a bot account, in the next free seat of an open game",
+               answer=schema.GameDetail, status=201, request=BotSeatInputSerializer, body=True, auth="required",
+               game=True, scope="play",
+               codes=["game_not_open", "not_a_player", "unknown_bot", "invalid_level", "not_a_bot_account",
+                      "already_seated", "log_damaged", "rules_version_gone"])
     def post(self, request, game_id: int):
         data = _validated(self.BotSeatInputSerializer, request.data)
-        services.bot_seat_add(game_id=game_id, user=request.user, bot=data["bot"], level=data.get("level"))
+        if "account" in data:
+            services.bot_account_seat(game_id=game_id, user=request.user, account=data["account"])
+        else:
+            services.bot_seat_add(game_id=game_id, user=request.user, bot=data["bot"], level=data.get("level"))
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
@@ -189,6 +201,19 @@ class AccountVacationApi(ScopedApi):
         data = _validated(self.VacationInputSerializer, request.data)
         account = services.vacation_set(user=request.user, on=data["on"])
         return Response(selectors.vacation_info(account))
+
+
+class AccountBotApi(ScopedApi):
+    """The caller's account becomes a bot's (lichess's bot accounts): seated like the server's
+    bots, it learns of its turns from the API and plays with ordinary move requests."""
+
+    permission_classes = (IsAuthenticated,)
+    scopes = {"POST": "bot"}
+
+    @operation("accountBot", summary="Make your account a bot account (only before it has played)",
+               answer=schema.AccountInfo, auth="required", scope="bot", codes=["account_has_played"])
+    def post(self, request):
+        return Response(selectors.account_info(services.bot_account_mark(user=request.user)))
 
 
 class BotListApi(ScopedApi):

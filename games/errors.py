@@ -89,3 +89,11 @@ class TokenNotFound(ServiceError):
 
 class TooManyTokens(ServiceError):
     code = "too_many_tokens"
+
+
+class NotABotAccount(ServiceError):
+    code = "not_a_bot_account"
+
+
+class AccountHasPlayed(ServiceError):
+    code = "account_has_played"

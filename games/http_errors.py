@@ -41,6 +41,8 @@ STATUS: dict[str, int] = {
     "rules_version_gone": 409,
     "token_not_found": 404,
     "too_many_tokens": 409,
+    "not_a_bot_account": 400,
+    "account_has_played": 409,
     "idempotency_key_reused": 422,
     # rules.base
     "rules_error": 400,

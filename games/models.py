@@ -234,13 +234,17 @@ class Deadline(models.Model):
 
 
 class Account(models.Model):
-    """What the server keeps about a person beyond Django's user: vacation time (`games.services.accounts`)."""
+    """What the server keeps about an account beyond Django's user: vacation time, and whether a
+    program plays it (`games.services.accounts`)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account")
     vacation_days_per_year = models.PositiveSmallIntegerField(default=30)
     vacation_year = models.PositiveSmallIntegerField(default=0, help_text="the year vacation_used counts")
     vacation_used_seconds = models.FloatField(default=0)
     vacation_since = models.DateTimeField(null=True, blank=True, help_text="NULL when not on vacation")
+    is_bot = models.BooleanField(
+        default=False, help_text="a program's account: people seat it like a bot; it plays through the API"
+    )
 
     def __str__(self) -> str:
         return f"account of {self.user_id}"

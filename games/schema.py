@@ -162,6 +162,11 @@ class TokenInfo(serializers.Serializer):
     token = serializers.CharField(required=False, help_text="the key: in the answer that made it, and never again")
 
 
+class AccountInfo(serializers.Serializer):
+    username = serializers.CharField()
+    bot = serializers.BooleanField(help_text="a bot account: a program plays it")
+
+
 class AccountAnswer(TokenAnswer):
     username = serializers.CharField()
 

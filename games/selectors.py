@@ -179,6 +179,10 @@ def vacation_end(account: Account, at: dt.datetime) -> dt.datetime | None:
     return account.vacation_since + dt.timedelta(seconds=left)
 
 
+def account_info(account: Account) -> dict[str, Any]:
+    return {"username": account.user.username, "bot": account.is_bot}
+
+
 # --- tokens ---------------------------------------------------------------------------------
 
 

@@ -13,6 +13,7 @@ _routes = [
     path("accounts/", apis.AccountCreateApi.as_view(), name="account-create"),
     path("accounts/token/", apis.TokenObtainApi.as_view(), name="token-obtain"),
     path("accounts/me/vacation/", apis.AccountVacationApi.as_view(), name="account-vacation"),
+    path("accounts/me/bot/", apis.AccountBotApi.as_view(), name="account-bot"),
     path("tokens/", apis.TokensApi.as_view(), name="tokens"),
     path("tokens/<int:token_id>/", apis.TokenRevokeApi.as_view(), name="token-revoke"),
     path("rules/", apis.RulesListApi.as_view(), name="rules-list"),

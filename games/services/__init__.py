@@ -15,6 +15,7 @@ never import `games.tasks`: they name the task they want run (`games.dispatch`).
 from games.services.accounts import (
     account_create,
     account_of,
+    bot_account_mark,
     token_create,
     token_obtain,
     token_revoke,
@@ -24,6 +25,7 @@ from games.services.accounts import (
 from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
 from games.services.common import locked_game
 from games.services.lobby import (
+    bot_account_seat,
     bot_seat_add,
     game_create,
     game_join,
@@ -37,6 +39,8 @@ __all__ = [
     "Submitted",
     "account_create",
     "account_of",
+    "bot_account_mark",
+    "bot_account_seat",
     "bot_seat_add",
     "bot_seat_play",
     "bot_seed",

@@ -22,6 +22,7 @@ from rest_framework.authtoken.models import Token
 
 from games import auth, deadlines, selectors, time_controls
 from games.errors import (
+    AccountHasPlayed,
     InvalidCredentials,
     InvalidInput,
     NoVacationLeft,
@@ -29,7 +30,7 @@ from games.errors import (
     TooManyTokens,
     UsernameTaken,
 )
-from games.models import Account, ApiToken
+from games.models import Account, ApiToken, Seat
 
 User = get_user_model()
 
@@ -62,6 +63,21 @@ def token_obtain(*, username: str, password: str) -> Token:
 def account_of(user: Any) -> Account:
     """The user's account row, made on first use."""
     account, _ = Account.objects.get_or_create(user=user)
+    return account
+
+
+@transaction.atomic
+def bot_account_mark(*, user: Any) -> Account:
+    """The account becomes a bot's: people seat it as they seat the server's bots, and a program
+    plays it through the API. Only an account that has never taken a seat may become one (its
+    games were a person's); marking it again changes nothing."""
+    account = Account.objects.select_for_update().get(pk=account_of(user).pk)
+    if account.is_bot:
+        return account
+    if Seat.objects.filter(user=user).exists():
+        raise AccountHasPlayed("an account that has played as a person cannot become a bot's; make a new one")
+    account.is_bot = True
+    account.save(update_fields=["is_bot"])
     return account
 
 

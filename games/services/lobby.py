@@ -11,8 +11,8 @@ from django.db import transaction
 import bots
 import rules
 from games import deadlines, log, store, time_controls
-from games.errors import AlreadySeated, GameNotOpen, InvalidInput
-from games.models import EventKind, Game, GameStatus, Seat
+from games.errors import AlreadySeated, GameNotOpen, InvalidInput, NotABotAccount
+from games.models import Account, EventKind, Game, GameStatus, Seat
 from games.services.common import locked_game, seat_of
 from games.services.recording import record_state
 
@@ -83,6 +83,26 @@ def bot_seat_add(*, game_id: int, user: Any, bot: str, level: int | None = None)
     chosen_level = spec.default_level if level is None else level
     spec.check_level(chosen_level)
     seat = Seat(game=game, index=_next_free_seat(game), bot=bot, bot_level=chosen_level)
+    _take_seat(game, seat)
+    record_state(game, store.state_at(game))
+    return seat
+
+
+@transaction.atomic
+def bot_account_seat(*, game_id: int, user: Any, account: str) -> Seat:
+    """A bot account (`bot_account_mark`) takes the next free seat of an open game, as a bot of
+    the server's would; any player seated there may ask. The account then plays it like anyone."""
+    game = locked_game(game_id)
+    if game.created_by_id != user.pk:
+        seat_of(game, user)
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
+    bot = Account.objects.select_related("user").filter(user__username=account, is_bot=True).first()
+    if bot is None:
+        raise NotABotAccount(f"there is no bot account {account!r}")
+    if game.seats.filter(user=bot.user).exists():
+        raise AlreadySeated(f"{account} already has a seat in game {game.pk}")
+    seat = Seat(game=game, index=_next_free_seat(game), user=bot.user)
     _take_seat(game, seat)
     record_state(game, store.state_at(game))
     return seat
