@@ -6,6 +6,9 @@ PYTHON ?= python3
 # 127.0.0.1 unless you mean to serve others: HOST=0.0.0.0 (then set DJANGO_ALLOWED_HOSTS too).
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Live streams (SSE / NDJSON) come from an ASGI process of their own on this port; the API's
+# server redirects a stream request there (SCRAPYARD_STREAM_URL, derived from it by default).
+STREAM_PORT ?= 8001
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements-installed
@@ -26,7 +29,8 @@ migrate: install
 # web server, one Celery worker per queue (deadlines, bots, default) and beat on its own.
 # Ctrl-C stops them all. Beyond one machine, run the same programs on each (one beat will do; a
 # second is harmless, the sweeps it drives are idempotent).
-export HOST PORT
+export HOST PORT STREAM_PORT
+export SCRAPYARD_STREAM_URL ?= http://$(HOST):$(STREAM_PORT)
 export SCRAPYARD_BIN := $(abspath $(BIN))
 export SCRAPYARD_WEB_PROCESSES ?= 2
 export SCRAPYARD_DEADLINE_PROCESSES ?= 2
@@ -35,7 +39,7 @@ export SCRAPYARD_DEFAULT_PROCESSES ?= 1
 
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@echo "Scrapyard on http://$(HOST):$(PORT)/api/ (docs: /api/docs/; Ctrl-C stops the server and the workers)"
+	@echo "Scrapyard on http://$(HOST):$(PORT)/api/ (docs: /api/docs/; streams on port $(STREAM_PORT); Ctrl-C stops everything)"
 	$(BIN)/supervisord --nodaemon --configuration deploy/supervisord.conf
 
 # What `make run` is running, from another terminal.

@@ -117,6 +117,14 @@ def events_visible(*, game: Game, user: Any, after: int = 0) -> list[dict[str, A
     ]
 
 
+def events_after(*, game_id: int, after: int) -> tuple[list[Event], bool]:
+    """A game's events after seq `after`, as stored, and whether the game is over (what a live
+    stream shares between its watchers; each renders its own view with `event_visible`)."""
+    game = game_get(game_id=game_id)
+    events = list(Event.objects.filter(game=game, seq__gt=after).order_by("seq"))
+    return events, game.status == GameStatus.FINISHED
+
+
 def event_visible(event: Event, seat: int | None, everything: bool = False) -> dict[str, Any]:
     own = seat is not None and event.seat == seat
     return {

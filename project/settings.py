@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # the docs page's assets, served from here: no CDN
     "games",
+    "streams",
 ]
 
 MIDDLEWARE = [
@@ -177,7 +178,10 @@ SPECTACULAR_SETTINGS = {
         "summary names the scope it needs. Rate limits, per minute by default: 1200 requests per "
         "signed-in account, 600 per address without one, 10 password attempts per username and 30 "
         "per address on the account and token endpoints; over a limit, 429 `rate_limited` with "
-        "`Retry-After`."
+        "`Retry-After`. Live streams, outside this schema since they are not request and answer: "
+        "`GET /api/games/{id}/stream/` on the stream server gives the items of `/events/` as they "
+        "come, as Server-Sent Events or NDJSON (`Accept: application/x-ndjson`), resumable with "
+        "`Last-Event-ID` or `?after=N`."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -189,6 +193,17 @@ SPECTACULAR_SETTINGS = {
     # Enums stay inline: each error response lists its own codes where a client reads them.
     "POSTPROCESSING_HOOKS": [],
 }
+
+# Live streams (streams.views) are served by an ASGI process of their own; the WSGI server sends a
+# stream request there. Keep-alive comments keep proxies from closing an idle stream; a stream
+# re-reads the log at least this often even when no notice arrives (without Redis, it polls).
+SCRAPYARD_STREAM_URL = os.environ.get(
+    "SCRAPYARD_STREAM_URL", f"http://127.0.0.1:{os.environ.get('STREAM_PORT', '8001')}"
+)
+SCRAPYARD_STREAM_KEEPALIVE_SECONDS = float(os.environ.get("SCRAPYARD_STREAM_KEEPALIVE_SECONDS", "15"))
+SCRAPYARD_STREAM_RECHECK_SECONDS = float(
+    os.environ.get("SCRAPYARD_STREAM_RECHECK_SECONDS", "5" if os.environ.get("REDIS_URL") else "1")
+)
 
 # Snapshots are a cache of the fold: one every this many events keeps a load to at most that
 # many applied moves, however long the game.

@@ -1,4 +1,5 @@
-"""After each event: what the game row caches, the snapshot, the deadlines and the bots.
+"""After each event: what the game row caches, the snapshot, the deadlines, the bots and the
+live streams.
 
 `record_state` runs in the event's transaction, under the game's row lock; each of its jobs has
 its own function so each can be read (and changed) alone.
@@ -10,7 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import deadlines, dispatch, store
+from games import announce, deadlines, dispatch, store
 from games.models import Game, GameStatus
 from games.services.common import BOT_PLAYED
 
@@ -22,6 +23,7 @@ def record_state(game: Game, state: Any, acted: int | None = None) -> None:
     game.save()
     deadlines.deadlines_sync(game, acted=acted)
     _wake_bots_after_commit(game)
+    announce.after_commit(game)
 
 
 def _project(game: Game, state: Any) -> None:

@@ -1,0 +1,48 @@
+"""Telling live streams that a game has a new event: a Redis publish after the commit.
+
+Each write that appends events calls `after_commit(game)`; once its transaction commits, the game's
+id and seq go out on the channel `scrapyard:game:<id>`, which every stream process listens to
+(`streams.hub`). A lost publish (Redis away) delays a stream by at most its re-check interval:
+streams read the log itself, the message only wakes them. With no Redis (the embedded default)
+nothing is published and streams poll.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+
+import redis
+from django.conf import settings
+from django.db import transaction
+
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+CHANNEL_PREFIX = "scrapyard:game:"
+
+
+def channel(game_id: int) -> str:
+    return f"{CHANNEL_PREFIX}{game_id}"
+
+
+@functools.cache
+def _client(url: str) -> redis.Redis:
+    # Short timeouts: a move must never wait on a stream notification.
+    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+
+
+def after_commit(game: Game) -> None:
+    if not settings.REDIS_URL:
+        return
+    game_id, seq = game.pk, game.seq
+    transaction.on_commit(lambda: _publish(game_id, seq), robust=True)
+
+
+def _publish(game_id: int, seq: int) -> None:
+    try:
+        _client(settings.REDIS_URL).publish(channel(game_id), json.dumps({"game": game_id, "seq": seq}))
+    except redis.RedisError as error:
+        log.warning("stream notice for game %s seq %s not sent (%s); streams re-check soon", game_id, seq, error)

@@ -1,0 +1,88 @@
+"""One Redis subscription per stream process, shared by all its streams.
+
+A process may hold thousands of idle streams; each waits on an `asyncio.Event` here rather than on
+a Redis connection of its own. One listener task per event loop subscribes to every game's
+channel (`games.announce`) and wakes the streams of the game named. If Redis goes away the
+listener retries each second; the streams meanwhile fall back to re-reading the log on their
+own short interval, so nothing is missed, only later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+
+import redis.asyncio
+from django.conf import settings
+
+from games import announce
+
+log = logging.getLogger(__name__)
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.waiting: dict[int, set[asyncio.Event]] = defaultdict(set)
+        self.announced: dict[int, int] = {}  # the newest seq a notice named, per watched game
+        self.listener: asyncio.Task | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def watch(self, game_id: int) -> asyncio.Event:
+        """An event set whenever the game has news; `unwatch` it when the stream ends."""
+        self._listen_in_this_loop()
+        woken = asyncio.Event()
+        self.waiting[game_id].add(woken)
+        return woken
+
+    def unwatch(self, game_id: int, woken: asyncio.Event) -> None:
+        watchers = self.waiting.get(game_id)
+        if watchers is not None:
+            watchers.discard(woken)
+            if not watchers:
+                del self.waiting[game_id]
+                self.announced.pop(game_id, None)
+
+    def newest(self, game_id: int) -> int | None:
+        return self.announced.get(game_id)
+
+    def _listen_in_this_loop(self) -> None:
+        if not settings.REDIS_URL:
+            return
+        loop = asyncio.get_running_loop()
+        if self.loop is not loop or self.listener is None or self.listener.done():
+            self.loop = loop
+            self.listener = loop.create_task(self._listen(settings.REDIS_URL))
+
+    async def _listen(self, url: str) -> None:
+        while True:
+            client = redis.asyncio.Redis.from_url(url)
+            try:
+                pubsub = client.pubsub()
+                await pubsub.psubscribe(f"{announce.CHANNEL_PREFIX}*")
+                async for message in pubsub.listen():
+                    if message["type"] == "pmessage":
+                        self._wake(message["channel"], message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # Redis away: streams poll meanwhile; try again soon
+                log.warning("stream hub lost Redis (%s); retrying", error)
+                await asyncio.sleep(1)
+            finally:
+                await client.aclose()
+
+    def _wake(self, channel: bytes, data: bytes) -> None:
+        try:
+            game_id = int(channel.decode().removeprefix(announce.CHANNEL_PREFIX))
+            seq = int(json.loads(data)["seq"])
+        except (ValueError, KeyError, TypeError):
+            return
+        if game_id not in self.waiting:
+            return
+        self.announced[game_id] = max(seq, self.announced.get(game_id, 0))
+        for woken in self.waiting[game_id]:
+            woken.set()
+
+
+HUB = Hub()

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from streams import views
+
+urlpatterns = [
+    path("games/<int:game_id>/stream/", views.game_stream, name="game-stream"),
+    path("games/<int:game_id>/stream", views.game_stream),
+]

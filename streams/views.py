@@ -1,0 +1,146 @@
+"""Live streams of a game's log: `GET /api/games/{id}/stream/`.
+
+Each item is exactly what `GET /api/games/{id}/events/` gives the caller (a spectator sees only
+public payloads), as Server-Sent Events (`id:` is the event's seq, so a browser's EventSource
+resumes by itself with `Last-Event-ID`) or, with `Accept: application/x-ndjson`, one JSON object a
+line. `?after=N` or `Last-Event-ID: N` resumes after event N. A comment (an empty line in NDJSON)
+every `SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies from closing an idle stream; the
+stream ends after the last event of a finished game.
+
+Streams are async views for an ASGI server (`project.asgi`, the `streams` process of `make run`):
+a stream is a coroutine waiting on the process's hub (`streams.hub`), never a thread or a sync
+worker. A WSGI server answers a stream request with a redirect to `SCRAPYARD_STREAM_URL`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any, AsyncIterator
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections
+from django.http import HttpResponseRedirect, JsonResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+from rest_framework import exceptions
+from rest_framework.utils.encoders import JSONEncoder
+
+from games import auth, errors, selectors
+from games.http_errors import status_of
+from streams.feed import FEED
+from streams.hub import HUB
+
+NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
+
+
+@require_GET
+async def game_stream(request, game_id: int):
+    if not isinstance(request, ASGIRequest):  # a sync worker must not hold a stream
+        return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())
+    try:
+        after = _resume_point(request)
+        user = await _caller(request)
+        seat = await _in_pool(_seat_of)(game_id, user)  # refuses an unknown game before streaming
+    except errors.ServiceError as error:
+        return JsonResponse(error.as_dict(), status=status_of(error))
+    except exceptions.APIException as error:
+        code = getattr(error, "error_code", None) or ("authentication_failed" if error.status_code == 401 else "error")
+        return JsonResponse({"code": code, "detail": str(error.detail)}, status=error.status_code)
+    kind = NDJSON if NDJSON in request.headers.get("Accept", "") else SSE
+    response = StreamingHttpResponse(_stream(game_id, seat, after, kind), content_type=kind)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each item on at once
+    return response
+
+
+def _in_pool(function):
+    """Run `function` in the shared thread pool, not in the request's own thread: a stream is a
+    long request, and a thread (with a database connection) per open stream would not hold
+    thousands. The pool's few threads keep their connections (CONN_MAX_AGE) for every stream."""
+    return sync_to_async(function, thread_sensitive=False)
+
+
+def _resume_point(request) -> int:
+    raw = request.GET.get("after", request.headers.get("Last-Event-ID", "0"))
+    try:
+        after = int(raw)
+    except ValueError:
+        raise errors.InvalidInput(f"after (or Last-Event-ID) must be a whole number, not {raw!r}") from None
+    if after < 0:
+        raise errors.InvalidInput("after (or Last-Event-ID) must be 0 or more")
+    return after
+
+
+async def _caller(request) -> Any:
+    """The account asking (anonymous: a spectator): a token as the API reads it, else the
+    browser's session. A scoped token needs `read`."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Token "):
+        user, token = await _in_pool(auth.ScopedTokenAuthentication().authenticate_credentials)(header[6:].strip())
+        if "read" not in auth.scopes_of(token):
+            raise auth.MissingScope("read")
+        return user
+    if header:
+        raise exceptions.AuthenticationFailed("use Authorization: Token <key>")
+    return await _in_pool(_session_user)(request)
+
+
+def _session_user(request) -> Any:
+    user = request.user
+    user.is_authenticated  # noqa: B018 - resolves the lazy user here, in the pool's thread
+    return user._wrapped if hasattr(user, "_wrapped") else user
+
+
+def _seat_of(game_id: int, user: Any) -> int | None:
+    """The caller's seat in the game (None: a spectator), fixed for the stream: someone who takes
+    a seat while watching keeps a spectator's view until they open a new stream."""
+    close_old_connections()
+    return selectors.seat_of(game=selectors.game_get(game_id=game_id), user=user)
+
+
+def _fresh(selector, **arguments) -> Any:
+    close_old_connections()  # the pool's threads keep connections across many reads: drop dead ones
+    return selector(**arguments)
+
+
+async def _run(selector, **arguments) -> Any:
+    return await _in_pool(_fresh)(selector, **arguments)
+
+
+async def _stream(game_id: int, seat: int | None, after: int, kind: str) -> AsyncIterator[str]:
+    keepalive = settings.SCRAPYARD_STREAM_KEEPALIVE_SECONDS
+    recheck = settings.SCRAPYARD_STREAM_RECHECK_SECONDS
+    woken = HUB.watch(game_id)
+    FEED.watch(game_id)
+    last_sent = time.monotonic()
+    try:
+        while True:
+            woken.clear()  # before reading, so news during the read wakes the next wait
+            events, finished = await FEED.since(game_id, after, HUB.newest(game_id), recheck, _run)
+            for event in events:
+                yield _item(selectors.event_visible(event, seat, finished), kind)
+                after = event.seq
+                last_sent = time.monotonic()
+            if finished:
+                return
+            quiet = time.monotonic() - last_sent
+            try:
+                await asyncio.wait_for(woken.wait(), timeout=max(0.0, min(recheck, keepalive - quiet)))
+            except asyncio.TimeoutError:
+                if time.monotonic() - last_sent >= keepalive:
+                    yield "\n" if kind == NDJSON else ": keep-alive\n\n"
+                    last_sent = time.monotonic()
+    finally:
+        FEED.unwatch(game_id)
+        HUB.unwatch(game_id, woken)
+
+
+def _item(event: dict[str, Any], kind: str) -> str:
+    data = json.dumps(event, cls=JSONEncoder, ensure_ascii=False, separators=(",", ":"))  # as the API writes it
+    if kind == NDJSON:
+        return data + "\n"
+    return f"id: {event['seq']}\nevent: {event['kind']}\ndata: {data}\n\n"

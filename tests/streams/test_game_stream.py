@@ -1,0 +1,280 @@
+"""Live streams of a game's log: the same items as /events/ per caller, resumable, kept alive, in
+SSE and NDJSON, pushed after commit through Redis to a real ASGI server (uvicorn)."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection, connections
+from django.test import AsyncClient, override_settings
+
+from tests.api.conftest import start_game
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sse_items(text: str) -> list[dict]:
+    return [json.loads(line[len("data: "):]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+async def _read(response, until, limit: float = 10.0) -> str:
+    """Stream text until `until(text)` holds (or the stream ends), at most `limit` seconds."""
+    text = ""
+    iterator = response.streaming_content.__aiter__()
+    deadline = time.monotonic() + limit
+    while not until(text):
+        try:
+            chunk = await asyncio.wait_for(iterator.__anext__(), timeout=max(0.01, deadline - time.monotonic()))
+        except (StopAsyncIteration, asyncio.TimeoutError):
+            break
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+    return text
+
+
+def _run(scenario):
+    """Run an async scenario, then close the database connections it opened in asgiref's thread
+    and in the loop's thread pool (the streams' reads), else the test database cannot be dropped."""
+
+    async def and_close():
+        try:
+            return await scenario()
+        finally:
+            await sync_to_async(connections.close_all)()
+            await _close_pool_connections()
+
+    return asyncio.run(and_close())
+
+
+async def _close_pool_connections() -> None:
+    workers = min(32, (os.cpu_count() or 1) + 4)  # the default executor's size
+    everyone = threading.Barrier(workers, timeout=5)
+
+    def close() -> None:
+        try:
+            everyone.wait()  # one call per thread: each waits until all threads hold one
+        except threading.BrokenBarrierError:
+            pass
+        connections.close_all()
+
+    loop = asyncio.get_running_loop()
+    await asyncio.gather(*(loop.run_in_executor(None, close) for _ in range(workers)))
+
+
+def _move(player, game_id: int) -> dict:
+    listed = player.get(f"/api/games/{game_id}/legal-moves/").json()
+    played = player.submit(game_id, listed["moves"][0], listed["seq"])
+    assert played.status_code == 201, played.content
+    return played.json()
+
+
+def _to_act(players, game_id: int):
+    game = players[0].get(f"/api/games/{game_id}/").json()
+    return players[game["to_act"][0]]
+
+
+def test_each_caller_streams_exactly_what_events_gives_it_and_new_events_follow():
+    game_id, players = start_game("terrain_vague", 2)  # hidden information: views differ per seat
+    seq_now = players[0].get(f"/api/games/{game_id}/events/").json()["seq"]
+
+    def play_and_list():
+        for _ in range(6):
+            _move(_to_act(players, game_id), game_id)
+        events_seat0 = players[0].get(f"/api/games/{game_id}/events/").json()
+        return events_seat0, players[0].client.__class__().get(f"/api/games/{game_id}/events/").json()
+
+    async def scenario():
+        seat0 = await AsyncClient().get(f"/api/games/{game_id}/stream/", headers={"Authorization": f"Token {players[0].token}"})
+        spectator = await AsyncClient().get(f"/api/games/{game_id}/stream/")
+        assert seat0.status_code == 200 and seat0["Content-Type"].startswith("text/event-stream")
+        first = await _read(seat0, lambda t: any(item["seq"] == seq_now for item in _sse_items(t)))
+        watched = await _read(spectator, lambda t: any(item["seq"] == seq_now for item in _sse_items(t)))
+        events_seat0, events_public = await sync_to_async(play_and_list)()
+        last = events_seat0["seq"]
+        first += await _read(seat0, lambda t: any(item["seq"] == last for item in _sse_items(t)))
+        watched += await _read(spectator, lambda t: any(item["seq"] == last for item in _sse_items(t)))
+        return first, watched, events_seat0, events_public
+
+    first, watched, events_seat0, events_public = _run(scenario)
+    assert _sse_items(first) == json.loads(json.dumps(events_seat0["events"]))
+    assert _sse_items(watched) == json.loads(json.dumps(events_public["events"]))
+    assert "id: 1\nevent: created\n" in first
+
+
+def test_resume_after_a_seq_in_ndjson_and_a_finished_game_ends_its_stream():
+    game_id, players = start_game("scavenge", 2)
+    for _ in range(3):
+        _move(_to_act(players, game_id), game_id)
+    seat0 = players[0]
+    everything = seat0.get(f"/api/games/{game_id}/events/").json()["events"]
+
+    async def scenario():
+        headers = {"Authorization": f"Token {seat0.token}", "Accept": "application/x-ndjson", "Last-Event-ID": "2"}
+        resumed = await AsyncClient().get(f"/api/games/{game_id}/stream/", headers=headers)
+        assert resumed["Content-Type"].startswith("application/x-ndjson")
+        text = await _read(resumed, lambda t: t.count("\n") >= len(everything) - 2)
+        by_query = await AsyncClient().get(f"/api/games/{game_id}/stream/?after=4", headers=headers)
+        return text, await _read(by_query, lambda t: t.count("\n") >= len(everything) - 4)
+
+    text, from_four = _run(scenario)
+    assert [json.loads(line) for line in text.splitlines()] == json.loads(json.dumps(everything[2:]))
+    assert [json.loads(line)["seq"] for line in from_four.splitlines()] == [e["seq"] for e in everything[4:]]
+
+
+@pytest.mark.redis
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=60)
+def test_the_streams_of_a_game_share_one_read_of_each_new_event(monkeypatch):
+    """Woken together by a move, five streams of one game read the log once, not five times."""
+    from games import selectors
+
+    game_id, players = start_game("scavenge", 2)
+    reads = []
+    original = selectors.events_after
+
+    def counted(**arguments):
+        reads.append(arguments)
+        return original(**arguments)
+
+    monkeypatch.setattr(selectors, "events_after", counted)
+
+    async def scenario():
+        streams = [await AsyncClient().get(f"/api/games/{game_id}/stream/") for _ in range(5)]
+        seq_now = (await sync_to_async(players[0].get)(f"/api/games/{game_id}/events/")).json()["seq"]
+        for stream in streams:
+            await _read(stream, lambda t: any(item["seq"] == seq_now for item in _sse_items(t)))
+        before = len(reads)
+        played = await sync_to_async(_move)(await sync_to_async(_to_act)(players, game_id), game_id)
+        texts = [await _read(stream, lambda t: any(i["seq"] == played["seq"] for i in _sse_items(t))) for stream in streams]
+        return before, texts, played
+
+    before, texts, played = _run(scenario)
+    assert all(_sse_items(text)[-1]["seq"] == played["seq"] for text in texts)
+    assert len(reads) - before == 1
+
+
+@override_settings(SCRAPYARD_STREAM_KEEPALIVE_SECONDS=0.2, SCRAPYARD_STREAM_RECHECK_SECONDS=0.05)
+def test_an_idle_stream_sends_keep_alive_comments():
+    game_id, players = start_game("scavenge", 2)
+
+    async def scenario():
+        stream = await AsyncClient().get(f"/api/games/{game_id}/stream/")
+        return await _read(stream, lambda t: t.count(": keep-alive") >= 2, limit=5)
+
+    assert _run(scenario).count(": keep-alive\n\n") >= 2
+
+
+def test_bad_stream_requests_get_json_errors():
+    game_id, players = start_game("scavenge", 2)
+
+    async def scenario():
+        client = AsyncClient()
+        return [
+            await client.get("/api/games/999999/stream/"),
+            await client.get(f"/api/games/{game_id}/stream/?after=soon"),
+            await client.get(f"/api/games/{game_id}/stream/", headers={"Authorization": "Token nope"}),
+            await client.post(f"/api/games/{game_id}/stream/"),
+        ]
+
+    missing, bad_after, bad_token, posted = _run(scenario)
+    assert (missing.status_code, json.loads(missing.content)["code"]) == (404, "game_not_found")
+    assert (bad_after.status_code, json.loads(bad_after.content)["code"]) == (400, "invalid_input")
+    assert (bad_token.status_code, json.loads(bad_token.content)["code"]) == (401, "authentication_failed")
+    assert posted.status_code == 405
+
+
+def test_a_scoped_token_needs_read_to_stream():
+    game_id, players = start_game("scavenge", 2)
+    key = players[0].post("/api/tokens/", {"scopes": ["play"]}).json()["token"]
+
+    async def scenario():
+        return await AsyncClient().get(f"/api/games/{game_id}/stream/", headers={"Authorization": f"Token {key}"})
+
+    refused = _run(scenario)
+    assert (refused.status_code, json.loads(refused.content)["code"]) == (403, "missing_scope")
+
+
+def test_a_sync_server_sends_a_stream_request_to_the_stream_server(client, settings):
+    settings.SCRAPYARD_STREAM_URL = "http://streams.example:8001"
+    answer = client.get("/api/games/5/stream/?after=3")
+    assert answer.status_code == 302 and answer["Location"] == "http://streams.example:8001/api/games/5/stream/?after=3"
+
+
+# --- through a real ASGI server ---------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_uvicorn_pushes_a_move_to_an_open_stream_through_redis_not_by_polling():
+    """The server re-reads the log only every 60 s here, so a move seen at once came by push."""
+    game_id, players = start_game("scavenge", 2)
+    database = connection.settings_dict
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",
+        "SCRAPYARD_STREAM_RECHECK_SECONDS": "60",
+        "SCRAPYARD_STREAM_KEEPALIVE_SECONDS": "60",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "project.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+         "--timeout-graceful-shutdown", "1"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    stream = None
+    try:
+        stream = _open_stream(port, game_id, players[0].token)
+        seq_now = players[0].get(f"/api/games/{game_id}/events/").json()["seq"]
+        assert [item["seq"] for item in _read_items(stream, seq_now)][-1] == seq_now
+        played = _move(_to_act(players, game_id), game_id)
+        started = time.monotonic()
+        arrived = _read_items(stream, played["seq"])
+        assert arrived[-1] == json.loads(json.dumps(played))
+        assert time.monotonic() - started < 30  # far inside the 60 s re-check: it was pushed
+    finally:
+        if stream is not None:
+            stream.close()
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def _open_stream(port: int, game_id: int, token: str):
+    for _ in range(100):  # the server is starting
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=45)
+            conn.request("GET", f"/api/games/{game_id}/stream/", headers={"Authorization": f"Token {token}"})
+            response = conn.getresponse()
+            assert response.status == 200, response.read()
+            return response
+        except ConnectionRefusedError:
+            time.sleep(0.1)
+    pytest.fail("uvicorn did not start")
+
+
+def _read_items(response, until_seq: int) -> list[dict]:
+    items = []
+    while not items or items[-1]["seq"] < until_seq:
+        line = response.readline().decode()
+        if line.startswith("data: "):
+            items.append(json.loads(line[len("data: "):]))
+    return items
