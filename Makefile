@@ -32,12 +32,16 @@ migrate: install
 export HOST PORT STREAM_PORT
 export SCRAPYARD_STREAM_URL ?= http://$(HOST):$(STREAM_PORT)
 export SCRAPYARD_BIN := $(abspath $(BIN))
+# Where the embedded default keeps its database, broker, cache and mail, and supervisord its
+# socket, pid and logs (project.settings reads the same variable).
+export SCRAPYARD_VAR_DIR ?= $(abspath var)
 export SCRAPYARD_WEB_PROCESSES ?= 2
 export SCRAPYARD_DEADLINE_PROCESSES ?= 2
 export SCRAPYARD_BOT_PROCESSES ?= 2
 export SCRAPYARD_DEFAULT_PROCESSES ?= 1
 
 run: migrate
+	mkdir -p $(SCRAPYARD_VAR_DIR)
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Scrapyard on http://$(HOST):$(PORT)/api/ (docs: /api/docs/; streams on port $(STREAM_PORT); Ctrl-C stops everything)"
 	$(BIN)/supervisord --nodaemon --configuration deploy/supervisord.conf
