@@ -22,9 +22,11 @@ def test_bot_catalogue_lists_levels():
     assert listed["mcts"]["levels"] and listed["mcts"]["default_level"] in listed["mcts"]["levels"]
 
 
-def test_bots_fill_seats_at_creation_and_play_through_the_service(django_capture_on_commit_callbacks):
+def test_bots_fill_seats_at_creation_and_play_through_the_service(django_capture_on_commit_callbacks, monkeypatch):
     human = register()
-    with django_capture_on_commit_callbacks() as wakeups:
+    sent = []
+    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: sent.append(name))
+    with django_capture_on_commit_callbacks(execute=True):
         created = human.post(
             "/api/games/",
             {"rules": "terrafex", "players": 2, "bots": [{"seat": 1, "bot": "random"}]},
@@ -32,7 +34,7 @@ def test_bots_fill_seats_at_creation_and_play_through_the_service(django_capture
     game = created.json()
     assert created.status_code == 201 and game["status"] == "active"
     assert game["seats"][1] == {"seat": 1, "username": None, "bot": {"name": "random", "level": 1}}
-    assert bool(wakeups) == (1 in game["to_act"])  # a bot to act is woken after commit
+    assert (dispatch.PLAY_BOTS in sent) == (1 in game["to_act"])  # a bot to act is woken after commit
     for _ in range(500):
         row = Game.objects.get(pk=game["id"])
         if row.status == "finished":
