@@ -117,6 +117,33 @@ def events_visible(*, game: Game, user: Any, after: int = 0) -> list[dict[str, A
     ]
 
 
+def account_games(*, user: Any, also: list[int] | tuple[int, ...] = ()) -> list[dict[str, Any]]:
+    """What the account feed compares from one look to the next: each game the account has a
+    seat in that is open or being played, and the games in `also` (those it already follows,
+    so it sees them finish)."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    games = (
+        Game.objects.filter(seats__user=user)
+        .filter(Q(status__in=[GameStatus.OPEN, GameStatus.ACTIVE]) | Q(pk__in=list(also)))
+        .distinct()
+        .order_by("pk")
+        .prefetch_related(seats)
+    )
+    return [
+        {
+            "game": game.pk,
+            "rules": game.rules,
+            "status": game.status,
+            "seq": game.seq,
+            "seat": seat_of(game=game, user=user),
+            "to_act": game.to_act,
+            "deadline": clocks_of(game=game)["deadline"],
+            "result": game.result,
+        }
+        for game in games
+    ]
+
+
 def events_after(*, game_id: int, after: int) -> tuple[list[Event], bool]:
     """A game's events after seq `after`, as stored, and whether the game is over (what a live
     stream shares between its watchers; each renders its own view with `event_visible`)."""

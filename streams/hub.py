@@ -29,10 +29,11 @@ class Hub:
         self.listener: asyncio.Task | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
-    def watch(self, game_id: int) -> asyncio.Event:
-        """An event set whenever the game has news; `unwatch` it when the stream ends."""
+    def watch(self, game_id: int, woken: asyncio.Event | None = None) -> asyncio.Event:
+        """An event set whenever the game has news (`woken`, to share one between games);
+        `unwatch` it when the stream ends."""
         self._listen_in_this_loop()
-        woken = asyncio.Event()
+        woken = woken or asyncio.Event()
         self.waiting[game_id].add(woken)
         return woken
 

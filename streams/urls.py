@@ -5,4 +5,6 @@ from streams import views
 urlpatterns = [
     path("games/<int:game_id>/stream/", views.game_stream, name="game-stream"),
     path("games/<int:game_id>/stream", views.game_stream),
+    path("stream/", views.account_stream, name="account-stream"),
+    path("stream", views.account_stream),
 ]

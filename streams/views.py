@@ -33,6 +33,8 @@ from games.http_errors import status_of
 from streams.feed import FEED
 from streams.hub import HUB
 
+# A game's `status` as the API gives it (GET /api/games/{id}/).
+OPEN, ACTIVE, FINISHED = "open", "active", "finished"
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
 
@@ -48,13 +50,91 @@ async def game_stream(request, game_id: int):
     except errors.ServiceError as error:
         return JsonResponse(error.as_dict(), status=status_of(error))
     except exceptions.APIException as error:
-        code = getattr(error, "error_code", None) or ("authentication_failed" if error.status_code == 401 else "error")
-        return JsonResponse({"code": code, "detail": str(error.detail)}, status=error.status_code)
+        return _api_error(error)
     kind = NDJSON if NDJSON in request.headers.get("Accept", "") else SSE
     response = StreamingHttpResponse(_stream(game_id, seat, after, kind), content_type=kind)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each item on at once
     return response
+
+
+@require_GET
+async def account_stream(request):
+    """`GET /api/stream/`: the caller's games as they change, on one connection: `game_started`,
+    `your_turn` (again after each event while it stays the caller's turn), `game_over` (with the
+    result). On connecting, each game being played is announced, with `your_turn` where it is."""
+    if not isinstance(request, ASGIRequest):
+        return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())
+    try:
+        user = await _caller(request)
+        if not user.is_authenticated:
+            raise exceptions.NotAuthenticated("the account feed needs an account: send Authorization: Token <key>")
+    except exceptions.APIException as error:
+        return _api_error(error)
+    kind = NDJSON if NDJSON in request.headers.get("Accept", "") else SSE
+    response = StreamingHttpResponse(_account_feed(user, kind), content_type=kind)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _api_error(error: exceptions.APIException) -> JsonResponse:
+    code = getattr(error, "error_code", None) or {401: "not_authenticated", 403: "permission_denied"}.get(error.status_code, "error")
+    if isinstance(error, exceptions.AuthenticationFailed):
+        code = "authentication_failed"
+    return JsonResponse({"code": code, "detail": str(error.detail)}, status=error.status_code)
+
+
+async def _account_feed(user: Any, kind: str) -> AsyncIterator[str]:
+    keepalive = settings.SCRAPYARD_STREAM_KEEPALIVE_SECONDS
+    recheck = settings.SCRAPYARD_STREAM_RECHECK_SECONDS
+    woken = asyncio.Event()
+    known: dict[int, dict[str, Any]] = {}
+    last_sent = time.monotonic()
+    try:
+        while True:
+            woken.clear()
+            games = await _run(selectors.account_games, user=user, also=tuple(known))
+            for game in games:
+                if game["game"] not in known:
+                    HUB.watch(game["game"], woken)
+                for item in _changes(known.get(game["game"]), game):
+                    yield _notice(item, kind)
+                    last_sent = time.monotonic()
+            known = {game["game"]: game for game in games if game["status"] != FINISHED}
+            quiet = time.monotonic() - last_sent
+            try:
+                await asyncio.wait_for(woken.wait(), timeout=max(0.0, min(recheck, keepalive - quiet)))
+            except asyncio.TimeoutError:
+                if time.monotonic() - last_sent >= keepalive:
+                    yield "\n" if kind == NDJSON else ": keep-alive\n\n"
+                    last_sent = time.monotonic()
+    finally:
+        for game_id in list(HUB.waiting):
+            HUB.unwatch(game_id, woken)
+
+
+def _changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the account should hear about one game, from how it was to how it is."""
+    game = {key: now[key] for key in ("game", "rules", "seat", "seq")}
+    items = []
+    playing = now["status"] == ACTIVE
+    if playing and (before is None or before["status"] == OPEN):
+        items.append({"type": "game_started", **game})
+    to_move = playing and now["seat"] in now["to_act"]
+    moved_on = before is None or before["seq"] != now["seq"] or before["status"] != now["status"]
+    if to_move and moved_on:
+        items.append({"type": "your_turn", **game, "deadline": now["deadline"]})
+    if now["status"] == FINISHED and before is not None:
+        items.append({"type": "game_over", **game, "result": now["result"]})
+    return items
+
+
+def _notice(item: dict[str, Any], kind: str) -> str:
+    data = json.dumps(item, cls=JSONEncoder, ensure_ascii=False, separators=(",", ":"))
+    if kind == NDJSON:
+        return data + "\n"
+    return f"event: {item['type']}\ndata: {data}\n\n"
 
 
 def _in_pool(function):

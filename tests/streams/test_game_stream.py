@@ -30,17 +30,32 @@ def _sse_items(text: str) -> list[dict]:
 
 
 async def _read(response, until, limit: float = 10.0) -> str:
-    """Stream text until `until(text)` holds (or the stream ends), at most `limit` seconds."""
-    text = ""
-    iterator = response.streaming_content.__aiter__()
+    """Stream text until `until(text)` holds (or the stream ends), at most `limit` seconds. The
+    stream is read by a task of its own, so a wait that gives up never cancels the stream."""
+    pump = _pumps.get(id(response))
+    if pump is None:
+        pump = _pumps[id(response)] = (asyncio.Queue(), response)
+        asyncio.get_running_loop().create_task(_pump(response, pump[0]))
+    chunks, text = pump[0], ""
     deadline = time.monotonic() + limit
     while not until(text):
         try:
-            chunk = await asyncio.wait_for(iterator.__anext__(), timeout=max(0.01, deadline - time.monotonic()))
-        except (StopAsyncIteration, asyncio.TimeoutError):
+            chunk = await asyncio.wait_for(chunks.get(), timeout=max(0.01, deadline - time.monotonic()))
+        except asyncio.TimeoutError:
+            break
+        if chunk is None:
             break
         text += chunk.decode() if isinstance(chunk, bytes) else chunk
     return text
+
+
+_pumps: dict[int, tuple[asyncio.Queue, object]] = {}
+
+
+async def _pump(response, chunks: asyncio.Queue) -> None:
+    async for chunk in response.streaming_content:
+        await chunks.put(chunk)
+    await chunks.put(None)
 
 
 def _run(scenario):
@@ -51,6 +66,9 @@ def _run(scenario):
         try:
             return await scenario()
         finally:
+            _pumps.clear()
+            for task in asyncio.all_tasks() - {asyncio.current_task()}:
+                task.cancel()  # the streams still open
             await sync_to_async(connections.close_all)()
             await _close_pool_connections()
 

@@ -1,0 +1,88 @@
+"""The account feed: one connection telling an account (a person's client or a bot) when its
+games start, when it is its turn, and when they end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import AsyncClient, override_settings
+
+from tests.api.conftest import register
+from tests.streams.test_game_stream import _read, _run
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
+
+
+def _notices(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _play_out(game_id: int, players) -> dict:
+    """Random legal moves (the first listed) until the toy race ends."""
+    for _ in range(200):
+        game = players[0].get(f"/api/games/{game_id}/").json()
+        if game["status"] == "finished":
+            return game
+        player = players[game["to_act"][0]]
+        listed = player.get(f"/api/games/{game_id}/legal-moves/").json()
+        assert player.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+    pytest.fail("the race did not end")
+
+
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=0.2)
+def test_the_feed_tells_an_account_its_games_start_its_turns_and_the_end():
+    alice, bob = register(), register()
+    state = {}
+
+    def create():
+        state["game"] = alice.post("/api/games/", {"rules": "toy_race", "players": 2}).json()["id"]
+
+    def join_and_play():
+        bob.post(f"/api/games/{state['game']}/join/")
+        return _play_out(state["game"], [alice, bob])
+
+    async def scenario():
+        headers = {"Authorization": f"Token {alice.token}", "Accept": "application/x-ndjson"}
+        feed = await AsyncClient().get("/api/stream/", headers=headers)
+        assert feed.status_code == 200 and feed["Content-Type"].startswith("application/x-ndjson")
+        await sync_to_async(create)()
+        await _read(feed, lambda t: False, limit=0.5)  # the open game is noticed, and says nothing yet
+        final = await sync_to_async(join_and_play)()
+        text = await _read(feed, lambda t: '"game_over"' in t, limit=15)
+        return _notices(text), final
+
+    notices, final = _run(scenario)
+    kinds = [notice["type"] for notice in notices]
+    assert kinds[0] == "game_started" and kinds[-1] == "game_over"
+    assert all(notice["game"] == final["id"] and notice["seat"] == 0 for notice in notices)
+    assert notices[-1]["result"] == final["result"]
+    turns = [notice for notice in notices if notice["type"] == "your_turn"]
+    assert turns and all(notice["seq"] > 0 for notice in turns)
+    assert len({notice["seq"] for notice in turns}) == len(turns)  # one notice per turn
+
+
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=0.2)
+def test_on_connecting_the_feed_announces_the_games_being_played():
+    alice, bob = register(), register()
+    game_id = alice.post("/api/games/", {"rules": "toy_race", "players": 2}).json()["id"]
+    bob.post(f"/api/games/{game_id}/join/")
+    to_act = alice.get(f"/api/games/{game_id}/").json()["to_act"]
+
+    async def scenario():
+        headers = {"Authorization": f"Token {bob.token}", "Accept": "application/x-ndjson"}
+        feed = await AsyncClient().get("/api/stream/", headers=headers)
+        return _notices(await _read(feed, lambda t: t.count("\n") >= (2 if 1 in to_act else 1), limit=5))
+
+    notices = _run(scenario)
+    assert notices[0] == {**notices[0], "type": "game_started", "game": game_id, "seat": 1}
+    assert [n["type"] for n in notices[1:]] == (["your_turn"] if 1 in to_act else [])
+
+
+def test_the_feed_needs_an_account():
+    async def scenario():
+        return await AsyncClient().get("/api/stream/")
+
+    refused = _run(scenario)
+    assert (refused.status_code, json.loads(refused.content)["code"]) == (401, "not_authenticated")
