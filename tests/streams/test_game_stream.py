@@ -231,7 +231,7 @@ def test_a_sync_server_sends_a_stream_request_to_the_stream_server(client, setti
 # --- through a real ASGI server ---------------------------------------------------------------
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -242,19 +242,8 @@ def _free_port() -> int:
 def test_uvicorn_pushes_a_move_to_an_open_stream_through_redis_not_by_polling():
     """The server re-reads the log only every 60 s here, so a move seen at once came by push."""
     game_id, players = start_game("scavenge", 2)
-    database = connection.settings_dict
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",
-        "SCRAPYARD_STREAM_RECHECK_SECONDS": "60",
-        "SCRAPYARD_STREAM_KEEPALIVE_SECONDS": "60",
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "project.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-         "--timeout-graceful-shutdown", "1"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
+    port = free_port()
+    server = start_uvicorn(port, SCRAPYARD_STREAM_RECHECK_SECONDS="60", SCRAPYARD_STREAM_KEEPALIVE_SECONDS="60")
     stream = None
     try:
         stream = _open_stream(port, game_id, players[0].token)
@@ -268,12 +257,27 @@ def test_uvicorn_pushes_a_move_to_an_open_stream_through_redis_not_by_polling():
     finally:
         if stream is not None:
             stream.close()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)
+
+
+def start_uvicorn(port: int, **env: str) -> subprocess.Popen:
+    """The stream server as `make run` starts it, on this test's database."""
+    database = connection.settings_dict
+    url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+    return subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "project.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+         "--timeout-graceful-shutdown", "1"],
+        cwd=ROOT, env={**os.environ, "DATABASE_URL": url, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def _open_stream(port: int, game_id: int, token: str):
