@@ -151,6 +151,21 @@ def deadlines_of(game: Game) -> list[dict[str, Any]]:
     ]
 
 
+WARN_WHEN_USED = 0.8  # the share of a move's time after which its seat is warned
+
+
+def deadline_warning_due(game: Game, seat: int | None) -> bool:
+    """Whether the seat has used 80% of its time for this move (its clock running or not)."""
+    if not game.time_control or seat is None:
+        return False
+    at = time_controls.now()
+    return any(
+        row.budget_seconds - _spent(game, row, at) <= (1 - WARN_WHEN_USED) * row.budget_seconds
+        for row in game.deadlines.all()
+        if row.seat == seat and row.budget_seconds > 0
+    )
+
+
 # --- enforcement ----------------------------------------------------------------------------
 
 

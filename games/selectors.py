@@ -138,6 +138,7 @@ def account_games(*, user: Any, also: list[int] | tuple[int, ...] = ()) -> list[
             "seat": seat_of(game=game, user=user),
             "to_act": game.to_act,
             "deadline": clocks_of(game=game)["deadline"],
+            "deadline_warning": deadlines.deadline_warning_due(game, seat_of(game=game, user=user)),
             "result": game.result,
         }
         for game in games

@@ -61,8 +61,9 @@ async def game_stream(request, game_id: int):
 @require_GET
 async def account_stream(request):
     """`GET /api/stream/`: the caller's games as they change, on one connection: `game_started`,
-    `your_turn` (again after each event while it stays the caller's turn), `game_over` (with the
-    result). On connecting, each game being played is announced, with `your_turn` where it is."""
+    `your_turn` (again after each event while it stays the caller's turn), `deadline_warning`
+    (once 80% of the move's time is used), `game_over` (with the result). On connecting, each game
+    being played is announced, with `your_turn` where it is."""
     if not isinstance(request, ASGIRequest):
         return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())
     try:
@@ -125,6 +126,9 @@ def _changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[st
     moved_on = before is None or before["seq"] != now["seq"] or before["status"] != now["status"]
     if to_move and moved_on:
         items.append({"type": "your_turn", **game, "deadline": now["deadline"]})
+    warned_already = before is not None and before["deadline_warning"] and before["seq"] == now["seq"]
+    if to_move and now["deadline_warning"] and not warned_already:
+        items.append({"type": "deadline_warning", **game, "deadline": now["deadline"]})
     if now["status"] == FINISHED and before is not None:
         items.append({"type": "game_over", **game, "result": now["result"]})
     return items

@@ -3,6 +3,7 @@ games start, when it is its turn, and when they end."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -86,3 +87,35 @@ def test_the_feed_needs_an_account():
 
     refused = _run(scenario)
     assert (refused.status_code, json.loads(refused.content)["code"]) == (401, "not_authenticated")
+
+
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=0.1)
+def test_the_feed_warns_once_when_80_percent_of_a_moves_time_is_used(monkeypatch):
+    from games import time_controls
+
+    alice, bob = register(), register()
+    game = alice.post(
+        "/api/games/", {"rules": "toy_race", "players": 2, "time_control": {"type": "step", "seconds": 100}}
+    ).json()
+    bob.post(f"/api/games/{game['id']}/join/")
+    game = alice.get(f"/api/games/{game['id']}/").json()
+    mover = [alice, bob][game["to_act"][0]]
+    started = time_controls.now()
+    clock = {"now": started}
+    monkeypatch.setattr(time_controls, "now", lambda: clock["now"])
+
+    async def scenario():
+        headers = {"Authorization": f"Token {mover.token}", "Accept": "application/x-ndjson"}
+        feed = await AsyncClient().get("/api/stream/", headers=headers)
+        early = await _read(feed, lambda t: '"your_turn"' in t, limit=5)
+        clock["now"] = started + dt.timedelta(seconds=70)  # 70% used: no warning yet
+        early += await _read(feed, lambda t: False, limit=0.5)
+        clock["now"] = started + dt.timedelta(seconds=85)
+        late = await _read(feed, lambda t: '"deadline_warning"' in t, limit=5)
+        late += await _read(feed, lambda t: False, limit=0.5)  # and only once
+        return _notices(early), _notices(late)
+
+    early, late = _run(scenario)
+    assert "deadline_warning" not in [notice["type"] for notice in early]
+    assert [notice["type"] for notice in late] == ["deadline_warning"]
+    assert late[0]["game"] == game["id"] and late[0]["deadline"] is not None
