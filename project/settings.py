@@ -181,8 +181,8 @@ SPECTACULAR_SETTINGS = {
         "`Retry-After`. Live streams, outside this schema since they are not request and answer: "
         "`GET /api/games/{id}/stream/` on the stream server gives the items of `/events/` as they "
         "come, as Server-Sent Events or NDJSON (`Accept: application/x-ndjson`), resumable with "
-        "`Last-Event-ID` or `?after=N`; `GET /api/stream/` is the account's feed of game_started, deadline_warning, "
-        "your_turn and game_over notices."
+        "`Last-Event-ID` or `?after=N`; `GET /api/stream/` is the account's feed of "
+        "game_started, your_turn, deadline_warning and game_over notices."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
