@@ -1,6 +1,6 @@
 """Five Redis outages with deadlines and bot turns pending, under the real supervisor.
 
-`deploy/supervisord.conf` (what `make run` starts) runs the web server, a worker per queue and beat
+`deploy/supervisord.conf` (what `make run` starts) runs the web and stream servers, a worker per queue and beat
 against a Redis server of this test's own, which the test kills outright five times (no clean
 shutdown; it keeps nothing on disk, so every message in it is lost too). ETA timeouts are held by
 the deadline worker and bot wake-ups are in flight or unsent when Redis goes. Afterwards every
@@ -37,6 +37,7 @@ pytestmark = [
 
 BIN = Path(sys.executable).parent
 OUTAGES = 5
+PROGRAMS = ("web", "streams", "deadlines", "bots", "default", "beat")  # deploy/supervisord.conf
 DOWN_SECONDS = 3.0
 UP_SECONDS = 4.0
 
@@ -131,6 +132,7 @@ def supervised(private_redis, tmp_path):
         "SCRAPYARD_BIN": str(BIN),
         "HOST": "127.0.0.1",
         "PORT": str(_free_port()),
+        "STREAM_PORT": str(_free_port()),
         "SCRAPYARD_WEB_PROCESSES": "1",
         "SCRAPYARD_DEADLINE_PROCESSES": "2",
         "SCRAPYARD_BOT_PROCESSES": "2",
@@ -140,7 +142,7 @@ def supervised(private_redis, tmp_path):
         "PYTHONUNBUFFERED": "1",
     }
     supervisor = Supervisor(var, env)
-    wait_for(lambda: set(supervisor.status().values()) == {"RUNNING"} and len(supervisor.status()) == 5, 30, 0.5)
+    wait_for(lambda: supervisor.status() == dict.fromkeys(PROGRAMS, "RUNNING"), 30, 0.5)
     yield supervisor
     supervisor.stop()
     connection.close()
@@ -228,4 +230,4 @@ def test_five_redis_outages_lose_no_deadline_and_no_bot_turn(private_redis, supe
         game.refresh_from_db()
         assert [event.seq for event in events] == list(range(1, game.seq + 1))
     status = supervised.status()
-    assert set(status.values()) == {"RUNNING"} and len(status) == 5, (status, supervised.output()[-3000:])
+    assert status == dict.fromkeys(PROGRAMS, "RUNNING"), (status, supervised.output()[-3000:])
