@@ -44,6 +44,18 @@ def _rate_limits_out_of_the_way(settings):
     settings.SCRAPYARD_RATE_LIMITS = {scope: 1_000_000 for scope in settings.SCRAPYARD_RATE_LIMITS}
 
 
+@pytest.fixture(autouse=True)
+def _counts_of_earlier_tests_forgotten():
+    """Rate-limit counts live in the shared cache, keyed by account id; SQLite gives a rolled-back
+    test's ids to the next test, which must not inherit its counts."""
+    from django.core.cache import cache
+
+    try:
+        cache.clear()
+    except Exception:  # Redis away: the tests that need it say so themselves
+        pass
+
+
 def _postgres_missing() -> str | None:
     from django.db import connection
 
