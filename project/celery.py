@@ -4,6 +4,9 @@ import os
 
 from celery import Celery
 
+from project import broker
+
+broker.register()  # the embedded default's broker, scrapyard-files://
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 
 app = Celery("project")

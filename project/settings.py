@@ -230,7 +230,7 @@ if REDIS_URL:
         "health_check_interval": 10,
     }
 else:
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "scrapyard-files://"  # kombu's filesystem transport, messages written whole
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR),
         "data_folder_out": str(BROKER_DIR),
