@@ -87,8 +87,6 @@ def _api_error(error: exceptions.APIException) -> JsonResponse:
 
 
 async def _account_feed(user: Any, kind: str) -> AsyncIterator[str]:
-    keepalive = settings.SCRAPYARD_STREAM_KEEPALIVE_SECONDS
-    recheck = settings.SCRAPYARD_STREAM_RECHECK_SECONDS
     woken = asyncio.Event()
     known: dict[int, dict[str, Any]] = {}
     last_sent = time.monotonic()
@@ -103,16 +101,27 @@ async def _account_feed(user: Any, kind: str) -> AsyncIterator[str]:
                     yield _notice(item, kind)
                     last_sent = time.monotonic()
             known = {game["game"]: game for game in games if game["status"] != FINISHED}
-            quiet = time.monotonic() - last_sent
-            try:
-                await asyncio.wait_for(woken.wait(), timeout=max(0.0, min(recheck, keepalive - quiet)))
-            except asyncio.TimeoutError:
-                if time.monotonic() - last_sent >= keepalive:
-                    yield "\n" if kind == NDJSON else ": keep-alive\n\n"
-                    last_sent = time.monotonic()
+            keep_alive = await _news_or_keep_alive(woken, last_sent, kind)
+            if keep_alive:
+                yield keep_alive
+                last_sent = time.monotonic()
     finally:
         for game_id in list(HUB.waiting):
             HUB.unwatch(game_id, woken)
+
+
+async def _news_or_keep_alive(woken: asyncio.Event, last_sent: float, kind: str) -> str | None:
+    """Wait for news, but not past the next re-check of the log or the next keep-alive; the
+    keep-alive to send if one is due now."""
+    keepalive = settings.SCRAPYARD_STREAM_KEEPALIVE_SECONDS
+    quiet = time.monotonic() - last_sent
+    wait = max(0.0, min(settings.SCRAPYARD_STREAM_RECHECK_SECONDS, keepalive - quiet))
+    try:
+        await asyncio.wait_for(woken.wait(), timeout=wait)
+    except asyncio.TimeoutError:
+        if time.monotonic() - last_sent >= keepalive:
+            return "\n" if kind == NDJSON else ": keep-alive\n\n"
+    return None
 
 
 def _changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[str, Any]]:
@@ -196,7 +205,6 @@ async def _run(selector, **arguments) -> Any:
 
 
 async def _stream(game_id: int, seat: int | None, after: int, kind: str) -> AsyncIterator[str]:
-    keepalive = settings.SCRAPYARD_STREAM_KEEPALIVE_SECONDS
     recheck = settings.SCRAPYARD_STREAM_RECHECK_SECONDS
     woken = HUB.watch(game_id)
     FEED.watch(game_id)
@@ -211,13 +219,10 @@ async def _stream(game_id: int, seat: int | None, after: int, kind: str) -> Asyn
                 last_sent = time.monotonic()
             if finished:
                 return
-            quiet = time.monotonic() - last_sent
-            try:
-                await asyncio.wait_for(woken.wait(), timeout=max(0.0, min(recheck, keepalive - quiet)))
-            except asyncio.TimeoutError:
-                if time.monotonic() - last_sent >= keepalive:
-                    yield "\n" if kind == NDJSON else ": keep-alive\n\n"
-                    last_sent = time.monotonic()
+            keep_alive = await _news_or_keep_alive(woken, last_sent, kind)
+            if keep_alive:
+                yield keep_alive
+                last_sent = time.monotonic()
     finally:
         FEED.unwatch(game_id)
         HUB.unwatch(game_id, woken)
