@@ -90,14 +90,18 @@ def clocks_of(*, game: Game) -> dict[str, Any]:
     """The time control, the timeout policy, the deadline of every seat that must act (`deadline`
     is the earliest running one), and the seats a stand-in bot plays for (`games.deadlines`)."""
     due = deadlines.deadlines_of(game)
-    running = [entry["due_at"] for entry in due if entry["due_at"] is not None]
     return {
         "time_control": game.time_control or None,
         "timeout_policy": game.timeout_policy,
-        "deadline": min(running, default=None),
+        "deadline": _earliest(due),
         "deadlines": due,
         "stand_ins": [{"seat": seat.index, "bot": seat.stand_in} for seat in game.seats.all() if seat.stand_in],
     }
+
+
+def _earliest(due: list[dict[str, Any]]) -> dt.datetime | None:
+    """The earliest running deadline of `deadlines.deadlines_of`'s entries."""
+    return min((entry["due_at"] for entry in due if entry["due_at"] is not None), default=None)
 
 
 def legal_moves_for(*, game: Game, user: Any) -> dict[str, Any]:
@@ -127,30 +131,33 @@ def account_games(*, user: Any, also: list[int] | tuple[int, ...] = ()) -> list[
         .filter(Q(status__in=[GameStatus.OPEN, GameStatus.ACTIVE]) | Q(pk__in=list(also)))
         .distinct()
         .order_by("pk")
-        .prefetch_related(seats)
+        .prefetch_related(seats, "deadlines")
     )
-    return [
-        {
-            "game": game.pk,
-            "rules": game.rules,
-            "status": game.status,
-            "seq": game.seq,
-            "seat": seat_of(game=game, user=user),
-            "to_act": game.to_act,
-            "deadline": clocks_of(game=game)["deadline"],
-            "deadline_warning": deadlines.deadline_warning_due(game, seat_of(game=game, user=user)),
-            "result": game.result,
-        }
-        for game in games
-    ]
+    return [_account_game(game, seat_of(game=game, user=user)) for game in games]
+
+
+def _account_game(game: Game, seat: int | None) -> dict[str, Any]:
+    return {
+        "game": game.pk,
+        "rules": game.rules,
+        "status": game.status,
+        "seq": game.seq,
+        "seat": seat,
+        "to_act": game.to_act,
+        "deadline": _earliest(deadlines.deadlines_of(game)),
+        "deadline_warning": deadlines.deadline_warning_due(game, seat),
+        "result": game.result,
+    }
 
 
 def events_after(*, game_id: int, after: int) -> tuple[list[Event], bool]:
     """A game's events after seq `after`, as stored, and whether the game is over (what a live
     stream shares between its watchers; each renders its own view with `event_visible`)."""
-    game = game_get(game_id=game_id)
-    events = list(Event.objects.filter(game=game, seq__gt=after).order_by("seq"))
-    return events, game.status == GameStatus.FINISHED
+    status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()  # streams' hot path
+    if status is None:
+        raise errors.GameNotFound(f"there is no game {game_id}")
+    events = list(Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq"))
+    return events, status == GameStatus.FINISHED
 
 
 def event_visible(event: Event, seat: int | None, everything: bool = False) -> dict[str, Any]:

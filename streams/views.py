@@ -21,6 +21,7 @@ from typing import Any, AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
 from django.http import HttpResponseRedirect, JsonResponse, StreamingHttpResponse
@@ -28,8 +29,7 @@ from django.views.decorators.http import require_GET
 from rest_framework import exceptions
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import auth, errors, selectors
-from games.http_errors import status_of
+from games import auth, errors, http_errors, selectors
 from streams.feed import FEED
 from streams.hub import HUB
 
@@ -41,21 +41,16 @@ SSE = "text/event-stream"
 
 @require_GET
 async def game_stream(request, game_id: int):
-    if not isinstance(request, ASGIRequest):  # a sync worker must not hold a stream
-        return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())
+    if not isinstance(request, ASGIRequest):
+        return _elsewhere(request)
     try:
         after = _resume_point(request)
         user = await _caller(request)
-        seat = await _in_pool(_seat_of)(game_id, user)  # refuses an unknown game before streaming
-    except errors.ServiceError as error:
-        return JsonResponse(error.as_dict(), status=status_of(error))
-    except exceptions.APIException as error:
-        return _api_error(error)
-    kind = NDJSON if NDJSON in request.headers.get("Accept", "") else SSE
-    response = StreamingHttpResponse(_stream(game_id, seat, after, kind), content_type=kind)
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"  # nginx: pass each item on at once
-    return response
+        seat = await _run(_seat_in, game_id=game_id, user=user)  # an unknown game is refused here
+    except (errors.ServiceError, exceptions.APIException) as error:
+        return _refusal(error)
+    kind = _kind(request)
+    return _streaming(_stream(game_id, seat, after, kind), kind)
 
 
 @require_GET
@@ -65,40 +60,54 @@ async def account_stream(request):
     (once 80% of the move's time is used), `game_over` (with the result). On connecting, each game
     being played is announced, with `your_turn` where it is."""
     if not isinstance(request, ASGIRequest):
-        return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())
+        return _elsewhere(request)
     try:
         user = await _caller(request)
         if not user.is_authenticated:
             raise exceptions.NotAuthenticated("the account feed needs an account: send Authorization: Token <key>")
     except exceptions.APIException as error:
-        return _api_error(error)
-    kind = NDJSON if NDJSON in request.headers.get("Accept", "") else SSE
-    response = StreamingHttpResponse(_account_feed(user, kind), content_type=kind)
+        return _refusal(error)
+    kind = _kind(request)
+    return _streaming(_account_feed(user, kind), kind)
+
+
+def _elsewhere(request) -> HttpResponseRedirect:
+    """A sync worker must not hold a stream: send the client to the stream server."""
+    return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())
+
+
+def _refusal(error: Exception) -> JsonResponse:
+    """The error as the rest of the API answers it (`games.http_errors`)."""
+    answer = http_errors.exception_handler(error, {})
+    return JsonResponse(answer.data, status=answer.status_code)
+
+
+def _kind(request) -> str:
+    return NDJSON if NDJSON in request.headers.get("Accept", "") else SSE
+
+
+def _streaming(items: AsyncIterator[str], kind: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(items, content_type=kind)
     response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each item on at once
     return response
-
-
-def _api_error(error: exceptions.APIException) -> JsonResponse:
-    code = getattr(error, "error_code", None) or {401: "not_authenticated", 403: "permission_denied"}.get(error.status_code, "error")
-    if isinstance(error, exceptions.AuthenticationFailed):
-        code = "authentication_failed"
-    return JsonResponse({"code": code, "detail": str(error.detail)}, status=error.status_code)
 
 
 async def _account_feed(user: Any, kind: str) -> AsyncIterator[str]:
     woken = asyncio.Event()
     known: dict[int, dict[str, Any]] = {}
+    watched: set[int] = set()
     last_sent = time.monotonic()
     try:
         while True:
             woken.clear()
             games = await _run(selectors.account_games, user=user, also=tuple(known))
             for game in games:
-                if game["game"] not in known:
+                if game["game"] not in watched:
+                    watched.add(game["game"])
                     HUB.watch(game["game"], woken)
                 for item in _changes(known.get(game["game"]), game):
-                    yield _notice(item, kind)
+                    yield _frame(item, kind, item["type"])
                     last_sent = time.monotonic()
             known = {game["game"]: game for game in games if game["status"] != FINISHED}
             keep_alive = await _news_or_keep_alive(woken, last_sent, kind)
@@ -106,7 +115,7 @@ async def _account_feed(user: Any, kind: str) -> AsyncIterator[str]:
                 yield keep_alive
                 last_sent = time.monotonic()
     finally:
-        for game_id in list(HUB.waiting):
+        for game_id in watched:
             HUB.unwatch(game_id, woken)
 
 
@@ -143,20 +152,6 @@ def _changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[st
     return items
 
 
-def _notice(item: dict[str, Any], kind: str) -> str:
-    data = json.dumps(item, cls=JSONEncoder, ensure_ascii=False, separators=(",", ":"))
-    if kind == NDJSON:
-        return data + "\n"
-    return f"event: {item['type']}\ndata: {data}\n\n"
-
-
-def _in_pool(function):
-    """Run `function` in the shared thread pool, not in the request's own thread: a stream is a
-    long request, and a thread (with a database connection) per open stream would not hold
-    thousands. The pool's few threads keep their connections (CONN_MAX_AGE) for every stream."""
-    return sync_to_async(function, thread_sensitive=False)
-
-
 def _resume_point(request) -> int:
     raw = request.GET.get("after", request.headers.get("Last-Event-ID", "0"))
     try:
@@ -173,25 +168,19 @@ async def _caller(request) -> Any:
     browser's session. A scoped token needs `read`."""
     header = request.headers.get("Authorization", "")
     if header.startswith("Token "):
-        user, token = await _in_pool(auth.ScopedTokenAuthentication().authenticate_credentials)(header[6:].strip())
+        authenticate = auth.ScopedTokenAuthentication().authenticate_credentials
+        user, token = await _run(authenticate, key=header[6:].strip())
         if "read" not in auth.scopes_of(token):
             raise auth.MissingScope("read")
         return user
     if header:
         raise exceptions.AuthenticationFailed("use Authorization: Token <key>")
-    return await _in_pool(_session_user)(request)
+    return await _run(get_user, request=request)
 
 
-def _session_user(request) -> Any:
-    user = request.user
-    user.is_authenticated  # noqa: B018 - resolves the lazy user here, in the pool's thread
-    return user._wrapped if hasattr(user, "_wrapped") else user
-
-
-def _seat_of(game_id: int, user: Any) -> int | None:
+def _seat_in(game_id: int, user: Any) -> int | None:
     """The caller's seat in the game (None: a spectator), fixed for the stream: someone who takes
     a seat while watching keeps a spectator's view until they open a new stream."""
-    close_old_connections()
     return selectors.seat_of(game=selectors.game_get(game_id=game_id), user=user)
 
 
@@ -201,7 +190,10 @@ def _fresh(selector, **arguments) -> Any:
 
 
 async def _run(selector, **arguments) -> Any:
-    return await _in_pool(_fresh)(selector, **arguments)
+    """Run a read in the shared thread pool, not in the request's own thread: a stream is a long
+    request, and a thread (with a database connection) per open stream would not hold thousands.
+    The pool's few threads keep their connections (CONN_MAX_AGE) for every stream."""
+    return await sync_to_async(_fresh, thread_sensitive=False)(selector, **arguments)
 
 
 async def _stream(game_id: int, seat: int | None, after: int, kind: str) -> AsyncIterator[str]:
@@ -214,7 +206,7 @@ async def _stream(game_id: int, seat: int | None, after: int, kind: str) -> Asyn
             woken.clear()  # before reading, so news during the read wakes the next wait
             events, finished = await FEED.since(game_id, after, HUB.newest(game_id), recheck, _run)
             for event in events:
-                yield _item(selectors.event_visible(event, seat, finished), kind)
+                yield _frame(selectors.event_visible(event, seat, finished), kind, event.kind, event.seq)
                 after = event.seq
                 last_sent = time.monotonic()
             if finished:
@@ -228,8 +220,10 @@ async def _stream(game_id: int, seat: int | None, after: int, kind: str) -> Asyn
         HUB.unwatch(game_id, woken)
 
 
-def _item(event: dict[str, Any], kind: str) -> str:
-    data = json.dumps(event, cls=JSONEncoder, ensure_ascii=False, separators=(",", ":"))  # as the API writes it
+def _frame(body: dict[str, Any], kind: str, name: str, seq: int | None = None) -> str:
+    """One item as an NDJSON line, or as a Server-Sent Event (`id:` the seq, when it has one),
+    its JSON as the API writes it."""
+    data = json.dumps(body, cls=JSONEncoder, ensure_ascii=False, separators=(",", ":"))
     if kind == NDJSON:
         return data + "\n"
-    return f"id: {event['seq']}\nevent: {event['kind']}\ndata: {data}\n\n"
+    return (f"id: {seq}\n" if seq is not None else "") + f"event: {name}\ndata: {data}\n\n"

@@ -74,35 +74,44 @@ def game_create(
 @transaction.atomic
 def bot_seat_add(*, game_id: int, user: Any, bot: str, level: int | None = None) -> Seat:
     """A bot takes the next free seat of an open game; any player seated there may ask."""
-    game = locked_game(game_id)
-    if game.created_by_id != user.pk:  # a creator who only watches may seat bots too
-        seat_of(game, user)
-    if game.status != GameStatus.OPEN:
-        raise GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
+    game = _open_for_seating_by(user, game_id)
     spec = bots.get(bot)
     chosen_level = spec.default_level if level is None else level
     spec.check_level(chosen_level)
-    seat = Seat(game=game, index=_next_free_seat(game), bot=bot, bot_level=chosen_level)
-    _take_seat(game, seat)
-    record_state(game, store.state_at(game))
-    return seat
+    return _seat_next(game, bot=bot, bot_level=chosen_level)
 
 
 @transaction.atomic
 def bot_account_seat(*, game_id: int, user: Any, account: str) -> Seat:
     """A bot account (`bot_account_mark`) takes the next free seat of an open game, as a bot of
     the server's would; any player seated there may ask. The account then plays it like anyone."""
-    game = locked_game(game_id)
-    if game.created_by_id != user.pk:
-        seat_of(game, user)
-    if game.status != GameStatus.OPEN:
-        raise GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
+    game = _open_for_seating_by(user, game_id)
     bot = Account.objects.select_related("user").filter(user__username=account, is_bot=True).first()
     if bot is None:
         raise NotABotAccount(f"there is no bot account {account!r}")
     if game.seats.filter(user=bot.user).exists():
         raise AlreadySeated(f"{account} already has a seat in game {game.pk}")
-    seat = Seat(game=game, index=_next_free_seat(game), user=bot.user)
+    return _seat_next(game, user=bot.user)
+
+
+def _open_for_seating_by(user: Any, game_id: int) -> Game:
+    """The game, locked, if it is open and `user` may seat bots in it: a player seated there, or
+    the creator of a game it only watches."""
+    game = locked_game(game_id)
+    if game.created_by_id != user.pk:
+        seat_of(game, user)
+    _check_open(game)
+    return game
+
+
+def _check_open(game: Game) -> None:
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
+
+
+def _seat_next(game: Game, **who: Any) -> Seat:
+    """`who` (a user, or a bot and its level) takes the next free seat."""
+    seat = Seat(game=game, index=_next_free_seat(game), **who)
     _take_seat(game, seat)
     record_state(game, store.state_at(game))
     return seat
@@ -125,14 +134,10 @@ def _checked_bot_seats(wanted: list[dict], players: int, first: int = 1) -> list
 @transaction.atomic
 def game_join(*, game_id: int, user: Any) -> Seat:
     game = locked_game(game_id)
-    if game.status != GameStatus.OPEN:
-        raise GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
+    _check_open(game)
     if game.seats.filter(user=user).exists():
         raise AlreadySeated(f"you already have a seat in game {game.pk}")
-    seat = Seat(game=game, index=_next_free_seat(game), user=user)
-    _take_seat(game, seat)
-    record_state(game, store.state_at(game))
-    return seat
+    return _seat_next(game, user=user)
 
 
 def _next_free_seat(game: Game) -> int:
