@@ -37,7 +37,7 @@ class AccountCreateApi(APIView):
     @operation("accountCreate", summary="Create an account; answers its token", answer=schema.AccountAnswer,
                status=201, request=AccountInputSerializer, codes=["username_taken"], body=True, auth="none")
     def post(self, request):
-        data = _validated(self.AccountInputSerializer, request.data)
+        data = validated(self.AccountInputSerializer, request.data)
         user, token = services.account_create(**data)
         return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
 
@@ -54,7 +54,7 @@ class TokenObtainApi(APIView):
     @operation("tokenObtain", summary="The token of an account, by username and password", answer=schema.TokenAnswer,
                request=TokenInputSerializer, codes=["invalid_credentials"], body=True, auth="none")
     def post(self, request):
-        token = services.token_obtain(**_validated(self.TokenInputSerializer, request.data))
+        token = services.token_obtain(**validated(self.TokenInputSerializer, request.data))
         return Response({"token": token.key})
 
 
@@ -92,7 +92,7 @@ class GameListCreateApi(ScopedApi):
     @operation("gameList", summary="Games, newest first: filter by status, or only yours", answer=schema.GamePage,
                parameters=[GameListFilterSerializer, *schema.PAGE], codes=["invalid_input"], scope="read")
     def get(self, request):
-        filters = _validated(self.GameListFilterSerializer, request.query_params)
+        filters = validated(self.GameListFilterSerializer, request.query_params)
         games = selectors.game_list(user=request.user, status=filters.get("status"), mine=filters["mine"])
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self)
@@ -102,7 +102,7 @@ class GameListCreateApi(ScopedApi):
                answer=schema.GameDetail, status=201, request=GameCreateInputSerializer, body=True, auth="required",
                codes=["unknown_rules", "invalid_option", "unknown_bot", "invalid_level"], rules_statuses=[400], scope="play")
     def post(self, request):
-        data = _validated(self.GameCreateInputSerializer, request.data)
+        data = validated(self.GameCreateInputSerializer, request.data)
         game = services.game_create(
             creator=request.user,
             rules_id=data["rules"],
@@ -158,7 +158,7 @@ class GameBotAddApi(ScopedApi):
                codes=["game_not_open", "not_a_player", "unknown_bot", "invalid_level", "not_a_bot_account",
                       "already_seated", "log_damaged", "rules_version_gone"])
     def post(self, request, game_id: int):
-        data = _validated(self.BotSeatInputSerializer, request.data)
+        data = validated(self.BotSeatInputSerializer, request.data)
         if "account" in data:
             services.bot_account_seat(game_id=game_id, user=request.user, account=data["account"])
         else:
@@ -198,7 +198,7 @@ class AccountVacationApi(ScopedApi):
                answer=schema.VacationAnswer, request=VacationInputSerializer, body=True, auth="required",
                codes=["no_vacation_left"], scope="account")
     def post(self, request):
-        data = _validated(self.VacationInputSerializer, request.data)
+        data = validated(self.VacationInputSerializer, request.data)
         account = services.vacation_set(user=request.user, on=data["on"])
         return Response(selectors.vacation_info(account))
 
@@ -249,7 +249,7 @@ class MoveSubmitApi(ScopedApi):
     def post(self, request, game_id: int):
         # The version is judged before anything else about the move, so a stale client learns
         # that first: only `expected_seq` is read here, the move is the rules' business.
-        expected_seq = _validated(self.VersionSerializer, request.data)["expected_seq"]
+        expected_seq = validated(self.VersionSerializer, request.data)["expected_seq"]
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
             raise errors.InvalidInput("the Idempotency-Key header is longer than 200 characters")
@@ -277,7 +277,7 @@ class GameEventsApi(ScopedApi):
     @operation("gameEvents", summary="The game's log after event `after`, as you may see it", answer=schema.EventsAnswer,
                parameters=[EventsFilterSerializer], game=True, codes=["invalid_input"], scope="read")
     def get(self, request, game_id: int):
-        after = _validated(self.EventsFilterSerializer, request.query_params)["after"]
+        after = validated(self.EventsFilterSerializer, request.query_params)["after"]
         game = selectors.game_get(game_id=game_id)
         events = selectors.events_visible(game=game, user=request.user, after=after)
         return Response({"seq": game.seq, "events": events})
@@ -293,7 +293,7 @@ class GameStateApi(ScopedApi):
                parameters=[StateFilterSerializer], game=True,
                codes=["invalid_input", "event_out_of_range", "log_damaged", "rules_version_gone"], scope="read")
     def get(self, request, game_id: int):
-        at = _validated(self.StateFilterSerializer, request.query_params).get("at")
+        at = validated(self.StateFilterSerializer, request.query_params).get("at")
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.view_at(game=game, user=request.user, at=game.seq if at is None else at))
 
@@ -330,7 +330,7 @@ class TokensApi(ScopedApi):
                answer=schema.TokenInfo, status=201, request=TokenCreateInputSerializer, body=True, auth="required",
                scope="account", codes=["too_many_tokens"])
     def post(self, request):
-        data = _validated(self.TokenCreateInputSerializer, request.data)
+        data = validated(self.TokenCreateInputSerializer, request.data)
         token, key = services.token_create(user=request.user, by=request.auth, **data)
         return Response(selectors.token_info(token, key), status=status.HTTP_201_CREATED)
 
@@ -346,7 +346,7 @@ class TokenRevokeApi(ScopedApi):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-def _validated(serializer_class, data) -> dict:
+def validated(serializer_class, data) -> dict:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data

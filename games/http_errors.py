@@ -44,6 +44,12 @@ STATUS: dict[str, int] = {
     "not_a_bot_account": 400,
     "account_has_played": 409,
     "idempotency_key_reused": 422,
+    # hooks.errors
+    "webhook_not_found": 404,
+    "delivery_not_found": 404,
+    "too_many_webhooks": 409,
+    "webhook_disabled": 409,
+    "url_not_allowed": 400,
     # rules.base
     "rules_error": 400,
     "unknown_field": 400,

@@ -6,13 +6,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 import bots
 import rules
 from games import deadlines, dispatch, errors, store, time_controls
-from games.models import Account, ApiToken, Event, Game, GameStatus, Seat
+from games.models import Account, ApiToken, Event, EventKind, Game, GameStatus, Seat
+
+User = get_user_model()
 
 
 def game_get(*, game_id: int) -> Game:
@@ -133,10 +136,10 @@ def account_games(*, user: Any, also: list[int] | tuple[int, ...] = ()) -> list[
         .order_by("pk")
         .prefetch_related(seats, "deadlines")
     )
-    return [_account_game(game, seat_of(game=game, user=user)) for game in games]
+    return [account_game(game, seat_of(game=game, user=user)) for game in games]
 
 
-def _account_game(game: Game, seat: int | None) -> dict[str, Any]:
+def account_game(game: Game, seat: int | None) -> dict[str, Any]:
     return {
         "game": game.pk,
         "rules": game.rules,
@@ -182,6 +185,82 @@ def view_at(*, game: Game, user: Any, at: int) -> dict[str, Any]:
 
 
 
+# --- what the apps beside `games` follow (hooks) -------------------------------------------------
+
+
+def account_seats(*, game_id: int) -> dict[int, int]:
+    """Who sits where: account id -> seat (a built-in bot's seat has no account)."""
+    return dict(Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("user_id", "index"))
+
+
+def account_game_of(*, game_id: int, seat: int | None) -> dict[str, Any]:
+    """One game as the account feed sees it (`account_game`), for the account in `seat`."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    game = Game.objects.prefetch_related(seats, "deadlines").filter(pk=game_id).first()
+    if game is None:
+        raise errors.GameNotFound(f"there is no game {game_id}")
+    return account_game(game, seat)
+
+
+def events_seen_by(
+    *, game_id: int, seat: int | None, after: int, upto: int, since: dt.datetime | None = None
+) -> list[dict[str, Any]]:
+    """Events `after` < seq <= `upto` (and recorded at `since` or later) as `seat` may see them,
+    as `/events/` gives them."""
+    everything = Game.objects.filter(pk=game_id, status=GameStatus.FINISHED).exists()
+    events = Event.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto).order_by("seq")
+    if since is not None:
+        events = events.filter(created_at__gte=since)
+    return [event_visible(event, seat, everything) for event in events]
+
+
+def starts_game(event: dict[str, Any]) -> bool:
+    """Whether a visible event (`event_visible`) is the one that started its game."""
+    return event["kind"] == EventKind.SYSTEM and event["payload"].get("type") == "game_started"
+
+
+def games_moved_since(*, user_ids: list[int], game_ids: list[int], since: dt.datetime) -> list[dict[str, Any]]:
+    """The games a follower of these accounts (or of these games) may have missed news of: those
+    open or being played, and those whose last event is after `since`. Each as
+    `{"game", "seq", "accounts": {account id: seat}}`."""
+    recent = Q(status__in=[GameStatus.OPEN, GameStatus.ACTIVE]) | Q(events__seq=F("seq"), events__created_at__gte=since)
+    followed = Q(seats__user_id__in=user_ids) | Q(pk__in=game_ids)
+    ids = Game.objects.filter(followed).filter(recent).values_list("pk", flat=True).distinct()
+    games = Game.objects.filter(pk__in=list(ids)).prefetch_related("seats").order_by("pk")
+    return [
+        {
+            "game": game.pk,
+            "seq": game.seq,
+            "accounts": {seat.user_id: seat.index for seat in game.seats.all() if seat.user_id},
+        }
+        for game in games
+    ]
+
+
+def deadline_warnings(*, user_ids: list[int]) -> list[dict[str, Any]]:
+    """Every seat of these accounts that has used 80% of its time for the move it owes
+    (`deadlines.deadline_warning_due`), as `{"account", "game", "rules", "seat", "seq", "deadline"}`."""
+    seats = Prefetch("seats", queryset=Seat.objects.filter(user_id__in=user_ids))
+    games = (
+        Game.objects.filter(status=GameStatus.ACTIVE, seats__user_id__in=user_ids, deadlines__isnull=False)
+        .distinct()
+        .prefetch_related(seats, "deadlines")
+    )
+    return [
+        {
+            "account": seat.user_id,
+            "game": game.pk,
+            "rules": game.rules,
+            "seat": seat.index,
+            "seq": game.seq,
+            "deadline": _earliest(deadlines.deadlines_of(game)),
+        }
+        for game in games
+        for seat in game.seats.all()
+        if deadlines.deadline_warning_due(game, seat.index)
+    ]
+
+
 # --- accounts -------------------------------------------------------------------------------
 
 
@@ -220,6 +299,11 @@ def vacation_end(account: Account, at: dt.datetime) -> dt.datetime | None:
     earlier = account.vacation_used_seconds if account.vacation_year == at.year else 0.0
     left = max(0.0, account.vacation_days_per_year * time_controls.DAY - earlier)
     return account.vacation_since + dt.timedelta(seconds=left)
+
+
+def account_email(*, user_id: int) -> str:
+    """Where to write to the account ("" if it gave no address)."""
+    return User.objects.filter(pk=user_id).values_list("email", flat=True).first() or ""
 
 
 def account_info(account: Account) -> dict[str, Any]:

@@ -3,10 +3,14 @@ from django.urls import path
 from games import apis
 
 
-def _with_and_without_slash(route: str, view, name: str) -> list:
-    """Both `games/` and `games` reach the view: with APPEND_SLASH, a POST without the slash got
+def with_and_without_slash(routes: list) -> list:
+    """Both `games/` and `games` reach each view: with APPEND_SLASH, a POST without the slash got
     a 301 whose redirect drops the body, and a client following it believed the create worked."""
-    return [path(route, view, name=name), path(route.rstrip("/"), view)]
+    return [
+        both
+        for route in routes
+        for both in (route, path(str(route.pattern).rstrip("/"), route.callback))
+    ]
 
 
 _routes = [
@@ -30,8 +34,4 @@ _routes = [
     path("health/", apis.HealthApi.as_view(), name="health"),
 ]
 
-urlpatterns = [
-    both
-    for route in _routes
-    for both in _with_and_without_slash(str(route.pattern), route.callback, route.name)
-]
+urlpatterns = with_and_without_slash(_routes)

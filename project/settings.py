@@ -8,6 +8,7 @@ PostgreSQL and Redis, which is what several web processes and workers share in p
 
 import os
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # the docs page's assets, served from here: no CDN
     "games",
     "streams",
+    "hooks",
 ]
 
 MIDDLEWARE = [
@@ -182,7 +184,8 @@ SPECTACULAR_SETTINGS = {
         "`GET /api/games/{id}/stream/` on the stream server gives the items of `/events/` as they "
         "come, as Server-Sent Events or NDJSON (`Accept: application/x-ndjson`), resumable with "
         "`Last-Event-ID` or `?after=N`; `GET /api/stream/` is the account's feed of "
-        "game_started, your_turn, deadline_warning and game_over notices."
+        "game_started, your_turn, deadline_warning and game_over notices. Webhooks "
+        "(`/api/webhooks/`) POST the same notices, and each event, signed the Standard Webhooks way."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -191,8 +194,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["games.schema.documented_endpoints"],
-    # Enums stay inline: each error response lists its own codes where a client reads them.
-    "POSTPROCESSING_HOOKS": [],
+    # Enums stay inline (no enum postprocessing): each error response lists its own codes where a
+    # client reads them. The streams, not DRF views, are added by hand.
+    "POSTPROCESSING_HOOKS": ["streams.schema.document_streams"],
 }
 
 # Live streams (streams.views) are served by an ASGI process of their own; the WSGI server sends a
@@ -205,6 +209,38 @@ SCRAPYARD_STREAM_KEEPALIVE_SECONDS = float(os.environ.get("SCRAPYARD_STREAM_KEEP
 SCRAPYARD_STREAM_RECHECK_SECONDS = float(
     os.environ.get("SCRAPYARD_STREAM_RECHECK_SECONDS", "5" if os.environ.get("REDIS_URL") else "1")
 )
+
+# Mail out. EMAIL_URL names an SMTP server: smtp://user:password@host:587 (STARTTLS) or
+# smtps://user:password@host:465 (TLS); without it every mail is written to a file in var/mail.
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+DEFAULT_FROM_EMAIL = os.environ.get("SCRAPYARD_MAIL_FROM", "Scrapyard <scrapyard@localhost>")
+EMAIL_TIMEOUT = 10
+if EMAIL_URL:
+    _mail = urlsplit(EMAIL_URL)
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = _mail.hostname or "localhost"
+    EMAIL_PORT = _mail.port or (465 if _mail.scheme == "smtps" else 25)
+    EMAIL_HOST_USER = unquote(_mail.username or "")
+    EMAIL_HOST_PASSWORD = unquote(_mail.password or "")
+    EMAIL_USE_SSL = _mail.scheme == "smtps"
+    EMAIL_USE_TLS = _mail.scheme == "smtp" and EMAIL_PORT == 587
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = str(VAR_DIR / "mail")
+
+# Webhooks (hooks.services). Waits between the retries of a delivery that timed out or got a 5xx
+# (plus up to 10% jitter): about a day in all, after which the endpoint is disabled and its owner
+# told. By default a webhook may reach public addresses only; loopback is for tests and
+# self-hosting (private, link-local and metadata addresses are never allowed).
+SCRAPYARD_WEBHOOK_RETRY_SECONDS = [
+    float(wait) for wait in _env_list("SCRAPYARD_WEBHOOK_RETRY_SECONDS", "5,30,120,600,1800,3600,7200,14400,28800,28800")
+]
+SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS", "5"))
+SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK = _env_flag("SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK", False)
+SCRAPYARD_WEBHOOKS_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_WEBHOOKS_PER_ACCOUNT", "20"))
+SCRAPYARD_WEBHOOK_LOG_DAYS = int(os.environ.get("SCRAPYARD_WEBHOOK_LOG_DAYS", "30"))
+# How often beat looks for games whose fan-out request was lost (hooks.tasks.sweep_missed).
+SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS", "10"))
 
 # Snapshots are a cache of the fold: one every this many events keeps a load to at most that
 # many applied moves, however long the game.
@@ -267,6 +303,12 @@ CELERY_TASK_ALWAYS_EAGER = _env_flag("SCRAPYARD_TASKS_EAGER", False)
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
     "wake-stalled-bots": {"task": "games.wake_stalled_bots", "schedule": 10.0, "options": {"expires": 10}},
+    "webhooks": {"task": "hooks.sweep", "schedule": 1.0, "options": {"expires": 5}},
+    "webhooks-missed": {
+        "task": "hooks.sweep_missed",
+        "schedule": SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS,
+        "options": {"expires": 30},
+    },
 }
 
 # The sweeper sends each timeout up to LOOKAHEAD seconds ahead, with its ETA at the deadline, so

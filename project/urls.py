@@ -9,6 +9,7 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/", include("streams.urls")),
     path("api/", include("games.urls")),
+    path("api/", include("hooks.urls")),
 ]
 
 # Outside the DRF views (an unknown URL or Host, an oversized body, a crash, a database outage)

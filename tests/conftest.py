@@ -98,3 +98,19 @@ def reproducible_seeds(monkeypatch):
     monkeypatch.setattr(
         services, "new_seed", lambda: hashlib.sha256(f"test-seed-{next(counter)}".encode()).hexdigest()
     )
+
+
+@pytest.fixture
+def receiver():
+    """A webhook receiver: a real HTTP server on 127.0.0.1 (tests/hooks/receiver.py)."""
+    from tests.hooks.receiver import Receiver
+
+    server = Receiver()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def loopback_allowed(settings):
+    """Webhooks may reach this machine (the receiver), as in a self-hosted setup."""
+    settings.SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK = True

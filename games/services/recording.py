@@ -1,5 +1,5 @@
-"""After each event: what the game row caches, the snapshot, the deadlines, the bots and the
-live streams.
+"""After each event: what the game row caches, the snapshot, the deadlines, the bots, the live
+streams and the apps listening for new events (`games.signals`).
 
 `record_state` runs in the event's transaction, under the game's row lock; each of its jobs has
 its own function so each can be read (and changed) alone.
@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import announce, deadlines, dispatch, store
+from games import announce, deadlines, dispatch, signals, store
 from games.models import Game, GameStatus
 from games.services.common import BOT_PLAYED
 
@@ -24,6 +24,7 @@ def record_state(game: Game, state: Any, acted: int | None = None) -> None:
     deadlines.deadlines_sync(game, acted=acted)
     _wake_bots_after_commit(game)
     announce.after_commit(game)
+    _tell_listeners_after_commit(game)
 
 
 def _project(game: Game, state: Any) -> None:
@@ -51,3 +52,8 @@ def _wake_bots_after_commit(game: Game) -> None:
         # robust: the move is stored whatever the broker says; `bots_stalled` wakes a bot whose
         # message never left.
         transaction.on_commit(lambda: dispatch.send(dispatch.PLAY_BOTS, (game_id, seq)), robust=True)
+
+
+def _tell_listeners_after_commit(game: Game) -> None:
+    game_id, seq = game.pk, game.seq
+    transaction.on_commit(lambda: signals.events_recorded.send(Game, game_id=game_id, seq=seq), robust=True)

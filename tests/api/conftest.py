@@ -30,10 +30,10 @@ class Player:
         return self.post(f"/api/games/{game_id}/moves/", {"move": move, "expected_seq": expected_seq}, **headers)
 
 
-def register(username: str | None = None) -> Player:
+def register(username: str | None = None, email: str = "") -> Player:
     username = username or f"player{next(_names)}"
     response = APIClient().post(
-        "/api/accounts/", {"username": username, "password": "correct horse battery"}, format="json"
+        "/api/accounts/", {"username": username, "password": "correct horse battery", "email": email}, format="json"
     )
     assert response.status_code == 201, response.content
     return Player(username, response.json()["token"])

@@ -150,7 +150,7 @@ def test_a_game_of_bots_only_finishes_through_the_workers(start_worker):
         bot_seats=[{"seat": 0, "bot": "random"}, {"seat": 1, "bot": "random"}],
     )
     finished = wait_for(lambda: Game.objects.filter(pk=game.pk, status="finished").first(), 60, 0.5)
-    assert finished.result["winners"]
+    assert finished.result["winners"] or "draw" in finished.result["reason"]  # random bots may tie
     assert not Event.objects.filter(game=game, kind="move").exclude(seat__in=(0, 1)).exists()
 
 

@@ -1,0 +1,11 @@
+"""What `games` tells the apps beside it, which it never imports (`hooks`, and any later door).
+
+`events_recorded(game_id, seq)` is sent once the transaction that appended events up to `seq`
+has committed, in the process that wrote them. A receiver must be quick and must not fail the
+write (it runs after the commit, robustly): it sends work to a queue, and keeps its own sweep
+for a message that never arrives, since a process can die between the commit and the send.
+"""
+
+from django.dispatch import Signal
+
+events_recorded = Signal()  # keyword arguments: game_id, seq

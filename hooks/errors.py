@@ -1,0 +1,23 @@
+"""The webhooks' refusals, in the API's one error shape (their statuses: `games.http_errors`)."""
+
+from games.errors import ServiceError
+
+
+class WebhookNotFound(ServiceError):
+    code = "webhook_not_found"
+
+
+class DeliveryNotFound(ServiceError):
+    code = "delivery_not_found"
+
+
+class TooManyWebhooks(ServiceError):
+    code = "too_many_webhooks"
+
+
+class WebhookDisabled(ServiceError):
+    code = "webhook_disabled"
+
+
+class UrlNotAllowed(ServiceError):
+    code = "url_not_allowed"

@@ -1,0 +1,131 @@
+"""One POST to a webhook endpoint, with the SSRF guard.
+
+The host is resolved here, at delivery time, and every address it resolves to must be public
+(`address_allowed`): not loopback (unless `SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK`, for tests and
+self-hosting), private, link-local (cloud metadata lives there), shared, multicast or reserved.
+The connection then goes to the checked address itself, the name kept for the Host header and
+TLS, so a second lookup (DNS rebinding) cannot send it elsewhere. Redirects are not followed.
+At most `KEPT_BYTES` (1 KB) of the answer are read, and kept in the delivery log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import socket
+import time
+from urllib.parse import urlsplit
+
+import urllib3
+
+USER_AGENT = "Scrapyard-Webhooks/1"
+KEPT_BYTES = 1024  # of an answer's body, read and kept (hooks.models.Attempt.response_body)
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    status_code: int | None  # None: no answer
+    error: str  # "" when the endpoint answered; else what went wrong, for the delivery log
+    retry: bool  # worth trying again later (timeouts, connection errors, 429 and 5xx)
+    duration_ms: int
+    response_body: str
+
+    @property
+    def delivered(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+
+class AddressRefused(Exception):
+    """The URL's host is, or resolves to, an address webhooks may not reach."""
+
+
+def address_allowed(address: ipaddress.IPv4Address | ipaddress.IPv6Address, allow_loopback: bool) -> bool:
+    mapped = getattr(address, "ipv4_mapped", None)
+    if mapped is not None:  # ::ffff:10.0.0.1 is 10.0.0.1
+        address = mapped
+    if address.is_loopback:
+        return allow_loopback
+    return address.is_global and not address.is_multicast
+
+
+def literal_refused(url: str, allow_loopback: bool) -> str | None:
+    """Why a URL is refused before any lookup (its host a forbidden address, or `localhost`)."""
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return None if allow_loopback else f"{host} is this machine"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return None  # a name: checked when a delivery resolves it
+    return None if address_allowed(address, allow_loopback) else f"{host} is not a public address"
+
+
+def lookup(host: str, port: int) -> list[str]:
+    """Every address the host resolves to (a name lookup, or the address itself)."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        raise OSError(f"cannot resolve {host}: {error.strerror}") from None
+    return [info[4][0] for info in found]
+
+
+def resolve(host: str, port: int, allow_loopback: bool) -> str:
+    """The address to connect to: the first the host resolves to, once every one is allowed."""
+    addresses = [ipaddress.ip_address(address.split("%")[0]) for address in lookup(host, port)]
+    refused = [str(address) for address in addresses if not address_allowed(address, allow_loopback)]
+    if refused or not addresses:
+        raise AddressRefused(f"{host} resolves to {', '.join(refused) or 'nothing'}: not a public address")
+    return str(addresses[0])
+
+
+def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float, allow_loopback: bool) -> Outcome:
+    started = time.monotonic()
+
+    def outcome(status_code: int | None, error: str, retry: bool, response_body: str = "") -> Outcome:
+        return Outcome(status_code, error[:300], retry, int((time.monotonic() - started) * 1000), response_body)
+
+    parts = urlsplit(url)
+    https = parts.scheme == "https"
+    port = parts.port or (443 if https else 80)
+    try:
+        address = resolve(parts.hostname or "", port, allow_loopback)
+    except AddressRefused as error:
+        return outcome(None, f"address_not_allowed: {error}", retry=False)
+    except OSError as error:
+        return outcome(None, f"dns_failed: {error}", retry=True)
+    pool = _pool(https, address, port, parts.hostname or "", timeout)
+    try:
+        return _send(pool, parts, body, headers, timeout, outcome)
+    finally:
+        pool.close()
+
+
+def _send(pool, parts, body: bytes, headers: dict[str, str], timeout: float, outcome) -> Outcome:
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    host_header = parts.hostname if parts.port is None else f"{parts.hostname}:{parts.port}"
+    try:
+        response = pool.urlopen(
+            "POST", path, body=body, redirect=False, retries=False, preload_content=False,
+            headers={**headers, "Host": host_header, "Content-Type": "application/json", "User-Agent": USER_AGENT},
+        )
+        try:
+            kept = response.read(amt=KEPT_BYTES, decode_content=False) or b""
+        finally:
+            response.release_conn()
+    except urllib3.exceptions.TimeoutError:
+        return outcome(None, f"timeout: no answer within {timeout:g} s", retry=True)
+    except urllib3.exceptions.HTTPError as error:
+        return outcome(None, f"connection_failed: {type(error).__name__}", retry=True)
+    text = kept.decode("utf-8", errors="replace").replace("\x00", "")[:KEPT_BYTES]
+    code = response.status
+    error = "" if 200 <= code < 300 else f"http_{code}"
+    return outcome(code, error, retry=code == 429 or code >= 500, response_body=text)
+
+
+def _pool(https: bool, address: str, port: int, hostname: str, timeout: float) -> urllib3.HTTPConnectionPool:
+    limits = urllib3.Timeout(connect=timeout, read=timeout)
+    if https:
+        return urllib3.HTTPSConnectionPool(
+            address, port, timeout=limits, maxsize=1, server_hostname=hostname, assert_hostname=hostname,
+        )
+    return urllib3.HTTPConnectionPool(address, port, timeout=limits, maxsize=1)
