@@ -273,13 +273,14 @@ class GameEventsApi(ScopedApi):
 
     class EventsFilterSerializer(serializers.Serializer):
         after = serializers.IntegerField(required=False, default=0, min_value=0)
+        notation = serializers.BooleanField(required=False, default=False, help_text="add each event's `text`")
 
     @operation("gameEvents", summary="The game's log after event `after`, as you may see it", answer=schema.EventsAnswer,
                parameters=[EventsFilterSerializer], game=True, codes=["invalid_input"], scope="read")
     def get(self, request, game_id: int):
-        after = validated(self.EventsFilterSerializer, request.query_params)["after"]
+        wanted = validated(self.EventsFilterSerializer, request.query_params)
         game = selectors.game_get(game_id=game_id)
-        events = selectors.events_visible(game=game, user=request.user, after=after)
+        events = selectors.events_visible(game=game, user=request.user, **wanted)
         return Response({"seq": game.seq, "events": events})
 
 

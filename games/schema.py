@@ -262,6 +262,9 @@ class LegalMoves(serializers.Serializer):
     seq = serializers.IntegerField()
     seat = serializers.IntegerField()
     moves = serializers.ListField(child=serializers.DictField())
+    notation = serializers.ListField(
+        child=serializers.CharField(), help_text="each move's human notation, in the same order (unique per move)"
+    )
 
 
 class EventAnswer(serializers.Serializer):
@@ -273,6 +276,7 @@ class EventAnswer(serializers.Serializer):
     hash = serializers.CharField()
     prev_hash = serializers.CharField()
     private_digest = serializers.CharField(allow_blank=True, allow_null=True)
+    text = serializers.CharField(required=False, help_text="with ?notation=true: the event in words")
 
 
 class EventsAnswer(serializers.Serializer):

@@ -14,6 +14,7 @@ import bots
 import rules
 from games import deadlines, dispatch, errors, store, time_controls
 from games.models import Account, ApiToken, Event, EventKind, Game, GameStatus, Seat
+from rules import notation as move_notation
 
 User = get_user_model()
 
@@ -111,17 +112,55 @@ def legal_moves_for(*, game: Game, user: Any) -> dict[str, Any]:
     seat = seat_of(game=game, user=user)
     if seat is None:
         raise errors.NotAPlayer(f"you have no seat in game {game.pk}")
-    moves = store.rules_of(game).legal_moves(store.state_at(game), seat) if seat in game.to_act else []
-    return {"seq": game.seq, "seat": seat, "moves": moves}
+    if seat not in game.to_act:
+        return {"seq": game.seq, "seat": seat, "moves": [], "notation": []}
+    game_rules, state = store.rules_of(game), store.state_at(game)
+    moves = game_rules.legal_moves(state, seat)
+    notation = [game_rules.describe_move(state, seat, move) for move in moves]
+    return {"seq": game.seq, "seat": seat, "moves": moves, "notation": notation}
 
 
-def events_visible(*, game: Game, user: Any, after: int = 0) -> list[dict[str, Any]]:
+def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = False) -> list[dict[str, Any]]:
+    """The log after `after` as the caller may see it; with `notation`, each event also has
+    `text`, its human notation (a move in the rules' own, `describe_move`)."""
     seat = seat_of(game=game, user=user)
     everything = game.status == GameStatus.FINISHED
-    return [
-        event_visible(event, seat, everything)
-        for event in Event.objects.filter(game=game, seq__gt=after).order_by("seq")
-    ]
+    events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
+    if not notation:
+        return [event_visible(event, seat, everything) for event in events]
+    return [{**event_visible(event, seat, everything), "text": _event_text(game, event, seat, everything)} for event in events]
+
+
+def _event_text(game: Game, event: Event, seat: int | None, everything: bool) -> str:
+    payload = event.payload
+    if event.kind == EventKind.CREATED:
+        return "game created"
+    if event.kind == EventKind.SYSTEM:
+        return _system_text(payload)
+    shown = everything or (seat is not None and event.seat == seat) or payload == event.public_payload
+    if not shown:
+        return "chose in secret"
+    move = payload.get("move")  # an event's payload holds the move and what came of it
+    if not isinstance(move, dict):
+        return "timeout: forfeit" if payload.get("forfeit") else "timeout"
+    try:
+        text = store.rules_of(game).describe_move(store.state_at(game, event.seq - 1), event.seat, move)
+    except Exception:  # a move as stored that the notation does not read back: its fields say enough
+        text = _fields_text(move)
+    return f"timeout: {text}" if event.kind == EventKind.TIMEOUT else text
+
+
+def _fields_text(move: dict[str, Any]) -> str:
+    if "type" in move:
+        return move_notation.fields_text(move)
+    return " ".join(f"{key.replace('_', ' ')} {move_notation.value_text(value)}" for key, value in move.items())
+
+
+def _system_text(payload: dict[str, Any]) -> str:
+    if payload.get("type") == "seat_taken":
+        who = payload.get("username") or f"bot {payload.get('bot')}"
+        return f"{who} takes a seat"
+    return str(payload.get("type", "system")).replace("_", " ")
 
 
 def account_games(*, user: Any, also: list[int] | tuple[int, ...] = ()) -> list[dict[str, Any]]:
@@ -175,6 +214,11 @@ def event_visible(event: Event, seat: int | None, everything: bool = False) -> d
         "prev_hash": event.prev_hash,
         "private_digest": event.private_digest,
     }
+
+
+def board_text(*, game: Game, user: Any) -> str:
+    """The board as text, as the caller's seat may see it (the rules' `render_text`)."""
+    return store.rules_of(game).render_text(store.state_at(game), seat_of(game=game, user=user))
 
 
 def view_at(*, game: Game, user: Any, at: int) -> dict[str, Any]:

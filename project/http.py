@@ -27,7 +27,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFieldsSent
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from rest_framework import exceptions as drf
 from rest_framework.parsers import JSONParser
 
@@ -220,22 +221,39 @@ def bad_request(request, exception=None) -> JsonResponse:
     return error_response(400, "bad_request", "the request could not be understood")
 
 
-def permission_denied(request, exception=None) -> JsonResponse:
+def for_people(request) -> bool:
+    """A page of the web client (not the API) asked for by a browser: it gets an HTML error."""
+    return not request.path.startswith("/api/") and "text/html" in request.headers.get("Accept", "")
+
+
+def error_page(request, status: int, detail: str) -> HttpResponse:
+    return HttpResponse(render_to_string("web/error.html", {"status": status, "detail": detail}), status=status)
+
+
+def permission_denied(request, exception=None) -> HttpResponse:
+    if for_people(request):
+        return error_page(request, 403, "You may not do that.")
     return error_response(403, "permission_denied", "you may not do that")
 
 
-def not_found(request, exception=None) -> JsonResponse:
+def not_found(request, exception=None) -> HttpResponse:
+    if for_people(request):
+        return error_page(request, 404, "There is nothing here.")
     return error_response(404, "not_found", "no such resource")
 
 
-def server_error(request) -> JsonResponse:
+def server_error(request) -> HttpResponse:
     error = sys.exc_info()[1]  # Django calls this view inside its `except`
     if error is not None and is_outage(error):
         return outage_response(error)
+    if for_people(request):
+        return error_page(request, 500, "Something went wrong on our side; nothing you sent is lost.")
     return error_response(500, "server_error", "something went wrong on our side")
 
 
-def csrf_failure(request, reason: str = "") -> JsonResponse:
+def csrf_failure(request, reason: str = "") -> HttpResponse:
+    if for_people(request):
+        return error_page(request, 403, "This form expired: go back, reload the page and send it again.")
     return error_response(403, "csrf_failed", f"CSRF check failed: {reason}" if reason else "CSRF check failed")
 
 

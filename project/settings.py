@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "games",
     "streams",
     "hooks",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -140,6 +141,10 @@ else:
 
 # --- web -----------------------------------------------------------------------------------
 
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:lobby"
+LOGOUT_REDIRECT_URL = "web:lobby"
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -205,6 +210,8 @@ SPECTACULAR_SETTINGS = {
 SCRAPYARD_STREAM_URL = os.environ.get(
     "SCRAPYARD_STREAM_URL", f"http://127.0.0.1:{os.environ.get('STREAM_PORT', '8001')}"
 )
+# Web pages served from other origins than the stream server's host that may read its streams.
+SCRAPYARD_WEB_ORIGINS = _env_list("SCRAPYARD_WEB_ORIGINS", "")
 SCRAPYARD_STREAM_KEEPALIVE_SECONDS = float(os.environ.get("SCRAPYARD_STREAM_KEEPALIVE_SECONDS", "15"))
 SCRAPYARD_STREAM_RECHECK_SECONDS = float(
     os.environ.get("SCRAPYARD_STREAM_RECHECK_SECONDS", "5" if os.environ.get("REDIS_URL") else "1")

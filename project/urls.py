@@ -10,6 +10,7 @@ urlpatterns = [
     path("api/", include("streams.urls")),
     path("api/", include("games.urls")),
     path("api/", include("hooks.urls")),
+    path("", include("web.urls")),
 ]
 
 # Outside the DRF views (an unknown URL or Host, an oversized body, a crash, a database outage)

@@ -18,6 +18,7 @@ import asyncio
 import json
 import time
 from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -48,9 +49,9 @@ async def game_stream(request, game_id: int):
         user = await _caller(request)
         seat = await _run(_seat_in, game_id=game_id, user=user)  # an unknown game is refused here
     except (errors.ServiceError, exceptions.APIException) as error:
-        return _refusal(error)
+        return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
-    return _streaming(_stream(game_id, seat, after, kind), kind)
+    return _shared_with_pages(request, _streaming(_stream(game_id, seat, after, kind), kind))
 
 
 @require_GET
@@ -66,14 +67,26 @@ async def account_stream(request):
         if not user.is_authenticated:
             raise exceptions.NotAuthenticated("the account feed needs an account: send Authorization: Token <key>")
     except exceptions.APIException as error:
-        return _refusal(error)
+        return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
-    return _streaming(_account_feed(user, kind), kind)
+    return _shared_with_pages(request, _streaming(_account_feed(user, kind), kind))
 
 
 def _elsewhere(request) -> HttpResponseRedirect:
     """A sync worker must not hold a stream: send the client to the stream server."""
     return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())
+
+
+def _shared_with_pages(request, response):
+    """Let the web client's pages read the stream (CORS): it is served from another port, and a
+    browser's EventSource sends the session cookie only if the answer names its origin. Pages of
+    this host on any port, and the origins in `SCRAPYARD_WEB_ORIGINS`, may."""
+    origin = request.headers.get("Origin")
+    if origin and (urlsplit(origin).hostname == request.get_host().rsplit(":", 1)[0] or origin in settings.SCRAPYARD_WEB_ORIGINS):
+        response["Access-Control-Allow-Origin"] = origin
+        response["Access-Control-Allow-Credentials"] = "true"
+        response["Vary"] = "Origin"
+    return response
 
 
 def _refusal(error: Exception) -> JsonResponse:
@@ -153,7 +166,9 @@ def _changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[st
 
 
 def _resume_point(request) -> int:
-    raw = request.GET.get("after", request.headers.get("Last-Event-ID", "0"))
+    # A browser's EventSource reconnects to the URL it opened (with its `?after=`) and sends the
+    # last id it saw as Last-Event-ID: the header is the newer of the two.
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("after", "0")
     try:
         after = int(raw)
     except ValueError:

@@ -29,6 +29,14 @@ def test_a_complete_game_through_the_api(rules_id: str, players: int):
     assert final["status"] == "finished" and final["to_act"] == [] and final["seed"]
     assert set(final["result"]["winners"]) <= set(range(players))
     _check_replay_from_the_published_log(rules_id, final, seated[0])
+    _check_the_log_reads_in_words(final, seated)
+
+
+def _check_the_log_reads_in_words(final: dict, seated: list[Player]) -> None:
+    """Every move of the log in the rules' notation, as `describe_move` wrote it when listed."""
+    log = seated[0].get(f"/api/games/{final['id']}/events/", notation="true").json()["events"]
+    moves = [event for event in log if event["kind"] == "move"]
+    assert moves and all(event["text"] and not event["text"].startswith("move ") for event in moves)
 
 
 def _check_replay_from_the_published_log(rules_id: str, final: dict, client: Player) -> None:

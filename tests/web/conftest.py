@@ -1,0 +1,63 @@
+"""The web client in a real browser: Playwright driving Debian's Chromium (`/usr/bin/chromium`)
+against a live server and the stream server, on PostgreSQL and Redis. Without Chromium the
+browser tests skip on a developer's machine and fail in CI, like the service tests.
+
+Screenshots of every game page are written to `artifacts/screenshots/` for people to look at."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from project.celery import app as celery_app
+from tests.conftest import IN_CI
+from tests.streams.test_game_stream import ROOT, free_port, start_uvicorn, stop
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        message = f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
+        pytest.fail(message) if IN_CI else pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread, and Django refuses database work
+    # where a loop runs; the tests' database work is synchronous all the same.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE")
+
+
+@pytest.fixture
+def site(live_server, settings):
+    """The web client's address, with the stream server running beside it. Bot seats move in
+    the live server itself, right after the move that woke them (Celery's eager mode): the
+    workers have their own tests (tests/workers/)."""
+    port = free_port()
+    streams = start_uvicorn(port)
+    settings.SCRAPYARD_STREAM_URL = f"http://localhost:{port}"
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield live_server.url
+    celery_app.conf.task_always_eager = eager
+    stop(streams)
+
+
+@pytest.fixture
+def screenshot():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

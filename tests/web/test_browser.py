@@ -1,0 +1,176 @@
+"""Playing in a real browser, by clicking: two people in two browser contexts, and a person
+against a bot; live updates without reload, a stale move handled, a phone-sized screen."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis, pytest.mark.browser]
+
+PASSWORD = "correct horse battery"
+TIMEOUT = 15_000  # ms
+
+
+def _sign_up(context, site: str, name: str):
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{site}/signup/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=email]", f"{name}@example.org")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{site}/")
+    assert page.locator("nav").inner_text().count(name) == 1
+    return page
+
+
+def _create(page, site: str, rules: str, players: int = 2, bot_seat: int | None = None) -> int:
+    page.goto(f"{site}/games/new/")
+    page.select_option("#rules", rules)
+    page.select_option("#players", str(players))
+    if bot_seat is not None:
+        page.select_option(f"#seat-{bot_seat}", "random:1")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def _my_turn(page) -> bool:
+    return page.locator("#moves-panel").is_visible()
+
+
+def _finished(page) -> bool:
+    return page.locator("#status").inner_text().startswith("finished")
+
+
+def _first(page, targets: list[str]) -> str:
+    return targets[0]
+
+
+def _play_one(page, prefer=_first) -> None:
+    """One move by pointing: click pointable board parts (the one `prefer` picks) until a move is
+    chosen, or the board cannot tell the rest apart (then a candidate), else a move from the
+    list; then confirm."""
+    for _ in range(12):
+        if page.locator("#confirm").count():
+            break
+        pointable = page.locator(".board-svg .pointable")
+        if pointable.count():
+            targets = [part.get_attribute("data-target") for part in pointable.all()]
+            page.locator(f".board-svg .pointable[data-target='{prefer(page, targets)}']").click()
+        elif page.locator("#choice .candidate").count():
+            page.locator("#choice .candidate").first.click()
+        else:
+            page.locator("#moves button.move").first.click()
+    seq = page.locator("#replay-at").get_attribute("max")
+    page.click("#confirm")
+    page.wait_for_function(f"document.getElementById('replay-at').max !== '{seq}' || document.getElementById('confirm') === null")
+
+
+def _play_until_finished(pages, prefer=_first, moves_at_most: int = 400) -> None:
+    moves = 0
+    while moves < moves_at_most:
+        if all(_finished(page) for page in pages):
+            return
+        acting = [page for page in pages if _my_turn(page)]
+        if acting:
+            _play_one(acting[0], prefer)
+            moves += 1
+        else:
+            pages[0].wait_for_timeout(100)
+    pytest.fail(f"the game did not end in {moves_at_most} moves")
+
+
+def _towards_the_goal(page, targets: list[str]) -> str:
+    """A Scavenge player who knows the game (the page does not): to the centre while the good
+    stuff is there, home with it once carried."""
+    if "centre" in targets:
+        return "centre"
+    carrying = "*" in page.locator(".board-svg .cell[data-state='p0'] text").text_content()
+    goal = (0, 0) if carrying else (4.5, 4.5)
+    squares = [target for target in targets if "," in target]
+
+    def distance(target: str) -> float:
+        row, col = map(int, target.split(","))
+        return max(abs(row - goal[0]), abs(col - goal[1]))
+
+    return min(squares, key=distance) if squares else targets[0]
+
+
+def test_two_people_play_a_game_to_its_end_in_two_browsers(browser, site, screenshot):
+    alice_context, bob_context = browser.new_context(), browser.new_context()
+    alice = _sign_up(alice_context, site, "alice")
+    game_id = _create(alice, site, "toy_race")
+    bob = _sign_up(bob_context, site, "bob")
+    bob.locator(f"#open a[href='/games/{game_id}/']").wait_for()
+    bob.locator("#open li", has_text=f"#{game_id}").get_by_role("button", name="Join").click()
+    bob.wait_for_url(f"{site}/games/{game_id}/")
+
+    # Alice's page learns of the join from the stream, without a reload.
+    alice.locator("#status", has_text="to act").wait_for()
+    screenshot(alice, "toy_race-start")
+    _play_until_finished([alice, bob])
+    for page in (alice, bob):
+        page.locator("#status", has_text="seed").wait_for()
+    screenshot(bob, "toy_race-finished")
+    assert "finished" in bob.locator("#log").inner_text() or bob.locator("#log li").count() > 3
+
+
+def test_a_stale_move_is_refused_and_the_page_shows_the_game_as_it_is_now(browser, site):
+    context = browser.new_context()
+    first = _sign_up(context, site, "carol")
+    # The first tab hears nothing of the game (no stream, no polling); a second tab plays meanwhile.
+    first.route("**/stream/**", lambda route: route.abort())
+    first.route(re.compile(r".*/events/\?after=.*"), lambda route: route.abort())
+    game_id = _create(first, site, "toy_race", bot_seat=1)
+    first.locator("#moves button.move").first.click()
+    second = context.new_page()
+    second.goto(f"{site}/games/{game_id}/")
+    second.locator("#moves button.move").first.click()
+    second.click("#confirm")
+    second.wait_for_function("document.getElementById('replay-at').max !== '1'")
+    first.click("#confirm")
+    first.locator("#status", has_text="moved on").wait_for()
+    assert first.locator("#replay-at").get_attribute("max") != "1"
+
+
+def test_a_person_plays_scavenge_against_a_bot_by_pointing_at_the_board(browser, site, screenshot):
+    page = _sign_up(browser.new_context(), site, "dora")
+    game_id = _create(page, site, "scavenge", bot_seat=1)
+    page.locator(".board-svg").wait_for()
+    screenshot(page, "scavenge-start")
+    pointed = 0
+    for _ in range(8):
+        page.locator("#moves-panel").wait_for()
+        pointed += page.locator(".board-svg .pointable").count() > 0
+        _play_one(page, prefer=_towards_the_goal)
+    assert pointed >= 4
+    page.locator("#moves-panel").wait_for()  # the bot has answered every move
+    screenshot(page, "scavenge-playing")
+    log = page.locator("#log").inner_text()
+    assert log.count("dora:") >= 8 and log.count("bot random:") >= 8
+    assert "roll" in log and "to " in log  # the moves in the rules' notation
+    events = [e for e in _events(game_id) if e.kind == "move"]
+    assert len([e for e in events if e.seat == 0]) == 8
+
+
+def _events(game_id: int):
+    from games.models import Event
+
+    return list(Event.objects.filter(game_id=game_id).order_by("seq"))
+
+
+def test_a_game_page_fits_a_phone_and_reads_without_javascript(browser, site, screenshot):
+    phone = browser.new_context(viewport={"width": 375, "height": 740})
+    page = _sign_up(phone, site, "erin")
+    game_id = _create(page, site, "scavenge", bot_seat=1)
+    page.locator(".board-svg .pointable").first.wait_for()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    screenshot(page, "scavenge-phone")
+
+    plain = browser.new_context(java_script_enabled=False).new_page()
+    plain.goto(f"{site}/games/{game_id}/")
+    assert "P0" in plain.locator("#text-board").inner_text()
+    assert plain.locator("#log li").count() >= 3

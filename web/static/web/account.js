@@ -1,0 +1,50 @@
+// The account page: vacation, scoped tokens and webhooks, through the same API as any client.
+import { api, el, showProblem } from './api.js';
+
+const $ = (id) => document.getElementById(id);
+const problem = $('problem');
+const guard = (action) => async (event) => {
+  event?.preventDefault();
+  problem.hidden = true;
+  try { await action(); } catch (error) { showProblem(problem, error); }
+};
+
+async function showVacation() {
+  const vacation = await api('GET', '/accounts/me/vacation/');
+  $('vacation').textContent = vacation.on_vacation
+    ? `On vacation since ${new Date(vacation.since).toLocaleString()}; ${vacation.days_left} days left this year.`
+    : `Not on vacation; ${vacation.days_left} of ${vacation.days_per_year} days left this year.`;
+  $('vacation-toggle').textContent = vacation.on_vacation ? 'End vacation' : 'Start vacation';
+  $('vacation-toggle').onclick = guard(async () => { await api('POST', '/accounts/me/vacation/', { on: !vacation.on_vacation }); await showVacation(); });
+}
+
+async function showTokens() {
+  const tokens = await api('GET', '/tokens/');
+  $('tokens').replaceChildren(...tokens.map((token) => el('li', {},
+    `${token.name || 'unnamed'} (${token.prefix}…): ${token.scopes.join(', ')} `,
+    el('button', { type: 'button', onclick: guard(async () => { await api('DELETE', `/tokens/${token.id}/`); await showTokens(); }) }, 'Revoke'))));
+}
+
+async function showHooks() {
+  const hooks = await api('GET', '/webhooks/');
+  $('hooks').replaceChildren(...hooks.map((hook) => el('li', {},
+    `${hook.url} · ${hook.events.join(', ')} · ${hook.active ? 'active' : `disabled: ${hook.disabled_reason}`} `,
+    el('button', { type: 'button', onclick: guard(async () => { await api('DELETE', `/webhooks/${hook.id}/`); await showHooks(); }) }, 'Delete'))));
+}
+
+$('token-form').addEventListener('submit', guard(async () => {
+  const scopes = [...$('token-form').querySelectorAll('input[type=checkbox]:checked')].map((box) => box.value);
+  const token = await api('POST', '/tokens/', { scopes, name: $('token-name').value });
+  $('new-token').textContent = `Your new token (shown this once): ${token.token}`;
+  $('new-token').hidden = false;
+  await showTokens();
+}));
+
+$('hook-form').addEventListener('submit', guard(async () => {
+  const hook = await api('POST', '/webhooks/', { url: $('hook-url').value });
+  $('new-hook').textContent = `Signing secret (shown this once): ${hook.secret}`;
+  $('new-hook').hidden = false;
+  await showHooks();
+}));
+
+guard(async () => { await Promise.all([showVacation(), showTokens(), showHooks()]); })();

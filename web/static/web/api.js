@@ -1,0 +1,56 @@
+// The public API, from the browser: the session cookie authenticates, the CSRF token guards writes.
+const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content ?? '';
+
+export class ApiError extends Error {
+  constructor(status, data) {
+    super(data?.detail ?? `HTTP ${status}`);
+    this.status = status;
+    this.code = data?.code ?? 'http_error';
+    this.data = data;
+  }
+}
+
+export async function api(method, path, body) {
+  const headers = { Accept: 'application/json', 'X-CSRFToken': csrfToken() };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(`/api${path}`, {
+    method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = response.status === 204 ? null : await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+// A DOM element: el('li', {class: 'x', onclick: f}, 'text', child, ...)
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? '' : value);
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+export function showProblem(node, error) {
+  node.textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+  node.hidden = false;
+}
+
+export function whenText(iso) {
+  if (!iso) return '';
+  const seconds = Math.round((new Date(iso) - Date.now()) / 1000);
+  if (seconds <= 0) return 'time is up';
+  const units = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]];
+  const parts = [];
+  let left = seconds;
+  for (const [unit, size] of units) {
+    if (left >= size || (unit === 's' && parts.length === 0)) {
+      parts.push(`${Math.floor(left / size)}${unit}`);
+      left %= size;
+    }
+    if (parts.length === 2) break;
+  }
+  return parts.join(' ');
+}

@@ -1,0 +1,36 @@
+// Scavenge: a 10x10 junkyard (squares "row,col"), its four middle squares one hole (the
+// "centre"), each player's start point and token, and the good stuff: in the centre, or carried.
+import { svg, text, cell } from './svg.js';
+
+const SIZE = 10;
+const HOLE = [4, 5];
+const CELL = 36;
+const MARKS = ['●', '▲', '■', '◆']; // a shape per seat, so colour is never the only signal
+
+export default function draw(view, { seat }) {
+  const root = svg('svg', { viewBox: `0 0 ${SIZE * CELL} ${SIZE * CELL}`, class: 'board-svg', role: 'group', 'aria-label': 'Scavenge board' });
+  const tokenAt = new Map(view.seats.map((s) => [s.at.join(','), s]));
+  const startAt = new Map(view.seats.map((s) => [s.start.join(','), s]));
+  const carrier = view.seats.find((s) => view.good_stuff?.carried_by === s.seat);
+  for (let row = 0; row < SIZE; row += 1) {
+    for (let col = 0; col < SIZE; col += 1) {
+      if (HOLE.includes(row) && HOLE.includes(col)) continue;
+      const key = `${row},${col}`;
+      const token = tokenAt.get(key);
+      const start = startAt.get(key);
+      const x = col * CELL;
+      const y = row * CELL;
+      const label = `row ${row}, column ${col}${token ? `: player ${token.seat}${token.seat === seat ? ' (you)' : ''}` : ''}${start ? `, start of ${start.seat}` : ''}`;
+      root.append(cell(key, label, token ? `p${token.seat}` : '',
+        svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: start ? `start seat-${start.seat}` : 'square' }),
+        token ? text(x + CELL / 2, y + CELL / 2, MARKS[token.seat] + (token === carrier ? '*' : ''), { class: `token seat-${token.seat}` }) : null));
+    }
+  }
+  const centre = HOLE[0] * CELL;
+  const side = HOLE.length * CELL;
+  const inCentre = view.good_stuff === 'centre';
+  root.append(cell('centre', inCentre ? 'the centre, with the good stuff' : 'the empty centre', inCentre ? 'stuff' : 'empty',
+    svg('rect', { x: centre + 2, y: centre + 2, width: side - 4, height: side - 4, rx: 8, class: 'centre' }),
+    text(centre + side / 2, centre + side / 2, inCentre ? 'G' : '', { class: 'stuff' })));
+  return root;
+}

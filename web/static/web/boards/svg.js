@@ -1,0 +1,20 @@
+// Small helpers shared by the board renderers.
+const NS = 'http://www.w3.org/2000/svg';
+
+export function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value);
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+export function text(x, y, content, attributes = {}) {
+  return svg('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central', ...attributes }, String(content));
+}
+
+// A clickable cell: a group with the target token, a label for screen readers and its state.
+export function cell(target, label, state, ...children) {
+  return svg('g', { class: 'cell', 'data-target': target, 'data-state': state, role: 'button', 'aria-label': label }, ...children);
+}

@@ -1,0 +1,267 @@
+// The game page: the caller's view drawn as a board, moves by pointing (pointing.js) or from the
+// list, clocks counting down, the log with a replay slider, and live updates from the stream.
+import { api, el, whenText, ApiError } from './api.js';
+import { Pointer } from './pointing.js';
+import { rendererFor } from './boards/index.js';
+
+const root = document.getElementById('game');
+const gameId = Number(root.dataset.game);
+const streamBase = root.dataset.stream;
+const draw = rendererFor(root.dataset.rules);
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '',
+  states: new Map(), // each board part's data-state, as last drawn
+  changed: new Set(), // the parts that changed with the last news, highlighted for a moment
+};
+
+// One load at a time: news arriving during a load asks for one more after it, which finds
+// nothing new if the first load already showed it (and so keeps the player's picks).
+let loading = null;
+let loadAgain = false;
+function refresh(note = null) {
+  if (loading) {
+    loadAgain = true;
+    if (note !== null) page.note = note;
+    return loading;
+  }
+  loading = load(note).finally(() => {
+    loading = null;
+    if (loadAgain) {
+      loadAgain = false;
+      refresh();
+    }
+  });
+  return loading;
+}
+
+// `note` stays shown until the player's next move, whatever news comes meanwhile.
+async function load(note) {
+  if (note !== null) page.note = note;
+  const game = await api('GET', `/games/${gameId}/`);
+  if (page.game && game.seq === page.game.seq && game.status === page.game.status && note === null) {
+    page.game = game; // no news (a stream's echo of what this page already shows): keep the player's picks
+    showStatus();
+    return;
+  }
+  const mine = game.your_seat !== null && game.to_act.includes(game.your_seat) && game.status === 'active';
+  const legal = mine ? await api('GET', `/games/${gameId}/legal-moves/`) : { moves: [], notation: [], seq: game.seq };
+  const log = await api('GET', `/games/${gameId}/events/?notation=true`);
+  page.game = game;
+  page.legal = legal;
+  page.chosen = null;
+  page.replayAt = null;
+  noteChanges(game.view);
+  showStatus();
+  showMoves();
+  showLog(log.events);
+  showActions();
+}
+
+function seatName(seat) {
+  const entry = page.game.seats[seat];
+  return entry.username ?? (entry.bot ? `bot ${entry.bot.name}` : 'open');
+}
+
+function showStatus() {
+  const game = page.game;
+  let status = game.status;
+  if (game.status === 'active') {
+    status = game.to_act.length ? `to act: ${game.to_act.map((s) => `${seatName(s)}${s === game.your_seat ? ' (you)' : ''}`).join(', ')}` : 'active';
+  }
+  if (game.result) {
+    const winners = game.result.winners.map(seatName).join(', ') || 'nobody';
+    status = `finished: ${game.result.reason}; winner: ${winners}; seed ${game.seed}`;
+  }
+  $('status').textContent = page.note ? `${page.note} · ${status}` : status;
+  $('seats').replaceChildren(...game.seats.map((seat) => {
+    const deadline = game.deadlines.find((d) => d.seat === seat.seat);
+    return el('li', { 'data-seat': seat.seat, class: game.to_act.includes(seat.seat) ? 'acting' : null },
+      `Seat ${seat.seat}: ${seatName(seat.seat)}${seat.seat === game.your_seat ? ' (you)' : ''}`,
+      game.to_act.includes(seat.seat) ? ' · to act' : '',
+      deadline ? el('span', { class: 'clock', 'data-due': deadline.due_at ?? '', 'data-left': deadline.seconds_left }, '') : null);
+  }));
+  tickClocks();
+}
+
+function tickClocks() {
+  for (const clock of document.querySelectorAll('.clock')) {
+    clock.textContent = clock.dataset.due ? ` · ${whenText(clock.dataset.due)} left` : ` · clock stopped (${Math.round(clock.dataset.left)} s left)`;
+  }
+}
+
+function showBoard(view, readOnly = false) {
+  const next = page.pointer && !readOnly ? page.pointer.next() : new Set();
+  const board = draw(view, { seat: page.game.your_seat, moves: readOnly ? [] : page.legal.moves });
+  const figure = $('board-figure');
+  if (!board) { figure.hidden = true; return; }
+  figure.hidden = false;
+  $('text-board-box').open = false; // the text board stays one click away (and is all there is without JavaScript)
+  for (const part of board.querySelectorAll('[data-target]')) {
+    const target = part.dataset.target;
+    if (page.changed.has(target) && !readOnly) part.classList.add('changed');
+    if (next.has(target)) {
+      part.classList.add('pointable');
+      part.setAttribute('tabindex', '0');
+      const choose = () => { page.pointer.pick(target); afterPick(); };
+      part.addEventListener('click', choose);
+      part.addEventListener('keydown', (event) => { if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); choose(); } });
+    }
+    if (page.pointer && page.pointer.picked.includes(target) && !readOnly) part.classList.add('picked');
+  }
+  $('board').replaceChildren(board);
+  $('board-caption').textContent = readOnly ? `the view after event ${page.replayAt}` : '';
+}
+
+function partsOf(view) {
+  const probe = draw(view, { seat: page.game.your_seat, moves: page.legal.moves });
+  return probe ? [...probe.querySelectorAll('[data-target]')] : [];
+}
+
+function noteChanges(view) {
+  const now = new Map(partsOf(view).map((part) => [part.dataset.target, part.dataset.state ?? '']));
+  const before = page.states;
+  page.changed = new Set([...now].filter(([target, state]) => before.has(target) && before.get(target) !== state).map(([target]) => target));
+  page.states = now;
+  setTimeout(() => { page.changed = new Set(); }, 2500);
+}
+
+function pointableTargets(view) {
+  return new Set(partsOf(view).map((part) => part.dataset.target));
+}
+
+function showMoves() {
+  const { moves, notation } = page.legal;
+  $('moves-panel').hidden = moves.length === 0;
+  page.pointer = moves.length ? new Pointer(moves, pointableTargets(page.game.view)) : null;
+  $('moves').replaceChildren(...moves.map((move, index) => el('li', {},
+    el('button', { type: 'button', class: 'move', 'data-index': index, onclick: () => choose(index) }, notation[index]))));
+  afterPick();
+}
+
+function afterPick() {
+  if (!page.pointer) {
+    $('choice').replaceChildren();
+    $('picking').textContent = '';
+    showBoard(page.game.view);
+    return;
+  }
+  const candidates = page.pointer.candidates();
+  const { notation } = page.legal;
+  const picked = page.pointer.picked;
+  const canPoint = page.pointer.next().size > 0;
+  if (page.chosen === null && candidates.length === 1 && picked.length) page.chosen = candidates[0];
+  $('picking').textContent = page.chosen !== null
+    ? `Your move: ${notation[page.chosen]}`
+    : picked.length ? `Picked ${picked.join(' → ')}; ${candidates.length} moves left` : (canPoint ? 'Point at the board, or pick from the list.' : 'Pick a move from the list.');
+  const buttons = [];
+  if (page.chosen !== null) {
+    buttons.push(el('button', { type: 'button', id: 'confirm', class: 'primary', onclick: submit }, `Play ${notation[page.chosen]}`));
+  } else if (picked.length && !canPoint) {
+    buttons.push(...candidates.map((index) => el('button', { type: 'button', class: 'candidate', onclick: () => choose(index) }, notation[index])));
+  }
+  if (picked.length || page.chosen !== null) {
+    buttons.push(el('button', { type: 'button', id: 'cancel', onclick: () => { page.pointer.reset(); page.chosen = null; afterPick(); } }, 'Start over'));
+  }
+  $('choice').replaceChildren(...buttons);
+  showBoard(page.game.view);
+}
+
+function choose(index) {
+  page.chosen = index;
+  afterPick();
+  $('confirm')?.focus();
+}
+
+async function submit() {
+  const move = page.legal.moves[page.chosen];
+  $('confirm').disabled = true;
+  page.note = '';
+  try {
+    await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: page.legal.seq });
+    await refresh();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'stale_seq') {
+      await refresh('The game moved on before your move arrived: here is the position now; choose again');
+    } else {
+      $('picking').textContent = `Refused: ${error.message}`;
+      $('confirm').disabled = false;
+    }
+  }
+}
+
+function showLog(events) {
+  $('log').replaceChildren(...events.map((event) => el('li', { value: event.seq, 'data-seq': event.seq },
+    event.seat !== null ? `${seatName(event.seat)}: ${event.text}` : event.text)));
+  const slider = $('replay-at');
+  slider.max = page.game.seq;
+  slider.value = page.game.seq;
+  $('replay').hidden = page.game.seq < 2;
+  $('replay-label').textContent = `now (event ${page.game.seq})`;
+}
+
+async function replayTo(at) {
+  const bounded = Math.max(1, Math.min(page.game.seq, at));
+  $('replay-at').value = bounded;
+  if (bounded === page.game.seq) {
+    page.replayAt = null;
+    $('replay-label').textContent = `now (event ${bounded})`;
+    showBoard(page.game.view);
+    return;
+  }
+  const state = await api('GET', `/games/${gameId}/state/?at=${bounded}`);
+  page.replayAt = bounded;
+  $('replay-label').textContent = `after event ${bounded} of ${page.game.seq}`;
+  showBoard(state.view, true);
+}
+
+function showActions() {
+  const game = page.game;
+  const actions = [];
+  const signedIn = document.querySelector('nav a[href="/account/"]') !== null;
+  if (game.status === 'open' && game.your_seat === null && signedIn) {
+    actions.push(el('button', { type: 'button', id: 'join', onclick: async () => { await api('POST', `/games/${gameId}/join/`); await refresh(); } }, 'Join this game'));
+  }
+  if (game.stand_ins.some((s) => s.seat === game.your_seat)) {
+    actions.push(el('button', { type: 'button', id: 'return', onclick: async () => { await api('POST', `/games/${gameId}/return/`); await refresh(); } }, 'Take my seat back from the stand-in'));
+  }
+  $('actions').replaceChildren(...actions);
+}
+
+// Live: the game's stream wakes the page; if the stream server cannot be reached, poll.
+let pending = null;
+function soon() {
+  clearTimeout(pending);
+  pending = setTimeout(() => { if (page.replayAt === null) refresh().catch(() => {}); }, 150);
+}
+
+function follow() {
+  let failures = 0;
+  const source = new EventSource(`${streamBase}/api/games/${gameId}/stream/?after=${page.game.seq}`, { withCredentials: true });
+  const wake = (event) => {
+    failures = 0;
+    if (Number(event.lastEventId) > page.game.seq) soon();
+  };
+  for (const kind of ['move', 'timeout', 'system', 'created']) source.addEventListener(kind, wake);
+  source.onerror = () => {
+    failures += 1;
+    if (failures >= 3 || page.game.status === 'finished') {
+      source.close();
+      if (page.game.status !== 'finished') poll();
+    }
+  };
+}
+
+function poll() {
+  setInterval(async () => {
+    const log = await api('GET', `/games/${gameId}/events/?after=${page.game.seq}`).catch(() => null);
+    if (log && log.events.length) soon();
+  }, 3000);
+}
+
+$('replay-at').addEventListener('input', (event) => replayTo(Number(event.target.value)));
+$('replay-prev').addEventListener('click', () => replayTo(Number($('replay-at').value) - 1));
+$('replay-next').addEventListener('click', () => replayTo(Number($('replay-at').value) + 1));
+setInterval(tickClocks, 1000);
+refresh().then(follow).catch((error) => { $('status').textContent = `Could not load the game: ${error.message}`; });

@@ -1,0 +1,57 @@
+import { api, el, whenText } from './api.js';
+
+const me = document.getElementById('lobby-script').dataset.user;
+
+function seatOf(game) {
+  const seat = game.seats.find((s) => s.username === me);
+  return seat ? seat.seat : null;
+}
+
+function who(game) {
+  return game.seats.map((s) => s.username ?? (s.bot ? `bot ${s.bot.name}` : 'open')).join(', ');
+}
+
+function item(game, extra) {
+  const seat = seatOf(game);
+  const yourTurn = seat !== null && game.to_act.includes(seat);
+  return el('li', { class: yourTurn ? 'your-turn' : null },
+    el('a', { href: `/games/${game.id}/` }, `#${game.id} ${game.rules}`),
+    ` · ${game.players} players: ${who(game)}`,
+    yourTurn ? el('strong', {}, ' · your turn') : null,
+    game.deadline ? ` · deadline in ${whenText(game.deadline)}` : null,
+    game.result ? ` · ${game.result.reason}` : null,
+    extra ?? null);
+}
+
+async function fill(id, query, extra) {
+  const list = document.getElementById(id);
+  if (!list) return;
+  try {
+    const page = await api('GET', `/games/?${query}&limit=50`);
+    let games = page.results;
+    if (id === 'mine') {
+      games = games.filter((g) => g.status !== 'finished');
+      const turn = (g) => (g.to_act.includes(seatOf(g)) ? 0 : 1);
+      games.sort((a, b) => turn(a) - turn(b) || String(a.deadline ?? '~').localeCompare(String(b.deadline ?? '~')));
+    }
+    list.replaceChildren(...(games.length ? games.map((g) => item(g, extra?.(g))) : [el('li', {}, 'none')]));
+  } catch (error) {
+    list.replaceChildren(el('li', { class: 'problem' }, error.message));
+  }
+}
+
+function joinButton(game) {
+  if (!me || seatOf(game) !== null) return null;
+  return el('button', {
+    type: 'button',
+    onclick: async () => {
+      await api('POST', `/games/${game.id}/join/`);
+      window.location.href = `/games/${game.id}/`;
+    },
+  }, 'Join');
+}
+
+fill('mine', 'mine=1');
+fill('open', 'status=open', joinButton);
+fill('active', 'status=active');
+fill('finished', 'status=finished');

@@ -1,0 +1,16 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from web import views
+
+app_name = "web"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("signup/", views.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(template_name="web/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/", views.account, name="account"),
+    path("games/new/", views.new_game, name="new-game"),
+    path("games/<int:game_id>/", views.game, name="game"),
+]

@@ -1,0 +1,63 @@
+"""The web client's pages. Each is a server-rendered shell, readable without JavaScript where it
+matters (a game's text board and log), that small ES modules (`static/web/`) bring to life
+through the same public API and streams every other client uses."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from games import errors, selectors, services
+
+
+def lobby(request):
+    return render(request, "web/lobby.html")
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    problem, username, email = "", "", ""
+    if request.method == "POST":
+        username = request.POST.get("username", "").strip()
+        email = request.POST.get("email", "").strip()
+        try:
+            user, _ = services.account_create(username=username, password=request.POST.get("password", ""), email=email)
+        except errors.ServiceError as error:
+            problem = error.detail
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("web:lobby")
+    return render(request, "web/signup.html", {"problem": problem, "username": username, "email": email}, status=400 if problem else 200)
+
+
+@login_required
+def account(request):
+    return render(request, "web/account.html")
+
+
+@login_required
+def new_game(request):
+    return render(request, "web/new_game.html")
+
+
+def game(request, game_id: int):
+    try:
+        found = selectors.game_get(game_id=game_id)
+    except errors.GameNotFound:
+        raise Http404(f"there is no game {game_id}") from None
+    detail = selectors.game_detail(game=found, user=request.user)
+    return render(
+        request,
+        "web/game.html",
+        {
+            "game": detail,
+            "your_seat": detail["your_seat"],
+            "board": selectors.board_text(game=found, user=request.user),
+            "events": selectors.events_visible(game=found, user=request.user, notation=True),
+            "stream_url": settings.SCRAPYARD_STREAM_URL.rstrip("/"),
+        },
+    )
