@@ -166,7 +166,7 @@ def test_a_game_page_fits_a_phone_and_reads_without_javascript(browser, site, sc
     phone = browser.new_context(viewport={"width": 375, "height": 740})
     page = _sign_up(phone, site, "erin")
     game_id = _create(page, site, "scavenge", bot_seat=1)
-    page.locator(".board-svg .pointable").first.wait_for()
+    page.locator("#moves-panel").wait_for()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     screenshot(page, "scavenge-phone")
 
@@ -174,3 +174,21 @@ def test_a_game_page_fits_a_phone_and_reads_without_javascript(browser, site, sc
     plain.goto(f"{site}/games/{game_id}/")
     assert "P0" in plain.locator("#text-board").inner_text()
     assert plain.locator("#log li").count() >= 3
+
+
+@pytest.mark.parametrize("rules, players", [("space_junkyard", 2), ("terrafex", 2), ("terrain_vague", 2)])
+def test_every_game_draws_its_board_and_takes_moves_by_pointing(browser, site, screenshot, rules, players):
+    page = _sign_up(browser.new_context(), site, f"fan_{rules}")
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    game_id = _create(page, site, rules, players, bot_seat=1)
+    page.locator(".board-svg").wait_for()
+    assert page.locator(".board-svg [data-target]").count() >= 7  # Terrain Vague starts from the centre and its ring
+    screenshot(page, f"{rules}-start")
+    for _ in range(3):
+        page.locator("#moves-panel").wait_for()
+        _play_one(page)
+    page.locator("#moves-panel").wait_for()
+    screenshot(page, f"{rules}-playing")
+    assert errors == []
+    assert len([e for e in _events(game_id) if e.kind == "move" and e.seat == 0]) >= 3
