@@ -43,7 +43,7 @@ export SCRAPYARD_DEFAULT_PROCESSES ?= 1
 run: migrate
 	mkdir -p $(SCRAPYARD_VAR_DIR)
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@echo "Scrapyard on http://$(HOST):$(PORT)/api/ (docs: /api/docs/; streams on port $(STREAM_PORT); Ctrl-C stops everything)"
+	@echo "Scrapyard on http://$(HOST):$(PORT)/ (play in the browser; the API at /api/, its docs at /api/docs/; streams on port $(STREAM_PORT); Ctrl-C stops everything)"
 	$(BIN)/supervisord --nodaemon --configuration deploy/supervisord.conf
 
 # What `make run` is running, from another terminal.
