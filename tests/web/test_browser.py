@@ -192,3 +192,19 @@ def test_every_game_draws_its_board_and_takes_moves_by_pointing(browser, site, s
     screenshot(page, f"{rules}-playing")
     assert errors == []
     assert len([e for e in _events(game_id) if e.kind == "move" and e.seat == 0]) >= 3
+
+
+def test_a_game_of_bots_is_watched_live_as_a_spectator(browser, site):
+    page = _sign_up(browser.new_context(), site, "watcher")
+    page.goto(f"{site}/games/new/")
+    page.select_option("#rules", "toy_race")
+    page.uncheck("#creator-plays")
+    page.select_option("#seat-0", "random:1")
+    page.select_option("#seat-1", "random:1")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    page.locator("#status", has_text="seed").wait_for(timeout=60_000)  # the bots played it out
+    assert not page.locator("#moves-panel").is_visible()
+    assert page.locator("#log li").count() > 5 and "bot random:" in page.locator("#log").inner_text()
+    page.click("#seen-box summary")
+    assert "winner" in page.locator("#seen").inner_text()

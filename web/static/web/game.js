@@ -54,6 +54,7 @@ async function load(note) {
   page.replayAt = null;
   noteChanges(game.view);
   showStatus();
+  showSeen(game.view);
   showMoves();
   showLog(log.events);
   showActions();
@@ -83,6 +84,23 @@ function showStatus() {
       deadline ? el('span', { class: 'clock', 'data-due': deadline.due_at ?? '', 'data-left': deadline.seconds_left }, '') : null);
   }));
   tickClocks();
+}
+
+// The whole view as a readable tree: whatever the board does not draw (a hand, resources,
+// wrestling tiles, stores) is here, for every game alike.
+function tree(value) {
+  if (Array.isArray(value)) {
+    if (value.every((item) => item === null || typeof item !== 'object')) return document.createTextNode(value.map(String).join(', ') || '—');
+    return el('ol', { start: 0 }, ...value.map((item) => el('li', {}, tree(item))));
+  }
+  if (value !== null && typeof value === 'object') {
+    return el('dl', {}, ...Object.entries(value).flatMap(([key, item]) => [el('dt', {}, key.replaceAll('_', ' ')), el('dd', {}, tree(item))]));
+  }
+  return document.createTextNode(value === null ? '—' : String(value));
+}
+
+function showSeen(view) {
+  $('seen').replaceChildren(tree(view));
 }
 
 function tickClocks() {
