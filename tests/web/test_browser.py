@@ -208,3 +208,18 @@ def test_a_game_of_bots_is_watched_live_as_a_spectator(browser, site):
     assert page.locator("#log li").count() > 5 and "bot random:" in page.locator("#log").inner_text()
     page.click("#seen-box summary")
     assert "winner" in page.locator("#seen").inner_text()
+
+
+@pytest.mark.parametrize("rules", ["terrafex", "terrain_vague"])
+def test_a_whole_game_against_a_bot_by_clicking(browser, site, screenshot, rules):
+    page = _sign_up(browser.new_context(), site, f"whole_{rules}")
+    game_id = _create(page, site, rules, bot_seat=1)
+    _play_until_finished([page], moves_at_most=400)
+    screenshot(page, f"{rules}-finished")
+    moves = [event for event in _events(game_id) if event.kind == "move"]
+    kinds = {event.payload["move"]["type"] for event in moves if event.seat == 0}
+    assert len(kinds) >= 3, kinds  # several kinds of move, all chosen by clicking
+    if rules == "terrain_vague":  # a wrestling round: a choice made in secret, then revealed
+        assert any(event.seat == 0 and event.payload != event.public_payload for event in moves)
+    if rules == "terrafex":  # a fire placed by the opponent, met on the page
+        assert any(event.seat == 1 and event.payload["move"]["type"] == "fire" for event in moves)
