@@ -128,10 +128,22 @@ def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = Fa
     events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
     if not notation:
         return [event_visible(event, seat, everything) for event in events]
-    return [{**event_visible(event, seat, everything), "text": _event_text(game, event, seat, everything)} for event in events]
+    return _with_texts(game, list(events), seat, everything)
 
 
-def _event_text(game: Game, event: Event, seat: int | None, everything: bool) -> str:
+def _with_texts(game: Game, events: list[Event], seat: int | None, everything: bool) -> list[dict[str, Any]]:
+    """Each event with its text, folding forward once from the state before the first (a move's
+    notation is read in the state it was played in)."""
+    game_rules = store.rules_of(game)
+    state = store.state_at(game, events[0].seq - 1) if events and events[0].seq > 1 else None
+    told = []
+    for event in events:
+        told.append({**event_visible(event, seat, everything), "text": _event_text(game_rules, state, event, seat, everything)})
+        state = store.fold_event(game_rules, game.seed, state, event.kind, event.seat, event.payload)
+    return told
+
+
+def _event_text(game_rules: Any, state: Any, event: Event, seat: int | None, everything: bool) -> str:
     payload = event.payload
     if event.kind == EventKind.CREATED:
         return "game created"
@@ -144,7 +156,7 @@ def _event_text(game: Game, event: Event, seat: int | None, everything: bool) ->
     if not isinstance(move, dict):
         return "timeout: forfeit" if payload.get("forfeit") else "timeout"
     try:
-        text = store.rules_of(game).describe_move(store.state_at(game, event.seq - 1), event.seat, move)
+        text = game_rules.describe_move(state, event.seat, move)
     except Exception:  # a move as stored that the notation does not read back: its fields say enough
         text = _fields_text(move)
     return f"timeout: {text}" if event.kind == EventKind.TIMEOUT else text

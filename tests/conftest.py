@@ -92,12 +92,11 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 @pytest.fixture(autouse=True)
 def reproducible_seeds(monkeypatch):
     """Games created in a test get seeds from a counter, so every run plays the same games."""
-    from games import services
+    from games.services import lobby
 
     counter = itertools.count()
-    monkeypatch.setattr(
-        services, "new_seed", lambda: hashlib.sha256(f"test-seed-{next(counter)}".encode()).hexdigest()
-    )
+    # Where game_create looks it up (patching the package's re-export would change nothing).
+    monkeypatch.setattr(lobby, "new_seed", lambda: hashlib.sha256(f"test-seed-{next(counter)}".encode()).hexdigest())
 
 
 @pytest.fixture
