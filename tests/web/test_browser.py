@@ -84,19 +84,30 @@ def _play_until_finished(pages, prefer=_first, moves_at_most: int = 400) -> None
 
 
 def _towards_the_goal(page, targets: list[str]) -> str:
-    """A Scavenge player who knows the game (the page does not): to the centre while the good
-    stuff is there, home with it once carried."""
+    """A Scavenge player who knows the game (the page does not; this test reads the game from the
+    API): hunt the other token to hand it trash, then take the good stuff from the centre or
+    from its carrier, then carry it home."""
     if "centre" in targets:
         return "centre"
-    carrying = "*" in page.locator(".board-svg .cell[data-state='p0'] text").text_content()
-    goal = (0, 0) if carrying else (4.5, 4.5)
+    game = page.request.get(page.url.replace("/games/", "/api/games/")).json()
+    view = game["view"]
+    me, other = view["seats"][game["your_seat"]], view["seats"][1 - game["your_seat"]]
+    carrier = (view["good_stuff"] or {}).get("carried_by") if isinstance(view["good_stuff"], dict) else None
+    if carrier == me["seat"]:
+        goal = tuple(me["start"])
+    elif carrier is not None or me["trash"] > 0:
+        goal = tuple(other["at"])  # land on it: hand it trash, or take (or send back) the good stuff
+    else:
+        goal = (4.5, 4.5)
     squares = [target for target in targets if "," in target]
+    if not squares:
+        return targets[0]
 
     def distance(target: str) -> float:
         row, col = map(int, target.split(","))
-        return max(abs(row - goal[0]), abs(col - goal[1]))
+        return abs(row - goal[0]) + abs(col - goal[1])
 
-    return min(squares, key=distance) if squares else targets[0]
+    return min(squares, key=distance)
 
 
 def test_two_people_play_a_game_to_its_end_in_two_browsers(browser, site, screenshot):
@@ -210,7 +221,7 @@ def test_a_game_of_bots_is_watched_live_as_a_spectator(browser, site):
     assert "winner" in page.locator("#seen").inner_text()
 
 
-@pytest.mark.parametrize("rules", ["terrafex", "terrain_vague"])
+@pytest.mark.parametrize("rules", ["terrafex", "terrain_vague", "space_junkyard"])
 def test_a_whole_game_against_a_bot_by_clicking(browser, site, screenshot, rules):
     page = _sign_up(browser.new_context(), site, f"whole_{rules}")
     game_id = _create(page, site, rules, bot_seat=1)
@@ -223,3 +234,11 @@ def test_a_whole_game_against_a_bot_by_clicking(browser, site, screenshot, rules
         assert any(event.seat == 0 and event.payload != event.public_payload for event in moves)
     if rules == "terrafex":  # a fire placed by the opponent, met on the page
         assert any(event.seat == 1 and event.payload["move"]["type"] == "fire" for event in moves)
+
+
+def test_a_whole_game_of_scavenge_against_a_bot_by_clicking(browser, site, screenshot):
+    page = _sign_up(browser.new_context(), site, "hunter")
+    _create(page, site, "scavenge", bot_seat=1)
+    _play_until_finished([page], prefer=_towards_the_goal, moves_at_most=400)
+    screenshot(page, "scavenge-finished")
+    assert "seed" in page.locator("#status").inner_text()

@@ -198,7 +198,6 @@ async function submit() {
   page.note = '';
   try {
     await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: page.legal.seq });
-    await refresh();
   } catch (error) {
     if (error instanceof ApiError && error.code === 'stale_seq') {
       await refresh('The game moved on before your move arrived: here is the position now; choose again');
@@ -206,7 +205,9 @@ async function submit() {
       $('picking').textContent = `Refused: ${error.message}`;
       $('confirm').disabled = false;
     }
+    return;
   }
+  await refresh().catch((error) => { $('status').textContent = `Your move is in; the page could not show it: ${error.message}`; });
 }
 
 function showLog(events) {

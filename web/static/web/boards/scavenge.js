@@ -9,8 +9,9 @@ const MARKS = ['●', '▲', '■', '◆']; // a shape per seat, so colour is ne
 
 export default function draw(view, { seat }) {
   const root = svg('svg', { viewBox: `0 0 ${SIZE * CELL} ${SIZE * CELL}`, class: 'board-svg', role: 'group', 'aria-label': 'Scavenge board' });
-  const tokenAt = new Map(view.seats.map((s) => [s.at.join(','), s]));
-  const startAt = new Map(view.seats.map((s) => [s.start.join(','), s]));
+  const place = (at) => (Array.isArray(at) ? at.join(',') : String(at)); // a square, or "centre"
+  const tokenAt = new Map(view.seats.filter((s) => s.at).map((s) => [place(s.at), s]));
+  const startAt = new Map(view.seats.filter((s) => s.start).map((s) => [place(s.start), s]));
   const carrier = view.seats.find((s) => view.good_stuff?.carried_by === s.seat);
   for (let row = 0; row < SIZE; row += 1) {
     for (let col = 0; col < SIZE; col += 1) {
@@ -29,8 +30,11 @@ export default function draw(view, { seat }) {
   const centre = HOLE[0] * CELL;
   const side = HOLE.length * CELL;
   const inCentre = view.good_stuff === 'centre';
-  root.append(cell('centre', inCentre ? 'the centre, with the good stuff' : 'the empty centre', inCentre ? 'stuff' : 'empty',
+  const there = tokenAt.get('centre');
+  const mark = there ? `${MARKS[there.seat]}${there === carrier ? '*' : ''}` : inCentre ? 'G' : '';
+  const label = there ? `the centre: player ${there.seat}${there === carrier ? ' with the good stuff' : ''}` : inCentre ? 'the centre, with the good stuff' : 'the empty centre';
+  root.append(cell('centre', label, there ? `p${there.seat}` : inCentre ? 'stuff' : 'empty',
     svg('rect', { x: centre + 2, y: centre + 2, width: side - 4, height: side - 4, rx: 8, class: 'centre' }),
-    text(centre + side / 2, centre + side / 2, inCentre ? 'G' : '', { class: 'stuff' })));
+    text(centre + side / 2, centre + side / 2, mark, { class: there ? `token seat-${there.seat}` : 'stuff' })));
   return root;
 }
