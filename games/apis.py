@@ -203,6 +203,29 @@ class AccountVacationApi(ScopedApi):
         return Response(selectors.vacation_info(account))
 
 
+class AccountMeApi(ScopedApi):
+    """The caller's account: its email and which notices it wants by email."""
+
+    permission_classes = (IsAuthenticated,)
+    scopes = {"GET": "account", "PATCH": "account"}
+
+    class AccountUpdateInputSerializer(serializers.Serializer):
+        email = serializers.CharField(max_length=254, required=False, allow_blank=True)
+        notify = serializers.DictField(child=serializers.BooleanField(), required=False)
+
+    @operation("accountGet", summary="Your account: email and notice settings", answer=schema.AccountSettings,
+               auth="required", scope="account")
+    def get(self, request):
+        return Response(selectors.account_settings(services.account_of(request.user)))
+
+    @operation("accountUpdate", summary="Change your email or which notices you want by email",
+               answer=schema.AccountSettings, request=AccountUpdateInputSerializer, body=True, auth="required",
+               scope="account", codes=["invalid_input"])
+    def patch(self, request):
+        changes = validated(self.AccountUpdateInputSerializer, request.data)
+        return Response(selectors.account_settings(services.account_update(user=request.user, **changes)))
+
+
 class AccountBotApi(ScopedApi):
     """The caller's account becomes a bot's (lichess's bot accounts): seated like the server's
     bots, it learns of its turns from the API and plays with ordinary move requests."""

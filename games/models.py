@@ -245,9 +245,17 @@ class Account(models.Model):
     is_bot = models.BooleanField(
         default=False, help_text="a program's account: people seat it like a bot; it plays through the API"
     )
+    notify = models.JSONField(
+        default=dict, blank=True, help_text="which notices the account wants by email (NOTICES; missing: on)"
+    )
+
+    NOTICES = ("game_started", "your_turn", "deadline_warning", "game_over")
 
     def __str__(self) -> str:
         return f"account of {self.user_id}"
+
+    def wants(self, notice: str) -> bool:
+        return bool(self.notify.get(notice, True))
 
 
 class ApiToken(models.Model):

@@ -167,6 +167,14 @@ class AccountInfo(serializers.Serializer):
     bot = serializers.BooleanField(help_text="a bot account: a program plays it")
 
 
+class AccountSettings(AccountInfo):
+    email = serializers.CharField(allow_blank=True)
+    notify = serializers.DictField(
+        child=serializers.BooleanField(),
+        help_text="by email: game_started, your_turn, deadline_warning, game_over (true: wanted)",
+    )
+
+
 class AccountAnswer(TokenAnswer):
     username = serializers.CharField()
 

@@ -362,6 +362,16 @@ def account_email(*, user_id: int) -> str:
     return User.objects.filter(pk=user_id).values_list("email", flat=True).first() or ""
 
 
+def account_settings(account: Account) -> dict[str, Any]:
+    """The account as its owner sees it: name, email, whether a program plays it, and which
+    notices it wants by email."""
+    return {
+        **account_info(account),
+        "email": account.user.email,
+        "notify": {notice: account.wants(notice) for notice in Account.NOTICES},
+    }
+
+
 def account_info(account: Account) -> dict[str, Any]:
     return {"username": account.user.username, "bot": account.is_bot}
 

@@ -16,6 +16,7 @@ def with_and_without_slash(routes: list) -> list:
 _routes = [
     path("accounts/", apis.AccountCreateApi.as_view(), name="account-create"),
     path("accounts/token/", apis.TokenObtainApi.as_view(), name="token-obtain"),
+    path("accounts/me/", apis.AccountMeApi.as_view(), name="account-me"),
     path("accounts/me/vacation/", apis.AccountVacationApi.as_view(), name="account-vacation"),
     path("accounts/me/bot/", apis.AccountBotApi.as_view(), name="account-bot"),
     path("tokens/", apis.TokensApi.as_view(), name="tokens"),

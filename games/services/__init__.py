@@ -15,6 +15,7 @@ never import `games.tasks`: they name the task they want run (`games.dispatch`).
 from games.services.accounts import (
     account_create,
     account_of,
+    account_update,
     bot_account_mark,
     token_create,
     token_obtain,
@@ -39,6 +40,7 @@ __all__ = [
     "Submitted",
     "account_create",
     "account_of",
+    "account_update",
     "bot_account_mark",
     "bot_account_seat",
     "bot_seat_add",

@@ -82,6 +82,28 @@ def bot_account_mark(*, user: Any) -> Account:
 
 
 @transaction.atomic
+def account_update(*, user: Any, email: str | None = None, notify: dict[str, bool] | None = None) -> Account:
+    """Change the account's email address and which notices it wants by email (play by email);
+    a notice left out keeps its setting."""
+    account = Account.objects.select_for_update().get(pk=account_of(user).pk)
+    if email is not None:
+        try:
+            if email:
+                validate_email(email)
+        except ValidationError:
+            raise InvalidInput(f"{email!r} is not an email address", fields={"email": ["not an email address"]}) from None
+        user.email = email
+        user.save(update_fields=["email"])
+    if notify:
+        unknown = sorted(set(notify) - set(Account.NOTICES))
+        if unknown:
+            raise InvalidInput(f"no such notice: {', '.join(unknown)}; the notices are {', '.join(Account.NOTICES)}")
+        account.notify = {**account.notify, **{notice: bool(on) for notice, on in notify.items()}}
+        account.save(update_fields=["notify"])
+    return account
+
+
+@transaction.atomic
 def vacation_set(*, user: Any, on: bool, at: dt.datetime | None = None) -> Account:
     """Start or end the user's vacation; starting with no days left raises NoVacationLeft."""
     at = at or time_controls.now()

@@ -242,3 +242,17 @@ def test_a_whole_game_of_scavenge_against_a_bot_by_clicking(browser, site, scree
     _play_until_finished([page], prefer=_towards_the_goal, moves_at_most=400)
     screenshot(page, "scavenge-finished")
     assert "seed" in page.locator("#status").inner_text()
+
+
+def test_the_account_page_keeps_email_and_notice_choices(browser, site):
+    page = _sign_up(browser.new_context(), site, "frank")
+    page.goto(f"{site}/account/")
+    page.locator("[data-notice='your_turn']").uncheck()
+    page.fill("#email", "frank@example.net")
+    page.click("#settings-form button[type=submit]")
+    page.locator("#saved", has_text="Saved").wait_for()
+    page.reload()
+    page.locator("[data-notice='game_over']").wait_for()
+    assert not page.locator("[data-notice='your_turn']").is_checked()
+    assert page.locator("[data-notice='game_over']").is_checked()
+    assert page.input_value("#email") == "frank@example.net"

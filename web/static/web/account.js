@@ -9,6 +9,25 @@ const guard = (action) => async (event) => {
   try { await action(); } catch (error) { showProblem(problem, error); }
 };
 
+const NOTICE_TEXT = {
+  game_started: 'a game of mine starts', your_turn: 'it is my turn',
+  deadline_warning: 'a move of mine is close to its deadline', game_over: 'a game of mine ends',
+};
+
+async function showSettings() {
+  const account = await api('GET', '/accounts/me/');
+  $('email').value = account.email;
+  $('notify').replaceChildren(el('legend', {}, 'Mail me when'), ...Object.entries(account.notify).map(([notice, on]) =>
+    el('label', {}, el('input', { type: 'checkbox', 'data-notice': notice, checked: on }), ` ${NOTICE_TEXT[notice] ?? notice}`)));
+}
+
+$('settings-form').addEventListener('submit', guard(async () => {
+  const notify = Object.fromEntries([...$('notify').querySelectorAll('[data-notice]')].map((box) => [box.dataset.notice, box.checked]));
+  await api('PATCH', '/accounts/me/', { email: $('email').value, notify });
+  $('saved').textContent = 'Saved.';
+  await showSettings();
+}));
+
 async function showVacation() {
   const vacation = await api('GET', '/accounts/me/vacation/');
   $('vacation').textContent = vacation.on_vacation
@@ -47,4 +66,4 @@ $('hook-form').addEventListener('submit', guard(async () => {
   await showHooks();
 }));
 
-guard(async () => { await Promise.all([showVacation(), showTokens(), showHooks()]); })();
+guard(async () => { await Promise.all([showSettings(), showVacation(), showTokens(), showHooks()]); })();
