@@ -1,5 +1,6 @@
 // Scavenge: a 10x10 junkyard (squares "row,col"), its four middle squares one hole (the
-// "centre"), each player's start point and token, and the good stuff: in the centre, or carried.
+// "centre"), each player's start point and token with its stack of trash, and the good stuff:
+// in the centre, or carried.
 import { svg, text, cell } from './svg.js';
 
 const SIZE = 10;
@@ -21,10 +22,11 @@ export default function draw(view, { seat }) {
       const start = startAt.get(key);
       const x = col * CELL;
       const y = row * CELL;
-      const label = `row ${row}, column ${col}${token ? `: player ${token.seat}${token.seat === seat ? ' (you)' : ''}` : ''}${start ? `, start of ${start.seat}` : ''}`;
-      root.append(cell(key, label, token ? `p${token.seat}` : '',
+      const label = `row ${row}, column ${col}${token ? `: player ${token.seat}${token.seat === seat ? ' (you)' : ''}, trash ${token.trash}` : ''}${start ? `, start of ${start.seat}` : ''}`;
+      root.append(cell(key, label, token ? `p${token.seat}t${token.trash}` : '',
         svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: start ? `start seat-${start.seat}` : 'square' }),
-        token ? text(x + CELL / 2, y + CELL / 2, MARKS[token.seat] + (token === carrier ? '*' : ''), { class: `token seat-${token.seat}` }) : null));
+        token ? text(x + CELL / 2, y + CELL / 2, MARKS[token.seat] + (token === carrier ? '*' : ''), { class: `token seat-${token.seat}` }) : null,
+        token ? trashStack(x, y, token.trash) : null));
     }
   }
   const centre = HOLE[0] * CELL;
@@ -37,4 +39,10 @@ export default function draw(view, { seat }) {
     svg('rect', { x: centre + 2, y: centre + 2, width: side - 4, height: side - 4, rx: 8, class: 'centre' }),
     text(centre + side / 2, centre + side / 2, mark, { class: there ? `token seat-${there.seat}` : 'stuff' })));
   return root;
+}
+
+// The token's trash: one small bar a piece, stacked in the square's corner, and its count.
+function trashStack(x, y, pieces) {
+  const bars = Array.from({ length: pieces }, (_, i) => svg('rect', { x: x + CELL - 9, y: y + CELL - 6 - i * 4, width: 6, height: 3, class: 'trash' }));
+  return svg('g', { class: 'trash-stack' }, ...bars, pieces ? text(x + 7, y + CELL - 7, pieces, { class: 'coord' }) : null);
 }

@@ -1,6 +1,7 @@
 // Terrafex: a 7 x 8 board of squares ("row,col"); each square holds a stack of pieces drawn as
-// nested squares, large outside, small inside, coloured by kind and labelled with its letter and
-// size (forest g, mountain y, fire r, glacier b), so colour is never the only signal.
+// nested squares, large outside, small inside, coloured by kind, ringed by the band of its owner
+// (a white or black outline) and labelled with its letter, size and band (forest g, mountain y,
+// fire r, glacier b; +W or +B), so colour is never the only signal.
 import { svg, text, cell } from './svg.js';
 
 const ROWS = 7;
@@ -8,6 +9,13 @@ const COLS = 8;
 const CELL = 56;
 const INSET = { L: 3, M: 12, S: 20 };
 const LETTER = { green: 'g', yellow: 'y', red: 'r', blue: 'b' };
+
+// Whose band rings a piece of this size on this square (W or B): on squares whose row + column
+// is even the small and large bands are White's and the medium Black's; odd squares the reverse.
+function band(row, col, size) {
+  const whiteOnEven = size !== 'M';
+  return ((row + col) % 2 === 0) === whiteOnEven ? 'W' : 'B';
+}
 
 export default function draw(view, { seat }) {
   const root = svg('svg', { viewBox: `0 0 ${COLS * CELL} ${ROWS * CELL}`, class: 'board-svg terrafex', role: 'group', 'aria-label': 'Terrafex board' });
@@ -20,14 +28,14 @@ export default function draw(view, { seat }) {
     for (let col = 0; col < COLS; col += 1) {
       const key = `${row},${col}`;
       const pieces = (stacks.get(key) ?? []).slice().sort((a, b) => INSET[a.size] - INSET[b.size]);
-      const names = pieces.map((p) => `${LETTER[p.colour]}${p.size}`);
+      const names = pieces.map((p) => `${LETTER[p.colour]}${p.size}+${band(row, col, p.size)}`);
       const x = col * CELL;
       const y = row * CELL;
       root.append(cell(key, `row ${row}, column ${col}${names.length ? `: ${names.join(' ')}` : ''}`, names.join(' '),
         svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: 'square' }),
         ...pieces.map((piece) => svg('rect', {
           x: x + INSET[piece.size], y: y + INSET[piece.size], width: CELL - 2 * INSET[piece.size], height: CELL - 2 * INSET[piece.size],
-          rx: 3, class: `piece ${piece.colour}`,
+          rx: 3, class: `piece ${piece.colour} band-${band(row, col, piece.size)}`,
         })),
         names.length ? text(x + CELL / 2, y + CELL - 8, names.join('/'), { class: 'coord' }) : null));
     }
