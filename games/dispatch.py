@@ -10,8 +10,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
+
 from project.celery import app
 
+# What a task retries: what the infrastructure did wrong. A refused move is an answer, not a
+# failure. Every app's tasks share it.
+INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, ConnectionError)
 PLAY_BOTS = "games.play_bots"
 APPLY_TIMEOUT = "games.apply_timeout"
 

@@ -13,12 +13,10 @@ import random
 
 from celery import shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 
 from games import bot_quota, deadlines, selectors, services, timeouts
+from games.dispatch import INFRASTRUCTURE_ERRORS
 
-# Retry only what the infrastructure did wrong; a refused move is an answer, not a failure.
-INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, ConnectionError)
 # How long a bot turn over its account's quota waits before it asks again (plus jitter).
 QUOTA_WAIT_SECONDS = 0.5
 

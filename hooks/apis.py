@@ -14,7 +14,6 @@ from games.apis import ScopedApi, validated
 from games.schema import operation
 from hooks import events, selectors, services
 
-WEBHOOKS = {"GET": "webhooks", "POST": "webhooks", "PATCH": "webhooks", "DELETE": "webhooks"}
 
 
 class WebhookInfo(serializers.Serializer):
@@ -60,6 +59,13 @@ class DeliveryLog(serializers.Serializer):
     next_before = serializers.IntegerField(allow_null=True, help_text="pass as ?before= for older deliveries")
 
 
+class WebhooksScoped(ScopedApi):
+    """Every webhook operation: an account's own, with the `webhooks` scope."""
+
+    permission_classes = (IsAuthenticated,)
+    scopes = {"GET": "webhooks", "POST": "webhooks", "PATCH": "webhooks", "DELETE": "webhooks"}
+
+
 class _WebhookFields(serializers.Serializer):
     url = serializers.CharField(max_length=2000, help_text="http:// or https://; must resolve to a public address")
     events = serializers.ListField(
@@ -69,11 +75,8 @@ class _WebhookFields(serializers.Serializer):
     description = serializers.CharField(max_length=200, allow_blank=True, required=False)
 
 
-class WebhooksApi(ScopedApi):
+class WebhooksApi(WebhooksScoped):
     """An account's webhook endpoints."""
-
-    permission_classes = (IsAuthenticated,)
-    scopes = WEBHOOKS
 
     class WebhookCreateInputSerializer(_WebhookFields):
         events = serializers.ListField(
@@ -95,11 +98,8 @@ class WebhooksApi(ScopedApi):
         return Response(selectors.endpoint_info(endpoint, with_secret=True), status=status.HTTP_201_CREATED)
 
 
-class WebhookApi(ScopedApi):
+class WebhookApi(WebhooksScoped):
     """One endpoint: read, change (`active: true` resumes a disabled one), delete."""
-
-    permission_classes = (IsAuthenticated,)
-    scopes = WEBHOOKS
 
     class WebhookUpdateInputSerializer(_WebhookFields):
         url = serializers.CharField(max_length=2000, required=False)
@@ -126,10 +126,7 @@ class WebhookApi(ScopedApi):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class WebhookPingApi(ScopedApi):
-    permission_classes = (IsAuthenticated,)
-    scopes = WEBHOOKS
-
+class WebhookPingApi(WebhooksScoped):
     @operation("webhookPing", summary="Send the endpoint a signed `ping` message now", answer=DeliveryInfo,
                status=202, auth="required", scope="webhooks",
                codes=["webhook_not_found", "not_found", "webhook_disabled"])
@@ -138,10 +135,7 @@ class WebhookPingApi(ScopedApi):
         return Response(selectors.delivery_of(delivery_id=delivery.pk), status=status.HTTP_202_ACCEPTED)
 
 
-class WebhookDeliveriesApi(ScopedApi):
-    permission_classes = (IsAuthenticated,)
-    scopes = WEBHOOKS
-
+class WebhookDeliveriesApi(WebhooksScoped):
     class DeliveryLogFilterSerializer(serializers.Serializer):
         before = serializers.IntegerField(min_value=1, required=False, help_text="deliveries older than this id")
         limit = serializers.IntegerField(min_value=1, max_value=200, required=False, default=selectors.LOG_PAGE)
@@ -154,10 +148,7 @@ class WebhookDeliveriesApi(ScopedApi):
         return Response(selectors.delivery_log(user=request.user, endpoint_id=webhook_id, **page))
 
 
-class WebhookReplayApi(ScopedApi):
-    permission_classes = (IsAuthenticated,)
-    scopes = WEBHOOKS
-
+class WebhookReplayApi(WebhooksScoped):
     @operation("webhookReplay", summary="Send a delivery again: same webhook-id and body, signed anew",
                answer=DeliveryInfo, status=202, auth="required", scope="webhooks",
                codes=["webhook_not_found", "delivery_not_found", "not_found", "webhook_disabled"])

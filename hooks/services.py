@@ -30,13 +30,14 @@ from django.db import transaction
 from django.db.models import F, Q
 
 from games import dispatch, selectors, time_controls
-from hooks import events, receivers, signing, transport
+from hooks import events, receivers
+from hooks import selectors as hooks_selectors
+from hooks import signing, transport
 from hooks.errors import (
     DeliveryNotFound,
     TooManyWebhooks,
     UrlNotAllowed,
     WebhookDisabled,
-    WebhookNotFound,
 )
 from hooks.models import Attempt, Cursor, Delivery, DeliveryStatus, Endpoint
 
@@ -76,7 +77,8 @@ def endpoint_update(*, user: Any, endpoint_id: int, **changes: Any) -> Endpoint:
     if changes.get("game") is not None:
         selectors.game_get(game_id=changes["game"])
     with transaction.atomic():
-        endpoint = _endpoint_of(user, endpoint_id, lock=True)
+        owned = hooks_selectors.endpoint_get(user=user, endpoint_id=endpoint_id)
+        endpoint = Endpoint.objects.select_for_update().get(pk=owned.pk)
         for field in ("url", "description"):
             if field in changes:
                 setattr(endpoint, field, changes[field])
@@ -94,14 +96,13 @@ def endpoint_update(*, user: Any, endpoint_id: int, **changes: Any) -> Endpoint:
 
 
 def endpoint_delete(*, user: Any, endpoint_id: int) -> None:
-    _endpoint_of(user, endpoint_id).delete()
+    hooks_selectors.endpoint_get(user=user, endpoint_id=endpoint_id).delete()
 
 
-def _endpoint_of(user: Any, endpoint_id: int, lock: bool = False) -> Endpoint:
-    endpoints = Endpoint.objects.select_for_update() if lock else Endpoint.objects
-    endpoint = endpoints.filter(owner=user, pk=endpoint_id).first()
-    if endpoint is None:
-        raise WebhookNotFound(f"you have no webhook {endpoint_id}")
+def _active_endpoint_of(user: Any, endpoint_id: int) -> Endpoint:
+    endpoint = hooks_selectors.endpoint_get(user=user, endpoint_id=endpoint_id)
+    if not endpoint.active:
+        raise WebhookDisabled(f"webhook {endpoint_id} is disabled: set active to true first")
     return endpoint
 
 
@@ -161,13 +162,8 @@ def _deliveries_make(endpoint: Endpoint, notices: list[tuple[str, int | None, in
     """Store (type, game, seq, data) notices as deliveries (once each: their ids are derived)
     and send the new ones to the workers after the commit."""
     at = time_controls.now()
-    rows = {
-        events.webhook_id(endpoint.pk, type_, game_id, seq): Delivery(
-            endpoint=endpoint, webhook_id=events.webhook_id(endpoint.pk, type_, game_id, seq), type=type_,
-            game_id=game_id, seq=seq, payload=events.body(type_, data, at), next_attempt_at=at, enqueued_at=at,
-        )
-        for type_, game_id, seq, data in notices
-    }
+    made_now = [_delivery(endpoint, type_, game_id, seq, data, at) for type_, game_id, seq, data in notices]
+    rows = {row.webhook_id: row for row in made_now}
     if not rows:
         return 0
     known = set(Delivery.objects.filter(webhook_id__in=list(rows)).values_list("webhook_id", flat=True))
@@ -179,6 +175,17 @@ def _deliveries_make(endpoint: Endpoint, notices: list[tuple[str, int | None, in
     return len(made)
 
 
+def _delivery(
+    endpoint: Endpoint, type_: str, game_id: int | None, seq: int | None, data: dict, at: dt.datetime, key: str = ""
+) -> Delivery:
+    """A new delivery, due now and being sent now; its id from (endpoint, type, game, seq), or
+    from `key` for a message that stands for no event (a ping)."""
+    return Delivery(
+        endpoint=endpoint, webhook_id=events.webhook_id(endpoint.pk, key or type_, game_id, seq), type=type_,
+        game_id=game_id, seq=seq, payload=events.body(type_, data, at), next_attempt_at=at, enqueued_at=at,
+    )
+
+
 def _send_after_commit(delivery_ids: list[int]) -> None:
     # robust: the deliveries are stored whatever the broker says; the sweep resends them.
     for delivery_id in delivery_ids:
@@ -188,15 +195,10 @@ def _send_after_commit(delivery_ids: list[int]) -> None:
 def ping(*, user: Any, endpoint_id: int) -> Delivery:
     """A `ping` message to the endpoint, to try it out (and its signature check)."""
     with transaction.atomic():
-        endpoint = _endpoint_of(user, endpoint_id)
-        if not endpoint.active:
-            raise WebhookDisabled(f"webhook {endpoint_id} is disabled: set active to true first")
-        type_ = f"{events.PING}_{uuid.uuid4().hex[:16]}"
-        at = time_controls.now()
-        delivery = Delivery.objects.create(
-            endpoint=endpoint, webhook_id=events.webhook_id(endpoint.pk, type_), type=events.PING,
-            payload=events.body(events.PING, {"webhook": endpoint.pk}, at), next_attempt_at=at, enqueued_at=at,
-        )
+        endpoint = _active_endpoint_of(user, endpoint_id)
+        unique = f"{events.PING}_{uuid.uuid4().hex[:16]}"
+        delivery = _delivery(endpoint, events.PING, None, None, {"webhook": endpoint.pk}, time_controls.now(), unique)
+        delivery.save()
         _send_after_commit([delivery.pk])
     return delivery
 
@@ -205,9 +207,7 @@ def replay(*, user: Any, endpoint_id: int, delivery_id: int) -> Delivery:
     """Send a delivery again, as it was (same id and body, signed anew), with a fresh set of
     retries."""
     with transaction.atomic():
-        endpoint = _endpoint_of(user, endpoint_id)
-        if not endpoint.active:
-            raise WebhookDisabled(f"webhook {endpoint_id} is disabled: set active to true first")
+        endpoint = _active_endpoint_of(user, endpoint_id)
         delivery = Delivery.objects.select_for_update().filter(endpoint=endpoint, pk=delivery_id).first()
         if delivery is None:
             raise DeliveryNotFound(f"webhook {endpoint_id} has no delivery {delivery_id}")
@@ -239,14 +239,18 @@ def delivery_attempt(*, delivery_id: int) -> transport.Outcome | None:
     return outcome
 
 
+def _due(at: dt.datetime):
+    """Deliveries due at `at` that no worker is attempting, of endpoints that are active."""
+    return Delivery.objects.filter(
+        Q(leased_until__isnull=True) | Q(leased_until__lt=at),
+        status=DeliveryStatus.PENDING, next_attempt_at__lte=at, endpoint__active=True,
+    )
+
+
 def _claim(delivery_id: int, at: dt.datetime) -> Delivery | None:
     """Lease the delivery for one attempt: a single UPDATE, so two workers never both get it."""
     lease = at + dt.timedelta(seconds=2 * settings.SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS + 30)
-    claimed = (
-        Delivery.objects.filter(pk=delivery_id, status=DeliveryStatus.PENDING, next_attempt_at__lte=at, endpoint__active=True)
-        .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=at))
-        .update(leased_until=lease)
-    )
+    claimed = _due(at).filter(pk=delivery_id).update(leased_until=lease)
     return Delivery.objects.select_related("endpoint").get(pk=delivery_id) if claimed else None
 
 
@@ -308,8 +312,7 @@ def deliveries_due_send(*, at: dt.datetime | None = None, limit: int = 1000) -> 
     at = at or time_controls.now()
     resend_before = at - dt.timedelta(seconds=RESEND_SECONDS)
     due = list(
-        Delivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=at, endpoint__active=True)
-        .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=at))
+        _due(at)
         .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=resend_before) | Q(next_attempt_at__gt=F("enqueued_at")))
         .order_by("next_attempt_at")
         .values_list("pk", flat=True)[:limit]

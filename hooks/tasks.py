@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
 
+from games.dispatch import INFRASTRUCTURE_ERRORS
 from hooks import services
 
-INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, ConnectionError)
 # An attempt's own timeouts end it well before this; the limit only stops a stuck worker.
 ATTEMPT_LIMIT_SECONDS = 3 * settings.SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS + 10
 

@@ -52,10 +52,11 @@ async function load(note) {
   page.legal = legal;
   page.chosen = null;
   page.replayAt = null;
-  noteChanges(game.view);
+  const parts = partsOf(game.view); // the board's parts, drawn once to compare and to point at
+  noteChanges(parts);
   showStatus();
   showSeen(game.view);
-  showMoves();
+  showMoves(parts);
   showLog(log.events);
   showActions();
 }
@@ -137,22 +138,18 @@ function partsOf(view) {
   return probe ? [...probe.querySelectorAll('[data-target]')] : [];
 }
 
-function noteChanges(view) {
-  const now = new Map(partsOf(view).map((part) => [part.dataset.target, part.dataset.state ?? '']));
+function noteChanges(parts) {
+  const now = new Map(parts.map((part) => [part.dataset.target, part.dataset.state ?? '']));
   const before = page.states;
   page.changed = new Set([...now].filter(([target, state]) => before.has(target) && before.get(target) !== state).map(([target]) => target));
   page.states = now;
   setTimeout(() => { page.changed = new Set(); }, 2500);
 }
 
-function pointableTargets(view) {
-  return new Set(partsOf(view).map((part) => part.dataset.target));
-}
-
-function showMoves() {
+function showMoves(parts) {
   const { moves, notation } = page.legal;
   $('moves-panel').hidden = moves.length === 0;
-  page.pointer = moves.length ? new Pointer(moves, pointableTargets(page.game.view)) : null;
+  page.pointer = moves.length ? new Pointer(moves, new Set(parts.map((part) => part.dataset.target))) : null;
   $('moves').replaceChildren(...moves.map((move, index) => el('li', {},
     el('button', { type: 'button', class: 'move', 'data-index': index, onclick: () => choose(index) }, notation[index]))));
   afterPick();
