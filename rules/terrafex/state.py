@@ -8,6 +8,7 @@ from typing import Any
 from rules.terrafex.board import SQUARES, band_scores, coords, square_at
 from rules.terrafex.data import (
     ACTIONS,
+    BANDS,
     COLOURS,
     FOREST,
     GLACIER,
@@ -111,7 +112,9 @@ def load(data: dict[str, Any]) -> State:
 
 
 def view(state: State, seat: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:
-    """Everything is open (no chance after setup, no hidden pieces): the dump plus what follows."""
+    """Everything is open (no chance after setup, no hidden pieces): the dump plus what follows,
+    and the printed board's bands (whose band rings a piece of each size on a square whose
+    row + column is even or odd), so a client draws them without knowing the rule."""
     view = dump(state)
     view.update(
         seat=seat,
@@ -119,6 +122,10 @@ def view(state: State, seat: int | None, to_act: tuple[int, ...]) -> dict[str, A
         actions_left=[a for a in ACTIONS if a not in state.done],
         to_act=list(to_act),
         scores=list(seat_scores(state)),
+        bands={
+            parity: {SIZE_NAMES[size]: owner for size, owner in BANDS[number].items()}
+            for number, parity in ((0, "even"), (1, "odd"))
+        },
     )
     return view
 

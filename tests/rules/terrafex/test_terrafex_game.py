@@ -9,7 +9,8 @@ import pytest
 
 from rules.errors import InvalidOptions, MalformedMove
 from rules.terrafex import RULES
-from rules.terrafex.data import QUIET_TURN_LIMIT
+from rules.terrafex.board import band_owner, square_at
+from rules.terrafex.data import QUIET_TURN_LIMIT, SIZE_NAMES
 from tests.rules.terrafex.test_terrafex import at, glacier, in_pool, play, position, refused
 
 NO_SUPPLY = {(c, s): 0 for c in ("green", "yellow", "red") for s in "SML"}
@@ -241,3 +242,12 @@ def test_render_text_shows_sizes_colours_bands_and_scores():
     assert max(len(line) for line in text.splitlines()) <= 100
     over = RULES.render_text(RULES.forfeit(state, 1), None)
     assert "Game over: forfeit" in over
+
+
+def test_the_view_names_the_band_of_every_size_on_every_square():
+    bands = RULES.view(position({}), None)["bands"]
+    for row in range(7):
+        for col in range(8):
+            for size in (1, 2, 3):
+                parity = "odd" if (row + col) % 2 else "even"
+                assert bands[parity][SIZE_NAMES[size]] == band_owner(square_at(row, col), size)
