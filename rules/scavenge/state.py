@@ -74,10 +74,12 @@ def load(dumped: dict[str, Any]) -> ScavengeState:
 
 
 def view(state: ScavengeState) -> dict[str, Any]:
-    """The same for every seat and spectators: Scavenge hides nothing but the dice to come."""
+    """The same for every seat and spectators: Scavenge hides nothing but the dice to come.
+    `board` is the printed board (its size and the hole's squares), for a client to draw."""
     return {
         "players": state.players,
         "options": {"straight_moves": state.straight_moves},
+        "board": {"size": data.BOARD_SIZE, "hole": [list(square) for square in data.HOLE]},
         "seats": [_seat_view(state, seat) for seat in range(state.players)],
         "good_stuff": CENTRE_NAME if state.carrier is None else {"carried_by": state.carrier},
         "turn": state.turn,

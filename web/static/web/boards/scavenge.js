@@ -1,23 +1,25 @@
-// Scavenge: a 10x10 junkyard (squares "row,col"), its four middle squares one hole (the
-// "centre"), each player's start point and token with its stack of trash, and the good stuff:
+// Scavenge: the junkyard as the view's `board` gives it (squares "row,col"), its hole one square
+// (the "centre"), each player's start point and token with its stack of trash, and the good stuff:
 // in the centre, or carried.
 import { svg, text, cell } from './svg.js';
 
-const SIZE = 10;
-const HOLE = [4, 5];
 const CELL = 36;
 const MARKS = ['●', '▲', '■', '◆']; // a shape per seat, so colour is never the only signal
 
 export default function draw(view, { seat }) {
-  const root = svg('svg', { viewBox: `0 0 ${SIZE * CELL} ${SIZE * CELL}`, class: 'board-svg', role: 'group', 'aria-label': 'Scavenge board' });
+  const size = view.board.size;
+  const hole = new Set(view.board.hole.map((square) => square.join(',')));
+  const holeRows = view.board.hole.map(([row]) => row);
+  const holeCols = view.board.hole.map(([, col]) => col);
+  const root = svg('svg', { viewBox: `0 0 ${size * CELL} ${size * CELL}`, class: 'board-svg', role: 'group', 'aria-label': 'Scavenge board' });
   const place = (at) => (Array.isArray(at) ? at.join(',') : String(at)); // a square, or "centre"
   const tokenAt = new Map(view.seats.filter((s) => s.at).map((s) => [place(s.at), s]));
   const startAt = new Map(view.seats.filter((s) => s.start).map((s) => [place(s.start), s]));
   const carrier = view.seats.find((s) => view.good_stuff?.carried_by === s.seat);
-  for (let row = 0; row < SIZE; row += 1) {
-    for (let col = 0; col < SIZE; col += 1) {
-      if (HOLE.includes(row) && HOLE.includes(col)) continue;
+  for (let row = 0; row < size; row += 1) {
+    for (let col = 0; col < size; col += 1) {
       const key = `${row},${col}`;
+      if (hole.has(key)) continue;
       const token = tokenAt.get(key);
       const start = startAt.get(key);
       const x = col * CELL;
@@ -29,15 +31,16 @@ export default function draw(view, { seat }) {
         token ? trashStack(x, y, token.trash) : null));
     }
   }
-  const centre = HOLE[0] * CELL;
-  const side = HOLE.length * CELL;
+  const top = Math.min(...holeRows) * CELL;
+  const left = Math.min(...holeCols) * CELL;
+  const side = (Math.max(...holeRows) - Math.min(...holeRows) + 1) * CELL;
   const inCentre = view.good_stuff === 'centre';
   const there = tokenAt.get('centre');
   const mark = there ? `${MARKS[there.seat]}${there === carrier ? '*' : ''}` : inCentre ? 'G' : '';
   const label = there ? `the centre: player ${there.seat}${there === carrier ? ' with the good stuff' : ''}` : inCentre ? 'the centre, with the good stuff' : 'the empty centre';
   root.append(cell('centre', label, there ? `p${there.seat}` : inCentre ? 'stuff' : 'empty',
-    svg('rect', { x: centre + 2, y: centre + 2, width: side - 4, height: side - 4, rx: 8, class: 'centre' }),
-    text(centre + side / 2, centre + side / 2, mark, { class: there ? `token seat-${there.seat}` : 'stuff' })));
+    svg('rect', { x: left + 2, y: top + 2, width: side - 4, height: side - 4, rx: 8, class: 'centre' }),
+    text(left + side / 2, top + side / 2, mark, { class: there ? `token seat-${there.seat}` : 'stuff' })));
   return root;
 }
 
