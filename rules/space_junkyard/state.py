@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.rng import Rng
 from rules.space_junkyard import board
-from rules.space_junkyard.data import ALL_TILES
+from rules.space_junkyard.data import ALL_TILES, ASTEROIDS, BRIDGE_ID, SHIP_PARTS
 from rules.space_junkyard.ship import Bag, Part, capacity, score
 from rules.values import evolve
 
@@ -225,9 +225,28 @@ def forbidden_entries(state: State) -> set[str]:
     return forbidden
 
 
+def face(tile: str) -> dict[str, Any]:
+    """What is printed on a tile, for clients that draw it: an asteroid's resources, or a
+    section's production, storage, conversion, recycling value, points and edges (N, E, S, W as
+    printed; null is closed, "" an opening with no cost, else the resources the opening costs)."""
+    if tile in ASTEROIDS:
+        return {"kind": "asteroid", "resources": ASTEROIDS[tile]}
+    section = SHIP_PARTS[tile]
+    return {
+        "kind": "bridge" if tile == BRIDGE_ID else "section",
+        "produce": section.produce,
+        "store": section.store,
+        "convert": list(section.convert) if section.convert else None,
+        "recycle": section.recycle,
+        "points": section.points,
+        "edges": list(section.edges),
+    }
+
+
 def view(state: State) -> dict[str, Any]:
     """Everything is public but the stack's order (and, with `short`, which tiles were
-    removed): the view gives the stack's size and, per ship, its working storage and score."""
+    removed): the view gives the stack's size and, per ship, its working storage and score, and
+    the printed faces of the tiles in sight (so a client needs no table of its own)."""
     seen = dump_public(state)
     for data, ship in zip(seen["ships"], state.ships):
         data["capacity"] = list(capacity(ship.parts, state.turn.number))
@@ -235,6 +254,7 @@ def view(state: State) -> dict[str, Any]:
     seen["stack_size"] = len(state.stack)
     running = state.turn.phase != OVER
     seen["closed_entries"] = sorted(forbidden_entries(state)) if running else []
+    seen["faces"] = {tile: face(tile) for tile in sorted(_seen_tiles(state) | {BRIDGE_ID})}
     return seen
 
 

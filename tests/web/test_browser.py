@@ -196,6 +196,12 @@ def test_every_game_draws_its_board_and_takes_moves_by_pointing(browser, site, s
     page.locator(".board-svg").wait_for()
     assert page.locator(".board-svg [data-target]").count() >= 7  # Terrain Vague starts from the centre and its ring
     screenshot(page, f"{rules}-start")
+    if rules == "space_junkyard":  # printed faces, every ship's panel, the corners to start from
+        assert page.locator(".board-svg .resource").count() > 0 and page.locator(".board-svg line.wall").count() > 0
+        assert page.locator(".board-svg text.ship-title").count() == players
+        page.locator("#moves-panel").wait_for()
+        pointable = {part.get_attribute("data-target") for part in page.locator(".board-svg .pointable").all()}
+        assert pointable == {"NW", "NE", "SE", "SW"}
     for _ in range(3):
         page.locator("#moves-panel").wait_for()
         _play_one(page)

@@ -10,9 +10,17 @@ import pytest
 
 from rules.errors import IllegalMove, InvalidOptions, MalformedMove, NotYourTurn
 from rules.space_junkyard import RULES as G
-from rules.space_junkyard.data import ALL_TILES, BRIDGE_ID, SHIP_PARTS, Section
+from rules.space_junkyard.data import ALL_TILES, ASTEROIDS, BRIDGE_ID, SHIP_PARTS, Section
 from rules.space_junkyard.ship import ROTATIONS, Part, score
-from rules.space_junkyard.state import JUNK_PHASE, MOVE_PHASE, OVER, RESOURCES_PHASE, Ship, Turn
+from rules.space_junkyard.state import (
+    JUNK_PHASE,
+    MOVE_PHASE,
+    OVER,
+    RESOURCES_PHASE,
+    Ship,
+    Turn,
+    face,
+)
 
 # --- building positions ------------------------------------------------------------------------
 
@@ -111,6 +119,25 @@ def test_options_are_combinable_and_small_map_needs_three_players():
 
 
 # --- hidden information ------------------------------------------------------------------------
+
+
+def test_the_view_carries_the_printed_face_of_every_tile_in_sight_and_no_other():
+    state = placed(G.setup(2, {}, "faces"), "NW", "SE")
+    seen = G.view(state, 0)
+    in_sight = {tile for row in seen["map"] for tile in row if tile} | {BRIDGE_ID}
+    assert set(seen["faces"]) == in_sight
+    asteroid = next(tile for tile in in_sight if tile.startswith("A"))
+    assert seen["faces"][asteroid] == {"kind": "asteroid", "resources": ASTEROIDS[asteroid]}
+    section = next(tile for tile in in_sight if tile.startswith("S"))
+    printed = SHIP_PARTS[section]
+    assert seen["faces"][section]["edges"] == list(printed.edges)
+    assert (seen["faces"][section]["store"], seen["faces"][section]["points"]) == (printed.store, printed.points)
+    assert face("S31") == {
+        "kind": "section", "produce": "", "store": "BB", "convert": ["Y", "B"], "recycle": "YYB",
+        "points": 1, "edges": [None, "R", "Y", "B"],
+    }  # fmt: skip
+    assert seen["faces"][BRIDGE_ID]["kind"] == "bridge"
+    assert seen["faces"][BRIDGE_ID]["edges"] == list(SHIP_PARTS[BRIDGE_ID].edges)
 
 
 def test_no_view_or_error_shows_the_stack_or_the_removed_tiles():
