@@ -9,6 +9,8 @@ PORT ?= 8000
 # Live streams (SSE / NDJSON) come from an ASGI process of their own on this port; the API's
 # server redirects a stream request there (SCRAPYARD_STREAM_URL, derived from it by default).
 STREAM_PORT ?= 8001
+# Play-by-email replies come in through the SMTP gateway on this port (mail.gateway).
+SMTP_PORT ?= 2525
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements-installed
@@ -29,7 +31,7 @@ migrate: install
 # web server, one Celery worker per queue (deadlines, bots, default) and beat on its own.
 # Ctrl-C stops them all. Beyond one machine, run the same programs on each (one beat will do; a
 # second is harmless, the sweeps it drives are idempotent).
-export HOST PORT STREAM_PORT
+export HOST PORT STREAM_PORT SMTP_PORT
 export SCRAPYARD_STREAM_URL ?= http://$(HOST):$(STREAM_PORT)
 export SCRAPYARD_BIN := $(abspath $(BIN))
 # Where the embedded default keeps its database, broker, cache and mail, and supervisord its
@@ -44,6 +46,7 @@ run: migrate
 	mkdir -p $(SCRAPYARD_VAR_DIR)
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Scrapyard on http://$(HOST):$(PORT)/ (play in the browser; the API at /api/, its docs at /api/docs/; streams on port $(STREAM_PORT); Ctrl-C stops everything)"
+	@echo "Play by email: replies to smtp://$(HOST):$(SMTP_PORT); $(if $(EMAIL_URL),mail goes out through EMAIL_URL,mails are written as .eml files to $(SCRAPYARD_VAR_DIR)/mail/)"
 	$(BIN)/supervisord --nodaemon --configuration deploy/supervisord.conf
 
 # What `make run` is running, from another terminal.

@@ -429,3 +429,49 @@ def _database_check() -> str:
         return "ok"
     except Exception as error:  # any failure is the answer
         return f"error: {type(error).__name__}"
+
+
+# --- what play by email reads (mail) -----------------------------------------------------------
+
+
+def mail_account(*, user_id: int) -> dict[str, Any] | None:
+    """Who an account is to the mailer: its name, address and the notices it wants."""
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        return None
+    account = Account.objects.filter(user=user).first()
+    wants = {notice: account.wants(notice) if account else True for notice in Account.NOTICES}
+    return {"user": user, "username": user.username, "email": user.email, "notify": wants}
+
+
+def accounts_with_email(*, email: str) -> list[int]:
+    """The accounts that gave this address (a bounce names an address, not an account)."""
+    return list(User.objects.filter(email__iexact=email).values_list("pk", flat=True))
+
+
+def user_get(*, user_id: int) -> Any:
+    return User.objects.get(pk=user_id)
+
+
+def move_read(*, game: Game, user: Any, text: str) -> dict[str, Any]:
+    """A move written in the rules' human notation (`parse_move`), read in the game's position
+    now for the caller's seat; the rules' error when it does not read."""
+    seat = seat_of(game=game, user=user)
+    if seat is None:
+        raise errors.NotAPlayer(f"you have no seat in game {game.pk}")
+    return store.rules_of(game).parse_move(store.state_at(game), seat, text)
+
+
+def events_since_own_move(*, game: Game, user: Any, limit: int = 40) -> list[dict[str, Any]]:
+    """What happened since the caller's seat last acted (at most the last `limit` events), in
+    notation, as the seat may see it."""
+    seat = seat_of(game=game, user=user)
+    mine = Event.objects.filter(game=game, seat=seat, kind__in=[EventKind.MOVE, EventKind.TIMEOUT])
+    last = mine.order_by("-seq").values_list("seq", flat=True).first() if seat is not None else None
+    after = max(last or 0, game.seq - limit)
+    return events_visible(game=game, user=user, after=after, notation=True)
+
+
+def accounts_with_any_email() -> list[int]:
+    """Every account that gave an address (those play by email may write to)."""
+    return list(User.objects.exclude(email="").values_list("pk", flat=True))

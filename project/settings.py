@@ -8,7 +8,7 @@ PostgreSQL and Redis, which is what several web processes and workers share in p
 
 import os
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import dj_database_url
 
@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "streams",
     "hooks",
     "web",
+    "mail",
+    "anymail",
 ]
 
 MIDDLEWARE = [
@@ -217,23 +219,40 @@ SCRAPYARD_STREAM_RECHECK_SECONDS = float(
     os.environ.get("SCRAPYARD_STREAM_RECHECK_SECONDS", "5" if os.environ.get("REDIS_URL") else "1")
 )
 
-# Mail out. EMAIL_URL names an SMTP server: smtp://user:password@host:587 (STARTTLS) or
-# smtps://user:password@host:465 (TLS); without it every mail is written to a file in var/mail.
+# Mail out. EMAIL_URL names an SMTP server: smtp://user:password@host:587 (STARTTLS on 587, or
+# with ?tls=1 on any port) or smtps://user:password@host:465 (TLS); without it each mail is
+# written as an .eml file in var/mail (mail.backends).
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
 DEFAULT_FROM_EMAIL = os.environ.get("SCRAPYARD_MAIL_FROM", "Scrapyard <scrapyard@localhost>")
 EMAIL_TIMEOUT = 10
 if EMAIL_URL:
     _mail = urlsplit(EMAIL_URL)
+    _mail_query = dict(parse_qsl(_mail.query))
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = _mail.hostname or "localhost"
     EMAIL_PORT = _mail.port or (465 if _mail.scheme == "smtps" else 25)
     EMAIL_HOST_USER = unquote(_mail.username or "")
     EMAIL_HOST_PASSWORD = unquote(_mail.password or "")
     EMAIL_USE_SSL = _mail.scheme == "smtps"
-    EMAIL_USE_TLS = _mail.scheme == "smtp" and EMAIL_PORT == 587
+    EMAIL_USE_TLS = _mail.scheme == "smtp" and (EMAIL_PORT == 587 or _mail_query.get("tls") in ("1", "true"))
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_BACKEND = "mail.backends.EmlFileBackend"
     EMAIL_FILE_PATH = str(VAR_DIR / "mail")
+
+# Play by email (mail/). Replies come to play+<token>@SCRAPYARD_MAIL_DOMAIN, through the SMTP
+# gateway (`manage.py mail_gateway`, port SMTP_PORT) or a provider's inbound webhook
+# (django-anymail, /mail/inbound/<provider>/inbound/, guarded by ANYMAIL_WEBHOOK_SECRET).
+# SCRAPYARD_SITE_URL is where mails link to.
+SCRAPYARD_MAIL_DOMAIN = os.environ.get("SCRAPYARD_MAIL_DOMAIN", "localhost")
+SCRAPYARD_SITE_URL = os.environ.get(
+    "SCRAPYARD_SITE_URL", f"http://{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+).rstrip("/")
+SCRAPYARD_SMTP_PORT = int(os.environ.get("SMTP_PORT", "2525"))
+# Waits between the attempts of a mail the server would not take (temporary SMTP errors).
+SCRAPYARD_MAIL_RETRY_SECONDS = [float(wait) for wait in _env_list("SCRAPYARD_MAIL_RETRY_SECONDS", "30,120,600,1800,3600,7200")]
+# At most this many mails from one sender in ten minutes; more are told to come back later (451).
+SCRAPYARD_MAIL_SENDER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_SENDER_LIMIT", "120"))
+ANYMAIL = {"WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "")}
 
 # Webhooks (hooks.services). Waits between the retries of a delivery that timed out or got a 5xx
 # (plus up to 10% jitter): about a day in all, after which the endpoint is disabled and its owner
@@ -311,6 +330,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
     "wake-stalled-bots": {"task": "games.wake_stalled_bots", "schedule": 10.0, "options": {"expires": 10}},
     "webhooks": {"task": "hooks.sweep", "schedule": 1.0, "options": {"expires": 5}},
+    "mail": {"task": "mail.sweep", "schedule": 5.0, "options": {"expires": 10}},
     "webhooks-missed": {
         "task": "hooks.sweep_missed",
         "schedule": SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS,

@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from mail import views as mail_views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -10,6 +12,9 @@ urlpatterns = [
     path("api/", include("streams.urls")),
     path("api/", include("games.urls")),
     path("api/", include("hooks.urls")),
+    path("api/", include("mail.urls")),
+    path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="mail-unsubscribe"),
+    path("mail/inbound/", include("anymail.urls")),  # providers' inbound and tracking webhooks
     path("", include("web.urls")),
 ]
 

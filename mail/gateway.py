@@ -1,0 +1,62 @@
+"""The SMTP gateway (aiosmtpd): takes replies for play+<token>@MAIL_DOMAIN and bounces for
+bounce+<account>-<mac>@MAIL_DOMAIN, refuses every other address at RCPT time (550), tells a
+sender over its rate to come back later (451: its server retries, nothing is lost), and stores
+each accepted mail before answering 250 (`mail.services.inbound_store`); a worker reads it.
+
+It holds no state of its own: run as many as you like behind the MX records.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+
+from mail import services
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+
+
+def _fresh(function):
+    """A database call from the gateway's thread pool, on a connection that is still good."""
+
+    def call(*args, **kwargs):
+        close_old_connections()
+        return function(*args, **kwargs)
+
+    return sync_to_async(call, thread_sensitive=True)
+
+
+class Gateway:
+    async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list) -> str:
+        if not await _fresh(services.sender_allowed)(address):
+            return "451 4.7.1 Too many mails from this sender: try again later"
+        envelope.mail_from = address
+        envelope.mail_options.extend(options)
+        return "250 OK"
+
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list) -> str:
+        if not await _fresh(services.recipient_known)(address):
+            return "550 5.1.1 No such mailbox here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        try:
+            await _fresh(services.inbound_store)(
+                via="smtp", envelope_sender=envelope.mail_from or "", recipients=list(envelope.rcpt_tos),
+                raw=envelope.original_content or envelope.content,
+            )
+        except Exception:  # the database away: the sender's server keeps the mail and retries
+            log.exception("a mail could not be stored; told the sender to retry")
+            return "451 4.3.0 Could not store the mail now: try again later"
+        return "250 2.0.0 Stored"
+
+
+def controller(host: str, port: int) -> Controller:
+    return Controller(Gateway(), hostname=host, port=port, data_size_limit=MAX_MESSAGE_BYTES, ready_timeout=10)

@@ -1,0 +1,136 @@
+"""Play by email: each account's mail choices, the per-seat reply addresses, every mail sent and
+every mail received.
+
+A game is named by its id only (`game_id`), never by a foreign key into `games`: this app reads
+games through `games.selectors` and writes through `games.services`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Cadence(models.TextChoices):
+    IMMEDIATE = "immediate", "a mail for each notice"
+    DIGEST = "digest", "one mail a day with every notice"
+    NONE = "none", "no mail"
+
+
+class Preference(models.Model):
+    """How an account wants its mail: the cadence (with per-game overrides), the time zone its
+    deadlines are written in, the local hour of its daily digest, and whether mail bounced."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_preference")
+    cadence = models.CharField(max_length=10, choices=Cadence.choices, default=Cadence.IMMEDIATE)
+    game_cadence = models.JSONField(default=dict, blank=True, help_text='per game: {"<game id>": cadence}')
+    time_zone = models.CharField(max_length=64, default="UTC")
+    digest_hour = models.PositiveSmallIntegerField(default=8, help_text="local hour the daily digest goes out")
+    next_digest_at = models.DateTimeField(null=True, blank=True, help_text="NULL: nothing held for a digest")
+    bounced_at = models.DateTimeField(null=True, blank=True, help_text="a hard bounce turned mail off")
+    bounce_reason = models.CharField(max_length=300, blank=True, default="")
+
+    def cadence_for(self, game_id: int | None) -> str:
+        if self.bounced_at is not None:
+            return Cadence.NONE
+        if game_id is not None and str(game_id) in self.game_cadence:
+            return self.game_cadence[str(game_id)]
+        return self.cadence
+
+
+class SeatAddress(models.Model):
+    """The secret in a seat's reply address, play+<token>@MAIL_DOMAIN. Only that seat's mails
+    carry it; rotating it makes the old address unknown."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_addresses")
+    game_id = models.BigIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=("game_id", "seat", "user"), name="mail_address_unique_seat")]
+
+
+class Cursor(models.Model):
+    """How far an account's mails have followed a game: every notice up to `seq` is made. The
+    fan-out takes this row's lock, so two fan-outs of one game never interleave."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game_id = models.BigIntegerField()
+    seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=("user", "game_id"), name="mail_cursor_unique_game")]
+
+
+class OutgoingStatus(models.TextChoices):
+    HELD = "held", "held for the daily digest"
+    PENDING = "pending", "to send"
+    SENT = "sent", "handed to the mail server"
+    DIGESTED = "digested", "sent inside a digest"
+    DROPPED = "dropped", "not sent: mail turned off before it went"
+    FAILED = "failed", "the mail server refused it for good"
+
+
+class Outgoing(models.Model):
+    """One mail to one account, made once per `key` (account, game, seq, kind), and composed when
+    made: it shows the game as it was at that seq, however late it goes out."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mails")
+    key = models.CharField(max_length=120, unique=True)
+    kind = models.CharField(max_length=32)
+    game_id = models.BigIntegerField(null=True, blank=True)
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    to = models.CharField(max_length=254)
+    subject = models.CharField(max_length=200)
+    text = models.TextField()
+    html = models.TextField(blank=True, default="")
+    reply_to = models.CharField(max_length=254, blank=True, default="")
+    message_id = models.CharField(max_length=200, unique=True)
+    status = models.CharField(max_length=10, choices=OutgoingStatus.choices, default=OutgoingStatus.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    leased_until = models.DateTimeField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True, default="")
+    digest = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="items")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=("status", "next_attempt_at"), name="mail_outgoing_due"),
+            models.Index(fields=("user", "status"), name="mail_outgoing_user_status"),
+        ]
+
+
+class InboundOutcome(models.TextChoices):
+    RECEIVED = "received", "stored, not yet read"
+    DONE = "done", "done as asked"
+    REFUSED = "refused", "refused, with the reason"
+
+
+class Inbound(models.Model):
+    """Every mail received for a reply address, kept whatever became of it."""
+
+    received_at = models.DateTimeField(auto_now_add=True)
+    via = models.CharField(max_length=20, help_text="smtp, or the provider whose webhook brought it")
+    sender = models.CharField(max_length=254, help_text="the From header's address")
+    envelope_sender = models.CharField(max_length=254, blank=True, default="")
+    recipient = models.CharField(max_length=254)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="mail_received")
+    game_id = models.BigIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    subject = models.CharField(max_length=300, blank=True, default="")
+    raw = models.BinaryField(help_text="the message as received")
+    command = models.CharField(max_length=300, blank=True, default="")
+    outcome = models.CharField(max_length=10, choices=InboundOutcome.choices, default=InboundOutcome.RECEIVED)
+    code = models.CharField(max_length=40, blank=True, default="")
+    detail = models.CharField(max_length=500, blank=True, default="")
+    processed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=("sender", "received_at"), name="mail_inbound_sender_time"),
+            models.Index(fields=("outcome", "received_at"), name="mail_inbound_outcome"),
+        ]

@@ -1,0 +1,31 @@
+"""What mail does when `games` records events, and when a provider's webhook (django-anymail)
+brings a reply or a bounce."""
+
+from __future__ import annotations
+
+import logging
+
+from games import dispatch
+from mail import services
+
+log = logging.getLogger(__name__)
+
+
+def events_recorded(sender, *, game_id: int, seq: int, **kwargs) -> None:
+    dispatch.send(services.FAN_OUT, (game_id,))
+
+
+def anymail_inbound(sender, event, esp_name: str, **kwargs) -> None:
+    """A reply through a provider's inbound webhook: stored and read like one through the gateway.
+    A mail for an unknown address is stored too (and refused when read): HTTP has no 550."""
+    message = event.message
+    recipients = [message.envelope_recipient] if message.envelope_recipient else [a.addr_spec for a in message.to]
+    services.inbound_store(
+        via=esp_name.lower(), envelope_sender=message.envelope_sender or "", recipients=recipients, raw=message.as_bytes()
+    )
+
+
+def anymail_tracking(sender, event, esp_name: str, **kwargs) -> None:
+    """A provider's delivery report: a hard bounce (or a complaint) turns the address's mail off."""
+    if event.event_type in ("bounced", "rejected", "complained") and event.recipient:
+        services.bounce_by_address(address=event.recipient, reason=f"{esp_name}: {event.event_type} {event.description or ''}".strip())

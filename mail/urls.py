@@ -1,0 +1,12 @@
+from django.urls import path
+
+from games.urls import with_and_without_slash
+from mail import apis
+
+_routes = [
+    path("mail/settings/", apis.MailSettingsApi.as_view(), name="mail-settings"),
+    path("mail/inbound/", apis.MailInboundApi.as_view(), name="mail-inbound"),
+    path("mail/addresses/<int:game_id>/", apis.ReplyAddressApi.as_view(), name="mail-address"),
+]
+
+urlpatterns = with_and_without_slash(_routes)
