@@ -243,7 +243,7 @@ def _outgoing_make(user_id: int, to: str, kind: str, game_id: int | None, seq: i
     row = Outgoing(
         user_id=user_id, key=key, kind=kind, game_id=game_id, seq=seq, to=to, subject=mail.subject[:200],
         text=mail.text, html=mail.html, reply_to=reply_to, next_attempt_at=time_controls.now(),
-        message_id=f"<{kind}.{game_id}.{seq}.{secrets.token_hex(8)}@{settings.SCRAPYARD_MAIL_DOMAIN}>",
+        message_id=f"<{kind}.{game_id or 0}.{seq or 0}.{secrets.token_hex(8)}@{settings.SCRAPYARD_MAIL_DOMAIN}>",
         status=OutgoingStatus.HELD if digest else OutgoingStatus.PENDING,
     )
     made = Outgoing.objects.bulk_create([row], ignore_conflicts=True)

@@ -7,7 +7,7 @@ from rules.scavenge.state import ScavengeState
 
 LEGEND = (
     "P0-P3: players' tokens (P1* carries the good stuff); s0-s3: start points",
-    "[G]: the good stuff in the centre (the four middle cells); [ ]: the empty centre",
+    "[G]: the good stuff in the centre (its four middle cells); [ ]: centre, empty",
 )
 
 

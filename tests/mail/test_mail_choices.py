@@ -1,0 +1,237 @@
+"""What an account chooses about its mail, and what the server does on its own: the daily
+digest, unsubscribing (RFC 8058), per-game choices, bounces, deadline warnings, commands, the
+provider's inbound webhook (django-anymail), the .eml files of the embedded default, and the
+secrecy of mails (a counterfactual game)."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import email
+import email.policy
+import re
+
+import pytest
+from django.test import Client
+
+from games import selectors, time_controls
+from mail import services
+from mail.models import Inbound, Outgoing, Preference
+from tests.api.conftest import register
+from tests.mail.conftest import guard_of, listed_moves, send_reply, text_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def _players(*names: str):
+    return [register(name, email=f"{name}@players.example") for name in names]
+
+
+def _game(first, second, rules: str = "toy_race", **fields) -> int:
+    game_id = first.post("/api/games/", {"rules": rules, "players": 2, **fields}).json()["id"]
+    assert second.post(f"/api/games/{game_id}/join/").status_code == 201
+    return game_id
+
+
+def _play_first(player, game_id: int) -> None:
+    listed = player.get(f"/api/games/{game_id}/legal-moves/").json()
+    assert player.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+
+
+def test_a_digest_account_gets_one_mail_a_day_with_every_notice(sink, eager_tasks):
+    alice, bob = _players("ann", "ben")
+    assert alice.client.patch("/api/mail/settings/", {"cadence": "digest", "time_zone": "Europe/Paris", "digest_hour": 7},
+                              format="json").status_code == 200
+    game_id = _game(alice, bob)
+    for _ in range(2):
+        _play_first(alice, game_id)
+        _play_first(bob, game_id)
+    assert sink.to("ann@players.example") == []  # all held for the digest
+    held = Outgoing.objects.filter(user__username="ann", status="held").count()
+    assert held >= 3
+    due = Preference.objects.get(user__username="ann").next_digest_at
+    assert due.astimezone(dt.timezone(dt.timedelta(hours=1))).hour == 7  # 07:00 in Paris (UTC+1 in November)
+    assert services.digests_send(at=due - dt.timedelta(minutes=1)) == 0
+    assert services.digests_send(at=due) == 1
+    [digest] = sink.to("ann@players.example")
+    assert digest["Subject"] == f"Scrapyard digest: {held} notice(s)"
+    assert text_of(digest).count("your turn") >= 3 and "game started" in text_of(digest).lower()
+    assert Outgoing.objects.filter(user__username="ann", status="held").count() == 0
+    assert services.digests_send(at=due + dt.timedelta(days=1)) == 0  # nothing new: no empty digest
+    assert sink.to("ben@players.example"), "the other player's choice is his own"
+
+
+def test_one_click_unsubscribe_stops_all_mail(sink, eager_tasks):
+    alice, bob = _players("cat", "dan")
+    game_id = _game(alice, bob)
+    mail = sink.to("cat@players.example")[-1]
+    link = mail["List-Unsubscribe"].strip().strip("<>")
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" and link in text_of(mail)
+    path = re.sub(r"^https?://[^/]+", "", link)
+    page = Client().get(path)
+    assert page.status_code == 200 and b"Unsubscribe" in page.content
+    assert Client().post(path, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded").status_code == 200
+    assert alice.get("/api/mail/settings/").json()["cadence"] == "none"
+    before = len(sink.to("cat@players.example"))
+    _play_first(alice, game_id)
+    _play_first(bob, game_id)
+    assert len(sink.to("cat@players.example")) == before
+    assert Client().post(path[:-5] + "xxxx/").status_code == 400
+
+
+def test_a_game_can_have_its_own_cadence(sink, eager_tasks):
+    alice, bob = _players("eve", "fay")
+    quiet, loud = _game(alice, bob), _game(alice, bob)
+    response = alice.client.patch("/api/mail/settings/", {"games": {str(quiet): "none"}}, format="json")
+    assert response.status_code == 200 and response.json()["games"] == {str(quiet): "none"}
+    sink.received.clear()
+    for game_id in (quiet, loud):
+        _play_first(alice, game_id)
+        _play_first(bob, game_id)
+    subjects = [m["Subject"] for m in sink.to("eve@players.example")]
+    assert subjects and all(f"game {loud} " in s for s in subjects)
+    bad = alice.client.patch("/api/mail/settings/", {"time_zone": "Mars/Olympus"}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid_input"
+
+
+def test_a_hard_bounce_turns_mail_off_and_says_so(sink, gateway, eager_tasks):
+    alice, bob = _players("gus", "hil")
+    game_id = _game(alice, bob)
+    sender, _, _ = next(envelope for envelope in sink.envelopes() if envelope[1] == ["gus@players.example"])
+    assert sender.startswith("bounce+")  # VERP: the bounce names the account
+    dsn = email.message.EmailMessage()
+    dsn["From"] = "MAILER-DAEMON@players.example"
+    dsn["To"] = sender
+    dsn["Subject"] = "Undelivered Mail Returned to Sender"
+    dsn.set_content("The mail could not be delivered.")
+    dsn.add_attachment("Reporting-MTA: dns; players.example\n\nFinal-Recipient: rfc822; gus@players.example\n"
+                       "Action: failed\nStatus: 5.1.1\n", subtype="plain", filename="status.txt")
+    _send_raw(gateway, "", sender, dsn)
+    settings = alice.get("/api/mail/settings/").json()
+    assert settings["bounced_at"] and settings["mail_on"] is False
+    before = len(sink.to("gus@players.example"))
+    _play_first(alice, game_id)
+    _play_first(bob, game_id)
+    assert len(sink.to("gus@players.example")) == before
+    assert alice.client.patch("/api/mail/settings/", {"mail_on": True}, format="json").json()["mail_on"] is True
+    forged = sender.replace(sender.split("-")[1][:4], "0000")
+    with pytest.raises(Exception):
+        _send_raw(gateway, "", forged, dsn)
+
+
+def _send_raw(port: int, sender: str, to: str, message) -> None:
+    import smtplib
+
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+        client.send_message(message, from_addr=sender, to_addrs=[to])
+
+
+def test_deadline_warnings_come_once_at_80_percent(sink, eager_tasks, monkeypatch):
+    alice, bob = _players("ida", "jay")
+    _game(alice, bob, time_control={"type": "step", "seconds": 100})
+    sink.received.clear()
+    start = time_controls.now()
+    monkeypatch.setattr(time_controls, "now", lambda: start + dt.timedelta(seconds=85))
+    assert services.deadline_warnings_note() == 1
+    assert services.deadline_warnings_note() == 0
+    [warning] = sink.to("ida@players.example")
+    assert "deadline is near" in warning["Subject"] and listed_moves(warning)
+
+
+def test_board_help_and_vacation_by_mail(sink, gateway, eager_tasks):
+    alice, bob = _players("kay", "lee")
+    game_id = _game(alice, bob)
+    asking = sink.to("kay@players.example")[-1]
+    for command in ("board", "help", "vacation on", "vacation off", ""):
+        send_reply(gateway, "kay@players.example", asking["Reply-To"], command, answering=asking)
+    codes = list(Inbound.objects.order_by("pk").values_list("code", flat=True))
+    assert codes == ["board", "help", "vacation_on", "vacation_off", "empty"]
+    answers = sink.to("kay@players.example")[-5:]
+    assert listed_moves(answers[0]) == listed_moves(asking) and guard_of(answers[0]) == guard_of(asking)
+    assert "Playing Scrapyard by email" in text_of(answers[1])
+    assert "vacation has started" in text_of(answers[2]) and "vacation is over" in text_of(answers[3])
+    page = alice.get("/api/mail/inbound/").json()
+    assert [entry["code"] for entry in page] == list(reversed(codes)) and page[0]["game"] == game_id
+
+
+def test_mails_hold_nothing_of_another_seats_secret(sink, gateway, eager_tasks, monkeypatch):
+    """Two games alike up to a wrestling choice made in secret, which differs: every mail the
+    other seat gets reads the same in both (but for the game's id and addresses)."""
+    from games import services as game_services
+    from tests.api.test_secrets_api import _to_the_duel
+
+    monkeypatch.setattr(game_services.lobby, "new_seed", lambda: "same-seed-for-both-games")
+    alice, bob = _players("mo", "nat")
+    users = [selectors.user_get(user_id=_uid(name)) for name in ("mo", "nat")]
+    first, second = _to_the_duel(users), _to_the_duel(users)
+    chooser, watcher = first.to_act
+    secret_keeper = (alice, bob)[chooser]
+    choices = secret_keeper.get(f"/api/games/{first.pk}/legal-moves/").json()["moves"]
+    assert choices[0] != choices[-1]
+    seen = []
+    for game, choice in ((first, choices[0]), (second, choices[-1])):
+        sink.received.clear()
+        assert secret_keeper.submit(game.pk, choice, game.seq).status_code == 201
+        seen.append([_normalised(text_of(m), game.pk) for m in sink.to(f"{users[watcher].username}@players.example")])
+    assert seen[0] and seen[0] == seen[1]
+
+
+def _uid(username: str) -> int:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(username=username).pk
+
+
+def _normalised(text: str, game_id: int) -> str:
+    text = re.sub(r"play\+[a-z0-9]+@", "play+TOKEN@", text)
+    text = re.sub(r"unsubscribe/[^/\s]+/", "unsubscribe/X/", text)
+    return text.replace(f"game {game_id}", "game N").replace(f"/games/{game_id}/", "/games/N/")
+
+
+def test_a_reply_through_a_providers_inbound_webhook_plays_like_one_by_smtp(sink, eager_tasks, settings):
+    """Postmark's inbound webhook, with its documented JSON payload, through django-anymail."""
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret-words"}
+    alice, bob = _players("oli", "pam")
+    game_id = _game(alice, bob)
+    asking = sink.to("oli@players.example")[-1]
+    seq = guard_of(asking)
+    payload = {
+        "FromName": "Oli", "MessageStream": "inbound", "From": "oli@players.example",
+        "FromFull": {"Email": "oli@players.example", "Name": "Oli", "MailboxHash": ""},
+        "To": asking["Reply-To"], "ToFull": [{"Email": asking["Reply-To"], "Name": "", "MailboxHash": ""}],
+        "Cc": "", "CcFull": [], "Bcc": "", "BccFull": [], "OriginalRecipient": asking["Reply-To"],
+        "Subject": "Re: your turn", "MessageID": "73e6d360-66eb-11e1-8e72-a8904824019b",
+        "ReplyTo": "", "MailboxHash": "", "Date": "Mon, 23 Nov 2026 16:00:00 +0000",
+        "TextBody": f"1 #{seq}\n\n> the board\n", "HtmlBody": "", "StrippedTextReply": "", "Tag": "",
+        "Headers": [{"Name": "In-Reply-To", "Value": asking["Message-ID"]}], "Attachments": [],
+    }
+    auth = "Basic " + base64.b64encode(b"hook:secret-words").decode()
+    wrong = Client().post("/mail/inbound/postmark/inbound/", payload, content_type="application/json")
+    assert wrong.status_code in (400, 401, 403) and Inbound.objects.count() == 0
+    response = Client().post("/mail/inbound/postmark/inbound/", payload, content_type="application/json",
+                             HTTP_AUTHORIZATION=auth)
+    assert response.status_code == 200, response.content
+    inbound = Inbound.objects.get()
+    assert (inbound.via, inbound.outcome, inbound.code) == ("postmark", "done", "played")
+    assert selectors.game_get(game_id=game_id).seq == seq + 1
+
+
+def test_the_embedded_default_writes_each_mail_as_an_eml_file(tmp_path, settings, eager_tasks):
+    settings.EMAIL_BACKEND = "mail.backends.EmlFileBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    alice, bob = _players("quin", "rae")
+    _game(alice, bob)
+    files = sorted(tmp_path.glob("*.eml"))
+    assert len(files) == Outgoing.objects.filter(status="sent").count() >= 3
+    message = email.message_from_bytes(files[0].read_bytes(), policy=email.policy.default)
+    assert message["Reply-To"].startswith("play+") and message.get_body(preferencelist=("html",)) is not None
+
+
+@pytest.mark.parametrize("rules", ["scavenge", "terrain_vague", "toy_race"])
+def test_mail_text_stays_within_78_columns(sink, eager_tasks, rules):
+    alice, bob = _players(f"w{rules[:3]}", f"x{rules[:3]}")
+    _game(alice, bob, rules)
+    for message in sink.envelopes():
+        text = text_of(message[2])
+        long = [line for line in text.splitlines() if len(line) > 78 and "/mail/unsubscribe/" not in line]
+        assert long == [], long
