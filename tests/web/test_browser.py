@@ -262,3 +262,37 @@ def test_the_account_page_keeps_email_and_notice_choices(browser, site):
     assert not page.locator("[data-notice='your_turn']").is_checked()
     assert page.locator("[data-notice='game_over']").is_checked()
     assert page.input_value("#email") == "frank@example.net"
+
+
+def test_the_account_page_keeps_mail_choices_and_shows_the_mail_received(browser, site):
+    from django.contrib.auth import get_user_model
+
+    from games import services as game_services
+    from mail import services as mail_services
+
+    page = _sign_up(browser.new_context(), site, "gwen")
+    page.goto(f"{site}/account/")
+    page.wait_for_function("document.getElementById('digest-hour').value !== ''")  # the settings are in
+    page.select_option("#cadence", "digest")
+    page.fill("#time-zone", "America/Montreal")
+    page.fill("#digest-hour", "6")
+    page.click("#settings-form button[type=submit]")
+    page.locator("#saved", has_text="Saved").wait_for()
+    users = get_user_model().objects
+    gwen, other = users.get(username="gwen"), users.create_user("hank", password="pw-long-enough")
+    game = game_services.game_create(creator=gwen, rules_id="toy_race", players=2, options={})
+    game_services.game_join(game_id=game.pk, user=other)
+    address = mail_services.reply_address(gwen.pk, game.pk, 0)
+    raw = f"From: gwen@example.org\r\nTo: {address}\r\nSubject: Re: your turn\r\n\r\nboard\r\n".encode()
+    for inbound_id in mail_services.inbound_store(via="smtp", envelope_sender="gwen@example.org", recipients=[address], raw=raw):
+        mail_services.inbound_handle(inbound_id=inbound_id)
+    page.reload()
+    page.locator("#inbound li[data-outcome='done']").wait_for()
+    assert "board" in page.locator("#inbound").inner_text()
+    assert page.input_value("#time-zone") == "America/Montreal" and page.input_value("#digest-hour") == "6"
+    assert page.locator("#cadence").input_value() == "digest"
+    mail_services.bounce_hard(user_id=gwen.pk, reason="550 no such user")
+    page.reload()
+    page.locator("#bounced", has_text="bounced").wait_for()
+    page.click("#mail-on")
+    page.locator("#bounced").wait_for(state="hidden")

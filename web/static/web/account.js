@@ -1,4 +1,5 @@
-// The account page: vacation, scoped tokens and webhooks, through the same API as any client.
+// The account page: email and mail choices, the mail received, vacation, scoped tokens and webhooks,
+// through the same API as any client.
 import { api, el, showProblem } from './api.js';
 
 const $ = (id) => document.getElementById(id);
@@ -15,7 +16,15 @@ const NOTICE_TEXT = {
 };
 
 async function showSettings() {
-  const account = await api('GET', '/accounts/me/');
+  const [account, mail] = await Promise.all([api('GET', '/accounts/me/'), api('GET', '/mail/settings/')]);
+  $('cadence').value = mail.cadence;
+  $('digest-hour').value = mail.digest_hour;
+  $('time-zone').value = mail.time_zone;
+  $('bounced').hidden = !mail.bounced_at;
+  $('bounced').replaceChildren(...(mail.bounced_at ? [
+    `Mail to your address bounced on ${new Date(mail.bounced_at).toLocaleString()} (${mail.bounce_reason}), so mail is off. `,
+    el('button', { type: 'button', id: 'mail-on', onclick: guard(async () => { await api('PATCH', '/mail/settings/', { mail_on: true }); await showSettings(); }) }, 'My address works again: turn mail on'),
+  ] : []));
   $('email').value = account.email;
   $('notify').replaceChildren(el('legend', {}, 'Mail me when'), ...Object.entries(account.notify).map(([notice, on]) =>
     el('label', {}, el('input', { type: 'checkbox', 'data-notice': notice, checked: on }), ` ${NOTICE_TEXT[notice] ?? notice}`)));
@@ -24,6 +33,7 @@ async function showSettings() {
 $('settings-form').addEventListener('submit', guard(async () => {
   const notify = Object.fromEntries([...$('notify').querySelectorAll('[data-notice]')].map((box) => [box.dataset.notice, box.checked]));
   await api('PATCH', '/accounts/me/', { email: $('email').value, notify });
+  await api('PATCH', '/mail/settings/', { cadence: $('cadence').value, digest_hour: Number($('digest-hour').value), time_zone: $('time-zone').value.trim() || 'UTC' });
   $('saved').textContent = 'Saved.';
   await showSettings();
 }));
@@ -35,6 +45,14 @@ async function showVacation() {
     : `Not on vacation; ${vacation.days_left} of ${vacation.days_per_year} days left this year.`;
   $('vacation-toggle').textContent = vacation.on_vacation ? 'End vacation' : 'Start vacation';
   $('vacation-toggle').onclick = guard(async () => { await api('POST', '/accounts/me/vacation/', { on: !vacation.on_vacation }); await showVacation(); });
+}
+
+async function showInbound() {
+  const received = await api('GET', '/mail/inbound/');
+  $('inbound').replaceChildren(...(received.length ? received.map((mail) => el('li', { 'data-outcome': mail.outcome },
+    `${new Date(mail.received_at).toLocaleString()} · game ${mail.game ?? '?'} · “${mail.command || mail.subject}” · `,
+    el('strong', {}, mail.outcome === 'done' ? 'done' : mail.outcome === 'refused' ? 'refused' : 'waiting'),
+    `: ${mail.code}${mail.detail ? ` (${mail.detail})` : ''}`)) : [el('li', {}, 'None yet.')]));
 }
 
 async function showTokens() {
@@ -66,4 +84,4 @@ $('hook-form').addEventListener('submit', guard(async () => {
   await showHooks();
 }));
 
-guard(async () => { await Promise.all([showSettings(), showVacation(), showTokens(), showHooks()]); })();
+guard(async () => { await Promise.all([showSettings(), showInbound(), showVacation(), showTokens(), showHooks()]); })();
