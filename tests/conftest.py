@@ -113,3 +113,40 @@ def receiver():
 def loopback_allowed(settings):
     """Webhooks may reach this machine (the receiver), as in a self-hosted setup."""
     settings.SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK = True
+
+
+@pytest.fixture
+def sink(settings):
+    """An SMTP server on loopback taking every mail this process sends (tests/mail/smtp.py)."""
+    from aiosmtpd.controller import Controller
+
+    from tests.mail.smtp import Sink, free_port
+
+    box = Sink(free_port())
+    server = Controller(box, hostname="127.0.0.1", port=box.port)
+    server.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", box.port
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    yield box
+    server.stop()
+
+
+@pytest.fixture
+def gateway():
+    """The play-by-email SMTP gateway, in this process; yields its port."""
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    from mail.gateway import controller
+    from tests.mail.smtp import free_port
+
+    port = free_port()
+    server = controller("127.0.0.1", port)
+    server.start()
+    yield port
+    server.stop()
+    # The gateway's database calls ran on asgiref's one shared thread: close its connection, so
+    # the test database can be dropped.
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()

@@ -14,7 +14,7 @@ from games import selectors, store
 from games.models import Event
 from mail.models import Inbound
 from tests.api.conftest import register
-from tests.mail.conftest import guard_of, listed_moves, send_reply, text_of
+from tests.mail.smtp import guard_of, listed_moves, send_reply, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -1,0 +1,79 @@
+"""Play by email over real SMTP on loopback, shared by tests/mail and tests/workers: a sink
+(aiosmtpd) stands for the players' mail servers and takes every outgoing mail; the players'
+replies go to the gateway (mail.gateway) by smtplib, written as a mail program writes them."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import re
+import smtplib
+import socket
+import threading
+from dataclasses import dataclass, field
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Sink:
+    """What the outgoing SMTP server received: (envelope sender, recipients, parsed message)."""
+
+    port: int
+    received: list = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_DATA(self, server, session, envelope):
+        message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
+        with self.lock:
+            self.received.append((envelope.mail_from, list(envelope.rcpt_tos), message))
+        return "250 OK"
+
+    def to(self, address: str) -> list:
+        with self.lock:
+            return [message for _, recipients, message in self.received if address in recipients]
+
+    def envelopes(self) -> list:
+        with self.lock:
+            return list(self.received)
+
+
+def text_of(message) -> str:
+    return message.get_body(preferencelist=("plain",)).get_content()
+
+
+def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, subject: str = "Re: your move") -> None:
+    """A reply as a mail program writes one: the new text on top, the mail it answers quoted."""
+    reply = email.message.EmailMessage()
+    reply["From"] = sender
+    reply["To"] = to
+    reply["Subject"] = subject
+    reply["Message-ID"] = email.utils.make_msgid(domain="players.example")
+    if answering is not None:
+        reply["In-Reply-To"] = answering["Message-ID"]
+        quoted = "\n".join(f"> {line}" for line in text_of(answering).splitlines())
+        body = f"{body}\n\nOn Mon, 23 Nov 2026, Scrapyard wrote:\n{quoted}\n"
+    reply.set_content(body)
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+        client.send_message(reply, from_addr=sender, to_addrs=[to])
+
+
+LISTED = re.compile(r"^\s+(\d+)\. (.+)$", re.MULTILINE)
+GUARD = re.compile(r"then #(\d+)")
+
+
+def listed_moves(message) -> list[str]:
+    text = text_of(message)
+    if "legal moves" not in text:
+        return []
+    section = text.split("legal moves", 1)[1].split("\n\n", 1)[0]
+    return [notation for _, notation in LISTED.findall(section)]
+
+
+def guard_of(message) -> int:
+    return int(GUARD.search(" ".join(text_of(message).split()))[1])
