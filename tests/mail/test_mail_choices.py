@@ -235,3 +235,20 @@ def test_mail_text_stays_within_78_columns(sink, eager_tasks, rules):
         text = text_of(message[2])
         long = [line for line in text.splitlines() if len(line) > 78 and "/mail/unsubscribe/" not in line]
         assert long == [], long
+
+
+def test_the_sender_script_answers_the_newest_mail_from_the_eml_files(tmp_path, settings, gateway, eager_tasks):
+    import subprocess
+    import sys
+
+    settings.EMAIL_BACKEND = "mail.backends.EmlFileBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    alice, bob = _players("sam", "tia")
+    game_id = _game(alice, bob)
+    seq = selectors.game_get(game_id=game_id).seq
+    script = [sys.executable, "examples/mail_reply.py", "--for", "sam@players.example", "--folder", str(tmp_path),
+              "--port", str(gateway), "1"]
+    done = subprocess.run(script, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert selectors.game_get(game_id=game_id).seq == seq + 1
+    assert Inbound.objects.get().code == "played" and f"1 #{seq}" == Inbound.objects.get().command
