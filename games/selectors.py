@@ -475,3 +475,24 @@ def events_since_own_move(*, game: Game, user: Any, limit: int = 40) -> list[dic
 def accounts_with_any_email() -> list[int]:
     """Every account that gave an address (those play by email may write to)."""
     return list(User.objects.exclude(email="").values_list("pk", flat=True))
+
+
+def moves_unchanged_since(*, game: Game, user: Any, since: int) -> bool:
+    """Whether a reply written for the position at `since` still means the same now: the caller's
+    seat has not acted since, and was to act then with the very moves it has now (so in a
+    simultaneous step another seat's secret choice does not make a mail stale)."""
+    seat = seat_of(game=game, user=user)
+    if seat is None or not 1 <= since <= game.seq:
+        return False
+    if Event.objects.filter(game=game, seq__gt=since, seat=seat).exists():
+        return False
+    game_rules = store.rules_of(game)
+    then, now = store.state_at(game, since), store.state_at(game)
+    if seat not in game_rules.to_act(then) or seat not in game.to_act:
+        return False
+    return game_rules.legal_moves(then, seat) == game_rules.legal_moves(now, seat)
+
+
+def game_has_addressees(*, game_id: int) -> bool:
+    """Whether some seat of the game is an account with an email address (anyone to mail)."""
+    return Seat.objects.filter(game_id=game_id, user__isnull=False).exclude(user__email="").exists()

@@ -1,18 +1,45 @@
 """What mail does when `games` records events, and when a provider's webhook (django-anymail)
-brings a reply or a bounce."""
+brings a reply or a bounce.
+
+After a commit, a game's news goes to a worker for the fan-out only if some seat of it has an
+address to write to; that answer is cached for a few seconds per game, so a game of bots and
+address-less accounts costs one cached look per move. A seat that gives its address meanwhile is
+caught by the sweep (`services.fan_outs_missed`).
+"""
 
 from __future__ import annotations
 
 import logging
 
-from games import dispatch
+from django.core.cache import cache
+
+from games import dispatch, selectors
 from mail import services
 
 log = logging.getLogger(__name__)
 
+ADDRESSEES_SECONDS = 10
+
 
 def events_recorded(sender, *, game_id: int, seq: int, **kwargs) -> None:
-    dispatch.send(services.FAN_OUT, (game_id,))
+    if _has_addressees(game_id):
+        dispatch.send(services.FAN_OUT, (game_id,))
+
+
+def _has_addressees(game_id: int) -> bool:
+    key = f"mail:addressees:{game_id}"
+    try:
+        known = cache.get(key)
+    except Exception as error:  # the cache away: ask the database
+        log.warning("mail addressee cache unreadable (%s)", error)
+        known = None
+    if known is None:
+        known = selectors.game_has_addressees(game_id=game_id)
+        try:
+            cache.set(key, known, ADDRESSEES_SECONDS)
+        except Exception:  # only a cache
+            pass
+    return bool(known)
 
 
 def anymail_inbound(sender, event, esp_name: str, **kwargs) -> None:

@@ -550,7 +550,9 @@ def _move_play(inbound: Inbound, message: Any, account: dict, preference: Prefer
         guard = _replied_seq(message, user.pk)
     try:
         if guard is not None and guard != game.seq:
-            raise errors.StaleSeq(f"your reply is to the position of move {guard}, but the game is at move {game.seq} now")
+            if not selectors.moves_unchanged_since(game=game, user=user, since=guard):
+                raise errors.StaleSeq(f"your reply is to the position of move {guard}, but the game is at move {game.seq} now")
+            guard = game.seq  # only other seats' secret choices came since: the reply means what it meant
         move = _move_named(game, user, spec)
         submitted = services.move_submit(
             game_id=game.pk, user=user, move=move, expected_seq=guard if guard is not None else game.seq,

@@ -172,3 +172,31 @@ def test_reply_addresses_are_per_seat_and_rotate(sink, gateway, eager_tasks):
     with pytest.raises(smtplib.SMTPRecipientsRefused):
         send_reply(gateway, "max@players.example", mine, "1")
     assert Client().get("/api/mail/addresses/1/").status_code in (401, 403)
+
+
+def test_in_a_simultaneous_step_another_seats_choice_does_not_make_a_mail_stale(sink, gateway, eager_tasks):
+    from tests.api.test_secrets_api import _to_the_duel
+
+    una, vic = _players("una", "vic")
+    users = [selectors.user_get(user_id=uid) for uid in _user_ids("una", "vic")]
+    game = _to_the_duel(users)
+    duel = game.seq
+    asked = {seat: [m for m in sink.to(f"{users[seat].username}@players.example") if listed_moves(m) and guard_of(m) == duel]
+             for seat in game.to_act}
+    late = next(seat for seat, mails in asked.items() if mails)  # the seat that moved last was on the web: no mail
+    early = next(seat for seat in game.to_act if seat != late)
+    player = (una, vic)[early]
+    choice = player.get(f"/api/games/{game.pk}/legal-moves/").json()["moves"][0]
+    assert player.submit(game.pk, choice, duel).status_code == 201  # chosen in secret
+    mail = asked[late][-1]
+    send_reply(gateway, f"{users[late].username}@players.example", mail["Reply-To"], f"1 #{duel}", answering=mail)
+    assert list(Inbound.objects.values_list("code", flat=True)) == ["played"]
+    assert selectors.game_get(game_id=game.pk).seq >= duel + 2
+    send_reply(gateway, f"{users[late].username}@players.example", mail["Reply-To"], f"1 #{duel}", answering=mail)
+    assert Inbound.objects.order_by("pk").last().code == "stale_seq"  # the same reply again is not a second move
+
+
+def _user_ids(*names: str) -> list[int]:
+    from django.contrib.auth import get_user_model
+
+    return [get_user_model().objects.get(username=name).pk for name in names]
