@@ -76,11 +76,11 @@ class MailInboundApi(MailScoped):
 
 class ReplyAddressApi(MailScoped):
     @operation("mailAddressGet", summary="Your seat's reply address in a game", answer=ReplyAddress, auth="required",
-               scope="account", codes=["game_not_found", "not_a_player"])
+               scope="account", codes=["game_not_found", "not_found", "not_a_player"])
     def get(self, request, game_id: int):
         return Response({"game": game_id, "reply_to": services.address_of(user=request.user, game_id=game_id)})
 
     @operation("mailAddressRotate", summary="Replace your seat's reply address (the old one stops working)",
-               answer=ReplyAddress, auth="required", scope="account", codes=["game_not_found", "not_a_player"])
+               answer=ReplyAddress, auth="required", scope="account", codes=["game_not_found", "not_found", "not_a_player"])
     def post(self, request, game_id: int):
         return Response({"game": game_id, "reply_to": services.address_rotate(user=request.user, game_id=game_id)})

@@ -17,6 +17,7 @@ from games import http_errors
 from games import schema as games_schema
 from games import urls as games_urls
 from hooks import urls as hooks_urls
+from mail import urls as mail_urls
 from tests.api.conftest import register, start_game
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +48,7 @@ def test_the_schema_is_served_and_documents_every_operation(client):
     assert {"moveSubmit", "gameCreate", "gameEvents", "legalMoves", "health", "tokenCreate", "webhookCreate"} <= operations
     routes = {
         (str(route.pattern), method)
-        for route in games_urls.urlpatterns + hooks_urls.urlpatterns
+        for route in games_urls.urlpatterns + hooks_urls.urlpatterns + mail_urls.urlpatterns
         for method in _methods(route)
     }
     streams = {"gameStream", "accountStream"}  # not DRF views: documented by streams.schema
