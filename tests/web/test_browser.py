@@ -291,8 +291,13 @@ def test_the_account_page_keeps_mail_choices_and_shows_the_mail_received(browser
     assert "board" in page.locator("#inbound").inner_text()
     assert page.input_value("#time-zone") == "America/Montreal" and page.input_value("#digest-hour") == "6"
     assert page.locator("#cadence").input_value() == "digest"
+    page.goto(f"{site}/games/{game.pk}/")
+    page.wait_for_function("document.getElementById('game-mail')?.value === 'default'")
+    with page.expect_response(lambda response: "/api/mail/settings/" in response.url and response.request.method == "PATCH"):
+        page.select_option("#game-mail", "none")
+    assert mail_services.settings_of(user=gwen)["games"] == {str(game.pk): "none"}
     mail_services.bounce_hard(user_id=gwen.pk, reason="550 no such user")
-    page.reload()
+    page.goto(f"{site}/account/")
     page.locator("#bounced", has_text="bounced").wait_for()
     page.click("#mail-on")
     page.locator("#bounced").wait_for(state="hidden")

@@ -242,7 +242,20 @@ function showActions() {
   if (game.stand_ins.some((s) => s.seat === game.your_seat)) {
     actions.push(el('button', { type: 'button', id: 'return', onclick: async () => { await api('POST', `/games/${gameId}/return/`); await refresh(); } }, 'Take my seat back from the stand-in'));
   }
+  if (game.your_seat !== null && signedIn && game.status !== 'finished') actions.push(mailChoice());
   $('actions').replaceChildren(...actions);
+}
+
+// This game's own mail cadence (play by email), beside the account's default.
+let mailSettings = null;
+function mailChoice() {
+  const choices = { default: "my account's choice", immediate: 'a mail for each notice', digest: 'in the daily digest', none: 'no mail' };
+  const select = el('select', { id: 'game-mail', onchange: async () => {
+    mailSettings = await api('PATCH', '/mail/settings/', { games: { [gameId]: select.value } });
+  } }, ...Object.entries(choices).map(([value, text]) => el('option', { value }, text)));
+  const show = () => { select.value = mailSettings?.games?.[gameId] ?? 'default'; };
+  if (mailSettings) show(); else api('GET', '/mail/settings/').then((settings) => { mailSettings = settings; show(); }).catch(() => {});
+  return el('label', {}, 'Mail about this game: ', select);
 }
 
 // Live: the game's stream wakes the page; if the stream server cannot be reached, poll.
