@@ -167,6 +167,69 @@ class GameBotAddApi(ScopedApi):
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
 
+class _GameLifeApi(ScopedApi):
+    """A player's call on the game's life (`games.services.life`); answers the game as it is now."""
+
+    permission_classes = (IsAuthenticated,)
+
+    def answer(self, request, game_id: int, status_code: int = status.HTTP_200_OK):
+        game = selectors.game_get(game_id=game_id)
+        return Response(selectors.game_detail(game=game, user=request.user), status=status_code)
+
+
+class GameResignApi(_GameLifeApi):
+    @operation("gameResign", summary="Resign: leave the game for good (again: the same answer)", answer=schema.GameDetail,
+               auth="required", game=True, codes=["not_a_player", "game_not_active", "log_damaged", "rules_version_gone"],
+               scope="play")
+    def post(self, request, game_id: int):
+        services.resign(game_id=game_id, user=request.user)
+        return self.answer(request, game_id)
+
+
+class GameAbortApi(_GameLifeApi):
+    @operation("gameAbort", summary="Abort the game before every seat has moved: it ends with no result, never rated",
+               answer=schema.GameDetail, auth="required", game=True,
+               codes=["not_a_player", "game_not_active", "too_late_to_abort", "log_damaged", "rules_version_gone"],
+               scope="play")
+    def post(self, request, game_id: int):
+        services.abort(game_id=game_id, user=request.user)
+        return self.answer(request, game_id)
+
+
+class GameLeaveApi(_GameLifeApi):
+    @operation("gameLeave", summary="Leave an open game before it starts (its creator cancels it instead)",
+               answer=schema.GameDetail, auth="required", game=True,
+               codes=["not_a_player", "game_not_open", "creator_cannot_leave", "log_damaged", "rules_version_gone"],
+               scope="play")
+    def post(self, request, game_id: int):
+        services.leave(game_id=game_id, user=request.user)
+        return self.answer(request, game_id)
+
+
+class GameCancelApi(_GameLifeApi):
+    @operation("gameCancel", summary="Cancel an open game you made, before it starts", answer=schema.GameDetail,
+               auth="required", game=True, codes=["not_the_creator", "game_not_open", "log_damaged", "rules_version_gone"],
+               scope="play")
+    def post(self, request, game_id: int):
+        services.cancel(game_id=game_id, user=request.user)
+        return self.answer(request, game_id)
+
+
+class GameDrawApi(_GameLifeApi):
+    class DrawInputSerializer(serializers.Serializer):
+        action = serializers.ChoiceField(choices=["offer", "accept", "decline"],
+                                         help_text="offer a draw, or accept or decline the one on offer")
+
+    @operation("gameDraw", summary="Offer a draw, or accept or decline the one on offer (all accept: a shared result)",
+               answer=schema.GameDetail, request=DrawInputSerializer, body=True, auth="required", game=True,
+               codes=["not_a_player", "game_not_active", "no_draw_offered", "log_damaged", "rules_version_gone"],
+               scope="play")
+    def post(self, request, game_id: int):
+        data = validated(self.DrawInputSerializer, request.data)
+        services.draw(game_id=game_id, user=request.user, action=data["action"])
+        return self.answer(request, game_id)
+
+
 class GameSeatReturnApi(ScopedApi):
     """The owner of a seat a stand-in bot plays after a timeout takes it back."""
 

@@ -97,3 +97,19 @@ class NotABotAccount(ServiceError):
 
 class AccountHasPlayed(ServiceError):
     code = "account_has_played"
+
+
+class TooLateToAbort(ServiceError):
+    code = "too_late_to_abort"
+
+
+class DrawNotOffered(ServiceError):
+    code = "no_draw_offered"
+
+
+class CreatorCannotLeave(ServiceError):
+    code = "creator_cannot_leave"
+
+
+class NotTheCreator(ServiceError):
+    code = "not_the_creator"

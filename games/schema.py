@@ -253,8 +253,16 @@ class GameSummary(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class DrawOffer(serializers.Serializer):
+    by = serializers.IntegerField(help_text="the seat that offers")
+    seq = serializers.IntegerField(help_text="the event of the offer")
+    accepted = serializers.ListField(child=serializers.IntegerField(), help_text="the seats that accepted so far")
+
+
 class GameDetail(GameSummary):
     your_seat = serializers.IntegerField(allow_null=True)
+    draw_offer = DrawOffer(allow_null=True, help_text="the draw on offer, if any (it lapses when its seat moves)")
+    playing = serializers.ListField(child=serializers.IntegerField(), help_text="the seats still in the game (not resigned or forfeited)")
     view = serializers.DictField(help_text="the game as your seat (or a spectator) may see it")
     seed = serializers.CharField(allow_null=True, help_text="published once the game is finished")
 

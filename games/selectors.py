@@ -70,6 +70,8 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         "your_seat": seat,
         "view": store.rules_of(game).view(state, seat),
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
+        "draw_offer": draw_offer(game=game) if game.status == GameStatus.ACTIVE else None,
+        "playing": still_playing(game=game),
     }
 
 
@@ -496,3 +498,31 @@ def moves_unchanged_since(*, game: Game, user: Any, since: int) -> bool:
 def game_has_addressees(*, game_id: int) -> bool:
     """Whether some seat of the game is an account with an email address (anyone to mail)."""
     return Seat.objects.filter(game_id=game_id, user__isnull=False).exclude(user__email="").exists()
+
+
+# --- a game's life beyond its moves (games.services.life) ----------------------------------------
+
+DRAW_OFFERED, DRAW_ACCEPTED, DRAW_DECLINED = "draw_offered", "draw_accepted", "draw_declined"
+
+
+def draw_offer(*, game: Game) -> dict[str, Any] | None:
+    """The draw on offer now, `{"by", "seq", "accepted"}`, or None: the newest offer, unless
+    declined since or its seat has moved since."""
+    offered = (
+        Event.objects.filter(game=game, kind=EventKind.SYSTEM, payload__type=DRAW_OFFERED).order_by("-seq").first()
+    )
+    if offered is None:
+        return None
+    since = list(Event.objects.filter(game=game, seq__gt=offered.seq).values_list("kind", "seat", "payload"))
+    if any(kind == EventKind.MOVE and seat == offered.seat for kind, seat, _ in since):
+        return None
+    if any(payload.get("type") == DRAW_DECLINED for _, _, payload in since):
+        return None
+    accepted = sorted({seat for _, seat, payload in since if payload.get("type") == DRAW_ACCEPTED})
+    return {"by": offered.seat, "seq": offered.seq, "accepted": accepted}
+
+
+def still_playing(*, game: Game) -> list[int]:
+    """The seats not out of the game (resigned, or forfeited on time)."""
+    out = set(Event.objects.filter(game=game, payload__forfeit=True).values_list("seat", flat=True))
+    return [seat for seat in range(game.players) if seat not in out]

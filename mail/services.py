@@ -486,7 +486,7 @@ def inbound_handle(*, inbound_id: int) -> str:
     return code
 
 
-DONE_CODES = {"played", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft"}
+DONE_CODES = {"played", "board", "help", "resigned", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft"}
 
 
 def _reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
@@ -533,9 +533,13 @@ def _command_do(inbound: Inbound, message: Any, account: dict, preference: Prefe
         _answer(inbound, account, preference, word.replace(" ", "_"), said, game)
         return word.replace(" ", "_"), said
     if word == "resign":
-        said = "Resigning is not available yet on this server; play on, or let the clock decide."
-        _answer(inbound, account, preference, "unsupported", said, game)
-        return "unsupported", "resign is not available yet"
+        try:
+            services.resign(game_id=game.pk, user=user)
+        except errors.ServiceError as error:
+            _answer(inbound, account, preference, error.code, f"Not resigned: {error.detail}", game)
+            return error.code, error.detail
+        _answer(inbound, account, preference, "resigned", f"You resigned game {game.pk}.", selectors.game_get(game_id=game.pk))
+        return "resigned", "resigned"
     return _move_play(inbound, message, account, preference, game, command)
 
 

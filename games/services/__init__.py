@@ -25,6 +25,7 @@ from games.services.accounts import (
 )
 from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
 from games.services.common import locked_game
+from games.services.life import abort, cancel, draw, leave, resign
 from games.services.lobby import (
     bot_account_seat,
     bot_seat_add,
@@ -38,6 +39,11 @@ from games.services.moves import Submitted, canonical_move, move_submit, seat_ac
 
 __all__ = [
     "Submitted",
+    "abort",
+    "cancel",
+    "draw",
+    "leave",
+    "resign",
     "account_create",
     "account_of",
     "account_update",

@@ -252,3 +252,14 @@ def test_the_sender_script_answers_the_newest_mail_from_the_eml_files(tmp_path, 
     assert done.returncode == 0, done.stderr
     assert selectors.game_get(game_id=game_id).seq == seq + 1
     assert Inbound.objects.get().code == "played" and f"1 #{seq}" == Inbound.objects.get().command
+
+
+def test_resigning_by_mail_ends_a_two_player_game(sink, gateway, eager_tasks):
+    alice, bob = _players("uma", "val")
+    game_id = _game(alice, bob)
+    asking = sink.to("uma@players.example")[-1]
+    send_reply(gateway, "uma@players.example", asking["Reply-To"], "resign", answering=asking)
+    game = selectors.game_get(game_id=game_id)
+    assert game.status == "finished" and game.result["winners"] == [1]
+    assert Inbound.objects.get().code == "resigned"
+    assert any(m["Subject"].endswith("game over") for m in sink.to("val@players.example"))

@@ -1,0 +1,143 @@
+"""A game's life beyond its moves: resigning, aborting, leaving or cancelling an open game, and a
+draw by agreement. Each is an event in the log (kind `system`, the acting seat named), taken under
+the game's row lock like a move, so it replays, audits and reaches every client as moves do.
+
+- Resign: the seat leaves the game for good; the rules' `forfeit` says what becomes of its
+  pieces (in a two-player game the other wins; with more, the others play on). Resigning twice
+  is answered with the first resignation.
+- Abort: until every seat has made a move of its own, any player may end the game with no
+  result (`reason: "aborted"`, no winner); it is never rated.
+- Leave and cancel: before the start, a seated player other than the creator leaves its seat
+  (it is open again), and the creator cancels the game (`reason: "cancelled"`).
+- Draw: a player offers; each other seat still in the game accepts or declines. An offer lapses
+  when its seat moves again, and is gone when declined; once all accept, the game ends with a
+  shared result (every seat still in the game a winner, `reason: "draw_agreed"`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games import log, selectors, store
+from games.errors import (
+    CreatorCannotLeave,
+    DrawNotOffered,
+    GameNotActive,
+    GameNotOpen,
+    NotTheCreator,
+    TooLateToAbort,
+)
+from games.models import Event, EventKind, Game, GameStatus, Seat
+from games.services.common import locked_game, seat_of
+from games.services.recording import record_state
+
+RESIGN, ABORT, SEAT_LEFT, CANCEL = "resign", "abort", "seat_left", "cancel"
+DRAW_OFFERED, DRAW_ACCEPTED, DRAW_DECLINED = selectors.DRAW_OFFERED, selectors.DRAW_ACCEPTED, selectors.DRAW_DECLINED
+
+
+def resign(*, game_id: int, user: Any) -> Event:
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = seat_of(game, user)
+        earlier = _forfeit_of(game, seat)
+        if earlier is not None:
+            return earlier  # idempotent: the seat is already out
+        _check_active(game)
+        return _system(game, seat, {"type": RESIGN, "forfeit": True})
+
+
+def abort(*, game_id: int, user: Any) -> Event:
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = seat_of(game, user)
+        _check_active(game)
+        moved = set(Event.objects.filter(game=game, kind=EventKind.MOVE).values_list("seat", flat=True))
+        if moved >= set(range(game.players)):
+            raise TooLateToAbort(f"every seat of game {game.pk} has moved: resign, or offer a draw")
+        return _end(game, seat, {"type": ABORT}, reason="aborted", winners=[])
+
+
+def leave(*, game_id: int, user: Any) -> None:
+    """A seated player leaves an open game before it starts (the creator cancels it instead)."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = seat_of(game, user)
+        _check_open(game)
+        if game.created_by_id == user.pk:
+            raise CreatorCannotLeave("you made this game: cancel it instead of leaving it")
+        Seat.objects.filter(game=game, index=seat).delete()
+        log.append(game, kind=EventKind.SYSTEM, seat=seat, payload={"type": SEAT_LEFT, "username": user.username})
+        record_state(game, store.state_at(game))
+
+
+def cancel(*, game_id: int, user: Any) -> Event:
+    """The creator calls off an open game before it starts."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        _check_open(game)
+        if game.created_by_id != user.pk:
+            raise NotTheCreator("only the game's creator may cancel it")
+        return _end(game, None, {"type": CANCEL}, reason="cancelled", winners=[])
+
+
+def draw(*, game_id: int, user: Any, action: str) -> Event:
+    """`action` is offer, accept or decline."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = seat_of(game, user)
+        _check_active(game)
+        offer = selectors.draw_offer(game=game)
+        if action == "offer":
+            if offer is not None and offer["by"] == seat:
+                return Event.objects.get(game=game, seq=offer["seq"])  # already offered
+            event = _system(game, seat, {"type": DRAW_OFFERED})
+            return _draw_if_agreed(game, event)
+        if offer is None or offer["by"] == seat:
+            raise DrawNotOffered(f"no other seat of game {game.pk} offers a draw now")
+        if action == "decline":
+            return _system(game, seat, {"type": DRAW_DECLINED})
+        if seat in offer["accepted"]:
+            return Event.objects.filter(game=game, seat=seat, payload__type=DRAW_ACCEPTED).latest("seq")
+        return _draw_if_agreed(game, _system(game, seat, {"type": DRAW_ACCEPTED}))
+
+
+def _draw_if_agreed(game: Game, event: Event) -> Event:
+    offer = selectors.draw_offer(game=game)
+    playing = selectors.still_playing(game=game)
+    if offer is not None and set(playing) <= {offer["by"], *offer["accepted"]}:
+        return _end(game, None, {"type": "draw_agreed"}, reason="draw_agreed", winners=playing)
+    return event
+
+
+def _forfeit_of(game: Game, seat: int) -> Event | None:
+    return Event.objects.filter(game=game, seat=seat, payload__forfeit=True).order_by("seq").first()
+
+
+def _check_active(game: Game) -> None:
+    if game.status != GameStatus.ACTIVE:
+        raise GameNotActive(f"game {game.pk} is {game.status}")
+
+
+def _check_open(game: Game) -> None:
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen(f"game {game.pk} is {game.status}, not open")
+
+
+def _system(game: Game, seat: int | None, payload: dict) -> Event:
+    """Append a system event and fold it (a `forfeit` through the rules), as a move is."""
+    game_rules = store.rules_of(game)
+    after = store.fold_event(game_rules, game.seed, store.state_at(game), EventKind.SYSTEM, seat, payload)
+    event = log.append(game, kind=EventKind.SYSTEM, seat=seat, payload=payload)
+    store.remember_when_committed(game, event.seq, after)
+    record_state(game, after, acted=seat)
+    return event
+
+
+def _end(game: Game, seat: int | None, payload: dict, *, reason: str, winners: list[int]) -> Event:
+    """End the game by agreement or by a player's call: the rules have no say in the result."""
+    share = 1 / len(winners) if winners else 0
+    game.status = GameStatus.FINISHED
+    game.result = {"scores": [share if s in winners else 0 for s in range(game.players)], "winners": winners, "reason": reason}
+    return _system(game, seat, {**payload, "result": game.result})

@@ -1,0 +1,115 @@
+"""A game's life beyond its moves, through the API: resign, abort, leave and cancel an open game,
+and a draw by agreement. Each is an event in the log, which replays and verifies like moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import audit
+from games.models import Game
+from tests.api.conftest import register, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _game(player, game_id: int) -> dict:
+    response = player.get(f"/api/games/{game_id}/")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def _move(player, game_id: int) -> None:
+    listed = player.get(f"/api/games/{game_id}/legal-moves/").json()
+    assert player.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+
+
+def _verified(game_id: int) -> None:
+    game = Game.objects.get(pk=game_id)
+    assert audit.verify_chain(game) == [] and audit.verify_fold(game) == []
+
+
+def test_resigning_a_two_player_game_hands_the_other_the_win_once():
+    game_id, (alice, bob) = start_game("scavenge", 2)
+    first = alice.post(f"/api/games/{game_id}/resign/")
+    assert first.status_code == 200, first.content
+    game = first.json()
+    assert game["status"] == "finished" and game["result"]["winners"] == [1] and game["playing"] == [1]
+    again = alice.post(f"/api/games/{game_id}/resign/")
+    assert again.status_code == 200 and again.json()["seq"] == game["seq"]  # idempotent: no second event
+    assert bob.post(f"/api/games/{game_id}/resign/").json()["code"] == "game_not_active"
+    texts = [event["text"] for event in alice.get(f"/api/games/{game_id}/events/", notation="true").json()["events"]]
+    assert "resign" in texts
+    _verified(game_id)
+
+
+def test_in_a_three_player_game_the_others_play_on_after_a_resignation():
+    game_id, players = start_game("scavenge", 3)
+    before = _game(players[0], game_id)
+    quitter = next(seat for seat in range(3) if seat not in before["to_act"])
+    game = players[quitter].post(f"/api/games/{game_id}/resign/").json()
+    assert game["status"] == "active" and quitter not in game["playing"] and len(game["playing"]) == 2
+    acting = players[game["to_act"][0]]
+    _move(acting, game_id)
+    _verified(game_id)
+
+
+def test_abort_is_allowed_until_every_seat_has_moved():
+    game_id, (alice, bob) = start_game("toy_race", 2)
+    _move(alice, game_id)
+    aborted = bob.post(f"/api/games/{game_id}/abort/")
+    assert aborted.status_code == 200, aborted.content
+    assert aborted.json()["status"] == "finished" and aborted.json()["result"]["reason"] == "aborted"
+    assert aborted.json()["result"]["winners"] == []
+
+    game_id, (alice, bob) = start_game("toy_race", 2)
+    _move(alice, game_id)
+    _move(bob, game_id)
+    late = alice.post(f"/api/games/{game_id}/abort/")
+    assert late.status_code == 409 and late.json()["code"] == "too_late_to_abort"
+    assert _game(alice, game_id)["status"] == "active"
+    _verified(game_id)
+
+
+def test_a_player_leaves_an_open_game_and_its_creator_cancels_it():
+    alice, bob, carol = register(), register(), register()
+    game_id = alice.post("/api/games/", {"rules": "scavenge", "players": 3}).json()["id"]
+    assert bob.post(f"/api/games/{game_id}/join/").status_code == 201
+    left = bob.post(f"/api/games/{game_id}/leave/")
+    assert left.status_code == 200 and [s["username"] for s in left.json()["seats"]] == [alice.username]
+    assert carol.post(f"/api/games/{game_id}/join/").status_code == 201  # the seat is free again
+    assert alice.post(f"/api/games/{game_id}/leave/").json()["code"] == "creator_cannot_leave"
+    assert carol.post(f"/api/games/{game_id}/cancel/").json()["code"] == "not_the_creator"
+    cancelled = alice.post(f"/api/games/{game_id}/cancel/")
+    assert cancelled.status_code == 200 and cancelled.json()["result"]["reason"] == "cancelled"
+    assert bob.post(f"/api/games/{game_id}/join/").json()["code"] == "game_not_open"
+    _verified(game_id)
+
+
+def test_a_draw_needs_every_other_seat_and_lapses_when_its_seat_moves():
+    game_id, (alice, bob) = start_game("toy_race", 2)
+    assert bob.post(f"/api/games/{game_id}/draw/", {"action": "accept"}).json()["code"] == "no_draw_offered"
+    offered = alice.post(f"/api/games/{game_id}/draw/", {"action": "offer"}).json()
+    assert offered["draw_offer"]["by"] == 0 and offered["draw_offer"]["accepted"] == []
+    assert alice.post(f"/api/games/{game_id}/draw/", {"action": "accept"}).json()["code"] == "no_draw_offered"
+    declined = bob.post(f"/api/games/{game_id}/draw/", {"action": "decline"}).json()
+    assert declined["draw_offer"] is None and declined["status"] == "active"
+
+    alice.post(f"/api/games/{game_id}/draw/", {"action": "offer"})
+    _move(alice, game_id)  # the offering seat moved: the offer lapsed
+    assert _game(bob, game_id)["draw_offer"] is None
+
+    alice.post(f"/api/games/{game_id}/draw/", {"action": "offer"})
+    agreed = bob.post(f"/api/games/{game_id}/draw/", {"action": "accept"}).json()
+    assert agreed["status"] == "finished" and agreed["result"]["reason"] == "draw_agreed"
+    assert agreed["result"]["winners"] == [0, 1] and agreed["result"]["scores"] == [0.5, 0.5]
+    bad = alice.post(f"/api/games/{game_id}/draw/", {"action": "maybe"})
+    assert bad.status_code == 400
+    _verified(game_id)
+
+
+def test_life_calls_need_a_seat():
+    game_id, _ = start_game("toy_race", 2)
+    stranger = register()
+    for action in ("resign", "abort", "leave", "draw"):
+        response = stranger.post(f"/api/games/{game_id}/{action}/", {"action": "offer"})
+        assert response.status_code == 403 and response.json()["code"] == "not_a_player", action
