@@ -261,6 +261,7 @@ class DrawOffer(serializers.Serializer):
 
 class GameDetail(GameSummary):
     your_seat = serializers.IntegerField(allow_null=True)
+    you_created = serializers.BooleanField(help_text="whether you made this game (you may cancel it before it starts)")
     draw_offer = DrawOffer(allow_null=True, help_text="the draw on offer, if any (it lapses when its seat moves)")
     playing = serializers.ListField(child=serializers.IntegerField(), help_text="the seats still in the game (not resigned or forfeited)")
     view = serializers.DictField(help_text="the game as your seat (or a spectator) may see it")

@@ -70,6 +70,7 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         "your_seat": seat,
         "view": store.rules_of(game).view(state, seat),
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
+        "you_created": user.is_authenticated and game.created_by_id == user.pk,
         "draw_offer": draw_offer(game=game) if game.status == GameStatus.ACTIVE else None,
         "playing": still_playing(game=game),
     }

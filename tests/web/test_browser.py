@@ -301,3 +301,27 @@ def test_the_account_page_keeps_mail_choices_and_shows_the_mail_received(browser
     page.locator("#bounced", has_text="bounced").wait_for()
     page.click("#mail-on")
     page.locator("#bounced").wait_for(state="hidden")
+
+
+def test_a_draw_offered_in_one_browser_is_accepted_in_the_other_and_a_resignation(browser, site):
+    alice_context, bob_context = browser.new_context(), browser.new_context()
+    alice = _sign_up(alice_context, site, "olga")
+    game_id = _create(alice, site, "toy_race")
+    bob = _sign_up(bob_context, site, "petr")
+    bob.goto(f"{site}/games/{game_id}/")
+    bob.click("#join")
+    alice.locator("#offer-draw").wait_for()
+    alice.click("#offer-draw")
+    alice.locator("#draw-offered").wait_for()
+    bob.locator("#accept-draw").wait_for()  # live, without a reload
+    bob.click("#accept-draw")
+    for page in (alice, bob):
+        page.locator("#status", has_text="draw_agreed").wait_for()
+
+    second = _create(alice, site, "toy_race")
+    bob.goto(f"{site}/games/{second}/")
+    bob.click("#join")
+    bob.on("dialog", lambda dialog: dialog.accept())
+    bob.locator("#resign").click()
+    alice.goto(f"{site}/games/{second}/")
+    alice.locator("#status", has_text="winner: olga").wait_for()

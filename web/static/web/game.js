@@ -242,8 +242,38 @@ function showActions() {
   if (game.stand_ins.some((s) => s.seat === game.your_seat)) {
     actions.push(el('button', { type: 'button', id: 'return', onclick: async () => { await api('POST', `/games/${gameId}/return/`); await refresh(); } }, 'Take my seat back from the stand-in'));
   }
+  actions.push(...lifeActions(game));
   if (game.your_seat !== null && signedIn && game.status !== 'finished') actions.push(mailChoice());
   $('actions').replaceChildren(...actions);
+}
+
+// Resign, abort, draws, leaving or cancelling an open game: the server says what is allowed.
+function lifeActions(game) {
+  const seated = game.your_seat !== null;
+  const call = (id, text, path, body = undefined, ask = null) => el('button', { type: 'button', id, onclick: async () => {
+    if (ask && !window.confirm(ask)) return;
+    try {
+      await api('POST', `/games/${gameId}/${path}/`, body);
+      await refresh(`${text}: done`);
+    } catch (error) { $('status').textContent = `${text}: ${error.message}`; }
+  } }, text);
+  const found = [];
+  if (game.status === 'open' && seated) {
+    found.push(game.you_created ? call('cancel-game', 'Cancel this game', 'cancel', undefined, 'Cancel this game for everyone?')
+      : call('leave-game', 'Leave this game', 'leave'));
+  }
+  if (game.status === 'active' && seated && game.playing.includes(game.your_seat)) {
+    const offer = game.draw_offer;
+    if (!offer) found.push(call('offer-draw', 'Offer a draw', 'draw', { action: 'offer' }));
+    else if (offer.by === game.your_seat) found.push(el('span', { id: 'draw-offered' }, 'You offer a draw. '));
+    else if (!offer.accepted.includes(game.your_seat)) {
+      found.push(el('span', { id: 'draw-offer' }, `${seatName(offer.by)} offers a draw. `),
+        call('accept-draw', 'Accept the draw', 'draw', { action: 'accept' }), call('decline-draw', 'Decline the draw', 'draw', { action: 'decline' }));
+    }
+    found.push(call('abort-game', 'Abort', 'abort', undefined, 'Abort this game? (Only before every player has moved.)'),
+      call('resign', 'Resign', 'resign', undefined, 'Resign this game for good?'));
+  }
+  return found;
 }
 
 // This game's own mail cadence (play by email), beside the account's default.
