@@ -3,6 +3,8 @@ renders the result; errors become {code, detail} in `games.http_errors.exception
 
 from __future__ import annotations
 
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -383,6 +385,19 @@ class GameStateApi(ScopedApi):
         at = validated(self.StateFilterSerializer, request.query_params).get("at")
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.view_at(game=game, user=request.user, at=game.seq if at is None else at))
+
+
+class GameBoardTextApi(ScopedApi):
+    """The caller's text board, the same the mails show: plain text, lines within 78 columns."""
+
+    permission_classes = (AllowAny,)
+
+    @operation("gameBoardText", summary="Your seat's text board (plain text; what play-by-email mails show)",
+               answer=OpenApiTypes.STR, status=(200, "text/plain"), game=True,
+               codes=["log_damaged", "rules_version_gone"], scope="read")
+    def get(self, request, game_id: int):
+        game = selectors.game_get(game_id=game_id)
+        return HttpResponse(selectors.board_text(game=game, user=request.user), content_type="text/plain; charset=utf-8")
 
 
 class HealthApi(APIView):

@@ -139,8 +139,9 @@ def operation(
 
 def documented_endpoints(endpoints: list) -> list:
     """drf-spectacular preprocessing hook: every route is served with and without its trailing
-    slash (games.urls); the schema documents the canonical one, with the slash."""
-    return [endpoint for endpoint in endpoints if endpoint[0].endswith("/")]
+    slash (games.urls); the schema documents the canonical one, with the slash (a file such as
+    `board.txt` has none)."""
+    return [endpoint for endpoint in endpoints if endpoint[0].endswith(("/", ".txt"))]
 
 
 # --- what the operations answer ---------------------------------------------------------------

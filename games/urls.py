@@ -40,4 +40,7 @@ _routes = [
     path("health/", apis.HealthApi.as_view(), name="health"),
 ]
 
-urlpatterns = with_and_without_slash(_routes)
+urlpatterns = [
+    *with_and_without_slash(_routes),
+    path("games/<int:game_id>/board.txt", apis.GameBoardTextApi.as_view(), name="game-board-text"),
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules import text as text_board
 from rules.scavenge import board, data
 from rules.scavenge.state import ScavengeState
 
@@ -23,9 +24,8 @@ def render(state: ScavengeState, seat: int | None) -> str:
         for row in range(board.SIZE)
     ]
     title = "Scavenge" + (" (straight moves)" if state.straight_moves else "")
-    return "\n".join(
-        [title, HEADER.rstrip(), *rows, "", *LEGEND, *_seat_lines(state, seat), _status_line(state)]
-    )
+    lines = [title, HEADER.rstrip(), *rows, "", *LEGEND, *_seat_lines(state, seat), _status_line(state)]
+    return "\n".join(text_board.fit(lines))
 
 
 def _cells(state: ScavengeState) -> list[str]:

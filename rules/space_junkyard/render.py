@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules import text as text_board
 from rules.space_junkyard.data import ASTEROIDS, CLOSED, RESOURCES, SHIP_PARTS
 from rules.space_junkyard.ship import Part, by_place, capacity, part_edges, score
 from rules.space_junkyard.state import (
@@ -149,4 +150,4 @@ def render(state: State, seat: int | None) -> str:
         lines += ["", *_ship(state, other)]
     if state.gone:
         lines += ["", "Out of the game: " + " ".join(state.gone)]
-    return "\n".join(lines) + "\n"
+    return "\n".join(text_board.fit(lines)) + "\n"

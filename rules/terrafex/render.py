@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules import text as text_board
 from rules.terrafex.board import band_owner
 from rules.terrafex.data import (
     ACTIONS,
@@ -19,10 +20,11 @@ LETTER = {"green": "g", "yellow": "y", "red": "r", "blue": "b"}
 CELL_WIDTH = 8
 
 LEGEND = (
-    "Pieces: g forest (green), y mountain (yellow), r fire (red), b glacier (blue); sizes S M L.",
-    "gL/bS: large forest frosted by small frost.  bL/gM: medium forest capped by a large glacier.",
-    "+W / +B: the band round that piece is White's / Black's (forests, mountains add, fires",
-    "subtract). Bands: row+col even -> small White, medium Black, large White; odd -> reversed.",
+    "Pieces: g forest (green), y mountain (yellow), r fire (red), b glacier (blue);",
+    "sizes S M L. gL/bS: a large forest frosted by a small frost; bL/gM: a medium",
+    "forest capped by a large glacier. +W / +B: the band round that piece is White's",
+    "/ Black's (forests and mountains add, fires subtract). Bands: row+col even:",
+    "small White, medium Black, large White; odd: the other way round.",
 )
 
 
@@ -92,4 +94,4 @@ def render(state: State, seat: int | None, to_act: tuple[int, ...], result: str 
     lines = ["TERRAFEX", *_status_lines(state, seat, to_act, result), ""]
     lines += _board_lines(state)
     lines += [_supply_line(state), f"Fire pit: red {pit}", "", *LEGEND]
-    return "\n".join(line.rstrip() for line in lines) + "\n"
+    return "\n".join(line.rstrip() for line in text_board.fit(lines)) + "\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from rules import text as text_board
 from rules.terrain_vague import data, hexes, wrestling
 from rules.terrain_vague.state import ACT, BUILD, OVER, State
 from rules.terrain_vague.territory import home_turf_size
@@ -124,4 +125,4 @@ def render(state: State, seat_gang: str | None) -> str:
     lines += _duel_lines(state, seat_gang)
     if seat_gang is not None:
         lines += ["", f"You are {seat_gang}."]
-    return "\n".join(lines) + "\n"
+    return "\n".join(text_board.fit(lines)) + "\n"

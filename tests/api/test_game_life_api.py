@@ -113,3 +113,13 @@ def test_life_calls_need_a_seat():
     for action in ("resign", "abort", "leave", "draw"):
         response = stranger.post(f"/api/games/{game_id}/{action}/", {"action": "offer"})
         assert response.status_code == 403 and response.json()["code"] == "not_a_player", action
+
+
+def test_the_text_board_is_served_as_plain_text_for_the_callers_seat():
+    game_id, (alice, bob) = start_game("terrafex", 2)
+    response = alice.client.get(f"/api/games/{game_id}/board.txt")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/plain")
+    text = response.content.decode()
+    assert "TERRAFEX" in text and all(len(line) <= 78 for line in text.splitlines())
+    missing = alice.client.get("/api/games/999999/board.txt")
+    assert missing.status_code == 404 and missing.json()["code"] == "game_not_found"

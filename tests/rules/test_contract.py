@@ -74,7 +74,9 @@ def _check_position(case: Case, state: Any, seed: str, rnd: random.Random, full:
         seen = game.view(state, seat)
         text = json.dumps(seen)
         assert seed not in text, f"seat {seat}'s view shows the seed"
-        assert isinstance(game.render_text(state, seat), str)
+        board = game.render_text(state, seat)
+        too_wide = [line for line in board.splitlines() if len(line) > 78]
+        assert too_wide == [], f"the text board is for mail: lines within 78 columns ({too_wide[:1]})"
     for seat in range(case.players):
         moves = game.legal_moves(state, seat)
         assert _json_round_trip(moves) == moves

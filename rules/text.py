@@ -1,0 +1,23 @@
+"""Text boards for mail and `board.txt`: every line within 78 columns, so a board reads in any
+mail program without wrapping."""
+
+from __future__ import annotations
+
+import textwrap
+
+WIDTH = 78
+
+
+def fit(lines: list[str], width: int = WIDTH) -> list[str]:
+    """Each line longer than `width` wrapped at spaces, its continuation indented two more than
+    the line itself; a line with no space to break at is cut."""
+    fitted = []
+    for line in lines:
+        if len(line) <= width:
+            fitted.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        wrapped = textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
+                                break_long_words=True, break_on_hyphens=False)
+        fitted.extend(wrapped)
+    return fitted
