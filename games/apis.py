@@ -68,6 +68,15 @@ class RulesListApi(ScopedApi):
         return Response(selectors.rules_catalogue())
 
 
+class RulesDetailApi(ScopedApi):
+    permission_classes = (AllowAny,)
+
+    @operation("rulesGet", summary="One game: its options, the JSON Schema of its moves, and its page for players",
+               answer=schema.RulesDetail, codes=["rules_not_found", "not_found"], scope="read")
+    def get(self, request, rules_id: str):
+        return Response(selectors.rules_detail(rules_id=rules_id))
+
+
 class GamePagination(LimitOffsetPagination):
     default_limit = 50
     max_limit = 200

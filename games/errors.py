@@ -113,3 +113,7 @@ class CreatorCannotLeave(ServiceError):
 
 class NotTheCreator(ServiceError):
     code = "not_the_creator"
+
+
+class RulesNotFound(ServiceError):
+    code = "rules_not_found"

@@ -39,6 +39,7 @@ STATUS: dict[str, int] = {
     "no_draw_offered": 409,
     "creator_cannot_leave": 409,
     "not_the_creator": 403,
+    "rules_not_found": 404,
     "deadline_passed": 409,
     "no_vacation_left": 409,
     "log_damaged": 409,

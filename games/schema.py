@@ -202,6 +202,11 @@ class RulesDescription(serializers.Serializer):
     options = OptionDescription(many=True)
 
 
+class RulesDetail(RulesDescription):
+    move_schema = serializers.DictField(help_text="the JSON Schema of the game's moves: one object shape per move type")
+    doc = serializers.CharField(allow_null=True, help_text="the game's page for players and client authors (Markdown)")
+
+
 class BotDescription(serializers.Serializer):
     name = serializers.CharField()
     title = serializers.CharField()

@@ -4,8 +4,12 @@ see it (another seat's secret choice shows only as the rules' public form until 
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import json
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet
@@ -14,9 +18,12 @@ import bots
 import rules
 from games import deadlines, dispatch, errors, store, time_controls
 from games.models import Account, ApiToken, Event, EventKind, Game, GameStatus, Seat
+from rules import docs as rules_docs
 from rules import notation as move_notation
+from rules.errors import UnknownRules
 
 User = get_user_model()
+GAME_DOCS = Path(settings.BASE_DIR) / "docs" / "games"
 
 
 def game_get(*, game_id: int) -> Game:
@@ -412,6 +419,30 @@ def token_list(*, user: Any) -> list[dict[str, Any]]:
 def rules_catalogue() -> list[dict[str, Any]]:
     """Every game this server plays, as `GET /api/rules/` lists it."""
     return [game.describe() for game in rules.catalog().values()]
+
+
+def rules_detail(*, rules_id: str) -> dict[str, Any]:
+    """One game as `GET /api/rules/{id}/` gives it: its description, its move schema and its page
+    (`docs/games/<id>.md`, made by `python -m rules.docs`)."""
+    try:
+        game = rules.get(rules_id)
+    except UnknownRules as error:
+        raise errors.RulesNotFound(str(error.message if hasattr(error, "message") else error)) from None
+    return {**game.describe(), "move_schema": _move_schema(game.id), "doc": _doc_of(game.id)}
+
+
+@functools.cache
+def _move_schema(rules_id: str) -> dict[str, Any]:
+    stored = GAME_DOCS / f"{rules_id}.moves.json"
+    if stored.exists():
+        return json.loads(stored.read_text())
+    return rules_docs.move_schema(rules.get(rules_id))  # a game kept outside this repository
+
+
+@functools.cache
+def _doc_of(rules_id: str) -> str | None:
+    page = GAME_DOCS / f"{rules_id}.md"
+    return page.read_text() if page.exists() else None
 
 
 def bots_catalogue() -> list[dict[str, Any]]:

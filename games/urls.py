@@ -22,6 +22,7 @@ _routes = [
     path("tokens/", apis.TokensApi.as_view(), name="tokens"),
     path("tokens/<int:token_id>/", apis.TokenRevokeApi.as_view(), name="token-revoke"),
     path("rules/", apis.RulesListApi.as_view(), name="rules-list"),
+    path("rules/<str:rules_id>/", apis.RulesDetailApi.as_view(), name="rules-detail"),
     path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
     path("games/<int:game_id>/", apis.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/join/", apis.GameJoinApi.as_view(), name="game-join"),

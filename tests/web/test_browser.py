@@ -288,6 +288,7 @@ def test_the_account_page_keeps_mail_choices_and_shows_the_mail_received(browser
         mail_services.inbound_handle(inbound_id=inbound_id)
     page.reload()
     page.locator("#inbound li[data-outcome='done']").wait_for()
+    page.wait_for_function("document.getElementById('digest-hour').value !== ''")  # the settings are in
     assert "board" in page.locator("#inbound").inner_text()
     assert page.input_value("#time-zone") == "America/Montreal" and page.input_value("#digest-hour") == "6"
     assert page.locator("#cadence").input_value() == "digest"

@@ -37,7 +37,7 @@ pytestmark = [
 
 BIN = Path(sys.executable).parent
 OUTAGES = 5
-PROGRAMS = ("web", "streams", "deadlines", "bots", "default", "beat")  # deploy/supervisord.conf
+PROGRAMS = ("web", "streams", "smtp", "deadlines", "bots", "default", "beat")  # deploy/supervisord.conf
 DOWN_SECONDS = 3.0
 UP_SECONDS = 4.0
 
@@ -133,6 +133,7 @@ def supervised(private_redis, tmp_path):
         "HOST": "127.0.0.1",
         "PORT": str(_free_port()),
         "STREAM_PORT": str(_free_port()),
+        "SMTP_PORT": str(_free_port()),
         "SCRAPYARD_WEB_PROCESSES": "1",
         "SCRAPYARD_DEADLINE_PROCESSES": "2",
         "SCRAPYARD_BOT_PROCESSES": "2",

@@ -106,7 +106,7 @@ def test_an_endpoint_failing_every_retry_is_disabled_and_its_owner_mailed(start_
     assert carol.post(f"/api/webhooks/{hook['id']}/ping/").status_code == 202
     wait_for(lambda: not Endpoint.objects.get(pk=hook["id"]).active, 30)
     assert len(receiver.received) == 3
-    mails = wait_for(lambda: list((worker.log.parent / "mail").glob("*.log")), 10)
+    mails = wait_for(lambda: list((worker.log.parent / "mail").glob("*.eml")), 10)
     text = mails[0].read_text()
     assert "carol@example.org" in text and f"webhook {hook['id']} disabled" in text
 
