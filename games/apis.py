@@ -241,6 +241,21 @@ class GameDrawApi(_GameLifeApi):
         return self.answer(request, game_id)
 
 
+class GameTakebackApi(_GameLifeApi):
+    class TakebackInputSerializer(serializers.Serializer):
+        action = serializers.ChoiceField(choices=["request", "accept", "decline"],
+                                         help_text="ask to undo your last move, or accept or decline another's request")
+
+    @operation("gameTakeback", summary="Ask to take back your last move, or accept or decline a request (all accept: undone)",
+               answer=schema.GameDetail, request=TakebackInputSerializer, body=True, auth="required", game=True,
+               codes=["not_a_player", "game_not_active", "takeback_refused", "no_takeback_requested", "log_damaged",
+                      "rules_version_gone"], scope="play")
+    def post(self, request, game_id: int):
+        data = validated(self.TakebackInputSerializer, request.data)
+        services.takeback(game_id=game_id, user=request.user, action=data["action"])
+        return self.answer(request, game_id)
+
+
 class GameSeatReturnApi(ScopedApi):
     """The owner of a seat a stand-in bot plays after a timeout takes it back."""
 

@@ -117,3 +117,11 @@ class NotTheCreator(ServiceError):
 
 class RulesNotFound(ServiceError):
     code = "rules_not_found"
+
+
+class TakebackRefused(ServiceError):
+    code = "takeback_refused"
+
+
+class TakebackNotRequested(ServiceError):
+    code = "no_takeback_requested"

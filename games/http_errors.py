@@ -40,6 +40,8 @@ STATUS: dict[str, int] = {
     "creator_cannot_leave": 409,
     "not_the_creator": 403,
     "rules_not_found": 404,
+    "takeback_refused": 409,
+    "no_takeback_requested": 409,
     "deadline_passed": 409,
     "no_vacation_left": 409,
     "log_damaged": 409,

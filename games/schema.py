@@ -265,10 +265,18 @@ class DrawOffer(serializers.Serializer):
     accepted = serializers.ListField(child=serializers.IntegerField(), help_text="the seats that accepted so far")
 
 
+class TakebackRequest(serializers.Serializer):
+    by = serializers.IntegerField(help_text="the seat that asks")
+    seq = serializers.IntegerField(help_text="the event of the request")
+    undo = serializers.IntegerField(help_text="the event of the move to take back")
+    accepted = serializers.ListField(child=serializers.IntegerField(), help_text="the seats that accepted so far")
+
+
 class GameDetail(GameSummary):
     your_seat = serializers.IntegerField(allow_null=True)
     you_created = serializers.BooleanField(help_text="whether you made this game (you may cancel it before it starts)")
     draw_offer = DrawOffer(allow_null=True, help_text="the draw on offer, if any (it lapses when its seat moves)")
+    takeback_request = TakebackRequest(allow_null=True, help_text="the takeback asked for, if any")
     playing = serializers.ListField(child=serializers.IntegerField(), help_text="the seats still in the game (not resigned or forfeited)")
     view = serializers.DictField(help_text="the game as your seat (or a spectator) may see it")
     seed = serializers.CharField(allow_null=True, help_text="published once the game is finished")

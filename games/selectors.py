@@ -79,6 +79,7 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,
         "draw_offer": draw_offer(game=game) if game.status == GameStatus.ACTIVE else None,
+        "takeback_request": takeback_request(game=game) if game.status == GameStatus.ACTIVE else None,
         "playing": still_playing(game=game),
     }
 
@@ -149,7 +150,9 @@ def _with_texts(game: Game, events: list[Event], seat: int | None, everything: b
     told = []
     for event in events:
         told.append({**event_visible(event, seat, everything), "text": _event_text(game_rules, state, event, seat, everything)})
-        state = store.fold_event(game_rules, game.seed, state, event.kind, event.seat, event.payload)
+        state = store.fold_event(
+            game_rules, game.seed, state, event.kind, event.seat, event.payload, earlier=lambda seq: store.state_at(game, seq)
+        )
     return told
 
 
@@ -179,6 +182,8 @@ def _fields_text(move: dict[str, Any]) -> str:
 
 
 def _system_text(payload: dict[str, Any]) -> str:
+    if payload.get("type") == store.TAKEBACK:
+        return f"takeback: event {payload['undo']} undone"
     if payload.get("type") == "seat_taken":
         who = payload.get("username") or f"bot {payload.get('bot')}"
         return f"{who} takes a seat"
@@ -558,3 +563,22 @@ def still_playing(*, game: Game) -> list[int]:
     """The seats not out of the game (resigned, or forfeited on time)."""
     out = set(Event.objects.filter(game=game, payload__forfeit=True).values_list("seat", flat=True))
     return [seat for seat in range(game.players) if seat not in out]
+
+
+TAKEBACK_REQUESTED, TAKEBACK_ACCEPTED, TAKEBACK_DECLINED = "takeback_requested", "takeback_accepted", "takeback_declined"
+
+
+def takeback_request(*, game: Game) -> dict[str, Any] | None:
+    """The takeback asked for now, `{"by", "seq", "undo", "accepted"}`, or None: the newest
+    request, unless declined, carried out, or overtaken by anyone's move since."""
+    asked = Event.objects.filter(game=game, kind=EventKind.SYSTEM, payload__type=TAKEBACK_REQUESTED).order_by("-seq").first()
+    if asked is None:
+        return None
+    since = list(Event.objects.filter(game=game, seq__gt=asked.seq).values_list("kind", "payload"))
+    ended = (TAKEBACK_DECLINED, store.TAKEBACK)
+    if any(kind in (EventKind.MOVE, EventKind.TIMEOUT) or payload.get("forfeit") or payload.get("type") in ended
+           for kind, payload in since):
+        return None
+    accepted = sorted(set(Event.objects.filter(game=game, seq__gt=asked.seq, payload__type=TAKEBACK_ACCEPTED)
+                          .values_list("seat", flat=True)))
+    return {"by": asked.seat, "seq": asked.seq, "undo": asked.payload["undo"], "accepted": accepted}

@@ -18,7 +18,7 @@ import hashlib
 import logging
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Callable
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -50,12 +50,17 @@ def recorded_version(game: Game) -> int:
     return created.get("rules_version", 1)
 
 
+TAKEBACK = "takeback"  # a system event that folds to the state before a taken-back move
+
+
 def fold_event(
-    game_rules: Rules, seed: str, state: Any, kind: str, seat: int | None, payload: dict, *, new: bool = False
+    game_rules: Rules, seed: str, state: Any, kind: str, seat: int | None, payload: dict, *, new: bool = False,
+    earlier: Callable[[int], Any] | None = None,
 ) -> Any:
-    """One event's effect. Moves and timeouts carry a `move` or `forfeit`; system events none.
-    A `new` move is checked (`apply`); a stored one was checked when it was played and is
-    folded by the trusting `replay`, so a stricter check added later never breaks an old game."""
+    """One event's effect. Moves and timeouts carry a `move` or `forfeit`; system events none,
+    but a takeback, which folds to the state after event `to` (`earlier` gives it). A `new` move
+    is checked (`apply`); a stored one was checked when it was played and is folded by the
+    trusting `replay`, so a stricter check added later never breaks an old game."""
     if kind == EventKind.CREATED:
         return game_rules.setup(payload["players"], payload["options"], seed)
     if "move" in payload:
@@ -63,6 +68,10 @@ def fold_event(
         return fold(state, seat, payload["move"])
     if payload.get("forfeit"):
         return game_rules.forfeit(state, seat)
+    if kind == EventKind.SYSTEM and payload.get("type") == TAKEBACK:
+        if earlier is None:
+            raise ValueError("a takeback folds to an earlier state: the caller passes `earlier`")
+        return earlier(payload["to"])
     return state
 
 
@@ -127,7 +136,7 @@ def _fold_from_snapshot(game: Game, target: int) -> Any:
         .values_list("kind", "seat", "payload")
     )
     for kind, seat, payload in events:
-        state = fold_event(game_rules, game.seed, state, kind, seat, payload)
+        state = fold_event(game_rules, game.seed, state, kind, seat, payload, earlier=lambda seq: state_at(game, seq))
     return state
 
 
@@ -177,11 +186,12 @@ def state_from_zero(game: Game, seq: int | None = None) -> Any:
     """The same state folded from the first event, ignoring every snapshot: the audit path."""
     target = game.seq if seq is None else seq
     game_rules = rules_of(game)
-    state = None
-    for kind, seat, payload in (
-        Event.objects.filter(game=game, seq__lte=target).order_by("seq").values_list("kind", "seat", "payload")
+    state, states = None, {}
+    for seq, kind, seat, payload in (
+        Event.objects.filter(game=game, seq__lte=target).order_by("seq").values_list("seq", "kind", "seat", "payload")
     ):
-        state = fold_event(game_rules, game.seed, state, kind, seat, payload)
+        state = fold_event(game_rules, game.seed, state, kind, seat, payload, earlier=states.__getitem__)
+        states[seq] = state
     return state
 
 

@@ -33,6 +33,7 @@ _routes = [
     path("games/<int:game_id>/leave/", apis.GameLeaveApi.as_view(), name="game-leave"),
     path("games/<int:game_id>/cancel/", apis.GameCancelApi.as_view(), name="game-cancel"),
     path("games/<int:game_id>/draw/", apis.GameDrawApi.as_view(), name="game-draw"),
+    path("games/<int:game_id>/takeback/", apis.GameTakebackApi.as_view(), name="game-takeback"),
     path("bots/", apis.BotListApi.as_view(), name="bot-list"),
     path("games/<int:game_id>/legal-moves/", apis.GameLegalMovesApi.as_view(), name="game-legal-moves"),
     path("games/<int:game_id>/moves/", apis.MoveSubmitApi.as_view(), name="game-moves"),

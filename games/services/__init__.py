@@ -25,7 +25,7 @@ from games.services.accounts import (
 )
 from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
 from games.services.common import locked_game
-from games.services.life import abort, cancel, draw, leave, resign
+from games.services.life import abort, cancel, draw, leave, resign, takeback
 from games.services.lobby import (
     bot_account_seat,
     bot_seat_add,
@@ -62,6 +62,7 @@ __all__ = [
     "seat_act",
     "seat_return",
     "stand_in_take",
+    "takeback",
     "token_create",
     "token_obtain",
     "token_revoke",

@@ -9,6 +9,11 @@ the game's row lock like a move, so it replays, audits and reaches every client 
   result (`reason: "aborted"`, no winner); it is never rated.
 - Leave and cancel: before the start, a seated player other than the creator leaves its seat
   (it is open again), and the creator cancels the game (`reason: "cancelled"`).
+- Takeback: a player asks to undo its own last move, before anyone else has acted on it; each
+  other seat still playing accepts or declines. Agreed, a `takeback` event folds the game to the
+  state before that move (the log stays append-only). A move that brought chance into play (a
+  roll, a draw) or was a secret or simultaneous choice cannot be taken back: undoing it would
+  tell something. The request lapses when anyone acts.
 - Draw: a player offers; each other seat still in the game accepts or declines. An offer lapses
   when its seat moves again, and is gone when declined; once all accept, the game ends with a
   shared result (every seat still in the game a winner, `reason: "draw_agreed"`).
@@ -19,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from games import log, selectors, store
 from games.errors import (
@@ -27,6 +33,8 @@ from games.errors import (
     GameNotActive,
     GameNotOpen,
     NotTheCreator,
+    TakebackNotRequested,
+    TakebackRefused,
     TooLateToAbort,
 )
 from games.models import Event, EventKind, Game, GameStatus, Seat
@@ -35,6 +43,9 @@ from games.services.recording import record_state
 
 RESIGN, ABORT, SEAT_LEFT, CANCEL = "resign", "abort", "seat_left", "cancel"
 DRAW_OFFERED, DRAW_ACCEPTED, DRAW_DECLINED = selectors.DRAW_OFFERED, selectors.DRAW_ACCEPTED, selectors.DRAW_DECLINED
+TAKEBACK_REQUESTED, TAKEBACK_ACCEPTED, TAKEBACK_DECLINED = (
+    selectors.TAKEBACK_REQUESTED, selectors.TAKEBACK_ACCEPTED, selectors.TAKEBACK_DECLINED,
+)
 
 
 def resign(*, game_id: int, user: Any) -> Event:
@@ -111,6 +122,56 @@ def _draw_if_agreed(game: Game, event: Event) -> Event:
     return event
 
 
+def takeback(*, game_id: int, user: Any, action: str) -> Event:
+    """`action` is request (undo your own last move), accept or decline. Once every other seat
+    still playing accepts, a takeback event folds the game back to before that move."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = seat_of(game, user)
+        _check_active(game)
+        request = selectors.takeback_request(game=game)
+        if action == "request":
+            if request is not None and request["by"] == seat:
+                return Event.objects.get(game=game, seq=request["seq"])
+            move = _undoable_move_of(game, seat)
+            event = _system(game, seat, {"type": TAKEBACK_REQUESTED, "undo": move.seq})
+            return _takeback_if_agreed(game, event)
+        if request is None or request["by"] == seat:
+            raise TakebackNotRequested(f"no other seat of game {game.pk} asks for a takeback now")
+        if action == "decline":
+            return _system(game, seat, {"type": TAKEBACK_DECLINED})
+        if seat in request["accepted"]:
+            return Event.objects.filter(game=game, seat=seat, payload__type=TAKEBACK_ACCEPTED).latest("seq")
+        return _takeback_if_agreed(game, _system(game, seat, {"type": TAKEBACK_ACCEPTED}))
+
+
+def _undoable_move_of(game: Game, seat: int) -> Event:
+    """The seat's last move, if nobody has acted since and taking it back reveals nothing."""
+    acted = Event.objects.filter(game=game).filter(Q(kind__in=[EventKind.MOVE, EventKind.TIMEOUT]) | Q(payload__forfeit=True))
+    last = acted.order_by("-seq").first()
+    if last is None or last.kind != EventKind.MOVE or last.seat != seat:
+        raise TakebackRefused("only your own last move, before anyone else has acted on it, can be taken back")
+    game_rules = store.rules_of(game)
+    before, after = store.state_at(game, last.seq - 1), store.state_at(game, last.seq)
+    dumped_before, dumped_after = game_rules.dump(before), game_rules.dump(after)
+    if dumped_before.get("rng") != dumped_after.get("rng"):
+        raise TakebackRefused("that move brought chance into play (a roll or a draw): it cannot be taken back",
+                              reason="chance")
+    if len(game_rules.to_act(before)) > 1 or last.payload != last.public_payload:
+        raise TakebackRefused("that move was a secret or simultaneous choice: taking it back would tell what was chosen",
+                              reason="hidden_information")
+    return last
+
+
+def _takeback_if_agreed(game: Game, event: Event) -> Event:
+    request = selectors.takeback_request(game=game)
+    playing = selectors.still_playing(game=game)
+    if request is None or not set(playing) <= {request["by"], *request["accepted"]}:
+        return event
+    undo = request["undo"]
+    return _system(game, None, {"type": store.TAKEBACK, "undo": undo, "to": undo - 1})
+
+
 def _forfeit_of(game: Game, seat: int) -> Event | None:
     return Event.objects.filter(game=game, seat=seat, payload__forfeit=True).order_by("seq").first()
 
@@ -126,9 +187,11 @@ def _check_open(game: Game) -> None:
 
 
 def _system(game: Game, seat: int | None, payload: dict) -> Event:
-    """Append a system event and fold it (a `forfeit` through the rules), as a move is."""
+    """Append a system event and fold it (a `forfeit` through the rules, a takeback to the state
+    it names), as a move is."""
     game_rules = store.rules_of(game)
-    after = store.fold_event(game_rules, game.seed, store.state_at(game), EventKind.SYSTEM, seat, payload)
+    after = store.fold_event(game_rules, game.seed, store.state_at(game), EventKind.SYSTEM, seat, payload,
+                             earlier=lambda seq: store.state_at(game, seq))
     event = log.append(game, kind=EventKind.SYSTEM, seat=seat, payload=payload)
     store.remember_when_committed(game, event.seq, after)
     record_state(game, after, acted=seat)

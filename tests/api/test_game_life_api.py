@@ -123,3 +123,34 @@ def test_the_text_board_is_served_as_plain_text_for_the_callers_seat():
     assert "TERRAFEX" in text and all(len(line) <= 78 for line in text.splitlines())
     missing = alice.client.get("/api/games/999999/board.txt")
     assert missing.status_code == 404 and missing.json()["code"] == "game_not_found"
+
+
+def test_a_takeback_agreed_folds_the_game_back_to_before_the_move():
+    game_id, (alice, bob) = start_game("terrafex", 2)
+    before = _game(alice, game_id)
+    mover, other = (alice, bob) if before["to_act"] == [before["your_seat"]] else (bob, alice)
+    ahead = _game(mover, game_id)
+    _move(mover, game_id)
+    assert other.post(f"/api/games/{game_id}/takeback/", {"action": "request"}).json()["code"] == "takeback_refused"
+    asked = mover.post(f"/api/games/{game_id}/takeback/", {"action": "request"}).json()
+    assert asked["takeback_request"]["by"] == ahead["your_seat"] and asked["takeback_request"]["undo"] == ahead["seq"] + 1
+    declined = other.post(f"/api/games/{game_id}/takeback/", {"action": "decline"}).json()
+    assert declined["takeback_request"] is None and _game(mover, game_id)["view"] != ahead["view"]
+    mover.post(f"/api/games/{game_id}/takeback/", {"action": "request"})
+    assert other.post(f"/api/games/{game_id}/takeback/", {"action": "accept"}).status_code == 200
+    undone = _game(mover, game_id)
+    assert undone["view"] == ahead["view"] and undone["to_act"] == ahead["to_act"] and undone["takeback_request"] is None
+    texts = [e["text"] for e in mover.get(f"/api/games/{game_id}/events/", notation="true").json()["events"]]
+    assert texts[-1] == f"takeback: event {ahead['seq'] + 1} undone"
+    _move(mover, game_id)  # and play goes on from there
+    _verified(game_id)
+    assert audit.verify_snapshots(Game.objects.get(pk=game_id)) == []
+
+
+def test_a_move_that_brought_chance_or_a_secret_into_play_is_not_taken_back():
+    game_id, players = start_game("scavenge", 2)
+    mover = players[_game(players[0], game_id)["to_act"][0]]
+    _move(mover, game_id)  # the next seat's roll follows at once: chance came into play
+    refused = mover.post(f"/api/games/{game_id}/takeback/", {"action": "request"}).json()
+    assert refused["code"] == "takeback_refused" and refused["reason"] == "chance"
+    assert _game(mover, game_id)["takeback_request"] is None

@@ -247,7 +247,7 @@ function showActions() {
   $('actions').replaceChildren(...actions);
 }
 
-// Resign, abort, draws, leaving or cancelling an open game: the server says what is allowed.
+// Resign, abort, draws, takebacks, leaving or cancelling an open game: the server says what is allowed.
 function lifeActions(game) {
   const seated = game.your_seat !== null;
   const call = (id, text, path, body = undefined, ask = null) => el('button', { type: 'button', id, onclick: async () => {
@@ -269,6 +269,13 @@ function lifeActions(game) {
     else if (!offer.accepted.includes(game.your_seat)) {
       found.push(el('span', { id: 'draw-offer' }, `${seatName(offer.by)} offers a draw. `),
         call('accept-draw', 'Accept the draw', 'draw', { action: 'accept' }), call('decline-draw', 'Decline the draw', 'draw', { action: 'decline' }));
+    }
+    const takeback = game.takeback_request;
+    if (!takeback) found.push(call('ask-takeback', 'Take back my last move', 'takeback', { action: 'request' }));
+    else if (takeback.by === game.your_seat) found.push(el('span', { id: 'takeback-asked' }, 'You ask for a takeback. '));
+    else if (!takeback.accepted.includes(game.your_seat)) {
+      found.push(el('span', { id: 'takeback-request' }, `${seatName(takeback.by)} asks to take back a move. `),
+        call('accept-takeback', 'Allow the takeback', 'takeback', { action: 'accept' }), call('decline-takeback', 'Refuse the takeback', 'takeback', { action: 'decline' }));
     }
     found.push(call('abort-game', 'Abort', 'abort', undefined, 'Abort this game? (Only before every player has moved.)'),
       call('resign', 'Resign', 'resign', undefined, 'Resign this game for good?'));
