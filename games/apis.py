@@ -82,6 +82,12 @@ class GamePagination(LimitOffsetPagination):
     max_limit = 200
 
 
+def invitation_of(request) -> str:
+    """A private game's invitation key, from its link (`?invitation=`) or a join's body."""
+    found = request.query_params.get("invitation") or (request.data.get("invitation") if isinstance(request.data, dict) else "")
+    return found if isinstance(found, str) else ""
+
+
 class GameListCreateApi(ScopedApi):
     class GameListFilterSerializer(serializers.Serializer):
         status = serializers.CharField(required=False, allow_blank=True)
@@ -95,6 +101,9 @@ class GameListCreateApi(ScopedApi):
         time_control = serializers.JSONField(required=False, default=dict)  # games.time_controls checks it
         timeout_policy = serializers.CharField(required=False, default="auto")
         creator_plays = serializers.BooleanField(required=False, default=True)
+        private = serializers.BooleanField(required=False, default=False, help_text="unlisted: joined by invitation only")
+        invitees = serializers.ListField(child=serializers.CharField(max_length=150), required=False, default=list,
+                                         max_length=20, help_text="usernames invited to a private game")
 
     def get_permissions(self):
         allowed = IsAuthenticated() if self.request.method == "POST" else AllowAny()
@@ -123,6 +132,8 @@ class GameListCreateApi(ScopedApi):
             time_control=data["time_control"],
             timeout_policy=data["timeout_policy"],
             creator_plays=data["creator_plays"],
+            private=data["private"],
+            invitees=data["invitees"],
         )
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
@@ -133,19 +144,43 @@ class GameDetailApi(ScopedApi):
     @operation("gameGet", summary="A game as your seat (or a spectator) sees it", answer=schema.GameDetail,
                game=True, codes=["log_damaged", "rules_version_gone"], scope="read")
     def get(self, request, game_id: int):
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
         return Response(selectors.game_detail(game=game, user=request.user))
 
 
 class GameJoinApi(ScopedApi):
     permission_classes = (IsAuthenticated,)
 
-    @operation("gameJoin", summary="Take the next free seat of an open game", answer=schema.GameDetail, status=201,
-               auth="required", game=True, codes=["game_not_open", "already_seated", "log_damaged", "rules_version_gone"], scope="play")
+    class JoinInputSerializer(serializers.Serializer):
+        invitation = serializers.CharField(max_length=64, required=False, help_text="a private game's invitation key (from its link)")
+
+    @operation("gameJoin", summary="Take the next free seat of an open game (a private one: with an invitation)",
+               answer=schema.GameDetail, status=201, request=JoinInputSerializer, body=True, auth="required", game=True,
+               codes=["game_not_open", "already_seated", "log_damaged", "rules_version_gone"], scope="play")
     def post(self, request, game_id: int):
-        services.game_join(game_id=game_id, user=request.user)
-        game = selectors.game_get(game_id=game_id)
+        data = validated(self.JoinInputSerializer, request.data if isinstance(request.data, dict) else {})
+        services.game_join(game_id=game_id, user=request.user, invitation=data.get("invitation", ""))
+        game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
+
+
+class GameDeclineApi(ScopedApi):
+    permission_classes = (IsAuthenticated,)
+
+    @operation("gameInvitationDecline", summary="Decline your invitation to a private game", answer=None, status=204,
+               auth="required", game=True, scope="play")
+    def post(self, request, game_id: int):
+        services.invitation_decline(game_id=game_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class InvitationsApi(ScopedApi):
+    permission_classes = (IsAuthenticated,)
+
+    @operation("invitationList", summary="The private games you are invited to (not declined)",
+               answer=schema.InvitationInfo(many=True), auth="required", scope="read")
+    def get(self, request):
+        return Response(selectors.invitations_of(user=request.user))
 
 
 class GameBotAddApi(ScopedApi):
@@ -174,7 +209,7 @@ class GameBotAddApi(ScopedApi):
             services.bot_account_seat(game_id=game_id, user=request.user, account=data["account"])
         else:
             services.bot_seat_add(game_id=game_id, user=request.user, bot=data["bot"], level=data.get("level"))
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
 
@@ -184,7 +219,7 @@ class _GameLifeApi(ScopedApi):
     permission_classes = (IsAuthenticated,)
 
     def answer(self, request, game_id: int, status_code: int = status.HTTP_200_OK):
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
         return Response(selectors.game_detail(game=game, user=request.user), status=status_code)
 
 
@@ -265,7 +300,7 @@ class GameSeatReturnApi(ScopedApi):
                auth="required", game=True, codes=["not_a_player", "log_damaged", "rules_version_gone"], scope="play")
     def post(self, request, game_id: int):
         services.seat_return(game_id=game_id, user=request.user)
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
         return Response(selectors.game_detail(game=game, user=request.user))
 
 
@@ -342,7 +377,7 @@ class GameLegalMovesApi(ScopedApi):
     @operation("legalMoves", summary="Your legal moves now (none unless your seat is to act)", answer=schema.LegalMoves,
                auth="required", game=True, codes=["not_a_player", "log_damaged", "rules_version_gone"], scope="read")
     def get(self, request, game_id: int):
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
         return Response(selectors.legal_moves_for(game=game, user=request.user))
 
 
@@ -391,7 +426,7 @@ class GameEventsApi(ScopedApi):
                parameters=[EventsFilterSerializer], game=True, codes=["invalid_input"], scope="read")
     def get(self, request, game_id: int):
         wanted = validated(self.EventsFilterSerializer, request.query_params)
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
         events = selectors.events_visible(game=game, user=request.user, **wanted)
         return Response({"seq": game.seq, "events": events})
 
@@ -407,7 +442,7 @@ class GameStateApi(ScopedApi):
                codes=["invalid_input", "event_out_of_range", "log_damaged", "rules_version_gone"], scope="read")
     def get(self, request, game_id: int):
         at = validated(self.StateFilterSerializer, request.query_params).get("at")
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
         return Response(selectors.view_at(game=game, user=request.user, at=game.seq if at is None else at))
 
 
@@ -420,7 +455,7 @@ class GameBoardTextApi(ScopedApi):
                answer=OpenApiTypes.STR, status=(200, "text/plain"), game=True,
                codes=["log_damaged", "rules_version_gone"], scope="read")
     def get(self, request, game_id: int):
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
         return HttpResponse(selectors.board_text(game=game, user=request.user), content_type="text/plain; charset=utf-8")
 
 

@@ -37,6 +37,8 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
+    private = models.BooleanField(default=False, help_text="unlisted: seen and joined by invitation only")
+    invitation_key = models.CharField(max_length=40, blank=True, default="", help_text="a private game's link secret")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -50,6 +52,23 @@ class Game(models.Model):
     @staticmethod
     def hash_seed(seed: str) -> str:
         return hashlib.sha256(seed.encode()).hexdigest()
+
+
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending", "pending"
+    DECLINED = "declined", "declined"
+
+
+class Invitation(models.Model):
+    """A named account invited to a private game: it may see and join it, or decline."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    status = models.CharField(max_length=10, choices=InvitationStatus.choices, default=InvitationStatus.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=("game", "user"), name="invitation_one_per_user")]
 
 
 class Seat(models.Model):

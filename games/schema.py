@@ -259,6 +259,14 @@ class GameSummary(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class InvitationInfo(serializers.Serializer):
+    game = serializers.IntegerField()
+    rules = serializers.CharField()
+    status = serializers.CharField(help_text="the game's status")
+    by = serializers.CharField(help_text="who made the game")
+    created_at = serializers.DateTimeField()
+
+
 class DrawOffer(serializers.Serializer):
     by = serializers.IntegerField(help_text="the seat that offers")
     seq = serializers.IntegerField(help_text="the event of the offer")
@@ -274,6 +282,8 @@ class TakebackRequest(serializers.Serializer):
 
 class GameDetail(GameSummary):
     your_seat = serializers.IntegerField(allow_null=True)
+    private = serializers.BooleanField(help_text="unlisted: seen and joined by invitation only")
+    invitation_key = serializers.CharField(allow_null=True, help_text="to its creator only: the key of the invitation link, /games/{id}/?invitation=<key>")
     you_created = serializers.BooleanField(help_text="whether you made this game (you may cancel it before it starts)")
     draw_offer = DrawOffer(allow_null=True, help_text="the draw on offer, if any (it lapses when its seat moves)")
     takeback_request = TakebackRequest(allow_null=True, help_text="the takeback asked for, if any")

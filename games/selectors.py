@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,17 @@ from django.db.models import F, Prefetch, Q, QuerySet
 import bots
 import rules
 from games import deadlines, dispatch, errors, store, time_controls
-from games.models import Account, ApiToken, Event, EventKind, Game, GameStatus, Seat
+from games.models import (
+    Account,
+    ApiToken,
+    Event,
+    EventKind,
+    Game,
+    GameStatus,
+    Invitation,
+    InvitationStatus,
+    Seat,
+)
 from rules import docs as rules_docs
 from rules import notation as move_notation
 from rules.errors import UnknownRules
@@ -39,8 +50,48 @@ def game_owner_id(*, game_id: int) -> int | None:
     return Game.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
 
 
+def game_for(*, game_id: int, user: Any, invitation: str = "") -> Game:
+    """The game, if the caller may see it: any public game; a private one only with a seat, as its
+    creator, as an invited account (not declined), or with its invitation link's key. Otherwise
+    GameNotFound, as if there were none (a private game's existence is not told)."""
+    game = game_get(game_id=game_id)
+    if game.private and not may_see(game=game, user=user, invitation=invitation):
+        raise errors.GameNotFound(f"there is no game {game_id}")
+    return game
+
+
+def may_see(*, game: Game, user: Any, invitation: str = "") -> bool:
+    if not game.private:
+        return True
+    if invitation and secrets.compare_digest(str(invitation), game.invitation_key):
+        return True
+    if not user.is_authenticated:
+        return False
+    if game.created_by_id == user.pk or any(seat.user_id == user.pk for seat in game.seats.all()):
+        return True
+    return Invitation.objects.filter(game=game, user=user, status=InvitationStatus.PENDING).exists()
+
+
+def visible_games(user: Any) -> Q:
+    """The games a list may show the caller: the public ones and the private ones it may see."""
+    if not user.is_authenticated:
+        return Q(private=False)
+    invited = Invitation.objects.filter(user=user, status=InvitationStatus.PENDING).values("game_id")
+    return Q(private=False) | Q(created_by=user) | Q(seats__user=user) | Q(pk__in=invited)
+
+
+def invitations_of(*, user: Any) -> list[dict[str, Any]]:
+    """The private games the account is invited to and has not declined, open ones first."""
+    rows = Invitation.objects.filter(user=user, status=InvitationStatus.PENDING).select_related("game", "game__created_by")
+    return [
+        {"game": row.game_id, "rules": row.game.rules, "status": row.game.status, "by": row.game.created_by.username,
+         "created_at": row.created_at}
+        for row in sorted(rows, key=lambda row: (row.game.status != GameStatus.OPEN, -row.game_id))
+    ]
+
+
 def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
-    games = Game.objects.prefetch_related("seats__user", "deadlines")
+    games = Game.objects.prefetch_related("seats__user", "deadlines").filter(visible_games(user)).distinct()
     if status:
         if status not in GameStatus.values:
             raise errors.InvalidInput(f"status must be one of {', '.join(GameStatus.values)}, not {status!r}")
@@ -78,6 +129,8 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         "view": store.rules_of(game).view(state, seat),
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,
+        "private": game.private,
+        "invitation_key": (game.invitation_key or None) if user.is_authenticated and game.created_by_id == user.pk else None,
         "draw_offer": draw_offer(game=game) if game.status == GameStatus.ACTIVE else None,
         "takeback_request": takeback_request(game=game) if game.status == GameStatus.ACTIVE else None,
         "playing": still_playing(game=game),

@@ -54,7 +54,7 @@ SCHEMES = ("http", "https")
 def endpoint_create(*, user: Any, url: str, events: list[str], game: int | None = None, description: str = "") -> Endpoint:
     _check_url(url)
     if game is not None:
-        selectors.game_get(game_id=game)  # 404 game_not_found
+        selectors.game_for(game_id=game, user=user)  # 404 game_not_found (a private game it may not see too)
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one create at a time per account
         if Endpoint.objects.filter(owner=user).count() >= settings.SCRAPYARD_WEBHOOKS_PER_ACCOUNT:
@@ -75,7 +75,7 @@ def endpoint_update(*, user: Any, endpoint_id: int, **changes: Any) -> Endpoint:
     if "url" in changes:
         _check_url(changes["url"])
     if changes.get("game") is not None:
-        selectors.game_get(game_id=changes["game"])
+        selectors.game_for(game_id=changes["game"], user=user)
     with transaction.atomic():
         owned = hooks_selectors.endpoint_get(user=user, endpoint_id=endpoint_id)
         endpoint = Endpoint.objects.select_for_update().get(pk=owned.pk)

@@ -196,7 +196,7 @@ async def _caller(request) -> Any:
 def _seat_in(game_id: int, user: Any) -> int | None:
     """The caller's seat in the game (None: a spectator), fixed for the stream: someone who takes
     a seat while watching keeps a spectator's view until they open a new stream."""
-    return selectors.seat_of(game=selectors.game_get(game_id=game_id), user=user)
+    return selectors.seat_of(game=selectors.game_for(game_id=game_id, user=user), user=user)
 
 
 def _fresh(selector, **arguments) -> Any:

@@ -46,7 +46,7 @@ def new_game(request):
 
 def game(request, game_id: int):
     try:
-        found = selectors.game_get(game_id=game_id)
+        found = selectors.game_for(game_id=game_id, user=request.user, invitation=request.GET.get("invitation", ""))
     except errors.GameNotFound:
         raise Http404(f"there is no game {game_id}") from None
     detail = selectors.game_detail(game=found, user=request.user)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 import bots
 import rules
 from games import deadlines, log, store, time_controls
-from games.errors import AlreadySeated, GameNotOpen, InvalidInput, NotABotAccount
-from games.models import Account, EventKind, Game, GameStatus, Seat
+from games.errors import AlreadySeated, GameNotFound, GameNotOpen, InvalidInput, NotABotAccount
+from games.models import Account, EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.services.common import locked_game, seat_of
 from games.services.recording import record_state
 
@@ -33,6 +34,8 @@ def game_create(
     time_control: dict | None = None,
     timeout_policy: str | None = None,
     creator_plays: bool = True,
+    private: bool = False,
+    invitees: list[str] | None = None,
 ) -> Game:
     """A new game; the creator takes seat 0 and `bot_seats` ({seat, bot, level?}) their seats.
     With `creator_plays=False` the creator only watches and bots may take seat 0 too (a game of
@@ -42,8 +45,13 @@ def game_create(
     bot_seats = _checked_bot_seats(bot_seats or [], players, first=1 if creator_plays else 0)
     control = time_controls.normalize_time_control(time_control)
     policy = time_controls.normalize_policy(timeout_policy)
+    invited = _invitees(creator, invitees or [])
+    if invited and not private:
+        raise InvalidInput("invitees are for private games: set private to true", fields={"invitees": ["needs private"]})
     seed = new_seed()
     game = Game.objects.create(
+        private=private,
+        invitation_key=secrets.token_urlsafe(16) if private else "",
         rules=rules_id,
         rules_version=game_rules.version,
         players=players,
@@ -67,8 +75,25 @@ def game_create(
         _take_seat(game, Seat(game=game, index=0, user=creator))
     for wanted in bot_seats:
         _take_seat(game, Seat(game=game, index=wanted["seat"], bot=wanted["bot"], bot_level=wanted["level"]))
+    Invitation.objects.bulk_create([Invitation(game=game, user=user) for user in invited])
     record_state(game, state)
     return game
+
+
+def _invitees(creator: Any, usernames: list[str]) -> list[Any]:
+    users = {user.username: user for user in get_user_model().objects.filter(username__in=usernames)}
+    unknown = sorted(set(usernames) - set(users))
+    if unknown:
+        raise InvalidInput(f"no account named {', '.join(unknown)}", fields={"invitees": ["unknown account"]})
+    return [user for name, user in sorted(users.items()) if user.pk != creator.pk]
+
+
+@transaction.atomic
+def invitation_decline(*, game_id: int, user: Any) -> None:
+    """An invited account says no: the private game is no longer shown to it."""
+    updated = Invitation.objects.filter(game_id=game_id, user=user).update(status=InvitationStatus.DECLINED)
+    if not updated:
+        raise GameNotFound(f"there is no game {game_id}")
 
 
 @transaction.atomic
@@ -132,12 +157,21 @@ def _checked_bot_seats(wanted: list[dict], players: int, first: int = 1) -> list
 
 
 @transaction.atomic
-def game_join(*, game_id: int, user: Any) -> Seat:
+def game_join(*, game_id: int, user: Any, invitation: str = "") -> Seat:
+    """Take the next free seat; a private game needs an invitation (named, or its link's key)."""
     game = locked_game(game_id)
+    if game.private and not _invited(game, user, invitation):
+        raise GameNotFound(f"there is no game {game_id}")  # a private game is not told apart from none
     _check_open(game)
     if game.seats.filter(user=user).exists():
         raise AlreadySeated(f"you already have a seat in game {game.pk}")
     return _seat_next(game, user=user)
+
+
+def _invited(game: Game, user: Any, invitation: str) -> bool:
+    if invitation and secrets.compare_digest(invitation, game.invitation_key):
+        return True
+    return Invitation.objects.filter(game=game, user=user, status=InvitationStatus.PENDING).exists()
 
 
 def _next_free_seat(game: Game) -> int:
