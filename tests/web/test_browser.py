@@ -326,3 +326,27 @@ def test_a_draw_offered_in_one_browser_is_accepted_in_the_other_and_a_resignatio
     bob.locator("#resign").click()
     alice.goto(f"{site}/games/{second}/")
     alice.locator("#status", has_text="winner: olga").wait_for()
+
+
+def test_a_private_game_is_joined_from_an_invitation_in_the_lobby_or_by_its_link(browser, site):
+    host = _sign_up(browser.new_context(), site, "quinn")
+    friend = _sign_up(browser.new_context(), site, "rosa")
+    stranger = _sign_up(browser.new_context(), site, "sven")
+    host.goto(f"{site}/games/new/")
+    host.select_option("#rules", "scavenge")
+    host.select_option("#players", "3")
+    host.check("#private")
+    host.fill("#invitees", "rosa")
+    host.click("#new-game button[type=submit]")
+    host.wait_for_url(re.compile(r"/games/\d+/$"))
+    game_id = int(host.url.rstrip("/").rsplit("/", 1)[1])
+    link = host.locator("#invitation-link code").inner_text()
+    stranger.goto(f"{site}/")
+    stranger.locator("#open li").first.wait_for()
+    assert f"#{game_id} " not in stranger.locator("#open").inner_text()  # unlisted
+    friend.goto(f"{site}/")
+    friend.locator(f"#invited li[data-game='{game_id}'] .join-invited").click()
+    friend.wait_for_url(f"{site}/games/{game_id}/")
+    stranger.goto(link)
+    stranger.click("#join")
+    stranger.locator("#status", has_text="to act").wait_for()

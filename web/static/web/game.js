@@ -9,6 +9,8 @@ const gameId = Number(root.dataset.game);
 const streamBase = root.dataset.stream;
 const draw = rendererFor(root.dataset.rules);
 const $ = (id) => document.getElementById(id);
+const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
+const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
 const page = {
   game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '',
@@ -39,7 +41,7 @@ function refresh(note = null) {
 // `note` stays shown until the player's next move, whatever news comes meanwhile.
 async function load(note) {
   if (note !== null) page.note = note;
-  const game = await api('GET', `/games/${gameId}/`);
+  const game = await api('GET', seen(`/games/${gameId}/`));
   if (page.game && game.seq === page.game.seq && game.status === page.game.status && note === null) {
     page.game = game; // no news (a stream's echo of what this page already shows): keep the player's picks
     showStatus();
@@ -47,7 +49,7 @@ async function load(note) {
   }
   const mine = game.your_seat !== null && game.to_act.includes(game.your_seat) && game.status === 'active';
   const legal = mine ? await api('GET', `/games/${gameId}/legal-moves/`) : { moves: [], notation: [], seq: game.seq };
-  const log = await api('GET', `/games/${gameId}/events/?notation=true`);
+  const log = await api('GET', seen(`/games/${gameId}/events/?notation=true`));
   page.game = game;
   page.legal = legal;
   page.chosen = null;
@@ -226,7 +228,7 @@ async function replayTo(at) {
     showBoard(page.game.view);
     return;
   }
-  const state = await api('GET', `/games/${gameId}/state/?at=${bounded}`);
+  const state = await api('GET', seen(`/games/${gameId}/state/?at=${bounded}`));
   page.replayAt = bounded;
   $('replay-label').textContent = `after event ${bounded} of ${page.game.seq}`;
   showBoard(state.view, true);
@@ -237,10 +239,14 @@ function showActions() {
   const actions = [];
   const signedIn = document.querySelector('nav a[href="/account/"]') !== null;
   if (game.status === 'open' && game.your_seat === null && signedIn) {
-    actions.push(el('button', { type: 'button', id: 'join', onclick: async () => { await api('POST', `/games/${gameId}/join/`); await refresh(); } }, 'Join this game'));
+    actions.push(el('button', { type: 'button', id: 'join', onclick: async () => { await api('POST', `/games/${gameId}/join/`, invitation ? { invitation } : undefined); await refresh(); } }, 'Join this game'));
   }
   if (game.stand_ins.some((s) => s.seat === game.your_seat)) {
     actions.push(el('button', { type: 'button', id: 'return', onclick: async () => { await api('POST', `/games/${gameId}/return/`); await refresh(); } }, 'Take my seat back from the stand-in'));
+  }
+  if (game.invitation_key) {
+    const link = `${window.location.origin}/games/${gameId}/?invitation=${game.invitation_key}`;
+    actions.push(el('p', { id: 'invitation-link' }, 'Private game: share this link to invite someone: ', el('code', {}, link)));
   }
   actions.push(...lifeActions(game));
   if (game.your_seat !== null && signedIn && game.status !== 'finished') actions.push(mailChoice());
@@ -321,7 +327,7 @@ function follow() {
 
 function poll() {
   setInterval(async () => {
-    const log = await api('GET', `/games/${gameId}/events/?after=${page.game.seq}`).catch(() => null);
+    const log = await api('GET', seen(`/games/${gameId}/events/?after=${page.game.seq}`)).catch(() => null);
     if (log && log.events.length) soon();
   }, 3000);
 }

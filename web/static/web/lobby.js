@@ -51,6 +51,23 @@ function joinButton(game) {
   }, 'Join');
 }
 
+async function invitations() {
+  if (!me) return;
+  const invited = await api('GET', '/invitations/').catch(() => []);
+  document.getElementById('invited-box').hidden = invited.length === 0;
+  document.getElementById('invited').replaceChildren(...invited.map((entry) => el('li', { 'data-game': entry.game },
+    el('a', { href: `/games/${entry.game}/` }, `#${entry.game} ${entry.rules}`), ` · from ${entry.by} · ${entry.status} `,
+    entry.status === 'open' ? el('button', { type: 'button', class: 'join-invited', onclick: async () => {
+      await api('POST', `/games/${entry.game}/join/`);
+      window.location.href = `/games/${entry.game}/`;
+    } }, 'Join') : null,
+    el('button', { type: 'button', class: 'decline-invited', onclick: async () => {
+      await api('POST', `/games/${entry.game}/decline/`);
+      await invitations();
+    } }, 'Decline'))));
+}
+
+invitations();
 fill('mine', 'mine=1');
 fill('open', 'status=open', joinButton);
 fill('active', 'status=active');

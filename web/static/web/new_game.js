@@ -84,6 +84,11 @@ form.addEventListener('submit', async (event) => {
   };
   const control = timeControl();
   if (control) body.time_control = control;
+  const invitees = document.getElementById('invitees').value.split(',').map((name) => name.trim()).filter(Boolean);
+  if (document.getElementById('private').checked || invitees.length) {
+    body.private = true;
+    body.invitees = invitees;
+  }
   try {
     const game = await api('POST', '/games/', body);
     window.location.href = `/games/${game.id}/`;
