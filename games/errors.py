@@ -125,3 +125,7 @@ class TakebackRefused(ServiceError):
 
 class TakebackNotRequested(ServiceError):
     code = "no_takeback_requested"
+
+
+class ChatTooFast(ServiceError):
+    code = "chat_too_fast"

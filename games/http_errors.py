@@ -42,6 +42,7 @@ STATUS: dict[str, int] = {
     "rules_not_found": 404,
     "takeback_refused": 409,
     "no_takeback_requested": 409,
+    "chat_too_fast": 429,
     "deadline_passed": 409,
     "no_vacation_left": 409,
     "log_damaged": 409,

@@ -295,3 +295,32 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"token {self.prefix} of {self.user_id}"
+
+
+class ChatChannel(models.TextChoices):
+    PLAYERS = "players", "the seated players"
+    SPECTATORS = "spectators", "everyone else watching"
+
+
+class ChatMessage(models.Model):
+    """A line of a game's chat: a side log, never folded into the game. Players and spectators
+    talk apart while the game runs; once it is over everyone reads both."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=12, choices=ChatChannel.choices)
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=("game", "channel", "id"), name="chat_game_channel")]
+
+
+class ChatMute(models.Model):
+    """One account no longer sees another's chat lines."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=("user", "muted"), name="chat_mute_once")]

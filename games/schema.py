@@ -259,6 +259,19 @@ class GameSummary(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class ChatLine(serializers.Serializer):
+    id = serializers.IntegerField(help_text="pass the last one as ?after= for newer lines")
+    channel = serializers.ChoiceField(choices=["players", "spectators"])
+    username = serializers.CharField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class ChatPage(serializers.Serializer):
+    channel = serializers.ChoiceField(choices=["players", "spectators"], help_text="where you talk")
+    lines = ChatLine(many=True)
+
+
 class InvitationInfo(serializers.Serializer):
     game = serializers.IntegerField()
     rules = serializers.CharField()

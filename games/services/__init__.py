@@ -24,6 +24,7 @@ from games.services.accounts import (
     vacations_expire,
 )
 from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
+from games.services.chat import chat_mute, chat_post
 from games.services.common import locked_game
 from games.services.life import abort, cancel, draw, leave, resign, takeback
 from games.services.lobby import (
@@ -55,6 +56,8 @@ __all__ = [
     "bot_seed",
     "bots_stalled",
     "canonical_move",
+    "chat_mute",
+    "chat_post",
     "game_create",
     "game_join",
     "invitation_decline",

@@ -332,6 +332,30 @@ function poll() {
   }, 3000);
 }
 
+// Chat: a side log, read by polling (and on the game's news); players and spectators apart.
+let chatAfter = 0;
+async function readChat() {
+  const page = await api('GET', seen(`/games/${gameId}/chat/?after=${chatAfter}`)).catch(() => null);
+  if (!page) return;
+  $('chat-channel').textContent = page.channel === 'players' ? 'You talk with the players.' : 'You talk with the other spectators; the players read it after the game.';
+  for (const line of page.lines) {
+    chatAfter = Math.max(chatAfter, line.id);
+    $('chat').append(el('li', { 'data-channel': line.channel }, el('strong', {}, `${line.username}: `), line.text));
+  }
+}
+$('chat-form')?.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const text = $('chat-text').value.trim();
+  if (!text) return;
+  try {
+    await api('POST', seen(`/games/${gameId}/chat/`), { text });
+    $('chat-text').value = '';
+  } catch (error) { $('chat-channel').textContent = `Not sent: ${error.message}`; }
+  await readChat();
+});
+readChat();
+setInterval(readChat, 4000);
+
 $('replay-at').addEventListener('input', (event) => replayTo(Number(event.target.value)));
 $('replay-prev').addEventListener('click', () => replayTo(Number($('replay-at').value) - 1));
 $('replay-next').addEventListener('click', () => replayTo(Number($('replay-at').value) + 1));

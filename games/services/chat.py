@@ -1,0 +1,42 @@
+"""A game's chat: a side log beside the game's, never folded into its state. Seated players talk
+in the `players` channel, everyone else in `spectators`; a line is at most 500 characters, an
+account writes at most CHAT_PER_MINUTE lines a minute in a game, and each account may mute
+others (their lines are left out of what it reads)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from games import selectors, time_controls
+from games.errors import ChatTooFast, InvalidInput
+from games.models import ChatMessage, ChatMute
+
+MAX_LENGTH = 500
+
+
+def chat_post(*, game_id: int, user: Any, text: str, invitation: str = "") -> ChatMessage:
+    game = selectors.game_for(game_id=game_id, user=user, invitation=invitation)
+    text = " ".join(str(text).split())  # one line: no control characters or layout tricks
+    if not text or len(text) > MAX_LENGTH:
+        raise InvalidInput(f"a chat line has 1 to {MAX_LENGTH} characters", fields={"text": ["1 to 500 characters"]})
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one count at a time per account
+        since = time_controls.now() - dt.timedelta(minutes=1)
+        if ChatMessage.objects.filter(game=game, user=user, created_at__gte=since).count() >= settings.SCRAPYARD_CHAT_PER_MINUTE:
+            raise ChatTooFast(f"at most {settings.SCRAPYARD_CHAT_PER_MINUTE} lines a minute in a game: wait a little")
+        return ChatMessage.objects.create(game=game, user=user, channel=selectors.chat_channel(game=game, user=user), text=text)
+
+
+def chat_mute(*, user: Any, username: str, muted: bool = True) -> None:
+    other = get_user_model().objects.filter(username=username).first()
+    if other is None or other.pk == user.pk:
+        raise InvalidInput(f"no other account named {username!r}", fields={"username": ["unknown account"]})
+    if muted:
+        ChatMute.objects.get_or_create(user=user, muted=other)
+    else:
+        ChatMute.objects.filter(user=user, muted=other).delete()
