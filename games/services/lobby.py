@@ -18,6 +18,9 @@ from games.services.common import locked_game, seat_of
 from games.services.recording import record_state
 
 
+DEFAULT_TIME_CONTROL = {"type": "correspondence", "days": 14}
+
+
 def new_seed() -> str:
     """The secret seed of a new game: 256 bits, published only when the game ends."""
     return secrets.token_hex(32)
@@ -43,7 +46,7 @@ def game_create(
     game_rules = rules.get(rules_id)
     chosen = game_rules.normalize_options(players, options)
     bot_seats = _checked_bot_seats(bot_seats or [], players, first=1 if creator_plays else 0)
-    control = time_controls.normalize_time_control(time_control)
+    control = _time_control_or_default(time_control, private)
     policy = time_controls.normalize_policy(timeout_policy)
     invited = _invitees(creator, invitees or [])
     if invited and not private:
@@ -78,6 +81,17 @@ def game_create(
     Invitation.objects.bulk_create([Invitation(game=game, user=user) for user in invited])
     record_state(game, state)
     return game
+
+
+def _time_control_or_default(requested: Any, private: bool) -> dict:
+    """A game with no time control asked for gets correspondence, 14 days a move, so a game whose
+    players vanished ends; only a private game may say explicitly that it has no clock."""
+    if requested in (None, {}):
+        return time_controls.normalize_time_control(DEFAULT_TIME_CONTROL)
+    if requested == {"type": "none"} and not private:
+        raise InvalidInput("a public game has a clock (the default is 14 days a move); no clock is for private games",
+                           fields={"time_control": ["no clock is for private games"]})
+    return time_controls.normalize_time_control(requested)
 
 
 def _invitees(creator: Any, usernames: list[str]) -> list[Any]:

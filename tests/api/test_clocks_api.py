@@ -37,8 +37,12 @@ def test_the_game_resource_shows_the_time_control_and_each_deadline():
     assert game["deadline"] == entry["due_at"]
     listed = seated[0].get("/api/games/", mine=1).json()["results"][0]
     assert listed["deadline"] == game["deadline"]
-    untimed = _created(register())
+    defaulted = _created(register())  # no clock asked for: correspondence, 14 days a move
+    assert defaulted["time_control"] == {"type": "correspondence", "days": 14, "pause_weekends": False}
+    untimed = _created(register(), time_control={"type": "none"}, private=True)
     assert untimed["time_control"] is None and untimed["deadline"] is None and untimed["deadlines"] == []
+    public = register().post("/api/games/", {"rules": "scavenge", "players": 2, "time_control": {"type": "none"}})
+    assert public.status_code == 400 and public.json()["code"] == "invalid_input"
 
 
 def test_bad_time_controls_and_policies_are_refused():

@@ -108,9 +108,16 @@ def test_a_step_deadline_follows_the_turn_and_a_late_move_is_refused(clock):
     assert Game.objects.get(pk=game.pk).seq == seq  # nothing stored
 
 
-def test_games_without_a_time_control_have_no_deadlines():
+def test_a_private_game_may_have_no_clock_and_any_other_gets_fourteen_days_a_move():
+    users = _users(2)
+    untimed = services.game_create(creator=users[0], rules_id="scavenge", players=2, options={},
+                                   time_control={"type": "none"}, private=True)
+    services.game_join(game_id=untimed.pk, user=users[1], invitation=untimed.invitation_key)
+    assert not Deadline.objects.filter(game=untimed).exists()
     game, _ = _game({})
-    assert not Deadline.objects.filter(game=game).exists()
+    [deadline] = Deadline.objects.filter(game=game)
+    assert game.time_control == {"type": "correspondence", "days": 14, "pause_weekends": False}
+    assert deadline.budget_seconds == 14 * 86_400
 
 
 def test_auto_timeout_is_applied_once_through_the_service(clock):

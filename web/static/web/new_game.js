@@ -65,7 +65,8 @@ function timeControl() {
   if (type === 'step') return { type, seconds: Number(document.getElementById('step-seconds').value) };
   if (type === 'correspondence') return { type, days: Number(document.getElementById('days').value), pause_weekends: pause };
   if (type === 'bank') return { type, pause_weekends: pause };
-  return null;
+  if (type === 'noclock') return { type: 'none' };
+  return null; // the server's default: 14 days a move
 }
 
 form.addEventListener('submit', async (event) => {
