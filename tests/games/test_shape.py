@@ -21,8 +21,21 @@ def _modules() -> dict[str, ast.Module]:
             continue
         parts = path.relative_to(GAMES.parent).with_suffix("").parts
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        found[name] = ast.parse(path.read_text(), filename=str(path))
+        found[name] = _parsed(path)
     return found
+
+
+def _parsed(path, attempts: int = 3) -> ast.Module:
+    # CPython 3.11's parser keeps its recursion depth per interpreter, not per thread
+    # (python/cpython#106905): a parse while a server thread of an earlier test compiles can
+    # fail with SystemError. It is that race, not the source; parsing again settles it.
+    for attempt in range(attempts):
+        try:
+            return ast.parse(path.read_text(), filename=str(path))
+        except SystemError:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _imported(node: ast.AST, modules: dict[str, ast.Module]) -> set[str]:

@@ -61,3 +61,13 @@ def screenshot():
         return path
 
     return take
+
+
+@pytest.fixture(autouse=True)
+def _pages_closed_after_each_test(request):
+    """A page left open keeps polling the live server after its test (its game, its chat): close
+    every browser context a test opened, so later tests run alone."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
