@@ -102,6 +102,8 @@ class GameListCreateApi(ScopedApi):
         timeout_policy = serializers.CharField(required=False, default="auto")
         creator_plays = serializers.BooleanField(required=False, default=True)
         private = serializers.BooleanField(required=False, default=False, help_text="unlisted: joined by invitation only")
+        timeouts_to_resign = serializers.IntegerField(required=False, default=3, min_value=0, max_value=10,
+                                                      help_text="timeouts in a row that resign a seat (0: never)")
         invitees = serializers.ListField(child=serializers.CharField(max_length=150), required=False, default=list,
                                          max_length=20, help_text="usernames invited to a private game")
 
@@ -134,6 +136,7 @@ class GameListCreateApi(ScopedApi):
             creator_plays=data["creator_plays"],
             private=data["private"],
             invitees=data["invitees"],
+            timeouts_to_resign=data["timeouts_to_resign"],
         )
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 

@@ -38,6 +38,9 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
     private = models.BooleanField(default=False, help_text="unlisted: seen and joined by invitation only")
+    timeouts_to_resign = models.PositiveSmallIntegerField(
+        default=3, help_text="a seat that times out this many times in a row is resigned for (0: never)"
+    )
     invitation_key = models.CharField(max_length=40, blank=True, default="", help_text="a private game's link secret")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

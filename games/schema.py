@@ -296,6 +296,7 @@ class TakebackRequest(serializers.Serializer):
 class GameDetail(GameSummary):
     your_seat = serializers.IntegerField(allow_null=True)
     private = serializers.BooleanField(help_text="unlisted: seen and joined by invitation only")
+    timeouts_to_resign = serializers.IntegerField(help_text="timeouts in a row that resign a seat (0: never)")
     invitation_key = serializers.CharField(allow_null=True, help_text="to its creator only: the key of the invitation link, /games/{id}/?invitation=<key>")
     you_created = serializers.BooleanField(help_text="whether you made this game (you may cancel it before it starts)")
     draw_offer = DrawOffer(allow_null=True, help_text="the draw on offer, if any (it lapses when its seat moves)")

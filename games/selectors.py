@@ -133,6 +133,7 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,
         "private": game.private,
+        "timeouts_to_resign": game.timeouts_to_resign,
         "invitation_key": (game.invitation_key or None) if user.is_authenticated and game.created_by_id == user.pk else None,
         "draw_offer": draw_offer(game=game) if game.status == GameStatus.ACTIVE else None,
         "takeback_request": takeback_request(game=game) if game.status == GameStatus.ACTIVE else None,
@@ -660,3 +661,19 @@ def chat_lines(*, game: Game, user: Any, after: int = 0, limit: int = 200) -> li
         {"id": line.pk, "channel": line.channel, "username": line.user.username, "text": line.text, "at": line.created_at}
         for line in lines[:limit]
     ]
+
+
+def last_person_move_at(*, game: Game) -> dt.datetime:
+    """When a person (not a bot, not a timeout) last moved in the game; its creation if never."""
+    people = [seat.index for seat in game.seats.all() if seat.user_id is not None]
+    moved = (
+        Event.objects.filter(game=game, kind=EventKind.MOVE, seat__in=people)
+        .order_by("-seq").values_list("created_at", flat=True).first()
+    )
+    return moved or game.created_at
+
+
+def games_maybe_abandoned(*, before: dt.datetime) -> list[int]:
+    """Games being played that nothing has touched since `before` (the abandonment sweep's
+    candidates: a bot's moves touch a game, and a person's are checked one by one)."""
+    return list(Game.objects.filter(status=GameStatus.ACTIVE, created_at__lt=before).values_list("pk", flat=True))

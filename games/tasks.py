@@ -9,12 +9,13 @@ import the services, never the reverse.
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 
 from celery import shared_task
 from django.conf import settings
 
-from games import bot_quota, deadlines, selectors, services, timeouts
+from games import bot_quota, deadlines, selectors, services, time_controls, timeouts
 from games.dispatch import INFRASTRUCTURE_ERRORS
 
 # How long a bot turn over its account's quota waits before it asks again (plus jitter).
@@ -69,6 +70,19 @@ def sweep_deadlines() -> int:
     sent = deadlines.sweep()
     services.vacations_expire()
     return sent
+
+
+@shared_task(name="games.sweep_abandoned", acks_late=True, ignore_result=True, expires=600)
+def sweep_abandoned() -> int:
+    """Every hour: adjourn the games no person has moved in for SCRAPYARD_ABANDON_DAYS, and abort
+    those still untouched SCRAPYARD_ADJOURN_GRACE_DAYS later."""
+    at = time_controls.now()
+    idle = dt.timedelta(days=settings.SCRAPYARD_ABANDON_DAYS)
+    grace = dt.timedelta(days=settings.SCRAPYARD_ADJOURN_GRACE_DAYS)
+    ended = 0
+    for game_id in selectors.games_maybe_abandoned(before=at - idle):
+        ended += services.abandoned_end(game_id=game_id, at=at, idle=idle, grace=grace) is not None
+    return ended
 
 
 @shared_task(name="games.wake_stalled_bots", acks_late=True, ignore_result=True, expires=10)

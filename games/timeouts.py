@@ -46,10 +46,12 @@ def timeout_apply(*, game_id: int, seq: int, seat: int) -> Event | None:
         _fault_injection_pause()
         if game.timeout_policy == "bot":
             services.stand_in_take(game=locked, seat=seat, bot=settings.SCRAPYARD_STAND_IN_BOT)
-        return services.seat_act(
+        event = services.seat_act(
             game_id=game_id, seat=seat, expected_seq=seq, kind=EventKind.TIMEOUT,
             move=None if move is FORFEIT else move, forfeit=move is FORFEIT,
         )
+    services.resign_after_timeouts(game_id=game_id, seat=seat)  # the owner gone: N timeouts in a row
+    return event
 
 
 def _policy_move(game: Game, seat: int) -> Any:

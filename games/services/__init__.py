@@ -26,7 +26,16 @@ from games.services.accounts import (
 from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
 from games.services.chat import chat_mute, chat_post
 from games.services.common import locked_game
-from games.services.life import abort, cancel, draw, leave, resign, takeback
+from games.services.life import (
+    abandoned_end,
+    abort,
+    cancel,
+    draw,
+    leave,
+    resign,
+    resign_after_timeouts,
+    takeback,
+)
 from games.services.lobby import (
     bot_account_seat,
     bot_seat_add,
@@ -41,11 +50,13 @@ from games.services.moves import Submitted, canonical_move, move_submit, seat_ac
 
 __all__ = [
     "Submitted",
+    "abandoned_end",
     "abort",
     "cancel",
     "draw",
     "leave",
     "resign",
+    "resign_after_timeouts",
     "account_create",
     "account_of",
     "account_update",

@@ -14,6 +14,10 @@ the game's row lock like a move, so it replays, audits and reaches every client 
   state before that move (the log stays append-only). A move that brought chance into play (a
   roll, a draw) or was a secret or simultaneous choice cannot be taken back: undoing it would
   tell something. The request lapses when anyone acts.
+- Abandonment: a seat that times out `timeouts_to_resign` turns in a row (3 unless the game says
+  otherwise; 0 never) is resigned for; a game in which no person has moved for 60 days is
+  adjourned (an event, so every client and the account stream see it), and aborted as abandoned
+  if still nobody moves within 7 more days.
 - Draw: a player offers; each other seat still in the game accepts or declines. An offer lapses
   when its seat moves again, and is gone when declined; once all accept, the game ends with a
   shared result (every seat still in the game a winner, `reason: "draw_agreed"`).
@@ -21,6 +25,7 @@ the game's row lock like a move, so it replays, audits and reaches every client 
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.db import transaction
@@ -41,7 +46,7 @@ from games.models import Event, EventKind, Game, GameStatus, Seat
 from games.services.common import locked_game, seat_of
 from games.services.recording import record_state
 
-RESIGN, ABORT, SEAT_LEFT, CANCEL = "resign", "abort", "seat_left", "cancel"
+RESIGN, ABORT, SEAT_LEFT, CANCEL, ADJOURNED = "resign", "abort", "seat_left", "cancel", "adjourned"
 DRAW_OFFERED, DRAW_ACCEPTED, DRAW_DECLINED = selectors.DRAW_OFFERED, selectors.DRAW_ACCEPTED, selectors.DRAW_DECLINED
 TAKEBACK_REQUESTED, TAKEBACK_ACCEPTED, TAKEBACK_DECLINED = (
     selectors.TAKEBACK_REQUESTED, selectors.TAKEBACK_ACCEPTED, selectors.TAKEBACK_DECLINED,
@@ -57,6 +62,41 @@ def resign(*, game_id: int, user: Any) -> Event:
             return earlier  # idempotent: the seat is already out
         _check_active(game)
         return _system(game, seat, {"type": RESIGN, "forfeit": True})
+
+
+def resign_after_timeouts(*, game_id: int, seat: int) -> Event | None:
+    """Resign for a seat whose last `timeouts_to_resign` turns in a row all timed out (the seat's
+    owner is gone); None while it is below that, or the seat already out."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        limit = game.timeouts_to_resign
+        if not limit or game.status != GameStatus.ACTIVE or _forfeit_of(game, seat) is not None:
+            return None
+        acted = Event.objects.filter(game=game, seat=seat, kind__in=[EventKind.MOVE, EventKind.TIMEOUT]).order_by("-seq")
+        kinds = list(acted.values_list("kind", flat=True)[:limit])
+        if len(kinds) < limit or any(kind != EventKind.TIMEOUT for kind in kinds):
+            return None
+        return _system(game, seat, {"type": RESIGN, "forfeit": True, "timeouts_in_a_row": limit})
+
+
+def abandoned_end(*, game_id: int, at: Any, idle: Any, grace: Any) -> Event | None:
+    """A game no person has moved in for `idle` is adjourned (an event every client sees); if
+    still nobody moves within `grace`, it is aborted as abandoned. Returns the event made."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != GameStatus.ACTIVE:
+            return None
+        last_person = selectors.last_person_move_at(game=game)
+        if last_person > at - idle:
+            return None
+        adjourned = (
+            Event.objects.filter(game=game, payload__type=ADJOURNED, created_at__gt=last_person).order_by("seq").first()
+        )
+        if adjourned is None:
+            return _system(game, None, {"type": ADJOURNED, "idle_days": idle.days, "at": at.isoformat()})
+        if dt.datetime.fromisoformat(adjourned.payload["at"]) <= at - grace:
+            return _end(game, None, {"type": ABORT, "abandoned": True}, reason="abandoned", winners=[])
+        return None
 
 
 def abort(*, game_id: int, user: Any) -> Event:

@@ -17,7 +17,6 @@ from games.models import Account, EventKind, Game, GameStatus, Invitation, Invit
 from games.services.common import locked_game, seat_of
 from games.services.recording import record_state
 
-
 DEFAULT_TIME_CONTROL = {"type": "correspondence", "days": 14}
 
 
@@ -39,6 +38,7 @@ def game_create(
     creator_plays: bool = True,
     private: bool = False,
     invitees: list[str] | None = None,
+    timeouts_to_resign: int = 3,
 ) -> Game:
     """A new game; the creator takes seat 0 and `bot_seats` ({seat, bot, level?}) their seats.
     With `creator_plays=False` the creator only watches and bots may take seat 0 too (a game of
@@ -51,9 +51,13 @@ def game_create(
     invited = _invitees(creator, invitees or [])
     if invited and not private:
         raise InvalidInput("invitees are for private games: set private to true", fields={"invitees": ["needs private"]})
+    if isinstance(timeouts_to_resign, bool) or not isinstance(timeouts_to_resign, int) or not 0 <= timeouts_to_resign <= 10:
+        raise InvalidInput("timeouts_to_resign is a whole number from 0 (never) to 10",
+                           fields={"timeouts_to_resign": ["0 to 10"]})
     seed = new_seed()
     game = Game.objects.create(
         private=private,
+        timeouts_to_resign=timeouts_to_resign,
         invitation_key=secrets.token_urlsafe(16) if private else "",
         rules=rules_id,
         rules_version=game_rules.version,

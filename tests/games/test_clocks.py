@@ -299,3 +299,44 @@ def test_each_seat_of_a_simultaneous_step_has_its_own_deadline(clock, monkeypatc
 def _move_as(game: Game, users: list, seat: int) -> Event:
     move = store.rules_of(game).legal_moves(store.state_at(game), seat)[0]
     return services.move_submit(game_id=game.pk, user=users[seat], move=move, expected_seq=game.seq).event
+
+
+def test_a_seat_that_times_out_three_turns_in_a_row_is_resigned_for(clock):
+    game, users = _game({"type": "step", "seconds": 60})
+    for _ in range(6):
+        game.refresh_from_db()
+        if game.status != "active":
+            break
+        seat, seq = game.to_act[0], game.seq
+        clock.advance(61)
+        assert timeouts.timeout_apply(game_id=game.pk, seq=seq, seat=seat) is not None
+    game.refresh_from_db()
+    resigned = Event.objects.filter(game=game, payload__timeouts_in_a_row=3)
+    assert resigned.count() == 1 and game.status == "finished"
+    assert game.result["winners"] == [1 - resigned.get().seat]
+
+
+def test_a_move_between_timeouts_starts_the_count_again(clock):
+    game, users = _game({"type": "step", "seconds": 60})
+    game.timeouts_to_resign = 2
+    game.save(update_fields=["timeouts_to_resign"])
+    seat = game.to_act[0]
+    clock.advance(61)
+    timeouts.timeout_apply(game_id=game.pk, seq=game.seq, seat=seat)
+    assert services.resign_after_timeouts(game_id=game.pk, seat=seat) is None  # one is not two
+    assert not Event.objects.filter(game=game, payload__type="resign").exists()
+
+
+def test_a_game_nobody_moves_in_is_adjourned_then_aborted_as_abandoned():
+    from django.utils import timezone
+
+    game, users = _game({"type": "correspondence", "days": 14}, policy="auto")
+    idle, grace = dt.timedelta(days=60), dt.timedelta(days=7)
+    start = timezone.now()  # when the game and its events were stored
+    assert services.abandoned_end(game_id=game.pk, at=start + dt.timedelta(days=59), idle=idle, grace=grace) is None
+    adjourned = services.abandoned_end(game_id=game.pk, at=start + dt.timedelta(days=61), idle=idle, grace=grace)
+    assert adjourned.payload["type"] == "adjourned"
+    assert services.abandoned_end(game_id=game.pk, at=start + dt.timedelta(days=62), idle=idle, grace=grace) is None
+    ended = services.abandoned_end(game_id=game.pk, at=start + dt.timedelta(days=69), idle=idle, grace=grace)
+    game.refresh_from_db()
+    assert ended is not None and game.status == "finished" and game.result["reason"] == "abandoned"
