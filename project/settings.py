@@ -272,6 +272,7 @@ SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK
 # game; this many more days without one aborts it.
 SCRAPYARD_ABANDON_DAYS = int(os.environ.get("SCRAPYARD_ABANDON_DAYS", "60"))
 SCRAPYARD_ADJOURN_GRACE_DAYS = int(os.environ.get("SCRAPYARD_ADJOURN_GRACE_DAYS", "7"))
+SCRAPYARD_ABANDON_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_ABANDON_SWEEP_SECONDS", "3600"))
 
 # Chat: lines an account may write a minute in one game (games.services.chat).
 SCRAPYARD_CHAT_PER_MINUTE = int(os.environ.get("SCRAPYARD_CHAT_PER_MINUTE", "10"))
@@ -339,7 +340,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "wake-stalled-bots": {"task": "games.wake_stalled_bots", "schedule": 10.0, "options": {"expires": 10}},
     "webhooks": {"task": "hooks.sweep", "schedule": 1.0, "options": {"expires": 5}},
     "mail": {"task": "mail.sweep", "schedule": 5.0, "options": {"expires": 10}},
-    "abandoned-games": {"task": "games.sweep_abandoned", "schedule": 3600.0, "options": {"expires": 600}},
+    "abandoned-games": {
+        "task": "games.sweep_abandoned",
+        "schedule": SCRAPYARD_ABANDON_SWEEP_SECONDS,
+        "options": {"expires": 600},
+    },
     "webhooks-missed": {
         "task": "hooks.sweep_missed",
         "schedule": SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS,

@@ -109,3 +109,35 @@ def test_racing_joins_fill_each_seat_once():
     game.refresh_from_db()
     assert game.status == "active"
     call_command("verify_log", str(game.pk))
+
+
+def test_two_seats_accepting_a_draw_while_its_seat_moves_settle_one_way():
+    """Three players: seat A offers a draw; the two others accept while A moves. Under the game's
+    row lock the three land one after another: either both accepts come first (a draw, and the move
+    is refused) or the move lapses the offer (an accept that comes after it is refused)."""
+    for attempt in range(3):
+        users = [get_user_model().objects.create_user(f"d{attempt}_{n}", password="pw-long-enough") for n in range(3)]
+        game = services.game_create(creator=users[0], rules_id="scavenge", players=3, options={})
+        for user in users[1:]:
+            services.game_join(game_id=game.pk, user=user)
+        game.refresh_from_db()
+        offering = game.to_act[0]
+        services.draw(game_id=game.pk, user=users[offering], action="offer")
+        game.refresh_from_db()
+        move = store.rules_of(game).legal_moves(store.state_at(game), offering)[0]
+        others = [seat for seat in range(3) if seat != offering]
+
+        def act(i: int, game=game, others=others, offering=offering, move=move, users=users):
+            if i < 2:
+                return services.draw(game_id=game.pk, user=users[others[i]], action="accept")
+            return services.move_submit(game_id=game.pk, user=users[offering], move=move, expected_seq=game.seq)
+
+        results = _run_together(act, 3)
+        game.refresh_from_db()
+        moved = isinstance(results[2], services.Submitted)
+        if game.status == "finished":
+            assert game.result["reason"] == "draw_agreed" and not moved
+        else:
+            assert moved and any(isinstance(r, errors.DrawNotOffered) for r in results[:2])
+        assert all(isinstance(r, (Event, services.Submitted, errors.ServiceError)) for r in results), results
+        call_command("verify_log", str(game.pk))
