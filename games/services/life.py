@@ -145,13 +145,22 @@ def draw(*, game_id: int, user: Any, action: str) -> Event:
                 return Event.objects.get(game=game, seq=offer["seq"])  # already offered
             event = _system(game, seat, {"type": DRAW_OFFERED})
             return _draw_if_agreed(game, event)
-        if offer is None or offer["by"] == seat:
-            raise DrawNotOffered(f"no other seat of game {game.pk} offers a draw now")
-        if action == "decline":
-            return _system(game, seat, {"type": DRAW_DECLINED})
-        if seat in offer["accepted"]:
-            return Event.objects.filter(game=game, seat=seat, payload__type=DRAW_ACCEPTED).latest("seq")
-        return _draw_if_agreed(game, _system(game, seat, {"type": DRAW_ACCEPTED}))
+        refused = DrawNotOffered(f"no other seat of game {game.pk} offers a draw now")
+        return _proposal_answer(game, seat, offer, action, refused, (DRAW_ACCEPTED, DRAW_DECLINED), _draw_if_agreed)
+
+
+def _proposal_answer(game: Game, seat: int, pending: dict | None, action: str, refused: Exception,
+                     types: tuple[str, str], then: Any) -> Event:
+    """Another seat's answer to a pending draw offer or takeback request: decline it, or accept
+    it (once; then `then` sees whether everyone has)."""
+    accepted, declined = types
+    if pending is None or pending["by"] == seat:
+        raise refused
+    if action == "decline":
+        return _system(game, seat, {"type": declined})
+    if seat in pending["accepted"]:
+        return Event.objects.filter(game=game, seat=seat, payload__type=accepted).latest("seq")
+    return then(game, _system(game, seat, {"type": accepted}))
 
 
 def _draw_if_agreed(game: Game, event: Event) -> Event:
@@ -176,13 +185,9 @@ def takeback(*, game_id: int, user: Any, action: str) -> Event:
             move = _undoable_move_of(game, seat)
             event = _system(game, seat, {"type": TAKEBACK_REQUESTED, "undo": move.seq})
             return _takeback_if_agreed(game, event)
-        if request is None or request["by"] == seat:
-            raise TakebackNotRequested(f"no other seat of game {game.pk} asks for a takeback now")
-        if action == "decline":
-            return _system(game, seat, {"type": TAKEBACK_DECLINED})
-        if seat in request["accepted"]:
-            return Event.objects.filter(game=game, seat=seat, payload__type=TAKEBACK_ACCEPTED).latest("seq")
-        return _takeback_if_agreed(game, _system(game, seat, {"type": TAKEBACK_ACCEPTED}))
+        refused = TakebackNotRequested(f"no other seat of game {game.pk} asks for a takeback now")
+        return _proposal_answer(game, seat, request, action, refused, (TAKEBACK_ACCEPTED, TAKEBACK_DECLINED),
+                                _takeback_if_agreed)
 
 
 def _undoable_move_of(game: Game, seat: int) -> Event:
