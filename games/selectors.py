@@ -135,8 +135,7 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         "private": game.private,
         "timeouts_to_resign": game.timeouts_to_resign,
         "invitation_key": (game.invitation_key or None) if user.is_authenticated and game.created_by_id == user.pk else None,
-        "draw_offer": draw_offer(game=game) if game.status == GameStatus.ACTIVE else None,
-        "takeback_request": takeback_request(game=game) if game.status == GameStatus.ACTIVE else None,
+        **_proposals(game),
         "playing": still_playing(game=game),
     }
 
@@ -597,6 +596,15 @@ def game_has_addressees(*, game_id: int) -> bool:
 # --- a game's life beyond its moves (games.services.life) ----------------------------------------
 
 DRAW_OFFERED, DRAW_ACCEPTED, DRAW_DECLINED = "draw_offered", "draw_accepted", "draw_declined"
+
+
+def _proposals(game: Game) -> dict[str, Any]:
+    """The draw offer and takeback request pending in a running game; one look at the log when
+    none was ever made (the usual case, read on every poll of the game)."""
+    types = [DRAW_OFFERED, TAKEBACK_REQUESTED]
+    if game.status != GameStatus.ACTIVE or not Event.objects.filter(game=game, payload__type__in=types).exists():
+        return {"draw_offer": None, "takeback_request": None}
+    return {"draw_offer": draw_offer(game=game), "takeback_request": takeback_request(game=game)}
 
 
 def draw_offer(*, game: Game) -> dict[str, Any] | None:
