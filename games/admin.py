@@ -40,7 +40,8 @@ class GameAdmin(admin.ModelAdmin):
     # the game disagree with its own log. Games are created and changed only through services.
     readonly_fields = (
         "rules", "rules_version", "players", "options", "status", "seq", "to_act", "result", "seed",
-        "seed_sha256", "time_control", "timeout_policy", "created_by", "created_at", "updated_at",
+        "seed_sha256", "time_control", "timeout_policy", "created_by", "created_at", "updated_at", "private",
+        "invitation_key", "timeouts_to_resign",
     )
     inlines = (SeatInline,)
 

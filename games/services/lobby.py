@@ -109,7 +109,8 @@ def _invitees(creator: Any, usernames: list[str]) -> list[Any]:
 @transaction.atomic
 def invitation_decline(*, game_id: int, user: Any) -> None:
     """An invited account says no: the private game is no longer shown to it."""
-    updated = Invitation.objects.filter(game_id=game_id, user=user).update(status=InvitationStatus.DECLINED)
+    game = locked_game(game_id)  # an id no game has is told so here, whatever its size
+    updated = Invitation.objects.filter(game=game, user=user).update(status=InvitationStatus.DECLINED)
     if not updated:
         raise GameNotFound(f"there is no game {game_id}")
 
