@@ -135,7 +135,7 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         "private": game.private,
         "timeouts_to_resign": game.timeouts_to_resign,
         "invitation_key": (game.invitation_key or None) if user.is_authenticated and game.created_by_id == user.pk else None,
-        **_proposals(game),
+        **pending_proposals(game=game),
         "playing": still_playing(game=game),
     }
 
@@ -598,7 +598,7 @@ def game_has_addressees(*, game_id: int) -> bool:
 DRAW_OFFERED, DRAW_ACCEPTED, DRAW_DECLINED = "draw_offered", "draw_accepted", "draw_declined"
 
 
-def _proposals(game: Game) -> dict[str, Any]:
+def pending_proposals(*, game: Game) -> dict[str, Any]:
     """The draw offer and takeback request pending in a running game; one look at the log when
     none was ever made (the usual case, read on every poll of the game)."""
     types = [DRAW_OFFERED, TAKEBACK_REQUESTED]

@@ -18,7 +18,8 @@ from django.conf import settings
 WIDTH = 78
 LINK = re.compile(r"https?://[^\s<>\"]+")
 MOVES_LISTED = 150  # a longer list is cut: the rest are still playable by their notation
-COMMANDS = "Other replies: board (this mail again), resign, vacation on, vacation off, help."
+COMMANDS = ("Other replies: board (this mail again), draw, takeback, resign, abort, vacation on, vacation off, "
+            "help.")
 
 
 @dataclass
@@ -111,6 +112,33 @@ def your_turn(ctx: dict[str, Any]) -> Mail:
     return Mail(subject, "\n".join(lines) + "\n", as_html(lines))
 
 
+def proposal(ctx: dict[str, Any]) -> Mail:
+    """Another seat offers a draw or asks to take a move back: what it asks, how to answer, and
+    the moves too when it is the reader's turn (accepting or declining is not a move)."""
+    game = ctx["game"]
+    names = {seat["seat"]: seat_name(seat) for seat in game["seats"]}
+    lines = []
+    offer, request = game.get("draw_offer"), game.get("takeback_request")
+    if offer and offer["by"] != ctx["seat"] and ctx["seat"] not in offer["accepted"]:
+        lines += [wrap(f"{names.get(offer['by'], 'A player')} offers a draw in {title(game)}. To agree, reply with "
+                       f"the first line: draw accept. To refuse: draw decline. Moving instead leaves the offer open "
+                       f"until its player moves again."), ""]
+    if request and request["by"] != ctx["seat"] and ctx["seat"] not in request["accepted"]:
+        lines += [wrap(f"{names.get(request['by'], 'A player')} asks to take back their move {request['undo']} in "
+                       f"{title(game)}. To agree, reply with the first line: takeback accept. To refuse: takeback "
+                       f"decline."), ""]
+    if not lines:
+        lines += [wrap(f"A proposal in {title(game)} was answered before this mail was written."), ""]
+    lines += [ctx["board"].rstrip("\n"), ""]
+    if ctx["events"]:
+        lines += ["Since your last move:", *history(ctx["events"], game), ""]
+    if ctx["notation"]:
+        lines += ["Your legal moves:", *numbered(ctx["notation"]), "", *how_to_reply(ctx["seq"])]
+    lines += footer(game["id"], ctx["unsubscribe"])
+    what = "a draw is offered" if offer else "a takeback is asked"
+    return Mail(f"{title(game)}: {what} (move {ctx['seq']})", "\n".join(lines) + "\n", as_html(lines))
+
+
 def deadline_warning(ctx: dict[str, Any]) -> Mail:
     game = ctx["game"]
     lines = [
@@ -186,7 +214,11 @@ def help_text(ctx: dict[str, Any]) -> Mail:
         "  3 #17        the move numbered 3, in the position of move 17",
         "  <notation>   a move written as the mail lists it, optionally with #17",
         "  board        the board and your moves again",
+        "  draw         offer a draw (draw accept, draw decline answer an offer)",
+        "  takeback     ask to take back your last move (takeback accept, takeback",
+        "               decline answer a request)",
         "  resign       give up this game",
+        "  abort        end the game with no result, before everyone has moved",
         "  vacation on  stop your clocks (vacation off starts them again)",
         "  help         this text",
         "",

@@ -58,7 +58,7 @@ LOOK_BACK = dt.timedelta(minutes=10)  # how far back the sweep looks for news a 
 SENDER_WINDOW = dt.timedelta(minutes=10)
 UNSUBSCRIBE_SALT = "mail.unsubscribe"
 GAME_STARTED, YOUR_TURN, DEADLINE_WARNING, GAME_OVER = "game_started", "your_turn", "deadline_warning", "game_over"
-ANSWER, DIGEST, BOUNCED = "answer", "digest", "bounced"
+ANSWER, DIGEST, BOUNCED, PROPOSAL = "answer", "digest", "bounced", "proposal"
 PLAY_ADDRESS = re.compile(r"^play\+([a-z0-9]{8,40})@", re.IGNORECASE)
 BOUNCE_ADDRESS = re.compile(r"^bounce\+(\d+)-([a-z0-9]{16})@", re.IGNORECASE)
 
@@ -191,17 +191,25 @@ def _fan_out_to(user_id: int, game_id: int, seat: int) -> int:
 
 
 def notices(brief: dict[str, Any], seen: list[dict[str, Any]]) -> list[str]:
-    """Which notices news owes the seat: the start, the turn (not after the seat's own move: the
-    answer to it, or the page it played on, already shows what follows), and the end."""
+    """Which notices news owes the seat: the start, another seat's draw offer or takeback request
+    (which shows the moves too, when it is the seat's turn), the turn (not after the seat's own
+    move: the answer to it, or the page it played on, already shows what follows), and the end."""
     found = []
     if any(selectors.starts_game(event) for event in seen):
         found.append(GAME_STARTED)
     own_last = bool(seen) and seen[-1]["seat"] == brief["seat"] and seen[-1]["kind"] == "move"
-    if brief["status"] == "active" and brief["seat"] in brief["to_act"] and seen and not own_last:
+    proposed = any(event["kind"] == "system" and event["payload"].get("type") in PROPOSED
+                   and event["seat"] != brief["seat"] for event in seen)
+    if brief["status"] == "active" and proposed:
+        found.append(PROPOSAL)
+    elif brief["status"] == "active" and brief["seat"] in brief["to_act"] and seen and not own_last:
         found.append(YOUR_TURN)
     if brief["status"] == "finished" and seen and seen[-1]["seq"] == brief["seq"]:
         found.append(GAME_OVER)
     return found
+
+
+PROPOSED = (selectors.DRAW_OFFERED, selectors.TAKEBACK_REQUESTED)
 
 
 def _notice_make(account: dict[str, Any], preference: Preference, game_id: int, kind: str) -> int:
@@ -209,7 +217,8 @@ def _notice_make(account: dict[str, Any], preference: Preference, game_id: int, 
     game = selectors.game_get(game_id=game_id)
     context = seat_context(user, game, preference)
     mail = {GAME_STARTED: compose.game_started, YOUR_TURN: compose.your_turn,
-            DEADLINE_WARNING: compose.deadline_warning, GAME_OVER: compose.game_over}[kind](context)
+            DEADLINE_WARNING: compose.deadline_warning, GAME_OVER: compose.game_over,
+            PROPOSAL: compose.proposal}[kind](context)
     return _outgoing_make(user.pk, account["email"], kind, game_id, game.seq, mail, context["reply_to"], preference)
 
 
@@ -220,7 +229,7 @@ def seat_context(user: Any, game: Any, preference: Preference) -> dict[str, Any]
     summary = selectors.game_summary(game=game)
     own = [entry["due_at"] for entry in summary["deadlines"] if entry["seat"] == seat and entry["due_at"]]
     return {
-        "game": summary,
+        "game": {**summary, **selectors.pending_proposals(game=game)},
         "username": user.username,
         "seat": seat,
         "seq": game.seq,
@@ -486,7 +495,9 @@ def inbound_handle(*, inbound_id: int) -> str:
     return code
 
 
-DONE_CODES = {"played", "board", "help", "resigned", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft"}
+DONE_CODES = {"played", "board", "help", "resigned", "aborted", "draw_offered", "draw_accepted", "draw_declined",
+              "takeback_requested", "takeback_accepted", "takeback_declined", "vacation_on", "vacation_off",
+              "bounce_hard", "bounce_soft"}
 
 
 def _reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
@@ -532,15 +543,44 @@ def _command_do(inbound: Inbound, message: Any, account: dict, preference: Prefe
         said = "Your vacation has started: your clocks are stopped." if word.endswith("on") else "Your vacation is over: your clocks run again."
         _answer(inbound, account, preference, word.replace(" ", "_"), said, game)
         return word.replace(" ", "_"), said
-    if word == "resign":
-        try:
-            services.resign(game_id=game.pk, user=user)
-        except errors.ServiceError as error:
-            _answer(inbound, account, preference, error.code, f"Not resigned: {error.detail}", game)
-            return error.code, error.detail
-        _answer(inbound, account, preference, "resigned", f"You resigned game {game.pk}.", selectors.game_get(game_id=game.pk))
-        return "resigned", "resigned"
+    if word in LIFE_COMMANDS:
+        return _life_do(inbound, account, preference, game, word)
     return _move_play(inbound, message, account, preference, game, command)
+
+
+# A reply's words for the game's life (games.services.life), each with the service call and the
+# answer's opening words. Several spellings name the same thing: people write "accept draw" too.
+LIFE_COMMANDS: dict[str, tuple[str, str, dict[str, str], str]] = {}
+for _code, _call, _kwargs, _said, _words in [
+    ("resigned", "resign", {}, "You resigned game {game}.", ["resign"]),
+    ("aborted", "abort", {}, "You aborted game {game}.", ["abort"]),
+    ("draw_offered", "draw", {"action": "offer"}, "You offered a draw in game {game}.", ["draw", "draw offer", "offer draw"]),
+    ("draw_accepted", "draw", {"action": "accept"}, "You accepted the draw in game {game}.", ["draw accept", "accept draw"]),
+    ("draw_declined", "draw", {"action": "decline"}, "You declined the draw in game {game}.", ["draw decline", "decline draw"]),
+    ("takeback_requested", "takeback", {"action": "request"}, "You asked to take back your last move in game {game}.",
+     ["takeback", "takeback request", "take back"]),
+    ("takeback_accepted", "takeback", {"action": "accept"}, "You accepted the takeback in game {game}.",
+     ["takeback accept", "accept takeback"]),
+    ("takeback_declined", "takeback", {"action": "decline"}, "You declined the takeback in game {game}.",
+     ["takeback decline", "decline takeback"]),
+]:
+    for _word in _words:
+        LIFE_COMMANDS[_word] = (_code, _call, _kwargs, _said)
+
+
+def _life_do(inbound: Inbound, account: dict, preference: Preference, game: Any, word: str) -> tuple[str, str]:
+    code, call, kwargs, said = LIFE_COMMANDS[word]
+    try:
+        getattr(services, call)(game_id=game.pk, user=account["user"], **kwargs)
+    except errors.ServiceError as error:
+        _answer(inbound, account, preference, error.code, f"Not done ({word}): {error.detail}", game)
+        return error.code, error.detail
+    fresh = selectors.game_get(game_id=game.pk)
+    said = said.format(game=game.pk)
+    if fresh.status == "finished" and game.status != "finished":
+        said += f" The game is over: {str((fresh.result or {}).get('reason', 'finished')).replace('_', ' ')}."
+    _answer(inbound, account, preference, code, said, fresh)
+    return code, said
 
 
 GUARD = re.compile(r"^(?P<move>.*?)\s*(?:#\s*(?P<seq>\d+))?\s*$")

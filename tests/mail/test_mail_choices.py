@@ -263,3 +263,59 @@ def test_resigning_by_mail_ends_a_two_player_game(sink, gateway, eager_tasks):
     assert game.status == "finished" and game.result["winners"] == [1]
     assert Inbound.objects.get().code == "resigned"
     assert any(m["Subject"].endswith("game over") for m in sink.to("val@players.example"))
+
+
+def test_a_draw_is_offered_and_agreed_by_mail(sink, gateway, eager_tasks):
+    alice, bob = _players("wes", "xia")
+    game_id = _game(alice, bob)
+    asking = sink.to("wes@players.example")[-1]
+    send_reply(gateway, "wes@players.example", asking["Reply-To"], "offer draw", answering=asking)
+    assert Inbound.objects.get().code == "draw_offered"
+    offered = sink.to("xia@players.example")[-1]
+    assert "offers a draw" in text_of(offered) and "draw accept" in text_of(offered)
+    assert offered["Subject"].endswith(f"a draw is offered (move {selectors.game_get(game_id=game_id).seq})")
+    send_reply(gateway, "xia@players.example", offered["Reply-To"], "draw accept", answering=offered)
+    game = selectors.game_get(game_id=game_id)
+    assert game.status == "finished" and game.result["reason"] == "draw_agreed"
+    assert [inbound.code for inbound in Inbound.objects.order_by("pk")] == ["draw_offered", "draw_accepted"]
+    assert any("The game is over: draw agreed." in text_of(mail) for mail in sink.to("xia@players.example"))
+
+
+def test_a_takeback_is_asked_and_refused_or_agreed_by_mail(sink, gateway, eager_tasks):
+    alice, bob = _players("yan", "zed")
+    game_id = alice.post("/api/games/", {"rules": "terrafex", "players": 2}).json()["id"]
+    assert bob.post(f"/api/games/{game_id}/join/").status_code == 201
+    game = selectors.game_get(game_id=game_id)
+    mover, other = ("yan", "zed") if game.seats.get(index=game.to_act[0]).user.username == "yan" else ("zed", "yan")
+    asking = sink.to(f"{mover}@players.example")[-1]
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], "1",
+               answering=asking)
+    moved = selectors.game_get(game_id=game_id)
+    assert moved.seq == game.seq + 1
+    answer = sink.to(f"{mover}@players.example")[-1]
+    send_reply(gateway, f"{mover}@players.example", answer["Reply-To"], "takeback", answering=answer)
+    asked = sink.to(f"{other}@players.example")[-1]
+    assert "asks to take back their move" in text_of(asked) and "takeback accept" in text_of(asked)
+    other_seat = game.seats.get(user__username=other).index
+    assert bool(listed_moves(asked)) == (other_seat in moved.to_act), "the moves are listed when it is the seat's turn"
+    send_reply(gateway, f"{other}@players.example", asked["Reply-To"], "takeback decline", answering=asked)
+    assert selectors.game_get(game_id=game_id).to_act == moved.to_act
+    send_reply(gateway, f"{mover}@players.example", answer["Reply-To"], "takeback request", answering=answer)
+    send_reply(gateway, f"{other}@players.example", asked["Reply-To"], "accept takeback", answering=asked)
+    undone = selectors.game_get(game_id=game_id)
+    assert undone.to_act == game.to_act and undone.status == "active"
+    codes = [inbound.code for inbound in Inbound.objects.order_by("pk")]
+    assert codes == ["played", "takeback_requested", "takeback_declined", "takeback_requested", "takeback_accepted"]
+    again = sink.to(f"{mover}@players.example")[-1]
+    assert again["Subject"].endswith(f"your turn (move {undone.seq})") and listed_moves(again)
+
+
+def test_a_life_command_that_cannot_be_done_is_answered_with_its_code(sink, gateway, eager_tasks):
+    alice, bob = _players("abe", "bea")
+    game_id = _game(alice, bob)
+    asking = sink.to("abe@players.example")[-1]
+    send_reply(gateway, "abe@players.example", asking["Reply-To"], "draw accept", answering=asking)
+    refused = Inbound.objects.get()
+    assert refused.code == "no_draw_offered" and refused.outcome == "refused"
+    assert "Not done (draw accept)" in text_of(sink.to("abe@players.example")[-1])
+    assert selectors.game_get(game_id=game_id).status == "active"
