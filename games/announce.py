@@ -1,7 +1,7 @@
 """Telling live streams that a game has a new event: a Redis publish after the commit.
 
-Each write that appends events calls `after_commit(game)`; once its transaction commits, the game's
-id and seq go out on the channel `scrapyard:game:<id>`, which every stream process listens to
+Each write that appends events calls `after_commit(game)` (a chat line, `chat_after_commit`); once
+its transaction commits, the game's id and seq go out on the channel `scrapyard:game:<id>`, which every stream process listens to
 (`streams.hub`). A lost publish (Redis away) delays a stream by at most its re-check interval:
 streams read the log itself, the message only wakes them. With no Redis (the embedded default)
 nothing is published and streams poll.
@@ -41,8 +41,16 @@ def after_commit(game: Game) -> None:
     transaction.on_commit(lambda: _publish(game_id, seq), robust=True)
 
 
-def _publish(game_id: int, seq: int) -> None:
+def chat_after_commit(game: Game, line_id: int) -> None:
+    """A chat line said: the game's streams (and its chat streams) wake; the log is unchanged."""
+    if not settings.REDIS_URL:
+        return
+    game_id, seq = game.pk, game.seq
+    transaction.on_commit(lambda: _publish(game_id, seq, chat=line_id), robust=True)
+
+
+def _publish(game_id: int, seq: int, **more: int) -> None:
     try:
-        _client(settings.REDIS_URL).publish(channel(game_id), json.dumps({"game": game_id, "seq": seq}))
+        _client(settings.REDIS_URL).publish(channel(game_id), json.dumps({"game": game_id, "seq": seq, **more}))
     except redis.RedisError as error:
         log.warning("stream notice for game %s seq %s not sent (%s); streams re-check soon", game_id, seq, error)

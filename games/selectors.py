@@ -258,11 +258,27 @@ def account_games(*, user: Any, also: list[int] | tuple[int, ...] = ()) -> list[
         .order_by("pk")
         .prefetch_related(seats, "deadlines")
     )
-    return [account_game(game, seat_of(game=game, user=user)) for game in games]
+    adjourned = _adjourned_now([game.pk for game in games if game.status == GameStatus.ACTIVE])
+    return [account_game(game, seat_of(game=game, user=user), adjourned.get(game.pk)) for game in games]
 
 
-def account_game(game: Game, seat: int | None) -> dict[str, Any]:
+ADJOURNED = "adjourned"
+
+
+def _adjourned_now(game_ids: list[int]) -> dict[int, str]:
+    """For the games whose newest event is an adjournment (nobody has moved since): when the
+    abandonment sweep aborts them if still nobody moves. One look for all of an account's games."""
+    if not game_ids:
+        return {}
+    newest = Event.objects.filter(game_id__in=game_ids, seq=F("game__seq"), kind=EventKind.SYSTEM, payload__type=ADJOURNED)
+    grace = dt.timedelta(days=settings.SCRAPYARD_ADJOURN_GRACE_DAYS)
+    return {game_id: (dt.datetime.fromisoformat(payload["at"]) + grace).isoformat()
+            for game_id, payload in newest.values_list("game_id", "payload")}
+
+
+def account_game(game: Game, seat: int | None, aborts_at: str | None = None) -> dict[str, Any]:
     return {
+        "aborts_at": aborts_at,
         "game": game.pk,
         "rules": game.rules,
         "status": game.status,

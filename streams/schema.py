@@ -1,5 +1,5 @@
 """The live streams in the OpenAPI schema. They are plain async Django views, not DRF's, so
-drf-spectacular cannot see them; this postprocessing hook adds their two paths, with the media
+drf-spectacular cannot see them; this postprocessing hook adds their three paths, with the media
 types they stream and every error they answer with (the same `{code, detail}` shape)."""
 
 from __future__ import annotations
@@ -35,14 +35,29 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
                 _parameter("game_id", "path", {"type": "integer"}, required=True),
                 _parameter("after", "query", {"type": "integer", "minimum": 0}, "resume after this seq"),
                 _parameter("Last-Event-ID", "header", {"type": "integer", "minimum": 0}, "resume after this seq"),
+                _parameter("invitation", "query", {"type": "string"}, "a private game's invitation key"),
+            ],
+        )
+    }
+    result["paths"]["/api/games/{game_id}/chat/stream/"] = {
+        "get": _operation(
+            "gameChatStream",
+            "The game's chat lines the caller may read, live: each item exactly a line of /chat/ "
+            "(`event: chat`, `id:` the line's id); resume with Last-Event-ID or ?after=N [scope: read]",
+            codes=[400, 401, 403, 404],
+            parameters=[
+                _parameter("game_id", "path", {"type": "integer"}, required=True),
+                _parameter("after", "query", {"type": "integer", "minimum": 0}, "resume after this line id"),
+                _parameter("Last-Event-ID", "header", {"type": "integer", "minimum": 0}, "resume after this line id"),
+                _parameter("invitation", "query", {"type": "string"}, "a private game's invitation key"),
             ],
         )
     }
     result["paths"]["/api/stream/"] = {
         "get": _operation(
             "accountStream",
-            "The account's feed: game_started, your_turn, deadline_warning and game_over for each "
-            "of its games, on one connection [scope: read]",
+            "The account's feed: game_started, your_turn, deadline_warning, game_adjourned and "
+            "game_over for each of its games, on one connection [scope: read]",
             codes=[401, 403],
         )
     }

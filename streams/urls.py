@@ -5,6 +5,8 @@ from streams import views
 urlpatterns = [
     path("games/<int:game_id>/stream/", views.game_stream, name="game-stream"),
     path("games/<int:game_id>/stream", views.game_stream),
+    path("games/<int:game_id>/chat/stream/", views.chat_stream, name="chat-stream"),
+    path("games/<int:game_id>/chat/stream", views.chat_stream),
     path("stream/", views.account_stream, name="account-stream"),
     path("stream", views.account_stream),
 ]

@@ -47,7 +47,8 @@ async def game_stream(request, game_id: int):
     try:
         after = _resume_point(request)
         user = await _caller(request)
-        seat = await _run(_seat_in, game_id=game_id, user=user)  # an unknown game is refused here
+        invitation = request.GET.get("invitation", "")  # a private game's link lets its holder watch
+        seat = await _run(_seat_in, game_id=game_id, user=user, invitation=invitation)  # unknown: refused here
     except (errors.ServiceError, exceptions.APIException) as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
@@ -55,10 +56,29 @@ async def game_stream(request, game_id: int):
 
 
 @require_GET
+async def chat_stream(request, game_id: int):
+    """`GET /api/games/{id}/chat/stream/`: the game's chat lines the caller may read (as
+    `GET /api/games/{id}/chat/` gives them), live; `id:` is the line's id, so `Last-Event-ID` or
+    `?after=` resumes. Players and spectators hear their own channel while the game runs."""
+    if not isinstance(request, ASGIRequest):
+        return _elsewhere(request)
+    try:
+        after = _resume_point(request)
+        user = await _caller(request)
+        invitation = request.GET.get("invitation", "")
+        await _run(selectors.game_for, game_id=game_id, user=user, invitation=invitation)
+    except (errors.ServiceError, exceptions.APIException) as error:
+        return _shared_with_pages(request, _refusal(error))
+    kind = _kind(request)
+    return _shared_with_pages(request, _streaming(_chat(game_id, user, invitation, after, kind), kind))
+
+
+@require_GET
 async def account_stream(request):
     """`GET /api/stream/`: the caller's games as they change, on one connection: `game_started`,
     `your_turn` (again after each event while it stays the caller's turn), `deadline_warning`
-    (once 80% of the move's time is used), `game_over` (with the result). On connecting, each game
+    (once 80% of the move's time is used), `game_adjourned` (nobody moved for the abandonment
+    days: the game is aborted at `aborts_at` unless someone moves), `game_over` (with the result). On connecting, each game
     being played is announced, with `your_turn` where it is."""
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
@@ -160,6 +180,8 @@ def _changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[st
     warned_already = before is not None and before["deadline_warning"] and before["seq"] == now["seq"]
     if to_move and now["deadline_warning"] and not warned_already:
         items.append({"type": "deadline_warning", **game, "deadline": now["deadline"]})
+    if playing and now["aborts_at"] and (before is None or before["aborts_at"] != now["aborts_at"]):
+        items.append({"type": "game_adjourned", **game, "aborts_at": now["aborts_at"]})
     if now["status"] == FINISHED and before is not None:
         items.append({"type": "game_over", **game, "result": now["result"]})
     return items
@@ -193,10 +215,15 @@ async def _caller(request) -> Any:
     return await _run(get_user, request=request)
 
 
-def _seat_in(game_id: int, user: Any) -> int | None:
+def _seat_in(game_id: int, user: Any, invitation: str = "") -> int | None:
     """The caller's seat in the game (None: a spectator), fixed for the stream: someone who takes
     a seat while watching keeps a spectator's view until they open a new stream."""
-    return selectors.seat_of(game=selectors.game_for(game_id=game_id, user=user), user=user)
+    return selectors.seat_of(game=selectors.game_for(game_id=game_id, user=user, invitation=invitation), user=user)
+
+
+def _chat_after(game_id: int, user: Any, invitation: str, after: int) -> list[dict[str, Any]]:
+    game = selectors.game_for(game_id=game_id, user=user, invitation=invitation)
+    return selectors.chat_lines(game=game, user=user, after=after)
 
 
 def _fresh(selector, **arguments) -> Any:
@@ -232,6 +259,27 @@ async def _stream(game_id: int, seat: int | None, after: int, kind: str) -> Asyn
                 last_sent = time.monotonic()
     finally:
         FEED.unwatch(game_id)
+        HUB.unwatch(game_id, woken)
+
+
+async def _chat(game_id: int, user: Any, invitation: str, after: int, kind: str) -> AsyncIterator[str]:
+    """Chat lies beside the log: each wake (a line said, or the game's news) and each re-check
+    reads the lines after the last one sent. It runs on after the game ends (talk after a game
+    is usual) until the client leaves."""
+    woken = HUB.watch(game_id)
+    last_sent = time.monotonic()
+    try:
+        while True:
+            woken.clear()
+            for line in await _run(_chat_after, game_id=game_id, user=user, invitation=invitation, after=after):
+                yield _frame(line, kind, "chat", line["id"])
+                after = line["id"]
+                last_sent = time.monotonic()
+            keep_alive = await _news_or_keep_alive(woken, last_sent, kind)
+            if keep_alive:
+                yield keep_alive
+                last_sent = time.monotonic()
+    finally:
         HUB.unwatch(game_id, woken)
 
 

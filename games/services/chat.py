@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import selectors, time_controls
+from games import announce, selectors, time_controls
 from games.errors import ChatTooFast, InvalidInput
 from games.models import ChatMessage, ChatMute
 
@@ -29,7 +29,9 @@ def chat_post(*, game_id: int, user: Any, text: str, invitation: str = "") -> Ch
         since = time_controls.now() - dt.timedelta(minutes=1)
         if ChatMessage.objects.filter(game=game, user=user, created_at__gte=since).count() >= settings.SCRAPYARD_CHAT_PER_MINUTE:
             raise ChatTooFast(f"at most {settings.SCRAPYARD_CHAT_PER_MINUTE} lines a minute in a game: wait a little")
-        return ChatMessage.objects.create(game=game, user=user, channel=selectors.chat_channel(game=game, user=user), text=text)
+        line = ChatMessage.objects.create(game=game, user=user, channel=selectors.chat_channel(game=game, user=user), text=text)
+        announce.chat_after_commit(game, line.pk)
+    return line
 
 
 def chat_mute(*, user: Any, username: str, muted: bool = True) -> None:

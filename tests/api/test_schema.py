@@ -51,7 +51,7 @@ def test_the_schema_is_served_and_documents_every_operation(client):
         for route in games_urls.urlpatterns + hooks_urls.urlpatterns + mail_urls.urlpatterns
         for method in _methods(route)
     }
-    streams = {"gameStream", "accountStream"}  # not DRF views: documented by streams.schema
+    streams = {"gameStream", "gameChatStream", "accountStream"}  # not DRF views: documented by streams.schema
     assert streams <= operations
     canonical = {(path, method) for path, method in routes if path.endswith(("/", ".txt"))}
     assert len(operations - streams) == len(canonical)

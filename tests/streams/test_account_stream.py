@@ -119,3 +119,30 @@ def test_the_feed_warns_once_when_80_percent_of_a_moves_time_is_used(monkeypatch
     assert "deadline_warning" not in [notice["type"] for notice in early]
     assert [notice["type"] for notice in late] == ["deadline_warning"]
     assert late[0]["game"] == game["id"] and late[0]["deadline"] is not None
+
+
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=0.2)
+def test_the_feed_tells_an_account_its_game_is_adjourned_then_aborted_as_abandoned():
+    from games import services, time_controls
+
+    alice, bob = register(), register()
+    game_id = alice.post("/api/games/", {"rules": "toy_race", "players": 2}).json()["id"]
+    bob.post(f"/api/games/{game_id}/join/")
+    idle, grace = dt.timedelta(days=60), dt.timedelta(days=7)
+    later = time_controls.now() + dt.timedelta(days=61)
+
+    async def scenario():
+        headers = {"Authorization": f"Token {alice.token}", "Accept": "application/x-ndjson"}
+        feed = await AsyncClient().get("/api/stream/", headers=headers)
+        text = await _read(feed, lambda t: '"game_started"' in t, limit=5)
+        await sync_to_async(services.abandoned_end)(game_id=game_id, at=later, idle=idle, grace=grace)
+        text += await _read(feed, lambda t: '"game_adjourned"' in t, limit=5)
+        await sync_to_async(services.abandoned_end)(game_id=game_id, at=later + grace, idle=idle, grace=grace)
+        text += await _read(feed, lambda t: '"game_over"' in t, limit=5)
+        return _notices(text)
+
+    notices = _run(scenario)
+    [adjourned] = [notice for notice in notices if notice["type"] == "game_adjourned"]
+    assert adjourned["game"] == game_id
+    assert dt.datetime.fromisoformat(adjourned["aborts_at"]) == later + grace
+    assert notices[-1]["type"] == "game_over" and notices[-1]["result"]["reason"] == "abandoned"

@@ -316,7 +316,7 @@ def test_a_draw_offered_in_one_browser_is_accepted_in_the_other_and_a_resignatio
     alice.locator("#draw-offered").wait_for()
     alice.fill("#chat-text", "a draw?")
     alice.click("#chat-form button[type=submit]")
-    bob.locator("#chat li", has_text="a draw?").wait_for()  # the chat, polled
+    bob.locator("#chat li", has_text="a draw?").wait_for(timeout=5000)  # pushed on the chat stream, not polled
     bob.locator("#accept-draw").wait_for()  # live, without a reload
     bob.click("#accept-draw")
     for page in (alice, bob):

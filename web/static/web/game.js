@@ -310,7 +310,7 @@ function soon() {
 
 function follow() {
   let failures = 0;
-  const source = new EventSource(`${streamBase}/api/games/${gameId}/stream/?after=${page.game.seq}`, { withCredentials: true });
+  const source = new EventSource(`${streamBase}/api${seen(`/games/${gameId}/stream/?after=${page.game.seq}`)}`, { withCredentials: true });
   const wake = (event) => {
     failures = 0;
     if (Number(event.lastEventId) > page.game.seq) soon();
@@ -332,17 +332,32 @@ function poll() {
   }, 3000);
 }
 
-// Chat: a side log, read by polling (and on the game's news); players and spectators apart.
+// Chat: a side log beside the game's, players and spectators apart. Lines come on the chat's own
+// stream; if the stream server cannot be reached, the page polls for them.
 let chatAfter = 0;
+function chatShow(line) {
+  if (line.id <= chatAfter) return;
+  chatAfter = line.id;
+  $('chat').append(el('li', { 'data-channel': line.channel }, el('strong', {}, `${line.username}: `), line.text));
+}
+
 async function readChat() {
   const page = await api('GET', seen(`/games/${gameId}/chat/?after=${chatAfter}`)).catch(() => null);
   if (!page) return;
   $('chat-channel').textContent = page.channel === 'players' ? 'You talk with the players.' : 'You talk with the other spectators; the players read it after the game.';
-  for (const line of page.lines) {
-    chatAfter = Math.max(chatAfter, line.id);
-    $('chat').append(el('li', { 'data-channel': line.channel }, el('strong', {}, `${line.username}: `), line.text));
-  }
+  page.lines.forEach(chatShow);
 }
+
+function followChat() {
+  let failures = 0;
+  const source = new EventSource(`${streamBase}/api${seen(`/games/${gameId}/chat/stream/?after=${chatAfter}`)}`, { withCredentials: true });
+  source.addEventListener('chat', (event) => { failures = 0; chatShow(JSON.parse(event.data)); });
+  source.onerror = () => {
+    failures += 1;
+    if (failures >= 3) { source.close(); setInterval(readChat, 4000); }
+  };
+}
+
 $('chat-form')?.addEventListener('submit', async (event) => {
   event.preventDefault();
   const text = $('chat-text').value.trim();
@@ -353,8 +368,7 @@ $('chat-form')?.addEventListener('submit', async (event) => {
   } catch (error) { $('chat-channel').textContent = `Not sent: ${error.message}`; }
   await readChat();
 });
-readChat();
-setInterval(readChat, 4000);
+readChat().then(followChat);
 
 $('replay-at').addEventListener('input', (event) => replayTo(Number(event.target.value)));
 $('replay-prev').addEventListener('click', () => replayTo(Number($('replay-at').value) - 1));
