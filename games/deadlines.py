@@ -34,30 +34,67 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 
-from games import dispatch, time_controls
+from games import dispatch, hotpath, time_controls
 from games.errors import DeadlinePassed
-from games.models import Deadline, Game, GameStatus, Seat
+from games.models import Account, Deadline, Game, GameStatus, Seat
 
 
-def deadlines_sync(game: Game, *, acted: int | None = None) -> None:
+def deadlines_sync(game: Game, *, acted: int | None = None, writes: hotpath.Writes | None = None) -> None:
     """Make the game's deadline rows match its `to_act` after an event (see the module doc).
     Called under the game's row lock, in the event's transaction; `acted` is the seat whose
-    event this was."""
+    event this was. The changes join `writes` (run by the caller) if given. A seat due again
+    keeps its row, rewritten: one row per seat, so the writes never delete and insert the same
+    (game, seat) in one statement."""
     if not game.time_control:
         return
+    own_writes = writes is None
+    writes = writes or hotpath.Writes()
     at = time_controls.now()
-    seats = game.seats.select_related("user__account") if time_controls.stops(game.time_control) else game.seats
-    seats = {seat.index: seat for seat in seats.all()}
-    rows = {row.seat: row for row in Deadline.objects.filter(game=game)}
+    seats = {seat.index: seat for seat in _seats_with_owners(game)}
+    rows = {row.seat: row for row in game.deadlines.all()}
     due = _person_played(game, seats)
     kept = {index for index in rows if index != acted and index in due}
     for index in set(rows) - kept:
-        _settle_bank(game, seats[index], rows[index], at, acted=index == acted)
-    if len(kept) < len(rows):
-        Deadline.objects.filter(pk__in=[rows[index].pk for index in set(rows) - kept]).delete()
-    if kept:
-        Deadline.objects.filter(game=game).update(seq=game.seq)
-    Deadline.objects.bulk_create([_start(game, seats[index], at) for index in sorted(due - kept)])
+        _settle_bank(game, seats[index], rows[index], at, acted=index == acted, writes=writes)
+    writes.delete(Deadline, [rows[index].pk for index in sorted(set(rows) - kept - due)])
+    final = []
+    for index in sorted(kept):
+        row = rows[index]
+        if row.seq != game.seq:
+            row.seq = game.seq
+            writes.update(Deadline, row.pk, {"seq": game.seq})
+        final.append(row)
+    new_rows = []
+    for index in sorted(due - kept):
+        row = _start(game, seats[index], at)
+        if index in rows:  # due again: its row takes the new clock
+            row.pk = rows[index].pk
+            writes.update(Deadline, row.pk, _clock_fields(row))
+        else:
+            new_rows.append(row)
+        final.append(row)
+    writes.insert(Deadline, [{"game_id": game.pk, "seat": row.seat, **_clock_fields(row)} for row in new_rows])
+    if "deadlines" in getattr(game, "_prefetched_objects_cache", {}):
+        game._prefetched_objects_cache["deadlines"] = sorted(final, key=lambda row: row.seat)
+    if own_writes:
+        writes.run()
+
+
+def _clock_fields(row: Deadline) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in
+            ("seq", "due_at", "budget_seconds", "spent_seconds", "running_since", "enqueued_at")}
+
+
+def _seats_with_owners(game: Game) -> list[Seat]:
+    """The game's seats, each with `vacation_since` of its owner (loaded with the game on a
+    move's path, `games.hotpath`; read here otherwise)."""
+    seats = list(game.seats.all())
+    if seats and not hasattr(seats[0], "vacation_since"):
+        owners = dict(Account.objects.filter(user_id__in=[seat.user_id for seat in seats if seat.user_id])
+                      .values_list("user_id", "vacation_since")) if time_controls.stops(game.time_control) else {}
+        for seat in seats:
+            seat.vacation_since = owners.get(seat.user_id)
+    return seats
 
 
 def _person_played(game: Game, seats: dict[int, Seat]) -> set[int]:
@@ -97,17 +134,17 @@ def _spent(game: Game, row: Deadline, at: dt.datetime) -> float:
     return row.spent_seconds + time_controls.counted_between(row.running_since, at, pause)
 
 
-def _settle_bank(game: Game, seat: Seat, row: Deadline, at: dt.datetime, *, acted: bool) -> None:
+def _settle_bank(game: Game, seat: Seat, row: Deadline, at: dt.datetime, *, acted: bool,
+                 writes: hotpath.Writes) -> None:
     if game.time_control["type"] != time_controls.BANK:
         return
     left = max(0.0, row.budget_seconds - _spent(game, row, at))
     seat.bank_seconds = time_controls.bank_after(game.time_control, left, acted=acted)
-    seat.save(update_fields=["bank_seconds"])
+    writes.update(Seat, seat.pk, {"bank_seconds": seat.bank_seconds})
 
 
 def _on_vacation(seat: Seat) -> bool:
-    account = getattr(seat.user, "account", None) if seat.user_id else None  # loaded with the seats
-    return account is not None and account.vacation_since is not None
+    return getattr(seat, "vacation_since", None) is not None  # `_seats_with_owners` set it
 
 
 def clocks_of_user_set(user: Any, at: dt.datetime, *, running: bool) -> None:
@@ -129,7 +166,9 @@ def clocks_of_user_set(user: Any, at: dt.datetime, *, running: bool) -> None:
 
 def check_in_time(game: Game, seat: int) -> None:
     """Refuse a person's move after the seat's deadline (the timeout is on its way)."""
-    if game.time_control and Deadline.objects.filter(game=game, seat=seat, due_at__lte=time_controls.now()).exists():
+    at = time_controls.now()
+    if game.time_control and any(row.seat == seat and row.due_at is not None and row.due_at <= at
+                                 for row in game.deadlines.all()):
         raise DeadlinePassed(f"seat {seat}'s deadline in game {game.pk} has passed; the timeout follows")
 
 

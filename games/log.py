@@ -7,8 +7,9 @@ the game's secret seed over "event-salt:<seq>", so while the game runs nobody ca
 digest for a secret choice (the seed is 256 random bits), and once the game ends and the seed is
 published, anyone can derive every salt and check every payload against the chain.
 
-An append reads the previous event's hash from the log itself: a log whose previous event is
-missing (a truncated or damaged table) is refused, never continued.
+An append takes the previous event's hash from the log itself (read with the game's locked row,
+`games.hotpath.locked_read`, or here): a log whose previous event is missing (a truncated or
+damaged table) is refused, never continued.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import errors
-from games.models import GENESIS_HASH, Event, Game
+from games import errors, hotpath
+from games.models import GENESIS_HASH, Event, Game, IdempotencyKey
 from rules.values import canonical_json
 
 
@@ -34,9 +35,12 @@ def private_digest(seed: str, seq: int, payload: Any) -> str:
 
 
 def append(
-    game: Game, *, kind: str, seat: int | None, payload: dict, public_payload: dict | None = None
+    game: Game, *, kind: str, seat: int | None, payload: dict, public_payload: dict | None = None,
+    idempotency: tuple[int, str, str] | None = None,
 ) -> Event:
-    """Append one event after the game's newest; the caller holds the game's row lock."""
+    """Append one event after the game's newest; the caller holds the game's row lock.
+    `idempotency` (user id, key, request digest) stores the request's key with it, in the same
+    statement on PostgreSQL."""
     seq = game.seq + 1
     event = Event(
         game=game,
@@ -50,15 +54,25 @@ def append(
         private_digest=private_digest(game.seed, seq, payload),
     )
     event.hash = event.compute_hash()
-    event.save()
-    game.seq = seq
+    writes = hotpath.Writes()
+    writes.insert(Event, [{field.attname: getattr(event, field.attname) for field in Event._meta.concrete_fields
+                           if field.attname != "id"}], returning=True)
+    if idempotency is not None:
+        user_id, key, digest = idempotency
+        writes.insert(IdempotencyKey, [{"user_id": user_id, "key": key, "request_digest": digest,
+                                        "event_id": hotpath.FIRST_ID, "created_at": event.created_at}])
+    event.pk = writes.run()
+    event._state.adding = False  # stored: from here on the model refuses to save it again
+    game.seq, game.last_hash = seq, event.hash
     return event
 
 
 def _previous_hash(game: Game) -> str:
     if game.seq == 0:
         return GENESIS_HASH
-    previous = Event.objects.filter(game=game, seq=game.seq).values_list("hash", flat=True).first()
+    previous = getattr(game, "last_hash", None) if hasattr(game, "last_hash") else (
+        Event.objects.filter(game=game, seq=game.seq).values_list("hash", flat=True).first()
+    )
     if previous is None:
         raise errors.LogDamaged(
             f"game {game.pk} is at seq {game.seq} but its event {game.seq} is missing; "

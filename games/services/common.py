@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from games import hotpath
 from games.errors import GameNotFound, NotAPlayer, StaleSeq
 from games.models import Game
 
@@ -16,9 +17,21 @@ BOT_PLAYED = ~Q(bot="") | ~Q(stand_in="")
 def locked_game(game_id: int) -> Game:
     """The game, with its row locked until the transaction ends (every write takes this)."""
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        game = Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise GameNotFound(f"there is no game {game_id}") from None
+    hotpath.remember_loaded(game)
+    return game
+
+
+def locked_game_loaded(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None) -> Game:
+    """`locked_game` for the path of a move: in the same statement, the seats, the deadline rows,
+    the newest event's hash and the caller's earlier use of its idempotency key
+    (`games.hotpath.locked_read`). Seats must not change after this read in the transaction."""
+    game = hotpath.locked_read(game_id, user_id=user_id, idempotency_key=idempotency_key)
+    if game is None:
+        raise GameNotFound(f"there is no game {game_id}")
+    return game
 
 
 def check_version(game: Game, expected_seq: int) -> None:
@@ -27,7 +40,7 @@ def check_version(game: Game, expected_seq: int) -> None:
 
 
 def seat_of(game: Game, user: Any) -> int:
-    index = game.seats.filter(user=user).values_list("index", flat=True).first()
+    index = next((seat.index for seat in game.seats.all() if seat.user_id == user.pk and user.pk is not None), None)
     if index is None:
         raise NotAPlayer(f"you have no seat in game {game.pk}")
     return index

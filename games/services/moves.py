@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from games import deadlines, log, store
 from games.errors import GameNotActive, IdempotencyKeyReused, StaleSeq
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
-from games.services.common import check_version, locked_game, seat_of
+from games.services.common import check_version, locked_game_loaded, seat_of
 from games.services.recording import record_state
 from rules.base import Move, Rules
 from rules.errors import MalformedMove, NotYourTurn
@@ -37,17 +37,20 @@ def move_submit(
     digest = hashlib.sha256(canonical_json({"move": move, "expected_seq": expected_seq}).encode()).hexdigest()
     try:
         with transaction.atomic():
-            game = locked_game(game_id)
-            if idempotency_key:
-                earlier = _idempotent_replay(game, user, idempotency_key, digest)
-                if earlier is not None:
-                    return Submitted(earlier, replayed=True)
+            game = locked_game_loaded(game_id, user_id=user.pk, idempotency_key=idempotency_key)
+            if idempotency_key and game.earlier_key is not None:
+                return Submitted(_idempotent_replay(game.earlier_key, game_id, idempotency_key, digest), replayed=True)
             check_version(game, expected_seq)
             seat = seat_of(game, user)
             deadlines.check_in_time(game, seat)
-            event = _act(game, seat, EventKind.MOVE, {"move": move})
-            if idempotency_key:
-                IdempotencyKey.objects.create(user=user, key=idempotency_key, request_digest=digest, event=event)
+            key = (user.pk, idempotency_key, digest) if idempotency_key else None
+            event = _act(game, seat, EventKind.MOVE, {"move": move}, idempotency=key)
+    except StaleSeq:
+        # The same request may have just been stored by a retry we waited for: its key says so.
+        earlier = _earlier_use(user, idempotency_key) if idempotency_key else None
+        if earlier is None:
+            raise
+        return Submitted(_idempotent_replay(earlier, game_id, idempotency_key, digest), replayed=True)
     except IntegrityError:
         # Only reachable where the row lock is weaker than the unique (game, seq) constraint.
         raise StaleSeq("another move was stored first", seq=Game.objects.get(pk=game_id).seq) from None
@@ -58,12 +61,12 @@ def seat_act(*, game_id: int, seat: int, expected_seq: int, kind: str, move: Any
     """A move made for a seat by the server (a bot, or a timeout), through the same checks."""
     payload = {"forfeit": True} if forfeit else {"move": move}
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_game_loaded(game_id)
         check_version(game, expected_seq)
         return _act(game, seat, kind, payload)
 
 
-def _act(game: Game, seat: int, kind: str, payload: dict) -> Event:
+def _act(game: Game, seat: int, kind: str, payload: dict, idempotency: tuple[int, str, str] | None = None) -> Event:
     if game.status != GameStatus.ACTIVE:
         raise GameNotActive(f"game {game.pk} is {game.status}; no moves now")
     if "move" in payload and seat not in game.to_act:
@@ -76,7 +79,7 @@ def _act(game: Game, seat: int, kind: str, payload: dict) -> Event:
     public = (
         {"move": game_rules.public_move(before, seat, payload["move"], after)} if "move" in payload else payload
     )
-    event = log.append(game, kind=kind, seat=seat, payload=payload, public_payload=public)
+    event = log.append(game, kind=kind, seat=seat, payload=payload, public_payload=public, idempotency=idempotency)
     store.remember_when_committed(game, event.seq, after)
     record_state(game, after, acted=seat)
     return event
@@ -94,12 +97,18 @@ def canonical_move(game_rules: Rules, state: Any, seat: int, move: Any) -> Move:
     return move
 
 
-def _idempotent_replay(game: Game, user: Any, key: str, digest: str) -> Event | None:
-    earlier = IdempotencyKey.objects.select_related("event").filter(user=user, key=key).first()
-    if earlier is None:
+def _earlier_use(user: Any, key: str) -> dict[str, Any] | None:
+    found = IdempotencyKey.objects.filter(user=user, key=key).values("event_id", "request_digest", "event__game_id").first()
+    if found is None:
         return None
-    if earlier.event.game_id != game.pk or earlier.request_digest != digest:
+    return {"event_id": found["event_id"], "request_digest": found["request_digest"], "event_game": found["event__game_id"]}
+
+
+def _idempotent_replay(earlier: dict[str, Any], game_id: int, key: str, digest: str) -> Event:
+    """The event the key's first request stored, if the key was used for this very request; a
+    key used for anything else is refused."""
+    if earlier["event_game"] != game_id or earlier["request_digest"] != digest:
         raise IdempotencyKeyReused(
             f"the Idempotency-Key {key!r} was used for another request; use a new key for a new move"
         )
-    return earlier.event
+    return Event.objects.get(pk=earlier["event_id"])

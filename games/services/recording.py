@@ -2,7 +2,9 @@
 streams and the apps listening for new events (`games.signals`).
 
 `record_state` runs in the event's transaction, under the game's row lock; each of its jobs has
-its own function so each can be read (and changed) alone.
+its own function so each can be read (and changed) alone. Their writes (the game's changed
+columns, the deadline rows, a snapshot when one is due) go to the database together, as one
+statement on PostgreSQL (`games.hotpath.Writes`).
 """
 
 from __future__ import annotations
@@ -10,18 +12,22 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
-from games import announce, deadlines, dispatch, signals, store
-from games.models import Game, GameStatus
-from games.services.common import BOT_PLAYED
+from games import announce, deadlines, dispatch, hotpath, signals, store
+from games.models import Game, GameStatus, Snapshot
 
 
 def record_state(game: Game, state: Any, acted: int | None = None) -> None:
     """`state` is the game's state after its newest event; `acted` the seat whose event it was."""
+    writes = hotpath.Writes()
     _project(game, state)
-    _snapshot_if_due(game, state)
-    game.save()
-    deadlines.deadlines_sync(game, acted=acted)
+    game.updated_at = timezone.now()
+    writes.update(Game, game.pk, hotpath.game_changes(game))
+    _snapshot_if_due(game, state, writes)
+    deadlines.deadlines_sync(game, acted=acted, writes=writes)
+    writes.run()
+    hotpath.remember_loaded(game)
     _wake_bots_after_commit(game)
     announce.after_commit(game)
     _tell_listeners_after_commit(game)
@@ -39,15 +45,22 @@ def _project(game: Game, state: Any) -> None:
         game.to_act = []
 
 
-def _snapshot_if_due(game: Game, state: Any) -> None:
-    if store.snapshot_due(game.seq):
+def _snapshot_if_due(game: Game, state: Any, writes: hotpath.Writes) -> None:
+    if not store.snapshot_due(game.seq):
+        return
+    if getattr(game, "last_hash", None) is None:  # the event's hash is not at hand: read it
         store.snapshot_write(game, game.seq, state)
+        return
+    data = store.rules_of(game).dump(state)
+    writes.insert(Snapshot, [{"game_id": game.pk, "seq": game.seq, "state": data, "event_hash": game.last_hash,
+                              "state_digest": store.state_digest(data), "created_at": timezone.now()}],
+                  ignore_conflicts=True)
 
 
 def _wake_bots_after_commit(game: Game) -> None:
     if game.status != GameStatus.ACTIVE:
         return
-    if game.seats.filter(BOT_PLAYED, index__in=game.to_act).exists():
+    if any((seat.bot or seat.stand_in) and seat.index in game.to_act for seat in game.seats.all()):
         game_id, seq = game.pk, game.seq
         # robust: the move is stored whatever the broker says; `bots_stalled` wakes a bot whose
         # message never left.

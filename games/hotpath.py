@@ -1,0 +1,229 @@
+"""The hand-written statements of the write path every event takes (a move above all), where the
+ORM's one-statement-per-call would cost most of a move's time.
+
+A move used to take 14 statements: the game, the seat, the deadline check, the previous hash,
+the insert, the game's update, the seats and deadlines again, their delete and insert, the bot
+check, and the transaction's own. Now, on PostgreSQL:
+
+1. BEGIN;
+2. `locked_read`: the game row, locked, with its seats (and their owners' vacation), its
+   deadline rows, the hash of its newest event and, when the request carries one, the
+   idempotency key's earlier answer, as JSON columns of one SELECT ... FOR UPDATE;
+3. the event's INSERT (with the idempotency key's, as one data-modifying WITH);
+4. `Writes.run`: the game's changed columns, the deadline rows' changes and, every 32nd event,
+   the snapshot, as one data-modifying WITH;
+5. COMMIT.
+
+Everything else a move needs (the caller's seat, whether a bot is to move, the deadline check)
+is read from what statement 2 brought. SQLite runs the same statements one by one (it has no
+data-modifying WITH of several tables), so both databases take the same code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from games.models import Deadline, Game, IdempotencyKey, Seat
+
+
+def _postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def _columns(model: type[Model]) -> list[tuple[str, str]]:
+    return [(field.attname, field.column) for field in model._meta.concrete_fields]
+
+
+def _rows_as_json(model: type[Model], where: str, extra: str = "") -> str:
+    """A scalar subquery giving the model's rows matching `where` (alias `x`) as a JSON array of
+    objects keyed by attribute name; `extra` adds `'name', <expression>` pairs."""
+    pairs = ", ".join(f"'{attname}', x.{_quote(column)}" for attname, column in _columns(model))
+    pairs += f", {extra}" if extra else ""
+    table = _quote(model._meta.db_table)
+    if _postgres():
+        return f"(SELECT COALESCE(json_agg(json_build_object({pairs})), '[]')::text FROM {table} x WHERE {where})"
+    return f"(SELECT json_group_array(json_object({pairs})) FROM {table} x WHERE {where})"
+
+
+def _instance(model: type[Model], raw: dict[str, Any]) -> Model:
+    """A model instance from one JSON object of `_rows_as_json`, as the ORM would load it."""
+    values = []
+    for field in model._meta.concrete_fields:
+        value = field.to_python(raw[field.attname]) if raw[field.attname] is not None else None
+        if isinstance(value, dt.datetime) and timezone.is_naive(value):
+            value = timezone.make_aware(value, dt.timezone.utc)  # SQLite keeps UTC without its offset
+        values.append(value)
+    return model.from_db(connection.alias, [field.attname for field in model._meta.concrete_fields], values)
+
+
+def _aware(text: str | None) -> dt.datetime | None:
+    value = parse_datetime(text) if text else None
+    return timezone.make_aware(value, dt.timezone.utc) if value is not None and timezone.is_naive(value) else value
+
+
+def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None) -> Game | None:
+    """The game with its row locked (PostgreSQL; SQLite takes its lock at the first write, and
+    the unique (game, seq) constraint backs it), its seats and deadline rows loaded as if
+    prefetched, `last_hash` (the newest event's hash) and `earlier_key` (the caller's idempotency
+    key row, with its event's game, or None).
+
+    What comes from other tables than the game's is as it was when the statement began: after a
+    wait for another writer's lock it may be older than the game row. Every write that changes
+    the log changes `seq` too, so the version check refuses such a request before any of it is
+    used; a request with an idempotency key looks for its key again then (`games.services.moves`)."""
+    vacation = "'vacation_since', (SELECT a.{v} FROM {t} a WHERE a.{u} = x.{su})".format(
+        v=_quote("vacation_since"), t=_quote("games_account"), u=_quote("user_id"), su=_quote("user_id")
+    )
+    seats = _rows_as_json(Seat, f"x.{_quote('game_id')} = g.{_quote('id')}", vacation)
+    deadlines = _rows_as_json(Deadline, f"x.{_quote('game_id')} = g.{_quote('id')}")
+    last_hash = (f"(SELECT e.{_quote('hash')} FROM {_quote('games_event')} e "
+                 f"WHERE e.{_quote('game_id')} = g.{_quote('id')} AND e.{_quote('seq')} = g.{_quote('seq')})")
+    params: list[Any] = []
+    if idempotency_key:
+        event_of_key = (f"'event_game', (SELECT e.{_quote('game_id')} FROM {_quote('games_event')} e "
+                        f"WHERE e.{_quote('id')} = x.{_quote('event_id')})")
+        earlier = _rows_as_json(IdempotencyKey, f"x.{_quote('user_id')} = %s AND x.{_quote('key')} = %s", event_of_key)
+        params += [user_id, idempotency_key]
+    else:
+        earlier = "NULL"
+    columns = ", ".join(f"g.{_quote(column)}" for _, column in _columns(Game))
+    sql = (f"SELECT {columns}, {seats} AS seats_json, {deadlines} AS deadlines_json, {last_hash} AS last_hash, "
+           f"{earlier} AS earlier_json FROM {_quote(Game._meta.db_table)} g WHERE g.{_quote('id')} = %s")
+    if _postgres():
+        sql += " FOR UPDATE OF g"
+    found = list(Game.objects.raw(sql, [*params, game_id]))
+    if not found:
+        return None
+    game = found[0]
+    seats_loaded = []
+    for raw in json.loads(game.seats_json):
+        seat = _instance(Seat, raw)
+        seat.vacation_since = _aware(raw["vacation_since"])  # what `deadlines` asks of the seat's owner
+        seats_loaded.append(seat)
+    game._prefetched_objects_cache = {
+        "seats": sorted(seats_loaded, key=lambda seat: seat.index),
+        "deadlines": sorted((_instance(Deadline, raw) for raw in json.loads(game.deadlines_json)), key=lambda d: d.seat),
+    }
+    rows = json.loads(game.earlier_json) if game.earlier_json else []
+    game.earlier_key = rows[0] if rows else None
+    del game.seats_json, game.deadlines_json, game.earlier_json
+    if game.last_hash is None:
+        # After waiting for another writer's lock, PostgreSQL hands over the newest game row but
+        # reads the other tables as they were when the statement began: a hash not seen here is
+        # looked up again (`games.log`) before the log is called damaged.
+        del game.last_hash
+    remember_loaded(game)
+    return game
+
+
+def remember_loaded(game: Game) -> None:
+    """Note the columns as read, so the update writes only those that changed."""
+    game._as_loaded = {attname: _copied(getattr(game, attname)) for attname, _ in _columns(Game)}
+
+
+def _copied(value: Any) -> Any:
+    return json.loads(json.dumps(value)) if isinstance(value, (dict, list)) else value
+
+
+class Writes:
+    """The writes that follow an event, gathered and then run as one statement on PostgreSQL (a
+    data-modifying WITH; its parts touch different rows, never one row twice) or one by one
+    elsewhere. A part may refer to the id `RETURNING id` of the first part as `{first_id}`."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[str, list[Any]]] = []
+
+    def add(self, sql: str, params: list[Any]) -> None:
+        self.parts.append((sql, params))
+
+    def insert(self, model: type[Model], rows: list[dict[str, Any]], *, returning: bool = False,
+               ignore_conflicts: bool = False) -> None:
+        """INSERT rows given as {attname: value}; values are prepared as the ORM would."""
+        if not rows:
+            return
+        fields = [model._meta.get_field(name) for name in rows[0]]
+        columns = ", ".join(_quote(field.column) for field in fields)
+        values, params = [], []
+        for row in rows:
+            marks = []
+            for field in fields:
+                value = row[field.attname]
+                if value is FIRST_ID:
+                    marks.append("{first_id}")
+                    params.append(FIRST_ID)  # stands in its place until the id is known
+                else:
+                    marks.append("%s")
+                    params.append(field.get_db_prep_save(value, connection))
+            values.append(f"({', '.join(marks)})")
+        sql = f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES {', '.join(values)}"
+        if ignore_conflicts:
+            sql += " ON CONFLICT DO NOTHING"
+        if returning:
+            sql += f" RETURNING {_quote('id')}"
+        self.add(sql, params)
+
+    def update(self, model: type[Model], pk: int, changes: dict[str, Any]) -> None:
+        if not changes:
+            return
+        fields = [model._meta.get_field(name) for name in changes]
+        sets = ", ".join(f"{_quote(field.column)} = %s" for field in fields)
+        params = [field.get_db_prep_save(changes[field.attname], connection) for field in fields]
+        self.add(f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {_quote('id')} = %s", [*params, pk])
+
+    def delete(self, model: type[Model], pks: list[int]) -> None:
+        if pks:
+            marks = ", ".join("%s" for _ in pks)
+            self.add(f"DELETE FROM {_quote(model._meta.db_table)} WHERE {_quote('id')} IN ({marks})", list(pks))
+
+    def run(self) -> int | None:
+        """Run the writes; the first part's returned id, if it returns one."""
+        if not self.parts:
+            return None
+        with connection.cursor() as cursor:
+            if _postgres() and len(self.parts) > 1:
+                return self._run_as_one(cursor)
+            first_id = None
+            for number, (sql, params) in enumerate(self.parts):
+                cursor.execute(sql.replace("{first_id}", "%s"), [first_id if p is FIRST_ID else p for p in params])
+                if number == 0 and "RETURNING" in sql:
+                    first_id = cursor.fetchone()[0]
+            return first_id
+
+    def _run_as_one(self, cursor: Any) -> int | None:
+        first_returns = "RETURNING" in self.parts[0][0]
+        names = [f"w{number}" for number in range(len(self.parts))]
+        clauses, params = [], []
+        for name, (sql, part_params) in zip(names, self.parts):
+            clauses.append(f"{name} AS ({sql.replace('{first_id}', '(SELECT id FROM w0)')})")
+            params += [p for p in part_params if p is not FIRST_ID]
+        final = "SELECT id FROM w0" if first_returns else "SELECT 1"
+        cursor.execute(f"WITH {', '.join(clauses)} {final}", params)
+        row = cursor.fetchone()
+        return row[0] if first_returns and row else None
+
+
+FIRST_ID = object()  # a value standing for the id the first part of a `Writes` returns
+
+
+def game_changes(game: Game) -> dict[str, Any]:
+    """The game's columns that differ from what `remember_loaded` noted (all, if nothing was)."""
+    loaded = getattr(game, "_as_loaded", None)
+    changed = {}
+    for attname, _ in _columns(Game):
+        if attname == "id":
+            continue
+        value = getattr(game, attname)
+        if loaded is None or loaded.get(attname) != value:
+            changed[attname] = value
+    return changed
