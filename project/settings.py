@@ -270,6 +270,9 @@ SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK
 
 # Abandoned games (games.tasks.sweep_abandoned): no person's move for this many days adjourns a
 # game; this many more days without one aborts it.
+# How long a process keeps a token it has read (games.auth): a revoked token stops at once in
+# the process that revoked it and within this many seconds in the others. 0: read every time.
+SCRAPYARD_TOKEN_CACHE_SECONDS = float(os.environ.get("SCRAPYARD_TOKEN_CACHE_SECONDS", "10"))
 SCRAPYARD_ABANDON_DAYS = int(os.environ.get("SCRAPYARD_ABANDON_DAYS", "60"))
 SCRAPYARD_ADJOURN_GRACE_DAYS = int(os.environ.get("SCRAPYARD_ADJOURN_GRACE_DAYS", "7"))
 SCRAPYARD_ABANDON_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_ABANDON_SWEEP_SECONDS", "3600"))

@@ -189,3 +189,4 @@ def token_revoke(*, user: Any, token_id: int) -> None:
     if token is None:
         raise TokenNotFound(f"you have no token {token_id}")
     ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=time_controls.now())
+    auth.forget_token(token.key_digest)  # at once here; other processes within SCRAPYARD_TOKEN_CACHE_SECONDS

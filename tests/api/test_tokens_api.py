@@ -106,3 +106,36 @@ def test_an_account_holds_a_bounded_number_of_live_tokens(player, monkeypatch):
     refused = player.post("/api/tokens/", {"scopes": ["read"]})
     assert refused.status_code == 409 and refused.json()["code"] == "too_many_tokens"
     assert ApiToken.objects.count() == 2
+
+
+def test_a_process_reads_a_token_once_and_learns_of_a_revocation_elsewhere_within_its_cache_time(player, monkeypatch, settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import auth
+
+    settings.SCRAPYARD_TOKEN_CACHE_SECONDS = 10
+    key = _token(player, ["read"])
+    reader = _as(player, key)
+    assert reader.get("/api/games/").status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        assert reader.get("/api/games/").status_code == 200
+    assert not any("apitoken" in query["sql"].lower() for query in queries.captured_queries)
+    # Revoked by another process: this one has not heard, and serves it until its time is up.
+    ApiToken.objects.filter(key_digest=hashlib.sha256(key.encode()).hexdigest()).update(revoked_at=time_controls.now())
+    assert reader.get("/api/games/").status_code == 200
+    later = auth.time.monotonic() + 11
+    monkeypatch.setattr(auth.time, "monotonic", lambda: later)
+    refused = reader.get("/api/games/")
+    assert refused.status_code == 401 and refused.json()["code"] == "authentication_failed"
+
+
+def test_each_request_gets_its_own_copy_of_the_cached_account(player, settings):
+    from games import auth
+
+    settings.SCRAPYARD_TOKEN_CACHE_SECONDS = 10
+    first = auth.ScopedTokenAuthentication().authenticate_credentials(player.token)
+    second = auth.ScopedTokenAuthentication().authenticate_credentials(player.token)
+    assert first[0] == second[0] and first[0] is not second[0]
+    first[0].first_name = "changed by one request"
+    assert second[0].first_name == "" and auth.ScopedTokenAuthentication().authenticate_credentials(player.token)[0].first_name == ""
