@@ -436,7 +436,8 @@ class MoveSubmitApi(ScopedApi):
     class VersionSerializer(serializers.Serializer):
         expected_seq = serializers.IntegerField(min_value=0)
 
-    @operation("moveSubmit", summary="Play a move", answer=schema.EventAnswer, status=201, request=schema.Move,
+    @operation("moveSubmit", summary="Play a move; the answer holds the game after it and your next moves",
+               answer=schema.MoveAnswer, status=201, request=schema.Move,
                parameters=[schema.IDEMPOTENCY_KEY], body=True, auth="required", game=True,
                codes=["stale_seq", "not_a_player", "game_not_active", "deadline_passed", "not_your_turn",
                       "malformed_move", "unknown_field", "illegal_move", "idempotency_key_reused", "log_damaged",
@@ -456,7 +457,7 @@ class MoveSubmitApi(ScopedApi):
             expected_seq=expected_seq,
             idempotency_key=key,
         )
-        body = selectors.event_visible(submitted.event, submitted.event.seat)
+        body = selectors.move_answer(game=submitted.game, user=request.user, event=submitted.event)
         return Response(body, status=status.HTTP_201_CREATED, headers=_replay_header(submitted))
 
 

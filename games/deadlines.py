@@ -172,12 +172,13 @@ def check_in_time(game: Game, seat: int) -> None:
         raise DeadlinePassed(f"seat {seat}'s deadline in game {game.pk} has passed; the timeout follows")
 
 
-def deadlines_of(game: Game) -> list[dict[str, Any]]:
-    """The game resource's view of its clocks: one entry per seat that must act."""
+def deadlines_of(game: Game, at: dt.datetime | None = None) -> list[dict[str, Any]]:
+    """The game resource's view of its clocks (at `at`, default now): one entry per seat that
+    must act."""
     if not game.time_control:
         return []
     pause = time_controls.pauses_weekends(game.time_control)
-    at = time_controls.now()
+    at = at or time_controls.now()
     return [
         {
             "seat": row.seat,

@@ -334,6 +334,24 @@ class EventAnswer(serializers.Serializer):
     text = serializers.CharField(required=False, help_text="with ?notation=true: the event in words")
 
 
+class GameAfterMove(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="the game's version now: the expected_seq of your next move")
+    status = serializers.ChoiceField(choices=["open", "active", "finished"])
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    deadlines = Deadline(many=True)
+    result = serializers.DictField(allow_null=True)
+    your_seat = serializers.IntegerField()
+    your_turn = serializers.BooleanField(help_text="whether you have moves now (then `moves` lists them)")
+    view = serializers.DictField(help_text="the game as your seat may see it")
+    moves = serializers.ListField(child=serializers.DictField(), help_text="your legal moves now (none: not your turn)")
+    notation = serializers.ListField(child=serializers.CharField(), help_text="each move's human notation, in order")
+
+
+class MoveAnswer(EventAnswer):
+    game = GameAfterMove(help_text="the game after the move as your seat sees it, with your next moves: a client "
+                                   "needs no other request to play on (on an Idempotency-Key retry, the game as it is now)")
+
+
 class EventsAnswer(serializers.Serializer):
     seq = serializers.IntegerField()
     events = EventAnswer(many=True)

@@ -187,6 +187,31 @@ def legal_moves_for(*, game: Game, user: Any) -> dict[str, Any]:
     return {"seq": game.seq, "seat": seat, "moves": moves, "notation": notation}
 
 
+def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]:
+    """The answer to a move: the event as its seat sees it, and the game after it as the caller's
+    seat sees it with its legal moves, so a client plays on without another request. `game` is
+    the one the move was written through (None: read it)."""
+    game = game if game is not None else game_get(game_id=event.game_id)
+    seat = seat_of(game=game, user=user)
+    legal = legal_moves_for(game=game, user=user)
+    return {
+        **event_visible(event, event.seat),
+        "game": {
+            "seq": game.seq,
+            "status": game.status,
+            "to_act": game.to_act,
+            # As the move left them: a retry of the move (Idempotency-Key) gets the same answer.
+            "deadlines": deadlines.deadlines_of(game, at=event.created_at if game.seq == event.seq else None),
+            "result": game.result,
+            "your_seat": seat,
+            "your_turn": bool(legal["moves"]),
+            "view": store.rules_of(game).view(store.state_at(game), seat),
+            "moves": legal["moves"],
+            "notation": legal["notation"],
+        },
+    }
+
+
 def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = False) -> list[dict[str, Any]]:
     """The log after `after` as the caller may see it; with `notation`, each event also has
     `text`, its human notation (a move in the rules' own, `describe_move`)."""

@@ -27,6 +27,7 @@ from rules.values import canonical_json
 class Submitted:
     event: Event
     replayed: bool  # True when an Idempotency-Key retry returned the first answer
+    game: Game | None = None  # the game as the write left it (its answer is read from it)
 
 
 def move_submit(
@@ -39,7 +40,7 @@ def move_submit(
         with transaction.atomic():
             game = locked_game_loaded(game_id, user_id=user.pk, idempotency_key=idempotency_key)
             if idempotency_key and game.earlier_key is not None:
-                return Submitted(_idempotent_replay(game.earlier_key, game_id, idempotency_key, digest), replayed=True)
+                return Submitted(_idempotent_replay(game.earlier_key, game_id, idempotency_key, digest), True, game)
             check_version(game, expected_seq)
             seat = seat_of(game, user)
             deadlines.check_in_time(game, seat)
@@ -54,7 +55,7 @@ def move_submit(
     except IntegrityError:
         # Only reachable where the row lock is weaker than the unique (game, seq) constraint.
         raise StaleSeq("another move was stored first", seq=Game.objects.get(pk=game_id).seq) from None
-    return Submitted(event, replayed=False)
+    return Submitted(event, replayed=False, game=game)
 
 
 def seat_act(*, game_id: int, seat: int, expected_seq: int, kind: str, move: Any = None, forfeit: bool = False) -> Event:
