@@ -1,10 +1,10 @@
 """Core benchmarks: `python -m bench.run` (or `make bench`).
 
 - playouts: random-playout speed of every rules module (moves a second, one core);
-- api: move throughput and latency (p50, p99) of the REST API with 16 concurrent clients, each
-  playing its own Scavenge game, against PostgreSQL behind gunicorn;
-- load: the time to load a game's state at 10 and at 10,000 events (snapshots on), and the
-  fold from zero for contrast.
+- api: moves/s of the REST API against pgbench on the same PostgreSQL (P1), CPU and SQL
+  statements per move, and scaling from 1 to 64 clients (`bench.p1`);
+- load: the time to load a game's state from the database (the process's cache emptied) at 10
+  and at 10,000 events (snapshots on), and the fold from zero for contrast.
 
 The api and load parts need PostgreSQL: `BENCH_DATABASE_URL` (default
 postgres://postgres@127.0.0.1:5432/scrapyard_bench, created if missing). Figures go to stdout and
@@ -89,29 +89,14 @@ def _manage(url: str, *args: str) -> None:
 # --- api -----------------------------------------------------------------------------------
 
 
-def api(clients: int = 16, seconds: float = 30.0, port: int = 8765) -> list[str]:
-    from bench import api_load
+def api() -> list[str]:
+    """P1 and its companions: `bench.p1`."""
+    from bench import p1
 
     url = _database_url()
     _ensure_database(url)
     _manage(url, "migrate", "--noinput", "--verbosity", "0")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", "4", "--log-level", "warning"],
-        cwd=ROOT, env=_env(url),
-    )
-    try:
-        api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
-        result = api_load.run(f"http://127.0.0.1:{port}", clients=clients, seconds=seconds)
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-    return [
-        "| clients | moves | seconds | moves/s | p50 ms | p99 ms | errors |",
-        "|---|---|---|---|---|---|---|",
-        f"| {clients} | {result.moves} | {result.seconds:.1f} | {result.moves / result.seconds:,.0f} | "
-        f"{result.p50_ms:.1f} | {result.p99_ms:.1f} | {result.errors} |",
-    ]
+    return p1.measure(url)
 
 
 # --- load ----------------------------------------------------------------------------------

@@ -1,0 +1,275 @@
+"""P1, the API's moves per second against what the same PostgreSQL can commit:
+`python -m bench.p1` (or `python -m bench.run api`).
+
+- pgbench, run here: 16 clients, one fsync'd single-row INSERT per transaction, on the same
+  database; interleaved with the API run (16 clients, one POST per move, `bench.api_load`),
+  three pairs; moves/s, pgbench tps and their ratio, median of the three.
+- CPU per move: the web server's processes, PostgreSQL's and the load generator's, from /proc,
+  over the API runs, divided by the moves stored.
+- SQL statements per move POST and per game GET, counted in process (Django's query log) on the
+  same database, the token already read.
+- Scaling: moves/s, p50 and p99 at 1, 4, 16 and 64 clients; and the three-request loop of the
+  first benchmark (GET game, GET moves, POST) at 16 clients, for comparison.
+
+The web server is the one `make run` starts (gunicorn, a process per core, 4 threads each,
+keep-alive). Needs PostgreSQL (`BENCH_DATABASE_URL`, default
+postgres://postgres@127.0.0.1:5432/scrapyard_bench) and pgbench on the PATH.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+from bench import api_load
+
+ROOT = Path(__file__).resolve().parent.parent
+TICK = os.sysconf("SC_CLK_TCK")
+PAIRS, PGBENCH_SECONDS, API_SECONDS, SCALING_SECONDS = 3, 10, 20, 15
+
+
+def web_server(database_url: str, port: int) -> subprocess.Popen:
+    # Redis as a deployment has it (rate-limit counts, stream notices); the account's rate limit
+    # raised, so the figure is the server's, not the limit's (32 accounts moving ~20 times a second).
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "project.settings",
+           "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"),
+           "SCRAPYARD_RATE_ACCOUNT": "1000000"}
+    command = [sys.executable, "-m", "gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}", *web_options(),
+               "--log-level", "warning"]
+    return subprocess.Popen(command, cwd=ROOT, env=env)
+
+
+def web_options() -> list[str]:
+    """As deploy/supervisord.conf runs it: a process per core, 4 threads each, keep-alive."""
+    return ["--workers", str(os.cpu_count() or 1), "--worker-class", "gthread", "--threads", "4",
+            "--keep-alive", "30"]
+
+
+# --- CPU from /proc --------------------------------------------------------------------------
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2:].split()  # fields from the state on (the name may hold spaces)
+
+
+def _cpu_seconds(pids: set[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        fields = _stat(pid)
+        if fields:
+            total += (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
+    return total
+
+
+def _all_pids() -> list[int]:
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
+def _children(parent: int) -> set[int]:
+    return {pid for pid in _all_pids() if (fields := _stat(pid)) and int(fields[1]) == parent}
+
+
+def _postgres_pids() -> set[int]:
+    found = set()
+    for pid in _all_pids():
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip().startswith("postgres"):
+                found.add(pid)
+        except OSError:
+            pass
+    return found
+
+
+class CpuMeter:
+    """CPU seconds of the web server, PostgreSQL and this process between `start` and `stop`."""
+
+    def __init__(self, server: subprocess.Popen):
+        self.server = server
+
+    def _now(self) -> dict[str, float]:
+        web = {self.server.pid} | _children(self.server.pid)
+        return {"web": _cpu_seconds(web), "database": _cpu_seconds(_postgres_pids()), "load": time.process_time()}
+
+    def start(self) -> None:
+        self.before = self._now()
+
+    def stop(self) -> dict[str, float]:
+        after = self._now()
+        return {part: after[part] - self.before[part] for part in after}
+
+
+# --- pgbench ---------------------------------------------------------------------------------
+
+
+def pgbench_tps(database_url: str, clients: int = 16, seconds: int = PGBENCH_SECONDS) -> float:
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS bench_p1_inserts (id bigserial PRIMARY KEY, v integer NOT NULL, "
+                     "at timestamptz NOT NULL DEFAULT now())")
+    url = urlparse(database_url)
+    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as script:
+        script.write("INSERT INTO bench_p1_inserts (v) VALUES (1);\n")
+    command = ["pgbench", "-n", "-c", str(clients), "-j", "2", "-T", str(seconds), "-f", script.name,
+               "-h", url.hostname or "127.0.0.1", "-p", str(url.port or 5432), "-U", url.username or "postgres",
+               url.path.lstrip("/")]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    os.unlink(script.name)
+    found = re.search(r"tps = ([\d.]+) \(without initial connection time\)", done.stdout)
+    if found is None:
+        raise RuntimeError(f"pgbench said: {done.stdout}{done.stderr}")
+    return float(found[1])
+
+
+# --- accounts and statements, in this process -------------------------------------------------------
+
+
+def _django(database_url: str) -> None:
+    os.environ.update({"DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "project.settings"})
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def accounts(database_url: str, pairs: int) -> list[list[str]]:
+    """Pairs of account tokens, made here in the database (sign-up is rate-limited per address
+    and hashes a password slowly on purpose; neither is what this measures)."""
+    _django(database_url)
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    made = []
+    for _ in range(pairs):
+        users = [get_user_model().objects.create_user(f"b{os.urandom(6).hex()}") for _ in range(2)]
+        made.append([Token.objects.create(user=user).key for user in users])
+    return made
+
+
+def statements_per_move(database_url: str, moves: int = 30) -> dict[str, float]:
+    """SQL statements of a move POST and of a game GET, through Django's own test client in this
+    process, on the bench database (the token already read, as in a running server)."""
+    _django(database_url)
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    players = []
+    for _ in range(2):
+        client = APIClient()
+        user = get_user_model().objects.create_user(f"s{os.urandom(6).hex()}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        players.append(client)
+    game_id = players[0].post("/api/games/", {"rules": "scavenge", "players": 2}, format="json").json()["id"]
+    players[1].post(f"/api/games/{game_id}/join/", format="json")
+    posts, gets = [], []
+    game = players[0].get(f"/api/games/{game_id}/").json()
+    listed = players[game["to_act"][0]].get(f"/api/games/{game_id}/legal-moves/").json()
+    after = {"to_act": game["to_act"], "seq": listed["seq"], "moves": listed["moves"]}
+    for _ in range(moves):
+        mover = players[after["to_act"][0]]
+        if not after.get("moves"):
+            after["moves"] = mover.get(f"/api/games/{game_id}/legal-moves/").json()["moves"]
+        with CaptureQueriesContext(connection) as queries:
+            answer = mover.post(f"/api/games/{game_id}/moves/", {"move": after["moves"][0], "expected_seq": after["seq"]},
+                                format="json")
+        assert answer.status_code == 201, answer.content
+        posts.append(len(queries.captured_queries))
+        after = answer.json()["game"]
+        if after["status"] != "active":
+            break
+        with CaptureQueriesContext(connection) as queries:
+            players[0].get(f"/api/games/{game_id}/")
+        gets.append(len(queries.captured_queries))
+    return {"post": statistics.mean(posts), "post_max": max(posts), "get": statistics.mean(gets)}
+
+
+# --- the whole measure ----------------------------------------------------------------------------
+
+
+def measure(database_url: str, port: int = 8765) -> list[str]:
+    server = web_server(database_url, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        api_load.wait_for(f"{base}/api/health/")
+        tokens = accounts(database_url, 64)
+        meter = CpuMeter(server)
+        pairs = []
+        for number in range(PAIRS):
+            tps = pgbench_tps(database_url)
+            meter.start()
+            result = api_load.run(base, tokens, "one", 16, API_SECONDS, seed=number)
+            cpu = meter.stop()
+            pairs.append((result, tps, cpu))
+            print(f"pair {number + 1}: {result.per_second:.0f} moves/s, pgbench {tps:.0f} tps", flush=True)
+        three_meter = CpuMeter(server)
+        three_meter.start()
+        three = api_load.run(base, tokens, "three", 16, API_SECONDS, seed=9)
+        three_cpu = three_meter.stop()
+        scaling = [api_load.run(base, tokens, "one", clients, SCALING_SECONDS, seed=20 + clients)
+                   for clients in (1, 4, 16, 64)]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    statements = statements_per_move(database_url)
+    return _report(pairs, three, three_cpu, scaling, statements)
+
+
+def _cpu_row(label: str, result: api_load.Result, cpu: dict[str, float]) -> str:
+    per = {part: seconds * 1000 / max(result.moves, 1) for part, seconds in cpu.items()}
+    return (f"| {label} | {per['web']:.2f} | {per['database']:.2f} | {per['load']:.2f} | "
+            f"{sum(per.values()):.2f} | {result.requests / max(result.moves, 1):.2f} |")
+
+
+def _report(pairs, three, three_cpu, scaling, statements) -> list[str]:
+    rows = ["### P1: moves/s against pgbench (16 clients each, interleaved, median of three pairs)", "",
+            "| pair | moves/s | POST p50 ms | POST p99 ms | pgbench tps | moves / pgbench tps |", "|---|---|---|---|---|---|"]
+    ratios = []
+    for number, (result, tps, _) in enumerate(pairs, start=1):
+        ratios.append(result.per_second / tps)
+        rows.append(f"| {number} | {result.per_second:,.0f} | {result.p50_ms:.1f} | {result.p99_ms:.1f} | {tps:,.0f} | "
+                    f"{100 * ratios[-1]:.2f}% |")
+    median_moves = statistics.median(result.per_second for result, _, _ in pairs)
+    median_tps = statistics.median(tps for _, tps, _ in pairs)
+    rows.append(f"| **median** | **{median_moves:,.0f}** | | | **{median_tps:,.0f}** | **{100 * statistics.median(ratios):.2f}%** |")
+    rows += ["", "### CPU per move (ms, from /proc) and requests per move", "",
+             "| client | web | PostgreSQL | load generator | total | requests/move |", "|---|---|---|---|---|---|"]
+    for number, (result, _, cpu) in enumerate(pairs, start=1):
+        rows.append(_cpu_row(f"one request a move, pair {number}", result, cpu))
+    rows.append(_cpu_row("three requests a move (GET, GET, POST)", three, three_cpu))
+    rows += ["", f"SQL statements: a move POST {statements['post']:.2f} on average (at most {statements['post_max']}, "
+             f"a snapshot every 32nd move adds none: it joins the write), a game GET {statements['get']:.2f}.", "",
+             "### Scaling (one request a move)", "",
+             "| clients | moves | moves/s | POST p50 ms | POST p99 ms | conflicts | errors |", "|---|---|---|---|---|---|---|"]
+    for result in scaling:
+        rows.append(f"| {result.clients} | {result.moves} | {result.per_second:,.0f} | {result.p50_ms:.1f} | "
+                    f"{result.p99_ms:.1f} | {result.conflicts} | {result.errors} |")
+    rows.append(f"| 16, three requests a move | {three.moves} | {three.per_second:,.0f} | {three.p50_ms:.1f} | "
+                f"{three.p99_ms:.1f} | {three.conflicts} | {three.errors} |")
+    return rows
+
+
+def main() -> None:
+    from bench.run import _database_url, _ensure_database, _manage
+
+    url = _database_url()
+    _ensure_database(url)
+    _manage(url, "migrate", "--noinput", "--verbosity", "0")
+    print("\n".join(measure(url)))
+
+
+if __name__ == "__main__":
+    main()
