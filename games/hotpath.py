@@ -22,6 +22,7 @@ data-modifying WITH of several tables), so both databases take the same code.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 from typing import Any
 
@@ -38,6 +39,11 @@ def _postgres() -> bool:
 
 
 def _quote(name: str) -> str:
+    return _quoted(connection.vendor, name)
+
+
+@functools.cache
+def _quoted(vendor: str, name: str) -> str:
     return connection.ops.quote_name(name)
 
 
@@ -72,6 +78,28 @@ def _aware(text: str | None) -> dt.datetime | None:
     return timezone.make_aware(value, dt.timezone.utc) if value is not None and timezone.is_naive(value) else value
 
 
+@functools.cache
+def _locked_read_sql(vendor: str, with_key: bool) -> str:
+    """The statement of `locked_read`, written once per database and shape."""
+    vacation = "'vacation_since', (SELECT a.{v} FROM {t} a WHERE a.{u} = x.{su})".format(
+        v=_quote("vacation_since"), t=_quote("games_account"), u=_quote("user_id"), su=_quote("user_id")
+    )
+    seats = _rows_as_json(Seat, f"x.{_quote('game_id')} = g.{_quote('id')}", vacation)
+    deadlines = _rows_as_json(Deadline, f"x.{_quote('game_id')} = g.{_quote('id')}")
+    last_hash = (f"(SELECT e.{_quote('hash')} FROM {_quote('games_event')} e "
+                 f"WHERE e.{_quote('game_id')} = g.{_quote('id')} AND e.{_quote('seq')} = g.{_quote('seq')})")
+    if with_key:
+        event_of_key = (f"'event_game', (SELECT e.{_quote('game_id')} FROM {_quote('games_event')} e "
+                        f"WHERE e.{_quote('id')} = x.{_quote('event_id')})")
+        earlier = _rows_as_json(IdempotencyKey, f"x.{_quote('user_id')} = %s AND x.{_quote('key')} = %s", event_of_key)
+    else:
+        earlier = "NULL"
+    columns = ", ".join(f"g.{_quote(column)}" for _, column in _columns(Game))
+    sql = (f"SELECT {columns}, {seats} AS seats_json, {deadlines} AS deadlines_json, {last_hash} AS last_hash, "
+           f"{earlier} AS earlier_json FROM {_quote(Game._meta.db_table)} g WHERE g.{_quote('id')} = %s")
+    return sql + (" FOR UPDATE OF g" if vendor == "postgresql" else "")
+
+
 def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None) -> Game | None:
     """The game with its row locked (PostgreSQL; SQLite takes its lock at the first write, and
     the unique (game, seq) constraint backs it), its seats and deadline rows loaded as if
@@ -82,26 +110,8 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     wait for another writer's lock it may be older than the game row. Every write that changes
     the log changes `seq` too, so the version check refuses such a request before any of it is
     used; a request with an idempotency key looks for its key again then (`games.services.moves`)."""
-    vacation = "'vacation_since', (SELECT a.{v} FROM {t} a WHERE a.{u} = x.{su})".format(
-        v=_quote("vacation_since"), t=_quote("games_account"), u=_quote("user_id"), su=_quote("user_id")
-    )
-    seats = _rows_as_json(Seat, f"x.{_quote('game_id')} = g.{_quote('id')}", vacation)
-    deadlines = _rows_as_json(Deadline, f"x.{_quote('game_id')} = g.{_quote('id')}")
-    last_hash = (f"(SELECT e.{_quote('hash')} FROM {_quote('games_event')} e "
-                 f"WHERE e.{_quote('game_id')} = g.{_quote('id')} AND e.{_quote('seq')} = g.{_quote('seq')})")
-    params: list[Any] = []
-    if idempotency_key:
-        event_of_key = (f"'event_game', (SELECT e.{_quote('game_id')} FROM {_quote('games_event')} e "
-                        f"WHERE e.{_quote('id')} = x.{_quote('event_id')})")
-        earlier = _rows_as_json(IdempotencyKey, f"x.{_quote('user_id')} = %s AND x.{_quote('key')} = %s", event_of_key)
-        params += [user_id, idempotency_key]
-    else:
-        earlier = "NULL"
-    columns = ", ".join(f"g.{_quote(column)}" for _, column in _columns(Game))
-    sql = (f"SELECT {columns}, {seats} AS seats_json, {deadlines} AS deadlines_json, {last_hash} AS last_hash, "
-           f"{earlier} AS earlier_json FROM {_quote(Game._meta.db_table)} g WHERE g.{_quote('id')} = %s")
-    if _postgres():
-        sql += " FOR UPDATE OF g"
+    sql = _locked_read_sql(connection.vendor, bool(idempotency_key))
+    params: list[Any] = [user_id, idempotency_key] if idempotency_key else []
     found = list(Game.objects.raw(sql, [*params, game_id]))
     if not found:
         return None

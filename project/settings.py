@@ -125,7 +125,7 @@ AUTH_PASSWORD_VALIDATORS = [
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "project.cache.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": "scrapyard",
             # Rate limits and bot slots fail open when Redis is away; a request must not hang
