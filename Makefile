@@ -37,9 +37,16 @@ export SCRAPYARD_BIN := $(abspath $(BIN))
 # Where the embedded default keeps its database, broker, cache and mail, and supervisord its
 # socket, pid and logs (project.settings reads the same variable).
 export SCRAPYARD_VAR_DIR ?= $(abspath var)
-export SCRAPYARD_WEB_PROCESSES ?= 2
+# Sizing: the web server and the bot workers burn CPU (a move is ~5 ms of Python, a bot's turn
+# seconds of search), so each gets a process per core; a web process runs 4 threads, since a
+# request waits on the database about half its time, and keeps connections alive between a
+# client's requests. Deadlines and the default queue mostly wait: 2 and 1 processes. Override
+# any of them; beyond one machine, size each machine by its own cores.
+CORES := $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')
+export SCRAPYARD_WEB_PROCESSES ?= $(CORES)
+export SCRAPYARD_WEB_THREADS ?= 4
 export SCRAPYARD_DEADLINE_PROCESSES ?= 2
-export SCRAPYARD_BOT_PROCESSES ?= 2
+export SCRAPYARD_BOT_PROCESSES ?= $(CORES)
 export SCRAPYARD_DEFAULT_PROCESSES ?= 1
 
 run: migrate

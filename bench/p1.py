@@ -92,21 +92,26 @@ def _postgres_pids() -> set[int]:
 
 
 class CpuMeter:
-    """CPU seconds of the web server, PostgreSQL and this process between `start` and `stop`."""
+    """CPU seconds of the web server, PostgreSQL and this process between `start` and `stop`,
+    counted per process: one that starts meanwhile counts whole, one that ends meanwhile (its
+    last figures unknown) counts nothing."""
 
     def __init__(self, server: subprocess.Popen):
         self.server = server
 
-    def _now(self) -> dict[str, float]:
+    def _now(self) -> dict[str, dict[int, float]]:
         web = {self.server.pid} | _children(self.server.pid)
-        return {"web": _cpu_seconds(web), "database": _cpu_seconds(_postgres_pids()), "load": time.process_time()}
+        return {"web": {pid: _cpu_seconds({pid}) for pid in web},
+                "database": {pid: _cpu_seconds({pid}) for pid in _postgres_pids()},
+                "load": {0: time.process_time()}}
 
     def start(self) -> None:
         self.before = self._now()
 
     def stop(self) -> dict[str, float]:
         after = self._now()
-        return {part: after[part] - self.before[part] for part in after}
+        return {part: sum(seconds - self.before[part].get(pid, 0.0) for pid, seconds in after[part].items())
+                for part in after}
 
 
 # --- pgbench ---------------------------------------------------------------------------------

@@ -3,7 +3,12 @@ renders the result; errors become {code, detail} in `games.http_errors.exception
 
 from __future__ import annotations
 
+import hashlib
+import json
+from typing import Any
+
 from django.http import HttpResponse
+from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
@@ -24,6 +29,32 @@ class ScopedApi(APIView):
 
     def get_permissions(self):
         return [*super().get_permissions(), auth.TokenScopes()]
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.has_header("Cache-Control"):
+            # Per caller (a seat's view), and stale the moment the game moves: a cache may keep
+            # it for this caller only and must ask again each time (ETag: a 304 when unchanged).
+            patch_cache_control(response, private=True, no_cache=True)
+            if getattr(response, "data", None) is not None:  # a DRF answer; others get the middleware's
+                response["ETag"] = _etag_of(response.data)
+        return response
+
+
+def _etag_of(data: Any) -> str:
+    """A digest of the answer (what this caller may see), leaving out the clocks' `seconds_left`,
+    which changes every moment while nothing happens: `due_at` beside it says the same, and a
+    client polling an unchanged game gets its 304 (ConditionalGetMiddleware answers it)."""
+    digest = hashlib.sha256(json.dumps(_without_countdown(data), sort_keys=True, default=str).encode()).hexdigest()
+    return f'"{digest[:32]}"'
+
+
+def _without_countdown(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {key: _without_countdown(value) for key, value in data.items() if key != "seconds_left"}
+    if isinstance(data, list):
+        return [_without_countdown(value) for value in data]
+    return data
 
 
 class AccountCreateApi(APIView):

@@ -26,7 +26,7 @@ import functools
 import json
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -62,7 +62,7 @@ def _rows_as_json(model: type[Model], where: str, extra: str = "") -> str:
     return f"(SELECT json_group_array(json_object({pairs})) FROM {table} x WHERE {where})"
 
 
-def _instance(model: type[Model], raw: dict[str, Any]) -> Model:
+def _instance(model: type[Model], raw: dict[str, Any], alias: str = DEFAULT_DB_ALIAS) -> Model:
     """A model instance from one JSON object of `_rows_as_json`, as the ORM would load it."""
     values = []
     for field in model._meta.concrete_fields:
@@ -70,7 +70,7 @@ def _instance(model: type[Model], raw: dict[str, Any]) -> Model:
         if isinstance(value, dt.datetime) and timezone.is_naive(value):
             value = timezone.make_aware(value, dt.timezone.utc)  # SQLite keeps UTC without its offset
         values.append(value)
-    return model.from_db(connection.alias, [field.attname for field in model._meta.concrete_fields], values)
+    return model.from_db(alias, [field.attname for field in model._meta.concrete_fields], values)
 
 
 def _aware(text: str | None) -> dt.datetime | None:
@@ -153,6 +153,10 @@ class Writes:
 
     def __init__(self) -> None:
         self.parts: list[tuple[str, list[Any]]] = []
+        self.db = connections[DEFAULT_DB_ALIAS]  # the connection itself: `connection` looks it up on each use
+
+    def _q(self, name: str) -> str:
+        return _quoted(self.db.vendor, name)
 
     def add(self, sql: str, params: list[Any]) -> None:
         self.parts.append((sql, params))
@@ -163,7 +167,7 @@ class Writes:
         if not rows:
             return
         fields = [model._meta.get_field(name) for name in rows[0]]
-        columns = ", ".join(_quote(field.column) for field in fields)
+        columns = ", ".join(self._q(field.column) for field in fields)
         values, params = [], []
         for row in rows:
             marks = []
@@ -174,34 +178,34 @@ class Writes:
                     params.append(FIRST_ID)  # stands in its place until the id is known
                 else:
                     marks.append("%s")
-                    params.append(field.get_db_prep_save(value, connection))
+                    params.append(field.get_db_prep_save(value, self.db))
             values.append(f"({', '.join(marks)})")
-        sql = f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES {', '.join(values)}"
+        sql = f"INSERT INTO {self._q(model._meta.db_table)} ({columns}) VALUES {', '.join(values)}"
         if ignore_conflicts:
             sql += " ON CONFLICT DO NOTHING"
         if returning:
-            sql += f" RETURNING {_quote('id')}"
+            sql += f" RETURNING {self._q('id')}"
         self.add(sql, params)
 
     def update(self, model: type[Model], pk: int, changes: dict[str, Any]) -> None:
         if not changes:
             return
         fields = [model._meta.get_field(name) for name in changes]
-        sets = ", ".join(f"{_quote(field.column)} = %s" for field in fields)
-        params = [field.get_db_prep_save(changes[field.attname], connection) for field in fields]
-        self.add(f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {_quote('id')} = %s", [*params, pk])
+        sets = ", ".join(f"{self._q(field.column)} = %s" for field in fields)
+        params = [field.get_db_prep_save(changes[field.attname], self.db) for field in fields]
+        self.add(f"UPDATE {self._q(model._meta.db_table)} SET {sets} WHERE {self._q('id')} = %s", [*params, pk])
 
     def delete(self, model: type[Model], pks: list[int]) -> None:
         if pks:
             marks = ", ".join("%s" for _ in pks)
-            self.add(f"DELETE FROM {_quote(model._meta.db_table)} WHERE {_quote('id')} IN ({marks})", list(pks))
+            self.add(f"DELETE FROM {self._q(model._meta.db_table)} WHERE {self._q('id')} IN ({marks})", list(pks))
 
     def run(self) -> int | None:
         """Run the writes; the first part's returned id, if it returns one."""
         if not self.parts:
             return None
-        with connection.cursor() as cursor:
-            if _postgres() and len(self.parts) > 1:
+        with self.db.cursor() as cursor:
+            if self.db.vendor == "postgresql" and len(self.parts) > 1:
                 return self._run_as_one(cursor)
             first_id = None
             for number, (sql, params) in enumerate(self.parts):

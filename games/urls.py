@@ -14,6 +14,11 @@ def with_and_without_slash(routes: list) -> list:
 
 
 _routes = [
+    # The routes of play first: Django tries the patterns in order, on every request.
+    path("games/<int:game_id>/moves/", apis.MoveSubmitApi.as_view(), name="game-moves"),
+    path("games/<int:game_id>/", apis.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<int:game_id>/legal-moves/", apis.GameLegalMovesApi.as_view(), name="game-legal-moves"),
+    path("games/<int:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
     path("accounts/", apis.AccountCreateApi.as_view(), name="account-create"),
     path("accounts/token/", apis.TokenObtainApi.as_view(), name="token-obtain"),
     path("accounts/me/", apis.AccountMeApi.as_view(), name="account-me"),
@@ -24,7 +29,6 @@ _routes = [
     path("rules/", apis.RulesListApi.as_view(), name="rules-list"),
     path("rules/<str:rules_id>/", apis.RulesDetailApi.as_view(), name="rules-detail"),
     path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
-    path("games/<int:game_id>/", apis.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/join/", apis.GameJoinApi.as_view(), name="game-join"),
     path("games/<int:game_id>/decline/", apis.GameDeclineApi.as_view(), name="game-decline"),
     path("invitations/", apis.InvitationsApi.as_view(), name="invitations"),
@@ -39,9 +43,6 @@ _routes = [
     path("games/<int:game_id>/chat/", apis.GameChatApi.as_view(), name="game-chat"),
     path("accounts/me/mutes/", apis.ChatMuteApi.as_view(), name="chat-mutes"),
     path("bots/", apis.BotListApi.as_view(), name="bot-list"),
-    path("games/<int:game_id>/legal-moves/", apis.GameLegalMovesApi.as_view(), name="game-legal-moves"),
-    path("games/<int:game_id>/moves/", apis.MoveSubmitApi.as_view(), name="game-moves"),
-    path("games/<int:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
     path("games/<int:game_id>/state/", apis.GameStateApi.as_view(), name="game-state"),
     path("health/", apis.HealthApi.as_view(), name="health"),
 ]

@@ -63,6 +63,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "project.http.ApiEdgeMiddleware",
+    # Every GET answer gets an ETag (a digest of its body, so of what this caller may see), and
+    # a request naming it in If-None-Match gets 304 with no body when nothing changed.
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -5,16 +5,16 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from mail import views as mail_views
 
 urlpatterns = [
-    path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/", include("games.urls")),  # the routes of play first (they are tried in order)
     path("api/", include("streams.urls")),
-    path("api/", include("games.urls")),
     path("api/", include("hooks.urls")),
     path("api/", include("mail.urls")),
     path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="mail-unsubscribe"),
     path("mail/inbound/", include("anymail.urls")),  # providers' inbound and tracking webhooks
+    path("admin/", admin.site.urls),
     path("", include("web.urls")),
 ]
 

@@ -208,3 +208,37 @@ def test_health_reports_database_and_broker():
     response = APIClient().get("/api/health/")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+
+
+def test_reads_carry_an_etag_and_answer_304_until_the_game_moves():
+    game_id, players = start_game("toy_race", 2)
+    reader = players[0]
+    for path in (f"/api/games/{game_id}/", f"/api/games/{game_id}/legal-moves/", f"/api/games/{game_id}/events/"):
+        first = reader.client.get(path)
+        assert first.status_code == 200 and first["ETag"] and "private" in first["Cache-Control"]
+        again = reader.client.get(path, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304 and again.content == b"", path
+    other_seat = players[1].client.get(f"/api/games/{game_id}/")
+    assert other_seat["ETag"] != reader.client.get(f"/api/games/{game_id}/")["ETag"]  # each seat's own view
+    before = reader.client.get(f"/api/games/{game_id}/")
+    game = before.json()
+    mover = players[game["to_act"][0]]
+    listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
+    assert mover.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+    moved = reader.client.get(f"/api/games/{game_id}/", HTTP_IF_NONE_MATCH=before["ETag"])
+    assert moved.status_code == 200 and moved.json()["seq"] == game["seq"] + 1 and moved["ETag"] != before["ETag"]
+
+
+def test_a_moves_answer_carries_the_game_after_it_and_the_movers_next_moves():
+    game_id, players = start_game("terrafex", 2)  # a turn is several moves by one seat
+    game = players[0].get(f"/api/games/{game_id}/").json()
+    mover = players[game["to_act"][0]]
+    listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
+    answer = mover.submit(game_id, listed["moves"][0], listed["seq"]).json()
+    after = answer["game"]
+    assert after["seq"] == answer["seq"] == listed["seq"] + 1
+    assert after == {**after, **{key: value for key, value in mover.get(f"/api/games/{game_id}/").json().items()
+                                 if key in ("seq", "status", "to_act", "view", "your_seat")}}
+    now = mover.get(f"/api/games/{game_id}/legal-moves/").json()
+    assert after["moves"] == now["moves"] and after["notation"] == now["notation"]
+    assert after["your_turn"] == bool(now["moves"])

@@ -135,6 +135,7 @@ def supervised(private_redis, tmp_path):
         "STREAM_PORT": str(_free_port()),
         "SMTP_PORT": str(_free_port()),
         "SCRAPYARD_WEB_PROCESSES": "1",
+        "SCRAPYARD_WEB_THREADS": "4",
         "SCRAPYARD_DEADLINE_PROCESSES": "2",
         "SCRAPYARD_BOT_PROCESSES": "2",
         "SCRAPYARD_DEFAULT_PROCESSES": "1",
