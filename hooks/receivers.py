@@ -6,6 +6,7 @@ meantime is caught by the sweep."""
 from __future__ import annotations
 
 import logging
+import time
 
 from django.core.cache import cache
 
@@ -23,7 +24,25 @@ def events_recorded(sender, *, game_id: int, seq: int, **kwargs) -> None:
         dispatch.send("hooks.fan_out", (game_id,))
 
 
+# Each process also remembers the answer for a moment, sparing every move a round trip to the
+# shared cache; an endpoint made in another process meanwhile is served by the sweep.
+_remembered: list[tuple[float, bool]] = []
+REMEMBERED_SECONDS = 2.0
+
+
 def listening() -> bool:
+    if _remembered and _remembered[0][0] > time.monotonic():
+        return _remembered[0][1]
+    known = _listening_shared()
+    _remembered[:] = [(time.monotonic() + REMEMBERED_SECONDS, known)]
+    return known
+
+
+def forget_remembered() -> None:
+    _remembered.clear()
+
+
+def _listening_shared() -> bool:
     try:
         known = cache.get(LISTENING_KEY)
     except Exception as error:  # the cache away: ask the worker, which knows
@@ -40,6 +59,7 @@ def listening() -> bool:
 
 def endpoints_changed() -> None:
     """An endpoint was made or enabled: every process asks the database again."""
+    _remembered.clear()
     try:
         cache.delete(LISTENING_KEY)
     except Exception as error:

@@ -10,6 +10,7 @@ caught by the sweep (`services.fan_outs_missed`).
 from __future__ import annotations
 
 import logging
+import time
 
 from django.core.cache import cache
 
@@ -26,7 +27,28 @@ def events_recorded(sender, *, game_id: int, seq: int, **kwargs) -> None:
         dispatch.send(services.FAN_OUT, (game_id,))
 
 
+# Each process also remembers the answer for a moment, sparing every move a round trip to the
+# shared cache; the sweep (`mail.sweep`) sends what a stale answer left out.
+_remembered: dict[int, tuple[float, bool]] = {}
+REMEMBERED_SECONDS = 2.0
+
+
 def _has_addressees(game_id: int) -> bool:
+    remembered = _remembered.get(game_id)
+    if remembered is not None and remembered[0] > time.monotonic():
+        return remembered[1]
+    if len(_remembered) > 10_000:
+        _remembered.clear()
+    known = _has_addressees_shared(game_id)
+    _remembered[game_id] = (time.monotonic() + REMEMBERED_SECONDS, known)
+    return known
+
+
+def forget_remembered() -> None:
+    _remembered.clear()
+
+
+def _has_addressees_shared(game_id: int) -> bool:
     key = f"mail:addressees:{game_id}"
     try:
         known = cache.get(key)

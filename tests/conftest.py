@@ -47,9 +47,15 @@ def _rate_limits_out_of_the_way(settings):
 @pytest.fixture(autouse=True)
 def _counts_of_earlier_tests_forgotten():
     """Rate-limit counts live in the shared cache, keyed by account id; SQLite gives a rolled-back
-    test's ids to the next test, which must not inherit its counts."""
+    test's ids to the next test, which must not inherit its counts (nor a game id's answers the
+    receivers keep in the process for a moment)."""
     from django.core.cache import cache
 
+    from hooks import receivers as hooks_receivers
+    from mail import receivers as mail_receivers
+
+    hooks_receivers.forget_remembered()
+    mail_receivers.forget_remembered()
     try:
         cache.clear()
     except Exception:  # Redis away: the tests that need it say so themselves
