@@ -110,12 +110,17 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     wait for another writer's lock it may be older than the game row. Every write that changes
     the log changes `seq` too, so the version check refuses such a request before any of it is
     used; a request with an idempotency key looks for its key again then (`games.services.moves`)."""
-    sql = _locked_read_sql(connection.vendor, bool(idempotency_key))
+    db = connections[DEFAULT_DB_ALIAS]
+    sql = _locked_read_sql(db.vendor, bool(idempotency_key))
     params: list[Any] = [user_id, idempotency_key] if idempotency_key else []
-    found = list(Game.objects.raw(sql, [*params, game_id]))
-    if not found:
+    with db.cursor() as cursor:
+        cursor.execute(sql, [*params, game_id])
+        row = cursor.fetchone()
+    if row is None:
         return None
-    game = found[0]
+    fields = Game._meta.concrete_fields
+    game = Game.from_db(db.alias, [field.attname for field in fields], _converted(db, fields, row[:len(fields)]))
+    game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json = row[len(fields):]
     seats_loaded = []
     for raw in json.loads(game.seats_json):
         seat = _instance(Seat, raw)
@@ -135,6 +140,32 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
         del game.last_hash
     remember_loaded(game)
     return game
+
+
+def _converted(db: Any, fields: list, values: tuple) -> list[Any]:
+    """Column values as the ORM hands them over (JSON decoded, SQLite's datetimes made aware)."""
+    converted = []
+    for field, value in zip(fields, values):
+        for converter in _converters(db.vendor, field):
+            value = converter(value, field, db)
+        converted.append(value)
+    return converted
+
+
+_converter_lists: dict[tuple[str, str], list] = {}
+
+
+def _converters(vendor: str, field: Any) -> list:
+    key = (vendor, field.attname)
+    found = _converter_lists.get(key)
+    if found is None:
+        db = connections[DEFAULT_DB_ALIAS]
+        expression = field.get_col(Game._meta.db_table)
+        found = [*db.ops.get_db_converters(expression), *expression.get_db_converters(db)]
+        found = [lambda value, field, db, convert=convert, expression=expression: convert(value, expression, db)
+                 for convert in found]
+        _converter_lists[key] = found
+    return found
 
 
 def remember_loaded(game: Game) -> None:
