@@ -12,6 +12,12 @@ from __future__ import annotations
 from django.core.cache.backends import redis as django_redis
 from django.utils.functional import cached_property
 
+COUNT_AND_READ = """
+local current = redis.call('INCR', KEYS[1])
+if current == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return {current, redis.call('GET', KEYS[2])}
+"""
+
 
 class RedisCacheClient(django_redis.RedisCacheClient):
     def __init__(self, *args, **kwargs) -> None:
@@ -30,3 +36,18 @@ class RedisCache(django_redis.RedisCache):
     @cached_property
     def _cache(self) -> RedisCacheClient:
         return RedisCacheClient(self._servers, **self._options)
+
+    def count_and_read(self, key: str, other: str, timeout: int) -> tuple[int, int]:
+        """Increment `key` (expiring in `timeout` seconds once made) and read the count at
+        `other`, in one round trip (the rate limits, `project.throttles`)."""
+        key, other = self.make_and_validate_key(key), self.make_and_validate_key(other)
+        client = self._cache.get_client(key, write=True)
+        script = self._count_scripts.get(id(client))
+        if script is None:  # a script, not a pipeline: redis-py builds a pipeline as dearly as a client
+            script = self._count_scripts[id(client)] = client.register_script(COUNT_AND_READ)
+        current, previous = script(keys=[key, other], args=[timeout])
+        return int(current), int(previous or 0)
+
+    @cached_property
+    def _count_scripts(self) -> dict[int, object]:
+        return {}

@@ -4,12 +4,19 @@ Rates come from `settings.SCRAPYARD_RATE_LIMITS` (requests a minute) when a requ
 not when the class is defined, so an operator's setting and a test's override both take effect.
 A refused request gets 429 `rate_limited` with `Retry-After` (games.errors). With the cache
 unreachable, requests pass uncounted.
+
+Counting: a sliding window, estimated from two fixed one-minute counters (this minute's, and the
+last one's weighted by how much of it the sliding minute still covers), as many large services
+count. DRF's own throttle keeps a list of every request's time and writes it back whole on each
+request: two round trips and up to a limit's worth of timestamps, per request. Here each request
+is one increment and one read, in a single round trip on Redis (`project.cache`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import math
 
 from django.conf import settings
 from redis.exceptions import RedisError
@@ -27,13 +34,45 @@ class _PerMinute(SimpleRateThrottle):
     def allow_request(self, request, view) -> bool:
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        now = self.timer()
+        window = int(now // self.duration)
         try:
-            return super().allow_request(request, view)
+            current, previous = _count(self.cache, f"{self.key}:{window}", f"{self.key}:{window - 1}", self.duration)
         except (RedisError, OSError):
             # The shared cache is away (a Redis outage): serving players unthrottled for the
             # outage beats refusing every request. The outage is logged where it starts.
             logger.warning("rate limits: the cache is unreachable; %s not counted", self.scope)
             return True
+        still_covered = 1 - (now - window * self.duration) / self.duration
+        if previous * still_covered + current <= self.num_requests:
+            return True
+        # Back when the last minute's weight has fallen enough, or at the latest when it is gone.
+        excess = previous * still_covered + current - self.num_requests
+        fall_per_second = previous / self.duration if previous else 0
+        self.wait_seconds = excess / fall_per_second if fall_per_second else (window + 1) * self.duration - now
+        self.wait_seconds = min(self.wait_seconds, (window + 2) * self.duration - now)
+        return False
+
+    def wait(self) -> float:
+        return max(1, math.ceil(self.wait_seconds))
+
+
+def _count(cache, current_key: str, previous_key: str, window_seconds: int) -> tuple[int, int]:
+    """Count one request in this window; the counts of this window and the last."""
+    if hasattr(cache, "count_and_read"):  # Redis: one round trip
+        return cache.count_and_read(current_key, previous_key, window_seconds * 2)
+    if cache.add(current_key, 1, window_seconds * 2):
+        current = 1
+    else:
+        try:
+            current = cache.incr(current_key)
+        except ValueError:  # expired between the two calls
+            cache.add(current_key, 1, window_seconds * 2)
+            current = 1
+    return current, cache.get(previous_key, 0)
 
 
 class AccountRate(_PerMinute):

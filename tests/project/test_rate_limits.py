@@ -84,3 +84,18 @@ def test_weak_passwords_are_refused_at_sign_up(username, password, says):
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_input"
     assert says in response.json()["detail"]
+
+
+def test_the_window_slides_a_full_minute_is_not_forgiven_at_the_turn_of_the_clock(settings, monkeypatch):
+    from project import throttles
+
+    _limits(settings, account=5)
+    player = register()
+    clock = {"now": 1_800_000_000.0 + 59.5}  # (a whole number of minutes) half a second before a minute turns
+    monkeypatch.setattr(throttles._PerMinute, "timer", lambda self: clock["now"])
+    assert [player.get("/api/games/").status_code for _ in range(5)] == [200] * 5
+    clock["now"] += 1  # the next fixed minute: its counter is empty, the last one still weighs
+    refused = player.get("/api/games/")
+    assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 120
+    clock["now"] += 60  # a whole minute on: the old requests no longer count
+    assert player.get("/api/games/").status_code == 200
