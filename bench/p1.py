@@ -267,13 +267,57 @@ def _report(pairs, three, three_cpu, scaling, statements) -> list[str]:
     return rows
 
 
+WEB_CONFIGS = {
+    "gthread, 2 processes x 4 threads, keep-alive (make run's)": ["--workers", "2", "--worker-class", "gthread",
+                                                                   "--threads", "4", "--keep-alive", "30"],
+    "gthread, 3 processes x 2 threads, keep-alive": ["--workers", "3", "--worker-class", "gthread", "--threads", "2",
+                                                      "--keep-alive", "30"],
+    "gthread, 2 processes x 1 thread, keep-alive": ["--workers", "2", "--worker-class", "gthread", "--threads", "1",
+                                                     "--keep-alive", "30"],
+    "sync, 2 processes (no keep-alive)": ["--workers", "2"],
+    "sync, 4 processes (no keep-alive)": ["--workers", "4"],
+}
+
+
+def web_configs(database_url: str, port: int = 8766, seconds: float = 12) -> list[str]:
+    """The web server's shapes side by side: 16 clients, one request a move, on each."""
+    global web_options
+    tokens = accounts(database_url, 16)
+    rows = ["| web server | moves/s | POST p50 ms | POST p99 ms | CPU/move web ms | PostgreSQL ms |", "|---|---|---|---|---|---|"]
+    shipped = web_options
+    try:
+        for name, options in WEB_CONFIGS.items():
+            web_options = lambda options=options: options  # noqa: E731 (the server reads it)
+            server = web_server(database_url, port)
+            try:
+                api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
+                meter = CpuMeter(server)
+                meter.start()
+                result = api_load.run(f"http://127.0.0.1:{port}", tokens, "one", 16, seconds)
+                cpu = meter.stop()
+            finally:
+                server.terminate()
+                server.wait(timeout=30)
+            rows.append(f"| {name} | {result.per_second:,.0f} | {result.p50_ms:.0f} | {result.p99_ms:.0f} | "
+                        f"{cpu['web'] * 1000 / result.moves:.2f} | {cpu['database'] * 1000 / result.moves:.2f} |")
+            print(rows[-1], flush=True)
+    finally:
+        web_options = shipped
+    return rows
+
+
 def main() -> None:
+    import argparse
+
     from bench.run import _database_url, _ensure_database, _manage
 
+    parser = argparse.ArgumentParser(description="P1: the API's moves per second against pgbench")
+    parser.add_argument("--web-configs", action="store_true", help="compare the web server's shapes instead")
+    arguments = parser.parse_args()
     url = _database_url()
     _ensure_database(url)
     _manage(url, "migrate", "--noinput", "--verbosity", "0")
-    print("\n".join(measure(url)))
+    print("\n".join(web_configs(url) if arguments.web_configs else measure(url)))
 
 
 if __name__ == "__main__":
