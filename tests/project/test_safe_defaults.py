@@ -87,3 +87,13 @@ def test_the_project_says_which_licence_it_is_under():
     licence = (ROOT / "LICENSE").read_text()
     assert "BSD 3-Clause" in licence or "Redistribution and use in source and binary forms" in licence
     assert "LICENSE" in (ROOT / "README.md").read_text()
+
+
+def test_make_run_gives_the_web_server_and_bot_workers_a_process_per_core():
+    import os
+
+    assert _make_variable("CORES") == str(len(os.sched_getaffinity(0)))
+    makefile = (ROOT / "Makefile").read_text()
+    assert "SCRAPYARD_WEB_PROCESSES ?= $(CORES)" in makefile and "SCRAPYARD_BOT_PROCESSES ?= $(CORES)" in makefile
+    web = (ROOT / "deploy" / "supervisord.conf").read_text()
+    assert "--workers %(ENV_SCRAPYARD_WEB_PROCESSES)s --worker-class gthread --threads %(ENV_SCRAPYARD_WEB_THREADS)s" in web
