@@ -306,6 +306,63 @@ def web_configs(database_url: str, port: int = 8766, seconds: float = 12) -> lis
     return rows
 
 
+def three_requests(database_url: str, port: int = 8767, sync: bool = False) -> list[str]:
+    """The three-request loop alone, three pairs against pgbench, and the statements of one
+    GET-GET-POST cycle: what can be measured on a commit from before a move's answer carried the
+    game (copy this file and api_load.py into a checkout of it). `sync`: the web server as
+    `make run` shipped it then (gunicorn's sync workers, 2)."""
+    global web_options
+    if sync:
+        web_options = lambda: ["--workers", "2"]  # noqa: E731
+    tokens = accounts(database_url, 16)
+    server = web_server(database_url, port)
+    rows = ["| pair | moves/s | POST p50 ms | POST p99 ms | pgbench tps | ratio | CPU/move web + PostgreSQL + load = total ms |",
+            "|---|---|---|---|---|---|---|"]
+    try:
+        api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
+        for number in range(PAIRS):
+            tps = pgbench_tps(database_url)
+            meter = CpuMeter(server)
+            meter.start()
+            result = api_load.run(f"http://127.0.0.1:{port}", tokens, "three", 16, API_SECONDS, seed=number)
+            per = {part: seconds * 1000 / result.moves for part, seconds in meter.stop().items()}
+            rows.append(f"| {number + 1} | {result.per_second:,.0f} | {result.p50_ms:.1f} | {result.p99_ms:.1f} | {tps:,.0f} | "
+                        f"{100 * result.per_second / tps:.2f}% | {per['web']:.2f} + {per['database']:.2f} + "
+                        f"{per['load']:.2f} = {sum(per.values()):.2f} |")
+            print(rows[-1], flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    clients = []
+    for _ in range(2):
+        client = APIClient()
+        user = get_user_model().objects.create_user(f"o{os.urandom(6).hex()}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        clients.append(client)
+    game_id = clients[0].post("/api/games/", {"rules": "scavenge", "players": 2}, format="json").json()["id"]
+    clients[1].post(f"/api/games/{game_id}/join/", format="json")
+    posts, reads = [], []
+    for _ in range(20):
+        with CaptureQueriesContext(connection) as game_read:
+            game = clients[0].get(f"/api/games/{game_id}/").json()
+        mover = clients[game["to_act"][0]]
+        with CaptureQueriesContext(connection) as moves_read:
+            listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
+        with CaptureQueriesContext(connection) as post:
+            mover.post(f"/api/games/{game_id}/moves/", {"move": listed["moves"][0], "expected_seq": listed["seq"]}, format="json")
+        posts.append(len(post.captured_queries))
+        reads.append(len(game_read.captured_queries) + len(moves_read.captured_queries))
+    rows += ["", f"SQL statements: a move POST {statistics.mean(posts):.2f} (at most {max(posts)}), "
+             f"its two GETs {statistics.mean(reads):.2f}."]
+    return rows
+
+
 def main() -> None:
     import argparse
 
@@ -313,11 +370,17 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description="P1: the API's moves per second against pgbench")
     parser.add_argument("--web-configs", action="store_true", help="compare the web server's shapes instead")
+    parser.add_argument("--three", action="store_true", help="only the three-request loop (for an older commit)")
+    parser.add_argument("--sync", action="store_true", help="with --three: gunicorn's sync workers, as shipped before")
     arguments = parser.parse_args()
     url = _database_url()
     _ensure_database(url)
     _manage(url, "migrate", "--noinput", "--verbosity", "0")
-    print("\n".join(web_configs(url) if arguments.web_configs else measure(url)))
+    if arguments.three:
+        rows = three_requests(url, sync=arguments.sync)
+    else:
+        rows = web_configs(url) if arguments.web_configs else measure(url)
+    print("\n".join(rows))
 
 
 if __name__ == "__main__":
