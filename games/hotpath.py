@@ -29,13 +29,10 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
-from games.models import Deadline, Game, IdempotencyKey, Seat
+from games.models import Account, Deadline, Event, Game, IdempotencyKey, Seat
 
-
-def _postgres() -> bool:
-    return connection.vendor == "postgresql"
+VACATION_SINCE = Account._meta.get_field("vacation_since")  # read with each seat, for its clock
 
 
 def _quote(name: str) -> str:
@@ -51,47 +48,46 @@ def _columns(model: type[Model]) -> list[tuple[str, str]]:
     return [(field.attname, field.column) for field in model._meta.concrete_fields]
 
 
-def _rows_as_json(model: type[Model], where: str, extra: str = "") -> str:
+def _rows_as_json(vendor: str, model: type[Model], where: str, extra: str = "") -> str:
     """A scalar subquery giving the model's rows matching `where` (alias `x`) as a JSON array of
     objects keyed by attribute name; `extra` adds `'name', <expression>` pairs."""
     pairs = ", ".join(f"'{attname}', x.{_quote(column)}" for attname, column in _columns(model))
     pairs += f", {extra}" if extra else ""
     table = _quote(model._meta.db_table)
-    if _postgres():
+    if vendor == "postgresql":
         return f"(SELECT COALESCE(json_agg(json_build_object({pairs})), '[]')::text FROM {table} x WHERE {where})"
     return f"(SELECT json_group_array(json_object({pairs})) FROM {table} x WHERE {where})"
 
 
 def _instance(model: type[Model], raw: dict[str, Any], alias: str = DEFAULT_DB_ALIAS) -> Model:
     """A model instance from one JSON object of `_rows_as_json`, as the ORM would load it."""
-    values = []
-    for field in model._meta.concrete_fields:
-        value = field.to_python(raw[field.attname]) if raw[field.attname] is not None else None
-        if isinstance(value, dt.datetime) and timezone.is_naive(value):
-            value = timezone.make_aware(value, dt.timezone.utc)  # SQLite keeps UTC without its offset
-        values.append(value)
-    return model.from_db(alias, [field.attname for field in model._meta.concrete_fields], values)
+    fields = model._meta.concrete_fields
+    return model.from_db(alias, [field.attname for field in fields], [_from_json(field, raw[field.attname]) for field in fields])
 
 
-def _aware(text: str | None) -> dt.datetime | None:
-    value = parse_datetime(text) if text else None
-    return timezone.make_aware(value, dt.timezone.utc) if value is not None and timezone.is_naive(value) else value
+def _from_json(field: Any, value: Any) -> Any:
+    """A field's value as a JSON object of `_rows_as_json` holds it, as the ORM would load it."""
+    value = field.to_python(value) if value is not None else None
+    if isinstance(value, dt.datetime) and timezone.is_naive(value):
+        value = timezone.make_aware(value, dt.timezone.utc)  # SQLite keeps UTC without its offset
+    return value
 
 
 @functools.cache
 def _locked_read_sql(vendor: str, with_key: bool) -> str:
     """The statement of `locked_read`, written once per database and shape."""
-    vacation = "'vacation_since', (SELECT a.{v} FROM {t} a WHERE a.{u} = x.{su})".format(
-        v=_quote("vacation_since"), t=_quote("games_account"), u=_quote("user_id"), su=_quote("user_id")
-    )
-    seats = _rows_as_json(Seat, f"x.{_quote('game_id')} = g.{_quote('id')}", vacation)
-    deadlines = _rows_as_json(Deadline, f"x.{_quote('game_id')} = g.{_quote('id')}")
-    last_hash = (f"(SELECT e.{_quote('hash')} FROM {_quote('games_event')} e "
+    accounts, events = _quote(Account._meta.db_table), _quote(Event._meta.db_table)
+    vacation = (f"'vacation_since', (SELECT a.{_quote('vacation_since')} FROM {accounts} a "
+                f"WHERE a.{_quote('user_id')} = x.{_quote('user_id')})")
+    seats = _rows_as_json(vendor, Seat, f"x.{_quote('game_id')} = g.{_quote('id')}", vacation)
+    deadlines = _rows_as_json(vendor, Deadline, f"x.{_quote('game_id')} = g.{_quote('id')}")
+    last_hash = (f"(SELECT e.{_quote('hash')} FROM {events} e "
                  f"WHERE e.{_quote('game_id')} = g.{_quote('id')} AND e.{_quote('seq')} = g.{_quote('seq')})")
     if with_key:
-        event_of_key = (f"'event_game', (SELECT e.{_quote('game_id')} FROM {_quote('games_event')} e "
+        event_of_key = (f"'event_game', (SELECT e.{_quote('game_id')} FROM {events} e "
                         f"WHERE e.{_quote('id')} = x.{_quote('event_id')})")
-        earlier = _rows_as_json(IdempotencyKey, f"x.{_quote('user_id')} = %s AND x.{_quote('key')} = %s", event_of_key)
+        earlier = _rows_as_json(vendor, IdempotencyKey, f"x.{_quote('user_id')} = %s AND x.{_quote('key')} = %s",
+                                event_of_key)
     else:
         earlier = "NULL"
     columns = ", ".join(f"g.{_quote(column)}" for _, column in _columns(Game))
@@ -124,7 +120,7 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     seats_loaded = []
     for raw in json.loads(game.seats_json):
         seat = _instance(Seat, raw)
-        seat.vacation_since = _aware(raw["vacation_since"])  # what `deadlines` asks of the seat's owner
+        seat.vacation_since = _from_json(VACATION_SINCE, raw["vacation_since"])  # what `deadlines` asks of the owner
         seats_loaded.append(seat)
     game._prefetched_objects_cache = {
         "seats": sorted(seats_loaded, key=lambda seat: seat.index),
@@ -146,26 +142,19 @@ def _converted(db: Any, fields: list, values: tuple) -> list[Any]:
     """Column values as the ORM hands them over (JSON decoded, SQLite's datetimes made aware)."""
     converted = []
     for field, value in zip(fields, values):
-        for converter in _converters(db.vendor, field):
-            value = converter(value, field, db)
+        expression, converters = _converters(db.vendor, field)
+        for convert in converters:
+            value = convert(value, expression, db)
         converted.append(value)
     return converted
 
 
-_converter_lists: dict[tuple[str, str], list] = {}
-
-
-def _converters(vendor: str, field: Any) -> list:
-    key = (vendor, field.attname)
-    found = _converter_lists.get(key)
-    if found is None:
-        db = connections[DEFAULT_DB_ALIAS]
-        expression = field.get_col(Game._meta.db_table)
-        found = [*db.ops.get_db_converters(expression), *expression.get_db_converters(db)]
-        found = [lambda value, field, db, convert=convert, expression=expression: convert(value, expression, db)
-                 for convert in found]
-        _converter_lists[key] = found
-    return found
+@functools.cache
+def _converters(vendor: str, field: Any) -> tuple[Any, list]:
+    """A game column's expression and the converters the ORM would run on its values."""
+    db = connections[DEFAULT_DB_ALIAS]
+    expression = field.get_col(Game._meta.db_table)
+    return expression, [*db.ops.get_db_converters(expression), *expression.get_db_converters(db)]
 
 
 def remember_loaded(game: Game) -> None:
@@ -184,6 +173,7 @@ class Writes:
 
     def __init__(self) -> None:
         self.parts: list[tuple[str, list[Any]]] = []
+        self.first_returns = False  # whether the first part returns an id
         self.db = connections[DEFAULT_DB_ALIAS]  # the connection itself: `connection` looks it up on each use
 
     def _q(self, name: str) -> str:
@@ -216,6 +206,7 @@ class Writes:
             sql += " ON CONFLICT DO NOTHING"
         if returning:
             sql += f" RETURNING {self._q('id')}"
+            self.first_returns = not self.parts
         self.add(sql, params)
 
     def update(self, model: type[Model], pk: int, changes: dict[str, Any]) -> None:
@@ -241,21 +232,19 @@ class Writes:
             first_id = None
             for number, (sql, params) in enumerate(self.parts):
                 cursor.execute(sql.replace("{first_id}", "%s"), [first_id if p is FIRST_ID else p for p in params])
-                if number == 0 and "RETURNING" in sql:
+                if number == 0 and self.first_returns:
                     first_id = cursor.fetchone()[0]
             return first_id
 
     def _run_as_one(self, cursor: Any) -> int | None:
-        first_returns = "RETURNING" in self.parts[0][0]
-        names = [f"w{number}" for number in range(len(self.parts))]
         clauses, params = [], []
-        for name, (sql, part_params) in zip(names, self.parts):
-            clauses.append(f"{name} AS ({sql.replace('{first_id}', '(SELECT id FROM w0)')})")
+        for number, (sql, part_params) in enumerate(self.parts):
+            clauses.append(f"w{number} AS ({sql.replace('{first_id}', '(SELECT id FROM w0)')})")
             params += [p for p in part_params if p is not FIRST_ID]
-        final = "SELECT id FROM w0" if first_returns else "SELECT 1"
+        final = "SELECT id FROM w0" if self.first_returns else "SELECT 1"
         cursor.execute(f"WITH {', '.join(clauses)} {final}", params)
         row = cursor.fetchone()
-        return row[0] if first_returns and row else None
+        return row[0] if self.first_returns and row else None
 
 
 FIRST_ID = object()  # a value standing for the id the first part of a `Writes` returns
