@@ -500,11 +500,6 @@ def inbound_handle(*, inbound_id: int) -> str:
     return code
 
 
-DONE_CODES = {"played", "board", "help", "resigned", "aborted", "draw_offered", "draw_accepted", "draw_declined",
-              "takeback_requested", "takeback_accepted", "takeback_declined", "vacation_on", "vacation_off",
-              "bounce_hard", "bounce_soft"}
-
-
 def _reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
     play = PLAY_ADDRESS.match(inbound.recipient)
     address = SeatAddress.objects.filter(token=play[1].lower()).first() if play else None
@@ -555,8 +550,7 @@ def _command_do(inbound: Inbound, message: Any, account: dict, preference: Prefe
 
 # A reply's words for the game's life (games.services.life), each with the service call and the
 # answer's opening words. Several spellings name the same thing: people write "accept draw" too.
-LIFE_COMMANDS: dict[str, tuple[str, str, dict[str, str], str]] = {}
-for _code, _call, _kwargs, _said, _words in [
+LIFE_ACTIONS = [  # (outcome code, service, its arguments, the answer, the words that ask for it)
     ("resigned", "resign", {}, "You resigned game {game}.", ["resign"]),
     ("aborted", "abort", {}, "You aborted game {game}.", ["abort"]),
     ("draw_offered", "draw", {"action": "offer"}, "You offered a draw in game {game}.", ["draw", "draw offer", "offer draw"]),
@@ -568,9 +562,11 @@ for _code, _call, _kwargs, _said, _words in [
      ["takeback accept", "accept takeback"]),
     ("takeback_declined", "takeback", {"action": "decline"}, "You declined the takeback in game {game}.",
      ["takeback decline", "decline takeback"]),
-]:
-    for _word in _words:
-        LIFE_COMMANDS[_word] = (_code, _call, _kwargs, _said)
+]
+LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, words in LIFE_ACTIONS for word in words}
+# The outcomes of a reply that did what it asked (any other is a refusal).
+DONE_CODES = {"played", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
+              *(code for code, *_ in LIFE_ACTIONS)}
 
 
 def _life_do(inbound: Inbound, account: dict, preference: Preference, game: Any, word: str) -> tuple[str, str]:
