@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 from bench import api_load
@@ -35,13 +36,14 @@ TICK = os.sysconf("SC_CLK_TCK")
 PAIRS, PGBENCH_SECONDS, API_SECONDS, SCALING_SECONDS = 3, 10, 20, 15
 
 
-def web_server(database_url: str, port: int) -> subprocess.Popen:
+def web_server(database_url: str, port: int, options: list[str] | None = None) -> subprocess.Popen:
+    """gunicorn on the bench database, shaped by `options` (default: as `make run` shapes it)."""
     # Redis as a deployment has it (rate-limit counts, stream notices); the account's rate limit
     # raised, so the figure is the server's, not the limit's (32 accounts moving ~20 times a second).
     env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "project.settings",
            "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"),
            "SCRAPYARD_RATE_ACCOUNT": "1000000"}
-    command = [sys.executable, "-m", "gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}", *web_options(),
+    command = [sys.executable, "-m", "gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}", *(options or web_options()),
                "--log-level", "warning"]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 
@@ -148,38 +150,43 @@ def _django(database_url: str) -> None:
     django.setup()
 
 
+def _new_token() -> str:
+    """A new account's token, made here in the database (sign-up is rate-limited per address and
+    hashes a password slowly on purpose; neither is what this measures)."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    return Token.objects.create(user=get_user_model().objects.create_user(f"b{os.urandom(6).hex()}")).key
+
+
 def accounts(database_url: str, pairs: int) -> list[list[str]]:
-    """Pairs of account tokens, made here in the database (sign-up is rate-limited per address
-    and hashes a password slowly on purpose; neither is what this measures)."""
+    """Pairs of account tokens, for the load generator's clients."""
     _django(database_url)
-    from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
-
-    made = []
-    for _ in range(pairs):
-        users = [get_user_model().objects.create_user(f"b{os.urandom(6).hex()}") for _ in range(2)]
-        made.append([Token.objects.create(user=user).key for user in users])
-    return made
+    return [[_new_token(), _new_token()] for _ in range(pairs)]
 
 
-def statements_per_move(database_url: str, moves: int = 30) -> dict[str, float]:
-    """SQL statements of a move POST and of a game GET, through Django's own test client in this
-    process, on the bench database (the token already read, as in a running server)."""
+def _two_players_in_a_game(database_url: str) -> tuple[list[Any], int]:
+    """Two of Django's test clients, signed in, seated in a new two-seat Scavenge game."""
     _django(database_url)
-    from django.contrib.auth import get_user_model
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
     players = []
     for _ in range(2):
         client = APIClient()
-        user = get_user_model().objects.create_user(f"s{os.urandom(6).hex()}")
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {_new_token()}")
         players.append(client)
     game_id = players[0].post("/api/games/", {"rules": "scavenge", "players": 2}, format="json").json()["id"]
     players[1].post(f"/api/games/{game_id}/join/", format="json")
+    return players, game_id
+
+
+def statements_per_move(database_url: str, moves: int = 30) -> dict[str, float]:
+    """SQL statements of a move POST and of a game GET, through Django's own test client in this
+    process, on the bench database (the token already read, as in a running server)."""
+    players, game_id = _two_players_in_a_game(database_url)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     posts, gets = [], []
     game = players[0].get(f"/api/games/{game_id}/").json()
     listed = players[game["to_act"][0]].get(f"/api/games/{game_id}/legal-moves/").json()
@@ -281,28 +288,22 @@ WEB_CONFIGS = {
 
 def web_configs(database_url: str, port: int = 8766, seconds: float = 12) -> list[str]:
     """The web server's shapes side by side: 16 clients, one request a move, on each."""
-    global web_options
     tokens = accounts(database_url, 16)
     rows = ["| web server | moves/s | POST p50 ms | POST p99 ms | CPU/move web ms | PostgreSQL ms |", "|---|---|---|---|---|---|"]
-    shipped = web_options
-    try:
-        for name, options in WEB_CONFIGS.items():
-            web_options = lambda options=options: options  # noqa: E731 (the server reads it)
-            server = web_server(database_url, port)
-            try:
-                api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
-                meter = CpuMeter(server)
-                meter.start()
-                result = api_load.run(f"http://127.0.0.1:{port}", tokens, "one", 16, seconds)
-                cpu = meter.stop()
-            finally:
-                server.terminate()
-                server.wait(timeout=30)
-            rows.append(f"| {name} | {result.per_second:,.0f} | {result.p50_ms:.0f} | {result.p99_ms:.0f} | "
-                        f"{cpu['web'] * 1000 / result.moves:.2f} | {cpu['database'] * 1000 / result.moves:.2f} |")
-            print(rows[-1], flush=True)
-    finally:
-        web_options = shipped
+    for name, options in WEB_CONFIGS.items():
+        server = web_server(database_url, port, options)
+        try:
+            api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
+            meter = CpuMeter(server)
+            meter.start()
+            result = api_load.run(f"http://127.0.0.1:{port}", tokens, "one", 16, seconds)
+            cpu = meter.stop()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        rows.append(f"| {name} | {result.per_second:,.0f} | {result.p50_ms:.0f} | {result.p99_ms:.0f} | "
+                    f"{cpu['web'] * 1000 / result.moves:.2f} | {cpu['database'] * 1000 / result.moves:.2f} |")
+        print(rows[-1], flush=True)
     return rows
 
 
@@ -311,11 +312,8 @@ def three_requests(database_url: str, port: int = 8767, sync: bool = False) -> l
     GET-GET-POST cycle: what can be measured on a commit from before a move's answer carried the
     game (copy this file and api_load.py into a checkout of it). `sync`: the web server as
     `make run` shipped it then (gunicorn's sync workers, 2)."""
-    global web_options
-    if sync:
-        web_options = lambda: ["--workers", "2"]  # noqa: E731
     tokens = accounts(database_url, 16)
-    server = web_server(database_url, port)
+    server = web_server(database_url, port, ["--workers", "2"] if sync else None)
     rows = ["| pair | moves/s | POST p50 ms | POST p99 ms | pgbench tps | ratio | CPU/move web + PostgreSQL + load = total ms |",
             "|---|---|---|---|---|---|---|"]
     try:
@@ -333,20 +331,10 @@ def three_requests(database_url: str, port: int = 8767, sync: bool = False) -> l
     finally:
         server.terminate()
         server.wait(timeout=30)
-    from django.contrib.auth import get_user_model
+    clients, game_id = _two_players_in_a_game(database_url)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
-    from rest_framework.authtoken.models import Token
-    from rest_framework.test import APIClient
 
-    clients = []
-    for _ in range(2):
-        client = APIClient()
-        user = get_user_model().objects.create_user(f"o{os.urandom(6).hex()}")
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-        clients.append(client)
-    game_id = clients[0].post("/api/games/", {"rules": "scavenge", "players": 2}, format="json").json()["id"]
-    clients[1].post(f"/api/games/{game_id}/join/", format="json")
     posts, reads = [], []
     for _ in range(20):
         with CaptureQueriesContext(connection) as game_read:

@@ -192,8 +192,8 @@ def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]
     seat sees it with its legal moves, so a client plays on without another request. `game` is
     the one the move was written through (None: read it)."""
     game = game if game is not None else game_get(game_id=event.game_id)
-    seat = seat_of(game=game, user=user)
-    legal = legal_moves_for(game=game, user=user)
+    legal = legal_moves_for(game=game, user=user)  # the caller has a seat: it just moved
+    seat = legal["seat"]
     return {
         **event_visible(event, event.seat),
         "game": {
