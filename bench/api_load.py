@@ -143,8 +143,7 @@ class Player(threading.Thread):
 
     def _one(self) -> None:
         known = self.known
-        if known["status"] != "active":
-            self.game_id = self._start()
+        if not self._playing(known):
             return
         status, body = self._post(known["seat"], self.rnd.choice(known["moves"]), known["seq"])
         if status == 201:
@@ -156,6 +155,13 @@ class Player(threading.Thread):
         else:
             self.errors.append(status)
             self.known = self._read(self.game_id)
+
+    def _playing(self, known: dict) -> bool:
+        """Whether the game goes on; if it ended, a new one is started."""
+        if known["status"] == "active":
+            return True
+        self.game_id = self._start()
+        return False
 
     def _next_from(self, after: dict) -> dict:
         if after["status"] != "active":
@@ -170,8 +176,7 @@ class Player(threading.Thread):
 
     def _three(self) -> None:
         known = self._read(self.game_id)
-        if known["status"] != "active":
-            self.game_id = self._start()
+        if not self._playing(known):
             return
         status, _ = self._post(known["seat"], self.rnd.choice(known["moves"]), known["seq"])
         if status == 201:

@@ -31,12 +31,7 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
             "the caller; resume with Last-Event-ID or ?after=N; ends after a finished game's last event "
             "[scope: read]",
             codes=[400, 401, 403, 404],
-            parameters=[
-                _parameter("game_id", "path", {"type": "integer"}, required=True),
-                _parameter("after", "query", {"type": "integer", "minimum": 0}, "resume after this seq"),
-                _parameter("Last-Event-ID", "header", {"type": "integer", "minimum": 0}, "resume after this seq"),
-                _parameter("invitation", "query", {"type": "string"}, "a private game's invitation key"),
-            ],
+            parameters=_game_stream_parameters("seq"),
         )
     }
     result["paths"]["/api/games/{game_id}/chat/stream/"] = {
@@ -45,12 +40,7 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
             "The game's chat lines the caller may read, live: each item exactly a line of /chat/ "
             "(`event: chat`, `id:` the line's id); resume with Last-Event-ID or ?after=N [scope: read]",
             codes=[400, 401, 403, 404],
-            parameters=[
-                _parameter("game_id", "path", {"type": "integer"}, required=True),
-                _parameter("after", "query", {"type": "integer", "minimum": 0}, "resume after this line id"),
-                _parameter("Last-Event-ID", "header", {"type": "integer", "minimum": 0}, "resume after this line id"),
-                _parameter("invitation", "query", {"type": "string"}, "a private game's invitation key"),
-            ],
+            parameters=_game_stream_parameters("line id"),
         )
     }
     result["paths"]["/api/stream/"] = {
@@ -62,6 +52,16 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
         )
     }
     return result
+
+
+def _game_stream_parameters(resumed_by: str) -> list[dict[str, Any]]:
+    """A game's stream: its id, where to resume (`after` or Last-Event-ID), a private game's key."""
+    return [
+        _parameter("game_id", "path", {"type": "integer"}, required=True),
+        _parameter("after", "query", {"type": "integer", "minimum": 0}, f"resume after this {resumed_by}"),
+        _parameter("Last-Event-ID", "header", {"type": "integer", "minimum": 0}, f"resume after this {resumed_by}"),
+        _parameter("invitation", "query", {"type": "string"}, "a private game's invitation key"),
+    ]
 
 
 def _operation(name: str, summary: str, codes: list[int], parameters: list | None = None) -> dict[str, Any]:
