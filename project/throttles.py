@@ -47,13 +47,15 @@ class _PerMinute(SimpleRateThrottle):
             logger.warning("rate limits: the cache is unreachable; %s not counted", self.scope)
             return True
         still_covered = 1 - (now - window * self.duration) / self.duration
-        if previous * still_covered + current <= self.num_requests:
+        estimate = previous * still_covered + current
+        if estimate <= self.num_requests:
             return True
         # Back when the last minute's weight has fallen enough, or at the latest when it is gone.
-        excess = previous * still_covered + current - self.num_requests
-        fall_per_second = previous / self.duration if previous else 0
-        self.wait_seconds = excess / fall_per_second if fall_per_second else (window + 1) * self.duration - now
-        self.wait_seconds = min(self.wait_seconds, (window + 2) * self.duration - now)
+        if previous:
+            wait = (estimate - self.num_requests) / (previous / self.duration)
+        else:
+            wait = (window + 1) * self.duration - now
+        self.wait_seconds = min(wait, (window + 2) * self.duration - now)
         return False
 
     def wait(self) -> float:

@@ -46,7 +46,8 @@ from games.models import Event, EventKind, Game, GameStatus, Seat
 from games.services.common import locked_game, seat_of
 from games.services.recording import record_state
 
-RESIGN, ABORT, SEAT_LEFT, CANCEL, ADJOURNED = "resign", "abort", "seat_left", "cancel", "adjourned"
+RESIGN, ABORT, SEAT_LEFT, CANCEL = "resign", "abort", "seat_left", "cancel"
+ADJOURNED = selectors.ADJOURNED
 DRAW_OFFERED, DRAW_ACCEPTED, DRAW_DECLINED = selectors.DRAW_OFFERED, selectors.DRAW_ACCEPTED, selectors.DRAW_DECLINED
 TAKEBACK_REQUESTED, TAKEBACK_ACCEPTED, TAKEBACK_DECLINED = (
     selectors.TAKEBACK_REQUESTED, selectors.TAKEBACK_ACCEPTED, selectors.TAKEBACK_DECLINED,
