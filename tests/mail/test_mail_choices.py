@@ -161,6 +161,9 @@ def test_mails_hold_nothing_of_another_seats_secret(sink, gateway, eager_tasks, 
     from tests.api.test_secrets_api import _to_the_duel
 
     monkeypatch.setattr(game_services.lobby, "new_seed", lambda: "same-seed-for-both-games")
+    # One moment for both games: the deadlines in the mails then differ only if the secret moved them.
+    frozen = time_controls.now()
+    monkeypatch.setattr(time_controls, "now", lambda: frozen)
     alice, bob = _players("mo", "nat")
     users = [selectors.user_get(user_id=_uid(name)) for name in ("mo", "nat")]
     first, second = _to_the_duel(users), _to_the_duel(users)
