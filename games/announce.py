@@ -22,6 +22,9 @@ from games.models import Game
 log = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "scrapyard:game:"
+# An account seated in a game it did not make (a pairing, a tournament's table, a join) hears of it
+# at once on its feed, which until then watches only the games it knew.
+ACCOUNT_PREFIX = "scrapyard:account:"
 
 
 def channel(game_id: int) -> str:
@@ -47,6 +50,21 @@ def chat_after_commit(game: Game, line_id: int) -> None:
         return
     game_id, seq = game.pk, game.seq
     transaction.on_commit(lambda: _publish(game_id, seq, chat=line_id), robust=True)
+
+
+def seated(game: Game, user_id: int) -> None:
+    """The account took a seat: its feed (`GET /api/stream/`) looks at its games again."""
+    if not settings.REDIS_URL:
+        return
+    game_id = game.pk
+    transaction.on_commit(lambda: _publish_to_account(user_id, game_id), robust=True)
+
+
+def _publish_to_account(user_id: int, game_id: int) -> None:
+    try:
+        _client(settings.REDIS_URL).publish(f"{ACCOUNT_PREFIX}{user_id}", json.dumps({"game": game_id}))
+    except redis.RedisError as error:
+        log.warning("seat notice for account %s not sent (%s); its feed re-checks soon", user_id, error)
 
 
 def _publish(game_id: int, seq: int, **more: int) -> None:

@@ -137,6 +137,8 @@ class GameListCreateApi(ScopedApi):
                                                       help_text="timeouts in a row that resign a seat (0: never)")
         invitees = serializers.ListField(child=serializers.CharField(max_length=150), required=False, default=list,
                                          max_length=20, help_text="usernames invited to a private game")
+        rated = serializers.BooleanField(required=False, default=False,
+                                         help_text="the result changes the players' ratings (needs a time control)")
 
     def get_permissions(self):
         allowed = IsAuthenticated() if self.request.method == "POST" else AllowAny()
@@ -168,6 +170,7 @@ class GameListCreateApi(ScopedApi):
             private=data["private"],
             invitees=data["invitees"],
             timeouts_to_resign=data["timeouts_to_resign"],
+            rated=data["rated"],
         )
         return Response(selectors.game_detail(game=game, user=request.user), status=status.HTTP_201_CREATED)
 

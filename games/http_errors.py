@@ -58,6 +58,13 @@ STATUS: dict[str, int] = {
     "too_many_webhooks": 409,
     "webhook_disabled": 409,
     "url_not_allowed": 400,
+    "seek_not_found": 404,
+    "too_many_seeks": 409,
+    "tournament_not_found": 404,
+    "tournament_closed": 409,
+    "already_entered": 409,
+    "not_the_organiser": 403,
+    "player_not_found": 404,
     # rules.base
     "rules_error": 400,
     "unknown_field": 400,

@@ -42,12 +42,18 @@ class Game(models.Model):
         default=3, help_text="a seat that times out this many times in a row is resigned for (0: never)"
     )
     invitation_key = models.CharField(max_length=40, blank=True, default="", help_text="a private game's link secret")
+    rated = models.BooleanField(default=False, help_text="its result changes its players' ratings (`competition`)")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ("-id",)
-        indexes = [models.Index(fields=("status", "-id"))]
+        indexes = [
+            models.Index(fields=("status", "-id")),
+            # the ratings' sweep: rated games finished lately
+            models.Index(fields=("updated_at",), condition=models.Q(rated=True, status="finished"),
+                         name="game_rated_finished"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.rules} #{self.pk} ({self.status})"

@@ -246,6 +246,7 @@ class GameSummary(serializers.Serializer):
     status = serializers.ChoiceField(choices=["open", "active", "finished"])
     players = serializers.IntegerField()
     options = serializers.DictField()
+    rated = serializers.BooleanField(help_text="whether the result changes the players' ratings")
     seats = SeatSummary(many=True)
     seq = serializers.IntegerField(help_text="the number of the game's latest event")
     to_act = serializers.ListField(child=serializers.IntegerField())

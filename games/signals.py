@@ -9,3 +9,6 @@ for a message that never arrives, since a process can die between the commit and
 from django.dispatch import Signal
 
 events_recorded = Signal()  # keyword arguments: game_id, seq
+# Sent likewise once the transaction that finished a game has committed (after its
+# `events_recorded`): ratings and tournaments follow finished games, not every move.
+game_finished = Signal()  # keyword arguments: game_id

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "hooks",
     "web",
     "mail",
+    "competition",
     "anymail",
 ]
 
@@ -340,6 +341,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TASK_ALWAYS_EAGER = _env_flag("SCRAPYARD_TASKS_EAGER", False)
+SCRAPYARD_COMPETITION_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_COMPETITION_SWEEP_SECONDS", "5"))
 # Deadlines live in the database; beat sweeps them every second (games.clocks).
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
@@ -351,6 +353,9 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": SCRAPYARD_ABANDON_SWEEP_SECONDS,
         "options": {"expires": 600},
     },
+    # ratings whose message was lost, seeks to expire or pair, tournaments to start or move on
+    "competition": {"task": "competition.sweep", "schedule": SCRAPYARD_COMPETITION_SWEEP_SECONDS,
+                    "options": {"expires": 10}},
     "webhooks-missed": {
         "task": "hooks.sweep_missed",
         "schedule": SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS,

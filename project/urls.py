@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/", include("streams.urls")),
     path("api/", include("hooks.urls")),
     path("api/", include("mail.urls")),
+    path("api/", include("competition.urls")),
     path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="mail-unsubscribe"),
     path("mail/inbound/", include("anymail.urls")),  # providers' inbound and tracking webhooks
     path("admin/", admin.site.urls),

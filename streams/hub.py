@@ -2,7 +2,8 @@
 
 A process may hold thousands of idle streams; each waits on an `asyncio.Event` here rather than on
 a Redis connection of its own. One listener task per event loop subscribes to every game's
-channel (`games.announce`) and wakes the streams of the game named. If Redis goes away the
+channel (`games.announce`) and wakes the streams of the game named, and to every account's
+channel, which wakes the account's feed when it is seated in a new game. If Redis goes away the
 listener retries each second; the streams meanwhile fall back to re-reading the log on their
 own short interval, so nothing is missed, only later.
 """
@@ -26,6 +27,7 @@ class Hub:
     def __init__(self) -> None:
         self.waiting: dict[int, set[asyncio.Event]] = defaultdict(set)
         self.announced: dict[int, int] = {}  # the newest seq a notice named, per watched game
+        self.accounts: dict[int, set[asyncio.Event]] = defaultdict(set)
         self.listener: asyncio.Task | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -45,6 +47,18 @@ class Hub:
                 del self.waiting[game_id]
                 self.announced.pop(game_id, None)
 
+    def watch_account(self, user_id: int, woken: asyncio.Event) -> None:
+        """`woken` is set when the account is seated in a new game (`games.announce.seated`)."""
+        self._listen_in_this_loop()
+        self.accounts[user_id].add(woken)
+
+    def unwatch_account(self, user_id: int, woken: asyncio.Event) -> None:
+        watchers = self.accounts.get(user_id)
+        if watchers is not None:
+            watchers.discard(woken)
+            if not watchers:
+                del self.accounts[user_id]
+
     def newest(self, game_id: int) -> int | None:
         return self.announced.get(game_id)
 
@@ -61,7 +75,7 @@ class Hub:
             client = redis.asyncio.Redis.from_url(url)
             try:
                 pubsub = client.pubsub()
-                await pubsub.psubscribe(f"{announce.CHANNEL_PREFIX}*")
+                await pubsub.psubscribe(f"{announce.CHANNEL_PREFIX}*", f"{announce.ACCOUNT_PREFIX}*")
                 async for message in pubsub.listen():
                     if message["type"] == "pmessage":
                         self._wake(message["channel"], message["data"])
@@ -74,6 +88,9 @@ class Hub:
                 await client.aclose()
 
     def _wake(self, channel: bytes, data: bytes) -> None:
+        if channel.startswith(announce.ACCOUNT_PREFIX.encode()):
+            self._wake_account(channel)
+            return
         try:
             game_id = int(channel.decode().removeprefix(announce.CHANNEL_PREFIX))
             seq = int(json.loads(data)["seq"])
@@ -83,6 +100,14 @@ class Hub:
             return
         self.announced[game_id] = max(seq, self.announced.get(game_id, 0))
         for woken in self.waiting[game_id]:
+            woken.set()
+
+    def _wake_account(self, channel: bytes) -> None:
+        try:
+            user_id = int(channel.decode().removeprefix(announce.ACCOUNT_PREFIX))
+        except ValueError:
+            return
+        for woken in self.accounts.get(user_id, ()):
             woken.set()
 
 

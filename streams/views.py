@@ -131,6 +131,7 @@ async def _account_feed(user: Any, kind: str) -> AsyncIterator[str]:
     known: dict[int, dict[str, Any]] = {}
     watched: set[int] = set()
     last_sent = time.monotonic()
+    HUB.watch_account(user.pk, woken)
     try:
         while True:
             woken.clear()
@@ -148,6 +149,7 @@ async def _account_feed(user: Any, kind: str) -> AsyncIterator[str]:
                 yield keep_alive
                 last_sent = time.monotonic()
     finally:
+        HUB.unwatch_account(user.pk, woken)
         for game_id in watched:
             HUB.unwatch(game_id, woken)
 

@@ -13,4 +13,8 @@ urlpatterns = [
     path("account/", views.account, name="account"),
     path("games/new/", views.new_game, name="new-game"),
     path("games/<int:game_id>/", views.game, name="game"),
+    path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("players/<str:username>/", views.player, name="player"),
+    path("tournaments/", views.tournaments, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", views.tournament, name="tournament"),
 ]

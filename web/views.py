@@ -61,3 +61,19 @@ def game(request, game_id: int):
             "stream_url": settings.SCRAPYARD_STREAM_URL.rstrip("/"),
         },
     )
+
+
+def leaderboards(request):
+    return render(request, "web/leaderboards.html")
+
+
+def player(request, username: str):
+    return render(request, "web/player.html", {"username": username})
+
+
+def tournaments(request):
+    return render(request, "web/tournaments.html")
+
+
+def tournament(request, tournament_id: int):
+    return render(request, "web/tournament.html", {"tournament_id": tournament_id})

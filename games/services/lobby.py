@@ -11,7 +11,7 @@ from django.db import transaction
 
 import bots
 import rules
-from games import deadlines, log, store, time_controls
+from games import announce, deadlines, log, store, time_controls
 from games.errors import AlreadySeated, GameNotFound, GameNotOpen, InvalidInput, NotABotAccount
 from games.models import Account, EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.services.common import locked_game, seat_of
@@ -39,6 +39,7 @@ def game_create(
     private: bool = False,
     invitees: list[str] | None = None,
     timeouts_to_resign: int = 3,
+    rated: bool = False,
 ) -> Game:
     """A new game; the creator takes seat 0 and `bot_seats` ({seat, bot, level?}) their seats.
     With `creator_plays=False` the creator only watches and bots may take seat 0 too (a game of
@@ -54,8 +55,12 @@ def game_create(
     if isinstance(timeouts_to_resign, bool) or not isinstance(timeouts_to_resign, int) or not 0 <= timeouts_to_resign <= 10:
         raise InvalidInput("timeouts_to_resign is a whole number from 0 (never) to 10",
                            fields={"timeouts_to_resign": ["0 to 10"]})
+    if rated and not control:
+        raise InvalidInput("a rated game needs a time control: without one a seat could stall it for ever",
+                           fields={"rated": ["needs a time control"]})
     seed = new_seed()
     game = Game.objects.create(
+        rated=rated,
         private=private,
         timeouts_to_resign=timeouts_to_resign,
         invitation_key=secrets.token_urlsafe(16) if private else "",
@@ -84,6 +89,33 @@ def game_create(
         _take_seat(game, Seat(game=game, index=wanted["seat"], bot=wanted["bot"], bot_level=wanted["level"]))
     Invitation.objects.bulk_create([Invitation(game=game, user=user) for user in invited])
     record_state(game, state)
+    return game
+
+
+@transaction.atomic
+def game_create_seated(
+    *,
+    creator: Any,
+    rules_id: str,
+    players: int,
+    options: dict | None,
+    time_control: dict | None,
+    rated: bool,
+    seats: list[dict],
+) -> Game:
+    """A game whose every seat is named at once (a pairing, a tournament table), so it starts in
+    the transaction that makes it: `seats[i]` is `{"user": account}` or `{"bot": name, "level": n}`.
+    `creator` (who pairs or runs the tournament) is named as its creator, seated or not."""
+    if len(seats) != players:
+        raise InvalidInput(f"a game of {players} needs {players} seats named, not {len(seats)}")
+    bot_seats = [{"seat": index, "bot": seat["bot"], **({"level": seat["level"]} if seat.get("level") is not None else {})}
+                 for index, seat in enumerate(seats) if "bot" in seat]
+    game = game_create(creator=creator, rules_id=rules_id, players=players, options=options, bot_seats=bot_seats,
+                       time_control=time_control, creator_plays=False, rated=rated)
+    for seat in seats:  # in seat order: each takes the lowest free seat, which is its own
+        if "user" in seat:
+            game_join(game_id=game.pk, user=seat["user"])
+    game.refresh_from_db()
     return game
 
 
@@ -200,6 +232,8 @@ def _next_free_seat(game: Game) -> int:
 
 def _take_seat(game: Game, seat: Seat) -> None:
     seat.save()
+    if seat.user_id:
+        announce.seated(game, seat.user_id)
     who = {"username": seat.user.username} if seat.user else {"bot": seat.bot, "level": seat.bot_level}
     log.append(game, kind=EventKind.SYSTEM, seat=seat.index, payload={"type": "seat_taken", **who})
     if game.seats.count() == game.players:

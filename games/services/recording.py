@@ -23,14 +23,15 @@ def record_state(game: Game, state: Any, acted: int | None = None) -> None:
     writes = hotpath.Writes()
     _project(game, state)
     game.updated_at = timezone.now()
-    writes.update(Game, game.pk, hotpath.game_changes(game))
+    changes = hotpath.game_changes(game)
+    writes.update(Game, game.pk, changes)
     _snapshot_if_due(game, state, writes)
     deadlines.deadlines_sync(game, acted=acted, writes=writes)
     writes.run()
     hotpath.remember_loaded(game)
     _wake_bots_after_commit(game)
     announce.after_commit(game)
-    _tell_listeners_after_commit(game)
+    _tell_listeners_after_commit(game, finished="status" in changes and game.status == GameStatus.FINISHED)
 
 
 def _project(game: Game, state: Any) -> None:
@@ -67,6 +68,8 @@ def _wake_bots_after_commit(game: Game) -> None:
         transaction.on_commit(lambda: dispatch.send(dispatch.PLAY_BOTS, (game_id, seq)), robust=True)
 
 
-def _tell_listeners_after_commit(game: Game) -> None:
+def _tell_listeners_after_commit(game: Game, finished: bool) -> None:
     game_id, seq = game.pk, game.seq
     transaction.on_commit(lambda: signals.events_recorded.send(Game, game_id=game_id, seq=seq), robust=True)
+    if finished:
+        transaction.on_commit(lambda: signals.game_finished.send(Game, game_id=game_id), robust=True)

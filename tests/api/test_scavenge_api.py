@@ -48,15 +48,17 @@ def _choose(moves: list[dict], view: dict, seat: int, rnd: random.Random) -> dic
 
 
 def _play(game_id: int, seated: list[Player], rnd: random.Random) -> tuple[dict, int]:
+    game = seated[0].get(f"/api/games/{game_id}/").json()
     for turn in range(3000):
-        game = seated[0].get(f"/api/games/{game_id}/").json()
         if game["status"] == "finished":
-            return game, turn
+            return seated[0].get(f"/api/games/{game_id}/").json(), turn
         seat = game["to_act"][0]
         mine = seated[seat].get(f"/api/games/{game_id}/").json()
         listed = seated[seat].get(f"/api/games/{game_id}/legal-moves/").json()
         move = _choose(listed["moves"], mine["view"], seat, rnd)
-        assert seated[seat].submit(game_id, move, listed["seq"]).status_code == 201
+        answer = seated[seat].submit(game_id, move, listed["seq"])
+        assert answer.status_code == 201
+        game = answer.json()["game"]  # the game after the move: whose turn it is now
     pytest.fail("no winner within 3000 turns")
 
 

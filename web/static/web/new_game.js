@@ -85,6 +85,7 @@ form.addEventListener('submit', async (event) => {
   };
   const control = timeControl();
   if (control) body.time_control = control;
+  if (document.getElementById('rated').checked) body.rated = true;
   const invitees = document.getElementById('invitees').value.split(',').map((name) => name.trim()).filter(Boolean);
   if (document.getElementById('private').checked || invitees.length) {
     body.private = true;

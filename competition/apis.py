@@ -1,0 +1,324 @@
+"""`/api/seeks/`, `/api/tournaments/`, `/api/leaderboards/` and `/api/players/{username}/`.
+
+Seeking, entering and organising need an account and the `play` scope; every read is open.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+
+from competition import pairing, rating_fold, selectors, tournament_service
+from competition.models import SeekStatus, TournamentKind, TournamentStatus
+from games import auth
+from games.apis import ScopedApi, validated
+from games.schema import operation
+
+
+class RatingRange(serializers.Serializer):
+    min = serializers.FloatField(required=False, allow_null=True, default=None)
+    max = serializers.FloatField(required=False, allow_null=True, default=None)
+
+
+class SeekInfo(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    rules = serializers.CharField()
+    players = serializers.IntegerField()
+    options = serializers.DictField()
+    time_control = serializers.DictField()
+    rated = serializers.BooleanField()
+    rating = serializers.IntegerField(help_text="the seeker's rating in the game's pool")
+    rating_range = RatingRange(help_text="the partners' ratings it accepts (null: no bound)")
+    status = serializers.ChoiceField(choices=SeekStatus.values)
+    game = serializers.IntegerField(allow_null=True, help_text="the game made for it, once paired")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+
+class ReadOpenWriteSignedIn(ScopedApi):
+    def get_permissions(self):
+        allowed = IsAuthenticated() if self.request.method in ("POST", "DELETE") else AllowAny()
+        return [allowed, auth.TokenScopes()]
+
+    scopes = {"GET": "read", "POST": "play", "DELETE": "play"}
+
+
+class SeeksApi(ReadOpenWriteSignedIn):
+    """Open seeks, and seeking a game."""
+
+    class SeekFilterSerializer(serializers.Serializer):
+        mine = serializers.BooleanField(required=False, default=False, help_text="your seeks, whatever their status")
+
+    class SeekCreateInputSerializer(serializers.Serializer):
+        rules = serializers.CharField(max_length=40)
+        players = serializers.IntegerField()
+        options = serializers.DictField(required=False, default=dict)
+        time_control = serializers.JSONField(help_text="as a game's; required")
+        rated = serializers.BooleanField(required=False, default=True)
+        rating_range = RatingRange(required=False, default=dict,
+                                   help_text="pair only with players rated within it")
+        expires_in = serializers.IntegerField(required=False, default=pairing.DEFAULT_EXPIRES_IN,
+                                              help_text="seconds before it lapses unpaired (10 to 604800)")
+
+    @operation("seekList", summary="Open seeks, oldest first (or yours, with ?mine=true)", answer=SeekInfo(many=True),
+               parameters=[SeekFilterSerializer], codes=["invalid_input"], scope="read")
+    def get(self, request):
+        mine = validated(self.SeekFilterSerializer, request.query_params)["mine"]
+        return Response(selectors.seek_list(user=request.user, mine=mine and request.user.is_authenticated))
+
+    @operation("seekCreate", summary="Seek a game: the server pairs it with compatible seeks and makes the game",
+               answer=SeekInfo, status=201, request=SeekCreateInputSerializer, body=True, auth="required",
+               codes=["unknown_rules", "invalid_option", "too_many_seeks"], rules_statuses=[400], scope="play")
+    def post(self, request):
+        data = validated(self.SeekCreateInputSerializer, request.data)
+        seek = pairing.seek_create(
+            user=request.user, rules_id=data["rules"], players=data["players"], options=data["options"],
+            time_control=data["time_control"], rated=data["rated"], rating_min=data["rating_range"].get("min"),
+            rating_max=data["rating_range"].get("max"), expires_in=data["expires_in"],
+        )
+        return Response(selectors.seek_get(user=request.user, seek_id=seek.pk), status=status.HTTP_201_CREATED)
+
+
+class SeekApi(ReadOpenWriteSignedIn):
+    def get_permissions(self):  # a seek is its owner's to read, too
+        return [IsAuthenticated(), auth.TokenScopes()]
+
+    @operation("seekGet", summary="One of your seeks (its game, once paired)", answer=SeekInfo, auth="required",
+               codes=["not_found", "seek_not_found"], scope="read")
+    def get(self, request, seek_id: int):
+        return Response(selectors.seek_get(user=request.user, seek_id=seek_id))
+
+    @operation("seekCancel", summary="Cancel your seek (a paired one stays paired)", answer=SeekInfo, auth="required",
+               codes=["not_found", "seek_not_found"], scope="play")
+    def delete(self, request, seek_id: int):
+        pairing.seek_cancel(user=request.user, seek_id=seek_id)
+        return Response(selectors.seek_get(user=request.user, seek_id=seek_id))
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+class TournamentSummary(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=TournamentKind.values)
+    rules = serializers.CharField()
+    players = serializers.IntegerField(help_text="seats at each table")
+    options = serializers.DictField()
+    time_control = serializers.DictField()
+    rated = serializers.BooleanField()
+    rounds = serializers.IntegerField(allow_null=True, help_text="null until it starts, if not chosen")
+    current_round = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=TournamentStatus.values)
+    starts_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    organiser = serializers.CharField()
+    entrants = serializers.IntegerField()
+
+
+class StandingRow(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="shared when every tie-break is equal")
+    entrant = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.FloatField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    buchholz = serializers.FloatField(help_text="the sum of the opponents' points")
+    sonneborn_berger = serializers.FloatField(help_text="the sum of each opponent's points times the result against them")
+    rating = serializers.IntegerField(help_text="the rating entered with")
+    withdrawn = serializers.BooleanField(help_text="left during the tournament: keeps its points, plays no more rounds")
+
+
+class TableInfo(serializers.Serializer):
+    table = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True)
+    bye = serializers.BooleanField()
+    seats = serializers.ListField(child=serializers.CharField(), help_text="entrants' names, by seat")
+    points = serializers.ListField(child=serializers.FloatField(), allow_null=True, help_text="by seat, once ended")
+
+
+class RoundInfo(serializers.Serializer):
+    round = serializers.IntegerField()
+    tables = TableInfo(many=True)
+
+
+class EntrantInfo(serializers.Serializer):
+    name = serializers.CharField()
+    username = serializers.CharField(allow_null=True)
+    is_bot = serializers.BooleanField()
+    rating = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+
+
+class TournamentDetail(TournamentSummary):
+    entrant_list = EntrantInfo(many=True)
+    round_list = RoundInfo(many=True)
+    standings = StandingRow(many=True)
+
+
+class TournamentsApi(ReadOpenWriteSignedIn):
+    class TournamentCreateInputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=100)
+        kind = serializers.ChoiceField(choices=TournamentKind.values)
+        rules = serializers.CharField(max_length=40)
+        players = serializers.IntegerField(required=False, default=2)
+        options = serializers.DictField(required=False, default=dict)
+        time_control = serializers.JSONField(help_text="as a game's; required")
+        rated = serializers.BooleanField(required=False, default=True)
+        rounds = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                          help_text="Swiss: rounds to play (default ⌈log2 entrants⌉)")
+        starts_at = serializers.DateTimeField(help_text="entries close and round 1 begins then")
+
+    @operation("tournamentList", summary="Tournaments, newest first", answer=TournamentSummary(many=True), scope="read")
+    def get(self, request):
+        return Response(selectors.tournament_list())
+
+    @operation("tournamentCreate", summary="Organise a round robin or a Swiss tournament", answer=TournamentDetail,
+               status=201, request=TournamentCreateInputSerializer, body=True, auth="required",
+               codes=["unknown_rules", "invalid_option"], rules_statuses=[400], scope="play")
+    def post(self, request):
+        data = validated(self.TournamentCreateInputSerializer, request.data)
+        tournament = tournament_service.tournament_create(
+            user=request.user, name=data["name"], kind=data["kind"], rules_id=data["rules"], players=data["players"],
+            options=data["options"], time_control=data["time_control"], rated=data["rated"],
+            starts_at=data["starts_at"], rounds=data["rounds"],
+        )
+        return Response(selectors.tournament_detail(tournament_id=tournament.pk), status=status.HTTP_201_CREATED)
+
+
+class TournamentApi(ReadOpenWriteSignedIn):
+    @operation("tournamentGet", summary="A tournament: entrants, rounds and tables, standings with tie-breaks",
+               answer=TournamentDetail, codes=["not_found", "tournament_not_found"], scope="read")
+    def get(self, request, tournament_id: int):
+        return Response(selectors.tournament_detail(tournament_id=tournament_id))
+
+
+class TournamentJoinApi(ReadOpenWriteSignedIn):
+    @operation("tournamentJoin", summary="Enter a tournament before it starts", answer=TournamentDetail, status=201,
+               auth="required", codes=["not_found", "tournament_not_found", "tournament_closed", "already_entered"], scope="play")
+    def post(self, request, tournament_id: int):
+        tournament_service.tournament_join(user=request.user, tournament_id=tournament_id)
+        return Response(selectors.tournament_detail(tournament_id=tournament_id), status=status.HTTP_201_CREATED)
+
+    @operation("tournamentLeave", summary="Withdraw: before the start your entry is gone; once running, you play no further round",
+               answer=TournamentDetail,
+               auth="required", codes=["not_found", "tournament_not_found", "tournament_closed"], scope="play")
+    def delete(self, request, tournament_id: int):
+        tournament_service.tournament_leave(user=request.user, tournament_id=tournament_id)
+        return Response(selectors.tournament_detail(tournament_id=tournament_id))
+
+
+class TournamentBotsApi(ReadOpenWriteSignedIn):
+    class TournamentBotInputSerializer(serializers.Serializer):
+        bot = serializers.CharField(max_length=20)
+        level = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+    @operation("tournamentBotAdd", summary="Enter one of the server's bots (the organiser only)",
+               answer=TournamentDetail, status=201, request=TournamentBotInputSerializer, body=True, auth="required",
+               codes=["not_found", "tournament_not_found", "tournament_closed", "not_the_organiser", "unknown_bot", "invalid_level"],
+               scope="play")
+    def post(self, request, tournament_id: int):
+        data = validated(self.TournamentBotInputSerializer, request.data)
+        tournament_service.tournament_bot_add(user=request.user, tournament_id=tournament_id, **data)
+        return Response(selectors.tournament_detail(tournament_id=tournament_id), status=status.HTTP_201_CREATED)
+
+
+# --- leaderboards and profiles ----------------------------------------------------------------
+
+
+class RatingInfo(serializers.Serializer):
+    name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    rules = serializers.CharField()
+    time_class = serializers.ChoiceField(choices=rating_fold.TIME_CLASSES)
+    system = serializers.ChoiceField(choices=["glicko2", "plackett_luce"],
+                                     help_text="glicko2 rates two-player games; plackett_luce three and four")
+    rating = serializers.IntegerField()
+    deviation = serializers.IntegerField(help_text="the rating's uncertainty: it shrinks with games, grows with absence")
+    provisional = serializers.BooleanField(help_text="deviation above 110: too few recent games to be sure")
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    last_played_at = serializers.DateTimeField()
+
+
+class Leaderboard(serializers.Serializer):
+    rules = serializers.CharField()
+    time_class = serializers.CharField()
+    system = serializers.ChoiceField(choices=["glicko2", "plackett_luce"],
+                                     help_text="the pool shown: ?system=, or two-player if it has anyone")
+    people = RatingInfo(many=True)
+    bots = RatingInfo(many=True)
+
+
+class Pool(serializers.Serializer):
+    rules = serializers.CharField()
+    time_class = serializers.CharField()
+    system = serializers.CharField()
+
+
+class LeaderboardsApi(ScopedApi):
+    permission_classes = (AllowAny,)
+
+    @operation("leaderboardPools", summary="The rating pools that have players", answer=Pool(many=True), scope="read")
+    def get(self, request):
+        return Response(selectors.leaderboard_pools())
+
+
+class LeaderboardApi(ScopedApi):
+    permission_classes = (AllowAny,)
+
+    class LeaderboardFilterSerializer(serializers.Serializer):
+        system = serializers.ChoiceField(choices=["glicko2", "plackett_luce"], required=False)
+
+    @operation("leaderboardGet", summary="A pool's top players, people and bots apart", answer=Leaderboard,
+               parameters=[LeaderboardFilterSerializer], codes=["invalid_input", "not_found"], scope="read")
+    def get(self, request, rules_id: str, time_class: str):
+        system = validated(self.LeaderboardFilterSerializer, request.query_params).get("system")
+        return Response(selectors.leaderboard(rules_id=rules_id, time_class=time_class, system=system))
+
+
+class HistoryPoint(serializers.Serializer):
+    game = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    rating = serializers.IntegerField()
+    deviation = serializers.IntegerField()
+    outcome = serializers.ChoiceField(choices=["win", "draw", "loss"])
+
+
+class PoolRating(RatingInfo):
+    history = HistoryPoint(many=True, help_text="after each rated game, oldest first (the last 500)")
+
+
+class CurrentGame(serializers.Serializer):
+    id = serializers.IntegerField()
+    rules = serializers.CharField()
+    players = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    time_control = serializers.DictField(allow_null=True)
+
+
+class PlayerProfile(serializers.Serializer):
+    username = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    games = serializers.IntegerField(help_text="rated games, every pool")
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    ratings = PoolRating(many=True)
+    current_games = CurrentGame(many=True)
+
+
+class PlayerApi(ScopedApi):
+    permission_classes = (AllowAny,)
+
+    @operation("playerGet", summary="A player's ratings with their history, tally and current games",
+               answer=PlayerProfile, codes=["not_found", "player_not_found"], scope="read")
+    def get(self, request, username: str):
+        return Response(selectors.player_profile(username=username))

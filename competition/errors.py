@@ -1,0 +1,31 @@
+"""Competitive play's refusals, in the API's one error shape (their statuses: `games.http_errors`)."""
+
+from games.errors import ServiceError
+
+
+class SeekNotFound(ServiceError):
+    code = "seek_not_found"
+
+
+class TooManySeeks(ServiceError):
+    code = "too_many_seeks"
+
+
+class TournamentNotFound(ServiceError):
+    code = "tournament_not_found"
+
+
+class TournamentClosed(ServiceError):
+    code = "tournament_closed"
+
+
+class AlreadyEntered(ServiceError):
+    code = "already_entered"
+
+
+class NotTheOrganiser(ServiceError):
+    code = "not_the_organiser"
+
+
+class PlayerNotFound(ServiceError):
+    code = "player_not_found"

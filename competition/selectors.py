@@ -1,0 +1,191 @@
+"""Reads of competitive play: seeks, tournaments and their standings, leaderboards, profiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from competition import ratings, tournament_pairing
+from competition.errors import PlayerNotFound, SeekNotFound, TournamentNotFound
+from competition.models import Rating, RatingChange, Seek, SeekStatus, Tournament
+from games import selectors as games_selectors
+
+LEADERBOARD_SIZE = 50
+HISTORY_POINTS = 500
+
+
+# --- seeks ------------------------------------------------------------------------------------
+
+
+def seek_info(seek: Seek) -> dict[str, Any]:
+    return {
+        "id": seek.pk,
+        "username": seek.user.username,
+        "rules": seek.rules,
+        "players": seek.players,
+        "options": seek.options,
+        "time_control": seek.time_control,
+        "rated": seek.rated,
+        "rating": round(seek.rating),
+        "rating_range": {"min": seek.rating_min, "max": seek.rating_max},
+        "status": seek.status,
+        "game": seek.game_id,
+        "created_at": seek.created_at,
+        "expires_at": seek.expires_at,
+    }
+
+
+def seek_get(*, user: Any, seek_id: int) -> dict[str, Any]:
+    seek = Seek.objects.select_related("user").filter(pk=seek_id, user=user).first()
+    if seek is None:
+        raise SeekNotFound(f"you have no seek {seek_id}")
+    return seek_info(seek)
+
+
+def seek_list(*, user: Any, mine: bool) -> list[dict[str, Any]]:
+    """Open seeks, oldest first (what a lobby shows); `mine`: the caller's, any status, newest first."""
+    if mine:
+        seeks = Seek.objects.filter(user=user).order_by("-id")[:100]
+    else:
+        seeks = Seek.objects.filter(status=SeekStatus.OPEN, expires_at__gt=timezone.now()).order_by("created_at", "id")[:200]
+    return [seek_info(seek) for seek in seeks.select_related("user")]
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+def tournament_summary(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "kind": tournament.kind,
+        "rules": tournament.rules,
+        "players": tournament.players,
+        "options": tournament.options,
+        "time_control": tournament.time_control,
+        "rated": tournament.rated,
+        "rounds": tournament.rounds or None,
+        "current_round": tournament.current_round,
+        "status": tournament.status,
+        "starts_at": tournament.starts_at,
+        "finished_at": tournament.finished_at,
+        "organiser": tournament.created_by.username,
+        "entrants": tournament.entrants.filter(withdrawn=False).count(),
+    }
+
+
+def tournament_list() -> list[dict[str, Any]]:
+    return [tournament_summary(t) for t in Tournament.objects.select_related("created_by").order_by("-id")[:100]]
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_related("created_by").filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+    return tournament
+
+
+def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
+    """The tournament, its entrants, every round's tables and the standings so far."""
+    tournament = _tournament(tournament_id)
+    entrants = {entrant.pk: entrant for entrant in tournament.entrants.select_related("user")}
+    tables = list(tournament.tables.all())
+    names = {pk: entrant.name for pk, entrant in entrants.items()}
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for table in tables:
+        rounds.setdefault(table.round, []).append({
+            "table": table.number,
+            "game": table.game_id,
+            "bye": len(table.entrants) == 1,
+            "seats": [names.get(entrant, "?") for entrant in table.entrants],
+            "points": table.points if table.finished else None,
+        })
+    return {
+        **tournament_summary(tournament),
+        "entrant_list": [{"name": e.name, "username": e.user.username if e.user_id else None, "is_bot": not e.user_id,
+                          "rating": round(e.seed_rating), "withdrawn": e.withdrawn} for e in entrants.values()],
+        "round_list": [{"round": number, "tables": tables_of} for number, tables_of in sorted(rounds.items())],
+        "standings": standings_of(tournament, entrants, tables),
+    }
+
+
+def standings_of(tournament: Tournament, entrants: dict[int, Any], tables: list[Any]) -> list[dict[str, Any]]:
+    played = [
+        tournament_pairing.Played(
+            entrants=tuple(table.entrants), points=tuple(table.points), scores=tuple(table.scores or ()),
+            bye=len(table.entrants) == 1, played=bool(table.scores) and any(p for p in table.points),
+        )
+        for table in tables if table.finished
+    ]
+    rows = tournament_pairing.standings({pk: e.seed_rating for pk, e in entrants.items()}, played, tournament.kind)
+    return [{**row, "name": entrants[row["entrant"]].name, "rating": round(row["rating"]),
+             "withdrawn": entrants[row["entrant"]].withdrawn} for row in rows]
+
+
+# --- ratings ----------------------------------------------------------------------------------
+
+
+def rating_info(rating: Rating) -> dict[str, Any]:
+    return {
+        "name": rating.name,
+        "is_bot": rating.is_bot,
+        "rules": rating.rules,
+        "time_class": rating.time_class,
+        "system": rating.system,
+        "rating": round(rating.rating),
+        "deviation": round(rating.deviation),
+        "provisional": rating.deviation > 110,
+        "games": rating.games,
+        "wins": rating.wins,
+        "draws": rating.draws,
+        "losses": rating.losses,
+        "last_played_at": rating.last_played_at,
+    }
+
+
+def leaderboard(*, rules_id: str, time_class: str, system: str | None = None) -> dict[str, Any]:
+    """The top players of a pool, people and bots apart, best rating first. Without `system`,
+    the two-player pool if it has anyone, else the multiplayer one: pools are never mixed."""
+    in_class = Rating.objects.filter(rules=rules_id, time_class=time_class)
+    if system is None:
+        system = ratings.GLICKO2 if in_class.filter(system=ratings.GLICKO2).exists() else ratings.PLACKETT_LUCE
+    top = in_class.filter(system=system).order_by("-rating", "player")
+    return {
+        "rules": rules_id,
+        "time_class": time_class,
+        "system": system,
+        "people": [rating_info(r) for r in top.filter(is_bot=False)[:LEADERBOARD_SIZE]],
+        "bots": [rating_info(r) for r in top.filter(is_bot=True)[:LEADERBOARD_SIZE]],
+    }
+
+
+def leaderboard_pools() -> list[dict[str, Any]]:
+    pools = Rating.objects.values_list("rules", "time_class", "system").distinct().order_by("rules", "time_class", "system")
+    return [{"rules": r, "time_class": c, "system": s} for r, c, s in pools]
+
+
+def player_profile(*, username: str) -> dict[str, Any]:
+    """An account's ratings in every pool with their history, its tally and its current games."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise PlayerNotFound(f"there is no player {username!r}")
+    key = f"u{user.pk}"
+    pools = []
+    for rating in Rating.objects.filter(player=key).order_by("rules", "time_class", "system"):
+        history = (RatingChange.objects.filter(player=key, rules=rating.rules, time_class=rating.time_class,
+                                               system=rating.system).order_by("-finished_at", "-game_id")
+                   .values("game_id", "finished_at", "rating_after", "deviation_after", "outcome")[:HISTORY_POINTS])
+        pools.append({**rating_info(rating), "history": [
+            {"game": h["game_id"], "at": h["finished_at"], "rating": round(h["rating_after"]),
+             "deviation": round(h["deviation_after"]), "outcome": h["outcome"]} for h in reversed(history)]})
+    totals = {name: sum(p[name] for p in pools) for name in ("games", "wins", "draws", "losses")}
+    return {
+        "username": user.username,
+        "is_bot": games_selectors.is_bot_account(user=user),
+        **totals,
+        "ratings": pools,
+        "current_games": games_selectors.games_current(user=user),
+    }
+

@@ -1,0 +1,186 @@
+"""Tournament pairings and standings: pure Python over entrant ids, no Django.
+
+- Round robin (two-player games): the circle method, every entrant meets every other once; with
+  an odd number one sits out each round (a bye). Seat 0 alternates: with an odd number everyone
+  has it in half their games, with an even number in half give or take one.
+- Swiss (two-player games): before each round entrants are ranked by points, then rating; the
+  best-ranked unpaired entrant meets the next-ranked one it has not met, backtracking when a
+  lower pair would be left with only repeat pairings. With an odd number the lowest-ranked entrant
+  that has not had a bye sits out. Seat 0 goes to whoever has had it less often.
+- Tables (three or four seats): entrants ranked the same way sit at tables in order, the top
+  `size` at the first; those left over (fewer than a table) sit out, lowest-ranked first, nobody
+  twice while another has not.
+
+Points: a game's points are the share of the other seats a seat finished ahead of, a tie counting
+half (so 1, ½, 0 in a two-player game). A bye is worth 1. A game that ended without being played
+(aborted, cancelled, abandoned) is worth 0 to every seat.
+
+Tie-breaks: Buchholz is the sum of the points of every opponent met; Sonneborn-Berger the sum,
+over games, of each opponent's points times the result against that opponent. Standings order
+by points, then (Swiss) Buchholz, Sonneborn-Berger, rating, or (round robin) Sonneborn-Berger,
+wins, rating.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable
+
+NOT_PLAYED = ("aborted", "cancelled", "abandoned")
+BYE_POINTS = 1.0
+
+
+def swiss_rounds(entrants: int) -> int:
+    """Enough rounds to find a winner among `entrants`: ⌈log2 n⌉, at least 1, at most n - 1."""
+    return max(1, min(entrants - 1, math.ceil(math.log2(max(entrants, 2)))))
+
+
+def round_robin_rounds(entrants: int) -> int:
+    return entrants - 1 if entrants % 2 == 0 else entrants
+
+
+def round_robin(entrants: list[int], round_number: int) -> list[tuple[int, ...]]:
+    """The pairs of round `round_number` (1-based), seat order in each; a bye is a 1-tuple."""
+    # With an odd number the bye is the fixed point of the circle: everyone then has seat 0 in
+    # exactly half their games (with an even number, one more or one fewer).
+    players: list[int | None] = [None, *entrants] if len(entrants) % 2 else list(entrants)
+    n = len(players)
+    rotation = (round_number - 1) % (n - 1)
+    fixed, rest = players[0], players[1:]
+    rest = rest[-rotation:] + rest[:-rotation] if rotation else rest
+    circle = [fixed, *rest]
+    tables: list[tuple[int, ...]] = []
+    for i in range(n // 2):
+        one, other = circle[i], circle[n - 1 - i]
+        if one is None or other is None:
+            tables.append((one if other is None else other,))  # type: ignore[arg-type]
+            continue
+        # alternate who sits first: the fixed player by round, the others by table
+        first_one = (round_number % 2 == 1) if i == 0 else (i % 2 == 0)
+        tables.append((one, other) if first_one else (other, one))
+    byes = [table for table in tables if len(table) == 1]
+    return [table for table in tables if len(table) == 2] + byes
+
+
+@dataclass
+class Record:
+    """What pairing needs to know of an entrant so far."""
+
+    entrant: int
+    points: float = 0.0
+    rating: float = 1500.0
+    opponents: set[int] = field(default_factory=set)
+    byes: int = 0
+    firsts: int = 0  # games in seat 0
+
+
+def ranked(records: Iterable[Record]) -> list[Record]:
+    return sorted(records, key=lambda r: (-r.points, -r.rating, r.entrant))
+
+
+def swiss(records: list[Record]) -> list[tuple[int, ...]]:
+    """The next Swiss round: pairs in seat order, then a bye (a 1-tuple) if the number is odd."""
+    order = ranked(records)
+    bye: list[tuple[int, ...]] = []
+    if len(order) % 2:
+        out = min(reversed(order), key=lambda r: r.byes)  # the lowest-ranked with the fewest byes
+        order.remove(out)
+        bye = [(out.entrant,)]
+    pairs = _pair_down(order, avoid_repeats=True) or _pair_down(order, avoid_repeats=False) or []
+    return [_seated(one, other) for one, other in pairs] + bye
+
+
+def _pair_down(order: list[Record], avoid_repeats: bool) -> list[tuple[Record, Record]] | None:
+    if not order:
+        return []
+    top, rest = order[0], order[1:]
+    for index, other in enumerate(rest):
+        if avoid_repeats and other.entrant in top.opponents:
+            continue
+        below = _pair_down(rest[:index] + rest[index + 1:], avoid_repeats)
+        if below is not None:
+            return [(top, other), *below]
+    return None
+
+
+def _seated(one: Record, other: Record) -> tuple[int, int]:
+    if other.firsts < one.firsts:
+        return other.entrant, one.entrant
+    return one.entrant, other.entrant
+
+
+def tables_by_score(records: list[Record], size: int) -> list[tuple[int, ...]]:
+    """The next round of tables of `size`: ranked entrants in order; the leftover sit out."""
+    order = ranked(records)
+    left_over = len(order) % size
+    byes: list[tuple[int, ...]] = []
+    for _ in range(left_over):
+        out = min(reversed(order), key=lambda r: r.byes)
+        order.remove(out)
+        byes.append((out.entrant,))
+    tables = [tuple(r.entrant for r in order[i:i + size]) for i in range(0, len(order), size)]
+    return tables + byes
+
+
+def game_points(scores: list[float], reason: str) -> list[float]:
+    """Each seat's tournament points from a game's scores (see the module's docstring)."""
+    if reason in NOT_PLAYED:
+        return [0.0] * len(scores)
+    return [pairwise(scores, seat, other_seats=[o for o in range(len(scores)) if o != seat]) for seat in range(len(scores))]
+
+
+def pairwise(scores: list[float], seat: int, other_seats: list[int]) -> float:
+    if not other_seats:
+        return 0.0
+    won = sum(1.0 if scores[seat] > scores[o] else 0.5 if scores[seat] == scores[o] else 0.0 for o in other_seats)
+    return won / len(other_seats)
+
+
+@dataclass
+class Played:
+    """One finished table: entrants by seat, their points, their scores (for results between
+    two of them), whether it was a bye."""
+
+    entrants: tuple[int, ...]
+    points: tuple[float, ...]
+    scores: tuple[float, ...] = ()
+    bye: bool = False
+    played: bool = True
+
+
+def standings(entrants: dict[int, float], tables: list[Played], kind: str) -> list[dict]:
+    """Entrant ids with their rating -> ordered rows: entrant, points, games, wins, draws,
+    losses, byes, buchholz, sonneborn_berger, rank (shared when everything used to order ties)."""
+    points = {entrant: 0.0 for entrant in entrants}
+    rows = {entrant: {"entrant": entrant, "points": 0.0, "games": 0, "wins": 0, "draws": 0, "losses": 0, "byes": 0,
+                      "opponents": []} for entrant in entrants}
+    for table in tables:
+        for seat, entrant in enumerate(table.entrants):
+            points[entrant] += table.points[seat]
+            row = rows[entrant]
+            if table.bye:
+                row["byes"] += 1
+                continue
+            row["games"] += 1
+            result = table.points[seat]
+            row["wins" if result == 1 else "losses" if result == 0 else "draws"] += 1
+            for other_seat, other in enumerate(table.entrants):
+                if other != entrant:
+                    against = pairwise(list(table.scores), seat, [other_seat]) if table.played else 0.0
+                    row["opponents"].append((other, against))
+    for entrant, row in rows.items():
+        row["points"] = points[entrant]
+        row["buchholz"] = sum(points[other] for other, _ in row["opponents"])
+        row["sonneborn_berger"] = sum(points[other] * against for other, against in row["opponents"])
+        row["rating"] = entrants[entrant]
+        del row["opponents"]
+    if kind == "round_robin":
+        key = lambda r: (-r["points"], -r["sonneborn_berger"], -r["wins"], -r["rating"])  # noqa: E731
+    else:
+        key = lambda r: (-r["points"], -r["buchholz"], -r["sonneborn_berger"], -r["rating"])  # noqa: E731
+    ordered = sorted(rows.values(), key=lambda r: (key(r), r["entrant"]))
+    for index, row in enumerate(ordered):
+        tied = index and key(ordered[index - 1]) == key(row)
+        row["rank"] = ordered[index - 1]["rank"] if tied else index + 1
+    return ordered

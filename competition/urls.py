@@ -1,0 +1,18 @@
+from django.urls import path
+
+from competition import apis
+from games.urls import with_and_without_slash
+
+_routes = [
+    path("seeks/", apis.SeeksApi.as_view(), name="seeks"),
+    path("seeks/<int:seek_id>/", apis.SeekApi.as_view(), name="seek"),
+    path("tournaments/", apis.TournamentsApi.as_view(), name="tournaments"),
+    path("tournaments/<int:tournament_id>/", apis.TournamentApi.as_view(), name="tournament"),
+    path("tournaments/<int:tournament_id>/entry/", apis.TournamentJoinApi.as_view(), name="tournament-entry"),
+    path("tournaments/<int:tournament_id>/bots/", apis.TournamentBotsApi.as_view(), name="tournament-bots"),
+    path("leaderboards/", apis.LeaderboardsApi.as_view(), name="leaderboards"),
+    path("leaderboards/<str:rules_id>/<str:time_class>/", apis.LeaderboardApi.as_view(), name="leaderboard"),
+    path("players/<str:username>/", apis.PlayerApi.as_view(), name="player"),
+]
+
+urlpatterns = with_and_without_slash(_routes)

@@ -1,0 +1,124 @@
+"""Tournament pairings and standings, as pure functions: round robin schedules, Swiss rounds
+without repeats, byes, tables by score, and tie-breaks worked by hand."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from competition import tournament_pairing as tp
+from competition.tournament_pairing import Played, Record
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 8, 9])
+def test_a_round_robin_meets_everyone_once(n):
+    entrants = list(range(10, 10 + n))
+    met = []
+    for number in range(1, tp.round_robin_rounds(n) + 1):
+        tables = tp.round_robin(entrants, number)
+        seated = [e for table in tables for e in table]
+        assert sorted(seated) == entrants  # everyone once a round
+        assert sum(len(table) == 1 for table in tables) == n % 2
+        met += [frozenset(table) for table in tables if len(table) == 2]
+    assert sorted(met, key=sorted) == sorted((frozenset(p) for p in itertools.combinations(entrants, 2)), key=sorted)
+
+
+@pytest.mark.parametrize("n,spread", [(3, 0), (4, 1), (5, 0), (6, 1), (7, 0), (8, 1), (9, 0)])
+def test_round_robin_seat_zero_is_shared_out(n, spread):
+    entrants = list(range(n))
+    firsts = {e: 0 for e in entrants}
+    for number in range(1, tp.round_robin_rounds(n) + 1):
+        for table in tp.round_robin(entrants, number):
+            if len(table) == 2:
+                firsts[table[0]] += 1
+    assert max(firsts.values()) - min(firsts.values()) == spread
+
+
+def _swiss_event(n, rounds, seed):
+    """A simulated Swiss: random results, returns the rounds' tables."""
+    rng = random.Random(seed)
+    records = {e: Record(entrant=e, rating=1500 + 10 * e) for e in range(n)}
+    played = []
+    for _ in range(rounds):
+        tables = tp.swiss(list(records.values()))
+        for table in tables:
+            if len(table) == 1:
+                records[table[0]].byes += 1
+                records[table[0]].points += 1
+                continue
+            one, other = table
+            result = rng.choice([1.0, 0.5, 0.0])
+            records[one].points += result
+            records[other].points += 1 - result
+            records[one].opponents.add(other)
+            records[other].opponents.add(one)
+            records[one].firsts += 1
+        played.append(tables)
+    return played
+
+
+@pytest.mark.parametrize("n,seed", [(8, 1), (8, 2), (7, 3), (9, 4), (16, 5)])
+def test_swiss_rounds_never_repeat_a_pairing_and_give_byes_fairly(n, seed):
+    rounds = tp.swiss_rounds(n)
+    played = _swiss_event(n, rounds, seed)
+    pairs = [frozenset(t) for tables in played for t in tables if len(t) == 2]
+    assert len(pairs) == len(set(pairs))
+    byes = [t[0] for tables in played for t in tables if len(t) == 1]
+    assert len(byes) == len(set(byes)) == (rounds if n % 2 else 0)
+
+
+def test_swiss_pairs_the_leaders_together():
+    records = [Record(entrant=e, points=p, rating=1500) for e, p in [(1, 2), (2, 2), (3, 1), (4, 1), (5, 0), (6, 0)]]
+    tables = tp.swiss(records)
+    assert [frozenset(t) for t in tables] == [frozenset({1, 2}), frozenset({3, 4}), frozenset({5, 6})]
+
+
+def test_swiss_backtracks_rather_than_repeat():
+    # 1 and 2 lead but met already: 1 meets 3, and 2 meets 4.
+    records = [Record(entrant=1, points=2, opponents={2}), Record(entrant=2, points=2, opponents={1}),
+               Record(entrant=3, points=1), Record(entrant=4, points=1)]
+    assert {frozenset(t) for t in tp.swiss(records)} == {frozenset({1, 3}), frozenset({2, 4})}
+
+
+def test_tables_of_three_are_seated_by_score_with_leftovers_sitting_out():
+    records = [Record(entrant=e, points=10 - e) for e in range(1, 8)]
+    tables = tp.tables_by_score(records, 3)
+    assert tables == [(1, 2, 3), (4, 5, 6), (7,)]
+
+
+def test_game_points_share_places_and_unplayed_games_score_nothing():
+    assert tp.game_points([1.0, 0.0], "resigned") == [1.0, 0.0]
+    assert tp.game_points([0.5, 0.5], "draw_agreed") == [0.5, 0.5]
+    assert tp.game_points([9, 4, 4, 1], "finished") == [1.0, 0.5, 0.5, 0.0]
+    assert tp.game_points([0, 0], "aborted") == [0.0, 0.0]
+
+
+def test_swiss_standings_with_buchholz_and_sonneborn_berger_worked_by_hand():
+    a, b, c, d = 1, 2, 3, 4
+    tables = [
+        Played((a, b), (1.0, 0.0), (1, 0)), Played((c, d), (0.5, 0.5), (1, 1)),  # round 1
+        Played((a, c), (1.0, 0.0), (1, 0)), Played((b, d), (1.0, 0.0), (1, 0)),  # round 2
+    ]
+    rows = tp.standings({a: 1500, b: 1500, c: 1500, d: 1500}, tables, "swiss")
+    by = {row["entrant"]: row for row in rows}
+    assert [row["entrant"] for row in rows] == [a, b, c, d]
+    assert [by[e]["points"] for e in (a, b, c, d)] == [2, 1, 0.5, 0.5]
+    assert [by[e]["buchholz"] for e in (a, b, c, d)] == [1.5, 2.5, 2.5, 1.5]
+    assert [by[e]["sonneborn_berger"] for e in (a, b, c, d)] == [1.5, 0.5, 0.25, 0.25]
+    assert [by[e]["rank"] for e in (a, b, c, d)] == [1, 2, 3, 4]  # C over D on Buchholz
+    assert (by[a]["wins"], by[c]["draws"], by[d]["losses"]) == (2, 1, 1)
+
+
+def test_a_bye_scores_a_point_and_adds_nothing_to_buchholz():
+    rows = tp.standings({1: 1500, 2: 1500, 3: 1500}, [Played((1, 2), (1.0, 0.0), (1, 0)), Played((3,), (1.0,), bye=True)],
+                        "swiss")
+    by = {row["entrant"]: row for row in rows}
+    assert by[3]["points"] == 1 and by[3]["byes"] == 1 and by[3]["buchholz"] == 0 and by[3]["games"] == 0
+    assert by[1]["rank"] == 1 and by[1]["buchholz"] == 0
+
+
+def test_equal_rows_share_a_rank():
+    rows = tp.standings({1: 1500, 2: 1500}, [Played((1, 2), (0.5, 0.5), (3, 3))], "round_robin")
+    assert [row["rank"] for row in rows] == [1, 1]

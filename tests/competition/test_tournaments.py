@@ -1,0 +1,153 @@
+"""Tournaments through the API and the workers' tasks (run in-process): registration, the start,
+rounds begun as the previous ones end, standings, and their refusals."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from competition import tournament_service
+from competition.models import Table, Tournament
+from games import services
+from games.models import Game
+from tests.api.conftest import register
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+STEP = {"type": "step", "seconds": 60}
+
+
+def _organise(organiser, **more):
+    body = {"name": "Autumn cup", "kind": "round_robin", "rules": "toy_race", "time_control": STEP,
+            "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat(), **more}
+    answer = organiser.post("/api/tournaments/", body)
+    assert answer.status_code == 201, answer.content
+    return answer.json()["id"]
+
+
+def _start_now(tournament_id):
+    Tournament.objects.filter(pk=tournament_id).update(starts_at=timezone.now())
+    tournament_service.tournaments_tick()
+
+
+def _finish_current_round(tournament_id, strength):
+    """Every game of the round ends: the weaker seat (by `strength`, a username's rank) resigns."""
+    from django.contrib.auth import get_user_model
+
+    tournament = Tournament.objects.get(pk=tournament_id)
+    for table in Table.objects.filter(tournament=tournament, round=tournament.current_round, game_id__isnull=False):
+        game = Game.objects.get(pk=table.game_id)
+        seated = [seat.user.username for seat in game.seats.order_by("index")]
+        for loser in sorted(seated, key=strength.index, reverse=True)[:-1]:
+            services.resign(game_id=game.pk, user=get_user_model().objects.get(username=loser))
+
+
+def test_a_round_robin_runs_round_after_round_to_correct_standings():
+    organiser = register()
+    players = [register() for _ in range(4)]
+    tournament_id = _organise(organiser)
+    for player in players:
+        assert player.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
+    _start_now(tournament_id)
+    strength = [player.username for player in players]  # the first entrant is the strongest
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert detail["status"] == "running" and detail["rounds"] == 3 and detail["current_round"] == 1
+    for _ in range(3):
+        _finish_current_round(tournament_id, strength)  # each game's finish moves the tournament on
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert detail["status"] == "finished" and len(detail["round_list"]) == 3
+    assert [row["name"] for row in detail["standings"]] == strength
+    assert [row["points"] for row in detail["standings"]] == [3, 2, 1, 0]
+    assert [row["rank"] for row in detail["standings"]] == [1, 2, 3, 4]
+    met = {frozenset(t["seats"]) for r in detail["round_list"] for t in r["tables"]}
+    assert len(met) == 6  # everyone met everyone once
+    profile = organiser.get(f"/api/players/{strength[0]}/").json()
+    assert profile["wins"] == 3 and profile["ratings"][0]["rating"] > 1500  # the games were rated
+
+
+def test_a_swiss_of_three_player_tables_seats_by_score():
+    organiser = register()
+    players = [register() for _ in range(6)]
+    tournament_id = _organise(organiser, kind="swiss", players=3, rounds=2, time_control=STEP)
+    for player in players:
+        player.post(f"/api/tournaments/{tournament_id}/entry/")
+    _start_now(tournament_id)
+    strength = [player.username for player in players]
+    _finish_current_round(tournament_id, strength)
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert detail["current_round"] == 2
+    round_one_winners = {max(t["seats"], key=lambda name: -strength.index(name))
+                         for t in detail["round_list"][0]["tables"]}
+    top_table = detail["round_list"][1]["tables"][0]["seats"]
+    assert round_one_winners <= set(top_table)  # the leaders sit together
+    _finish_current_round(tournament_id, strength)
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert detail["status"] == "finished"
+    assert detail["standings"][0]["points"] == 2 and detail["standings"][0]["name"] == strength[0]
+
+
+def test_too_few_entrants_cancel_the_tournament():
+    organiser = register()
+    tournament_id = _organise(organiser)
+    register().post(f"/api/tournaments/{tournament_id}/entry/")
+    _start_now(tournament_id)
+    assert Tournament.objects.get(pk=tournament_id).status == "cancelled"
+
+
+def test_entries_are_refused_with_codes():
+    organiser, player = register(), register()
+    tournament_id = _organise(organiser)
+    assert player.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
+    again = player.post(f"/api/tournaments/{tournament_id}/entry/")
+    assert again.status_code == 409 and again.json()["code"] == "already_entered"
+    bots = player.post(f"/api/tournaments/{tournament_id}/bots/", {"bot": "random"})
+    assert bots.status_code == 403 and bots.json()["code"] == "not_the_organiser"
+    assert organiser.post(f"/api/tournaments/{tournament_id}/bots/", {"bot": "random"}).status_code == 201
+    missing = player.post("/api/tournaments/999999/entry/")
+    assert missing.status_code == 404 and missing.json()["code"] == "tournament_not_found"
+    multi_rr = organiser.post("/api/tournaments/", {"name": "x", "kind": "round_robin", "rules": "toy_race",
+                                                    "players": 3, "time_control": STEP,
+                                                    "starts_at": timezone.now().isoformat()})
+    assert multi_rr.status_code == 400 and multi_rr.json()["code"] == "invalid_input"
+    _start_now(tournament_id)
+    late = register().post(f"/api/tournaments/{tournament_id}/entry/")
+    assert late.status_code == 409 and late.json()["code"] == "tournament_closed"
+
+
+def _swiss_of_four_started(rounds):
+    organiser = register()
+    players = [register() for _ in range(4)]
+    tournament_id = _organise(organiser, kind="swiss", rounds=rounds)
+    for player in players:
+        player.post(f"/api/tournaments/{tournament_id}/entry/")
+    _start_now(tournament_id)
+    return organiser, players, tournament_id
+
+
+def test_an_entrant_who_withdraws_plays_no_further_round_and_keeps_its_points():
+    organiser, players, tournament_id = _swiss_of_four_started(rounds=2)
+    strength = [player.username for player in players]
+    _finish_current_round(tournament_id, strength)  # round 2 begins at once
+    leaver = players[0]  # the strongest, who won in round 1, leaves during round 2
+    left = leaver.client.delete(f"/api/tournaments/{tournament_id}/entry/")
+    assert left.status_code == 200, left.content
+    _finish_current_round(tournament_id, strength)
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert detail["status"] == "finished"
+    row = next(row for row in detail["standings"] if row["name"] == leaver.username)
+    assert row["withdrawn"] is True and row["points"] == 2  # round 2 was already under way: played out
+    assert [e["withdrawn"] for e in detail["entrant_list"] if e["username"] == leaver.username] == [True]
+    again = leaver.client.delete(f"/api/tournaments/{tournament_id}/entry/")
+    assert again.status_code == 409 and again.json()["code"] == "tournament_closed"
+
+
+def test_a_withdrawal_before_the_next_round_leaves_a_bye():
+    organiser, players, tournament_id = _swiss_of_four_started(rounds=3)
+    players[3].client.delete(f"/api/tournaments/{tournament_id}/entry/")  # during round 1
+    _finish_current_round(tournament_id, [player.username for player in players])
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    second = detail["round_list"][1]["tables"]
+    assert sum(table["bye"] for table in second) == 1
+    assert all(players[3].username not in table["seats"] for table in second)

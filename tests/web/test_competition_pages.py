@@ -1,0 +1,97 @@
+"""Leaderboards, a player's profile with its rating plot, and a tournament's standings, in a real
+browser: rendered from the API with no page errors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from competition import tournament_service
+from games import services
+from games.models import Game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis, pytest.mark.browser]
+
+TIMEOUT = 15_000  # ms
+
+
+def _rated_games(winner, loser, count):
+    for _ in range(count):
+        game = services.game_create_seated(creator=winner, rules_id="toy_race", players=2, options={},
+                                           time_control={"type": "step", "seconds": 60}, rated=True,
+                                           seats=[{"user": winner}, {"user": loser}])
+        services.resign(game_id=game.pk, user=loser)
+
+
+def _page(browser):
+    page = browser.new_context().new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
+def test_leaderboard_and_profile_pages_show_ratings_and_their_history(browser, site, screenshot):
+    User = get_user_model()
+    ada, bob = (User.objects.create_user(name, password="pw-long-enough") for name in ("ada", "bob"))
+    _rated_games(ada, bob, 3)
+    page, errors = _page(browser)
+    page.goto(f"{site}/leaderboards/")
+    page.locator("#people li a").first.wait_for()  # the list is filled (it says "Loading…" before)
+    people = page.locator("#people li")
+    assert people.nth(0).inner_text().startswith("ada") and people.nth(1).inner_text().startswith("bob")
+    assert page.locator("#bots li").inner_text() == "nobody yet"
+    page.click("#people li a >> text=ada")
+    page.wait_for_url(f"{site}/players/ada/")
+    page.locator(".rating-plot").wait_for()
+    assert "3 rated games: 3 won" in page.locator("#tally").inner_text()
+    points = page.locator(".rating-plot .rating").get_attribute("points").split()
+    assert len(points) == 3
+    screenshot(page, "player-profile")
+    assert not errors
+
+
+def test_a_tournament_page_shows_standings_and_rounds(browser, site):
+    User = get_user_model()
+    organiser = User.objects.create_user("organiser", password="pw-long-enough")
+    players = [User.objects.create_user(f"entrant{n}", password="pw-long-enough") for n in range(2)]
+    tournament = tournament_service.tournament_create(
+        user=organiser, name="Winter cup", kind="round_robin", rules_id="toy_race", players=2, options={},
+        time_control={"type": "step", "seconds": 60}, rated=False, starts_at=timezone.now() + dt.timedelta(hours=1))
+    for player in players:
+        tournament_service.tournament_join(user=player, tournament_id=tournament.pk)
+    type(tournament).objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+    tournament_service.tournaments_tick()
+    game_id = tournament.tables.get().game_id
+    services.resign(game_id=game_id, user=players[1])
+    page, errors = _page(browser)
+    page.goto(f"{site}/tournaments/")
+    page.click("text=Winter cup")
+    page.locator("#standings tbody tr").first.wait_for()
+    rows = page.locator("#standings tbody tr")
+    assert rows.nth(0).inner_text().split("\t")[:3] == ["1", "entrant0", "1"]
+    assert "finished" in page.locator("#about").inner_text()
+    assert page.locator(f"#rounds a[href='/games/{game_id}/']").count() == 1
+    assert not errors
+
+
+def test_quick_pairing_from_the_lobby_takes_both_seekers_to_one_game(browser, site):
+    from tests.web.test_browser import _sign_up
+
+    pages = [_sign_up(browser.new_context(), site, name) for name in ("quick1", "quick2")]
+    for page in pages:
+        page.goto(f"{site}/")
+        page.select_option("#seek-rules", "toy_race")
+        page.select_option("#seek-players", "2")
+        page.click("#seek-form button[type=submit]")
+        if page is pages[0]:
+            page.locator("#seek-status", has_text="Seeking").wait_for()
+    for page in pages:
+        page.wait_for_url(re.compile(r"/games/\d+/$"))
+    assert pages[0].url == pages[1].url
+    game_id = int(pages[0].url.rstrip("/").rsplit("/", 1)[1])
+    assert Game.objects.get(pk=game_id).rated

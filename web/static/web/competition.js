@@ -1,0 +1,109 @@
+// Leaderboards, players' profiles and tournaments: read from the public API, nothing else.
+import { api, el, showProblem } from './api.js';
+
+const script = document.getElementById('competition-script');
+const problem = document.getElementById('problem');
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+function ratingText(r) {
+  return `${r.rating}${r.provisional ? '?' : ''} ±${r.deviation}`;
+}
+
+function playerLink(r) {
+  return r.is_bot && !r.name.match(/^[\w.@+-]+$/) ? r.name : el('a', { href: `/players/${encodeURIComponent(r.name)}/` }, r.name);
+}
+
+async function leaderboards() {
+  const select = document.getElementById('pool');
+  const pools = await api('GET', '/leaderboards/');
+  const fill = async () => {
+    const [rules, timeClass, system] = select.value.split('/');
+    const board = await api('GET', `/leaderboards/${rules}/${timeClass}/?system=${system}`);
+    for (const side of ['people', 'bots']) {
+      const rows = board[side].map((r) => el('li', {}, playerLink(r), ` ${ratingText(r)} · ${r.games} games (${r.wins}/${r.draws}/${r.losses})`));
+      document.getElementById(side).replaceChildren(...(rows.length ? rows : [el('li', {}, 'nobody yet')]));
+    }
+  };
+  for (const pool of pools) {
+    const value = `${pool.rules}/${pool.time_class}/${pool.system}`;
+    const seats = pool.system === 'glicko2' ? 'two players' : 'three or four players';
+    select.append(el('option', { value }, `${pool.rules} · ${pool.time_class} · ${seats}`));
+  }
+  if (!pools.length) {
+    for (const side of ['people', 'bots']) document.getElementById(side).replaceChildren(el('li', {}, 'no rated games yet'));
+    return;
+  }
+  select.addEventListener('change', () => fill().catch((error) => showProblem(problem, error)));
+  await fill();
+}
+
+// The rating after each game, with its deviation as a band: the plot on a profile.
+function plot(history) {
+  const width = 480, height = 160, pad = 30;
+  const lows = history.map((h) => h.rating - h.deviation), highs = history.map((h) => h.rating + h.deviation);
+  const min = Math.min(...lows), max = Math.max(...highs), span = Math.max(1, max - min);
+  const x = (i) => pad + (history.length === 1 ? 0 : (i * (width - 2 * pad)) / (history.length - 1));
+  const y = (v) => height - pad - ((v - min) * (height - 2 * pad)) / span;
+  const band = history.map((h, i) => `${x(i)},${y(h.rating + h.deviation)}`)
+    .concat(history.map((h, i) => `${x(i)},${y(h.rating - h.deviation)}`).reverse()).join(' ');
+  const line = history.map((h, i) => `${x(i)},${y(h.rating)}`).join(' ');
+  return svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'rating-plot', role: 'img',
+    'aria-label': `rating history: ${history.map((h) => h.rating).join(', ')}` },
+  svg('polygon', { points: band, class: 'deviation' }),
+  svg('polyline', { points: line, class: 'rating' }),
+  svg('text', { x: 2, y: y(max) + 4 }, String(Math.round(max))),
+  svg('text', { x: 2, y: y(min) }, String(Math.round(min))));
+}
+
+async function player() {
+  const profile = await api('GET', `/players/${encodeURIComponent(script.dataset.username)}/`);
+  document.getElementById('tally').textContent = `${profile.is_bot ? 'A bot. ' : ''}${profile.games} rated games: ${profile.wins} won, ${profile.draws} drawn, ${profile.losses} lost.`;
+  const pools = profile.ratings.map((r) => el('section', { class: 'pool' },
+    el('h3', {}, `${r.rules} · ${r.time_class} · ${r.system === 'glicko2' ? 'two players' : 'three or four players'}`),
+    el('p', {}, `${ratingText(r)} · ${r.games} games (${r.wins}/${r.draws}/${r.losses})`),
+    r.history.length ? plot(r.history) : null));
+  document.getElementById('ratings').replaceChildren(...(pools.length ? pools : [el('p', {}, 'no rated games yet')]));
+  const games = profile.current_games.map((g) => el('li', {}, el('a', { href: `/games/${g.id}/` }, `#${g.id} ${g.rules}`), g.rated ? ' · rated' : ' · casual'));
+  document.getElementById('current').replaceChildren(...(games.length ? games : [el('li', {}, 'none')]));
+}
+
+async function tournaments() {
+  const list = await api('GET', '/tournaments/');
+  const items = list.map((t) => el('li', {}, el('a', { href: `/tournaments/${t.id}/` }, t.name),
+    ` · ${t.kind.replace('_', ' ')} · ${t.rules} · ${t.entrants} entrants · ${t.status}`));
+  document.getElementById('tournaments').replaceChildren(...(items.length ? items : [el('li', {}, 'none yet')]));
+}
+
+async function tournament() {
+  const id = script.dataset.tournament;
+  const t = await api('GET', `/tournaments/${id}/`);
+  document.getElementById('name').textContent = t.name;
+  document.title = `${t.name} · Scrapyard`;
+  const rounds = t.rounds ? ` of ${t.rounds}` : '';
+  document.getElementById('about').textContent = `${t.kind.replace('_', ' ')} of ${t.rules} (${t.players} a table), `
+    + `${t.rated ? 'rated' : 'casual'}, by ${t.organiser} · ${t.status}${t.status === 'running' ? `: round ${t.current_round}${rounds}` : ''}`
+    + ` · starts ${new Date(t.starts_at).toLocaleString()}`;
+  const enter = document.getElementById('enter');
+  if (enter && t.status === 'registering') {
+    enter.hidden = false;
+    enter.onclick = () => api('POST', `/tournaments/${id}/entry/`).then(() => tournament()).catch((error) => showProblem(problem, error));
+  }
+  const rows = t.standings.map((s) => el('tr', {}, ...[s.rank, s.name, s.points, s.games, s.wins, s.draws, s.losses, s.byes, s.buchholz, s.sonneborn_berger]
+    .map((value) => el('td', {}, String(value)))));
+  document.querySelector('#standings tbody').replaceChildren(...rows);
+  document.getElementById('rounds').replaceChildren(...t.round_list.map((r) => el('section', {},
+    el('h3', {}, `Round ${r.round}`),
+    el('ul', {}, ...r.tables.map((table) => el('li', {},
+      table.bye ? `${table.seats[0]}: bye` : el('a', { href: `/games/${table.game}/` }, table.seats.join(' – ')),
+      table.points ? ` · ${table.points.join(' – ')}` : ''))))));
+}
+
+const pages = { leaderboards, player, tournaments, tournament };
+pages[script.dataset.page]().catch((error) => showProblem(problem, error));
