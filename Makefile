@@ -63,8 +63,13 @@ status: install
 worker: install
 	$(BIN)/celery -A project worker --queues=deadlines,bots,default --loglevel=INFO
 
+# The suite runs in a process per core (pytest-xdist, at most 4: each takes two Redis dbs, see
+# tests/isolation.py), each test handed to whichever process is free. TEST_PROCESSES=0 runs it
+# in this one process.
+TEST_PROCESSES ?= $(shell $(PYTHON) -c 'print(min($(CORES), 4))')
+
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --numprocesses=$(TEST_PROCESSES) --dist=worksteal
 
 bench: install
 	$(BIN)/python -m bench.run

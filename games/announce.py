@@ -1,8 +1,10 @@
 """Telling live streams that a game has a new event: a Redis publish after the commit.
 
 Each write that appends events calls `after_commit(game)` (a chat line, `chat_after_commit`); once
-its transaction commits, the game's id and seq go out on the channel `scrapyard:game:<id>`, which every stream process listens to
-(`streams.hub`). A lost publish (Redis away) delays a stream by at most its re-check interval:
+its transaction commits, the game's id and seq go out on the channel `scrapyard:game:<id>`, which
+every stream process listens to (`streams.hub`). Redis publishes a channel to every client of the
+server whatever db it chose, so the channels begin with `SCRAPYARD_REDIS_NAMESPACE` (`scrapyard`),
+which two installations sharing one Redis set apart. A lost publish (Redis away) delays a stream by at most its re-check interval:
 streams read the log itself, the message only wakes them. With no Redis (the embedded default)
 nothing is published and streams poll.
 """
@@ -21,14 +23,20 @@ from games.models import Game
 
 log = logging.getLogger(__name__)
 
-CHANNEL_PREFIX = "scrapyard:game:"
-# An account seated in a game it did not make (a pairing, a tournament's table, a join) hears of it
-# at once on its feed, which until then watches only the games it knew.
-ACCOUNT_PREFIX = "scrapyard:account:"
+
+
+def game_prefix() -> str:
+    return f"{settings.SCRAPYARD_REDIS_NAMESPACE}:game:"
+
+
+def account_prefix() -> str:
+    """An account seated in a game it did not make (a pairing, a tournament's table, a join)
+    hears of it at once on its feed, which until then watches only the games it knew."""
+    return f"{settings.SCRAPYARD_REDIS_NAMESPACE}:account:"
 
 
 def channel(game_id: int) -> str:
-    return f"{CHANNEL_PREFIX}{game_id}"
+    return f"{game_prefix()}{game_id}"
 
 
 @functools.cache
@@ -62,7 +70,7 @@ def seated(game: Game, user_id: int) -> None:
 
 def _publish_to_account(user_id: int, game_id: int) -> None:
     try:
-        _client(settings.REDIS_URL).publish(f"{ACCOUNT_PREFIX}{user_id}", json.dumps({"game": game_id}))
+        _client(settings.REDIS_URL).publish(f"{account_prefix()}{user_id}", json.dumps({"game": game_id}))
     except redis.RedisError as error:
         log.warning("seat notice for account %s not sent (%s); its feed re-checks soon", user_id, error)
 

@@ -124,6 +124,11 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- cache ---------------------------------------------------------------------------------
 
+# What this installation's keys and channels begin with on a Redis it may share with another
+# (staging beside production, or the test suite's parallel processes): a db number keeps keys
+# apart, but not pub/sub channels, which Redis delivers across dbs (games.announce).
+SCRAPYARD_REDIS_NAMESPACE = os.environ.get("SCRAPYARD_REDIS_NAMESPACE", "scrapyard")
+
 # The rate limits count here, so every web process must share it: Redis when configured, else
 # files under var/ (shared by the processes of one machine, which is all the default runs).
 if os.environ.get("REDIS_URL"):
@@ -131,7 +136,7 @@ if os.environ.get("REDIS_URL"):
         "default": {
             "BACKEND": "project.cache.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
-            "KEY_PREFIX": "scrapyard",
+            "KEY_PREFIX": SCRAPYARD_REDIS_NAMESPACE,
             # Rate limits and bot slots fail open when Redis is away; a request must not hang
             # on it meanwhile (project.throttles, games.bot_quota).
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},

@@ -75,7 +75,7 @@ class Hub:
             client = redis.asyncio.Redis.from_url(url)
             try:
                 pubsub = client.pubsub()
-                await pubsub.psubscribe(f"{announce.CHANNEL_PREFIX}*", f"{announce.ACCOUNT_PREFIX}*")
+                await pubsub.psubscribe(f"{announce.game_prefix()}*", f"{announce.account_prefix()}*")
                 async for message in pubsub.listen():
                     if message["type"] == "pmessage":
                         self._wake(message["channel"], message["data"])
@@ -88,11 +88,11 @@ class Hub:
                 await client.aclose()
 
     def _wake(self, channel: bytes, data: bytes) -> None:
-        if channel.startswith(announce.ACCOUNT_PREFIX.encode()):
+        if channel.startswith(announce.account_prefix().encode()):
             self._wake_account(channel)
             return
         try:
-            game_id = int(channel.decode().removeprefix(announce.CHANNEL_PREFIX))
+            game_id = int(channel.decode().removeprefix(announce.game_prefix()))
             seq = int(json.loads(data)["seq"])
         except (ValueError, KeyError, TypeError):
             return
@@ -104,7 +104,7 @@ class Hub:
 
     def _wake_account(self, channel: bytes) -> None:
         try:
-            user_id = int(channel.decode().removeprefix(announce.ACCOUNT_PREFIX))
+            user_id = int(channel.decode().removeprefix(announce.account_prefix()))
         except ValueError:
             return
         for woken in self.accounts.get(user_id, ()):

@@ -37,6 +37,16 @@ def _let_test_flushes_truncate() -> None:
 _let_test_flushes_truncate()
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_newgateway(gateway) -> None:
+    """A parallel run's process gets its Redis db, channel namespace and var directory before it
+    starts pytest, and with it the settings (tests/isolation.py)."""
+    from tests.isolation import environment_for
+
+    changes = environment_for(gateway.id)
+    gateway.remote_exec(f"import os; os.environ.update({changes!r}); channel.send(True)").receive()
+
+
 @pytest.fixture(autouse=True)
 def _rate_limits_out_of_the_way(settings):
     """The suite sends thousands of requests from one address; the tests of the limits set

@@ -186,6 +186,31 @@ def test_the_streams_of_a_game_share_one_read_of_each_new_event(monkeypatch):
     assert len(reads) - before == 1
 
 
+@pytest.mark.redis
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=60, SCRAPYARD_REDIS_NAMESPACE="here")
+def test_another_installations_notices_on_the_same_redis_wake_no_stream():
+    """Redis delivers a channel to every client whatever db it chose: a notice published under
+    another namespace is not heard here, one under this namespace is."""
+    from games import announce
+
+    game_id, players = start_game("scavenge", 2)
+
+    async def scenario():
+        stream = await AsyncClient().get(f"/api/games/{game_id}/stream/")
+        seq_now = (await sync_to_async(players[0].get)(f"/api/games/{game_id}/events/")).json()["seq"]
+        await _read(stream, lambda t: any(item["seq"] == seq_now for item in _sse_items(t)))
+        with override_settings(SCRAPYARD_REDIS_NAMESPACE="elsewhere"):  # its notice goes out there
+            played = await sync_to_async(_move)(await sync_to_async(_to_act)(players, game_id), game_id)
+        unheard = await _read(stream, lambda t: any(i["seq"] == played["seq"] for i in _sse_items(t)), limit=2)
+        await sync_to_async(announce._publish)(game_id, played["seq"])
+        heard = await _read(stream, lambda t: any(i["seq"] == played["seq"] for i in _sse_items(t)), limit=5)
+        return seq_now, unheard, heard, played
+
+    seq_now, unheard, heard, played = _run(scenario)
+    assert all(item["seq"] <= seq_now for item in _sse_items(unheard))
+    assert _sse_items(heard) and _sse_items(heard)[-1]["seq"] == played["seq"]
+
+
 @override_settings(SCRAPYARD_STREAM_KEEPALIVE_SECONDS=0.2, SCRAPYARD_STREAM_RECHECK_SECONDS=0.05)
 def test_an_idle_stream_sends_keep_alive_comments():
     game_id, players = start_game("scavenge", 2)

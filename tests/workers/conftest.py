@@ -18,9 +18,13 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.db import connection
 
+from tests.isolation import process_index
+
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = Path(sys.executable).parent / "celery"
-TEST_REDIS_DB = 14
+# Counted down from 14, one for each process of a parallel run (tests.isolation counts up from
+# REDIS_URL's own db).
+TEST_REDIS_DB = 14 - process_index()
 
 
 def wait_for(predicate, timeout: float, interval: float = 0.1):
@@ -72,6 +76,7 @@ def _test_redis_url() -> str:
 def redis_url():
     """A flushed Redis db for the test, which this process's Celery app sends to as well."""
     import redis
+
     from project.celery import app
 
     url = _test_redis_url()
