@@ -22,6 +22,8 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
+MOST_PROCESSES = 4  # the Makefile's cap
+WORKER_DBS_FROM = 14  # down: 14, 13, ... (tests.workers.conftest)
 
 
 def process_index(worker: str | None = None) -> int:
@@ -44,4 +46,7 @@ def environment_for(worker: str, environ=os.environ) -> dict[str, str]:
     }
     if environ.get("REDIS_URL"):
         changes["REDIS_URL"] = _redis_db_moved(environ["REDIS_URL"], process_index(worker))
+        db = int(urlsplit(changes["REDIS_URL"]).path.strip("/"))
+        if db >= WORKER_DBS_FROM - MOST_PROCESSES + 1:
+            raise RuntimeError(f"REDIS_URL's db leaves process {worker} db {db}, which the worker tests use: take a db below 8")
     return changes

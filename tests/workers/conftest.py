@@ -18,13 +18,13 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.db import connection
 
-from tests.isolation import process_index
+from tests.isolation import WORKER_DBS_FROM, process_index
 
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = Path(sys.executable).parent / "celery"
 # Counted down from 14, one for each process of a parallel run (tests.isolation counts up from
 # REDIS_URL's own db).
-TEST_REDIS_DB = 14 - process_index()
+TEST_REDIS_DB = WORKER_DBS_FROM - process_index()
 
 
 def wait_for(predicate, timeout: float, interval: float = 0.1):

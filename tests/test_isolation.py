@@ -1,0 +1,26 @@
+"""The services each process of a parallel run gets (tests/isolation.py) are its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.isolation import WORKER_DBS_FROM, environment_for
+
+
+def test_each_process_gets_its_own_redis_db_namespace_and_var_directory():
+    environ = {"REDIS_URL": "redis://127.0.0.1:6379/3", "SCRAPYARD_VAR_DIR": "/srv/var"}
+    processes = [environment_for(f"gw{index}", environ) for index in range(4)]
+    assert [changes["REDIS_URL"] for changes in processes] == [f"redis://127.0.0.1:6379/{db}" for db in (3, 4, 5, 6)]
+    assert len({changes["SCRAPYARD_REDIS_NAMESPACE"] for changes in processes}) == 4
+    assert [changes["SCRAPYARD_VAR_DIR"] for changes in processes] == [f"/srv/var/tests/gw{i}" for i in range(4)]
+    worker_dbs = {WORKER_DBS_FROM - index for index in range(4)}
+    assert worker_dbs.isdisjoint({3, 4, 5, 6})
+
+
+def test_without_redis_only_the_namespace_and_directory_change():
+    assert "REDIS_URL" not in environment_for("gw1", {})
+
+
+def test_a_redis_db_that_would_reach_the_worker_tests_dbs_is_refused():
+    with pytest.raises(RuntimeError, match="below 8"):
+        environment_for("gw3", {"REDIS_URL": "redis://127.0.0.1:6379/8"})
