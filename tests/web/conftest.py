@@ -19,7 +19,10 @@ CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
 
-@pytest.fixture(scope="session")
+# A module's tests share one browser. Not the whole session's: while Playwright runs, its event
+# loop holds this thread, and a parallel run may hand the same process stream tests (which start
+# loops of their own) after a browser test.
+@pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
         message = f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
