@@ -76,7 +76,7 @@ def seek_create(*, user: Any, rules_id: str, players: int, options: dict | None,
 def rating_in_pool(*, user: Any, rules: str, players: int, time_control: dict, **_: Any) -> float:
     """The account's rating in the pool the game would be rated in (a newcomer's if none)."""
     system = ratings.system_for(players)
-    known = Rating.objects.filter(player=f"u{user.pk}", rules=rules, system=system,
+    known = Rating.objects.filter(player=rating_fold.person(user.pk), rules=rules, system=system,
                                   time_class=rating_fold.time_class_of(time_control) or "").first()
     return known.rating if known else ratings.newcomer(system).rating
 

@@ -23,6 +23,8 @@ from competition import ratings
 from games import time_controls
 
 TIME_CLASSES = (time_controls.STEP, time_controls.CORRESPONDENCE, time_controls.BANK)
+# How `games` ends a game nobody played out (games.services.life): it counts for no rating and
+# is worth no tournament points.
 NOT_PLAYED_OUT = ("aborted", "cancelled", "abandoned")
 DAY = 86_400.0
 
@@ -70,10 +72,15 @@ def why_not_counted(game: dict[str, Any]) -> str:
     return ""
 
 
+def person(user_id: int) -> str:
+    """An account's key in the pools (the server's bots are `bot:<name>:<level>`)."""
+    return f"u{user_id}"
+
+
 def player_of(seat: dict[str, Any]) -> tuple[str, str, bool, int | None]:
     """(key, display name, is a bot, user id) of the seat's player."""
     if seat["user_id"] is not None:
-        return f"u{seat['user_id']}", seat["username"], seat["is_bot"], seat["user_id"]
+        return person(seat["user_id"]), seat["username"], seat["is_bot"], seat["user_id"]
     return f"bot:{seat['bot']}:{seat['level']}", f"{seat['bot']} (level {seat['level']})", True, None
 
 

@@ -117,9 +117,9 @@ def ratings_rebuild() -> dict[str, int]:
     _replace(games, Q())
     RatedGame.objects.all().delete()
     now = timezone.now()
+    reasons = [rating_fold.why_not_counted(game) for game in games]
     _insert_all(RatedGame, [{"game_id": game["id"], "finished_at": game["finished_at"] or now,
-                             "counted": not rating_fold.why_not_counted(game), "reason": rating_fold.why_not_counted(game)}
-                            for game in games])
+                             "counted": not reason, "reason": reason} for game, reason in zip(games, reasons)])
     return {"games": len(games), "ratings": Rating.objects.count(), "changes": RatingChange.objects.count()}
 
 

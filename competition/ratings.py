@@ -28,6 +28,7 @@ GLICKO_SCALE = 173.7178
 TAU = 0.5
 NEW_RATING, NEW_DEVIATION, NEW_VOLATILITY = 1500.0, 350.0, 0.06
 MAX_DEVIATION = 350.0
+PROVISIONAL_DEVIATION = 110.0  # above it, too few recent games to be sure (a rating shown with "?")
 CONVERGENCE = 1e-6
 # A rating period, for the deviation's growth with absence: a player back after four weeks is
 # four periods less certain. lichess counts about 4.7 days a period; a week suits slow play.

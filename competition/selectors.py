@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from competition import ratings, tournament_pairing
+from competition import rating_fold, ratings, tournament_pairing
 from competition.errors import PlayerNotFound, SeekNotFound, TournamentNotFound
 from competition.models import Rating, RatingChange, Seek, SeekStatus, Tournament
 from games import selectors as games_selectors
@@ -57,6 +58,7 @@ def seek_list(*, user: Any, mine: bool) -> list[dict[str, Any]]:
 
 
 def tournament_summary(tournament: Tournament) -> dict[str, Any]:
+    """`tournament` as `_tournaments()` reads it."""
     return {
         "id": tournament.pk,
         "name": tournament.name,
@@ -72,16 +74,22 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
         "starts_at": tournament.starts_at,
         "finished_at": tournament.finished_at,
         "organiser": tournament.created_by.username,
-        "entrants": tournament.entrants.filter(withdrawn=False).count(),
+        "entrants": tournament.entrants_in,
     }
 
 
+def _tournaments() -> QuerySet:
+    """With what a summary shows: the organiser, and the entrants still in counted in the query."""
+    return Tournament.objects.select_related("created_by").annotate(
+        entrants_in=Count("entrants", filter=Q(entrants__withdrawn=False)))
+
+
 def tournament_list() -> list[dict[str, Any]]:
-    return [tournament_summary(t) for t in Tournament.objects.select_related("created_by").order_by("-id")[:100]]
+    return [tournament_summary(t) for t in _tournaments().order_by("-id")[:100]]
 
 
 def _tournament(tournament_id: int) -> Tournament:
-    tournament = Tournament.objects.select_related("created_by").filter(pk=tournament_id).first()
+    tournament = _tournaments().filter(pk=tournament_id).first()
     if tournament is None:
         raise TournamentNotFound(f"there is no tournament {tournament_id}")
     return tournament
@@ -136,7 +144,7 @@ def rating_info(rating: Rating) -> dict[str, Any]:
         "system": rating.system,
         "rating": round(rating.rating),
         "deviation": round(rating.deviation),
-        "provisional": rating.deviation > 110,
+        "provisional": rating.deviation > ratings.PROVISIONAL_DEVIATION,
         "games": rating.games,
         "wins": rating.wins,
         "draws": rating.draws,
@@ -171,7 +179,7 @@ def player_profile(*, username: str) -> dict[str, Any]:
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise PlayerNotFound(f"there is no player {username!r}")
-    key = f"u{user.pk}"
+    key = rating_fold.person(user.pk)
     pools = []
     for rating in Rating.objects.filter(player=key).order_by("rules", "time_class", "system"):
         history = (RatingChange.objects.filter(player=key, rules=rating.rules, time_class=rating.time_class,

@@ -27,7 +27,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
-NOT_PLAYED = ("aborted", "cancelled", "abandoned")
+from competition.rating_fold import NOT_PLAYED_OUT
+
 BYE_POINTS = 1.0
 
 
@@ -125,7 +126,7 @@ def tables_by_score(records: list[Record], size: int) -> list[tuple[int, ...]]:
 
 def game_points(scores: list[float], reason: str) -> list[float]:
     """Each seat's tournament points from a game's scores (see the module's docstring)."""
-    if reason in NOT_PLAYED:
+    if reason in NOT_PLAYED_OUT:
         return [0.0] * len(scores)
     return [pairwise(scores, seat, other_seats=[o for o in range(len(scores)) if o != seat]) for seat in range(len(scores))]
 

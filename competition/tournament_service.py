@@ -15,6 +15,7 @@ import datetime as dt
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 import bots
@@ -105,13 +106,9 @@ def tournament_bot_add(*, user: Any, tournament_id: int, bot: str, level: int | 
 
 def tournaments_tick() -> int:
     """Start the tournaments due, and move on those whose round has ended (the sweep)."""
-    moved = 0
-    due = Tournament.objects.filter(status=TournamentStatus.REGISTERING, starts_at__lte=timezone.now())
-    for tournament_id in list(due.values_list("pk", flat=True)):
-        moved += tournament_advance(tournament_id=tournament_id)
-    for tournament_id in list(Tournament.objects.filter(status=TournamentStatus.RUNNING).values_list("pk", flat=True)):
-        moved += tournament_advance(tournament_id=tournament_id)
-    return moved
+    due = Tournament.objects.filter(Q(status=TournamentStatus.REGISTERING, starts_at__lte=timezone.now())
+                                    | Q(status=TournamentStatus.RUNNING))
+    return sum(tournament_advance(tournament_id=pk) for pk in list(due.values_list("pk", flat=True)))
 
 
 def table_finished(*, game_id: int) -> None:

@@ -4,9 +4,9 @@ Each write that appends events calls `after_commit(game)` (a chat line, `chat_af
 its transaction commits, the game's id and seq go out on the channel `scrapyard:game:<id>`, which
 every stream process listens to (`streams.hub`). Redis publishes a channel to every client of the
 server whatever db it chose, so the channels begin with `SCRAPYARD_REDIS_NAMESPACE` (`scrapyard`),
-which two installations sharing one Redis set apart. A lost publish (Redis away) delays a stream by at most its re-check interval:
-streams read the log itself, the message only wakes them. With no Redis (the embedded default)
-nothing is published and streams poll.
+which two installations sharing one Redis set apart. A lost publish (Redis away) delays a stream
+by at most its re-check interval: streams read the log itself, the message only wakes them. With
+no Redis (the embedded default) nothing is published and streams poll.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from django.db import transaction
 from games.models import Game
 
 log = logging.getLogger(__name__)
-
 
 
 def game_prefix() -> str:
