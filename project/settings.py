@@ -112,6 +112,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+else:
+    # PostgreSQL may sit behind PgBouncer in transaction pooling (README "Beyond one machine"),
+    # where a server connection is only ours for one transaction: `.iterator()` must not declare
+    # a cursor that outlives it. (Django's psycopg 3 defaults already fit: client-side binding and
+    # no prepared statements; keep `server_side_binding` and `prepare_threshold` unset.)
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
