@@ -64,6 +64,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "project.http.ApiEdgeMiddleware",
+    "project.metrics.MetricsMiddleware",  # counts and times each move's answer, and open streams
     # Every GET answer gets an ETag (a digest of its body, so of what this caller may see), and
     # a request naming it in If-None-Match gets 304 with no body when nothing changed.
     "django.middleware.http.ConditionalGetMiddleware",
@@ -374,6 +375,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
 }
 
+# Several beats (one per node) send the schedule once: the one holding a lease in Redis sends,
+# the others wait and take over within this many seconds of its death (project.beat).
+CELERY_BEAT_SCHEDULER = "project.beat:LeasedScheduler"
+SCRAPYARD_BEAT_LEASE_SECONDS = float(os.environ.get("SCRAPYARD_BEAT_LEASE_SECONDS", "3"))
+
 # The sweeper sends each timeout up to LOOKAHEAD seconds ahead, with its ETA at the deadline, so
 # neither beat's period nor a sweep slowed by a busy machine adds to the lateness; a sent timeout
 # still due after RESEND seconds (its worker died) is sent again. FAULT_PAUSE (seconds) only
@@ -400,6 +406,14 @@ SCRAPYARD_RATE_LIMITS = {
     "login": int(os.environ.get("SCRAPYARD_RATE_LOGIN", "10")),
     "login_address": int(os.environ.get("SCRAPYARD_RATE_LOGIN_ADDRESS", "30")),
 }
+
+# Prometheus metrics (project.metrics): each process of this node counts in files here, and
+# `GET /metrics` sums them. The endpoint answers only `Authorization: Bearer <token>` with this
+# token; unset, it does not exist (404).
+PROMETHEUS_MULTIPROC_DIR = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR", VAR_DIR / "metrics"))
+PROMETHEUS_MULTIPROC_DIR.mkdir(parents=True, exist_ok=True)
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(PROMETHEUS_MULTIPROC_DIR)  # read when prometheus_client loads
+SCRAPYARD_METRICS_TOKEN = os.environ.get("SCRAPYARD_METRICS_TOKEN", "")
 
 LOGGING = {
     "version": 1,
