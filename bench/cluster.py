@@ -409,6 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     base_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/scrapyard")
     direct = _url_with(base_url, port=urlsplit(base_url).port or 5432, name=urlsplit(base_url).path.lstrip("/") + "_cluster")
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1", "-p", str(args.pgbouncer_port)]).returncode == 0:
+        raise SystemExit(f"port {args.pgbouncer_port} is taken: the bench starts a PgBouncer of its own there")
     subprocess.run(["rm", "-rf", str(WORK)])
     WORK.mkdir(parents=True)
     fresh_database(direct)
