@@ -86,23 +86,24 @@ class MetricsMiddleware:
     def __call__(self, request):
         if self.is_async:
             return self._acall(request)
-        if not _is_move(request):
-            return self.get_response(request)
         started = time.perf_counter()
-        response = self.get_response(request)
-        _count_move(response, time.perf_counter() - started)
-        return response
+        return _counting(request, self.get_response(request), started)
 
     async def _acall(self, request):
         started = time.perf_counter()
-        response = await self.get_response(request)
-        if _is_move(request):
-            _count_move(response, time.perf_counter() - started)
-        elif getattr(response, "is_async", False) and response.status_code == 200:
-            kind = _stream_kind(request.path)
-            if kind:
-                response.streaming_content = _counted(response.streaming_content, kind)
-        return response
+        return _counting(request, await self.get_response(request), started)
+
+
+def _counting(request, response, started: float):
+    """Count a move's answer; have a stream's body count itself open while it is read. (Under
+    ASGI this middleware may run in the sync chain, with the async view's stream as the body.)"""
+    if _is_move(request):
+        _count_move(response, time.perf_counter() - started)
+    elif getattr(response, "is_async", False) and response.status_code == 200:
+        kind = _stream_kind(request.path)
+        if kind:
+            response.streaming_content = _counted(response.streaming_content, kind)
+    return response
 
 
 def _is_move(request) -> bool:

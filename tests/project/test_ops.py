@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
 import random
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from django.db import connection
 from django.test import AsyncClient, Client
 from prometheus_client.parser import text_string_to_metric_families
@@ -145,3 +147,32 @@ def test_deadline_lateness_bot_decisions_and_mail_outcomes_are_counted(settings,
     assert _moved(before, after, "scrapyard_deadline_lateness_seconds_count") == 1
     assert 1 <= _moved(before, after, "scrapyard_deadline_lateness_seconds_sum") <= 3
     assert _moved(before, after, "scrapyard_mails_total", outcome="sent") >= 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.redis
+def test_a_stream_counts_as_open_until_it_closes(settings):
+    settings.SCRAPYARD_METRICS_TOKEN = TOKEN
+    game_id, seated = start_game("scavenge", 2)
+    before = _scrape(Client())
+
+    async def scenario():
+        response = await AsyncClient().get(f"/api/games/{game_id}/stream/",
+                                           headers={"Authorization": f"Token {seated[0].token}"})
+        arrived = asyncio.Event()
+
+        async def read():
+            async for _ in response.streaming_content:
+                arrived.set()
+
+        reading = asyncio.create_task(read())
+        await asyncio.wait_for(arrived.wait(), 10)  # the log so far has arrived; it waits for more
+        during = await sync_to_async(_scrape)(Client())
+        reading.cancel()  # the client went away: the ASGI server cancels the stream's task
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
+        return during, await sync_to_async(_scrape)(Client())
+
+    during, after = async_to_sync(scenario)()
+    assert _moved(before, during, "scrapyard_open_streams", kind="game") == 1
+    assert _moved(before, after, "scrapyard_open_streams", kind="game") == 0
