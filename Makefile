@@ -51,6 +51,7 @@ export SCRAPYARD_DEFAULT_PROCESSES ?= 1
 
 run: migrate
 	mkdir -p $(SCRAPYARD_VAR_DIR)
+	rm -rf $(SCRAPYARD_VAR_DIR)/metrics  # the last run's processes' metric files (project.metrics)
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Scrapyard on http://$(HOST):$(PORT)/ (play in the browser; the API at /api/, its docs at /api/docs/; streams on port $(STREAM_PORT); Ctrl-C stops everything)"
 	@echo "Play by email: replies to smtp://$(HOST):$(SMTP_PORT); $(if $(EMAIL_URL),mail goes out through EMAIL_URL,mails are written as .eml files to $(SCRAPYARD_VAR_DIR)/mail/)"

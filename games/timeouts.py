@@ -23,8 +23,9 @@ from django.conf import settings
 from django.db import transaction
 
 import bots
-from games import deadlines, services, store
-from games.models import Event, EventKind, Game
+from games import deadlines, services, store, time_controls
+from games.models import Deadline, Event, EventKind, Game
+from project import metrics
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,7 @@ def timeout_apply(*, game_id: int, seq: int, seat: int) -> Event | None:
         locked = services.locked_game(game_id)
         if not deadlines.is_due(locked, seq, seat):
             return None  # a move or another timeout came first
+        due_at = Deadline.objects.filter(game_id=game_id, seat=seat, seq=seq).values_list("due_at", flat=True).first()
         _fault_injection_pause()
         if game.timeout_policy == "bot":
             services.stand_in_take(game=locked, seat=seat, bot=settings.SCRAPYARD_STAND_IN_BOT)
@@ -50,6 +52,8 @@ def timeout_apply(*, game_id: int, seq: int, seat: int) -> Event | None:
             game_id=game_id, seat=seat, expected_seq=seq, kind=EventKind.TIMEOUT,
             move=None if move is FORFEIT else move, forfeit=move is FORFEIT,
         )
+    if due_at is not None:
+        metrics.deadline_late((time_controls.now() - due_at).total_seconds())
     services.resign_after_timeouts(game_id=game_id, seat=seat)  # the owner gone: N timeouts in a row
     return event
 

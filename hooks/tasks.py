@@ -26,8 +26,13 @@ def fan_out(game_id: int) -> int:
     max_retries=3,
     time_limit=ATTEMPT_LIMIT_SECONDS,
 )
-def deliver(delivery_id: int) -> None:
-    services.delivery_attempt(delivery_id=delivery_id)
+def deliver(delivery_id: int) -> str | None:
+    """What the attempt came to (None: not due, or another worker has it); the metrics count it
+    (project.metrics)."""
+    outcome = services.delivery_attempt(delivery_id=delivery_id)
+    if outcome is None:
+        return None
+    return "delivered" if outcome.delivered else "retry" if outcome.retry else "refused"
 
 
 @shared_task(name="hooks.sweep", acks_late=True, ignore_result=True, expires=5)

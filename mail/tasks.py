@@ -15,8 +15,10 @@ def fan_out(game_id: int) -> int:
 
 
 @shared_task(name="mail.send", acks_late=True, autoretry_for=INFRASTRUCTURE_ERRORS, retry_backoff=True, max_retries=3, time_limit=120)
-def send(outgoing_id: int) -> None:
-    services.outgoing_send(outgoing_id=outgoing_id)
+def send(outgoing_id: int) -> str | None:
+    """The mail's status after this attempt (None: not due, or another worker has it); the
+    metrics count it (project.metrics)."""
+    return services.outgoing_send(outgoing_id=outgoing_id)
 
 
 @shared_task(name="mail.handle_inbound", acks_late=True, autoretry_for=INFRASTRUCTURE_ERRORS, retry_backoff=True, max_retries=5)

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "project.http.ApiEdgeMiddleware",
+    "project.metrics.MetricsMiddleware",  # counts and times each move's answer, and open streams
     # Every GET answer gets an ETag (a digest of its body, so of what this caller may see), and
     # a request naming it in If-None-Match gets 304 with no body when nothing changed.
     "django.middleware.http.ConditionalGetMiddleware",
@@ -112,6 +113,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+else:
+    # PostgreSQL may sit behind PgBouncer in transaction pooling (README "Beyond one machine"),
+    # where a server connection is only ours for one transaction: `.iterator()` must not declare
+    # a cursor that outlives it. (Django's psycopg 3 defaults already fit: client-side binding and
+    # no prepared statements; keep `server_side_binding` and `prepare_threshold` unset.)
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -368,6 +375,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
 }
 
+# Several beats (one per node) send the schedule once: the one holding a lease in Redis sends,
+# the others wait and take over within this many seconds of its death (project.beat).
+CELERY_BEAT_SCHEDULER = "project.beat:LeasedScheduler"
+SCRAPYARD_BEAT_LEASE_SECONDS = float(os.environ.get("SCRAPYARD_BEAT_LEASE_SECONDS", "3"))
+
 # The sweeper sends each timeout up to LOOKAHEAD seconds ahead, with its ETA at the deadline, so
 # neither beat's period nor a sweep slowed by a busy machine adds to the lateness; a sent timeout
 # still due after RESEND seconds (its worker died) is sent again. FAULT_PAUSE (seconds) only
@@ -394,6 +406,14 @@ SCRAPYARD_RATE_LIMITS = {
     "login": int(os.environ.get("SCRAPYARD_RATE_LOGIN", "10")),
     "login_address": int(os.environ.get("SCRAPYARD_RATE_LOGIN_ADDRESS", "30")),
 }
+
+# Prometheus metrics (project.metrics): each process of this node counts in files here, and
+# `GET /metrics` sums them. The endpoint answers only `Authorization: Bearer <token>` with this
+# token; unset, it does not exist (404).
+PROMETHEUS_MULTIPROC_DIR = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR", VAR_DIR / "metrics"))
+PROMETHEUS_MULTIPROC_DIR.mkdir(parents=True, exist_ok=True)
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(PROMETHEUS_MULTIPROC_DIR)  # read when prometheus_client loads
+SCRAPYARD_METRICS_TOKEN = os.environ.get("SCRAPYARD_METRICS_TOKEN", "")
 
 LOGGING = {
     "version": 1,

@@ -3,11 +3,15 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from mail import views as mail_views
+from project import ops
 
 urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/ready/", ops.ready, name="ready"),  # readiness for load balancers (project.ops)
+    path("api/ready", ops.ready),
+    path("metrics", ops.metrics_view, name="metrics"),  # Prometheus, with its token only
     path("api/", include("games.urls")),  # the routes of play first (they are tried in order)
     path("api/", include("streams.urls")),
     path("api/", include("hooks.urls")),

@@ -30,6 +30,7 @@ class Hub:
         self.accounts: dict[int, set[asyncio.Event]] = defaultdict(set)
         self.listener: asyncio.Task | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.subscribed = False  # readiness (project.ops): notices reach this process now
 
     def watch(self, game_id: int, woken: asyncio.Event | None = None) -> asyncio.Event:
         """An event set whenever the game has news (`woken`, to share one between games);
@@ -62,12 +63,17 @@ class Hub:
     def newest(self, game_id: int) -> int | None:
         return self.announced.get(game_id)
 
+    def listen(self) -> None:
+        """Subscribe now if not yet (readiness asks before any stream opens)."""
+        self._listen_in_this_loop()
+
     def _listen_in_this_loop(self) -> None:
         if not settings.REDIS_URL:
             return
         loop = asyncio.get_running_loop()
         if self.loop is not loop or self.listener is None or self.listener.done():
             self.loop = loop
+            self.subscribed = False  # a listener of a loop gone may have died without saying so
             self.listener = loop.create_task(self._listen(settings.REDIS_URL))
 
     async def _listen(self, url: str) -> None:
@@ -76,6 +82,7 @@ class Hub:
             try:
                 pubsub = client.pubsub()
                 await pubsub.psubscribe(f"{announce.game_prefix()}*", f"{announce.account_prefix()}*")
+                self.subscribed = True
                 async for message in pubsub.listen():
                     if message["type"] == "pmessage":
                         self._wake(message["channel"], message["data"])
@@ -85,6 +92,7 @@ class Hub:
                 log.warning("stream hub lost Redis (%s); retrying", error)
                 await asyncio.sleep(1)
             finally:
+                self.subscribed = False
                 await client.aclose()
 
     def _wake(self, channel: bytes, data: bytes) -> None:

@@ -6,6 +6,7 @@ they skip on a developer's machine, and fail in CI (`CI=true`), where the servic
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import os
@@ -35,6 +36,33 @@ def _let_test_flushes_truncate() -> None:
 
 
 _let_test_flushes_truncate()
+
+
+def _drop_test_databases_behind_pgbouncer() -> None:
+    """Through PgBouncer (CI runs the suite so), the pool still holds idle server connections to
+    a test database when it is dropped; `WITH (FORCE)` (PostgreSQL 13) ends them, and PgBouncer
+    opens new ones for the next database of that name."""
+    from django.db.backends.postgresql.creation import DatabaseCreation
+
+    def force(sql: str) -> str:
+        return f"{sql} WITH (FORCE)" if sql.startswith("DROP DATABASE") else sql
+
+    def forcing(cursor):
+        execute = cursor.execute
+        cursor.execute = lambda sql, *args, **kwargs: execute(force(sql), *args, **kwargs)
+        return cursor
+
+    original_nodb_cursor = DatabaseCreation._nodb_cursor
+
+    @contextlib.contextmanager
+    def _nodb_cursor(self):
+        with original_nodb_cursor(self) as cursor:
+            yield forcing(cursor)
+
+    DatabaseCreation._nodb_cursor = _nodb_cursor
+
+
+_drop_test_databases_behind_pgbouncer()
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -16,6 +16,7 @@ from games.errors import StaleSeq
 from games.models import Event, EventKind, Game, GameStatus, Seat
 from games.services.common import BOT_PLAYED
 from games.services.moves import seat_act
+from project import metrics
 
 
 def bot_seat_play(*, game_id: int, seq: int) -> Event | None:
@@ -31,10 +32,11 @@ def bot_seat_play(*, game_id: int, seq: int) -> Event | None:
     view = game_rules.view(store.state_at(game), seat.index)
     spec = bots.get(seat.bot or seat.stand_in)
     level = seat.bot_level if seat.bot else spec.default_level
-    move = bots.choose_move(
-        game_rules, view, seat.index, bot=spec.name, level=level, seed=bot_seed(game, seq),
-        max_seconds=settings.SCRAPYARD_BOT_DECISION_SECONDS,
-    )
+    with metrics.timed(metrics.BOT_DECISION):
+        move = bots.choose_move(
+            game_rules, view, seat.index, bot=spec.name, level=level, seed=bot_seed(game, seq),
+            max_seconds=settings.SCRAPYARD_BOT_DECISION_SECONDS,
+        )
     try:
         return seat_act(game_id=game_id, seat=seat.index, expected_seq=seq, kind=EventKind.MOVE, move=move)
     except StaleSeq:
