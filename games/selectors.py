@@ -130,6 +130,7 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         **game_summary(game=game),
         "your_seat": seat,
         "view": store.rules_of(game).view(state, seat),
+        "presentation": presentation_of(game=game, state=state, seat=seat),
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,
         "private": game.private,
@@ -138,6 +139,13 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         **pending_proposals(game=game),
         "playing": still_playing(game=game),
     }
+
+
+def presentation_of(*, game: Game, state: Any, seat: int | None) -> dict[str, Any]:
+    """The rules' presentation for the seat, its touched cells against the state before the
+    newest event (most often still in the recent states' cache: the move just made it)."""
+    before = store.state_at(game, game.seq - 1) if game.seq > 1 else None
+    return store.rules_of(game).presentation(state, seat, before)
 
 
 def game_summary(*, game: Game) -> dict[str, Any]:
