@@ -133,10 +133,10 @@ function showPanels() {
         el('span', { class: 'panel-name' }, shown.name),
         seat.bot ? el('span', { class: 'badge' }, 'bot') : null,
         acting ? el('span', { class: 'badge to-act' }, 'to act') : null,
-        shown.score !== null ? el('span', { class: 'panel-score', 'aria-label': 'score' }, String(shown.score)) : null),
+        shown.score !== null ? el('span', { class: 'panel-score' }, el('span', { class: 'sr-only' }, 'score '), String(shown.score)) : null),
       items.length ? el('dl', { class: 'panel-items' }, ...items.map((part) => el('div', {}, el('dt', {}, part.label), el('dd', {}, String(part.value))))) : null,
       shown.notes.length ? el('p', { class: 'panel-notes' }, shown.notes.join('; ')) : null,
-      el('span', { class: 'clock', 'aria-label': 'clock', 'data-due': deadline?.due_at ?? '', 'data-left': deadline ? deadline.seconds_left : '' }));
+      el('span', { class: 'clock', 'data-due': deadline?.due_at ?? '', 'data-left': deadline ? deadline.seconds_left : '' }));
   }));
 }
 
