@@ -252,7 +252,11 @@ def _event_text(game_rules: Any, state: Any, event: Event, seat: int | None, eve
         return "game created"
     if event.kind == EventKind.SYSTEM:
         return _system_text(payload)
-    shown = everything or (seat is not None and event.seat == seat) or payload == event.public_payload
+    public_move = (event.public_payload or {}).get("move")
+    shown = everything or (seat is not None and event.seat == seat) or payload == event.public_payload or (
+        # a public copy that adds to the move (a tile it drew, shown to all) hides nothing of it
+        isinstance(public_move, dict) and isinstance(payload.get("move"), dict) and public_move.items() >= payload["move"].items()
+    )
     if not shown:
         return "chose in secret"
     move = payload.get("move")  # an event's payload holds the move and what came of it

@@ -173,11 +173,11 @@ function tickClocks() {
   for (const clock of document.querySelectorAll('#panels .clock')) {
     if (clock.dataset.due) {
       const left = whenText(clock.dataset.due);
-      clock.textContent = left === 'time is up' ? '⏱ time is up' : `⏱ ${left} left`;
+      clock.textContent = left === 'time is up' ? 'clock: time is up' : `clock: ${left} left`;
       clock.classList.toggle('low', new Date(clock.dataset.due) - Date.now() < 30000);
     } else if (clock.dataset.left !== '') {
       const seconds = Math.max(0, Math.round(Number(clock.dataset.left)));
-      clock.textContent = `⏸ ${whenText(new Date(Date.now() + seconds * 1000).toISOString()) || '0s'} left`;
+      clock.textContent = `clock stopped: ${whenText(new Date(Date.now() + seconds * 1000).toISOString()) || '0s'} left`;
     } else clock.textContent = '';
   }
 }

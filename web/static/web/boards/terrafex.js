@@ -11,7 +11,7 @@ const ROWS = 7;
 const COLS = 8;
 const CELL = 56;
 const EDGE = 18;
-const INSET = { L: 3, M: 10, S: 17 };
+const SIDE = { L: 40, M: 30, S: 20 }; // a pyramid's base, drawn above the square's label
 const PIPS = { S: 1, M: 2, L: 3 };
 const LETTER = { green: 'g', yellow: 'y', red: 'r', blue: 'b' };
 const KIND = { green: 'forest', yellow: 'mountain', red: 'fire', blue: 'glacier' };
@@ -45,7 +45,7 @@ export default function draw(view, { seat }) {
       root.append(cell(key, `${key}${parts.words ? `: ${parts.words}` : ': empty'}`, parts.name,
         svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: 'square' }),
         ...parts.shapes,
-        parts.name ? text(x + CELL / 2, y + CELL - 7, parts.name, { class: 'coord piece-name' }) : null));
+        parts.name ? text(x + CELL / 2, y + CELL - 6, parts.name, { class: 'coord piece-name' }) : null));
     }
   }
   const you = seat === view.white ? 'White' : seat === view.black ? 'Black' : null;
@@ -55,8 +55,9 @@ export default function draw(view, { seat }) {
 
 // A pyramid seen from above: its base, four faces shaded as if lit from the top left, and its pips.
 function pyramid(x, y, size, colour, extra = '') {
-  const inset = INSET[size];
-  const [left, top, right, bottom] = [x + inset, y + inset - 4, x + CELL - inset, y + CELL - inset - 4];
+  const [mx, my] = [x + CELL / 2, y + (CELL - 12) / 2 + 2];
+  const half = SIDE[size] / 2;
+  const [left, top, right, bottom] = [mx - half, my - half, mx + half, my + half];
   const [cx, cy] = [(left + right) / 2, (top + bottom) / 2];
   const face = (points, shade) => svg('polygon', { points: points.map((p) => p.join(',')).join(' '), class: `face ${shade}` });
   const pips = Array.from({ length: PIPS[size] }, (_, i) => svg('circle', {
