@@ -232,7 +232,8 @@ function showMoves() {
   if (moves.length === 1) page.chosen = 0; // a forced move: one tap plays it
   $('moves').replaceChildren(...moves.map((move, index) => el('li', {},
     el('button', { type: 'button', class: 'move', 'data-index': index, onclick: () => choose(index) }, page.legal.notation[index]))));
-  $('all-moves').open = moves.length <= 12 || parts.length === 0;
+  // The list is open when the board cannot point at a move, or the moves are few.
+  $('all-moves').open = moves.length <= 12 || !page.pointer || page.pointer.next().size === 0;
   afterPick();
 }
 
