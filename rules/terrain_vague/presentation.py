@@ -30,7 +30,7 @@ def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
             item("turf in supply (wimpy/tough)", supply),
         ]
         notes = []
-        if state.clubhouses.get(gang, "absent") is None:
+        if state.turn > 0 and state.clubhouses.get(gang, "absent") is None:  # None in setup: not placed yet
             notes.append("clubhouse beaned")
         if gang in state.winners:
             notes.append("won")
