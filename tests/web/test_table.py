@@ -216,15 +216,21 @@ def test_your_turn_is_told_by_the_title_the_icon_and_an_opted_in_notification(br
     assert f"#{game_id}" in alice.locator("#mine li").first.inner_text()
 
 
-def test_a_forced_move_is_played_with_one_tap(browser, site):
-    """Scavenge's roll of 0 (or a roll with no path) leaves one move: the page offers it at once."""
+def test_a_forced_move_is_played_with_one_tap(browser, site, monkeypatch):
+    """A Scavenge game whose first roll is seat 0's 0: staying is the only move, offered at once
+    and played with one tap; a choice of moves is never played for the player."""
+    from games.services import lobby
+
+    monkeypatch.setattr(lobby, "new_seed", lambda: "forced-39")  # seat 0 rolls 0 first
     page = _sign_up(browser.new_context(), site, "fred")
-    _create(page, site, "toy_race", bot_seat=1)
-    page.locator("#moves-panel").wait_for()
-    assert page.locator("#confirm").count() == 0  # two moves: the player chooses
-    # The protocol's forced move is what the page shows when the legal list has one move: check
-    # it by giving the page such a list, as the server would.
-    page.route("**/legal-moves/", lambda route: route.fulfill(json={"seq": 999, "seat": 0, "moves": [{"type": "step"}], "notation": ["step"]}))
-    page.reload()
-    page.locator("#confirm", has_text="Play step").wait_for()
+    game_id = _create(page, site, "scavenge", bot_seat=1)
+    page.locator("#confirm", has_text="Play roll 0: stay").wait_for()
     assert "Only one move" in page.locator("#picking").inner_text()
+    assert page.locator("#cancel").count() == 0
+    page.click("#confirm")  # the one tap
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 6")
+    moves = [event for event in _events(game_id) if event.kind == "move"]
+    assert moves[0].seat == 0 and moves[0].payload["move"] == {"type": "stay"}
+    page.locator("#moves-panel").wait_for()
+    if page.locator("#moves button.move").count() > 1:  # a real choice: nothing is chosen for the player
+        assert page.locator("#confirm").count() == 0
