@@ -27,7 +27,7 @@ def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
         resources = [
             item("action points", state.points.get(gang, 0)),
             item("pawns in reserve", pawns),
-            item("turf in supply (wimpy/tough)", supply),
+            item("turf left (wimpy/tough)", supply),
         ]
         notes = []
         if state.turn > 0 and state.clubhouses.get(gang, "absent") is None:  # None in setup: not placed yet

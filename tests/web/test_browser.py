@@ -186,6 +186,9 @@ def test_a_game_page_fits_a_phone_and_reads_without_javascript(browser, site, sc
     plain.goto(f"{site}/games/{game_id}/")
     assert "P0" in plain.locator("#text-board").inner_text()
     assert plain.locator("#log li").count() >= 3
+    assert plain.locator("#panels .panel").count() == 2 and "erin" in plain.locator("#panels").inner_text()
+    assert plain.locator("#panels .panel.acting").count() == 1
+    assert plain.locator("#status").inner_text().strip()  # the prompt, or whom the game waits for
 
 
 @pytest.mark.parametrize("rules, players", [("space_junkyard", 2), ("terrafex", 2), ("terrain_vague", 2)])

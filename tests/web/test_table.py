@@ -90,7 +90,9 @@ def test_a_phone_plays_without_sideways_scroll_and_the_confirm_in_sight(browser,
     for rules in ("scavenge", "terrafex", "space_junkyard", "terrain_vague"):
         _create(page, site, rules, bot_seat=1)
         page.locator("#moves-panel").wait_for()
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], rules
+        wide = page.evaluate("""[...document.querySelectorAll('body *')].filter((node) => node.getBoundingClientRect().right > 390.5)
+          .slice(0, 5).map((node) => `${node.tagName}#${node.id}.${node.className?.baseVal ?? node.className}`)""")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], (rules, wide)
         screenshot(page, f"{rules}-phone")
         pointable = page.locator(".board-svg .pointable")
         if pointable.count():
