@@ -16,6 +16,7 @@ from tests.web.test_browser import PASSWORD, TIMEOUT, _create, _events, _finishe
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
 
@@ -105,12 +106,11 @@ def test_a_phone_plays_without_sideways_scroll_and_the_confirm_in_sight(browser,
                     page.locator(".board-svg .pointable").first.tap()
                 else:
                     page.locator("#choice .candidate, #moves button.move").first.tap()
+            page.screenshot(path=str(SCREENSHOTS / f"{rules}-phone-confirm.png"))  # what the phone's screen shows
             confirm = page.locator("#confirm").bounding_box()
             assert confirm["y"] + confirm["height"] <= PHONE["height"] and confirm["y"] >= 0, "the confirm is on screen"
             assert confirm["height"] >= 40
     # A finished game's seed and hashes do not push the page sideways.
-    page.goto(f"{site}/")
-    page.select_option if False else None
     finished = _finished_game(page, site)
     page.goto(f"{site}/games/{finished}/")
     page.locator("#status.finished").wait_for()
