@@ -145,7 +145,10 @@ def presentation_of(*, game: Game, state: Any, seat: int | None) -> dict[str, An
     """The rules' presentation for the seat, its touched cells against the state before the
     newest event (most often still in the recent states' cache: the move just made it)."""
     before = store.state_at(game, game.seq - 1) if game.seq > 1 else None
-    return store.rules_of(game).presentation(state, seat, before)
+    shown = store.rules_of(game).presentation(state, seat, before)
+    if game.status != GameStatus.ACTIVE:  # ended by the service (a draw, an abort) or not begun: nobody is asked
+        shown["prompt"] = None
+    return shown
 
 
 def game_summary(*, game: Game) -> dict[str, Any]:

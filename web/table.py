@@ -55,6 +55,8 @@ def result_words(game: dict[str, Any]) -> str:
     reason = str(result.get("reason", "")).replace("_", " ")
     if not winners:
         head = "Nobody won"
+    elif len(winners) > 1 and len(winners) == len(game["seats"]):
+        head = "A draw"
     elif game["your_seat"] in winners:
         head = "You won" if len(winners) == 1 else f"You shared the win with {_names(game, [w for w in winners if w != game['your_seat']])}"
     else:

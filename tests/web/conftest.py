@@ -42,7 +42,7 @@ def browser():
 
 
 @pytest.fixture
-def site(live_server, settings):
+def site(browser, live_server, settings):
     """The web client's address, with the stream server running beside it on PostgreSQL and
     Redis (on the embedded default nothing listens at the stream address: the pages poll). Bot
     seats move in the live server itself, right after the move that woke them (Celery's eager
@@ -55,6 +55,9 @@ def site(live_server, settings):
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     yield live_server.url
+    # Pages stop asking before the test's database is emptied (this fixture ends before it).
+    for context in list(browser.contexts):
+        context.close()
     celery_app.conf.task_always_eager = eager
     if streams is not None:
         stop(streams)

@@ -324,7 +324,7 @@ def test_a_draw_offered_in_one_browser_is_accepted_in_the_other_and_a_resignatio
     bob.locator("#accept-draw").wait_for()  # live, without a reload
     bob.click("#accept-draw")
     for page in (alice, bob):
-        page.locator("#status", has_text="Nobody won: draw agreed").wait_for()
+        page.locator("#status.finished", has_text=re.compile(r"A draw \d+-\d+: draw agreed$")).wait_for()
 
     second = _create(alice, site, "toy_race")
     bob.goto(f"{site}/games/{second}/")

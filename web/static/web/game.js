@@ -87,7 +87,8 @@ function resultWords(game) {
   const told = scores.length > 1 ? scores.map((score) => String(Number(score))).join('-') : '';
   const reason = String(result.reason ?? '').replaceAll('_', ' ');
   let head = 'Nobody won';
-  if (winners.includes(game.your_seat)) {
+  if (winners.length > 1 && winners.length === game.seats.length) head = 'A draw';
+  else if (winners.includes(game.your_seat)) {
     head = winners.length === 1 ? 'You won' : `You shared the win with ${names(winners.filter((w) => w !== game.your_seat))}`;
   } else if (winners.length) head = `${names(winners)} won`;
   return told ? `${head} ${told}: ${reason}` : `${head}: ${reason}`;
