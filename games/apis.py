@@ -484,13 +484,17 @@ class MoveSubmitApi(ScopedApi):
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
             raise errors.InvalidInput("the Idempotency-Key header is longer than 200 characters")
-        submitted = services.move_submit(
-            game_id=game_id,
-            user=request.user,
-            move=request.data.get("move"),  # absent or not an object: the rules call it malformed
-            expected_seq=expected_seq,
-            idempotency_key=key,
-        )
+        move = request.data.get("move")  # absent or not an object: the rules call it malformed
+        try:
+            submitted = services.move_submit(game_id=game_id, user=request.user, move=move, expected_seq=expected_seq, idempotency_key=key)
+        except errors.StaleSeq:
+            # In a simultaneous step another seat's secret choice may land while this one chooses:
+            # if this seat's moves are the very ones it chose from, the move means what it meant
+            # (as a mail reply does) and is played on the game as it is now.
+            now = selectors.game_get(game_id=game_id)
+            if not selectors.moves_unchanged_since(game=now, user=request.user, since=expected_seq):
+                raise
+            submitted = services.move_submit(game_id=game_id, user=request.user, move=move, expected_seq=now.seq, idempotency_key=key)
         body = selectors.move_answer(game=submitted.game, user=request.user, event=submitted.event)
         return Response(body, status=status.HTTP_201_CREATED, headers=_replay_header(submitted))
 

@@ -294,7 +294,32 @@ class TakebackRequest(serializers.Serializer):
     accepted = serializers.ListField(child=serializers.IntegerField(), help_text="the seats that accepted so far")
 
 
+class PanelItem(serializers.Serializer):
+    label = serializers.CharField()
+    value = serializers.JSONField(help_text="a number or a short text")
+
+
+class Panel(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField(help_text="the game's name for the seat (White, rubbles, Red ship)")
+    colour = serializers.CharField(help_text="a CSS colour name the seat's pieces are drawn in")
+    score = serializers.FloatField(allow_null=True, help_text="None where the game keeps no running score")
+    score_parts = PanelItem(many=True)
+    resources = PanelItem(many=True)
+    notes = serializers.ListField(child=serializers.CharField())
+    out = serializers.BooleanField(help_text="the seat has left the game")
+
+
+class Presentation(serializers.Serializer):
+    panels = Panel(many=True, help_text="a panel per seat, in seat order, as your seat may see it")
+    prompt = serializers.CharField(allow_null=True, help_text="one line: what your seat must do now (None: nothing)")
+    touched = serializers.ListField(
+        child=serializers.CharField(), help_text="the cells the last event changed, named as moves name them (\"3,4\") or by the game's own names"
+    )
+
+
 class GameDetail(GameSummary):
+    presentation = Presentation(help_text="what a page shows: the same for every game (rules.presentation)")
     your_seat = serializers.IntegerField(allow_null=True)
     private = serializers.BooleanField(help_text="unlisted: seen and joined by invitation only")
     timeouts_to_resign = serializers.IntegerField(help_text="timeouts in a row that resign a seat (0: never)")

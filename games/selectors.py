@@ -130,6 +130,7 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         **game_summary(game=game),
         "your_seat": seat,
         "view": store.rules_of(game).view(state, seat),
+        "presentation": presentation_of(game=game, state=state, seat=seat),
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,
         "private": game.private,
@@ -138,6 +139,16 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         **pending_proposals(game=game),
         "playing": still_playing(game=game),
     }
+
+
+def presentation_of(*, game: Game, state: Any, seat: int | None) -> dict[str, Any]:
+    """The rules' presentation for the seat, its touched cells against the state before the
+    newest event (most often still in the recent states' cache: the move just made it)."""
+    before = store.state_at(game, game.seq - 1) if game.seq > 1 else None
+    shown = store.rules_of(game).presentation(state, seat, before)
+    if game.status != GameStatus.ACTIVE:  # ended by the service (a draw, an abort) or not begun: nobody is asked
+        shown["prompt"] = None
+    return shown
 
 
 def game_summary(*, game: Game) -> dict[str, Any]:
@@ -244,7 +255,11 @@ def _event_text(game_rules: Any, state: Any, event: Event, seat: int | None, eve
         return "game created"
     if event.kind == EventKind.SYSTEM:
         return _system_text(payload)
-    shown = everything or (seat is not None and event.seat == seat) or payload == event.public_payload
+    public_move = (event.public_payload or {}).get("move")
+    shown = everything or (seat is not None and event.seat == seat) or payload == event.public_payload or (
+        # a public copy that adds to the move (a tile it drew, shown to all) hides nothing of it
+        isinstance(public_move, dict) and isinstance(payload.get("move"), dict) and public_move.items() >= payload["move"].items()
+    )
     if not shown:
         return "chose in secret"
     move = payload.get("move")  # an event's payload holds the move and what came of it

@@ -92,8 +92,21 @@ def footer(game_id: int | None, unsubscribe_url: str) -> list[str]:
     return lines
 
 
+def panel_lines(presentation: dict[str, Any], seats: list[dict[str, Any]]) -> list[str]:
+    """The rules' presentation (`rules.presentation`) in text: the prompt, then a line per seat
+    with its name, score and resources, wrapped within the mail's width."""
+    lines = [wrap(presentation["prompt"])] if presentation.get("prompt") else []
+    for panel in presentation.get("panels", []):
+        who = seat_name(seats[panel["seat"]]) if panel["seat"] < len(seats) else f"seat {panel['seat']}"
+        items = [f"{part['label']} {part['value']}" for part in [*panel["score_parts"], *panel["resources"]]]
+        score = f" {panel['score']:g}" if panel["score"] is not None else ""
+        lines.append(wrap(f"{who} ({panel['name']}){score}: {', '.join(items + panel['notes']) or '-'}", "    "))
+    return lines
+
+
 def your_turn(ctx: dict[str, Any]) -> Mail:
-    """ctx: game (summary), username, board, events, notation, seq, deadline, time_zone, unsubscribe."""
+    """ctx: game (summary), username, board, events, notation, seq, deadline, time_zone, unsubscribe;
+    optionally presentation (the rules' panels and prompt for the seat)."""
     game = ctx["game"]
     lines = [
         wrap(f"{ctx['username']}, it is your turn in {title(game)}, at move {ctx['seq']}."),
@@ -101,6 +114,8 @@ def your_turn(ctx: dict[str, Any]) -> Mail:
         ctx["board"].rstrip("\n"),
         "",
     ]
+    if ctx.get("presentation"):
+        lines += [*panel_lines(ctx["presentation"], game.get("seats", [])), ""]
     if ctx["events"]:
         lines += ["Since your last move:", *history(ctx["events"], game), ""]
     lines += ["Your legal moves:", *numbered(ctx["notation"]), ""]

@@ -113,6 +113,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # The tests' database in a file too, not in memory: an in-memory database shared between the
+    # live server's threads (the browser tests) locks whole tables, and a second request fails
+    # at once instead of waiting its turn.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 else:
     # PostgreSQL may sit behind PgBouncer in transaction pooling (README "Beyond one machine"),
     # where a server connection is only ours for one transaction: `.iterator()` must not declare

@@ -16,7 +16,7 @@ from functools import cache
 from rules.base import Rules
 from rules.errors import UnknownRules
 
-_NOT_GAMES = frozenset({"base", "codec", "docs", "errors", "fields", "notation", "options", "rng", "text", "values"})
+_NOT_GAMES = frozenset({"base", "codec", "docs", "errors", "fields", "notation", "options", "presentation", "rng", "text", "values"})
 
 
 @cache

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import notation
+from rules import presentation as shown
 from rules.errors import InvalidOptions, MalformedMove
 from rules.options import Option
 
@@ -186,6 +187,35 @@ class Rules(ABC):
         """The move as other seats may see it in the log. A secret move (a simultaneous choice)
         becomes its commitment here, and reveals whatever `after` has made public."""
         return move
+
+    # --- presentation ----------------------------------------------------------------------
+
+    def presentation(self, state: State, seat: int | None, before: State | None = None) -> dict[str, Any]:
+        """What a page shows the seat (None: a spectator): a panel per seat, a one-line prompt
+        of what the seat must do now (None if nothing), and the cells that changed since
+        `before` (the state before the last event; None: nothing marked). The form is in
+        `rules.presentation`; a game fills it through `panels`, `prompt` and `cells`."""
+        acting = seat is not None and seat in self.to_act(state)
+        return {
+            "panels": self.panels(state, seat),
+            "prompt": self.prompt(state, seat) if acting else None,
+            "touched": [] if before is None else shown.touched(self.cells(before, seat), self.cells(state, seat)),
+        }
+
+    def panels(self, state: State, seat: int | None) -> list[dict[str, Any]]:
+        """A panel per seat (`rules.presentation.panel`), with what the seat may know of each.
+        Every game implements it (the contract test checks one panel per seat); a game in
+        development without it shows no panels."""
+        return []
+
+    def prompt(self, state: State, seat: int) -> str:
+        """One line, to the seat that must act: what to do now."""
+        return "Your move: choose one of your legal moves."
+
+    def cells(self, state: State, seat: int | None) -> dict[str, str]:
+        """Each board cell the seat sees, by its target name, with a short text of what is on
+        it: two positions' cells differ where the board changed."""
+        return {}
 
     # --- notation ------------------------------------------------------------------------
 

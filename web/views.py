@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games import errors, selectors, services
+from web import table
 
 
 def lobby(request):
@@ -50,14 +51,20 @@ def game(request, game_id: int):
     except errors.GameNotFound:
         raise Http404(f"there is no game {game_id}") from None
     detail = selectors.game_detail(game=found, user=request.user)
+    events = selectors.events_visible(game=found, user=request.user, notation=True)
     return render(
         request,
         "web/game.html",
         {
             "game": detail,
             "your_seat": detail["your_seat"],
+            "title": table.title_of(detail["rules"]),
+            "seats": table.seats(detail),
+            "status_line": table.status_line(detail),
             "board": selectors.board_text(game=found, user=request.user),
-            "events": selectors.events_visible(game=found, user=request.user, notation=True),
+            "events": table.log_lines(detail, events),
+            "last_hash": events[-1]["hash"] if events else "",
+            "how_to_play": table.how_to_play(detail["rules"]),
             "stream_url": settings.SCRAPYARD_STREAM_URL.rstrip("/"),
         },
     )

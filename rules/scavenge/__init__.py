@@ -60,7 +60,7 @@ from rules.errors import IllegalMove
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.scavenge import board, data, moves, render, turns
+from rules.scavenge import board, data, moves, presentation, render, turns
 from rules.scavenge.state import ScavengeState, begin_turn, dump, finish, from_view, load, view
 from rules.values import evolve
 
@@ -138,6 +138,15 @@ class Scavenge(Rules):
 
     def describe_move(self, state: ScavengeState, seat: int, move: Move) -> str:
         return moves.describe(state.roll, move)
+
+    def panels(self, state: ScavengeState, seat: int | None) -> list[dict[str, Any]]:
+        return presentation.panels(state, seat)
+
+    def prompt(self, state: ScavengeState, seat: int) -> str:
+        return presentation.prompt(state, seat)
+
+    def cells(self, state: ScavengeState, seat: int | None) -> dict[str, str]:
+        return presentation.cells(state, seat)
 
     def render_text(self, state: ScavengeState, seat: int | None) -> str:
         return render.render(state, seat)

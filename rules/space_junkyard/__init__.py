@@ -71,7 +71,7 @@ from rules.base import Move, Outcome, Rules
 from rules.errors import InvalidOptions
 from rules.options import Option
 from rules.rng import Rng
-from rules.space_junkyard import flow, moves, placement, render, turns
+from rules.space_junkyard import flow, moves, placement, presentation, render, turns
 from rules.space_junkyard.data import (
     ALL_TILES,
     BRIDGE_ID,
@@ -183,6 +183,15 @@ class SpaceJunkyard(Rules):
 
     def describe_move(self, state: State, seat: int, move: Move) -> str:
         return moves.describe(move)
+
+    def panels(self, state: State, seat: int | None) -> list[dict[str, Any]]:
+        return presentation.panels(state, seat)
+
+    def prompt(self, state: State, seat: int) -> str:
+        return presentation.prompt(state, seat)
+
+    def cells(self, state: State, seat: int | None) -> dict[str, str]:
+        return presentation.cells(state, seat)
 
     def render_text(self, state: State, seat: int | None) -> str:
         return render.render(state, seat)

@@ -88,7 +88,7 @@ from rules.errors import IllegalMove, NotYourTurn
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.terrafex import moves, render, turns
+from rules.terrafex import moves, presentation, render, turns
 from rules.terrafex.board import has_glacier
 from rules.terrafex.data import DEFAULT_LAYOUT, QUIET_TURN_LIMIT
 from rules.terrafex.layout import layout_board, layout_pieces
@@ -175,6 +175,15 @@ class Terrafex(Rules):
     def render_text(self, state: State, seat: int | None) -> str:
         result = self.outcome(state)
         return render.render(state, seat, self.to_act(state), result.reason if result else None)
+
+    def panels(self, state: State, seat: int | None) -> list[dict[str, Any]]:
+        return presentation.panels(state, seat)
+
+    def prompt(self, state: State, seat: int) -> str:
+        return presentation.prompt(state, seat)
+
+    def cells(self, state: State, seat: int | None) -> dict[str, str]:
+        return presentation.cells(state, seat)
 
     def dump(self, state: State) -> dict[str, Any]:
         return dump(state)

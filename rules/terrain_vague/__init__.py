@@ -49,7 +49,7 @@ from rules.errors import InvalidOptions
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.terrain_vague import data, moves, render, setup
+from rules.terrain_vague import data, moves, presentation, render, setup
 from rules.terrain_vague import state as st
 from rules.terrain_vague import turns, wrestling
 from rules.terrain_vague.state import OVER, State
@@ -122,6 +122,15 @@ class TerrainVague(Rules):
 
     def describe_move(self, state: State, seat: int, move: dict[str, Any]) -> str:
         return moves.describe(state, move)
+
+    def panels(self, state: State, seat: int | None) -> list[dict[str, Any]]:
+        return presentation.panels(state, seat)
+
+    def prompt(self, state: State, seat: int) -> str:
+        return presentation.prompt(state, seat)
+
+    def cells(self, state: State, seat: int | None) -> dict[str, str]:
+        return presentation.cells(state, seat)
 
     def render_text(self, state: State, seat: int | None) -> str:
         return render.render(state, None if seat is None else state.seats[seat])

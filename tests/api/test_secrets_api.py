@@ -82,3 +82,21 @@ def test_a_secret_choice_changes_nothing_another_seat_can_read(monkeypatch):
     # The chooser sees its own choice, so for it the two games differ: the test can tell them apart.
     mine = [_everything_seen(players[chooser], game.pk, game.seq + 1) for game in (first, second)]
     assert mine[0] != mine[1]
+
+
+def test_a_secret_choice_landing_while_the_other_seat_chooses_does_not_refuse_its_move():
+    """Both seats read their moves at the same position; the first choice moves the game on, and
+    the second is played all the same (its moves are the ones it chose from). A move whose
+    position did change is still refused as stale."""
+    users = [get_user_model().objects.create_user(f"s{n}", password="pw-long-enough") for n in range(2)]
+    players = [Player(u.username, services.token_obtain(username=u.username, password="pw-long-enough").key) for u in users]
+    game = _to_the_duel(users)
+    first, second = game.to_act
+    listed = {seat: players[seat].get(f"/api/games/{game.pk}/legal-moves/").json() for seat in (first, second)}
+    assert players[first].submit(game.pk, listed[first]["moves"][0], listed[first]["seq"]).status_code == 201
+    late = players[second].submit(game.pk, listed[second]["moves"][0], listed[second]["seq"])
+    assert late.status_code == 201, late.json()
+    game.refresh_from_db()
+    seat = game.to_act[0]
+    stale = players[seat].submit(game.pk, {"type": "end_step"}, listed[second]["seq"])
+    assert stale.status_code == 409 and stale.json()["code"] == "stale_seq"

@@ -2,7 +2,9 @@
 
 Run for every game, every player count and every single non-default option value: each listed move
 applies, seats not to act have nothing to do, replays are exact, dump/load round-trips, views hide
-the seed, a determinized sample agrees with the seat's view, and the game ends.
+the seed, a determinized sample agrees with the seat's view, the presentation (panels, prompt,
+cells the last move touched) is well formed at every position and shows a seat nothing its view
+does not, and the game ends.
 """
 
 from __future__ import annotations
@@ -115,13 +117,64 @@ def _check_determinization(game: Rules, state: Any, acting: tuple[int, ...], rnd
     sampled = game.sample_state(_json_round_trip(seen), seat, random.Random(rnd.random()))
     assert game.view(sampled, seat) == seen, "a determinized state disagrees with the view"
     assert game.legal_moves(sampled, seat) == game.legal_moves(state, seat)
+    _check_presentation_is_the_views(game, state, seat, rnd)
+
+
+PANEL_KEYS = {"seat", "name", "colour", "score", "score_parts", "resources", "notes", "out"}
+
+
+def _check_presentation(case: Case, state: Any, before: Any, seed: str) -> None:
+    """What a page shows, for every seat and a spectator: a panel per seat in seat order, a
+    one-line prompt exactly for the seats that must act, and touched cells that the board has
+    (in the position now or before) and that did change."""
+    game = case.game
+    acting = game.to_act(state)
+    for seat in [None, *range(case.players)]:
+        shown = game.presentation(state, seat, before)
+        assert _json_round_trip(shown) == shown and set(shown) == {"panels", "prompt", "touched"}
+        assert seed not in json.dumps(shown), f"seat {seat}'s presentation shows the seed"
+        panels = shown["panels"]
+        assert [p["seat"] for p in panels] == list(range(case.players)), "a panel per seat, in seat order"
+        for p in panels:
+            assert set(p) == PANEL_KEYS, set(p) ^ PANEL_KEYS
+            assert p["name"] and isinstance(p["name"], str) and p["colour"] and isinstance(p["colour"], str)
+            assert p["score"] is None or isinstance(p["score"], (int, float))
+            assert isinstance(p["out"], bool) and all(isinstance(note, str) for note in p["notes"])
+            for part in (*p["score_parts"], *p["resources"]):
+                assert set(part) == {"label", "value"} and part["label"] and isinstance(part["value"], (str, int, float))
+        prompt = shown["prompt"]
+        if seat in acting:
+            assert isinstance(prompt, str) and prompt.strip() and "\n" not in prompt and len(prompt) <= 160, prompt
+        else:
+            assert prompt is None, f"seat {seat} is not to act but is prompted: {prompt}"
+        touched = shown["touched"]
+        now, then = game.cells(state, seat), (game.cells(before, seat) if before is not None else {})
+        assert all(isinstance(name, str) for name in touched) and len(set(touched)) == len(touched)
+        assert all(now.get(name) != then.get(name) for name in touched), "a touched cell did not change"
+        if before is None:
+            assert touched == []
+
+
+def _check_presentation_is_the_views(game: Rules, state: Any, seat: int, rnd) -> None:
+    """The panels and the prompt come from what the seat sees: a determinized state (every
+    secret of the others drawn afresh) shows the seat the same."""
+    sampled = game.sample_state(_json_round_trip(game.view(state, seat)), seat, random.Random(rnd.random()))
+    assert game.presentation(sampled, seat) == game.presentation(state, seat), "the presentation shows a secret"
+
+
+def test_every_game_implements_the_presentation() -> None:
+    for game in rules.catalog().values():
+        for part in ("panels", "prompt", "cells"):
+            assert getattr(type(game), part) is not getattr(Rules, part), f"{game.id} does not implement {part}"
 
 
 def _play(case: Case, seed: str, rnd: random.Random) -> tuple[Any, list[tuple[int, dict]]]:
     game = case.game
     state = game.setup(case.players, case.options, seed)
     record: list[tuple[int, dict]] = []
+    before = None
     for step in range(MAX_ACTIONS):
+        _check_presentation(case, state, before, seed)
         if game.outcome(state) is not None:
             return state, record
         _check_position(case, state, seed, rnd, full=step % FULL_CHECK_EVERY == 0)
@@ -133,7 +186,7 @@ def _play(case: Case, seed: str, rnd: random.Random) -> tuple[Any, list[tuple[in
         if not game.hidden_information:
             assert public.items() >= move.items(), "a game without secrets hid part of a move"
         record.append((seat, move))
-        state = after
+        before, state = state, after
     pytest.fail(f"{case.id}: no end after {MAX_ACTIONS} actions")
 
 

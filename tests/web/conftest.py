@@ -1,6 +1,8 @@
 """The web client in a real browser: Playwright driving Debian's Chromium (`/usr/bin/chromium`)
-against a live server and the stream server, on PostgreSQL and Redis. Without Chromium the
-browser tests skip on a developer's machine and fail in CI, like the service tests.
+against a live server, on PostgreSQL and Redis with the stream server beside it, or on the
+embedded default (SQLite in memory, shared with the live server's thread), where the pages,
+finding no stream server, poll as they would behind a proxy without streams. Without Chromium
+the browser tests skip on a developer's machine and fail in CI, like the service tests.
 
 Screenshots of every game page are written to `artifacts/screenshots/` for people to look at."""
 
@@ -40,18 +42,25 @@ def browser():
 
 
 @pytest.fixture
-def site(live_server, settings):
-    """The web client's address, with the stream server running beside it. Bot seats move in
-    the live server itself, right after the move that woke them (Celery's eager mode): the
-    workers have their own tests (tests/workers/)."""
+def site(browser, live_server, settings):
+    """The web client's address, with the stream server running beside it on PostgreSQL and
+    Redis (on the embedded default nothing listens at the stream address: the pages poll). Bot
+    seats move in the live server itself, right after the move that woke them (Celery's eager
+    mode): the workers have their own tests (tests/workers/)."""
+    from django.db import connection
+
     port = free_port()
-    streams = start_uvicorn(port)
+    streams = start_uvicorn(port) if connection.vendor == "postgresql" and os.environ.get("REDIS_URL") else None
     settings.SCRAPYARD_STREAM_URL = f"http://localhost:{port}"
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     yield live_server.url
+    # Pages stop asking before the test's database is emptied (this fixture ends before it).
+    for context in list(browser.contexts):
+        context.close()
     celery_app.conf.task_always_eager = eager
-    stop(streams)
+    if streams is not None:
+        stop(streams)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from typing import Any
 from rules.base import Move, Outcome, Rules
 from rules.errors import IllegalMove, NotYourTurn
 from rules.fields import require_mapping
+from rules.presentation import COLOUR_NAMES, SEAT_COLOURS, item, panel
 from rules.rng import Rng
 from rules.values import evolve
 
@@ -86,6 +87,19 @@ class ToyRace(Rules):
         left = [s for s in range(state.players) if s not in out]
         state = evolve(state, out=out, turn=_next(evolve(state, out=out), seat) if state.turn == seat else state.turn)
         return evolve(state, winner=left[0]) if len(left) == 1 and state.winner is None else state
+
+    def panels(self, state: RaceState, seat: int | None) -> list[dict[str, Any]]:
+        return [
+            panel(s, COLOUR_NAMES[SEAT_COLOURS[s]], score=at, resources=[item("to go", GOAL - at)],
+                  notes=["won the race"] if state.winner == s else [], out=s in state.out)
+            for s, at in enumerate(state.squares)
+        ]
+
+    def prompt(self, state: RaceState, seat: int) -> str:
+        return f"Roll the die and move that far, or step one square: {GOAL - state.squares[seat]} to go."
+
+    def cells(self, state: RaceState, seat: int | None) -> dict[str, str]:
+        return {f"track:{n}": "".join(str(s) for s, at in enumerate(state.squares) if at == n) for n in range(GOAL + 1)}
 
     def render_text(self, state: RaceState, seat: int | None) -> str:
         lines = [f"seat {s}: " + "#" * at + "." * (GOAL - at) + (" (out)" if s in state.out else "")

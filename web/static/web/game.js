@@ -1,8 +1,11 @@
-// The game page: the caller's view drawn as a board, moves by pointing (pointing.js) or from the
-// list, clocks counting down, the log with a replay slider, and live updates from the stream.
+// The game page, a game table: the status line (the rules' prompt, or whom the game waits for),
+// a panel per seat with its clock, the board with the last move marked, moves by pointing
+// (pointing.js) or from the list, the text board, the log with a replay slider, and live updates
+// from the stream. It knows no rules: what it says comes from the rules' presentation and the API.
 import { api, el, whenText, ApiError } from './api.js';
 import { Pointer } from './pointing.js';
-import { rendererFor } from './boards/index.js';
+import { rendererFor, legendFor } from './boards/index.js';
+import { tell, showTurn, followingGame, ownGameTurn } from './notify.js';
 
 const root = document.getElementById('game');
 const gameId = Number(root.dataset.game);
@@ -12,11 +15,8 @@ const $ = (id) => document.getElementById(id);
 const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
 const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
-const page = {
-  game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '',
-  states: new Map(), // each board part's data-state, as last drawn
-  changed: new Set(), // the parts that changed with the last news, highlighted for a moment
-};
+const page = { game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null };
+followingGame(gameId);
 
 // One load at a time: news arriving during a load asks for one more after it, which finds
 // nothing new if the first load already showed it (and so keeps the player's picks).
@@ -48,49 +48,112 @@ async function load(note) {
     return;
   }
   const mine = game.your_seat !== null && game.to_act.includes(game.your_seat) && game.status === 'active';
-  const legal = mine ? await api('GET', `/games/${gameId}/legal-moves/`) : { moves: [], notation: [], seq: game.seq };
-  const log = await api('GET', seen(`/games/${gameId}/events/?notation=true`));
+  const [legal, log, board] = await Promise.all([
+    mine ? api('GET', `/games/${gameId}/legal-moves/`) : Promise.resolve({ moves: [], notation: [], seq: game.seq }),
+    api('GET', seen(`/games/${gameId}/events/?notation=true`)),
+    fetch(`/api${seen(`/games/${gameId}/board.txt`)}`, { credentials: 'same-origin' }).then((r) => (r.ok ? r.text() : null)).catch(() => null),
+  ]);
+  if (page.mine === false && mine) tell(gameId, `${root.dataset.title} (game ${gameId}): ${game.presentation.prompt ?? 'your move'}`);
+  page.mine = mine;
   page.game = game;
   page.legal = legal;
   page.chosen = null;
   page.replayAt = null;
-  const parts = partsOf(game.view); // the board's parts, drawn once to compare and to point at
-  noteChanges(parts);
+  if (board !== null) $('text-board').textContent = board;
   showStatus();
   showSeen(game.view);
-  showMoves(parts);
+  showMoves();
   showLog(log.events);
   showActions();
+  showFairness(log.events);
 }
 
 function seatName(seat) {
   const entry = page.game.seats[seat];
-  return entry.username ?? (entry.bot ? `bot ${entry.bot.name}` : 'open');
+  return entry.username ?? (entry.bot ? `bot ${entry.bot.name}` : 'open seat');
+}
+
+function names(seats) {
+  const told = seats.map((seat) => (seat === page.game.your_seat ? 'you' : seatName(seat)));
+  return told.length < 3 ? told.join(' and ') : `${told.slice(0, -1).join(', ')} and ${told.at(-1)}`;
+}
+
+// "You won 27-10: the last glacier melted" (kept in step with web/table.py's result_words).
+function resultWords(game) {
+  const result = game.result ?? {};
+  const winners = result.winners ?? [];
+  let scores = game.presentation.panels.map((panel) => panel.score);
+  if (!scores.length || scores.some((score) => score === null)) scores = result.scores ?? [];
+  const told = scores.length > 1 ? scores.map((score) => String(Number(score))).join('-') : '';
+  const reason = String(result.reason ?? '').replaceAll('_', ' ');
+  let head = 'Nobody won';
+  if (winners.length > 1 && winners.length === game.seats.length) head = 'A draw';
+  else if (winners.includes(game.your_seat)) {
+    head = winners.length === 1 ? 'You won' : `You shared the win with ${names(winners.filter((w) => w !== game.your_seat))}`;
+  } else if (winners.length) head = `${names(winners)} won`;
+  return told ? `${head} ${told}: ${reason}` : `${head}: ${reason}`;
+}
+
+function statusLine(game) {
+  if (game.status === 'finished') return resultWords(game);
+  if (game.status === 'open') return 'Waiting for players to take the open seats';
+  const others = game.to_act.filter((seat) => seat !== game.your_seat);
+  const prompt = game.presentation.prompt;
+  if (prompt) return others.length ? `${prompt} (${names(others)} also to act)` : prompt;
+  return others.length ? `Waiting for ${names(others)}` : 'Waiting';
 }
 
 function showStatus() {
   const game = page.game;
-  let status = game.status;
-  if (game.status === 'active') {
-    status = game.to_act.length ? `to act: ${game.to_act.map((s) => `${seatName(s)}${s === game.your_seat ? ' (you)' : ''}`).join(', ')}` : 'active';
-  }
-  if (game.result) {
-    const winners = game.result.winners.map(seatName).join(', ') || 'nobody';
-    status = `finished: ${game.result.reason}; winner: ${winners}; seed ${game.seed}`;
-  }
-  $('status').textContent = page.note ? `${page.note} · ${status}` : status;
-  $('seats').replaceChildren(...game.seats.map((seat) => {
-    const deadline = game.deadlines.find((d) => d.seat === seat.seat);
-    return el('li', { 'data-seat': seat.seat, class: game.to_act.includes(seat.seat) ? 'acting' : null },
-      `Seat ${seat.seat}: ${seatName(seat.seat)}${seat.seat === game.your_seat ? ' (you)' : ''}`,
-      game.to_act.includes(seat.seat) ? ' · to act' : '',
-      deadline ? el('span', { class: 'clock', 'data-due': deadline.due_at ?? '', 'data-left': deadline.seconds_left }, '') : null);
-  }));
+  const line = statusLine(game);
+  $('status').textContent = page.note ? `${page.note} · ${line}` : line;
+  $('status').classList.toggle('your-turn', Boolean(game.presentation.prompt));
+  $('status').classList.toggle('finished', game.status === 'finished');
+  const yourTurn = Boolean(game.presentation.prompt) && game.status === 'active';
+  ownGameTurn(yourTurn);
+  showTurn(yourTurn);
+  showPanels();
   tickClocks();
 }
 
-// The whole view as a readable tree: whatever the board does not draw (a hand, resources,
-// wrestling tiles, stores) is here, for every game alike.
+// A panel per seat: who sits there, the game's name and colour for the seat, score and its
+// parts, resources, notes, whether it must act, and its clock.
+function showPanels() {
+  const game = page.game;
+  const panels = game.presentation.panels;
+  $('panels').replaceChildren(...game.seats.map((seat) => {
+    const shown = panels[seat.seat] ?? { name: `seat ${seat.seat}`, colour: 'gray', score: null, score_parts: [], resources: [], notes: [], out: false };
+    root.style.setProperty(`--seat-${seat.seat}`, shown.colour);
+    const acting = game.status === 'active' && game.to_act.includes(seat.seat);
+    const deadline = game.deadlines.find((d) => d.seat === seat.seat);
+    const items = [...shown.score_parts, ...shown.resources];
+    return el('li', { class: `panel${acting ? ' acting' : ''}${shown.out ? ' out' : ''}`, 'data-seat': seat.seat },
+      el('div', { class: 'panel-head' },
+        swatch(shown.colour),
+        el('strong', { class: 'panel-player' }, `${seatName(seat.seat)}${seat.seat === game.your_seat ? ' (you)' : ''}`), ' ',
+        el('span', { class: 'panel-name' }, shown.name),
+        seat.bot ? el('span', { class: 'badge' }, 'bot') : null,
+        acting ? el('span', { class: 'badge to-act' }, 'to act') : null,
+        shown.score !== null ? el('span', { class: 'panel-score' }, el('span', { class: 'sr-only' }, 'score '), String(shown.score)) : null),
+      items.length ? el('dl', { class: 'panel-items' }, ...items.map((part) => el('div', {}, el('dt', {}, part.label), el('dd', {}, String(part.value))))) : null,
+      shown.notes.length ? el('p', { class: 'panel-notes' }, shown.notes.join('; ')) : null,
+      el('span', { class: 'clock', 'data-due': deadline?.due_at ?? '', 'data-left': deadline ? deadline.seconds_left : '' }));
+  }));
+}
+
+function swatch(colour) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const icon = document.createElementNS(ns, 'svg');
+  icon.setAttribute('class', 'swatch');
+  icon.setAttribute('viewBox', '0 0 20 20');
+  icon.setAttribute('aria-hidden', 'true');
+  const dot = document.createElementNS(ns, 'circle');
+  for (const [name, value] of Object.entries({ cx: 10, cy: 10, r: 8, fill: colour })) dot.setAttribute(name, value);
+  icon.append(dot);
+  return icon;
+}
+
+// The whole view as a readable tree: whatever neither the board nor the panels show is here.
 function tree(value) {
   if (Array.isArray(value)) {
     if (value.every((item) => item === null || typeof item !== 'object')) return document.createTextNode(value.map(String).join(', ') || '—');
@@ -106,9 +169,17 @@ function showSeen(view) {
   $('seen').replaceChildren(tree(view));
 }
 
+// A running clock counts down; a stopped one (another seat's, or a paused game) shows what is left.
 function tickClocks() {
-  for (const clock of document.querySelectorAll('.clock')) {
-    clock.textContent = clock.dataset.due ? ` · ${whenText(clock.dataset.due)} left` : ` · clock stopped (${Math.round(clock.dataset.left)} s left)`;
+  for (const clock of document.querySelectorAll('#panels .clock')) {
+    if (clock.dataset.due) {
+      const left = whenText(clock.dataset.due);
+      clock.textContent = left === 'time is up' ? 'clock: time is up' : `clock: ${left} left`;
+      clock.classList.toggle('low', new Date(clock.dataset.due) - Date.now() < 30000);
+    } else if (clock.dataset.left !== '') {
+      const seconds = Math.max(0, Math.round(Number(clock.dataset.left)));
+      clock.textContent = `clock stopped: ${whenText(new Date(Date.now() + seconds * 1000).toISOString()) || '0s'} left`;
+    } else clock.textContent = '';
   }
 }
 
@@ -119,13 +190,18 @@ function showBoard(view, readOnly = false) {
   if (!board) { figure.hidden = true; return; }
   figure.hidden = false;
   $('text-board-box').open = false; // the text board stays one click away (and is all there is without JavaScript)
+  const touched = new Set(readOnly ? [] : page.game.presentation.touched);
   for (const part of board.querySelectorAll('[data-target]')) {
     const target = part.dataset.target;
-    if (page.changed.has(target) && !readOnly) part.classList.add('changed');
+    if (touched.has(target)) {
+      part.classList.add('touched');
+      part.setAttribute('aria-label', `${part.getAttribute('aria-label')} (changed by the last move)`);
+    }
     if (next.has(target)) {
       part.classList.add('pointable');
+      part.setAttribute('role', 'button');
       part.setAttribute('tabindex', '0');
-      const choose = () => { page.pointer.pick(target); afterPick(); };
+      const choose = () => { page.pointer.pick(target); afterPick(); focusBoard(); };
       part.addEventListener('click', choose);
       part.addEventListener('keydown', (event) => { if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); choose(); } });
     }
@@ -133,27 +209,32 @@ function showBoard(view, readOnly = false) {
   }
   $('board').replaceChildren(board);
   $('board-caption').textContent = readOnly ? `the view after event ${page.replayAt}` : '';
+  showLegend();
 }
 
-function partsOf(view) {
-  const probe = draw(view, { seat: page.game.your_seat, moves: page.legal.moves });
-  return probe ? [...probe.querySelectorAll('[data-target]')] : [];
+// After a pick by keyboard, keep the keyboard on the board (or on the confirm button).
+function focusBoard() {
+  const target = document.querySelector('#confirm') ?? document.querySelector('.board-svg .pointable');
+  target?.focus();
 }
 
-function noteChanges(parts) {
-  const now = new Map(parts.map((part) => [part.dataset.target, part.dataset.state ?? '']));
-  const before = page.states;
-  page.changed = new Set([...now].filter(([target, state]) => before.has(target) && before.get(target) !== state).map(([target]) => target));
-  page.states = now;
-  setTimeout(() => { page.changed = new Set(); }, 2500);
+function showLegend() {
+  const legend = legendFor(root.dataset.rules);
+  $('legend-box').hidden = legend.length === 0;
+  $('legend').replaceChildren(...legend.map(([mark, meaning]) => el('div', {}, el('dt', {}, mark), el('dd', {}, meaning))));
 }
 
-function showMoves(parts) {
-  const { moves, notation } = page.legal;
+function showMoves() {
+  const { moves } = page.legal;
   $('moves-panel').hidden = moves.length === 0;
+  const probe = draw(page.game.view, { seat: page.game.your_seat, moves });
+  const parts = probe ? [...probe.querySelectorAll('[data-target]')] : [];
   page.pointer = moves.length ? new Pointer(moves, new Set(parts.map((part) => part.dataset.target))) : null;
+  if (moves.length === 1) page.chosen = 0; // a forced move: one tap plays it
   $('moves').replaceChildren(...moves.map((move, index) => el('li', {},
-    el('button', { type: 'button', class: 'move', 'data-index': index, onclick: () => choose(index) }, notation[index]))));
+    el('button', { type: 'button', class: 'move', 'data-index': index, onclick: () => choose(index) }, page.legal.notation[index]))));
+  // The list is open when the board cannot point at a move, or the moves are few.
+  $('all-moves').open = moves.length <= 12 || !page.pointer || page.pointer.next().size === 0;
   afterPick();
 }
 
@@ -165,23 +246,25 @@ function afterPick() {
     return;
   }
   const candidates = page.pointer.candidates();
-  const { notation } = page.legal;
+  const { notation, moves } = page.legal;
   const picked = page.pointer.picked;
   const canPoint = page.pointer.next().size > 0;
   if (page.chosen === null && candidates.length === 1 && picked.length) page.chosen = candidates[0];
-  $('picking').textContent = page.chosen !== null
-    ? `Your move: ${notation[page.chosen]}`
-    : picked.length ? `Picked ${picked.join(' → ')}; ${candidates.length} moves left` : (canPoint ? 'Point at the board, or pick from the list.' : 'Pick a move from the list.');
+  const forced = moves.length === 1;
+  $('picking').textContent = forced ? `Only one move is possible: ${notation[0]}`
+    : page.chosen !== null ? `Your move: ${notation[page.chosen]}`
+      : picked.length ? `Picked ${picked.join(' → ')}; ${candidates.length} moves left` : (canPoint ? 'Point at the board (or press Tab and Enter), or pick from the list.' : 'Pick a move from the list.');
   const buttons = [];
   if (page.chosen !== null) {
     buttons.push(el('button', { type: 'button', id: 'confirm', class: 'primary', onclick: submit }, `Play ${notation[page.chosen]}`));
   } else if (picked.length && !canPoint) {
     buttons.push(...candidates.map((index) => el('button', { type: 'button', class: 'candidate', onclick: () => choose(index) }, notation[index])));
   }
-  if (picked.length || page.chosen !== null) {
+  if (!forced && (picked.length || page.chosen !== null)) {
     buttons.push(el('button', { type: 'button', id: 'cancel', onclick: () => { page.pointer.reset(); page.chosen = null; afterPick(); } }, 'Start over'));
   }
   $('choice').replaceChildren(...buttons);
+  $('choice').hidden = buttons.length === 0;
   showBoard(page.game.view);
 }
 
@@ -210,13 +293,21 @@ async function submit() {
 }
 
 function showLog(events) {
-  $('log').replaceChildren(...events.map((event) => el('li', { value: event.seq, 'data-seq': event.seq },
+  const log = $('log');
+  log.replaceChildren(...events.map((event) => el('li', { value: event.seq, 'data-seq': event.seq },
     event.seat !== null ? `${seatName(event.seat)}: ${event.text}` : event.text)));
+  log.scrollTop = log.scrollHeight; // the newest move in sight
   const slider = $('replay-at');
   slider.max = page.game.seq;
   slider.value = page.game.seq;
   $('replay').hidden = page.game.seq < 2;
   $('replay-label').textContent = `now (event ${page.game.seq})`;
+}
+
+function showFairness(events) {
+  $('seed-hash').textContent = page.game.seed_sha256 ?? '';
+  $('seed').textContent = page.game.seed ?? 'published when the game ends';
+  $('last-hash').textContent = events.at(-1)?.hash ?? '';
 }
 
 async function replayTo(at) {

@@ -11,6 +11,11 @@ function who(game) {
   return game.seats.map((s) => s.username ?? (s.bot ? `bot ${s.bot.name}` : 'open')).join(', ');
 }
 
+function who1(game, seat) {
+  const entry = game.seats[seat];
+  return entry.username === me ? 'you' : entry.username ?? (entry.bot ? `bot ${entry.bot.name}` : 'open seat');
+}
+
 function item(game, extra) {
   const seat = seatOf(game);
   const yourTurn = seat !== null && game.to_act.includes(seat);
@@ -18,6 +23,7 @@ function item(game, extra) {
     el('a', { href: `/games/${game.id}/` }, `#${game.id} ${game.rules}`),
     ` · ${game.players} players: ${who(game)}`,
     yourTurn ? el('strong', {}, ' · your turn') : null,
+    !yourTurn && game.status === 'active' && game.to_act.length ? ` · waiting for ${game.to_act.map((s) => who1(game, s)).join(' and ')}` : null,
     game.deadline ? ` · deadline in ${whenText(game.deadline)}` : null,
     game.result ? ` · ${game.result.reason}` : null,
     extra ?? null);

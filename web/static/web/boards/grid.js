@@ -29,3 +29,4 @@ export default function draw(view, { moves }) {
   }
   return root;
 }
+export const legend = [["a,b", "a square, named as the moves name it"]];

@@ -1,7 +1,7 @@
 // Scavenge: the junkyard as the view's `board` gives it (squares "row,col"), its hole one square
 // (the "centre"), each player's start point and token with its stack of trash, and the good stuff:
 // in the centre, or carried.
-import { svg, text, cell } from './svg.js';
+import { svg, text, cell, edgeLabels } from './svg.js';
 
 const CELL = 36;
 const MARKS = ['●', '▲', '■', '◆']; // a shape per seat, so colour is never the only signal
@@ -11,7 +11,10 @@ export default function draw(view, { seat }) {
   const hole = new Set(view.board.hole.map((square) => square.join(',')));
   const holeRows = view.board.hole.map(([row]) => row);
   const holeCols = view.board.hole.map(([, col]) => col);
-  const root = svg('svg', { viewBox: `0 0 ${size * CELL} ${size * CELL}`, class: 'board-svg', role: 'group', 'aria-label': 'Scavenge board' });
+  const edge = 18; // room for the coordinates: rows down the left, columns along the top
+  const root = svg('svg', { viewBox: `${-edge} ${-edge} ${size * CELL + edge} ${size * CELL + edge}`, class: 'board-svg scavenge', role: 'group', 'aria-label': 'Scavenge board' });
+  const numbers = Array.from({ length: size }, (_, i) => i);
+  root.append(edgeLabels([...numbers.map((i) => [-edge / 2, i * CELL + CELL / 2, i]), ...numbers.map((i) => [i * CELL + CELL / 2, -edge / 2, i])]));
   const place = (at) => (Array.isArray(at) ? at.join(',') : String(at)); // a square, or "centre"
   const tokenAt = new Map(view.seats.filter((s) => s.at).map((s) => [place(s.at), s]));
   const startAt = new Map(view.seats.filter((s) => s.start).map((s) => [place(s.start), s]));
@@ -24,7 +27,7 @@ export default function draw(view, { seat }) {
       const start = startAt.get(key);
       const x = col * CELL;
       const y = row * CELL;
-      const label = `row ${row}, column ${col}${token ? `: player ${token.seat}${token.seat === seat ? ' (you)' : ''}, trash ${token.trash}` : ''}${start ? `, start of ${start.seat}` : ''}`;
+      const label = `${row},${col}${token ? `: player ${token.seat}${token.seat === seat ? ' (you)' : ''}, trash ${token.trash}` : ''}${start ? `, start of player ${start.seat}` : ''}`;
       root.append(cell(key, label, token ? `p${token.seat}t${token.trash}` : '',
         svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: start ? `start seat-${start.seat}` : 'square' }),
         token ? text(x + CELL / 2, y + CELL / 2, MARKS[token.seat] + (token === carrier ? '*' : ''), { class: `token seat-${token.seat}` }) : null,
@@ -49,3 +52,12 @@ function trashStack(x, y, pieces) {
   const bars = Array.from({ length: pieces }, (_, i) => svg('rect', { x: x + CELL - 9, y: y + CELL - 6 - i * 4, width: 6, height: 3, class: 'trash' }));
   return svg('g', { class: 'trash-stack' }, ...bars, pieces ? text(x + 7, y + CELL - 7, pieces, { class: 'coord' }) : null);
 }
+
+export const legend = [
+  ['● ▲ ■ ◆', "a player's token, in its colour (shape by seat)"],
+  ['*', 'the token carries the good stuff'],
+  ['G', 'the good stuff, lying in the centre'],
+  ['dashed square', "a player's start corner, in its colour"],
+  ['bars and number', 'the trash a token carries'],
+  ['row,col', 'squares are named row then column, 0-9, as on the edges'],
+];

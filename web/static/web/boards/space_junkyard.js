@@ -101,7 +101,8 @@ function drawMap(root, view, seat, moves) {
       const label = `row ${row + 1}, column ${col + 1}: ${tile ? faceWords(tile, faces[tile]) : 'empty space'}${ships.length ? `; ship ${ships.join(' and ')}` : ''}`;
       root.append(cell(`map:${col},${row}`, label, `${tile ?? ''}@${ships.join(',')}`,
         ...tileFace(tile, faces[tile], x, y, CELL),
-        ships.length ? text(x + CELL / 2, y + CELL - 10, ships.map((s) => `${MARKS[s]}${s}${s === seat ? '*' : ''}`).join(' '), { class: `token seat-${ships[0]}` }) : null));
+        ships.length ? svg('rect', { x: x + CELL / 2 - 17, y: y + CELL - 21, width: 34, height: 18, rx: 9, class: `ship-disc seat-${ships[0]}` }) : null,
+        ships.length ? text(x + CELL / 2, y + CELL - 12, ships.map((s) => `${MARKS[s]}${s}${s === seat ? '*' : ''}`).join(' '), { class: 'ship-mark' }) : null));
     }
   }
   const mine = seat !== null && seat !== undefined ? view.ships[seat] : null;
@@ -188,6 +189,17 @@ function drawShip(root, view, index, seat, moves, left, top) {
   }
   return gridTop + rows * size + 8 - top;
 }
+
+export const legend = [
+  ['● ▲ ■ ◆ + number', "a ship on the map, in its player's colour (* marks yours)"],
+  ['N1 … W6', 'push entries round the map: a side and a line, counted from 1 (grey: closed this turn)'],
+  ['NW NE SE SW', 'the corners a ship starts from'],
+  ['Y B R dots', 'an asteroid\'s resources: radioactive (yellow), carbon (blue), metal (red)'],
+  ['thick edge / gap', 'a section\'s wall / an opening; the letter in a gap is what joining there costs'],
+  ['+Y/B ▢BB Y›B', 'a section makes, stores, converts'],
+  ['3★', 'a section\'s points'],
+  ['black square', 'empty space'],
+];
 
 export default function draw(view, { seat, moves = [] }) {
   const span = view.size * CELL + 2 * MARGIN;

@@ -14,7 +14,13 @@ export function text(x, y, content, attributes = {}) {
   return svg('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central', ...attributes }, String(content));
 }
 
-// A clickable cell: a group with the target token, a label for screen readers and its state.
+// A cell: a group with the target token, a label for screen readers and its state. The page
+// makes it a focusable button when a legal move may point at it.
 export function cell(target, label, state, ...children) {
-  return svg('g', { class: 'cell', 'data-target': target, 'data-state': state, role: 'button', 'aria-label': label }, ...children);
+  return svg('g', { class: 'cell', 'data-target': target, 'data-state': state, role: 'img', 'aria-label': label }, ...children);
+}
+
+// Coordinates along a board's edges: `labels` of [x, y, text].
+export function edgeLabels(labels) {
+  return svg('g', { class: 'edge-labels', 'aria-hidden': 'true' }, ...labels.map(([x, y, content]) => text(x, y, content, { class: 'edge' })));
 }

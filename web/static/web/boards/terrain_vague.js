@@ -34,6 +34,15 @@ function open(moves, known) {
   return [...found.values()];
 }
 
+export const legend = [
+  ['R B C S', 'turf of the Rubbles, Brambles, Cesspools, Scrappers (capital and thick edge: tough; small: wimpy)'],
+  ['~', 'the Toxic Waste'],
+  ['⌂', "a gang's clubhouse"],
+  ['w s l b', 'pawns: wheelbarrow, slingshot, lid, big brother, in their gang’s colour (e.g. Rw)'],
+  ['dashed hex', 'not built yet'],
+  ['q,r', 'each hex is named by its axial coordinates, written small at its foot'],
+];
+
 export default function draw(view, { moves = [] } = {}) {
   const built = view.board.map(([q, r, gang, strength]) => ({ q, r, gang, strength }));
   const hexes = [...built, ...open(moves, new Set(built.map((h) => `${h.q},${h.r}`)))];
@@ -46,9 +55,10 @@ export default function draw(view, { moves = [] } = {}) {
   const height = Math.max(...ys) + SIZE - minY;
   const root = svg('svg', { viewBox: `${minX} ${minY} ${width} ${height}`, class: 'board-svg terrain-vague', role: 'group', 'aria-label': 'Terrain Vague board' });
   const pawnsAt = new Map();
+  const seatOf = (gang) => (view.seats ?? []).indexOf(gang);
   for (const [q, r, gang, kind] of view.pawns ?? []) {
     const key = `${q},${r}`;
-    pawnsAt.set(key, [...(pawnsAt.get(key) ?? []), `${LETTER[gang]}${PAWN[kind] ?? kind}`]);
+    pawnsAt.set(key, [...(pawnsAt.get(key) ?? []), { mark: `${LETTER[gang]}${PAWN[kind] ?? kind}`, seat: seatOf(gang), words: `${gang} ${kind.replace('_', ' ')}` }]);
   }
   const placed = Object.entries(view.clubhouses ?? {}).filter(([, at]) => Array.isArray(at));
   const clubhouseAt = new Map(placed.map(([gang, [q, r]]) => [`${q},${r}`, gang]));
@@ -59,11 +69,12 @@ export default function draw(view, { moves = [] } = {}) {
     const turf = hex.gang ? (hex.strength === 'tough' ? LETTER[hex.gang] : LETTER[hex.gang].toLowerCase()) : waste;
     const pawns = pawnsAt.get(key) ?? [];
     const club = clubhouseAt.get(key);
-    const label = `hex ${key}: ${hex.gang ? `${hex.strength} ${hex.gang}` : hex.open ? 'not built yet' : 'toxic waste'}${club ? `, ${club} clubhouse` : ''}${pawns.length ? `, pawns ${pawns.join(' ')}` : ''}`;
-    root.append(cell(key, label, `${turf}${club ? 'H' : ''}${pawns.join('')}`,
+    const label = `hex ${key}: ${hex.gang ? `${hex.strength} ${hex.gang}` : hex.open ? 'not built yet' : 'toxic waste'}${club ? `, ${club} clubhouse` : ''}${pawns.length ? `, ${pawns.map((p) => p.words).join(', ')}` : ''}`;
+    root.append(cell(key, label, `${turf}${club ? 'H' : ''}${pawns.map((p) => p.mark).join('')}`,
       svg('polygon', { points: hexagon(cx, cy), class: `hex ${hex.gang ?? (hex.open ? 'open' : 'waste')} ${hex.strength ?? ''}` }),
-      text(cx, cy - 7, `${turf}${club ? '⌂' : ''}`),
-      pawns.length ? text(cx, cy + 10, pawns.join(' '), { class: 'coord' }) : null));
+      text(cx, cy - 9, `${turf}${club ? '⌂' : ''}`, club ? { class: `club seat-${seatOf(club)}` } : {}),
+      pawns.length ? text(cx, cy + 5, pawns.map((p) => p.mark).join(' '), { class: `token pawn seat-${pawns[0].seat}` }) : null,
+      text(cx, cy + 17, key, { class: 'coord hex-name' })));
   }
   return root;
 }

@@ -1,0 +1,68 @@
+"""What a page shows of a position, in one form every surface shares (web, mail, API, text).
+
+`Rules.presentation(state, seat, before)` answers, for the caller's seat:
+- `panels`: one per seat, in seat order: `name` (the game's name for the seat: "White",
+  "rubbles", "ship 1"), `colour` (a CSS colour name the seat's pieces are drawn in), `score`
+  (a number, or None where the game keeps none until the end), `score_parts` and `resources`
+  (lists of `{"label", "value"}` pairs, values short texts or numbers), `notes` (short texts:
+  "carries the good stuff") and `out` (the seat has left the game).
+- `prompt`: one line saying what the caller's seat must do now, or None when it has nothing to
+  do (a page then says whom it waits for).
+- `touched`: the cells the last event changed as the caller may see them, named as the board's
+  targets are (a move's coordinates "a,b", or a game's own names: "centre", "map:3,2").
+
+A game builds the panels with `panel` and names its cells with `cell_name`; `touched` is the
+difference between `Rules.cells` before and after, so it only ever shows what the seat sees.
+Nothing here imports Django.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Seat colours: CSS colour names a client may use as they are. Distinct from the board colours the
+# games themselves use, readable on a light square and on a dark tile.
+SEAT_COLOURS = ("crimson", "royalblue", "darkorange", "seagreen")
+COLOUR_NAMES = {"crimson": "Red", "royalblue": "Blue", "darkorange": "Orange", "seagreen": "Green"}
+
+
+def item(label: str, value: Any) -> dict[str, Any]:
+    return {"label": label, "value": value}
+
+
+def panel(
+    seat: int,
+    name: str,
+    *,
+    colour: str | None = None,
+    score: float | int | None = None,
+    score_parts: list[dict[str, Any]] | tuple = (),
+    resources: list[dict[str, Any]] | tuple = (),
+    notes: list[str] | tuple = (),
+    out: bool = False,
+) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "name": name,
+        "colour": colour or SEAT_COLOURS[seat % len(SEAT_COLOURS)],
+        "score": score,
+        "score_parts": list(score_parts),
+        "resources": list(resources),
+        "notes": list(notes),
+        "out": out,
+    }
+
+
+def cell_name(coordinates: tuple[int, int] | list[int]) -> str:
+    """A pair of coordinates as moves name them and the board's targets carry them: "a,b"."""
+    return ",".join(str(int(part)) for part in coordinates)
+
+
+def touched(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    """The cells whose content differs, in the order the game lists them after (then before)."""
+    order = [*after, *(name for name in before if name not in after)]
+    return [name for name in order if before.get(name) != after.get(name)]
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"

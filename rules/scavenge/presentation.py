@@ -1,0 +1,64 @@
+"""What a page shows of a Scavenge position (`rules.presentation`): a panel per player with its
+trash and the roll, a prompt that says what the roll asks for, and each square's token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.presentation import COLOUR_NAMES, SEAT_COLOURS, cell_name, item, panel, plural
+from rules.scavenge import board, data
+from rules.scavenge.moves import CENTRE_NAME
+from rules.scavenge.state import ScavengeState
+from rules.scavenge.turns import legal_moves
+
+
+def panels(state: ScavengeState, seat: int | None) -> list[dict[str, Any]]:
+    found = []
+    for s in range(state.players):
+        colour = SEAT_COLOURS[s]
+        notes = []
+        if state.carrier == s:
+            notes.append("carries the good stuff")
+        if state.winner == s:
+            notes.append("brought the good stuff home")
+        resources = [item("trash", state.trash[s])]
+        if state.turn == s and state.roll is not None:
+            resources.append(item("roll", state.roll))
+        start = data.START_CORNERS[state.players][s]
+        resources.append(item("home", cell_name(start)))
+        score = None if not state.over else (1 if state.winner == s else 0)
+        found.append(panel(s, COLOUR_NAMES[colour], colour=colour, score=score, resources=resources,
+                           notes=notes, out=state.positions[s] is None))
+    return found
+
+
+def prompt(state: ScavengeState, seat: int) -> str:
+    roll = state.roll
+    rolled = f"You rolled {roll}"
+    if legal_moves(state, seat) == [{"type": "stay"}]:
+        if roll == 0:
+            return f"{rolled}: your token stays where it is."
+        return f"{rolled}, but no path of exactly {plural(roll, 'step')} is open: your token stays."
+    steps = plural(roll, "step")
+    if state.carrier == seat:
+        home = cell_name(data.START_CORNERS[state.players][seat])
+        return f"{rolled}: carry the good stuff {steps} towards your start at {home}, landing on no token."
+    if state.carrier is None and state.trash[seat] == 0:
+        return f"{rolled}: move {steps}; you carry no trash, so land exactly on the centre to take the good stuff."
+    if state.carrier is not None and state.trash[seat] == 0:
+        return f"{rolled}: move {steps}; land on the carrier to take the good stuff."
+    return f"{rolled}: move {steps}; land on another player to send it home with a piece of your trash."
+
+
+def cells(state: ScavengeState, seat: int | None) -> dict[str, str]:
+    at = {node: s for s, node in enumerate(state.positions) if node is not None}
+
+    def content(node: int) -> str:
+        if node not in at:
+            return "stuff" if node == board.CENTRE and state.carrier is None else ""
+        s = at[node]
+        return f"p{s}t{state.trash[s]}{'*' if state.carrier == s else ''}"
+
+    found = {cell_name(board.coords(node)): content(node) for node in board.SQUARES}
+    found[CENTRE_NAME] = content(board.CENTRE)
+    return found

@@ -1,0 +1,65 @@
+"""What a page shows of a Space Junkyard position (`rules.presentation`): a panel per ship with
+its score, sections and stores (and the phase for the ship to act), a prompt for the phase, and
+the map's cells and each ship's places."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.presentation import COLOUR_NAMES, SEAT_COLOURS, item, panel, plural
+from rules.space_junkyard.ship import capacity, score
+from rules.space_junkyard.state import JUNK_PHASE, MOVE_PHASE, OVER, RESOURCES_PHASE, START_PHASE, State
+
+STORE_NAMES = ("radioactive (Y)", "carbon (B)", "metal (R)")
+PHASE_NAMES = {START_PHASE: "placing ships", RESOURCES_PHASE: "resources", MOVE_PHASE: "movement",
+               JUNK_PHASE: "new junk", OVER: "over"}
+
+
+def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
+    found = []
+    for s, ship in enumerate(state.ships):
+        room = capacity(ship.parts, state.turn.number)
+        resources = [item(name, f"{ship.stores[i]}/{room[i]}") for i, name in enumerate(STORE_NAMES)]
+        if state.turn.phase != OVER and state.turn.seat == s:
+            resources.append(item("phase", PHASE_NAMES[state.turn.phase]))
+            if state.turn.phase == MOVE_PHASE:
+                resources.append(item("steps left", state.turn.steps))
+        notes = []
+        if ship.at is None and not ship.out and state.turn.phase != START_PHASE:
+            notes.append(f"pushed off the {ship.off_side} side" if ship.off_side else "not on the map")
+        colour = SEAT_COLOURS[s]
+        found.append(panel(s, f"{COLOUR_NAMES[colour]} ship", colour=colour,
+                           score=0 if ship.out else score(ship.parts),
+                           score_parts=[item("sections", len(ship.parts) - 1)],
+                           resources=resources, notes=notes, out=ship.out))
+    return found
+
+
+def prompt(state: State, seat: int) -> str:
+    turn = state.turn
+    ship = state.ships[seat]
+    if turn.phase == START_PHASE:
+        return "Place your ship on a free corner of the map."
+    if turn.phase == RESOURCES_PHASE:
+        return "Resources: produce and convert on your ship's sections, then end the phase."
+    if turn.phase == MOVE_PHASE:
+        if ship.at is None:
+            return f"Your ship was pushed off: bring it back in on a border cell of the {ship.off_side} side."
+        return (f"Movement: {plural(turn.steps, 'step')} left. Step, buy more steps, take the tile under "
+                f"your ship, or end your move.")
+    if turn.phase == JUNK_PHASE:
+        return f"New junk: push the drawn tile {state.drawn} into the map from an open entry."
+    return "Your move."
+
+
+def cells(state: State, seat: int | None) -> dict[str, str]:
+    found = {}
+    for y in range(state.size):
+        for x in range(state.size):
+            ships = "".join(str(s) for s, ship in enumerate(state.ships) if ship.at == (x, y) and not ship.out)
+            found[f"map:{x},{y}"] = f"{state.cell(x, y) or ''}@{ships}"
+    for s, ship in enumerate(state.ships):
+        for part in ship.parts:
+            place = f"{part.x},{part.y}"
+            found[place if s == seat else f"ship{s}:{place}"] = f"{part.tile}/{part.rotation}"
+    return found

@@ -1,0 +1,238 @@
+"""The game page as a game table, as a player meets it: every game played to its end against a
+bot by clicking, with the panels and the prompt changing, the opponent's last move marked and the
+text board kept current; screenshots of each game at its start, middle and end (laptop and
+phone); a phone's width with no sideways scroll and the confirm in sight; axe-core's check of
+every page; a move played with the keyboard alone; the tab and a notification telling of your
+turn."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_browser import PASSWORD, TIMEOUT, _create, _events, _finished, _my_turn, _play_one, _sign_up, _towards_the_goal, _first
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+
+
+def _seen(page) -> dict:
+    """What a player reads off the table now."""
+    return {
+        "status": page.locator("#status").inner_text(),
+        "panels": page.locator("#panels").inner_text(),
+        "text_board": page.locator("#text-board").text_content(),
+        "touched": page.locator(".board-svg .touched").count(),
+    }
+
+
+def _play_noting(page, prefer, shoot, name: str, moves_at_most: int = 500) -> list[dict]:
+    """Play to the end, noting the table after each move; a screenshot half-way (by the log)."""
+    noted = [_seen(page)]
+    middle_taken = False
+    for moves in range(moves_at_most):
+        if _finished(page):
+            return noted
+        if _my_turn(page):
+            _play_one(page, prefer)
+            page.wait_for_function("document.getElementById('status').textContent !== ''")
+            noted.append(_seen(page))
+            if not middle_taken and moves >= 12:
+                shoot(page, f"{name}-middle")
+                middle_taken = True
+        else:
+            page.wait_for_timeout(100)
+    pytest.fail(f"{name}: the game did not end in {moves_at_most} moves")
+
+
+@pytest.mark.parametrize("rules", ["scavenge", "terrafex", "space_junkyard", "terrain_vague"])
+def test_each_game_is_played_to_its_end_from_the_table(browser, site, screenshot, rules):
+    page = _sign_up(browser.new_context(viewport={"width": 1280, "height": 900}), site, f"table_{rules}")
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    game_id = _create(page, site, rules, bot_seat=1)
+    page.locator("#panels .panel").nth(1).wait_for()
+    page.locator(".board-svg").wait_for()
+    assert page.locator("#panels .panel").count() == 2
+    assert "bot" in page.locator("#panels .panel").nth(1).inner_text()
+    assert page.locator(".board-svg text.edge").count() > 0 or rules == "terrain_vague" or rules == "space_junkyard"
+    assert page.locator("#legend dt").count() >= 3
+    screenshot(page, f"{rules}-start")
+    noted = _play_noting(page, _towards_the_goal if rules == "scavenge" else _first, screenshot, rules)
+    page.locator("#status.finished").wait_for()
+    screenshot(page, f"{rules}-end")
+    status = page.locator("#status").inner_text()
+    assert status.startswith(("You won", "bot random won", "Nobody won", "You shared")), status
+    assert ":" in status and "seed" not in status.lower()
+    assert len({seen["status"] for seen in noted}) >= 3, "the prompt changes with the game"
+    assert len({seen["panels"] for seen in noted}) >= 3, "the panels change with the game"
+    assert len({seen["text_board"] for seen in noted}) >= len(noted) // 3, "the text board follows the game"
+    assert sum(seen["touched"] > 0 for seen in noted) >= len(noted) // 3, "the last move is marked"
+    assert page.locator("#fairness #seed").inner_text() != "published when the game ends"
+    log = page.locator("#log")
+    assert log.evaluate("node => node.scrollTop + node.clientHeight >= node.scrollHeight - 2"), "the log shows its newest line"
+    assert errors == []
+    moves = [event for event in _events(game_id) if event.kind == "move" and event.seat == 0]
+    assert len(moves) >= 5
+
+
+def test_a_phone_plays_without_sideways_scroll_and_the_confirm_in_sight(browser, site, screenshot):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = _sign_up(context, site, "phoebe")
+    for path in ("/", "/games/new/", "/account/"):
+        page.goto(f"{site}{path}")
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
+    for rules in ("scavenge", "terrafex", "space_junkyard", "terrain_vague"):
+        _create(page, site, rules, bot_seat=1)
+        page.locator("#moves-panel").wait_for()
+        wide = page.evaluate("""[...document.querySelectorAll('body *')].filter((node) => node.getBoundingClientRect().right > 390.5)
+          .slice(0, 5).map((node) => `${node.tagName}#${node.id}.${node.className?.baseVal ?? node.className}`)""")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], (rules, wide)
+        screenshot(page, f"{rules}-phone")
+        pointable = page.locator(".board-svg .pointable")
+        if pointable.count():
+            box = pointable.first.bounding_box()
+            assert box["width"] >= 20 and box["height"] >= 20
+            for _ in range(6):
+                if page.locator("#confirm").count():
+                    break
+                if page.locator(".board-svg .pointable").count():
+                    page.locator(".board-svg .pointable").first.tap()
+                else:
+                    page.locator("#choice .candidate, #moves button.move").first.tap()
+            page.screenshot(path=str(SCREENSHOTS / f"{rules}-phone-confirm.png"))  # what the phone's screen shows
+            confirm = page.locator("#confirm").bounding_box()
+            assert confirm["y"] + confirm["height"] <= PHONE["height"] and confirm["y"] >= 0, "the confirm is on screen"
+            assert confirm["height"] >= 40
+    # A finished game's seed and hashes do not push the page sideways.
+    finished = _finished_game(page, site)
+    page.goto(f"{site}/games/{finished}/")
+    page.locator("#status.finished").wait_for()
+    page.click("#fairness summary")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def _finished_game(page, site) -> int:
+    page.goto(f"{site}/games/new/")
+    page.select_option("#rules", "toy_race")
+    page.uncheck("#creator-plays")
+    page.select_option("#seat-0", "random:1")
+    page.select_option("#seat-1", "random:1")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url("**/games/*/")
+    page.locator("#status.finished").wait_for(timeout=60_000)
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def _axe(page) -> list[dict]:
+    page.evaluate(AXE.read_text())
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"][:3]]}
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_axe_finds_no_serious_problem_on_any_page(browser, site):
+    page = _sign_up(browser.new_context(bypass_csp=True), site, "ada")
+    problems = {}
+    for path in ("/", "/games/new/", "/account/"):
+        page.goto(f"{site}{path}")
+        page.wait_for_load_state("networkidle")
+        problems[path] = _axe(page)
+    for rules in ("scavenge", "terrafex", "space_junkyard", "terrain_vague"):
+        _create(page, site, rules, bot_seat=1)
+        page.locator("#moves-panel").wait_for()
+        page.locator(".board-svg").wait_for()
+        for summary in ("#legend-box summary", "#how-to-play summary", "#fairness summary"):
+            if page.locator(summary).count():
+                page.click(summary)
+        problems[rules] = _axe(page)
+    assert {where: found for where, found in problems.items() if found} == {}, json.dumps(problems, indent=1)
+
+
+def test_a_move_is_played_with_the_keyboard_alone(browser, site):
+    page = _sign_up(browser.new_context(), site, "kees")
+    game_id = _create(page, site, "terrafex", bot_seat=1)
+    page.locator(".board-svg .pointable").first.wait_for()
+    for _ in range(400):  # Tab through the page to the board's first cell a move may point at
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('pointable')"):
+            break
+    else:
+        pytest.fail("no board cell takes the keyboard's focus")
+    for _ in range(6):
+        page.keyboard.press("Enter")  # picks the focused cell; the focus moves on to the next step
+        if page.evaluate("document.activeElement.id === 'confirm'"):
+            break
+        if page.locator("#choice .candidate").count():
+            page.locator("#choice .candidate").first.focus()
+    assert page.evaluate("document.activeElement.id") == "confirm"
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#log li').length > 3")
+    assert any(event.seat == 0 and event.kind == "move" for event in _events(game_id))
+
+
+NOTIFICATIONS = """
+window.__told = [];
+window.Notification = class {
+  static permission = 'default';
+  static async requestPermission() { window.Notification.permission = 'granted'; return 'granted'; }
+  constructor(title, options) { window.__told.push({ title, body: options.body }); }
+};
+"""
+
+
+def test_your_turn_is_told_by_the_title_the_icon_and_an_opted_in_notification(browser, site):
+    alice_context, bob_context = browser.new_context(), browser.new_context()
+    alice_context.add_init_script(NOTIFICATIONS)
+    alice = _sign_up(alice_context, site, "amy")
+    bob = _sign_up(bob_context, site, "ben")
+    game_id = _create(alice, site, "toy_race")
+    bob.goto(f"{site}/games/{game_id}/")
+    bob.click("#join")
+    alice.locator("#panels .panel.acting").wait_for()
+    alice.click("#alerts")
+    alice.locator("#alerts", has_text="on").wait_for()
+    seat_of_alice = 0 if alice.locator("#panels .panel").nth(0).inner_text().startswith("amy") else 1
+    acting_first = alice.locator("#panels .panel.acting").get_attribute("data-seat")
+    if int(acting_first) == seat_of_alice:  # alice moves, so that the turn comes back to her
+        alice.wait_for_function("document.title.startsWith('(your turn)')")
+        assert "favicon-turn" in alice.locator("#favicon").get_attribute("href")
+        _play_one(alice)
+    alice.wait_for_function("!document.title.startsWith('(your turn)')")
+    assert "favicon-turn" not in alice.locator("#favicon").get_attribute("href")
+    bob.locator("#moves-panel").wait_for()
+    _play_one(bob)
+    alice.wait_for_function("document.title.startsWith('(your turn)')", timeout=TIMEOUT)
+    alice.wait_for_function("window.__told.length > 0", timeout=TIMEOUT)
+    told = alice.evaluate("window.__told")
+    assert told[0]["title"] == "Scrapyard: your turn" and f"game {game_id}" in told[0]["body"]
+    # The lobby lists the game as her turn, first.
+    alice.goto(f"{site}/")
+    alice.locator("#mine li.your-turn").first.wait_for()
+    assert f"#{game_id}" in alice.locator("#mine li").first.inner_text()
+
+
+def test_a_forced_move_is_played_with_one_tap(browser, site, monkeypatch):
+    """A Scavenge game whose first roll is seat 0's 0: staying is the only move, offered at once
+    and played with one tap; a choice of moves is never played for the player."""
+    from games.services import lobby
+
+    monkeypatch.setattr(lobby, "new_seed", lambda: "forced-39")  # seat 0 rolls 0 first
+    page = _sign_up(browser.new_context(), site, "fred")
+    game_id = _create(page, site, "scavenge", bot_seat=1)
+    page.locator("#confirm", has_text="Play roll 0: stay").wait_for()
+    assert "Only one move" in page.locator("#picking").inner_text()
+    assert page.locator("#cancel").count() == 0
+    page.click("#confirm")  # the one tap
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 6")
+    moves = [event for event in _events(game_id) if event.kind == "move"]
+    assert moves[0].seat == 0 and moves[0].payload["move"] == {"type": "stay"}
+    page.locator("#moves-panel").wait_for()
+    if page.locator("#moves button.move").count() > 1:  # a real choice: nothing is chosen for the player
+        assert page.locator("#confirm").count() == 0
