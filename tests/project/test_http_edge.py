@@ -192,3 +192,57 @@ def test_a_real_postgresql_outage_answers_503_not_500(caplog):
     assert answers[3].status_code == 503  # health says degraded
     assert not any(r.exc_info for r in caplog.records if r.name == "django.request")
     assert client.get("/api/rules/").status_code == 200
+
+
+# --- the body checks cost time linear in the body (issue 30, point 2) -------------------------
+
+def _parse_seconds(body: bytes) -> float:
+    """The best of three runs of the API's JSON parser over `body`, refusal included."""
+    import io
+    import time
+
+    from project.http import BadBody, StrictJSONParser
+
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        try:
+            StrictJSONParser().parse(io.BytesIO(body))
+        except BadBody:
+            pass
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _sized(unit: bytes, size: int) -> bytes:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+_BODY_SIZE = 60 * 1024
+PATHOLOGICAL_BODIES = {
+    "unclosed escaped quotes": b'"' + _sized(b'\\"', _BODY_SIZE - 1),
+    "escaped quotes, no opening quote": _sized(b'\\"', _BODY_SIZE),
+    "unclosed escaped backslashes": b'"' + _sized(b"\\\\", _BODY_SIZE - 1),
+    "quote then brackets": _sized(b'"[', _BODY_SIZE),
+    "lone quotes and escapes": _sized(b'"\\', _BODY_SIZE),
+    "only opening brackets": _sized(b"[", _BODY_SIZE),
+}
+
+
+def test_no_body_costs_the_parser_much_more_than_a_benign_body_of_its_size():
+    """A ratio measured side by side, not seconds: the nesting check once ran a regex that was
+    quadratic on unclosed quotes (64 KiB cost about 40 s of CPU)."""
+    benign = b'{"username": "' + _sized(b"abcdefgh", _BODY_SIZE - 32) + b'", "password": "x"}'
+    many_values = b"[" + _sized(b'"ab", ', _BODY_SIZE - 8) + b'"ab"]'
+    baseline = max(_parse_seconds(benign), _parse_seconds(many_values), 1e-4)
+    for name, body in PATHOLOGICAL_BODIES.items():
+        assert len(body) == _BODY_SIZE
+        ratio = _parse_seconds(body) / baseline
+        assert ratio < 10, f"{name}: {ratio:.0f} times the benign body's parse time"
+
+
+@pytest.mark.parametrize("name", sorted(PATHOLOGICAL_BODIES))
+def test_a_pathological_body_gets_a_json_400_anonymously(name):
+    response = APIClient().generic("POST", "/api/accounts/", PATHOLOGICAL_BODIES[name], content_type=JSON)
+    assert response.status_code == 400
+    assert response.json()["code"] in {"malformed_json", "too_deep"}
