@@ -39,10 +39,33 @@ class AddressRefused(Exception):
     """The URL's host is, or resolves to, an address webhooks may not reach."""
 
 
+# IPv6 forms that carry an IPv4 address, which a gateway or the kernel may turn back into IPv4:
+# NAT64 (64:ff9b::/96, RFC 6052) and the deprecated IPv4-compatible form (::/96, RFC 4291) keep
+# it in the low 32 bits; 6to4 (2002::/16) right after the prefix (`sixtofour`); ::ffff:0:0/96
+# is `ipv4_mapped`. Each is judged by the address it carries.
+_LOW_32_BITS = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("::/96"))
+# Local-use NAT64 (RFC 8215) places the IPv4 address by a prefix length we cannot know: refused.
+_LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries, if it is of a form that carries one."""
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if any(address in network for network in _LOW_32_BITS) and int(address) > 1:  # not :: nor ::1
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return None
+
+
 def address_allowed(address: ipaddress.IPv4Address | ipaddress.IPv6Address, allow_loopback: bool) -> bool:
-    mapped = getattr(address, "ipv4_mapped", None)
-    if mapped is not None:  # ::ffff:10.0.0.1 is 10.0.0.1
-        address = mapped
+    if isinstance(address, ipaddress.IPv6Address):
+        if address in _LOCAL_NAT64:
+            return False
+        carried = embedded_ipv4(address)
+        if carried is not None:  # ::ffff:10.0.0.1, ::10.0.0.1, 64:ff9b::a00:1, 2002:a00:1:: are 10.0.0.1
+            address = carried
     if address.is_loopback:
         return allow_loopback
     return address.is_global and not address.is_multicast

@@ -233,6 +233,18 @@ def test_a_ping_tries_the_endpoint_and_a_replay_sends_the_same_message_again(rec
         ("224.0.0.1", False),
         ("::ffff:10.0.0.1", False),
         ("fe80::1", False),
+        ("::10.0.0.1", False),  # IPv4-compatible
+        ("::127.0.0.1", False),
+        ("::169.254.169.254", False),
+        ("64:ff9b::10.0.0.1", False),  # NAT64
+        ("64:ff9b::169.254.169.254", False),
+        ("64:ff9b::127.0.0.1", False),
+        ("64:ff9b:1::a00:1", False),  # local-use NAT64
+        ("2002:a00:1::", False),  # 6to4 of 10.0.0.1
+        ("2002:7f00:1::1", False),  # 6to4 of 127.0.0.1
+        ("2002:a9fe:a9fe::", False),  # 6to4 of 169.254.169.254
+        ("64:ff9b::93.184.216.34", True),  # NAT64 of a public address is public
+        ("2002:5db8:d822::1", True),  # 6to4 of a public address
     ],
 )
 def test_only_public_addresses_may_be_reached(address, allowed):
@@ -241,6 +253,7 @@ def test_only_public_addresses_may_be_reached(address, allowed):
 
 def test_loopback_is_allowed_only_when_the_setting_says_so():
     assert transport.address_allowed(ipaddress.ip_address("127.0.0.1"), allow_loopback=True)
+    assert not transport.address_allowed(ipaddress.ip_address("::10.0.0.1"), allow_loopback=True)
     assert not transport.address_allowed(ipaddress.ip_address("10.0.0.1"), allow_loopback=True)
 
 
@@ -251,6 +264,10 @@ def test_loopback_is_allowed_only_when_the_setting_says_so():
         "http://localhost:8000/hook",
         "http://169.254.169.254/latest/meta-data/",
         "http://[::1]/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://[64:ff9b::a9fe:a9fe]/",
+        "http://[2002:a00:1::]/",
+        "http://[::10.0.0.1]/",
         "http://10.0.0.1/",
         "ftp://example.org/",
         "https://user:pw@example.org/",
