@@ -99,7 +99,10 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{VAR_DIR / 'scrapyard.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{VAR_DIR / 'scrapyard.sqlite3'}", conn_max_age=60,
+        # A persistent connection the database dropped (a restart, a failover, a pooler's idle
+        # cut) is found dead at a request's first query and replaced, rather than answering 503.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

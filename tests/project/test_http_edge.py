@@ -246,3 +246,37 @@ def test_a_pathological_body_gets_a_json_400_anonymously(name):
     response = APIClient().generic("POST", "/api/accounts/", PATHOLOGICAL_BODIES[name], content_type=JSON)
     assert response.status_code == 400
     assert response.json()["code"] in {"malformed_json", "too_deep"}
+
+
+# --- a dropped persistent connection is replaced (issue 30, point 11) -------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_persistent_connection_the_database_dropped_is_replaced_not_reported():
+    """Through Django's own WSGI handler, whose request signals keep connections between
+    requests (the test client turns that off): the server ends this process's connection, as a
+    database restart does, and the next request is answered from a new one."""
+    import io
+
+    import psycopg
+    from django.core.handlers.wsgi import WSGIHandler
+
+    handler = WSGIHandler()
+
+    def get(path: str) -> int:
+        answered = []
+        environ = {"REQUEST_METHOD": "GET", "PATH_INFO": path, "SERVER_NAME": "testserver", "SERVER_PORT": "80",
+                   "wsgi.input": io.BytesIO(b""), "wsgi.url_scheme": "http", "HTTP_HOST": "testserver"}
+        response = handler(environ, lambda status, headers: answered.append(status))
+        response.close()  # request_finished: the connection is kept (CONN_MAX_AGE)
+        return int(answered[0].split()[0])
+
+    assert get("/api/games/") == 200
+    backend = connection.connection.info.backend_pid
+    settings = connection.settings_dict
+    with psycopg.connect(host=settings["HOST"], port=settings["PORT"] or 5432, user=settings["USER"],
+                         dbname=settings["NAME"], autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", [backend])
+    assert [get("/api/games/") for _ in range(2)] == [200, 200]
+    assert connection.connection.info.backend_pid != backend
