@@ -13,6 +13,7 @@ from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -530,10 +531,28 @@ class GameStateApi(ScopedApi):
         return Response(selectors.view_at(game=game, user=request.user, at=game.seq if at is None else at))
 
 
+class PlainTextRenderer(BaseRenderer):
+    """Lets content negotiation pick text/plain: any Accept that admits it (text/plain, text/*,
+    */*) gets the text; one that does not (application/json alone) gets 406."""
+
+    media_type = "text/plain"
+    format = "txt"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data.encode(self.charset) if isinstance(data, str) else json.dumps(data).encode()
+
+
 class GameBoardTextApi(ScopedApi):
     """The caller's text board, the same the mails show: plain text, lines within 78 columns."""
 
     permission_classes = (AllowAny,)
+    renderer_classes = (PlainTextRenderer,)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        if response.status_code >= 400:  # an error keeps the API's JSON shape whatever was asked
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
 
     @operation("gameBoardText", summary="Your seat's text board (plain text; what play-by-email mails show)",
                answer=OpenApiTypes.STR, status=(200, "text/plain"), game=True,
