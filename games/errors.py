@@ -27,6 +27,10 @@ class InvalidInput(ServiceError):
     code = "invalid_input"
 
 
+class InvalidInvitation(InvalidInput):
+    code = "invalid_invitation"
+
+
 class InvalidCredentials(ServiceError):
     code = "invalid_credentials"
 

@@ -37,7 +37,7 @@ EDGE_STATUS = {
 BODY_STATUS = {"malformed_json": 400, "too_deep": 400, "invalid_input": 400, "unsupported_media_type": 415}
 AUTH_STATUS = {"not_authenticated": 401, "authentication_failed": 401}
 SCOPE_STATUS = {"missing_scope": 403}
-GAME_PATH_STATUS = {"game_not_found": 404, "not_found": 404}
+GAME_PATH_STATUS = {"game_not_found": 404, "not_found": 404, "invalid_invitation": 400}
 RULES_CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
 
 

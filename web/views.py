@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games import errors, selectors, services
+from project import http
 
 
 def lobby(request):
@@ -49,6 +50,8 @@ def game(request, game_id: int):
         found = selectors.game_for(game_id=game_id, user=request.user, invitation=request.GET.get("invitation", ""))
     except errors.GameNotFound:
         raise Http404(f"there is no game {game_id}") from None
+    except errors.InvalidInvitation:
+        return http.error_page(request, 400, "That invitation link is broken: ask for it again.")
     detail = selectors.game_detail(game=found, user=request.user)
     return render(
         request,

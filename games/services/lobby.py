@@ -11,7 +11,7 @@ from django.db import transaction
 
 import bots
 import rules
-from games import announce, deadlines, log, store, time_controls
+from games import announce, deadlines, log, selectors, store, time_controls
 from games.errors import AlreadySeated, GameNotFound, GameNotOpen, InvalidInput, NotABotAccount
 from games.models import Account, EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.services.common import locked_game, seat_of
@@ -210,6 +210,8 @@ def _checked_bot_seats(wanted: list[dict], players: int, first: int = 1) -> list
 @transaction.atomic
 def game_join(*, game_id: int, user: Any, invitation: str = "") -> Seat:
     """Take the next free seat; a private game needs an invitation (named, or its link's key)."""
+    if invitation:
+        selectors.check_invitation(invitation)  # malformed: refused alike whether the game exists
     game = locked_game(game_id)
     if game.private and not _invited(game, user, invitation):
         raise GameNotFound(f"there is no game {game_id}")  # a private game is not told apart from none
@@ -220,7 +222,7 @@ def game_join(*, game_id: int, user: Any, invitation: str = "") -> Seat:
 
 
 def _invited(game: Game, user: Any, invitation: str) -> bool:
-    if invitation and secrets.compare_digest(invitation, game.invitation_key):
+    if selectors.invitation_matches(invitation, game.invitation_key):
         return True
     return Invitation.objects.filter(game=game, user=user, status=InvitationStatus.PENDING).exists()
 
