@@ -347,3 +347,52 @@ def test_a_seat_past_four_fifths_of_its_time_is_warned_once(receiver, alice_and_
     to_act = alice.get(f"/api/games/{game_id}/").json()["to_act"]
     assert warning.type == "deadline_warning" and warning.payload["data"]["seat"] == to_act[0]
     assert warning.endpoint.owner.username == [alice, bob][to_act[0]].username
+
+
+# --- deleting an endpoint while a delivery is attempted (issue 30, point 16) ------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deleting_an_endpoint_while_an_attempt_is_recorded_is_a_204_not_a_500(loopback_allowed, monkeypatch):
+    """The worker records its attempt at the worst moment: after the delete's cascade has read
+    the attempts and before it deletes the deliveries (a foreign-key violation, once). Now the
+    worker waits for the delete and finds nothing left to record on."""
+    import threading
+
+    from django.db import connection
+    from django.db.models.sql.subqueries import DeleteQuery
+
+    owner = register()
+    hook = _endpoint(owner, "http://127.0.0.1:9/hook")
+    delivery_id = owner.post(f"/api/webhooks/{hook['id']}/ping/").json()["id"]
+    delivery = Delivery.objects.select_related("endpoint").get(pk=delivery_id)
+    outcome = transport.Outcome(200, "", False, 5, "ok")
+    recorded = []
+
+    def record():
+        try:
+            services._record(delivery, outcome, timezone.now())
+            recorded.append("done")
+        except Exception as error:  # reported below
+            recorded.append(error)
+        finally:
+            connection.close()
+
+    real_delete_batch = DeleteQuery.delete_batch
+    workers = []
+
+    def delete_while_a_worker_records(query, pk_list, using):
+        if query.model is Delivery and not workers:  # the attempts are deleted; the deliveries next
+            workers.append(threading.Thread(target=record))
+            workers[0].start()
+            workers[0].join(timeout=1.0)  # with the fix it waits on the delivery's lock until we commit
+        return real_delete_batch(query, pk_list, using)
+
+    monkeypatch.setattr(DeleteQuery, "delete_batch", delete_while_a_worker_records)
+    client = owner.client
+    client.raise_request_exception = False
+    answer = client.delete(f"/api/webhooks/{hook['id']}/")
+    workers[0].join(timeout=10)
+    assert answer.status_code == 204, answer.content
+    assert recorded == ["done"]
+    assert not Endpoint.objects.filter(pk=hook["id"]).exists() and not Delivery.objects.filter(pk=delivery_id).exists()
