@@ -273,7 +273,8 @@ ANYMAIL = {"WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "")}
 SCRAPYARD_WEBHOOK_RETRY_SECONDS = [
     float(wait) for wait in _env_list("SCRAPYARD_WEBHOOK_RETRY_SECONDS", "5,30,120,600,1800,3600,7200,14400,28800,28800")
 ]
-SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS", "5"))
+# One deadline for a whole delivery: connecting, sending and the whole answer (hooks.transport).
+SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS", "10"))
 SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK = _env_flag("SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK", False)
 SCRAPYARD_WEBHOOKS_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_WEBHOOKS_PER_ACCOUNT", "20"))
 SCRAPYARD_WEBHOOK_LOG_DAYS = int(os.environ.get("SCRAPYARD_WEBHOOK_LOG_DAYS", "30"))
@@ -325,7 +326,7 @@ else:
         "polling_interval": 0.1,
     }
 
-# Three queues, each with worker processes of its own (deploy/supervisord.conf): a deadline
+# Four queues, each with worker processes of its own (deploy/supervisord.conf): a deadline
 # never waits behind a bot's search, and neither waits behind notifications.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
@@ -333,6 +334,8 @@ CELERY_TASK_ROUTES = {
     "games.sweep_deadlines": {"queue": "deadlines"},
     "games.play_bots": {"queue": "bots"},
     "games.wake_stalled_bots": {"queue": "bots"},
+    # Webhooks have workers of their own: a slow or hostile endpoint delays only other webhooks.
+    "hooks.*": {"queue": "webhooks"},
 }
 # A worker that loses the broker keeps trying for ever, from its first start too (the
 # supervisor restarts it should it die all the same); tasks it was running when the connection

@@ -396,3 +396,76 @@ def test_deleting_an_endpoint_while_an_attempt_is_recorded_is_a_204_not_a_500(lo
     assert answer.status_code == 204, answer.content
     assert recorded == ["done"]
     assert not Endpoint.objects.filter(pk=hook["id"]).exists() and not Delivery.objects.filter(pk=delivery_id).exists()
+
+
+# --- one deadline per delivery, on a queue of its own (issue 30, point 9) ---------------------
+
+
+class _Dripping:
+    """An endpoint that answers one byte at a time, each well within a per-read timeout."""
+
+    def __init__(self, every: float, answer: bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"):
+        import socket
+        import threading
+
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.every, self.answer = every, answer
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
+
+    def _serve(self) -> None:
+        import time
+
+        conn, _ = self.listener.accept()
+        with conn:
+            conn.recv(65536)
+            try:
+                for byte in self.answer:
+                    conn.sendall(bytes([byte]))
+                    time.sleep(self.every)
+            except OSError:  # the sender hung up: what the deadline is for
+                pass
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_an_endpoint_dripping_its_answer_is_cut_off_at_the_deliverys_deadline():
+    import time
+
+    endpoint = _Dripping(every=0.25)  # 42 bytes: over 10 s in all, yet never 0.25 s without a byte
+    try:
+        started = time.monotonic()
+        outcome = transport.post(endpoint.url(), b"{}", {}, timeout=1.0, allow_loopback=True)
+        took = time.monotonic() - started
+    finally:
+        endpoint.close()
+    assert outcome.status_code is None and outcome.retry and outcome.error.startswith("timeout"), outcome
+    assert took < 2.0, took
+
+
+def test_a_prompt_answer_is_delivered_within_the_deadline(receiver):
+    receiver.answer((204, b"", 0.0))
+    outcome = transport.post(receiver.url(), b"{}", {}, timeout=1.0, allow_loopback=True)
+    assert outcome.delivered and outcome.status_code == 204
+
+
+def test_webhook_tasks_have_a_queue_and_workers_of_their_own():
+    import configparser
+    from pathlib import Path
+
+    from project.celery import app
+
+    route = app.amqp.router.route
+    for task in ("hooks.deliver", "hooks.fan_out", "hooks.sweep", "hooks.sweep_missed"):
+        assert route({}, task)["queue"].name == "webhooks", task
+    for task in ("games.apply_timeout", "games.play_bots", "mail.send", "mail.fan_out"):
+        assert route({}, task)["queue"].name != "webhooks", task
+    config = configparser.RawConfigParser()
+    config.read(Path(__file__).resolve().parents[2] / "deploy" / "supervisord.conf")
+    assert "--queues=webhooks" in config.get("program:webhooks", "command")
+    assert all("webhooks" not in config.get(section, "command").split("--queues=")[-1].split()[0]
+               for section in config.sections() if section != "program:webhooks" and "--queues=" in config.get(section, "command", fallback=""))
