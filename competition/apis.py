@@ -321,4 +321,4 @@ class PlayerApi(ScopedApi):
     @operation("playerGet", summary="A player's ratings with their history, tally and current games",
                answer=PlayerProfile, codes=["not_found", "player_not_found"], scope="read")
     def get(self, request, username: str):
-        return Response(selectors.player_profile(username=username))
+        return Response(selectors.player_profile(username=username, viewer=request.user))

@@ -95,6 +95,17 @@ def may_see(*, game: Game, user: Any, invitation: str = "") -> bool:
     return Invitation.objects.filter(game=game, user=user, status=InvitationStatus.PENDING).exists()
 
 
+def private_game_viewers(*, game_id: int) -> set[int] | None:
+    """The accounts that may see a private game now (its creator, its seated players, its pending
+    invitees), for a notice sent without a request (a webhook); None for a public game."""
+    game = Game.objects.filter(pk=game_id).values("private", "created_by_id").first()
+    if game is None or not game["private"]:
+        return None
+    seated = Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("user_id", flat=True)
+    invited = Invitation.objects.filter(game_id=game_id, status=InvitationStatus.PENDING).values_list("user_id", flat=True)
+    return {game["created_by_id"], *seated, *invited}
+
+
 def visible_games(user: Any) -> Q:
     """The games a list may show the caller: the public ones and the private ones it may see."""
     if not user.is_authenticated:
@@ -785,6 +796,12 @@ def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[i
         row["id"] = row.pop("pk")
         row["seats"] = seats.get(row["id"], [])
     return rows
+
+
+def games_hidden_from(*, user: Any, game_ids: Any) -> set[int]:
+    """Of `game_ids`, the private games `user` may not see (a profile's history leaves them out)."""
+    private = Game.objects.filter(pk__in=game_ids, private=True)
+    return set(private.exclude(pk__in=Game.objects.filter(visible_games(user)).values("pk")).values_list("pk", flat=True))
 
 
 def games_current(*, user: Any) -> list[dict[str, Any]]:

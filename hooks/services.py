@@ -148,7 +148,12 @@ def fan_out(*, game_id: int) -> int:
     following = Endpoint.objects.filter(active=True).filter(
         Q(game_id=game_id) | Q(game_id__isnull=True, owner_id__in=list(accounts))
     )
-    return sum(_fan_out_to(endpoint, game_id, accounts.get(endpoint.owner_id)) for endpoint in following)
+    viewers = selectors.private_game_viewers(game_id=game_id)  # a private game: who may see it now
+    return sum(
+        _fan_out_to(endpoint, game_id, accounts.get(endpoint.owner_id))
+        for endpoint in following
+        if viewers is None or endpoint.owner_id in viewers  # a declined invitee is told nothing more
+    )
 
 
 def _fan_out_to(endpoint: Endpoint, game_id: int, seat: int | None) -> int:

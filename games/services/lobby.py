@@ -14,7 +14,7 @@ import rules
 from games import announce, deadlines, log, selectors, store, time_controls
 from games.errors import AlreadySeated, GameNotFound, GameNotOpen, InvalidInput, NotABotAccount
 from games.models import Account, EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
-from games.services.common import locked_game, seat_of
+from games.services.common import hide_from_strangers, locked_game, seat_of
 from games.services.recording import record_state
 
 DEFAULT_TIME_CONTROL = {"type": "correspondence", "days": 14}
@@ -174,6 +174,7 @@ def _open_for_seating_by(user: Any, game_id: int) -> Game:
     """The game, locked, if it is open and `user` may seat bots in it: a player seated there, or
     the creator of a game it only watches."""
     game = locked_game(game_id)
+    hide_from_strangers(game, user)
     if game.created_by_id != user.pk:
         seat_of(game, user)
     _check_open(game)
@@ -253,6 +254,7 @@ def stand_in_take(*, game: Game, seat: int, bot: str) -> None:
 def seat_return(*, game_id: int, user: Any) -> Seat:
     """The owner takes back a seat a stand-in bot played; its clock starts if it must act."""
     game = locked_game(game_id)
+    hide_from_strangers(game, user)
     seat = Seat.objects.get(game=game, index=seat_of(game, user))
     if seat.stand_in:
         seat.stand_in = ""
