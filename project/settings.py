@@ -380,6 +380,9 @@ CELERY_BEAT_SCHEDULE: dict = {
 # serves the worker-kill test.
 SCRAPYARD_CLOCKS_LOOKAHEAD = float(os.environ.get("SCRAPYARD_CLOCKS_LOOKAHEAD", "5"))
 SCRAPYARD_CLOCKS_RESEND = float(os.environ.get("SCRAPYARD_CLOCKS_RESEND", "30"))
+# A timeout sent on time and still not applied this many seconds past its deadline (its message
+# lost with a broker outage) is sent again once at once, not after RESEND.
+SCRAPYARD_CLOCKS_OVERDUE_RESEND = float(os.environ.get("SCRAPYARD_CLOCKS_OVERDUE_RESEND", "3"))
 SCRAPYARD_CLOCKS_FAULT_PAUSE = float(os.environ.get("SCRAPYARD_CLOCKS_FAULT_PAUSE", "0"))
 # Bots share the machine fairly (games.bot_quota): at most BOT_GAMES_PER_ACCOUNT games created
 # by one account have a bot thinking at once, and no decision thinks longer than
