@@ -520,6 +520,7 @@ def main(argv: list[str] | None = None) -> int:
     env = {
         **os.environ, "DATABASE_URL": db_url, "REDIS_URL": redis.url, "SCRAPYARD_VAR_DIR": str(var),
         "SCRAPYARD_BIN": str(BIN), "HOST": "127.0.0.1", "PORT": str(free_port()),
+        "STREAM_PORT": str(free_port()), "SMTP_PORT": str(free_port()),
         "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2", "SCRAPYARD_BOT_PROCESSES": "2",
         "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1", "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
         "SCRAPYARD_BOT_GAMES_PER_ACCOUNT": "2",
