@@ -111,7 +111,8 @@ class Server:
 
     def all_running(self) -> bool:
         lines = [line.split() for line in self.ctl("status").splitlines() if line.strip()]
-        return len(lines) == 5 and all(parts[1] == "RUNNING" for parts in lines)
+        programs = Path(self.config).read_text().count("[program:")  # every program of the deployment
+        return len(lines) == programs and all(parts[1] == "RUNNING" for parts in lines)
 
     def stop(self) -> None:
         if self.process.poll() is None:
