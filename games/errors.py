@@ -31,6 +31,10 @@ class InvalidInvitation(InvalidInput):
     code = "invalid_invitation"
 
 
+class UnknownField(InvalidInput):
+    code = "unknown_field"
+
+
 class InvalidCredentials(ServiceError):
     code = "invalid_credentials"
 

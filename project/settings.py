@@ -215,7 +215,7 @@ SPECTACULAR_SETTINGS = {
     "PREPROCESSING_HOOKS": ["games.schema.documented_endpoints"],
     # Enums stay inline (no enum postprocessing): each error response lists its own codes where a
     # client reads them. The streams, not DRF views, are added by hand.
-    "POSTPROCESSING_HOOKS": ["streams.schema.document_streams"],
+    "POSTPROCESSING_HOOKS": ["streams.schema.document_streams", "games.schema.http_caching_and_strictness"],
 }
 
 # Live streams (streams.views) are served by an ASGI process of their own; the WSGI server sends a
