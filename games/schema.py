@@ -180,6 +180,10 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
     for path_item in result.get("paths", {}).values():
         for method, operation_ in path_item.items():
             responses = operation_.get("responses", {})
+            for status, response in responses.items():
+                content = response.get("content", {})
+                if status >= "400" and "text/plain" in content:  # a text resource's errors are JSON
+                    response["content"] = {"application/json": content.pop("text/plain"), **content}
             if method == "get" and "200" in responses:
                 operation_.setdefault("parameters", []).append({
                     "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},

@@ -291,3 +291,9 @@ def test_hostile_shapes_in_every_body_field_and_in_invitation_links_get_no_serve
                         if answer.status_code >= 500 or not answer["Content-Type"].startswith("application/json"):
                             bad.append((method, concrete, body, answer.status_code))
     assert bad == []
+
+
+def test_the_text_board_documents_its_text_and_its_errors_in_json(client):
+    responses = _schema(client)["paths"]["/api/games/{game_id}/board.txt"]["get"]["responses"]
+    assert list(responses["200"]["content"]) == ["text/plain"]
+    assert all(list(response["content"]) == ["application/json"] for status, response in responses.items() if status >= "400")
