@@ -11,7 +11,9 @@ the API (retrying a failed request with the same Idempotency-Key, as a careful c
 - a PostgreSQL restart (`pg_ctlcluster ... restart`; `--no-postgres-restart` skips it);
 - a hostile fuzz of `--fuzz` requests (2,000 by default): malformed and deep JSON, lone
   surrogates and NUL, oversized bodies, unknown fields, wrong types, other people's games,
-  bad tokens, unknown routes and methods.
+  bad tokens, unknown routes and methods; 60 KiB bodies built to make a body check slow, timed
+  against a benign body of the same size;
+- a hostile webhook endpoint that answers a byte a second, following three players' games.
 
 Then it waits for the workers to catch up and counts:
 - lost: an acknowledged move not in the log, a deadline not enforced, a bot turn not played, a
@@ -22,7 +24,8 @@ Then it waits for the workers to catch up and counts:
   is counted apart), and answers that are not JSON;
 - leaked: a seat's private move served to anyone else, or the seed, before the game ended.
 
-All four must be zero (the exit code says so). Figures go to stdout and bench/results/chaos.md.
+It also reports how late the forfeits' timeouts came through the outages, and the longest
+attempt at the dripping endpoint. All four counts must be zero (the exit code says so). Figures go to stdout and bench/results/chaos.md.
 Needs PostgreSQL (`BENCH_DATABASE_URL`, default postgres://postgres@127.0.0.1:5432/scrapyard_chaos,
 dropped and created afresh) and the `redis-server` program.
 """
@@ -108,7 +111,8 @@ class Server:
 
     def all_running(self) -> bool:
         lines = [line.split() for line in self.ctl("status").splitlines() if line.strip()]
-        return len(lines) == 5 and all(parts[1] == "RUNNING" for parts in lines)
+        programs = Path(self.config).read_text().count("[program:")  # every program of the deployment
+        return len(lines) == programs and all(parts[1] == "RUNNING" for parts in lines)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -325,6 +329,7 @@ def hostile_requests(count: int, target: int, token: str, stranger: str, rng: ra
         json.dumps({"move": {}, "expected_seq": 10**30}).encode(),
         json.dumps({"expected_seq": 1}).encode(), json.dumps([1, 2, 3]).encode(), b"",
         json.dumps({"move": {"to": [1e308, -1e308]}, "expected_seq": 1}).encode(),
+        *PATHOLOGICAL_BODIES,
     ]
     paths = [
         moves, f"/api/games/{target}/", f"/api/games/{target}/events/?after=-5", f"/api/games/{target}/events/?after=x",
@@ -339,6 +344,81 @@ def hostile_requests(count: int, target: int, token: str, stranger: str, rng: ra
         body = rng.choice(bodies) if method in ("POST", "PUT", "PATCH") else None
         who = rng.choice([token, stranger, None, "not-a-token", "x" * 500])
         yield method, path, body, who
+
+
+# 60 KiB bodies that once cost the nesting check quadratic time (issue 30): unclosed strings of
+# escaped quotes or backslashes, a quote before every bracket.
+_SIZE = 60 * 1024
+PATHOLOGICAL_BODIES = [b'"' + b'\\"' * (_SIZE // 2), b'"' + b"\\\\" * (_SIZE // 2), b'"[' * (_SIZE // 2), b'"\\' * (_SIZE // 2)]
+BENIGN_BODY = json.dumps({"username": "x" * (_SIZE - 40), "password": "y"}).encode()
+
+
+def body_check_ratio(api: Api, rounds: int = 5) -> tuple[float, float]:
+    """The median time of an anonymous `POST /api/accounts/` with each pathological body over the
+    median with a benign body of the same size, sent side by side; and the worst single answer."""
+    def timed(body: bytes) -> float:
+        started = time.perf_counter()
+        api.call("POST", "/api/accounts/", raw=body)
+        return time.perf_counter() - started
+
+    benign, hostile = [], []
+    for _ in range(rounds):
+        benign.append(timed(BENIGN_BODY))
+        hostile.extend(timed(body) for body in PATHOLOGICAL_BODIES)
+    median = lambda values: sorted(values)[len(values) // 2]  # noqa: E731
+    return median(hostile) / median(benign), max(hostile)
+
+
+class DrippingEndpoint:
+    """A hostile webhook endpoint: it reads the POST, then answers a byte a second, for ever."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._drip, args=(conn,), daemon=True).start()
+
+    @staticmethod
+    def _drip(conn: socket.socket) -> None:
+        with conn:
+            try:
+                conn.recv(65536)
+                for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + b"x" * 100000:
+                    conn.sendall(bytes([byte]))
+                    time.sleep(1)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def webhook_figures(endpoint_ids: list[int]) -> dict:
+    from hooks.models import Attempt
+
+    durations = list(Attempt.objects.filter(delivery__endpoint_id__in=endpoint_ids).values_list("duration_ms", flat=True))
+    return {"attempts": len(durations), "longest_ms": max(durations, default=0)}
+
+
+def deadline_lateness(forfeits: list[int], steps: list[float]) -> list[float]:
+    """Seconds each forfeit's timeout came after its deadline (the last event before it plus
+    the step's seconds)."""
+    from games.models import Event
+
+    late = []
+    for game_id, seconds in zip(forfeits, steps):
+        events = list(Event.objects.filter(game_id=game_id).order_by("seq").values_list("kind", "created_at"))
+        for (_, before), (kind, at) in zip(events, events[1:]):
+            if kind == "timeout":
+                late.append((at - before).total_seconds() - seconds)
+    return late
 
 
 def fuzz(api: Api, count: int, target: int, token: str, stranger: str, seed: int) -> int:
@@ -441,8 +521,9 @@ def main(argv: list[str] | None = None) -> int:
     env = {
         **os.environ, "DATABASE_URL": db_url, "REDIS_URL": redis.url, "SCRAPYARD_VAR_DIR": str(var),
         "SCRAPYARD_BIN": str(BIN), "HOST": "127.0.0.1", "PORT": str(free_port()),
+        "STREAM_PORT": str(free_port()), "SMTP_PORT": str(free_port()),
         "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2", "SCRAPYARD_BOT_PROCESSES": "2",
-        "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_CLOCKS_RESEND": "3", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
+        "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1", "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
         "SCRAPYARD_BOT_GAMES_PER_ACCOUNT": "2",
         # The fuzz comes from one address and the players from a few accounts: limits would only
         # turn it into 429s, which the rate-limit tests cover.
@@ -474,12 +555,16 @@ def main(argv: list[str] | None = None) -> int:
             game = create_game(api, tokens[n], {"rules": ["scavenge", "terrafex"][n % 2], "players": 2,
                                                 "bots": [{"seat": 1, "bot": "mcts", "level": 1}]})
             bot_games.append((game["id"], [tokens[n], None]))
-        forfeits = []
+        slow = DrippingEndpoint()  # every event of three players' games goes to it
+        slow_hooks = [api.patient("POST", "/api/webhooks/", {"url": f"http://127.0.0.1:{slow.port}/hook"},
+                                  token=tokens[n])[1]["id"] for n in range(3)]
+        forfeits, steps = [], []
         for n in range(10):
             game = create_game(api, tokens[n], {"rules": "scavenge", "players": 2, "timeout_policy": "forfeit",
                                                 "time_control": {"type": "step", "seconds": 8 + 7 * n}})
             api.patient("POST", f"/api/games/{game['id']}/join/", token=tokens[(n + 5) % 12])
             forfeits.append(game["id"])
+            steps.append(8 + 7 * n)
         target = create_game(api, tokens[11], {"rules": "scavenge", "players": 2})
         api.patient("POST", f"/api/games/{target['id']}/join/", token=tokens[10])
         target_seq = api.patient("GET", f"/api/games/{target['id']}/", token=tokens[11])[1]["seq"]
@@ -515,6 +600,8 @@ def main(argv: list[str] | None = None) -> int:
             print("PostgreSQL restarted", flush=True)
         sent = fuzzed.result()
         print(f"{sent} hostile requests sent", flush=True)
+        ratio, slowest = body_check_ratio(api)
+        print(f"pathological bodies: {ratio:.2f} times a benign body's time, slowest {slowest * 1000:.0f} ms", flush=True)
         time.sleep(5)
         stop.set()
         for thread in crowd:
@@ -533,18 +620,30 @@ def main(argv: list[str] | None = None) -> int:
         lost = count_lost(book, forfeits, bot_ids, target["id"], target_seq)
         doubled = count_doubled(book, forfeits)
         leaked, secrets_checked = count_leaked(api, person_games + bot_games, stranger)
+        late = sorted(deadline_lateness(forfeits, steps))
+        hooks = webhook_figures(slow_hooks)
+        slow.close()
         still_up = server.all_running()
     finally:
         stop.set()
         server.stop()
         if redis.process.poll() is None:
             redis.kill()
+    edges = [
+        f"pathological 60 KiB bodies (unclosed escaped quotes and backslashes, a quote before every bracket) "
+        f"on anonymous POST /api/accounts/: {ratio:.2f} times the median time of a benign body of the same size, "
+        f"slowest answer {slowest * 1000:.0f} ms",
+        f"a webhook endpoint answering a byte a second: {hooks['attempts']} attempts, the longest "
+        f"{hooks['longest_ms']} ms (deadline 10 s a delivery, on the webhooks queue)",
+        f"forfeits on the clock through the outages: timeouts late by median {late[len(late) // 2] if late else 0:.1f} s, "
+        f"at most {max(late, default=0):.1f} s (SCRAPYARD_CLOCKS_RESEND 30 s, OVERDUE_RESEND 3 s)",
+    ]
     return report(args, tally, book, lost, doubled, (leaked, secrets_checked), sent, still_up,
-                  time.monotonic() - began)
+                  time.monotonic() - began, edges)
 
 
 def report(args, tally: Tally, book: Book, lost: dict, doubled: dict, leaks: tuple[int, int], sent: int,
-           still_up: bool, seconds: float) -> int:
+           still_up: bool, seconds: float, edges: list[str] = ()) -> int:
     leaked, secrets_checked = leaks
     server_errors = len(tally.server_errors) + len(tally.not_json)
     totals = {"lost": sum(lost.values()), "doubled": sum(doubled.values()), "5xx": server_errors, "leaked": leaked}
@@ -559,6 +658,7 @@ def report(args, tally: Tally, book: Book, lost: dict, doubled: dict, leaks: tup
         f"{requests} requests answered ({sent} hostile), {len(book.acknowledged)} moves acknowledged, "
         f"{len(book.race_winners)} races; statuses {dict(sorted(tally.statuses.items()))}",
         f"every supervised process running at the end: {still_up}; {seconds:.0f} s",
+        *edges,
     ]
     for line in lines:
         print(line)

@@ -6,9 +6,11 @@ Seeking, entering and organising need an account and the `play` scope; every rea
 from __future__ import annotations
 
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
+import rules
 from competition import pairing, rating_fold, selectors, tournament_service
 from competition.models import SeekStatus, TournamentKind, TournamentStatus
 from games import auth
@@ -281,6 +283,8 @@ class LeaderboardApi(ScopedApi):
                parameters=[LeaderboardFilterSerializer], codes=["invalid_input", "not_found"], scope="read")
     def get(self, request, rules_id: str, time_class: str):
         system = validated(self.LeaderboardFilterSerializer, request.query_params).get("system")
+        if rules_id not in rules.catalog() or time_class not in rating_fold.TIME_CLASSES:
+            raise NotFound(f"there is no leaderboard {rules_id}/{time_class}")  # as documented, not an empty pool
         return Response(selectors.leaderboard(rules_id=rules_id, time_class=time_class, system=system))
 
 
@@ -321,4 +325,4 @@ class PlayerApi(ScopedApi):
     @operation("playerGet", summary="A player's ratings with their history, tally and current games",
                answer=PlayerProfile, codes=["not_found", "player_not_found"], scope="read")
     def get(self, request, username: str):
-        return Response(selectors.player_profile(username=username))
+        return Response(selectors.player_profile(username=username, viewer=request.user))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
@@ -174,16 +175,20 @@ def leaderboard_pools() -> list[dict[str, Any]]:
     return [{"rules": r, "time_class": c, "system": s} for r, c, s in pools]
 
 
-def player_profile(*, username: str) -> dict[str, Any]:
-    """An account's ratings in every pool with their history, its tally and its current games."""
+def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
+    """An account's ratings in every pool with their history, its tally and its current games.
+    A private game is in the history only for a `viewer` who may see it (its players)."""
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise PlayerNotFound(f"there is no player {username!r}")
     key = rating_fold.person(user.pk)
     pools = []
+    hidden = games_selectors.games_hidden_from(
+        user=viewer or AnonymousUser(), game_ids=RatingChange.objects.filter(player=key).values("game_id"))
     for rating in Rating.objects.filter(player=key).order_by("rules", "time_class", "system"):
         history = (RatingChange.objects.filter(player=key, rules=rating.rules, time_class=rating.time_class,
-                                               system=rating.system).order_by("-finished_at", "-game_id")
+                                               system=rating.system).exclude(game_id__in=hidden)
+                   .order_by("-finished_at", "-game_id")
                    .values("game_id", "finished_at", "rating_after", "deviation_after", "outcome")[:HISTORY_POINTS])
         pools.append({**rating_info(rating), "history": [
             {"game": h["game_id"], "at": h["finished_at"], "rating": round(h["rating_after"]),

@@ -7,12 +7,13 @@ import hashlib
 import json
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -65,7 +66,7 @@ class AccountCreateApi(APIView):
     class AccountInputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False)
-        email = serializers.EmailField(required=False, allow_blank=True, default="")
+        email = serializers.EmailField(required=False, allow_blank=True)
 
     @operation("accountCreate", summary="Create an account; answers its token", answer=schema.AccountAnswer,
                status=201, request=AccountInputSerializer, codes=["username_taken"], body=True, auth="none")
@@ -128,8 +129,8 @@ class GameListCreateApi(ScopedApi):
         rules = serializers.CharField(max_length=40)
         players = serializers.IntegerField()
         options = serializers.DictField(required=False, default=dict)
-        bots = serializers.ListField(child=serializers.DictField(), required=False, default=list)
-        time_control = serializers.JSONField(required=False, default=dict)  # games.time_controls checks it
+        bots = serializers.ListField(child=schema.BotSeatField(), required=False, default=list)
+        time_control = schema.TimeControlField(required=False, default=dict, allow_null=True)  # games.time_controls checks it
         timeout_policy = serializers.CharField(required=False, default="auto")
         creator_plays = serializers.BooleanField(required=False, default=True)
         private = serializers.BooleanField(required=False, default=False, help_text="unlisted: joined by invitation only")
@@ -480,7 +481,7 @@ class MoveSubmitApi(ScopedApi):
     def post(self, request, game_id: int):
         # The version is judged before anything else about the move, so a stale client learns
         # that first: only `expected_seq` is read here, the move is the rules' business.
-        expected_seq = validated(self.VersionSerializer, request.data)["expected_seq"]
+        expected_seq = validated(self.VersionSerializer, request.data, known=("move",))["expected_seq"]
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
             raise errors.InvalidInput("the Idempotency-Key header is longer than 200 characters")
@@ -534,10 +535,28 @@ class GameStateApi(ScopedApi):
         return Response(selectors.view_at(game=game, user=request.user, at=game.seq if at is None else at))
 
 
+class PlainTextRenderer(BaseRenderer):
+    """Lets content negotiation pick text/plain: any Accept that admits it (text/plain, text/*,
+    */*) gets the text; one that does not (application/json alone) gets 406."""
+
+    media_type = "text/plain"
+    format = "txt"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data.encode(self.charset) if isinstance(data, str) else json.dumps(data).encode()
+
+
 class GameBoardTextApi(ScopedApi):
     """The caller's text board, the same the mails show: plain text, lines within 78 columns."""
 
     permission_classes = (AllowAny,)
+    renderer_classes = (PlainTextRenderer,)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        if response.status_code >= 400:  # an error keeps the API's JSON shape whatever was asked
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
 
     @operation("gameBoardText", summary="Your seat's text board (plain text; what play-by-email mails show)",
                answer=OpenApiTypes.STR, status=(200, "text/plain"), game=True,
@@ -595,7 +614,42 @@ class TokenRevokeApi(ScopedApi):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-def validated(serializer_class, data) -> dict:
+def validated(serializer_class, data, *, known: tuple[str, ...] = ()) -> dict:
+    """`data` checked by the serializer. A JSON body (not a query string) may hold no field the
+    serializer does not name (nor `known`, fields read elsewhere): a misspelt `"privat": true`
+    is refused with `unknown_field`, not ignored."""
     serializer = serializer_class(data=data)
+    if isinstance(data, dict) and not isinstance(data, QueryDict):
+        unknown = _unknown_field(serializer, data, known)
+        if unknown is not None:
+            raise errors.UnknownField(f"there is no field {unknown!r} here", field=unknown)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def _unknown_in_item(child: Any, item: dict, prefix: str) -> str | None:
+    if isinstance(child, serializers.Serializer):
+        return _unknown_field(child, item, prefix=prefix)
+    allowed = getattr(child, "allowed_keys", None)  # a DictField of a known shape (schema.BotSeatField)
+    return next((f"{prefix}{key}" for key in item if key not in allowed), None) if allowed is not None else None
+
+
+def _unknown_field(serializer: serializers.Serializer, data: dict, known: tuple[str, ...] = (), prefix: str = "") -> str | None:
+    """The first field of `data` (walking nested objects and lists of objects) that the
+    serializer does not name, as a path such as `bots[0].levle`; None when there is none."""
+    for key, value in data.items():
+        field = serializer.fields.get(key)
+        if field is None or field.read_only:
+            if key in known:
+                continue
+            return f"{prefix}{key}"
+        if isinstance(field, serializers.Serializer) and isinstance(value, dict):
+            found = _unknown_field(field, value, prefix=f"{prefix}{key}.")
+        elif isinstance(field, (serializers.ListSerializer, serializers.ListField)) and isinstance(value, list):
+            found = next((f for n, item in enumerate(value) if isinstance(item, dict)
+                          and (f := _unknown_in_item(field.child, item, f"{prefix}{key}[{n}].")) is not None), None)
+        else:
+            found = None
+        if found is not None:
+            return found
+    return None

@@ -16,8 +16,9 @@ second; `sweep` picks rows due within `SCRAPYARD_CLOCKS_LOOKAHEAD` seconds (skip
 sweep holds, on PostgreSQL), stamps `enqueued_at` and, after commit, sends one
 `games.apply_timeout(game_id, seq, seat)` per row with its ETA at `due_at` (seconds away, far
 inside Redis' visibility timeout; the look-ahead absorbs a sweep delayed by a busy machine). A
-row already sent is sent again only after `SCRAPYARD_CLOCKS_RESEND` seconds, which recovers a task
-lost with a killed worker; a task that finds its deadline moved later hands the row back unsent
+row already sent is sent again after `SCRAPYARD_CLOCKS_RESEND` seconds, which recovers a task
+lost with a killed worker, and once sooner, `SCRAPYARD_CLOCKS_OVERDUE_RESEND` seconds past its
+deadline, when the message sent on time has plainly not been acted on (a broker outage lost it); a task that finds its deadline moved later hands the row back unsent
 (`hand_back_if_moved`). What a timeout then does is `games.timeouts`.
 
 A person's move that arrives after its deadline, before the timeout, is refused with
@@ -32,7 +33,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 
 from games import dispatch, hotpath, time_controls
 from games.errors import DeadlinePassed
@@ -214,9 +215,14 @@ def sweep(*, at: dt.datetime | None = None, limit: int = 5000) -> int:
     at = at or time_controls.now()
     horizon = at + dt.timedelta(seconds=settings.SCRAPYARD_CLOCKS_LOOKAHEAD)
     resend_before = at - dt.timedelta(seconds=settings.SCRAPYARD_CLOCKS_RESEND)
+    overdue = dt.timedelta(seconds=settings.SCRAPYARD_CLOCKS_OVERDUE_RESEND)
     with transaction.atomic():
         due = Deadline.objects.filter(due_at__lte=horizon).filter(
-            Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=resend_before)
+            Q(enqueued_at__isnull=True)
+            | Q(enqueued_at__lt=resend_before)
+            # Sent on time, yet still here well past its deadline: its message was lost (a broker
+            # that came back empty). Sent again once, at once; later resends wait RESEND seconds.
+            | (Q(due_at__lt=at - overdue, enqueued_at__lt=at - overdue) & Q(enqueued_at__lt=F("due_at") + overdue))
         )
         if connection.features.has_select_for_update_skip_locked:
             due = due.select_for_update(skip_locked=True)

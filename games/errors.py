@@ -27,6 +27,14 @@ class InvalidInput(ServiceError):
     code = "invalid_input"
 
 
+class InvalidInvitation(InvalidInput):
+    code = "invalid_invitation"
+
+
+class UnknownField(InvalidInput):
+    code = "unknown_field"
+
+
 class InvalidCredentials(ServiceError):
     code = "invalid_credentials"
 

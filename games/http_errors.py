@@ -26,6 +26,7 @@ STATUS: dict[str, int] = {
     # games.errors
     "bad_request": 400,
     "invalid_input": 400,
+    "invalid_invitation": 400,
     "event_out_of_range": 400,
     "invalid_credentials": 400,
     "not_a_player": 403,

@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from drf_spectacular.utils import (
+    extend_schema_field,
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
@@ -34,11 +35,45 @@ EDGE_STATUS = {
     "rate_limited": 429,
     "service_unavailable": 503,
 }
-BODY_STATUS = {"malformed_json": 400, "too_deep": 400, "invalid_input": 400, "unsupported_media_type": 415}
+BODY_STATUS = {"malformed_json": 400, "too_deep": 400, "invalid_input": 400, "unknown_field": 400, "unsupported_media_type": 415}
 AUTH_STATUS = {"not_authenticated": 401, "authentication_failed": 401}
 SCOPE_STATUS = {"missing_scope": 403}
-GAME_PATH_STATUS = {"game_not_found": 404, "not_found": 404}
+GAME_PATH_STATUS = {"game_not_found": 404, "not_found": 404, "invalid_invitation": 400}
 RULES_CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+
+# --- request fields the views check themselves, described exactly --------------------------
+
+BOT_SEAT_FIELDS = ("seat", "bot", "level")
+
+
+@extend_schema_field({
+    "type": "object",
+    "properties": {
+        "seat": {"type": "integer", "minimum": 1, "description": "the seat the bot takes (not the creator's)"},
+        "bot": {"type": "string", "description": "a bot's name (GET /api/bots/)"},
+        "level": {"type": "integer", "description": "its level (default: the bot's own)"},
+    },
+    "required": ["seat", "bot"],
+    "additionalProperties": False,
+})
+class BotSeatField(serializers.DictField):
+    """One bot seat of a new game; games.services checks its values (unknown_bot, invalid_level)."""
+
+    allowed_keys = BOT_SEAT_FIELDS
+
+
+@extend_schema_field({
+    "type": "object",
+    "nullable": True,
+    "description": 'a clock: {"type": "step", "seconds": 90}, {"type": "correspondence", "days": 3}, '
+                   '{"type": "bank", "initial_hours": 240, "increment_hours": 36, "cap_hours": 240}, '
+                   'or {"type": "none"} (private games only: no clock); null or absent: correspondence, 14 days a move',
+    "required": ["type"],
+    "properties": {"type": {"type": "string", "enum": ["step", "correspondence", "bank", "none"]}},
+})
+class TimeControlField(serializers.JSONField):
+    """A time control as games.time_controls reads it; null is the same as leaving it out."""
 
 
 def _status_of(code: str) -> int:
@@ -135,6 +170,48 @@ def operation(
         responses=responses,
         parameters=parameters or [],
     )
+
+
+def http_caching_and_strictness(result: dict, **_: Any) -> dict:
+    """drf-spectacular postprocessing hook, for what the views share rather than declare: every GET
+    answers with an ETag and 304 to a matching If-None-Match (ScopedApi, ConditionalGetMiddleware);
+    every 429 and 503 carries Retry-After. And a nullable reference gets the `type` that strict
+    validators and generators want beside `nullable` (OpenAPI 3.0 ignores `nullable` without it)."""
+    for path_item in result.get("paths", {}).values():
+        for method, operation_ in path_item.items():
+            responses = operation_.get("responses", {})
+            for status, response in responses.items():
+                content = response.get("content", {})
+                if status >= "400" and "text/plain" in content:  # a text resource's errors are JSON
+                    response["content"] = {"application/json": content.pop("text/plain"), **content}
+            if method == "get" and "200" in responses:
+                operation_.setdefault("parameters", []).append({
+                    "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+                    "description": "an ETag this answer had: 304 Not Modified, with no body, while it still matches",
+                })
+                responses["200"].setdefault("headers", {})["ETag"] = {
+                    "schema": {"type": "string"}, "description": "this answer's version, for If-None-Match",
+                }
+                responses["304"] = {"description": "not modified: the answer is still the one If-None-Match names"}
+            for status in ("429", "503"):
+                if status in responses:
+                    responses[status].setdefault("headers", {})["Retry-After"] = {
+                        "schema": {"type": "integer", "minimum": 1}, "description": "seconds to wait before trying again",
+                    }
+    _typed_nullables(result.get("components", {}).get("schemas", {}))
+    return result
+
+
+def _typed_nullables(node: Any) -> None:
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if item.get("nullable") and "type" not in item and "allOf" in item:
+                item["type"] = "object"  # every schema referenced this way is an object (a serializer)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def documented_endpoints(endpoints: list) -> list:

@@ -45,7 +45,7 @@ def normalize_time_control(raw: Any) -> dict[str, Any]:
         raise InvalidInput("time_control must be an object with a type")
     kind = raw.get("type")
     allowed = {STEP: {"seconds"}, CORRESPONDENCE: {"days"}, BANK: set(BANK_DEFAULTS)}
-    if kind not in allowed:
+    if not isinstance(kind, str) or kind not in allowed:  # a list or an object cannot be looked up
         raise InvalidInput(f"time_control type must be step, correspondence, bank or none, not {kind!r}")
     unknown = set(raw) - allowed[kind] - {"type"} - ({"pause_weekends"} if kind in STOPPING else set())
     if unknown:

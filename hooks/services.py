@@ -96,7 +96,17 @@ def endpoint_update(*, user: Any, endpoint_id: int, **changes: Any) -> Endpoint:
 
 
 def endpoint_delete(*, user: Any, endpoint_id: int) -> None:
-    hooks_selectors.endpoint_get(user=user, endpoint_id=endpoint_id).delete()
+    """Delete the endpoint with its deliveries and their attempts. A worker may be recording an
+    attempt meanwhile: the deliveries are locked first (as `_record` locks its one), then the
+    endpoint (which stops new deliveries), then any delivery made before that lock, so no attempt
+    lands between the cascade's reading of the attempts and its deleting the deliveries."""
+    endpoint = hooks_selectors.endpoint_get(user=user, endpoint_id=endpoint_id)
+    with transaction.atomic():
+        list(Delivery.objects.select_for_update().filter(endpoint=endpoint).values_list("pk", flat=True))
+        if not Endpoint.objects.select_for_update().filter(pk=endpoint.pk).exists():
+            return  # deleted meanwhile: DELETE is idempotent in effect
+        list(Delivery.objects.select_for_update().filter(endpoint=endpoint).values_list("pk", flat=True))
+        endpoint.delete()
 
 
 def _active_endpoint_of(user: Any, endpoint_id: int) -> Endpoint:
@@ -138,7 +148,12 @@ def fan_out(*, game_id: int) -> int:
     following = Endpoint.objects.filter(active=True).filter(
         Q(game_id=game_id) | Q(game_id__isnull=True, owner_id__in=list(accounts))
     )
-    return sum(_fan_out_to(endpoint, game_id, accounts.get(endpoint.owner_id)) for endpoint in following)
+    viewers = selectors.private_game_viewers(game_id=game_id)  # a private game: who may see it now
+    return sum(
+        _fan_out_to(endpoint, game_id, accounts.get(endpoint.owner_id))
+        for endpoint in following
+        if viewers is None or endpoint.owner_id in viewers  # a declined invitee is told nothing more
+    )
 
 
 def _fan_out_to(endpoint: Endpoint, game_id: int, seat: int | None) -> int:
@@ -251,12 +266,14 @@ def _claim(delivery_id: int, at: dt.datetime) -> Delivery | None:
     """Lease the delivery for one attempt: a single UPDATE, so two workers never both get it."""
     lease = at + dt.timedelta(seconds=2 * settings.SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS + 30)
     claimed = _due(at).filter(pk=delivery_id).update(leased_until=lease)
-    return Delivery.objects.select_related("endpoint").get(pk=delivery_id) if claimed else None
+    return Delivery.objects.select_related("endpoint").filter(pk=delivery_id).first() if claimed else None
 
 
 def _record(delivery: Delivery, outcome: transport.Outcome, at: dt.datetime) -> None:
     waits = settings.SCRAPYARD_WEBHOOK_RETRY_SECONDS
     with transaction.atomic():
+        if not Delivery.objects.select_for_update().filter(pk=delivery.pk).exists():
+            return  # its endpoint was deleted while the attempt ran: nothing left to record it on
         Attempt.objects.create(
             delivery=delivery, at=at, status_code=outcome.status_code, error=outcome.error,
             duration_ms=outcome.duration_ms, response_body=outcome.response_body,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import socket
+import threading
 import time
 from urllib.parse import urlsplit
 
@@ -39,10 +40,33 @@ class AddressRefused(Exception):
     """The URL's host is, or resolves to, an address webhooks may not reach."""
 
 
+# IPv6 forms that carry an IPv4 address, which a gateway or the kernel may turn back into IPv4:
+# NAT64 (64:ff9b::/96, RFC 6052) and the deprecated IPv4-compatible form (::/96, RFC 4291) keep
+# it in the low 32 bits; 6to4 (2002::/16) right after the prefix (`sixtofour`); ::ffff:0:0/96
+# is `ipv4_mapped`. Each is judged by the address it carries.
+_LOW_32_BITS = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("::/96"))
+# Local-use NAT64 (RFC 8215) places the IPv4 address by a prefix length we cannot know: refused.
+_LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries, if it is of a form that carries one."""
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if any(address in network for network in _LOW_32_BITS) and int(address) > 1:  # not :: nor ::1
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return None
+
+
 def address_allowed(address: ipaddress.IPv4Address | ipaddress.IPv6Address, allow_loopback: bool) -> bool:
-    mapped = getattr(address, "ipv4_mapped", None)
-    if mapped is not None:  # ::ffff:10.0.0.1 is 10.0.0.1
-        address = mapped
+    if isinstance(address, ipaddress.IPv6Address):
+        if address in _LOCAL_NAT64:
+            return False
+        carried = embedded_ipv4(address)
+        if carried is not None:  # ::ffff:10.0.0.1, ::10.0.0.1, 64:ff9b::a00:1, 2002:a00:1:: are 10.0.0.1
+            address = carried
     if address.is_loopback:
         return allow_loopback
     return address.is_global and not address.is_multicast
@@ -78,7 +102,58 @@ def resolve(host: str, port: int, allow_loopback: bool) -> str:
     return str(addresses[0])
 
 
+class _Deadline:
+    """One deadline for a whole delivery, connection and answer. urllib3's timeouts bound each
+    socket operation, so an endpoint answering a byte every few seconds could hold a worker
+    for minutes; at the deadline this timer shuts the connection's socket down, which ends
+    whatever read is waiting."""
+
+    def __init__(self, seconds: float):
+        self.expired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def __enter__(self) -> "_Deadline":
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._timer.cancel()
+
+    def watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sockets.append(sock)
+            if self.expired:
+                _shut(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            for sock in self._sockets:
+                _shut(sock)
+
+    def connection_class(self, base: type) -> type:
+        deadline = self
+
+        class Watched(base):  # type: ignore[misc, valid-type]
+            def connect(self):
+                super().connect()
+                deadline.watch(self.sock)
+
+        return Watched
+
+
+def _shut(sock: socket.socket) -> None:
+    try:
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)  # the plain socket's: TLS state is left alone
+    except OSError:
+        pass  # already closed
+
+
 def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float, allow_loopback: bool) -> Outcome:
+    """POST `body`, the whole exchange (connecting, sending, the answer) within `timeout` seconds."""
     started = time.monotonic()
 
     def outcome(status_code: int | None, error: str, retry: bool, response_body: str = "") -> Outcome:
@@ -93,11 +168,16 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float, allo
         return outcome(None, f"address_not_allowed: {error}", retry=False)
     except OSError as error:
         return outcome(None, f"dns_failed: {error}", retry=True)
-    pool = _pool(https, address, port, parts.hostname or "", timeout)
-    try:
-        return _send(pool, parts, body, headers, timeout, outcome)
-    finally:
-        pool.close()
+    with _Deadline(max(0.001, timeout - (time.monotonic() - started))) as deadline:
+        pool = _pool(https, address, port, parts.hostname or "", timeout)
+        pool.ConnectionCls = deadline.connection_class(pool.ConnectionCls)
+        try:
+            sent = _send(pool, parts, body, headers, timeout, outcome)
+        finally:
+            pool.close()
+    if deadline.expired and not sent.delivered:
+        return outcome(None, f"timeout: no whole answer within {timeout:g} s", retry=True)
+    return sent
 
 
 def _send(pool, parts, body: bytes, headers: dict[str, str], timeout: float, outcome) -> Outcome:
@@ -114,7 +194,7 @@ def _send(pool, parts, body: bytes, headers: dict[str, str], timeout: float, out
             response.release_conn()
     except urllib3.exceptions.TimeoutError:
         return outcome(None, f"timeout: no answer within {timeout:g} s", retry=True)
-    except urllib3.exceptions.HTTPError as error:
+    except (urllib3.exceptions.HTTPError, OSError) as error:
         return outcome(None, f"connection_failed: {type(error).__name__}", retry=True)
     text = kept.decode("utf-8", errors="replace").replace("\x00", "")[:KEPT_BYTES]
     code = response.status

@@ -100,7 +100,10 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{VAR_DIR / 'scrapyard.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{VAR_DIR / 'scrapyard.sqlite3'}", conn_max_age=60,
+        # A persistent connection the database dropped (a restart, a failover, a pooler's idle
+        # cut) is found dead at a request's first query and replaced, rather than answering 503.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -223,7 +226,7 @@ SPECTACULAR_SETTINGS = {
     "PREPROCESSING_HOOKS": ["games.schema.documented_endpoints"],
     # Enums stay inline (no enum postprocessing): each error response lists its own codes where a
     # client reads them. The streams, not DRF views, are added by hand.
-    "POSTPROCESSING_HOOKS": ["streams.schema.document_streams"],
+    "POSTPROCESSING_HOOKS": ["streams.schema.document_streams", "games.schema.http_caching_and_strictness"],
 }
 
 # Live streams (streams.views) are served by an ASGI process of their own; the WSGI server sends a
@@ -281,7 +284,8 @@ ANYMAIL = {"WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "")}
 SCRAPYARD_WEBHOOK_RETRY_SECONDS = [
     float(wait) for wait in _env_list("SCRAPYARD_WEBHOOK_RETRY_SECONDS", "5,30,120,600,1800,3600,7200,14400,28800,28800")
 ]
-SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS", "5"))
+# One deadline for a whole delivery: connecting, sending and the whole answer (hooks.transport).
+SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS", "10"))
 SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK = _env_flag("SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK", False)
 SCRAPYARD_WEBHOOKS_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_WEBHOOKS_PER_ACCOUNT", "20"))
 SCRAPYARD_WEBHOOK_LOG_DAYS = int(os.environ.get("SCRAPYARD_WEBHOOK_LOG_DAYS", "30"))
@@ -333,7 +337,7 @@ else:
         "polling_interval": 0.1,
     }
 
-# Three queues, each with worker processes of its own (deploy/supervisord.conf): a deadline
+# Four queues, each with worker processes of its own (deploy/supervisord.conf): a deadline
 # never waits behind a bot's search, and neither waits behind notifications.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
@@ -341,6 +345,8 @@ CELERY_TASK_ROUTES = {
     "games.sweep_deadlines": {"queue": "deadlines"},
     "games.play_bots": {"queue": "bots"},
     "games.wake_stalled_bots": {"queue": "bots"},
+    # Webhooks have workers of their own: a slow or hostile endpoint delays only other webhooks.
+    "hooks.*": {"queue": "webhooks"},
 }
 # A worker that loses the broker keeps trying for ever, from its first start too (the
 # supervisor restarts it should it die all the same); tasks it was running when the connection
@@ -390,6 +396,9 @@ SCRAPYARD_BEAT_LEASE_SECONDS = float(os.environ.get("SCRAPYARD_BEAT_LEASE_SECOND
 # serves the worker-kill test.
 SCRAPYARD_CLOCKS_LOOKAHEAD = float(os.environ.get("SCRAPYARD_CLOCKS_LOOKAHEAD", "5"))
 SCRAPYARD_CLOCKS_RESEND = float(os.environ.get("SCRAPYARD_CLOCKS_RESEND", "30"))
+# A timeout sent on time and still not applied this many seconds past its deadline (its message
+# lost with a broker outage) is sent again once at once, not after RESEND.
+SCRAPYARD_CLOCKS_OVERDUE_RESEND = float(os.environ.get("SCRAPYARD_CLOCKS_OVERDUE_RESEND", "3"))
 SCRAPYARD_CLOCKS_FAULT_PAUSE = float(os.environ.get("SCRAPYARD_CLOCKS_FAULT_PAUSE", "0"))
 # Bots share the machine fairly (games.bot_quota): at most BOT_GAMES_PER_ACCOUNT games created
 # by one account have a bot thinking at once, and no decision thinks longer than

@@ -14,6 +14,7 @@ is one increment and one read, in a single round trip on Redis (`project.cache`)
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import math
@@ -120,3 +121,46 @@ class LoginUsernameRate(_PerMinute):
             return None
         ident = hashlib.sha256(username.lower().encode("utf-8", "replace")).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+# --- the same limits on Django's own password forms --------------------------------------------
+
+
+class _FormPost:
+    """What the limits read of a request (its address, the username it names), for a form POST
+    that is not a DRF request."""
+
+    def __init__(self, request):
+        self.META = request.META
+        self.headers = request.headers
+        self.data = request.POST
+        self.user = getattr(request, "user", None)
+
+
+def password_form_limited(view, *, per_username: bool = True):
+    """A form view that takes a password (the web login, the admin's login, sign-up), limited
+    as the API's are: each POST counts against its address and the username it names, in the
+    same counters, so guesses spread over the API and the forms add up. Over a limit: a 429 page
+    with Retry-After, and the view never runs (the right password included)."""
+    limits = (LoginAddressRate, LoginUsernameRate) if per_username else (LoginAddressRate,)
+
+    @functools.wraps(view)
+    def limited(request, *args, **kwargs):
+        if request.method == "POST":
+            counted = _FormPost(request)
+            for limit in limits:
+                throttle = limit()
+                if not throttle.allow_request(counted, None):
+                    return _too_many(request, throttle.wait())
+        return view(request, *args, **kwargs)
+
+    return limited
+
+
+def _too_many(request, wait: float):
+    from project import http  # project.http renders pages; imported here to keep this module light
+
+    seconds = int(math.ceil(wait))
+    response = http.error_page(request, 429, f"Too many tries: wait {seconds} s, then try again.")
+    response["Retry-After"] = str(seconds)
+    return response

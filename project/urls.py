@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from mail import views as mail_views
 from project import ops
+from project.throttles import password_form_limited
 
 urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -19,6 +20,7 @@ urlpatterns = [
     path("api/", include("competition.urls")),
     path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="mail-unsubscribe"),
     path("mail/inbound/", include("anymail.urls")),  # providers' inbound and tracking webhooks
+    path("admin/login/", password_form_limited(admin.site.login)),  # the API's password limits
     path("admin/", admin.site.urls),
     path("", include("web.urls")),
 ]

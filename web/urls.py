@@ -1,14 +1,15 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from project.throttles import password_form_limited
 from web import views
 
 app_name = "web"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
-    path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(template_name="web/login.html"), name="login"),
+    path("signup/", password_form_limited(views.signup, per_username=False), name="signup"),
+    path("login/", password_form_limited(auth_views.LoginView.as_view(template_name="web/login.html")), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("account/", views.account, name="account"),
     path("games/new/", views.new_game, name="new-game"),

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import errors, selectors, services
 from web import table
+from project import http
 
 
 def lobby(request):
@@ -50,6 +51,8 @@ def game(request, game_id: int):
         found = selectors.game_for(game_id=game_id, user=request.user, invitation=request.GET.get("invitation", ""))
     except errors.GameNotFound:
         raise Http404(f"there is no game {game_id}") from None
+    except errors.InvalidInvitation:
+        return http.error_page(request, 400, "That invitation link is broken: ask for it again.")
     detail = selectors.game_detail(game=found, user=request.user)
     events = selectors.events_visible(game=found, user=request.user, notation=True)
     return render(

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from games import hotpath
+from games import hotpath, selectors
 from games.errors import GameNotFound, NotAPlayer, StaleSeq
 from games.models import Game
 
@@ -37,6 +37,14 @@ def locked_game_loaded(game_id: int, *, user_id: int | None = None, idempotency_
 def check_version(game: Game, expected_seq: int) -> None:
     if expected_seq != game.seq:
         raise StaleSeq(f"expected_seq is {expected_seq} but the game is at {game.seq}", seq=game.seq)
+
+
+def hide_from_strangers(game: Game, user: Any) -> None:
+    """A private game is, to anyone who may not see it, a game that does not exist: every write
+    checks this before anything else about the game (its seq, its status, the caller's seat)
+    could be told. A public game costs one attribute read."""
+    if game.private and not selectors.may_see(game=game, user=user):
+        raise GameNotFound(f"there is no game {game.pk}")
 
 
 def seat_of(game: Game, user: Any) -> int:

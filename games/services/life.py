@@ -43,7 +43,7 @@ from games.errors import (
     TooLateToAbort,
 )
 from games.models import Event, EventKind, Game, GameStatus, Seat
-from games.services.common import locked_game, seat_of
+from games.services.common import hide_from_strangers, locked_game, seat_of
 from games.services.recording import record_state
 
 RESIGN, ABORT, SEAT_LEFT, CANCEL = "resign", "abort", "seat_left", "cancel"
@@ -57,6 +57,7 @@ TAKEBACK_REQUESTED, TAKEBACK_ACCEPTED, TAKEBACK_DECLINED = (
 def resign(*, game_id: int, user: Any) -> Event:
     with transaction.atomic():
         game = locked_game(game_id)
+        hide_from_strangers(game, user)
         seat = seat_of(game, user)
         earlier = _forfeit_of(game, seat)
         if earlier is not None:
@@ -103,6 +104,7 @@ def abandoned_end(*, game_id: int, at: Any, idle: Any, grace: Any) -> Event | No
 def abort(*, game_id: int, user: Any) -> Event:
     with transaction.atomic():
         game = locked_game(game_id)
+        hide_from_strangers(game, user)
         seat = seat_of(game, user)
         _check_active(game)
         moved = set(Event.objects.filter(game=game, kind=EventKind.MOVE).values_list("seat", flat=True))
@@ -115,6 +117,7 @@ def leave(*, game_id: int, user: Any) -> None:
     """A seated player leaves an open game before it starts (the creator cancels it instead)."""
     with transaction.atomic():
         game = locked_game(game_id)
+        hide_from_strangers(game, user)
         seat = seat_of(game, user)
         _check_open(game)
         if game.created_by_id == user.pk:
@@ -128,6 +131,7 @@ def cancel(*, game_id: int, user: Any) -> Event:
     """The creator calls off an open game before it starts."""
     with transaction.atomic():
         game = locked_game(game_id)
+        hide_from_strangers(game, user)
         _check_open(game)
         if game.created_by_id != user.pk:
             raise NotTheCreator("only the game's creator may cancel it")
@@ -138,6 +142,7 @@ def draw(*, game_id: int, user: Any, action: str) -> Event:
     """`action` is offer, accept or decline."""
     with transaction.atomic():
         game = locked_game(game_id)
+        hide_from_strangers(game, user)
         seat = seat_of(game, user)
         _check_active(game)
         offer = selectors.draw_offer(game=game)
@@ -177,6 +182,7 @@ def takeback(*, game_id: int, user: Any, action: str) -> Event:
     still playing accepts, a takeback event folds the game back to before that move."""
     with transaction.atomic():
         game = locked_game(game_id)
+        hide_from_strangers(game, user)
         seat = seat_of(game, user)
         _check_active(game)
         request = selectors.takeback_request(game=game)

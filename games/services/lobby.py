@@ -11,10 +11,10 @@ from django.db import transaction
 
 import bots
 import rules
-from games import announce, deadlines, log, store, time_controls
+from games import announce, deadlines, log, selectors, store, time_controls
 from games.errors import AlreadySeated, GameNotFound, GameNotOpen, InvalidInput, NotABotAccount
 from games.models import Account, EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
-from games.services.common import locked_game, seat_of
+from games.services.common import hide_from_strangers, locked_game, seat_of
 from games.services.recording import record_state
 
 DEFAULT_TIME_CONTROL = {"type": "correspondence", "days": 14}
@@ -174,6 +174,7 @@ def _open_for_seating_by(user: Any, game_id: int) -> Game:
     """The game, locked, if it is open and `user` may seat bots in it: a player seated there, or
     the creator of a game it only watches."""
     game = locked_game(game_id)
+    hide_from_strangers(game, user)
     if game.created_by_id != user.pk:
         seat_of(game, user)
     _check_open(game)
@@ -210,6 +211,8 @@ def _checked_bot_seats(wanted: list[dict], players: int, first: int = 1) -> list
 @transaction.atomic
 def game_join(*, game_id: int, user: Any, invitation: str = "") -> Seat:
     """Take the next free seat; a private game needs an invitation (named, or its link's key)."""
+    if invitation:
+        selectors.check_invitation(invitation)  # malformed: refused alike whether the game exists
     game = locked_game(game_id)
     if game.private and not _invited(game, user, invitation):
         raise GameNotFound(f"there is no game {game_id}")  # a private game is not told apart from none
@@ -220,7 +223,7 @@ def game_join(*, game_id: int, user: Any, invitation: str = "") -> Seat:
 
 
 def _invited(game: Game, user: Any, invitation: str) -> bool:
-    if invitation and secrets.compare_digest(invitation, game.invitation_key):
+    if selectors.invitation_matches(invitation, game.invitation_key):
         return True
     return Invitation.objects.filter(game=game, user=user, status=InvitationStatus.PENDING).exists()
 
@@ -251,6 +254,7 @@ def stand_in_take(*, game: Game, seat: int, bot: str) -> None:
 def seat_return(*, game_id: int, user: Any) -> Seat:
     """The owner takes back a seat a stand-in bot played; its clock starts if it must act."""
     game = locked_game(game_id)
+    hide_from_strangers(game, user)
     seat = Seat.objects.get(game=game, index=seat_of(game, user))
     if seat.stand_in:
         seat.stand_in = ""

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from games import deadlines, log, store
 from games.errors import GameNotActive, IdempotencyKeyReused, StaleSeq
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
-from games.services.common import check_version, locked_game_loaded, seat_of
+from games.services.common import check_version, hide_from_strangers, locked_game_loaded, seat_of
 from games.services.recording import record_state
 from rules.base import Move, Rules
 from rules.errors import MalformedMove, NotYourTurn
@@ -39,6 +39,7 @@ def move_submit(
     try:
         with transaction.atomic():
             game = locked_game_loaded(game_id, user_id=user.pk, idempotency_key=idempotency_key)
+            hide_from_strangers(game, user)
             if idempotency_key and game.earlier_key is not None:
                 return Submitted(_idempotent_replay(game.earlier_key, game_id, idempotency_key, digest), True, game)
             check_version(game, expected_seq)

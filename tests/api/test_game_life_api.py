@@ -125,6 +125,23 @@ def test_the_text_board_is_served_as_plain_text_for_the_callers_seat():
     assert missing.status_code == 404 and missing.json()["code"] == "game_not_found"
 
 
+@pytest.mark.parametrize("accept", ["text/plain", "text/plain; charset=utf-8", "text/*", "*/*",
+                                    "text/html,application/xhtml+xml,*/*;q=0.8", "application/json, text/plain;q=0.5"])
+def test_the_text_board_answers_any_accept_that_admits_plain_text(accept):
+    game_id, (alice, bob) = start_game("terrafex", 2)
+    response = alice.client.get(f"/api/games/{game_id}/board.txt", HTTP_ACCEPT=accept)
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"].startswith("text/plain") and "TERRAFEX" in response.content.decode()
+    missing = alice.client.get("/api/games/999999/board.txt", HTTP_ACCEPT=accept)
+    assert missing.status_code == 404 and missing.json()["code"] == "game_not_found"
+
+
+def test_the_text_board_refuses_an_accept_that_admits_no_text_in_json():
+    game_id, (alice, bob) = start_game("terrafex", 2)
+    response = alice.client.get(f"/api/games/{game_id}/board.txt", HTTP_ACCEPT="application/json")
+    assert response.status_code == 406 and response.json()["code"] == "not_acceptable"
+
+
 def test_a_takeback_agreed_folds_the_game_back_to_before_the_move():
     game_id, (alice, bob) = start_game("terrafex", 2)
     before = _game(alice, game_id)

@@ -152,3 +152,148 @@ def test_fuzzing_the_schema_finds_no_server_error_and_no_answer_off_the_schema(c
     assert len(sent) >= FUZZED_REQUESTS_AT_LEAST
     operations = [op for path in document["paths"].values() for op in path.values()]
     assert len(set(sent)) == len([op for op in operations if "streams" not in op.get("tags", [])])
+
+
+# --- the schema tells strict validators and generators the truth (issue 30, point 17) ---------
+
+
+def test_the_schema_is_valid_openapi_for_a_strict_validator(client):
+    from openapi_spec_validator import validate
+
+    validate(_schema(client))
+
+
+def _nodes(node):
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            yield item
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def test_no_nullable_without_a_type_and_no_email_default_that_is_not_an_email(client):
+    document = _schema(client)
+    assert [node for node in _nodes(document) if node.get("nullable") and "type" not in node] == []
+    email = document["components"]["schemas"]["AccountInputRequest"]["properties"]["email"]
+    assert all(node.get("default") != "" for node in _nodes(email))
+
+
+def test_conditional_gets_and_retry_after_are_documented(client):
+    document = _schema(client)
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if "streams" in operation.get("tags", []):
+                continue
+            responses = operation["responses"]
+            if method == "get" and "200" in responses:
+                assert "ETag" in responses["200"].get("headers", {}), path
+                assert "304" in responses, path
+                assert any(p["name"] == "If-None-Match" and p["in"] == "header" for p in operation["parameters"]), path
+            for status in ("429", "503"):
+                if status in responses:
+                    assert "Retry-After" in responses[status].get("headers", {}), (path, status)
+
+
+def test_a_games_bots_items_and_its_time_control_are_described(client):
+    body = _schema(client)["components"]["schemas"]["GameCreateInputRequest"]["properties"]
+    item = body["bots"]["items"]
+    assert set(item["properties"]) == {"seat", "bot", "level"} and item["required"] == ["seat", "bot"]
+    assert item["additionalProperties"] is False
+    assert body["time_control"]["type"] == "object" and body["time_control"]["nullable"] is True
+
+
+def test_time_control_null_is_accepted_as_documented():
+    player = register()
+    game = player.post("/api/games/", {"rules": "toy_race", "players": 2, "time_control": None})
+    assert game.status_code == 201, game.content
+    assert game.json()["time_control"]["type"] == "correspondence"
+
+
+@pytest.mark.parametrize("path, body, field", [
+    ("/api/games/", {"rules": "toy_race", "players": 2, "privat": True}, "privat"),
+    ("/api/games/", {"rules": "toy_race", "players": 2, "bots": [{"seat": 1, "bot": "random", "levle": 2}]},
+     "bots[0].levle"),
+    ("/api/accounts/", {"username": "someone_new", "password": "a long password", "emial": "x@example.org"}, "emial"),
+    ("/api/webhooks/", {"url": "https://example.org/hook", "evnets": ["game_started"]}, "evnets"),
+    ("/api/seeks/", {"rules": "toy_race", "players": 2, "time_control": {"type": "step", "seconds": 60},
+                     "rating_range": {"min": 1000, "mxa": 2000}}, "rating_range.mxa"),
+    ("/api/accounts/me/vacation/", {"on": True, "of": False}, "of"),
+])
+def test_an_unknown_field_in_a_body_is_refused_by_name_and_changes_nothing(path, body, field):
+    from games.models import Game
+
+    player = register()
+    games_before = Game.objects.count()
+    answer = player.post(path, body)
+    assert (answer.status_code, answer.json()["code"]) == (400, "unknown_field"), answer.content
+    assert repr(field) in answer.json()["detail"] and answer.json()["field"] == field
+    assert Game.objects.count() == games_before
+
+
+def test_a_move_body_with_an_unknown_field_is_refused_and_a_plain_one_is_not():
+    game_id, seated = start_game("toy_race", 2)
+    game = seated[0].get(f"/api/games/{game_id}/").json()
+    mover = seated[game["to_act"][0]]
+    listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
+    odd = mover.post(f"/api/games/{game_id}/moves/", {"expected_seq": listed["seq"], "move": listed["moves"][0], "seqq": 1})
+    assert (odd.status_code, odd.json()["code"], odd.json()["field"]) == (400, "unknown_field", "seqq")
+    assert mover.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+
+
+def test_an_unknown_leaderboard_is_404_and_a_real_empty_one_is_not(client):
+    for path in ("/api/leaderboards/nonsense/whatever/", "/api/leaderboards/toy_race/whatever/",
+                 "/api/leaderboards/nonsense/step/"):
+        answer = client.get(path)
+        assert (answer.status_code, answer.json()["code"]) == (404, "not_found"), path
+    assert client.get("/api/leaderboards/toy_race/step/").status_code == 200
+
+
+# --- hostile shapes where the schema says string or object (issue 30, point 5) ----------------
+
+HOSTILE_VALUES = ["é", "🎲\u200b", ["step"], {"type": ["step"]}, {"type": {"x": 1}}, None, 10**30, -1, True, ""]
+
+
+def test_hostile_shapes_in_every_body_field_and_in_invitation_links_get_no_server_error(client):
+    """Each top-level body field of every operation, and `time_control.type`, and an invitation
+    key in the link, replaced in turn by a non-ASCII string, a list, an object, null, a huge
+    number...: never a 5xx, always the JSON error shape. Schemathesis generates what the schema
+    allows; these are the shapes it allows and the server once crashed on."""
+    document = _schema(client)
+    host, seated = start_game("toy_race", 2)
+    player = seated[0]
+    player.client.raise_request_exception = False
+    bad = []
+    for path, item in document["paths"].items():
+        concrete = re.sub(r"\{[a-z_]+_id\}", str(host), path).replace("{username}", player.username)
+        concrete = re.sub(r"\{[a-z_]+\}", "x", concrete)
+        for method, operation in item.items():
+            if "streams" in operation.get("tags", []) or method not in ("get", "post", "patch", "put"):
+                continue
+            if method == "get":
+                for value in ("%C3%A9", "%F0%9F%8E%B2", "%00"):
+                    answer = player.client.get(f"{concrete}?invitation={value}")
+                    if answer.status_code >= 500:
+                        bad.append((method, concrete, value, answer.status_code))
+                continue
+            content = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            ref = content.get("schema", {}).get("$ref", "")
+            fields = document["components"]["schemas"].get(ref.rsplit("/", 1)[-1], {}).get("properties", {})
+            for name in [*fields, "invitation"]:
+                for value in HOSTILE_VALUES:
+                    shaped = [{name: value}]
+                    if name == "time_control":
+                        shaped.append({"rules": "toy_race", "players": 2, name: {"type": value}})
+                    for body in shaped:
+                        answer = getattr(player.client, method)(concrete, body, format="json")
+                        if answer.status_code >= 500 or not answer["Content-Type"].startswith("application/json"):
+                            bad.append((method, concrete, body, answer.status_code))
+    assert bad == []
+
+
+def test_the_text_board_documents_its_text_and_its_errors_in_json(client):
+    responses = _schema(client)["paths"]["/api/games/{game_id}/board.txt"]["get"]["responses"]
+    assert list(responses["200"]["content"]) == ["text/plain"]
+    assert all(list(response["content"]) == ["application/json"] for status, response in responses.items() if status >= "400")

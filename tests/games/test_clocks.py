@@ -256,6 +256,33 @@ def test_sweep_sends_each_due_deadline_once_until_resend(clock, monkeypatch, dja
     assert sent[-1] == ("games.apply_timeout", (game.pk, game.seq, due.seat), None)
 
 
+def test_a_timeout_sent_on_time_and_lost_is_sent_again_seconds_past_its_deadline(
+    clock, monkeypatch, django_capture_on_commit_callbacks, settings
+):
+    """A broker that came back empty lost the message sent on time: the sweep sends it again
+    OVERDUE_RESEND seconds past the deadline, once, not RESEND seconds after it was sent."""
+    settings.SCRAPYARD_CLOCKS_RESEND, settings.SCRAPYARD_CLOCKS_OVERDUE_RESEND = 30, 3
+    sent = []
+    monkeypatch.setattr(dispatch, "send", lambda name, args, eta=None: sent.append((name, args, eta)))
+    game, _ = _game({"type": "step", "seconds": 3})
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deadlines.sweep() == 1  # within the look-ahead: sent with its ETA (then lost)
+    clock.advance(3 + 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deadlines.sweep() == 0  # two seconds late: its worker may just be busy
+    clock.advance(2)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deadlines.sweep() == 1  # four seconds late: lost, sent again now
+    for _ in range(10):  # then the usual wait before any further resend
+        clock.advance(2)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert deadlines.sweep() == 0
+    clock.advance(12)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deadlines.sweep() == 1
+    assert len(sent) == 3
+
+
 def test_a_timeout_sent_before_its_deadline_moved_later_is_handed_back(clock):
     game, _ = _game({"type": "step", "seconds": 60})
     Deadline.objects.filter(game=game).update(enqueued_at=clock.at)

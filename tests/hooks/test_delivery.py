@@ -233,6 +233,18 @@ def test_a_ping_tries_the_endpoint_and_a_replay_sends_the_same_message_again(rec
         ("224.0.0.1", False),
         ("::ffff:10.0.0.1", False),
         ("fe80::1", False),
+        ("::10.0.0.1", False),  # IPv4-compatible
+        ("::127.0.0.1", False),
+        ("::169.254.169.254", False),
+        ("64:ff9b::10.0.0.1", False),  # NAT64
+        ("64:ff9b::169.254.169.254", False),
+        ("64:ff9b::127.0.0.1", False),
+        ("64:ff9b:1::a00:1", False),  # local-use NAT64
+        ("2002:a00:1::", False),  # 6to4 of 10.0.0.1
+        ("2002:7f00:1::1", False),  # 6to4 of 127.0.0.1
+        ("2002:a9fe:a9fe::", False),  # 6to4 of 169.254.169.254
+        ("64:ff9b::93.184.216.34", True),  # NAT64 of a public address is public
+        ("2002:5db8:d822::1", True),  # 6to4 of a public address
     ],
 )
 def test_only_public_addresses_may_be_reached(address, allowed):
@@ -241,6 +253,7 @@ def test_only_public_addresses_may_be_reached(address, allowed):
 
 def test_loopback_is_allowed_only_when_the_setting_says_so():
     assert transport.address_allowed(ipaddress.ip_address("127.0.0.1"), allow_loopback=True)
+    assert not transport.address_allowed(ipaddress.ip_address("::10.0.0.1"), allow_loopback=True)
     assert not transport.address_allowed(ipaddress.ip_address("10.0.0.1"), allow_loopback=True)
 
 
@@ -251,6 +264,10 @@ def test_loopback_is_allowed_only_when_the_setting_says_so():
         "http://localhost:8000/hook",
         "http://169.254.169.254/latest/meta-data/",
         "http://[::1]/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://[64:ff9b::a9fe:a9fe]/",
+        "http://[2002:a00:1::]/",
+        "http://[::10.0.0.1]/",
         "http://10.0.0.1/",
         "ftp://example.org/",
         "https://user:pw@example.org/",
@@ -330,3 +347,125 @@ def test_a_seat_past_four_fifths_of_its_time_is_warned_once(receiver, alice_and_
     to_act = alice.get(f"/api/games/{game_id}/").json()["to_act"]
     assert warning.type == "deadline_warning" and warning.payload["data"]["seat"] == to_act[0]
     assert warning.endpoint.owner.username == [alice, bob][to_act[0]].username
+
+
+# --- deleting an endpoint while a delivery is attempted (issue 30, point 16) ------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deleting_an_endpoint_while_an_attempt_is_recorded_is_a_204_not_a_500(loopback_allowed, monkeypatch):
+    """The worker records its attempt at the worst moment: after the delete's cascade has read
+    the attempts and before it deletes the deliveries (a foreign-key violation, once). Now the
+    worker waits for the delete and finds nothing left to record on."""
+    import threading
+
+    from django.db import connection
+    from django.db.models.sql.subqueries import DeleteQuery
+
+    owner = register()
+    hook = _endpoint(owner, "http://127.0.0.1:9/hook")
+    delivery_id = owner.post(f"/api/webhooks/{hook['id']}/ping/").json()["id"]
+    delivery = Delivery.objects.select_related("endpoint").get(pk=delivery_id)
+    outcome = transport.Outcome(200, "", False, 5, "ok")
+    recorded = []
+
+    def record():
+        try:
+            services._record(delivery, outcome, timezone.now())
+            recorded.append("done")
+        except Exception as error:  # reported below
+            recorded.append(error)
+        finally:
+            connection.close()
+
+    real_delete_batch = DeleteQuery.delete_batch
+    workers = []
+
+    def delete_while_a_worker_records(query, pk_list, using):
+        if query.model is Delivery and not workers:  # the attempts are deleted; the deliveries next
+            workers.append(threading.Thread(target=record))
+            workers[0].start()
+            workers[0].join(timeout=1.0)  # with the fix it waits on the delivery's lock until we commit
+        return real_delete_batch(query, pk_list, using)
+
+    monkeypatch.setattr(DeleteQuery, "delete_batch", delete_while_a_worker_records)
+    client = owner.client
+    client.raise_request_exception = False
+    answer = client.delete(f"/api/webhooks/{hook['id']}/")
+    workers[0].join(timeout=10)
+    assert answer.status_code == 204, answer.content
+    assert recorded == ["done"]
+    assert not Endpoint.objects.filter(pk=hook["id"]).exists() and not Delivery.objects.filter(pk=delivery_id).exists()
+
+
+# --- one deadline per delivery, on a queue of its own (issue 30, point 9) ---------------------
+
+
+class _Dripping:
+    """An endpoint that answers one byte at a time, each well within a per-read timeout."""
+
+    def __init__(self, every: float, answer: bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"):
+        import socket
+        import threading
+
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.every, self.answer = every, answer
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
+
+    def _serve(self) -> None:
+        import time
+
+        conn, _ = self.listener.accept()
+        with conn:
+            conn.recv(65536)
+            try:
+                for byte in self.answer:
+                    conn.sendall(bytes([byte]))
+                    time.sleep(self.every)
+            except OSError:  # the sender hung up: what the deadline is for
+                pass
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_an_endpoint_dripping_its_answer_is_cut_off_at_the_deliverys_deadline():
+    import time
+
+    endpoint = _Dripping(every=0.25)  # 42 bytes: over 10 s in all, yet never 0.25 s without a byte
+    try:
+        started = time.monotonic()
+        outcome = transport.post(endpoint.url(), b"{}", {}, timeout=1.0, allow_loopback=True)
+        took = time.monotonic() - started
+    finally:
+        endpoint.close()
+    assert outcome.status_code is None and outcome.retry and outcome.error.startswith("timeout"), outcome
+    assert took < 2.0, took
+
+
+def test_a_prompt_answer_is_delivered_within_the_deadline(receiver):
+    receiver.answer((204, b"", 0.0))
+    outcome = transport.post(receiver.url(), b"{}", {}, timeout=1.0, allow_loopback=True)
+    assert outcome.delivered and outcome.status_code == 204
+
+
+def test_webhook_tasks_have_a_queue_and_workers_of_their_own():
+    import configparser
+    from pathlib import Path
+
+    from project.celery import app
+
+    route = app.amqp.router.route
+    for task in ("hooks.deliver", "hooks.fan_out", "hooks.sweep", "hooks.sweep_missed"):
+        assert route({}, task)["queue"].name == "webhooks", task
+    for task in ("games.apply_timeout", "games.play_bots", "mail.send", "mail.fan_out"):
+        assert route({}, task)["queue"].name != "webhooks", task
+    config = configparser.RawConfigParser()
+    config.read(Path(__file__).resolve().parents[2] / "deploy" / "supervisord.conf")
+    assert "--queues=webhooks" in config.get("program:webhooks", "command")
+    assert all("webhooks" not in config.get(section, "command").split("--queues=")[-1].split()[0]
+               for section in config.sections() if section != "program:webhooks" and "--queues=" in config.get(section, "command", fallback=""))

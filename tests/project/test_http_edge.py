@@ -192,3 +192,91 @@ def test_a_real_postgresql_outage_answers_503_not_500(caplog):
     assert answers[3].status_code == 503  # health says degraded
     assert not any(r.exc_info for r in caplog.records if r.name == "django.request")
     assert client.get("/api/rules/").status_code == 200
+
+
+# --- the body checks cost time linear in the body (issue 30, point 2) -------------------------
+
+def _parse_seconds(body: bytes) -> float:
+    """The best of three runs of the API's JSON parser over `body`, refusal included."""
+    import io
+    import time
+
+    from project.http import BadBody, StrictJSONParser
+
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        try:
+            StrictJSONParser().parse(io.BytesIO(body))
+        except BadBody:
+            pass
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _sized(unit: bytes, size: int) -> bytes:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+_BODY_SIZE = 60 * 1024
+PATHOLOGICAL_BODIES = {
+    "unclosed escaped quotes": b'"' + _sized(b'\\"', _BODY_SIZE - 1),
+    "escaped quotes, no opening quote": _sized(b'\\"', _BODY_SIZE),
+    "unclosed escaped backslashes": b'"' + _sized(b"\\\\", _BODY_SIZE - 1),
+    "quote then brackets": _sized(b'"[', _BODY_SIZE),
+    "lone quotes and escapes": _sized(b'"\\', _BODY_SIZE),
+    "only opening brackets": _sized(b"[", _BODY_SIZE),
+}
+
+
+def test_no_body_costs_the_parser_much_more_than_a_benign_body_of_its_size():
+    """A ratio measured side by side, not seconds: the nesting check once ran a regex that was
+    quadratic on unclosed quotes (64 KiB cost about 40 s of CPU)."""
+    benign = b'{"username": "' + _sized(b"abcdefgh", _BODY_SIZE - 32) + b'", "password": "x"}'
+    many_values = b"[" + _sized(b'"ab", ', _BODY_SIZE - 8) + b'"ab"]'
+    baseline = max(_parse_seconds(benign), _parse_seconds(many_values), 1e-4)
+    for name, body in PATHOLOGICAL_BODIES.items():
+        assert len(body) == _BODY_SIZE
+        ratio = _parse_seconds(body) / baseline
+        assert ratio < 10, f"{name}: {ratio:.0f} times the benign body's parse time"
+
+
+@pytest.mark.parametrize("name", sorted(PATHOLOGICAL_BODIES))
+def test_a_pathological_body_gets_a_json_400_anonymously(name):
+    response = APIClient().generic("POST", "/api/accounts/", PATHOLOGICAL_BODIES[name], content_type=JSON)
+    assert response.status_code == 400
+    assert response.json()["code"] in {"malformed_json", "too_deep"}
+
+
+# --- a dropped persistent connection is replaced (issue 30, point 11) -------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_persistent_connection_the_database_dropped_is_replaced_not_reported():
+    """Through Django's own WSGI handler, whose request signals keep connections between
+    requests (the test client turns that off): the server ends this process's connection, as a
+    database restart does, and the next request is answered from a new one."""
+    import io
+
+    import psycopg
+    from django.core.handlers.wsgi import WSGIHandler
+
+    handler = WSGIHandler()
+
+    def get(path: str) -> int:
+        answered = []
+        environ = {"REQUEST_METHOD": "GET", "PATH_INFO": path, "SERVER_NAME": "testserver", "SERVER_PORT": "80",
+                   "wsgi.input": io.BytesIO(b""), "wsgi.url_scheme": "http", "HTTP_HOST": "testserver"}
+        response = handler(environ, lambda status, headers: answered.append(status))
+        response.close()  # request_finished: the connection is kept (CONN_MAX_AGE)
+        return int(answered[0].split()[0])
+
+    assert get("/api/games/") == 200
+    backend = connection.connection.info.backend_pid
+    settings = connection.settings_dict
+    with psycopg.connect(host=settings["HOST"], port=settings["PORT"] or 5432, user=settings["USER"],
+                         dbname=settings["NAME"], autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", [backend])
+    assert [get("/api/games/") for _ in range(2)] == [200, 200]
+    assert connection.connection.info.backend_pid != backend

@@ -99,3 +99,49 @@ def test_the_window_slides_a_full_minute_is_not_forgiven_at_the_turn_of_the_cloc
     assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 120
     clock["now"] += 60  # a whole minute on: the old requests no longer count
     assert player.get("/api/games/").status_code == 200
+
+
+# --- Django's own password forms (issue 30, point 7) -----------------------------------------
+
+
+def _form_login(path: str, username: str, password: str, address: str):
+    from django.test import Client
+
+    return Client(REMOTE_ADDR=address).post(path, {"username": username, "password": password})
+
+
+@pytest.mark.parametrize("path", ["/login/", "/admin/login/"])
+def test_guessing_a_password_on_a_login_form_is_limited_like_the_api(settings, django_user_model, path):
+    _limits(settings, login=10, login_address=1000)
+    name = f"victim{uuid.uuid4().hex[:10]}"
+    django_user_model.objects.create_user(name, password="correct horse battery", is_staff=True)
+    answers = [_form_login(path, name, f"wrong{n}", _address()) for n in range(10)]
+    assert [a.status_code for a in answers] == [200] * 10  # the form again, with its error
+    refused = _form_login(path, name, "correct horse battery", _address())
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "_auth_user_id" not in refused.client.session  # not signed in
+
+
+@pytest.mark.parametrize("path", ["/login/", "/admin/login/"])
+def test_one_address_trying_many_usernames_on_a_login_form_is_limited(settings, path):
+    _limits(settings, login=1000, login_address=30)
+    address = _address()
+    codes = [_form_login(path, f"nobody{uuid.uuid4().hex[:8]}", "x", address).status_code for _ in range(31)]
+    assert codes[:30] == [200] * 30 and codes[30] == 429
+
+
+def test_guesses_on_the_api_and_the_login_form_add_up(settings):
+    _limits(settings, login=10, login_address=1000)
+    player = register(f"victim{uuid.uuid4().hex[:10]}")
+    for n in range(5):
+        _login(player.username, f"wrong{n}", _address())
+        _form_login("/login/", player.username, f"wrong{n}x", _address())
+    assert _form_login("/login/", player.username, "whatever", _address()).status_code == 429
+    assert _login(player.username, "whatever", _address()).status_code == 429
+
+
+def test_signing_up_on_the_web_is_limited_per_address(settings):
+    _limits(settings, login=1000, login_address=3)
+    address = _address()
+    codes = [_form_login("/signup/", f"new{uuid.uuid4().hex[:8]}", "x", address).status_code for _ in range(4)]
+    assert codes[3] == 429 and 429 not in codes[:3]

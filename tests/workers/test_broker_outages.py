@@ -37,7 +37,7 @@ pytestmark = [
 
 BIN = Path(sys.executable).parent
 OUTAGES = 5
-PROGRAMS = ("web", "streams", "smtp", "deadlines", "bots", "default", "beat")  # deploy/supervisord.conf
+PROGRAMS = ("web", "streams", "smtp", "deadlines", "bots", "default", "webhooks", "beat")  # deploy/supervisord.conf
 DOWN_SECONDS = 3.0
 UP_SECONDS = 4.0
 
@@ -139,6 +139,7 @@ def supervised(private_redis, tmp_path):
         "SCRAPYARD_DEADLINE_PROCESSES": "2",
         "SCRAPYARD_BOT_PROCESSES": "2",
         "SCRAPYARD_DEFAULT_PROCESSES": "1",
+        "SCRAPYARD_WEBHOOK_PROCESSES": "1",
         "SCRAPYARD_CLOCKS_RESEND": "3",
         "SCRAPYARD_BOT_STALLED_SECONDS": "3",
         "PYTHONUNBUFFERED": "1",
