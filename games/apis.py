@@ -3,7 +3,6 @@ renders the result; errors become {code, detail} in `games.http_errors.exception
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -19,6 +18,7 @@ from rest_framework.views import APIView
 from games import auth, errors, schema, selectors, services
 from games.schema import operation
 from project import throttles
+from project.etags import keyed_etag
 
 
 class ScopedApi(APIView):
@@ -44,9 +44,10 @@ class ScopedApi(APIView):
 def _etag_of(data: Any) -> str:
     """A digest of the answer (what this caller may see), leaving out the clocks' `seconds_left`,
     which changes every moment while nothing happens: `due_at` beside it says the same, and a
-    client polling an unchanged game gets its 304 (ConditionalGetMiddleware answers it)."""
-    digest = hashlib.sha256(json.dumps(_without_countdown(data), sort_keys=True, default=str).encode()).hexdigest()
-    return f'"{digest[:32]}"'
+    client polling an unchanged game gets its 304 (ConditionalGetMiddleware answers it). Keyed
+    with the server's secret (`project.http.keyed_etag`), so nobody can test a guess of the body
+    (an account's email, say) against it offline."""
+    return keyed_etag(json.dumps(_without_countdown(data), sort_keys=True, default=str).encode())
 
 
 def _without_countdown(data: Any) -> Any:

@@ -111,7 +111,9 @@ class TokenScopes(BasePermission):
     """The scope the view's `scopes` names for the request's method (none: anyone may)."""
 
     def has_permission(self, request, view) -> bool:
-        needed = getattr(view, "scopes", {}).get(request.method)
+        scopes = getattr(view, "scopes", {})
+        # HEAD is GET without the body: it tells as much (status, ETag, length), so it needs GET's scope.
+        needed = scopes.get(request.method) or (scopes.get("GET") if request.method == "HEAD" else None)
         if needed is None or request.user is None or not request.user.is_authenticated:
             return True
         if needed not in scopes_of(request.auth):

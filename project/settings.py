@@ -67,6 +67,8 @@ MIDDLEWARE = [
     # Every GET answer gets an ETag (a digest of its body, so of what this caller may see), and
     # a request naming it in If-None-Match gets 304 with no body when nothing changed.
     "django.middleware.http.ConditionalGetMiddleware",
+    # ... an ETag keyed with the server's secret, never a bare digest (project.etags).
+    "project.etags.KeyedETagMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

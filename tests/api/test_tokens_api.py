@@ -139,3 +139,27 @@ def test_each_request_gets_its_own_copy_of_the_cached_account(player, settings):
     assert first[0] == second[0] and first[0] is not second[0]
     first[0].first_name = "changed by one request"
     assert second[0].first_name == "" and auth.ScopedTokenAuthentication().authenticate_credentials(player.token)[0].first_name == ""
+
+
+def test_head_needs_the_scope_get_needs(player):
+    reader = _as(player, _token(player, ["read"]))
+    for method in ("get", "head"):
+        refused = getattr(reader.client, method)("/api/accounts/me/")
+        assert refused.status_code == 403, method
+    assert reader.client.head("/api/games/").status_code == 200
+    assert _as(player, _token(player, ["account"])).client.head("/api/accounts/me/").status_code == 200
+
+
+def test_an_etag_is_keyed_with_the_server_secret_so_it_confirms_no_guess_of_the_body(player, settings):
+    game_id, (first, _) = start_game("scavenge", 2)
+    me = player.client.get("/api/accounts/me/")
+    board = first.client.get(f"/api/games/{game_id}/board.txt", HTTP_ACCEPT="text/plain, */*")
+    assert me.status_code == 200 and board.status_code == 200
+    for answer in (me, board):
+        unkeyed = {hashlib.sha256(answer.content).hexdigest()[:32], hashlib.md5(answer.content).hexdigest()}
+        assert answer["ETag"].strip('"') not in unkeyed
+    settings.SECRET_KEY = "another secret"
+    # The same bodies, another key: other ETags (the key, not the body alone, decides them).
+    assert player.client.get("/api/accounts/me/")["ETag"] != me["ETag"]
+    assert first.client.get(f"/api/games/{game_id}/board.txt", HTTP_ACCEPT="text/plain, */*")["ETag"] != board["ETag"]
+    assert player.client.get("/api/accounts/me/", HTTP_IF_NONE_MATCH=me["ETag"]).status_code == 200
