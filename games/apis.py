@@ -592,6 +592,25 @@ class TokenRevokeApi(ScopedApi):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class FirstTokenApi(ScopedApi):
+    """The account's first token (the one `POST /api/accounts/` and `/api/accounts/token/` give):
+    rotate it (a new key, the old one stops at once) or revoke it."""
+
+    permission_classes = (IsAuthenticated,)
+    scopes = {"POST": "account", "DELETE": "account"}
+
+    @operation("firstTokenRotate", summary="Give the account's first token a new key; the old key stops working at once",
+               answer=schema.TokenAnswer, auth="required", scope="account")
+    def post(self, request):
+        return Response({"token": services.first_token_rotate(user=request.user).key})
+
+    @operation("firstTokenRevoke", summary="Revoke the account's first token: it stops working at once "
+               "(POST /api/accounts/token/ makes a new one)", answer=None, status=204, auth="required", scope="account")
+    def delete(self, request):
+        services.first_token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 def validated(serializer_class, data) -> dict:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
