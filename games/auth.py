@@ -132,17 +132,25 @@ PING_SECONDS = 5.0
 
 def hearing_revocations() -> bool:
     """Whether this process hears every revocation now (and so may keep tokens it read)."""
-    if _listener_pid != os.getpid():
+    if _listener_pid is None:
         _start_listener()
     return _hearing.is_set()
+
+
+def _forked() -> None:
+    global _listener_pid
+    _listener_pid = None  # the parent's listener thread is not in this process: start our own
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def _start_listener() -> None:
     global _listener_pid
     with _listener_lock:
-        if _listener_pid == os.getpid():
+        if _listener_pid is not None:
             return
-        _listener_pid = os.getpid()  # a forked process starts its own
+        _listener_pid = os.getpid()
         _hearing.clear()
         forget_token()
         if settings.REDIS_URL:
