@@ -91,6 +91,19 @@ def _remember(digest: str, user: Model, token: Model) -> None:
         _known[digest] = (time.monotonic() + seconds, _copy(user), _copy(token))
 
 
+def known_live(digest: str) -> bool:
+    """Whether this process holds the token as live in memory now (no database read): a live
+    stream checks its token this way before each item, and reads it afresh only when this says
+    no (revoked, expired, or simply not remembered)."""
+    if not hearing_revocations():
+        return False
+    known = _known.get(digest)
+    if known is None or known[0] <= time.monotonic():
+        return False
+    token = known[2]
+    return not (isinstance(token, ApiToken) and token.expires_at is not None and token.expires_at <= time_controls.now())
+
+
 def forget_token(key_digest_: str | None = None) -> None:
     """Drop a token (all, if None) from this process's memory: revoked here, it stops at once."""
     with _known_lock:
