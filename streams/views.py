@@ -32,7 +32,6 @@ import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
-from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -45,6 +44,7 @@ from rest_framework import exceptions
 from rest_framework.utils.encoders import JSONEncoder
 
 from games import auth, errors, http_errors, selectors
+from project.security import origin_of
 from streams.feed import FEED
 from streams.hub import HUB
 
@@ -141,10 +141,11 @@ def _elsewhere(request) -> HttpResponseRedirect:
 
 def _shared_with_pages(request, response):
     """Let the web client's pages read the stream (CORS): it is served from another port, and a
-    browser's EventSource sends the session cookie only if the answer names its origin. Pages of
-    this host on any port, and the origins in `SCRAPYARD_WEB_ORIGINS`, may."""
+    browser's EventSource sends the session cookie only if the answer names its origin. Only the
+    site's own pages (`SCRAPYARD_SITE_URL`) and the origins in `SCRAPYARD_WEB_ORIGINS` may: not
+    any port of the same host, where anything at all may be listening."""
     origin = request.headers.get("Origin")
-    if origin and (urlsplit(origin).hostname == request.get_host().rsplit(":", 1)[0] or origin in settings.SCRAPYARD_WEB_ORIGINS):
+    if origin and (origin == origin_of(settings.SCRAPYARD_SITE_URL) or origin in settings.SCRAPYARD_WEB_ORIGINS):
         response["Access-Control-Allow-Origin"] = origin
         response["Access-Control-Allow-Credentials"] = "true"
         response["Vary"] = "Origin"
