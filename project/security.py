@@ -40,10 +40,16 @@ def content_security_policy() -> str:
 class ContentSecurityPolicyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
-        self.policy = content_security_policy()
+        self.policy_for: tuple[str, str] = ("", "")  # (the stream server's URL, the policy naming it)
 
     def __call__(self, request):
         response = self.get_response(request)
         if "Content-Security-Policy" not in response:
-            response["Content-Security-Policy"] = self.policy
+            response["Content-Security-Policy"] = self._policy()
         return response
+
+    def _policy(self) -> str:
+        stream_url = settings.SCRAPYARD_STREAM_URL
+        if self.policy_for[0] != stream_url:  # made once (again only if the setting changes)
+            self.policy_for = (stream_url, content_security_policy())
+        return self.policy_for[1]

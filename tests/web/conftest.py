@@ -45,7 +45,7 @@ def site(live_server, settings):
     the live server itself, right after the move that woke them (Celery's eager mode): the
     workers have their own tests (tests/workers/)."""
     port = free_port()
-    streams = start_uvicorn(port)
+    streams = start_uvicorn(port, SCRAPYARD_WEB_ORIGINS=live_server.url)  # its pages may read streams
     settings.SCRAPYARD_STREAM_URL = f"http://localhost:{port}"
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
