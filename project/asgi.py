@@ -22,9 +22,32 @@ NOT_FOUND = json.dumps(
 
 
 async def application(scope, receive, send):
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+        return
     if scope["type"] == "http" and not STREAM_ROUTES.fullmatch(scope["path"]):
         await send({"type": "http.response.start", "status": 404,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(NOT_FOUND)).encode())]})
         await send({"type": "http.response.body", "body": NOT_FOUND})
         return
     await django_application(scope, receive, send)
+
+
+async def _lifespan(receive, send) -> None:
+    """At start-up, take stream connections the web server on this machine hands over
+    (`streams.handoff`, when `SCRAPYARD_STREAM_HANDOFF` names its socket)."""
+    import asyncio
+
+    from django.conf import settings
+
+    from streams.handoff import Receiver
+
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            if settings.SCRAPYARD_STREAM_HANDOFF:
+                Receiver(application, settings.SCRAPYARD_STREAM_HANDOFF).start(asyncio.get_running_loop())
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return

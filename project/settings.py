@@ -224,6 +224,10 @@ SPECTACULAR_SETTINGS = {
 SCRAPYARD_STREAM_URL = os.environ.get(
     "SCRAPYARD_STREAM_URL", f"http://127.0.0.1:{os.environ.get('STREAM_PORT', '8001')}"
 )
+# A Unix socket on which the stream process takes over stream connections from the web server on
+# the same machine (streams.handoff): streams and API on one address, no redirect. `make run` sets
+# it; empty: the web server redirects stream requests to SCRAPYARD_STREAM_URL.
+SCRAPYARD_STREAM_HANDOFF = os.environ.get("SCRAPYARD_STREAM_HANDOFF", "")
 # Web pages served from other origins than SCRAPYARD_SITE_URL's that may read the streams with
 # their cookies (credentialed CORS); no other origin may, whatever its host.
 SCRAPYARD_WEB_ORIGINS = _env_list("SCRAPYARD_WEB_ORIGINS", "")

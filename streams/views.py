@@ -22,7 +22,8 @@ end the same way.
 
 Streams are async views for an ASGI server (`project.asgi`, the `streams` process of `make run`):
 a stream is a coroutine waiting on the process's hub (`streams.hub`), never a thread or a sync
-worker. A WSGI server answers a stream request with a redirect to `SCRAPYARD_STREAM_URL`.
+worker. A WSGI server hands a stream request's connection to the stream process on its machine
+(`streams.handoff`), or else answers with a redirect to `SCRAPYARD_STREAM_URL`.
 """
 
 from __future__ import annotations
@@ -38,13 +39,14 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
-from django.http import HttpResponseRedirect, JsonResponse, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 from rest_framework import exceptions
 from rest_framework.utils.encoders import JSONEncoder
 
 from games import auth, errors, http_errors, selectors
 from project.security import origin_of
+from streams import handoff
 from streams.feed import FEED
 from streams.hub import HUB
 
@@ -134,8 +136,12 @@ async def account_stream(request):
     return _shared_with_pages(request, _streaming(_account_feed(caller, kind), kind))
 
 
-def _elsewhere(request) -> HttpResponseRedirect:
-    """A sync worker must not hold a stream: send the client to the stream server."""
+def _elsewhere(request) -> HttpResponse:
+    """A sync worker must not hold a stream: hand the connection to the stream process on this
+    machine (`streams.handoff`: the client never sees another address), else send the client to
+    the stream server."""
+    if handoff.hand_over(request, settings.SCRAPYARD_STREAM_HANDOFF):
+        return HttpResponse(status=204)  # written to a dead socket: the client hears the stream process
     return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())
 
 
