@@ -58,7 +58,8 @@ def game(request, game_id: int):
             "your_seat": detail["your_seat"],
             "board": selectors.board_text(game=found, user=request.user),
             "events": selectors.events_visible(game=found, user=request.user, notation=True),
-            "stream_url": settings.SCRAPYARD_STREAM_URL.rstrip("/"),
+            # With a handoff the web server passes streams on itself: the page asks its own origin.
+            "stream_url": "" if settings.SCRAPYARD_STREAM_HANDOFF else settings.SCRAPYARD_STREAM_URL.rstrip("/"),
         },
     )
 
