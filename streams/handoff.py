@@ -22,6 +22,7 @@ import collections
 import logging
 import os
 import socket
+import ssl
 import threading
 from typing import Any
 
@@ -38,7 +39,7 @@ def hand_over(request, path: str) -> bool:
     """Pass the request's connection to the stream process; whether it was taken. Only under a
     server that exposes its client socket (gunicorn's `gunicorn.socket`)."""
     client = request.META.get("gunicorn.socket")
-    if not path or client is None:
+    if not path or client is None or isinstance(client, ssl.SSLSocket):  # TLS state cannot travel with the socket
         return False
     head = _head(request)
     try:
