@@ -3,10 +3,10 @@
 The first item is `game_full`: the game as the caller sees it now (`game`: what
 `GET /api/games/{id}/` gives, view included; `legal_moves`: what `/legal-moves/` gives a seated
 caller, else null; `seq`: the event the state includes), so a client needs no other request to
-start. It has no `id:`, so resuming is unchanged. Each event item after it is exactly what `GET /api/games/{id}/events/` gives the caller (a spectator sees only
-public payloads), as Server-Sent Events (`id:` is the event's seq, so a browser's EventSource
-resumes by itself with `Last-Event-ID`) or, with `Accept: application/x-ndjson`, one JSON object a
-line. `?after=N` or `Last-Event-ID: N` resumes after event N. A comment (an empty line in NDJSON)
+start. It has no `id:`, so resuming is unchanged. Each event item after it is exactly what
+`GET /api/games/{id}/events/` gives the caller (a spectator sees only public payloads), as
+Server-Sent Events (`id:` is the event's seq, so a browser's EventSource resumes by itself with
+`Last-Event-ID`) or, with `Accept: application/x-ndjson`, one JSON object a line. `?after=N` or `Last-Event-ID: N` resumes after event N. A comment (an empty line in NDJSON)
 every `SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies from closing an idle stream; the
 stream ends after the last event of a finished game.
 
