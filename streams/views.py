@@ -6,9 +6,10 @@ caller, else null; `seq`: the event the state includes), so a client needs no ot
 start. It has no `id:`, so resuming is unchanged. Each event item after it is exactly what
 `GET /api/games/{id}/events/` gives the caller (a spectator sees only public payloads), as
 Server-Sent Events (`id:` is the event's seq, so a browser's EventSource resumes by itself with
-`Last-Event-ID`) or, with `Accept: application/x-ndjson`, one JSON object a line. `?after=N` or `Last-Event-ID: N` resumes after event N. A comment (an empty line in NDJSON)
-every `SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies from closing an idle stream; the
-stream ends after the last event of a finished game.
+`Last-Event-ID`) or, with `Accept: application/x-ndjson`, one JSON object a line. `?after=N` or
+`Last-Event-ID: N` resumes after event N. A comment (an empty line in NDJSON) every
+`SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies from closing an idle stream; the stream
+ends after the last event of a finished game.
 
 Access follows the caller, not the moment it connected. Every item is rendered for the caller's
 seat at that event: a `seat_left` naming the caller makes it a spectator from there on (so the
