@@ -109,7 +109,7 @@ class Server:
 
     def all_running(self) -> bool:
         lines = [line.split() for line in self.ctl("status").splitlines() if line.strip()]
-        return len(lines) == 5 and all(parts[1] == "RUNNING" for parts in lines)
+        return len(lines) == 7 and all(parts[1] == "RUNNING" for parts in lines)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -516,6 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     env = {
         **os.environ, "DATABASE_URL": db_url, "REDIS_URL": redis.url, "SCRAPYARD_VAR_DIR": str(var),
         "SCRAPYARD_BIN": str(BIN), "HOST": "127.0.0.1", "PORT": str(free_port()),
+        "STREAM_PORT": str(free_port()), "SMTP_PORT": str(free_port()), "SCRAPYARD_STREAM_HANDOFF": str(var / "streams.sock"),
         "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2", "SCRAPYARD_BOT_PROCESSES": "2",
         "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_CLOCKS_RESEND": "3", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
         "SCRAPYARD_BOT_GAMES_PER_ACCOUNT": "2",
