@@ -6,8 +6,9 @@ PYTHON ?= python3
 # 127.0.0.1 unless you mean to serve others: HOST=0.0.0.0 (then set DJANGO_ALLOWED_HOSTS too).
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Live streams (SSE / NDJSON) come from an ASGI process of their own on this port; the API's
-# server redirects a stream request there (SCRAPYARD_STREAM_URL, derived from it by default).
+# Live streams (SSE / NDJSON) come from an ASGI process of their own on this port. Clients ask for
+# them on PORT like everything else: the web server hands the connection to the stream process
+# over the socket SCRAPYARD_STREAM_HANDOFF (streams.handoff), with no redirect.
 STREAM_PORT ?= 8001
 # Play-by-email replies come in through the SMTP gateway on this port (mail.gateway).
 SMTP_PORT ?= 2525
@@ -37,6 +38,7 @@ export SCRAPYARD_BIN := $(abspath $(BIN))
 # Where the embedded default keeps its database, broker, cache and mail, and supervisord its
 # socket, pid and logs (project.settings reads the same variable).
 export SCRAPYARD_VAR_DIR ?= $(abspath var)
+export SCRAPYARD_STREAM_HANDOFF ?= $(SCRAPYARD_VAR_DIR)/streams.sock
 # Sizing: the web server and the bot workers burn CPU (a move is ~5 ms of Python, a bot's turn
 # seconds of search), so each gets a process per core; a web process runs 4 threads, since a
 # request waits on the database about half its time, and keeps connections alive between a
@@ -54,7 +56,7 @@ run: migrate
 	mkdir -p $(SCRAPYARD_VAR_DIR)
 	rm -rf $(SCRAPYARD_VAR_DIR)/metrics  # the last run's processes' metric files (project.metrics)
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@echo "Scrapyard on http://$(HOST):$(PORT)/ (play in the browser; the API at /api/, its docs at /api/docs/; streams on port $(STREAM_PORT); Ctrl-C stops everything)"
+	@echo "Scrapyard on http://$(HOST):$(PORT)/ (play in the browser; the API and its streams at /api/, its docs at /api/docs/; Ctrl-C stops everything)"
 	@echo "Play by email: replies to smtp://$(HOST):$(SMTP_PORT); $(if $(EMAIL_URL),mail goes out through EMAIL_URL,mails are written as .eml files to $(SCRAPYARD_VAR_DIR)/mail/)"
 	$(BIN)/supervisord --nodaemon --configuration deploy/supervisord.conf
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import http.client
 import json
 import os
 import random
@@ -499,6 +500,80 @@ def count_leaked(api: Api, games: list[tuple[int, list]], anonymous_token: str) 
     return leaked, checked
 
 
+# --- streams that must follow their callers (issue 30) -------------------------------------
+
+
+def _stream_lines(port: int, path: str, token: str):
+    """An NDJSON stream asked for on the API's own port (the web server hands it over), as lines."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", path, headers={"Authorization": f"Token {token}", "Accept": "application/x-ndjson"})
+    answer = connection.getresponse()
+    if answer.status != 200:
+        raise RuntimeError(f"stream {path}: {answer.status} {answer.read()[:200]!r}")
+    def lines():
+        while True:
+            line = answer.readline()
+            if not line:
+                return
+            if line.strip():
+                yield json.loads(line)
+    return connection, lines()
+
+
+def stream_attacks(api: Api, port: int, tokens: list[str]) -> tuple[int, int]:
+    """A stream kept open after its token is revoked, and a stream kept open after its caller
+    left the seat whose next occupant then makes a secret choice: (leaks, attacks)."""
+    from games.models import Event
+
+    leaks = 0
+    # Revoked token: nothing but stream_end may come after the revocation.
+    game_id = create_game(api, tokens[0], {"rules": "scavenge", "players": 2})["id"]
+    made = api.patient("POST", "/api/tokens/", {"scopes": ["read"]}, token=tokens[0])[1]
+    connection, items = _stream_lines(port, f"/api/games/{game_id}/stream/", made["token"])
+    assert next(items)["type"] == "game_full"
+    api.patient("DELETE", f"/api/tokens/{made['id']}/", token=tokens[0])
+    api.patient("POST", f"/api/games/{game_id}/join/", token=tokens[1])  # news the stream must not send
+    try:
+        after = list(items)
+    except (TimeoutError, OSError):
+        after = [{"type": "still open"}]
+    leaks += after != [{"type": "stream_end", "reason": "token_revoked"}]
+    connection.close()
+    # Stale seat: join seat 1, open the stream, leave; the seat's next occupant's secrets stay hidden.
+    host, leaver, *others = tokens[2:6]
+    game_id = create_game(api, host, {"rules": "terrain_vague", "players": 3, "options": {"board": "random"}})["id"]
+    api.patient("POST", f"/api/games/{game_id}/join/", token=leaver)
+    connection, items = _stream_lines(port, f"/api/games/{game_id}/stream/", leaver)
+    next(items)
+    api.patient("POST", f"/api/games/{game_id}/leave/", token=leaver)
+    for token in others:
+        api.patient("POST", f"/api/games/{game_id}/join/", token=token)
+    seats = {api.patient("GET", f"/api/games/{game_id}/", token=t)[1]["your_seat"]: t for t in [host, *others]}
+    secret_seq = None
+    for _ in range(300):
+        game = api.patient("GET", f"/api/games/{game_id}/", token=host)[1]
+        if game["status"] != "active":
+            break
+        mover = game["to_act"][0]
+        listed = api.patient("GET", f"/api/games/{game_id}/legal-moves/", token=seats[mover])[1]
+        status, played = api.patient("POST", f"/api/games/{game_id}/moves/",
+                                     {"move": listed["moves"][0], "expected_seq": listed["seq"]}, token=seats[mover])
+        if status == 201 and mover == 1 and listed["moves"][0].get("type") in ("choose_digits", "choose_bars"):
+            secret_seq = played["seq"]
+            break
+    seen = {}
+    for item in items:
+        if "seq" in item and "kind" in item:
+            seen[item["seq"]] = item
+        if secret_seq is None or item.get("seq") == secret_seq or item.get("type") == "stream_end":
+            break
+    connection.close()
+    for event in Event.objects.filter(game_id=game_id, seq__in=list(seen)):
+        if event.payload != event.public_payload and seen[event.seq]["payload"] != event.public_payload:
+            leaks += 1
+    return leaks, 2 if secret_seq is not None else 1
+
+
 # --- the run -------------------------------------------------------------------------------
 
 
@@ -521,7 +596,7 @@ def main(argv: list[str] | None = None) -> int:
     env = {
         **os.environ, "DATABASE_URL": db_url, "REDIS_URL": redis.url, "SCRAPYARD_VAR_DIR": str(var),
         "SCRAPYARD_BIN": str(BIN), "HOST": "127.0.0.1", "PORT": str(free_port()),
-        "STREAM_PORT": str(free_port()), "SMTP_PORT": str(free_port()),
+        "STREAM_PORT": str(free_port()), "SMTP_PORT": str(free_port()), "SCRAPYARD_STREAM_HANDOFF": str(var / "streams.sock"),
         "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2", "SCRAPYARD_BOT_PROCESSES": "2",
         "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1", "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
         "SCRAPYARD_BOT_GAMES_PER_ACCOUNT": "2",
@@ -623,6 +698,9 @@ def main(argv: list[str] | None = None) -> int:
         late = sorted(deadline_lateness(forfeits, steps))
         hooks = webhook_figures(slow_hooks)
         slow.close()
+        stream_leaks, stream_attacked = stream_attacks(api, int(env["PORT"]), tokens)
+        leaked += stream_leaks
+        print(f"stream attacks: {stream_attacked} (revoked token, stale seat), {stream_leaks} leaked", flush=True)
         still_up = server.all_running()
     finally:
         stop.set()

@@ -59,6 +59,15 @@ def chat_after_commit(game: Game, line_id: int) -> None:
     transaction.on_commit(lambda: _publish(game_id, seq, chat=line_id), robust=True)
 
 
+def members_changed(game: Game) -> None:
+    """Who may watch the game changed without an event (an invitation declined): its streams
+    check their callers' access again before sending anything more."""
+    if not settings.REDIS_URL:
+        return
+    game_id, seq = game.pk, game.seq
+    transaction.on_commit(lambda: _publish(game_id, seq, members=1), robust=True)
+
+
 def seated(game: Game, user_id: int) -> None:
     """The account took a seat: its feed (`GET /api/stream/`) looks at its games again."""
     if not settings.REDIS_URL:

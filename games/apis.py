@@ -3,7 +3,6 @@ renders the result; errors become {code, detail} in `games.http_errors.exception
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -20,6 +19,7 @@ from rest_framework.views import APIView
 from games import auth, errors, schema, selectors, services
 from games.schema import operation
 from project import throttles
+from project.etags import keyed_etag
 
 
 class ScopedApi(APIView):
@@ -45,9 +45,10 @@ class ScopedApi(APIView):
 def _etag_of(data: Any) -> str:
     """A digest of the answer (what this caller may see), leaving out the clocks' `seconds_left`,
     which changes every moment while nothing happens: `due_at` beside it says the same, and a
-    client polling an unchanged game gets its 304 (ConditionalGetMiddleware answers it)."""
-    digest = hashlib.sha256(json.dumps(_without_countdown(data), sort_keys=True, default=str).encode()).hexdigest()
-    return f'"{digest[:32]}"'
+    client polling an unchanged game gets its 304 (ConditionalGetMiddleware answers it). Keyed
+    with the server's secret (`project.http.keyed_etag`), so nobody can test a guess of the body
+    (an account's email, say) against it offline."""
+    return keyed_etag(json.dumps(_without_countdown(data), sort_keys=True, default=str).encode())
 
 
 def _without_countdown(data: Any) -> Any:
@@ -611,6 +612,25 @@ class TokenRevokeApi(ScopedApi):
                auth="required", scope="account", codes=["token_not_found", "not_found"])
     def delete(self, request, token_id: int):
         services.token_revoke(user=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class FirstTokenApi(ScopedApi):
+    """The account's first token (the one `POST /api/accounts/` and `/api/accounts/token/` give):
+    rotate it (a new key, the old one stops at once) or revoke it."""
+
+    permission_classes = (IsAuthenticated,)
+    scopes = {"POST": "account", "DELETE": "account"}
+
+    @operation("firstTokenRotate", summary="Give the account's first token a new key; the old key stops working at once",
+               answer=schema.TokenAnswer, auth="required", scope="account")
+    def post(self, request):
+        return Response({"token": services.first_token_rotate(user=request.user).key})
+
+    @operation("firstTokenRevoke", summary="Revoke the account's first token: it stops working at once "
+               "(POST /api/accounts/token/ makes a new one)", answer=None, status=204, auth="required", scope="account")
+    def delete(self, request):
+        services.first_token_revoke(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

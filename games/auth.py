@@ -8,20 +8,30 @@ usable key. A view names the scope each method needs (`scopes`); a request outsi
 scopes gets 403 `missing_scope` naming the scope.
 
 Every API request names its token, and reading it cost a statement per request (a fifth of a
-move's time). Each process keeps the tokens it has read for `SCRAPYARD_TOKEN_CACHE_SECONDS` (10):
-revoking a token takes effect at once in the process that revokes it and within that time in
-the others; an expiry is checked on every request. Each request gets its own fresh copy of the
-account and token, so nothing one request loads onto them is seen by another.
+move's time). Each process keeps the tokens it has read for `SCRAPYARD_TOKEN_CACHE_SECONDS` (10),
+but only while it hears every revocation: a revoked token's key digest is published on Redis
+(`<namespace>:token-revoked`) once the revocation commits, and a thread in each process listens
+and forgets it at once, so a revoked token stops working on every process together. While that
+listener is not connected (Redis away, or no Redis at all) the process keeps no tokens and reads
+each one every time; a listener that reconnects starts with an empty memory. An expiry is
+checked on every request. Minting a token checks, under the account's lock that revoking also
+takes, that the token asking is still live: a revoked token never mints. Each request gets its
+own fresh copy of the account and token, so nothing one request loads onto them is seen by
+another.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
 import threading
 import time
 from typing import Any
 
+import redis
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Model
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
@@ -29,6 +39,8 @@ from rest_framework.permissions import BasePermission
 
 from games import time_controls
 from games.models import ApiToken
+
+log = logging.getLogger(__name__)
 
 SCOPES = ("read", "play", "bot", "webhooks", "account")
 SCOPED_PREFIX = "sy_"
@@ -43,7 +55,7 @@ class ScopedTokenAuthentication(TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         digest = key_digest(key)
-        known = _known.get(digest)
+        known = _known.get(digest) if hearing_revocations() else None
         if known is not None and known[0] > time.monotonic():
             user, token = _copy(known[1]), _copy(known[2])
         else:
@@ -71,12 +83,25 @@ KNOWN_AT_MOST = 10_000
 
 def _remember(digest: str, user: Model, token: Model) -> None:
     seconds = settings.SCRAPYARD_TOKEN_CACHE_SECONDS
-    if seconds <= 0:
+    if seconds <= 0 or not hearing_revocations():
         return
     with _known_lock:
         if len(_known) >= KNOWN_AT_MOST:
             _known.clear()  # rare: a burst of new tokens; they are read again
         _known[digest] = (time.monotonic() + seconds, _copy(user), _copy(token))
+
+
+def known_live(digest: str) -> bool:
+    """Whether this process holds the token as live in memory now (no database read): a live
+    stream checks its token this way before each item, and reads it afresh only when this says
+    no (revoked, expired, or simply not remembered)."""
+    if not hearing_revocations():
+        return False
+    known = _known.get(digest)
+    if known is None or known[0] <= time.monotonic():
+        return False
+    token = known[2]
+    return not (isinstance(token, ApiToken) and token.expires_at is not None and token.expires_at <= time_controls.now())
 
 
 def forget_token(key_digest_: str | None = None) -> None:
@@ -86,6 +111,102 @@ def forget_token(key_digest_: str | None = None) -> None:
             _known.clear()
         else:
             _known.pop(key_digest_, None)
+
+
+def revoked(digest: str) -> None:
+    """The token with this key digest was revoked (or its key replaced): forget it here at once,
+    and in every other process once the transaction commits."""
+    forget_token(digest)
+    transaction.on_commit(lambda: _publish_revoked(digest), robust=True)
+
+
+def revocation_channel() -> str:
+    return f"{settings.SCRAPYARD_REDIS_NAMESPACE}:token-revoked"
+
+
+def _publish_revoked(digest: str) -> None:
+    forget_token(digest)  # again: a request between the forget and the commit may have read it back
+    if not settings.REDIS_URL:
+        return
+    try:
+        redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2).publish(
+            revocation_channel(), digest
+        )
+    except redis.RedisError as error:
+        # The other processes' listeners see the same outage, drop their memory and read each token.
+        log.warning("token revocation not published (%s); other processes read every token until Redis is back", error)
+
+
+_hearing = threading.Event()  # set while this process's listener is subscribed
+_listener_pid: int | None = None
+_listener_lock = threading.Lock()
+PING_SECONDS = 5.0
+
+
+def hearing_revocations() -> bool:
+    """Whether this process hears every revocation now (and so may keep tokens it read)."""
+    if _listener_pid is None:
+        _start_listener()
+    return _hearing.is_set()
+
+
+def _forked() -> None:
+    global _listener_pid
+    _listener_pid = None  # the parent's listener thread is not in this process: start our own
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
+def _start_listener() -> None:
+    global _listener_pid
+    with _listener_lock:
+        if _listener_pid is not None:
+            return
+        _listener_pid = os.getpid()
+        _hearing.clear()
+        forget_token()
+        if settings.REDIS_URL:
+            threading.Thread(target=_listen, args=(settings.REDIS_URL,), name="token-revocations", daemon=True).start()
+
+
+def _listen(url: str) -> None:
+    while True:
+        try:
+            _listen_once(url)
+        except Exception as error:  # Redis away: read every token until the listener is back
+            if _hearing.is_set():
+                log.warning("token revocation listener lost Redis (%s); reading every token meanwhile", error)
+        _hearing.clear()
+        forget_token()
+        time.sleep(1)
+
+
+def _listen_once(url: str) -> None:
+    """Subscribe, then forget each revoked digest as it comes. A ping every few seconds proves
+    the connection alive; no answer for three of them counts as a lost connection."""
+    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=3 * PING_SECONDS)
+    try:
+        pubsub = client.pubsub()
+        pubsub.subscribe(revocation_channel())
+        answered = pinged = time.monotonic()
+        while True:
+            message = pubsub.get_message(timeout=PING_SECONDS)
+            now = time.monotonic()
+            if message is not None:
+                answered = now
+                if message["type"] == "subscribe":
+                    forget_token()  # revocations may have gone by unheard before this
+                    _hearing.set()
+                elif message["type"] == "message":
+                    forget_token(message["data"].decode())
+            if now - pinged >= PING_SECONDS:
+                pubsub.ping()
+                pinged = now
+            if now - answered > 3 * PING_SECONDS:
+                raise ConnectionError("no answer to pings")
+    finally:
+        client.close()
 
 
 def _copy(instance: Model) -> Model:
@@ -111,7 +232,9 @@ class TokenScopes(BasePermission):
     """The scope the view's `scopes` names for the request's method (none: anyone may)."""
 
     def has_permission(self, request, view) -> bool:
-        needed = getattr(view, "scopes", {}).get(request.method)
+        scopes = getattr(view, "scopes", {})
+        # HEAD is GET without the body: it tells as much (status, ETag, length), so it needs GET's scope.
+        needed = scopes.get(request.method) or (scopes.get("GET") if request.method == "HEAD" else None)
         if needed is None or request.user is None or not request.user.is_authenticated:
             return True
         if needed not in scopes_of(request.auth):

@@ -22,6 +22,7 @@ _routes = [
     path("accounts/", apis.AccountCreateApi.as_view(), name="account-create"),
     path("accounts/token/", apis.TokenObtainApi.as_view(), name="token-obtain"),
     path("accounts/me/", apis.AccountMeApi.as_view(), name="account-me"),
+    path("accounts/me/token/", apis.FirstTokenApi.as_view(), name="first-token"),
     path("accounts/me/vacation/", apis.AccountVacationApi.as_view(), name="account-vacation"),
     path("accounts/me/bot/", apis.AccountBotApi.as_view(), name="account-bot"),
     path("tokens/", apis.TokensApi.as_view(), name="tokens"),

@@ -1,10 +1,53 @@
 """The ASGI entry point: the `streams` process of `make run` (uvicorn) serves the live streams
-(`streams.views`) from it; the API's other views run under WSGI (`project.wsgi`)."""
+(`streams.views`) from it; the API's other views run under WSGI (`project.wsgi`).
 
+It serves the stream routes only: any other path gets 404 `not_found` before Django sees it, so
+the stream server's port is no second door to the API, its admin or its pages."""
+
+import json
 import os
+import re
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+STREAM_ROUTES = re.compile(r"/api/(?:stream|games/[0-9]+/(?:chat/)?stream)/?")
+NOT_FOUND = json.dumps(
+    {"code": "not_found", "detail": "the stream server serves only /api/stream/, /api/games/{id}/stream/ and "
+                                    "/api/games/{id}/chat/stream/"}
+).encode()
+
+
+async def application(scope, receive, send):
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+        return
+    if scope["type"] == "http" and not STREAM_ROUTES.fullmatch(scope["path"]):
+        await send({"type": "http.response.start", "status": 404,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(NOT_FOUND)).encode())]})
+        await send({"type": "http.response.body", "body": NOT_FOUND})
+        return
+    await django_application(scope, receive, send)
+
+
+async def _lifespan(receive, send) -> None:
+    """At start-up, take stream connections the web server on this machine hands over
+    (`streams.handoff`, when `SCRAPYARD_STREAM_HANDOFF` names its socket)."""
+    import asyncio
+
+    from django.conf import settings
+
+    from streams.handoff import Receiver
+
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            if settings.SCRAPYARD_STREAM_HANDOFF:
+                Receiver(application, settings.SCRAPYARD_STREAM_HANDOFF).start(asyncio.get_running_loop())
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return

@@ -68,7 +68,10 @@ MIDDLEWARE = [
     # Every GET answer gets an ETag (a digest of its body, so of what this caller may see), and
     # a request naming it in If-None-Match gets 304 with no body when nothing changed.
     "django.middleware.http.ConditionalGetMiddleware",
+    # ... an ETag keyed with the server's secret, never a bare digest (project.etags).
+    "project.etags.KeyedETagMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "project.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -235,7 +238,12 @@ SPECTACULAR_SETTINGS = {
 SCRAPYARD_STREAM_URL = os.environ.get(
     "SCRAPYARD_STREAM_URL", f"http://127.0.0.1:{os.environ.get('STREAM_PORT', '8001')}"
 )
-# Web pages served from other origins than the stream server's host that may read its streams.
+# A Unix socket on which the stream process takes over stream connections from the web server on
+# the same machine (streams.handoff): streams and API on one address, no redirect. `make run` sets
+# it; empty: the web server redirects stream requests to SCRAPYARD_STREAM_URL.
+SCRAPYARD_STREAM_HANDOFF = os.environ.get("SCRAPYARD_STREAM_HANDOFF", "")
+# Web pages served from other origins than SCRAPYARD_SITE_URL's that may read the streams with
+# their cookies (credentialed CORS); no other origin may, whatever its host.
 SCRAPYARD_WEB_ORIGINS = _env_list("SCRAPYARD_WEB_ORIGINS", "")
 SCRAPYARD_STREAM_KEEPALIVE_SECONDS = float(os.environ.get("SCRAPYARD_STREAM_KEEPALIVE_SECONDS", "15"))
 SCRAPYARD_STREAM_RECHECK_SECONDS = float(
@@ -438,3 +446,15 @@ LOGGING = {
 if not REDIS_URL:
     BROKER_DIR.mkdir(parents=True, exist_ok=True)
     (VAR_DIR / "broker-control").mkdir(parents=True, exist_ok=True)
+
+# Behind TLS (DJANGO_SECURE=1): browsers are told to come back over HTTPS only (HSTS, a year by
+# default: DJANGO_HSTS_SECONDS), session and CSRF cookies travel only over HTTPS, and the TLS
+# proxy's X-Forwarded-Proto says a request came over HTTPS (the proxy must set it, and strip a
+# client's own). DJANGO_SECURE_REDIRECT=1 also sends plain HTTP requests to HTTPS.
+SCRAPYARD_SECURE = os.environ.get("DJANGO_SECURE", "") == "1"
+if SCRAPYARD_SECURE:
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SECURE_REDIRECT", "") == "1"

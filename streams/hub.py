@@ -3,9 +3,13 @@
 A process may hold thousands of idle streams; each waits on an `asyncio.Event` here rather than on
 a Redis connection of its own. One listener task per event loop subscribes to every game's
 channel (`games.announce`) and wakes the streams of the game named, and to every account's
-channel, which wakes the account's feed when it is seated in a new game. If Redis goes away the
-listener retries each second; the streams meanwhile fall back to re-reading the log on their
-own short interval, so nothing is missed, only later.
+channel, which wakes the account's feed when it is seated in a new game, and to the revoked
+tokens' channel (`games.auth`), which ends the streams opened with that token. A notice that who
+may watch a game changed (`members`) moves the game's `members` count, and each (re)subscription
+moves `epoch`: a stream checks its caller's access again when either moved since it last looked.
+If Redis goes away the listener retries each second; the streams meanwhile fall back to
+re-reading the log (and their access) on their own short interval, so nothing is missed, only
+later.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections import defaultdict
 import redis.asyncio
 from django.conf import settings
 
-from games import announce
+from games import announce, auth
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +32,10 @@ class Hub:
         self.waiting: dict[int, set[asyncio.Event]] = defaultdict(set)
         self.announced: dict[int, int] = {}  # the newest seq a notice named, per watched game
         self.accounts: dict[int, set[asyncio.Event]] = defaultdict(set)
+        self.tokens: dict[str, set[asyncio.Event]] = defaultdict(set)  # key digest -> its streams
+        self.members: dict[int, int] = defaultdict(int)  # per game: notices that its watchers changed
+        self.epoch = 0  # subscriptions made: notices may have been lost before the newest
+        self.connected = False
         self.listener: asyncio.Task | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.subscribed = False  # readiness (project.ops): notices reach this process now
@@ -47,6 +55,7 @@ class Hub:
             if not watchers:
                 del self.waiting[game_id]
                 self.announced.pop(game_id, None)
+                self.members.pop(game_id, None)
 
     def watch_account(self, user_id: int, woken: asyncio.Event) -> None:
         """`woken` is set when the account is seated in a new game (`games.announce.seated`)."""
@@ -59,6 +68,25 @@ class Hub:
             watchers.discard(woken)
             if not watchers:
                 del self.accounts[user_id]
+
+    def watch_token(self, digest: str, woken: asyncio.Event) -> None:
+        """`woken` is set when the token with this key digest is revoked."""
+        self._listen_in_this_loop()
+        self.tokens[digest].add(woken)
+
+    def unwatch_token(self, digest: str, woken: asyncio.Event) -> None:
+        watchers = self.tokens.get(digest)
+        if watchers is not None:
+            watchers.discard(woken)
+            if not watchers:
+                del self.tokens[digest]
+
+    def access_version(self, game_id: int) -> tuple[int, int] | None:
+        """Changes whenever a stream of the game must check its caller's access again; None while
+        notices cannot be heard (check every time)."""
+        if not self.connected:
+            return None
+        return self.epoch, self.members.get(game_id, 0)
 
     def newest(self, game_id: int) -> int | None:
         return self.announced.get(game_id)
@@ -83,9 +111,15 @@ class Hub:
                 pubsub = client.pubsub()
                 await pubsub.psubscribe(f"{announce.game_prefix()}*", f"{announce.account_prefix()}*")
                 self.subscribed = True
+                await pubsub.subscribe(auth.revocation_channel())
                 async for message in pubsub.listen():
                     if message["type"] == "pmessage":
                         self._wake(message["channel"], message["data"])
+                    elif message["type"] == "message":
+                        self._revoked(message["data"].decode())
+                    elif message["type"] == "subscribe":
+                        self.epoch += 1
+                        self.connected = True
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis away: streams poll meanwhile; try again soon
@@ -93,7 +127,13 @@ class Hub:
                 await asyncio.sleep(1)
             finally:
                 self.subscribed = False
+                self.connected = False
                 await client.aclose()
+
+    def _revoked(self, digest: str) -> None:
+        auth.forget_token(digest)  # before waking: the stream's check must not find it remembered
+        for woken in self.tokens.get(digest, ()):
+            woken.set()
 
     def _wake(self, channel: bytes, data: bytes) -> None:
         if channel.startswith(announce.account_prefix().encode()):
@@ -106,6 +146,8 @@ class Hub:
             return
         if game_id not in self.waiting:
             return
+        if b'"members"' in data:
+            self.members[game_id] += 1
         self.announced[game_id] = max(seq, self.announced.get(game_id, 0))
         for woken in self.waiting[game_id]:
             woken.set()

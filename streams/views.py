@@ -1,15 +1,30 @@
 """Live streams of a game's log: `GET /api/games/{id}/stream/`.
 
-Each item is exactly what `GET /api/games/{id}/events/` gives the caller (a spectator sees only
-public payloads), as Server-Sent Events (`id:` is the event's seq, so a browser's EventSource
-resumes by itself with `Last-Event-ID`) or, with `Accept: application/x-ndjson`, one JSON object a
-line. `?after=N` or `Last-Event-ID: N` resumes after event N. A comment (an empty line in NDJSON)
-every `SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies from closing an idle stream; the
-stream ends after the last event of a finished game.
+The first item is `game_full`: the game as the caller sees it now (`game`: what
+`GET /api/games/{id}/` gives, view included; `legal_moves`: what `/legal-moves/` gives a seated
+caller, else null; `seq`: the event the state includes), so a client needs no other request to
+start. It has no `id:`, so resuming is unchanged. Each event item after it is exactly what
+`GET /api/games/{id}/events/` gives the caller (a spectator sees only public payloads), as
+Server-Sent Events (`id:` is the event's seq, so a browser's EventSource resumes by itself with
+`Last-Event-ID`) or, with `Accept: application/x-ndjson`, one JSON object a line. `?after=N` or
+`Last-Event-ID: N` resumes after event N. A comment (an empty line in NDJSON) every
+`SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies from closing an idle stream; the stream
+ends after the last event of a finished game.
+
+Access follows the caller, not the moment it connected. Every item is rendered for the caller's
+seat at that event: a `seat_left` naming the caller makes it a spectator from there on (so the
+seat's next occupant's secrets never reach it), a `seat_taken` naming it seats it. Before each
+batch the stream checks that its token still works (from the process's memory of tokens, which
+every revocation reaches at once: `games.auth`) and, for a private game, that the caller may
+still see it whenever its seat changed or a notice says who may watch changed (an invitation
+declined; `streams.hub`). When access is gone the stream sends a last item, `stream_end`, with
+its `reason` (`token_revoked`, `access_lost`), and ends. The chat stream and the account feed
+end the same way.
 
 Streams are async views for an ASGI server (`project.asgi`, the `streams` process of `make run`):
 a stream is a coroutine waiting on the process's hub (`streams.hub`), never a thread or a sync
-worker. A WSGI server answers a stream request with a redirect to `SCRAPYARD_STREAM_URL`.
+worker. A WSGI server hands a stream request's connection to the stream process on its machine
+(`streams.handoff`), or else answers with a redirect to `SCRAPYARD_STREAM_URL`.
 """
 
 from __future__ import annotations
@@ -17,20 +32,22 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
-from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
-from django.http import HttpResponseRedirect, JsonResponse, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 from rest_framework import exceptions
 from rest_framework.utils.encoders import JSONEncoder
 
 from games import auth, errors, http_errors, selectors
+from project.security import origin_of
+from streams import handoff
 from streams.feed import FEED
 from streams.hub import HUB
 
@@ -40,19 +57,47 @@ NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
 
 
+TOKEN_REVOKED, ACCESS_LOST = "token_revoked", "access_lost"  # why a stream ended early
+
+
+@dataclass
+class Caller:
+    """Who a stream serves, kept so the stream can check again, as it runs, what they may see."""
+
+    user: Any
+    key: str | None = field(default=None, repr=False)  # the token it opened with (None: a session, or nobody)
+    digest: str | None = None  # the token's key digest, by which revocations name it
+    invitation: str = ""  # a private game's link lets its holder watch
+    seat: int | None = None
+    private: bool = False
+    access_seen: tuple[int, int] | None = None  # the hub's access version at the last check
+
+    def follow(self, event) -> bool:
+        """Move the caller's seat with a seat event naming it; whether it did."""
+        payload = event.payload if isinstance(event.payload, dict) else {}
+        kind = payload.get("type")
+        if kind not in ("seat_taken", "seat_left") or not self.user.is_authenticated:
+            return False
+        if payload.get("username") != self.user.get_username():
+            return False
+        self.seat = event.seat if kind == "seat_taken" else None
+        return True
+
+
 @require_GET
 async def game_stream(request, game_id: int):
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
     try:
         after = _resume_point(request)
-        user = await _caller(request)
-        invitation = request.GET.get("invitation", "")  # a private game's link lets its holder watch
-        seat = await _run(_seat_in, game_id=game_id, user=user, invitation=invitation)  # unknown: refused here
+        caller = await _caller(request)
+        caller.invitation = request.GET.get("invitation", "")
+        caller.access_seen = HUB.access_version(game_id)  # before the read: a change during it is seen
+        full = await _run(_game_full, game_id=game_id, caller=caller)  # unknown: refused here
     except (errors.ServiceError, exceptions.APIException) as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
-    return _shared_with_pages(request, _streaming(_stream(game_id, seat, after, kind), kind))
+    return _shared_with_pages(request, _streaming(_stream(game_id, caller, full, after, kind), kind))
 
 
 @require_GET
@@ -64,13 +109,13 @@ async def chat_stream(request, game_id: int):
         return _elsewhere(request)
     try:
         after = _resume_point(request)
-        user = await _caller(request)
-        invitation = request.GET.get("invitation", "")
-        await _run(selectors.game_for, game_id=game_id, user=user, invitation=invitation)
+        caller = await _caller(request)
+        caller.invitation = request.GET.get("invitation", "")
+        await _run(selectors.game_for, game_id=game_id, user=caller.user, invitation=caller.invitation)
     except (errors.ServiceError, exceptions.APIException) as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
-    return _shared_with_pages(request, _streaming(_chat(game_id, user, invitation, after, kind), kind))
+    return _shared_with_pages(request, _streaming(_chat(game_id, caller, after, kind), kind))
 
 
 @require_GET
@@ -83,26 +128,31 @@ async def account_stream(request):
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
     try:
-        user = await _caller(request)
-        if not user.is_authenticated:
+        caller = await _caller(request)
+        if not caller.user.is_authenticated:
             raise exceptions.NotAuthenticated("the account feed needs an account: send Authorization: Token <key>")
     except exceptions.APIException as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
-    return _shared_with_pages(request, _streaming(_account_feed(user, kind), kind))
+    return _shared_with_pages(request, _streaming(_account_feed(caller, kind), kind))
 
 
-def _elsewhere(request) -> HttpResponseRedirect:
-    """A sync worker must not hold a stream: send the client to the stream server."""
+def _elsewhere(request) -> HttpResponse:
+    """A sync worker must not hold a stream: hand the connection to the stream process on this
+    machine (`streams.handoff`: the client never sees another address), else send the client to
+    the stream server."""
+    if handoff.hand_over(request, settings.SCRAPYARD_STREAM_HANDOFF):
+        return HttpResponse(status=204)  # written to a dead socket: the client hears the stream process
     return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())
 
 
 def _shared_with_pages(request, response):
     """Let the web client's pages read the stream (CORS): it is served from another port, and a
-    browser's EventSource sends the session cookie only if the answer names its origin. Pages of
-    this host on any port, and the origins in `SCRAPYARD_WEB_ORIGINS`, may."""
+    browser's EventSource sends the session cookie only if the answer names its origin. Only the
+    site's own pages (`SCRAPYARD_SITE_URL`) and the origins in `SCRAPYARD_WEB_ORIGINS` may: not
+    any port of the same host, where anything at all may be listening."""
     origin = request.headers.get("Origin")
-    if origin and (urlsplit(origin).hostname == request.get_host().rsplit(":", 1)[0] or origin in settings.SCRAPYARD_WEB_ORIGINS):
+    if origin and (origin == origin_of(settings.SCRAPYARD_SITE_URL) or origin in settings.SCRAPYARD_WEB_ORIGINS):
         response["Access-Control-Allow-Origin"] = origin
         response["Access-Control-Allow-Credentials"] = "true"
         response["Vary"] = "Origin"
@@ -126,16 +176,21 @@ def _streaming(items: AsyncIterator[str], kind: str) -> StreamingHttpResponse:
     return response
 
 
-async def _account_feed(user: Any, kind: str) -> AsyncIterator[str]:
+async def _account_feed(caller: Caller, kind: str) -> AsyncIterator[str]:
+    user = caller.user
     woken = asyncio.Event()
     known: dict[int, dict[str, Any]] = {}
     watched: set[int] = set()
     last_sent = time.monotonic()
     HUB.watch_account(user.pk, woken)
+    _watch_token(caller, woken)
     try:
         while True:
             woken.clear()
             games = await _run(selectors.account_games, user=user, also=tuple(known))
+            if not await _token_live(caller):
+                yield _end(TOKEN_REVOKED, kind)
+                return
             for game in games:
                 if game["game"] not in watched:
                     watched.add(game["game"])
@@ -150,6 +205,7 @@ async def _account_feed(user: Any, kind: str) -> AsyncIterator[str]:
                 last_sent = time.monotonic()
     finally:
         HUB.unwatch_account(user.pk, woken)
+        _unwatch_token(caller, woken)
         for game_id in watched:
             HUB.unwatch(game_id, woken)
 
@@ -202,30 +258,92 @@ def _resume_point(request) -> int:
     return after
 
 
-async def _caller(request) -> Any:
+async def _caller(request) -> Caller:
     """The account asking (anonymous: a spectator): a token as the API reads it, else the
     browser's session. A scoped token needs `read`."""
     header = request.headers.get("Authorization", "")
     if header.startswith("Token "):
+        key = header[6:].strip()
         authenticate = auth.ScopedTokenAuthentication().authenticate_credentials
-        user, token = await _run(authenticate, key=header[6:].strip())
+        user, token = await _run(authenticate, key=key)
         if "read" not in auth.scopes_of(token):
             raise auth.MissingScope("read")
-        return user
+        return Caller(user=user, key=key, digest=auth.key_digest(key))
     if header:
         raise exceptions.AuthenticationFailed("use Authorization: Token <key>")
-    return await _run(get_user, request=request)
+    return Caller(user=await _run(get_user, request=request))
 
 
-def _seat_in(game_id: int, user: Any, invitation: str = "") -> int | None:
-    """The caller's seat in the game (None: a spectator), fixed for the stream: someone who takes
-    a seat while watching keeps a spectator's view until they open a new stream."""
-    return selectors.seat_of(game=selectors.game_for(game_id=game_id, user=user, invitation=invitation), user=user)
+def _game_full(game_id: int, caller: Caller) -> dict[str, Any]:
+    """The stream's first item, and the caller's seat and the game's privacy, read together."""
+    game = selectors.game_for(game_id=game_id, user=caller.user, invitation=caller.invitation)
+    caller.seat, caller.private = selectors.seat_of(game=game, user=caller.user), game.private
+    legal = selectors.legal_moves_for(game=game, user=caller.user) if caller.seat is not None else None
+    return {"type": "game_full", "seq": game.seq, "game": selectors.game_detail(game=game, user=caller.user),
+            "legal_moves": legal}
 
 
-def _chat_after(game_id: int, user: Any, invitation: str, after: int) -> list[dict[str, Any]]:
-    game = selectors.game_for(game_id=game_id, user=user, invitation=invitation)
-    return selectors.chat_lines(game=game, user=user, after=after)
+def _may_see(game_id: int, caller: Caller) -> bool:
+    try:
+        selectors.game_for(game_id=game_id, user=caller.user, invitation=caller.invitation)
+    except errors.GameNotFound:
+        return False
+    return True
+
+
+async def _token_live(caller: Caller) -> bool:
+    """Whether the stream's token still works: from this process's memory when it holds the token
+    (microseconds), else read afresh."""
+    if caller.digest is None or auth.known_live(caller.digest):
+        return True
+    try:
+        await _run(_token_check, key=caller.key)
+    except exceptions.AuthenticationFailed:
+        return False
+    return True
+
+
+def _token_check(key: str) -> None:
+    """Raise AuthenticationFailed unless the token still works (read afresh, then remembered)."""
+    auth.ScopedTokenAuthentication().authenticate_credentials(key)
+
+
+async def _lost(game_id: int, caller: Caller, seat_moved: bool) -> str | None:
+    """Why the caller may no longer receive the game's items (None: it may): a revoked token,
+    or (a private game) no longer being allowed to see it."""
+    if not await _token_live(caller):
+        return TOKEN_REVOKED
+    if not caller.private:
+        return None
+    version = HUB.access_version(game_id)
+    if seat_moved or version is None or version != caller.access_seen:
+        caller.access_seen = version
+        if not await _run(_may_see, game_id=game_id, caller=caller):
+            return ACCESS_LOST
+    return None
+
+
+def _chat_after(game_id: int, caller: Caller, after: int) -> list[dict[str, Any]] | None:
+    """The lines after `after` the caller may read; None if it may no longer see the game."""
+    try:
+        game = selectors.game_for(game_id=game_id, user=caller.user, invitation=caller.invitation)
+    except errors.GameNotFound:
+        return None
+    return selectors.chat_lines(game=game, user=caller.user, after=after)
+
+
+def _watch_token(caller: Caller, woken: asyncio.Event) -> None:
+    if caller.digest is not None:
+        HUB.watch_token(caller.digest, woken)
+
+
+def _unwatch_token(caller: Caller, woken: asyncio.Event) -> None:
+    if caller.digest is not None:
+        HUB.unwatch_token(caller.digest, woken)
+
+
+def _end(reason: str, kind: str) -> str:
+    return _frame({"type": "stream_end", "reason": reason}, kind, "stream_end")
 
 
 def _fresh(selector, **arguments) -> Any:
@@ -240,17 +358,26 @@ async def _run(selector, **arguments) -> Any:
     return await sync_to_async(_fresh, thread_sensitive=False)(selector, **arguments)
 
 
-async def _stream(game_id: int, seat: int | None, after: int, kind: str) -> AsyncIterator[str]:
+async def _stream(game_id: int, caller: Caller, full: dict[str, Any], after: int, kind: str) -> AsyncIterator[str]:
     recheck = settings.SCRAPYARD_STREAM_RECHECK_SECONDS
     woken = HUB.watch(game_id)
     FEED.watch(game_id)
+    _watch_token(caller, woken)
     last_sent = time.monotonic()
     try:
+        yield _frame(full, kind, "game_full")
         while True:
             woken.clear()  # before reading, so news during the read wakes the next wait
             events, finished = await FEED.since(game_id, after, HUB.newest(game_id), recheck, _run)
+            moved = Caller(caller.user, seat=caller.seat)
+            seat_moved = any([moved.follow(event) for event in events])
+            reason = await _lost(game_id, caller, seat_moved)  # after the read: true of every event read
+            if reason:
+                yield _end(reason, kind)
+                return
             for event in events:
-                yield _frame(selectors.event_visible(event, seat, finished), kind, event.kind, event.seq)
+                caller.follow(event)  # rendered for the seat the caller held at this event
+                yield _frame(selectors.event_visible(event, caller.seat, finished), kind, event.kind, event.seq)
                 after = event.seq
                 last_sent = time.monotonic()
             if finished:
@@ -262,18 +389,25 @@ async def _stream(game_id: int, seat: int | None, after: int, kind: str) -> Asyn
     finally:
         FEED.unwatch(game_id)
         HUB.unwatch(game_id, woken)
+        _unwatch_token(caller, woken)
 
 
-async def _chat(game_id: int, user: Any, invitation: str, after: int, kind: str) -> AsyncIterator[str]:
+async def _chat(game_id: int, caller: Caller, after: int, kind: str) -> AsyncIterator[str]:
     """Chat lies beside the log: each wake (a line said, or the game's news) and each re-check
-    reads the lines after the last one sent. It runs on after the game ends (talk after a game
-    is usual) until the client leaves."""
+    reads the lines after the last one sent (checking again that the caller may see the game).
+    It runs on after the game ends (talk after a game is usual) until the client leaves."""
     woken = HUB.watch(game_id)
+    _watch_token(caller, woken)
     last_sent = time.monotonic()
     try:
         while True:
             woken.clear()
-            for line in await _run(_chat_after, game_id=game_id, user=user, invitation=invitation, after=after):
+            lines = await _run(_chat_after, game_id=game_id, caller=caller, after=after)
+            reason = TOKEN_REVOKED if not await _token_live(caller) else ACCESS_LOST if lines is None else None
+            if reason:
+                yield _end(reason, kind)
+                return
+            for line in lines:
                 yield _frame(line, kind, "chat", line["id"])
                 after = line["id"]
                 last_sent = time.monotonic()
@@ -283,6 +417,7 @@ async def _chat(game_id: int, user: Any, invitation: str, after: int, kind: str)
                 last_sent = time.monotonic()
     finally:
         HUB.unwatch(game_id, woken)
+        _unwatch_token(caller, woken)
 
 
 def _frame(body: dict[str, Any], kind: str, name: str, seq: int | None = None) -> str:

@@ -18,6 +18,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from rest_framework import exceptions
 from rest_framework.authtoken.models import Token
 
 from games import auth, deadlines, selectors, time_controls
@@ -168,7 +169,8 @@ def token_create(
     if expires_at is not None and expires_at <= now:
         raise InvalidInput("expires_at must be in the future")
     with transaction.atomic():
-        User.objects.select_for_update().get(pk=user.pk)  # one count at a time per account
+        User.objects.select_for_update().get(pk=user.pk)  # one count at a time per account; revoking waits too
+        _still_live(by)
         if selectors.tokens_live(user=user, at=now).count() >= TOKENS_PER_ACCOUNT:
             raise TooManyTokens(f"an account may hold {TOKENS_PER_ACCOUNT} live tokens; revoke one first")
         key = auth.SCOPED_PREFIX + secrets.token_urlsafe(32)
@@ -188,5 +190,43 @@ def token_revoke(*, user: Any, token_id: int) -> None:
     token = ApiToken.objects.filter(pk=token_id, user=user).first()
     if token is None:
         raise TokenNotFound(f"you have no token {token_id}")
-    ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=time_controls.now())
-    auth.forget_token(token.key_digest)  # at once here; other processes within SCRAPYARD_TOKEN_CACHE_SECONDS
+    with transaction.atomic():
+        User.objects.select_for_update().get(pk=user.pk)  # a mint by this token waits, then sees it revoked
+        ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=time_controls.now())
+        auth.revoked(token.key_digest)  # every process forgets it once this commits
+
+
+def _still_live(by: Any) -> None:
+    """The credential asking to mint is still live, read under the account's lock (a process's
+    memory of tokens may be a moment behind a revocation; the database is not)."""
+    if isinstance(by, ApiToken):
+        live = ApiToken.objects.filter(pk=by.pk, revoked_at__isnull=True).exists()
+    elif isinstance(by, Token):
+        live = Token.objects.filter(key=by.key).exists()
+    else:
+        return  # a browser session
+    if not live:
+        raise exceptions.AuthenticationFailed("invalid token")
+
+
+@transaction.atomic
+def first_token_rotate(*, user: Any) -> Token:
+    """The account's first token gets a new key; the old one stops working at once everywhere."""
+    _first_token_drop(user)
+    return Token.objects.create(user=user)
+
+
+@transaction.atomic
+def first_token_revoke(*, user: Any) -> None:
+    """The account's first token stops working at once everywhere; `POST /api/accounts/token/`
+    (username and password) makes a new one. Revoking it again changes nothing."""
+    _first_token_drop(user)
+
+
+def _first_token_drop(user: Any) -> None:
+    User.objects.select_for_update().get(pk=user.pk)  # a mint by the old key waits, then finds it gone
+    old = Token.objects.filter(user=user).first()
+    if old is not None:
+        digest = auth.key_digest(old.key)  # before the delete: the key is the row's primary key
+        old.delete()
+        auth.revoked(digest)

@@ -145,6 +145,7 @@ def invitation_decline(*, game_id: int, user: Any) -> None:
     updated = Invitation.objects.filter(game=game, user=user).update(status=InvitationStatus.DECLINED)
     if not updated:
         raise GameNotFound(f"there is no game {game_id}")
+    announce.members_changed(game)  # its open streams end
 
 
 @transaction.atomic

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import time
 
 import pytest
 
@@ -108,26 +109,106 @@ def test_an_account_holds_a_bounded_number_of_live_tokens(player, monkeypatch):
     assert ApiToken.objects.count() == 2
 
 
-def test_a_process_reads_a_token_once_and_learns_of_a_revocation_elsewhere_within_its_cache_time(player, monkeypatch, settings):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
+def _hearing_revocations() -> None:
+    from games import auth
+
+    deadline = time.monotonic() + 5
+    while not auth.hearing_revocations():
+        assert time.monotonic() < deadline, "the revocation listener never subscribed"
+        time.sleep(0.01)
+
+
+def _until(condition, seconds: float = 2.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+def _revoked_by_another_process(key: str) -> None:
+    """What another web process's revocation leaves: the row revoked and, once committed, its
+    digest published (this process's memory is not touched directly)."""
+    import redis
+    from django.conf import settings
 
     from games import auth
 
+    digest = hashlib.sha256(key.encode()).hexdigest()
+    ApiToken.objects.filter(key_digest=digest).update(revoked_at=time_controls.now())
+    redis.Redis.from_url(settings.REDIS_URL).publish(auth.revocation_channel(), digest)
+
+
+@pytest.mark.redis
+def test_a_process_reads_a_token_once_and_hears_of_a_revocation_elsewhere_at_once(player, settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     settings.SCRAPYARD_TOKEN_CACHE_SECONDS = 10
+    _hearing_revocations()
     key = _token(player, ["read"])
     reader = _as(player, key)
     assert reader.get("/api/games/").status_code == 200
     with CaptureQueriesContext(connection) as queries:
         assert reader.get("/api/games/").status_code == 200
     assert not any("apitoken" in query["sql"].lower() for query in queries.captured_queries)
-    # Revoked by another process: this one has not heard, and serves it until its time is up.
-    ApiToken.objects.filter(key_digest=hashlib.sha256(key.encode()).hexdigest()).update(revoked_at=time_controls.now())
+    _revoked_by_another_process(key)
+    # Heard within moments (a Redis message), not at the end of the 10 s this process keeps tokens.
+    assert _until(lambda: reader.get("/api/games/").status_code == 401, seconds=1.0)
+    assert reader.get("/api/games/").json()["code"] == "authentication_failed"
+
+
+@pytest.mark.redis
+def test_a_process_that_cannot_hear_revocations_keeps_no_tokens(player, settings):
+    from games import auth
+
+    settings.SCRAPYARD_TOKEN_CACHE_SECONDS = 10
+    _hearing_revocations()
+    key = _token(player, ["read"])
+    reader = _as(player, key)
     assert reader.get("/api/games/").status_code == 200
-    later = auth.time.monotonic() + 11
-    monkeypatch.setattr(auth.time, "monotonic", lambda: later)
-    refused = reader.get("/api/games/")
-    assert refused.status_code == 401 and refused.json()["code"] == "authentication_failed"
+    auth._hearing.clear()  # the listener lost Redis
+    try:
+        ApiToken.objects.filter(key_digest=auth.key_digest(key)).update(revoked_at=time_controls.now())  # unheard
+        assert reader.get("/api/games/").status_code == 401
+    finally:
+        auth._hearing.set()
+
+
+@pytest.mark.redis
+def test_a_revoked_token_never_mints_even_before_its_revocation_is_heard(player, settings):
+    from games import auth
+
+    settings.SCRAPYARD_TOKEN_CACHE_SECONDS = 10
+    _hearing_revocations()
+    key = _token(player, ["account", "read"])
+    manager = _as(player, key)
+    assert manager.get("/api/tokens/").status_code == 200  # now kept in this process's memory
+    ApiToken.objects.filter(key_digest=auth.key_digest(key)).update(revoked_at=time_controls.now())  # not yet heard
+    minted = manager.post("/api/tokens/", {"scopes": ["read"]})
+    assert minted.status_code == 401 and minted.json()["code"] == "authentication_failed"
+    assert ApiToken.objects.filter(user__username=player.username).count() == 1
+
+
+def test_the_first_token_can_be_rotated_and_revoked(player):
+    old = player.token
+    rotated = player.client.post("/api/accounts/me/token/")
+    assert rotated.status_code == 200, rotated.content
+    new = rotated.json()["token"]
+    assert new != old
+    assert _as(player, old).get("/api/games/").status_code == 401
+    assert _as(player, new).get("/api/accounts/me/").status_code == 200
+    reader = _as(player, _token(_as(player, new), ["read"]))
+    assert reader.client.post("/api/accounts/me/token/").json()["code"] == "missing_scope"
+    assert reader.client.delete("/api/accounts/me/token/").json()["code"] == "missing_scope"
+    assert _as(player, new).client.delete("/api/accounts/me/token/").status_code == 204
+    assert _as(player, new).get("/api/games/").status_code == 401
+    again = player.client.__class__().post(
+        "/api/accounts/token/", {"username": player.username, "password": "correct horse battery"}, format="json"
+    )
+    assert again.status_code == 200 and again.json()["token"] not in (old, new)
+    assert _as(player, again.json()["token"]).get("/api/games/").status_code == 200
 
 
 def test_each_request_gets_its_own_copy_of_the_cached_account(player, settings):
@@ -139,3 +220,27 @@ def test_each_request_gets_its_own_copy_of_the_cached_account(player, settings):
     assert first[0] == second[0] and first[0] is not second[0]
     first[0].first_name = "changed by one request"
     assert second[0].first_name == "" and auth.ScopedTokenAuthentication().authenticate_credentials(player.token)[0].first_name == ""
+
+
+def test_head_needs_the_scope_get_needs(player):
+    reader = _as(player, _token(player, ["read"]))
+    for method in ("get", "head"):
+        refused = getattr(reader.client, method)("/api/accounts/me/")
+        assert refused.status_code == 403, method
+    assert reader.client.head("/api/games/").status_code == 200
+    assert _as(player, _token(player, ["account"])).client.head("/api/accounts/me/").status_code == 200
+
+
+def test_an_etag_is_keyed_with_the_server_secret_so_it_confirms_no_guess_of_the_body(player, settings):
+    game_id, (first, _) = start_game("scavenge", 2)
+    me = player.client.get("/api/accounts/me/")
+    board = first.client.get(f"/api/games/{game_id}/board.txt", HTTP_ACCEPT="text/plain, */*")
+    assert me.status_code == 200 and board.status_code == 200
+    for answer in (me, board):
+        unkeyed = {hashlib.sha256(answer.content).hexdigest()[:32], hashlib.md5(answer.content).hexdigest()}
+        assert answer["ETag"].strip('"') not in unkeyed
+    settings.SECRET_KEY = "another secret"
+    # The same bodies, another key: other ETags (the key, not the body alone, decides them).
+    assert player.client.get("/api/accounts/me/")["ETag"] != me["ETag"]
+    assert first.client.get(f"/api/games/{game_id}/board.txt", HTTP_ACCEPT="text/plain, */*")["ETag"] != board["ETag"]
+    assert player.client.get("/api/accounts/me/", HTTP_IF_NONE_MATCH=me["ETag"]).status_code == 200

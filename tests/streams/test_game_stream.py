@@ -25,8 +25,17 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _sse_items(text: str) -> list[dict]:
+def _sse_all(text: str) -> list[dict]:
     return [json.loads(line[len("data: "):]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+def _sse_items(text: str) -> list[dict]:
+    """The events a stream sent, after its first item (`game_full`, the state it starts from)."""
+    return [item for item in _sse_all(text) if item.get("type") != "game_full"]
+
+
+def _ndjson_items(text: str) -> list[dict]:
+    return [item for item in (json.loads(line) for line in text.splitlines() if line) if item.get("type") != "game_full"]
 
 
 async def _read(response, until, limit: float = 10.0) -> str:
@@ -141,18 +150,19 @@ def test_resume_after_a_seq_in_ndjson_and_a_finished_game_ends_its_stream():
         headers = {"Authorization": f"Token {seat0.token}", "Accept": "application/x-ndjson", "Last-Event-ID": "2"}
         resumed = await AsyncClient().get(f"/api/games/{game_id}/stream/", headers=headers)
         assert resumed["Content-Type"].startswith("application/x-ndjson")
-        text = await _read(resumed, lambda t: t.count("\n") >= len(everything) - 2)
+        text = await _read(resumed, lambda t: t.count("\n") >= 1 + len(everything) - 2)  # game_full first
         plain = {key: value for key, value in headers.items() if key != "Last-Event-ID"}
         by_query = await AsyncClient().get(f"/api/games/{game_id}/stream/?after=4", headers=plain)
-        from_four = await _read(by_query, lambda t: t.count("\n") >= len(everything) - 4)
+        from_four = await _read(by_query, lambda t: t.count("\n") >= 1 + len(everything) - 4)
         # A browser reconnects to the URL it opened, saying in Last-Event-ID how far it got.
         reconnected = await AsyncClient().get(f"/api/games/{game_id}/stream/?after=1", headers=headers)
-        assert (await _read(reconnected, lambda t: t.count("\n") >= len(everything) - 2)) == text
+        again = await _read(reconnected, lambda t: t.count("\n") >= 1 + len(everything) - 2)
+        assert _ndjson_items(again) == _ndjson_items(text)
         return text, from_four
 
     text, from_four = _run(scenario)
-    assert [json.loads(line) for line in text.splitlines()] == json.loads(json.dumps(everything[2:]))
-    assert [json.loads(line)["seq"] for line in from_four.splitlines()] == [e["seq"] for e in everything[4:]]
+    assert _ndjson_items(text) == json.loads(json.dumps(everything[2:]))
+    assert [item["seq"] for item in _ndjson_items(from_four)] == [e["seq"] for e in everything[4:]]
 
 
 @pytest.mark.redis
@@ -329,5 +339,5 @@ def _read_items(response, until_seq: int) -> list[dict]:
     while not items or items[-1]["seq"] < until_seq:
         line = response.readline().decode()
         if line.startswith("data: "):
-            items.append(json.loads(line[len("data: "):]))
+            items.extend(_sse_items(line))
     return items

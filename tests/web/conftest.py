@@ -50,7 +50,7 @@ def site(browser, live_server, settings):
     from django.db import connection
 
     port = free_port()
-    streams = start_uvicorn(port) if connection.vendor == "postgresql" and os.environ.get("REDIS_URL") else None
+    streams = start_uvicorn(port, SCRAPYARD_WEB_ORIGINS=live_server.url) if connection.vendor == "postgresql" and os.environ.get("REDIS_URL") else None
     settings.SCRAPYARD_STREAM_URL = f"http://localhost:{port}"
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True

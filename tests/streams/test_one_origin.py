@@ -1,0 +1,73 @@
+"""Streams and the API on one address: the web server (gunicorn, as `make run` starts it) hands a
+stream request's connection to the stream process, so a client that sends its token to the API's
+address gets its stream there, with no redirect to lose the Authorization header on."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from django.db import connection
+
+from tests.api.conftest import register
+from tests.streams.test_game_stream import ROOT, free_port, start_uvicorn, stop
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def _start_gunicorn(port: int, **env: str) -> subprocess.Popen:
+    database = connection.settings_dict
+    url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+    return subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1",
+         "--worker-class", "gthread", "--threads", "2"],
+        cwd=ROOT, env={**os.environ, "DATABASE_URL": url, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
+def _first_line(url: str, token: str, wait: float = 30.0) -> tuple[int, list, dict]:
+    import requests
+
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            answer = requests.get(url, headers={"Authorization": f"Token {token}", "Accept": "application/x-ndjson"},
+                                  stream=True, timeout=10)
+            if answer.status_code != 404 or time.monotonic() > deadline:  # 404: the stream process is not up yet
+                break
+        except requests.ConnectionError:
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(0.2)
+    try:
+        line = next(answer.iter_lines()) if answer.status_code == 200 else b"{}"
+        return answer.status_code, answer.history, json.loads(line)
+    finally:
+        answer.close()
+
+
+def test_a_private_games_stream_is_served_on_the_apis_address_with_its_token(tmp_path):
+    host, friend = register(), register()
+    game_id = host.post("/api/games/", {"rules": "scavenge", "players": 2, "private": True}).json()["id"]
+    handoff = str(tmp_path / "streams.sock")
+    api_port, stream_port = free_port(), free_port()
+    streams = start_uvicorn(stream_port, SCRAPYARD_STREAM_HANDOFF=handoff)
+    web = _start_gunicorn(api_port, SCRAPYARD_STREAM_HANDOFF=handoff,
+                          SCRAPYARD_STREAM_URL=f"http://127.0.0.1:{stream_port}")
+    try:
+        for _ in range(100):
+            if os.path.exists(handoff):
+                break
+            time.sleep(0.1)
+        status, redirects, first = _first_line(f"http://127.0.0.1:{api_port}/api/games/{game_id}/stream/", host.token)
+        assert (status, redirects) == (200, [])
+        assert first["type"] == "game_full" and first["game"]["id"] == game_id and first["game"]["your_seat"] == 0
+        status, redirects, _ = _first_line(f"http://127.0.0.1:{api_port}/api/games/{game_id}/stream/", friend.token, wait=0)
+        assert (status, redirects) == (404, [])  # a stranger: as if there were no such game
+    finally:
+        stop(web)
+        stop(streams)

@@ -1,0 +1,166 @@
+"""Streams follow their callers: a seat left, a token revoked, an invitation declined change what
+an open stream sends (or end it with `stream_end`), in SSE and NDJSON alike; and the game stream
+starts with the full state (`game_full`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import AsyncClient
+
+from rules.terrain_vague import wrestling
+from tests.api.conftest import register, start_game
+from tests.streams.test_game_stream import _move, _read, _run, _sse_all, _to_act
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
+SSE, NDJSON = "text/event-stream", "application/x-ndjson"
+
+
+def _all(text: str, kind: str) -> list[dict]:
+    if kind == SSE:
+        return _sse_all(text)
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _events(text: str, kind: str) -> list[dict]:
+    return [item for item in _all(text, kind) if "type" not in item]
+
+
+def _ended(text: str, kind: str) -> dict | None:
+    return next((item for item in _all(text, kind) if item.get("type") == "stream_end"), None)
+
+
+async def _open(path: str, token: str | None, kind: str):
+    headers = {"Accept": kind}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    response = await AsyncClient().get(path, headers=headers)
+    assert response.status_code == 200, response.content
+    return response
+
+
+def _has_full(kind):
+    return lambda text: any(item.get("type") == "game_full" for item in _all(text, kind))
+
+
+@pytest.mark.parametrize("kind", [SSE, NDJSON])
+def test_a_stream_opened_in_a_seat_shows_the_next_occupant_nothing_secret_after_its_caller_leaves(kind):
+    host, bob, carol, dave = register(), register(), register(), register()
+    created = host.post("/api/games/", {"rules": "terrain_vague", "players": 3, "options": {"board": "random"}})
+    game_id = created.json()["id"]
+    assert bob.post(f"/api/games/{game_id}/join/").status_code == 201
+    bobs_seat = bob.get(f"/api/games/{game_id}/").json()["your_seat"]
+
+    def leave_and_play():
+        assert bob.post(f"/api/games/{game_id}/leave/").status_code in (200, 204)
+        left_at = host.get(f"/api/games/{game_id}/").json()["seq"]
+        for player in (carol, dave):
+            assert player.post(f"/api/games/{game_id}/join/").status_code == 201
+        players = {host.get(f"/api/games/{game_id}/").json()["your_seat"]: host}
+        for player in (carol, dave):
+            players[player.get(f"/api/games/{game_id}/").json()["your_seat"]] = player
+        for _ in range(200):  # until the seat's new occupant makes a secret wrestling choice
+            game = host.get(f"/api/games/{game_id}/").json()
+            if game["status"] != "active":
+                break
+            mover = game["to_act"][0]
+            played = _move(players[mover], game_id)
+            if mover == bobs_seat and played["payload"]["move"].get("type") in wrestling.SECRET_TYPES:
+                break
+        occupant = players[bobs_seat]
+        public = {e["seq"]: e for e in register().client.__class__().get(f"/api/games/{game_id}/events/").json()["events"]}
+        occupants = {e["seq"]: e for e in occupant.get(f"/api/games/{game_id}/events/").json()["events"]}
+        return left_at, public, occupants
+
+    async def scenario():
+        stream = await _open(f"/api/games/{game_id}/stream/", bob.token, kind)
+        await _read(stream, _has_full(kind))
+        left_at, public, occupants = await sync_to_async(leave_and_play)()
+        last = max(public)
+        text = await _read(stream, lambda t: any(e["seq"] == last for e in _events(t, kind)))
+        return text, left_at, public, occupants
+
+    text, left_at, public, occupants = _run(scenario)
+    secret = [seq for seq, event in occupants.items() if event["seat"] == bobs_seat and event != public[seq]]
+    assert secret, "the new occupant made no secret move: the test proves nothing"
+    after_leaving = [event for event in _events(text, kind) if event["seq"] >= left_at]
+    assert [event["seq"] for event in after_leaving] == [seq for seq in sorted(public) if seq >= left_at]
+    assert after_leaving == [json.loads(json.dumps(public[event["seq"]])) for event in after_leaving]
+
+
+def _revoke(owner, token_id: int) -> None:
+    assert owner.client.delete(f"/api/tokens/{token_id}/").status_code == 204
+
+
+@pytest.mark.parametrize("kind", [SSE, NDJSON])
+def test_a_stream_ends_when_its_token_is_revoked_and_sends_nothing_after(kind):
+    game_id, players = start_game("scavenge", 2)
+    owner = players[0]
+    made = owner.post("/api/tokens/", {"scopes": ["read"]}).json()
+
+    async def scenario():
+        stream = await _open(f"/api/games/{game_id}/stream/", made["token"], kind)
+        feed = await _open("/api/stream/", made["token"], kind)
+        await _read(stream, _has_full(kind))
+        await sync_to_async(_revoke)(owner, made["id"])
+        ended = await _read(stream, lambda t: _ended(t, kind) is not None, limit=5)
+        feed_ended = await _read(feed, lambda t: _ended(t, kind) is not None, limit=5)
+        played = await sync_to_async(lambda: _move(_to_act(players, game_id), game_id))()
+        after = await _read(stream, lambda t: False, limit=1)  # the stream is over: nothing more comes
+        return ended, feed_ended, played, after
+
+    ended, feed_ended, played, after = _run(scenario)
+    assert _ended(ended, kind) == {"type": "stream_end", "reason": "token_revoked"}
+    assert _ended(feed_ended, kind) == {"type": "stream_end", "reason": "token_revoked"}
+    assert not any(event["seq"] == played["seq"] for event in _events(ended + after, kind))
+    assert after == ""
+
+
+@pytest.mark.parametrize("kind", [SSE, NDJSON])
+def test_a_declined_invitees_streams_of_a_private_game_end(kind):
+    host, friend = register(), register()
+    created = host.post("/api/games/", {"rules": "scavenge", "players": 3, "private": True, "invitees": [friend.username]})
+    game_id = created.json()["id"]
+
+    async def scenario():
+        stream = await _open(f"/api/games/{game_id}/stream/", friend.token, kind)
+        chat = await _open(f"/api/games/{game_id}/chat/stream/", friend.token, kind)
+        await _read(stream, _has_full(kind))
+        declined = await sync_to_async(friend.post)(f"/api/games/{game_id}/decline/")
+        assert declined.status_code in (200, 204), declined.content
+        ended = await _read(stream, lambda t: _ended(t, kind) is not None, limit=5)
+        await sync_to_async(host.post)(f"/api/games/{game_id}/chat/", {"text": "still there?"})
+        chat_ended = await _read(chat, lambda t: _ended(t, kind) is not None, limit=5)
+        return ended, chat_ended
+
+    ended, chat_ended = _run(scenario)
+    assert _ended(ended, kind) == {"type": "stream_end", "reason": "access_lost"}
+    assert _ended(chat_ended, kind) == {"type": "stream_end", "reason": "access_lost"}
+    assert "still there?" not in chat_ended
+
+
+@pytest.mark.parametrize("kind", [SSE, NDJSON])
+def test_the_game_streams_first_item_is_the_full_state_as_the_caller_sees_it(kind):
+    game_id, players = start_game("terrain_vague", 2)
+    seated = players[0]
+    detail = seated.get(f"/api/games/{game_id}/").json()
+    legal = seated.get(f"/api/games/{game_id}/legal-moves/").json()
+
+    async def scenario():
+        stream = await _open(f"/api/games/{game_id}/stream/", seated.token, kind)
+        watcher = await _open(f"/api/games/{game_id}/stream/", None, kind)
+        return await _read(stream, _has_full(kind)), await _read(watcher, _has_full(kind))
+
+    text, watched = _run(scenario)
+    first, spectators = _all(text, kind)[0], _all(watched, kind)[0]
+    if kind == SSE:
+        assert text.startswith("event: game_full\ndata: ")  # no id: resuming is unchanged
+    assert first["type"] == "game_full" and first["seq"] == detail["seq"]
+    assert first["legal_moves"] == legal
+    assert {key: value for key, value in first["game"].items() if key != "deadlines"} == {
+        key: value for key, value in detail.items() if key != "deadlines"
+    }
+    assert spectators["legal_moves"] is None and spectators["game"]["your_seat"] is None
+    assert spectators["game"]["view"] != first["game"]["view"]  # each caller's own view
