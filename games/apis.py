@@ -4,7 +4,6 @@ renders the result; errors become {code, detail} in `games.http_errors.exception
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
 
 from django.http import HttpResponse
@@ -18,7 +17,7 @@ from rest_framework.views import APIView
 
 from games import auth, errors, schema, selectors, services
 from games.schema import operation
-from project import throttles
+from project import fastjson, throttles
 
 
 class ScopedApi(APIView):
@@ -45,7 +44,7 @@ def _etag_of(data: Any) -> str:
     """A digest of the answer (what this caller may see), leaving out the clocks' `seconds_left`,
     which changes every moment while nothing happens: `due_at` beside it says the same, and a
     client polling an unchanged game gets its 304 (ConditionalGetMiddleware answers it)."""
-    digest = hashlib.sha256(json.dumps(_without_countdown(data), sort_keys=True, default=str).encode()).hexdigest()
+    digest = hashlib.sha256(fastjson.dumps(_without_countdown(data), sort_keys=True)).hexdigest()
     return f'"{digest[:32]}"'
 
 

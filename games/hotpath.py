@@ -26,6 +26,7 @@ import functools
 import json
 from typing import Any
 
+import orjson
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 from django.utils import timezone
@@ -163,7 +164,7 @@ def remember_loaded(game: Game) -> None:
 
 
 def _copied(value: Any) -> Any:
-    return json.loads(json.dumps(value)) if isinstance(value, (dict, list)) else value
+    return orjson.loads(orjson.dumps(value)) if isinstance(value, (dict, list)) else value
 
 
 class Writes:
