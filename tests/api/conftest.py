@@ -64,14 +64,18 @@ def start_game(rules_id: str, players: int, options: dict | None = None) -> tupl
 
 def play_to_end(game_id: int, seated: list[Player], rnd: random.Random, max_moves: int = 20_000) -> dict:
     """Random legal moves through the API until the game ends; returns the final game resource.
-    Each move's answer carries the game after it (`game`), as a client playing on would read it:
-    two requests a move, the seat's legal moves and the move itself."""
+    Each move's answer carries the game after it (`game`), with the mover's next moves, as a
+    client playing on would read it: a seat that acts again plays from that answer (one request
+    a move), any other seat asks for its legal moves first (two)."""
     game = seated[0].get(f"/api/games/{game_id}/").json()
     for _ in range(max_moves):
         if game["status"] == "finished":
             return seated[0].get(f"/api/games/{game_id}/").json()
         seat = rnd.choice(game["to_act"])
-        listed = seated[seat].get(f"/api/games/{game_id}/legal-moves/").json()
+        if seat == game.get("your_seat") and game.get("moves"):
+            listed = game  # the mover's own moves, from the answer to its last move
+        else:
+            listed = seated[seat].get(f"/api/games/{game_id}/legal-moves/").json()
         assert listed["seq"] == game["seq"] and listed["moves"], listed
         response = seated[seat].submit(game_id, rnd.choice(listed["moves"]), listed["seq"])
         assert response.status_code == 201, response.content
