@@ -10,6 +10,8 @@
   same database, the token already read.
 - Scaling: moves/s, p50 and p99 at 1, 4, 16 and 64 clients; and the three-request loop of the
   first benchmark (GET game, GET moves, POST) at 16 clients, for comparison.
+- `--peer`: pgbench, Scrapyard and boardgame.io (`bench/peer/`, its own server with FlatFile
+  storage, 16 two-player matches and clients) side by side, two rounds.
 
 The web server is the one `make run` starts (gunicorn, a process per core, 4 threads each,
 keep-alive). Needs PostgreSQL (`BENCH_DATABASE_URL`, default
@@ -307,6 +309,51 @@ def web_configs(database_url: str, port: int = 8766, seconds: float = 12) -> lis
     return rows
 
 
+PEER = ROOT / "bench" / "peer"
+
+
+def boardgame_io(clients: int, seconds: float, port: int = 8790) -> dict[str, Any]:
+    """One run of the boardgame.io peer (`bench/peer/peer.js`: its own server, FlatFile storage,
+    one two-player match per client); its figures as it prints them."""
+    import json
+
+    if not (PEER / "node_modules" / "boardgame.io").exists():
+        raise SystemExit("the peer is not installed: cd bench/peer && npm ci")
+    done = subprocess.run(["node", "peer.js", "--clients", str(clients), "--seconds", str(seconds), "--port", str(port)],
+                          cwd=PEER, capture_output=True, text=True, timeout=seconds + 120, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 15) -> list[str]:
+    """Side by side, `rounds` times: pgbench, Scrapyard (as `make run` serves it, every move
+    committed with fsync) and the boardgame.io peer, 16 clients and 16 two-player games each."""
+    tokens = accounts(database_url, 16)
+    server = web_server(database_url, port)
+    rows = ["| round | load (1 min) | pgbench tps | Scrapyard moves/s | P1 ratio | POST p50 / p99 ms | Scrapyard CPU/move "
+            "web + PostgreSQL ms | boardgame.io moves/s | its p50 / p99 ms | its server CPU/move ms | Scrapyard / boardgame.io |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    try:
+        api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
+        for number in range(rounds):
+            load = os.getloadavg()[0]
+            tps = pgbench_tps(database_url, seconds=8)
+            meter = CpuMeter(server)
+            meter.start()
+            ours = api_load.run(f"http://127.0.0.1:{port}", tokens, "one", 16, seconds, seed=40 + number)
+            per = {part: cpu * 1000 / max(ours.moves, 1) for part, cpu in meter.stop().items()}
+            theirs = boardgame_io(16, seconds)
+            rows.append(f"| {number + 1} | {load:.1f} | {tps:,.0f} | {ours.per_second:,.0f} | {100 * ours.per_second / tps:.2f}% | "
+                        f"{ours.p50_ms:.1f} / {ours.p99_ms:.1f} | {per['web']:.2f} + {per['database']:.2f} = "
+                        f"{per['web'] + per['database']:.2f} | {theirs['moves_per_second']:,.0f} | "
+                        f"{theirs['p50_ms']:.1f} / {theirs['p99_ms']:.1f} | {theirs['server_cpu_ms_per_move']:.2f} | "
+                        f"{ours.per_second / max(theirs['moves_per_second'], 1e-9):.2f}x |")
+            print(rows[-1], flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return rows
+
+
 def three_requests(database_url: str, port: int = 8767, sync: bool = False) -> list[str]:
     """The three-request loop alone, three pairs against pgbench, and the statements of one
     GET-GET-POST cycle: what can be measured on a commit from before a move's answer carried the
@@ -360,12 +407,15 @@ def main() -> None:
     parser.add_argument("--web-configs", action="store_true", help="compare the web server's shapes instead")
     parser.add_argument("--three", action="store_true", help="only the three-request loop (for an older commit)")
     parser.add_argument("--sync", action="store_true", help="with --three: gunicorn's sync workers, as shipped before")
+    parser.add_argument("--peer", action="store_true", help="pgbench, Scrapyard and the boardgame.io peer side by side")
     arguments = parser.parse_args()
     url = _database_url()
     _ensure_database(url)
     _manage(url, "migrate", "--noinput", "--verbosity", "0")
     if arguments.three:
         rows = three_requests(url, sync=arguments.sync)
+    elif arguments.peer:
+        rows = peer(url)
     else:
         rows = web_configs(url) if arguments.web_configs else measure(url)
     print("\n".join(rows))

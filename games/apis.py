@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from games import auth, errors, schema, selectors, services
 from games.schema import operation
-from project import throttles
+from project import fastjson, throttles
 from project.etags import keyed_etag
 
 
@@ -48,7 +48,7 @@ def _etag_of(data: Any) -> str:
     client polling an unchanged game gets its 304 (ConditionalGetMiddleware answers it). Keyed
     with the server's secret (`project.http.keyed_etag`), so nobody can test a guess of the body
     (an account's email, say) against it offline."""
-    return keyed_etag(json.dumps(_without_countdown(data), sort_keys=True, default=str).encode())
+    return keyed_etag(fastjson.dumps(_without_countdown(data), sort_keys=True))
 
 
 def _without_countdown(data: Any) -> Any:

@@ -36,11 +36,12 @@ def private_digest(seed: str, seq: int, payload: Any) -> str:
 
 def append(
     game: Game, *, kind: str, seat: int | None, payload: dict, public_payload: dict | None = None,
-    idempotency: tuple[int, str, str] | None = None,
+    idempotency: tuple[int, str, str] | None = None, unit: hotpath.Writes | None = None,
 ) -> Event:
     """Append one event after the game's newest; the caller holds the game's row lock.
     `idempotency` (user id, key, request digest) stores the request's key with it, in the same
-    statement on PostgreSQL."""
+    statement on PostgreSQL. Given a `unit` of work, the event's INSERT is its first write and
+    is stored when the caller runs the unit (which gives the event its id); otherwise now."""
     seq = game.seq + 1
     event = Event(
         game=game,
@@ -54,15 +55,16 @@ def append(
         private_digest=private_digest(game.seed, seq, payload),
     )
     event.hash = event.compute_hash()
-    writes = hotpath.Writes()
-    writes.insert(Event, [{field.attname: getattr(event, field.attname) for field in Event._meta.concrete_fields
-                           if field.attname != "id"}], returning=True)
+    own_unit = unit is None
+    unit = hotpath.Writes() if own_unit else unit
+    unit.insert_event(event, {field.attname: getattr(event, field.attname) for field in Event._meta.concrete_fields
+                              if field.attname != "id"})
     if idempotency is not None:
         user_id, key, digest = idempotency
-        writes.insert(IdempotencyKey, [{"user_id": user_id, "key": key, "request_digest": digest,
-                                        "event_id": hotpath.FIRST_ID, "created_at": event.created_at}])
-    event.pk = writes.run()
-    event._state.adding = False  # stored: from here on the model refuses to save it again
+        unit.insert(IdempotencyKey, [{"user_id": user_id, "key": key, "request_digest": digest,
+                                      "event_id": hotpath.FIRST_ID, "created_at": event.created_at}])
+    if own_unit:
+        unit.run()
     game.seq, game.last_hash = seq, event.hash
     return event
 

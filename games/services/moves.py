@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games import deadlines, log, store
+from games import deadlines, hotpath, log, store
 from games.errors import GameNotActive, IdempotencyKeyReused, StaleSeq
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
 from games.services.common import check_version, hide_from_strangers, locked_game_loaded, seat_of
@@ -69,6 +69,17 @@ def seat_act(*, game_id: int, seat: int, expected_seq: int, kind: str, move: Any
 
 
 def _act(game: Game, seat: int, kind: str, payload: dict, idempotency: tuple[int, str, str] | None = None) -> Event:
+    """One event on a game already loaded and locked (`locked_game_loaded`), in one pass:
+
+    - decide: the game is active and the seat to act; the rules fold the move from the state
+      before it (which also checks it) into the state after it;
+    - append: the event joins the hash chain, its INSERT the first write of the move's unit of
+      work (`games.hotpath.Writes`);
+    - project: the game row's cached columns, its deadline rows and a snapshot when due join the
+      same unit, which runs as one statement;
+    - notify: bots, live streams and listeners are told after commit (`record_state`), and the
+      new state enters the process's cache only then.
+    """
     if game.status != GameStatus.ACTIVE:
         raise GameNotActive(f"game {game.pk} is {game.status}; no moves now")
     if "move" in payload and seat not in game.to_act:
@@ -81,9 +92,12 @@ def _act(game: Game, seat: int, kind: str, payload: dict, idempotency: tuple[int
     public = (
         {"move": game_rules.public_move(before, seat, payload["move"], after)} if "move" in payload else payload
     )
-    event = log.append(game, kind=kind, seat=seat, payload=payload, public_payload=public, idempotency=idempotency)
+    unit = hotpath.Writes()
+    event = log.append(game, kind=kind, seat=seat, payload=payload, public_payload=public, idempotency=idempotency,
+                       unit=unit)
+    record_state(game, after, acted=seat, unit=unit)
+    unit.run()
     store.remember_when_committed(game, event.seq, after)
-    record_state(game, after, acted=seat)
     return event
 
 

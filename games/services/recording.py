@@ -18,16 +18,18 @@ from games import announce, deadlines, dispatch, hotpath, signals, store
 from games.models import Game, GameStatus, Snapshot
 
 
-def record_state(game: Game, state: Any, acted: int | None = None) -> None:
-    """`state` is the game's state after its newest event; `acted` the seat whose event it was."""
-    writes = hotpath.Writes()
+def record_state(game: Game, state: Any, acted: int | None = None, unit: hotpath.Writes | None = None) -> None:
+    """`state` is the game's state after its newest event; `acted` the seat whose event it was.
+    The writes join `unit` (the event's unit of work, `games.log.append`) and run with it."""
+    writes = hotpath.Writes() if unit is None else unit
     _project(game, state)
     game.updated_at = timezone.now()
     changes = hotpath.game_changes(game)
     writes.update(Game, game.pk, changes)
     _snapshot_if_due(game, state, writes)
     deadlines.deadlines_sync(game, acted=acted, writes=writes)
-    writes.run()
+    if unit is None:
+        writes.run()
     hotpath.remember_loaded(game)
     _wake_bots_after_commit(game)
     announce.after_commit(game)

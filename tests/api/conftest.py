@@ -12,6 +12,17 @@ from rest_framework.test import APIClient
 
 _names = itertools.count()
 
+# A password hash costs about 0.3 s of CPU on purpose (PBKDF2, a million rounds): a test signs up
+# several accounts, and the suite hundreds. What these tests prove is the API's, not the hash's
+# strength, so they hash with one fast round (tests/api/test_games_api.py still signs in with
+# the password it set, and is refused a wrong one). Deployments keep Django's hashers.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+
 
 class Player:
     def __init__(self, username: str, token: str):
@@ -53,14 +64,18 @@ def start_game(rules_id: str, players: int, options: dict | None = None) -> tupl
 
 def play_to_end(game_id: int, seated: list[Player], rnd: random.Random, max_moves: int = 20_000) -> dict:
     """Random legal moves through the API until the game ends; returns the final game resource.
-    Each move's answer carries the game after it (`game`), as a client playing on would read it:
-    two requests a move, the seat's legal moves and the move itself."""
+    Each move's answer carries the game after it (`game`), with the mover's next moves, as a
+    client playing on would read it: a seat that acts again plays from that answer (one request
+    a move), any other seat asks for its legal moves first (two)."""
     game = seated[0].get(f"/api/games/{game_id}/").json()
     for _ in range(max_moves):
         if game["status"] == "finished":
             return seated[0].get(f"/api/games/{game_id}/").json()
         seat = rnd.choice(game["to_act"])
-        listed = seated[seat].get(f"/api/games/{game_id}/legal-moves/").json()
+        if seat == game.get("your_seat") and game.get("moves"):
+            listed = game  # the mover's own moves, from the answer to its last move
+        else:
+            listed = seated[seat].get(f"/api/games/{game_id}/legal-moves/").json()
         assert listed["seq"] == game["seq"] and listed["moves"], listed
         response = seated[seat].submit(game_id, rnd.choice(listed["moves"]), listed["seq"])
         assert response.status_code == 201, response.content

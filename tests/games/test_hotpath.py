@@ -1,4 +1,4 @@
-"""The write path's hand-written statements (`games.hotpath`): a move's database work in five
+"""The write path's hand-written statements (`games.hotpath`): a move's database work in four
 statements on PostgreSQL, the same rows written as the ORM would on either database, and the
 locked read's answers (seats, deadlines, the newest hash, an idempotency key) as the ORM reads them."""
 
@@ -22,17 +22,18 @@ def _listed(players, game_id: int):
 
 
 @pytest.mark.postgres
-def test_a_move_post_takes_five_statements_on_postgresql():
+def test_a_move_post_takes_four_statements_on_postgresql():
     game_id, players = start_game("scavenge", 2)
     mover, listed = _listed(players, game_id)
     mover.get("/api/games/")  # the token is read once per process, then kept
     with CaptureQueriesContext(connection) as queries:
         answer = mover.client.post(f"/api/games/{game_id}/moves/", {"move": listed["moves"][0], "expected_seq": listed["seq"]},
-                                   format="json", HTTP_IDEMPOTENCY_KEY="five-statements")
+                                   format="json", HTTP_IDEMPOTENCY_KEY="four-statements")
     assert answer.status_code == 201, answer.content
     statements = [query["sql"].split()[0].upper() for query in queries.captured_queries]
-    assert statements == ["BEGIN", "SELECT", "WITH", "WITH", "COMMIT"], statements
-    assert IdempotencyKey.objects.filter(key="five-statements", event__seq=answer.json()["seq"]).exists()
+    # The locked read, then the move's unit of work: the event, its key, the game, its clocks.
+    assert statements == ["BEGIN", "SELECT", "WITH", "COMMIT"], statements
+    assert IdempotencyKey.objects.filter(key="four-statements", event__seq=answer.json()["seq"]).exists()
 
 
 def test_the_locked_read_sees_what_the_orm_sees():
