@@ -9,7 +9,8 @@ checks, with nothing but this package (pure Python, no Django, no database):
    its hash is that of its content (`rules.record`, the server's own arithmetic), and its private
    payload matches its salted digest (derivable only from the seed);
 3. every commitment-reveal pair: each revealed secret (a choice with its salt) hashes to its
-   commitment, and that commitment was published no later than the event revealing it;
+   commitment, and that commitment was published no later than the event revealing it (in an
+   event's public form, or in the spectators' view the replay shows after an earlier event);
 4. the play: every move is replayed under the recorded rules version and must be legal, and what
    everyone saw of it (its public form) must be what the rules show of that move; forfeits and
    takebacks fold as the server folds them; the end must be the recorded result.
@@ -81,6 +82,7 @@ def _verify(record: dict[str, Any], report: Report) -> None:
         _check_link(record, event, position, previous, seed, where)
         revealed += _check_secrets(event, commitments, where)
         play.fold(event, where)
+        _publish(_objects(play.public_view()), commitments, where)
         previous = event["hash"]
     report.checked.append(f"the hash chain of {len(events)} events, link by link, and every private payload")
     report.checked.append(f"{revealed} revealed secrets against {len(commitments)} commitments published before")
@@ -134,14 +136,8 @@ def _check_link(record: dict, event: Any, position: int, previous: str, seed: st
 def _check_secrets(event: dict, published: dict[str, str], where: str) -> int:
     """Record the commitments this event publishes, then check the secrets it reveals: a
     revealed secret is an object with a `salt`, a `commitment` and the secret beside them."""
-    reveals = []
-    for found in _objects(event["public_payload"]):
-        if "commitment" not in found:
-            continue
-        if "salt" in found:
-            reveals.append(found)
-        else:
-            published.setdefault(found["commitment"], where)
+    reveals = [found for found in _objects(event["public_payload"]) if "commitment" in found and "salt" in found]
+    _publish(_objects(event["public_payload"]), published, where)
     for found in reveals:
         secret = {k: v for k, v in found.items() if k not in ("salt", "commitment")}
         if len(secret) != 1:
@@ -152,6 +148,12 @@ def _check_secrets(event: dict, published: dict[str, str], where: str) -> int:
         if found["commitment"] not in published:
             raise Failure(where, "reveals a secret before its commitment was published")
     return len(reveals)
+
+
+def _publish(objects: Any, published: dict[str, str], where: str) -> None:
+    for found in objects:
+        if "commitment" in found and "salt" not in found:
+            published.setdefault(found["commitment"], where)
 
 
 def _objects(value: Any):
@@ -200,6 +202,11 @@ class _Replay:
         except Exception as error:  # a damaged record must be reported, never crash the check
             raise Failure(where, f"does not fold: {type(error).__name__}: {error}") from None
         self.states[event["seq"]] = self.state
+
+    def public_view(self) -> Any:
+        """What a spectator was shown after the event: a choice the rules made for a seat (one
+        drawn for a gang that left) is committed to there, not in a move's public form."""
+        return None if self.state is None else self.rules.view(self.state, None)
 
     def _setup(self, payload: dict, where: str) -> None:
         header = self.record

@@ -8,6 +8,7 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 
 from games import selectors, services, store, time_controls, timeouts
 from games.models import Game
@@ -81,3 +82,33 @@ def test_a_defender_forfeited_on_time_still_gives_its_attacker_the_duel(clock):
     seen = selectors.game_detail(game=game, user=users[attacker])["view"]
     assert seen["wrestled"][0]["defence"]["tiles"] == list(bars)
     assert all(d.attacker != duel.defender for d in after.duels)  # its own attack is called off
+
+
+def test_bars_drawn_for_a_gang_that_left_are_committed_before_their_reveal_in_the_record(clock):
+    """The leaver forfeits before anyone chose: its bars are drawn and committed (the spectators
+    see the commitment), the attacker's move later reveals them, and the finished game's record
+    verifies, commitment before reveal, with `rules.verify`."""
+    from games import records
+    from rules.verify import verify
+
+    game, users = _four_gangs_at_the_wrestling(clock)
+    state = store.state_at(game)
+    duel = state.duels[0]
+    attacker, leaver = state.seat_of(duel.attacker), state.seat_of(duel.defender)
+    services.resign(game_id=game.pk, user=users[leaver])
+    game.refresh_from_db()
+    drawn = store.state_at(game).duels[0].defence
+    spectator = selectors.game_detail(game=game, user=AnonymousUser())["view"]
+    assert spectator["duels"][0]["defence"] == {"commitment": drawn.commitment}
+    services.move_submit(game_id=game.pk, user=users[attacker], expected_seq=game.seq,
+                         move={"type": "choose_digits", "digits": [8, 8, 8, 7][: duel.attack_number]})
+    game.refresh_from_db()
+    assert store.state_at(game).wrestled[-1].defence == drawn
+    for seat in range(4):
+        if seat not in (leaver, attacker):
+            services.resign(game_id=game.pk, user=users[seat])
+    game.refresh_from_db()
+    assert game.status == "finished" and game.result["winners"] == [attacker]
+    report = verify(records.record_of(game))
+    assert report.ok, report.failure
+    assert any(line.startswith(("1 revealed", "2 revealed")) for line in report.checked), report.checked
