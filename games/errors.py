@@ -67,6 +67,10 @@ class GameNotActive(ServiceError):
     code = "game_not_active"
 
 
+class GameNotFinished(ServiceError):
+    code = "game_not_finished"
+
+
 class IdempotencyKeyReused(ServiceError):
     code = "idempotency_key_reused"
 

@@ -36,6 +36,7 @@ STATUS: dict[str, int] = {
     "game_not_open": 409,
     "already_seated": 409,
     "game_not_active": 409,
+    "game_not_finished": 409,
     "too_late_to_abort": 409,
     "no_draw_offered": 409,
     "creator_cannot_leave": 409,

@@ -14,24 +14,16 @@ damaged table) is refused, never continued.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-from typing import Any
-
 from django.utils import timezone
 
 from games import errors, hotpath
 from games.models import GENESIS_HASH, Event, Game, IdempotencyKey
-from rules.values import canonical_json
+from rules import record
 
 
-def event_salt(seed: str, seq: int) -> str:
-    return hmac.new(seed.encode(), f"event-salt:{seq}".encode(), hashlib.sha256).hexdigest()
-
-
-def private_digest(seed: str, seq: int, payload: Any) -> str:
-    body = f"{event_salt(seed, seq)}:{canonical_json(payload)}"
-    return hashlib.sha256(body.encode()).hexdigest()
+# The arithmetic is pure and shared with the record's verifier (`rules.verify`).
+event_salt = record.event_salt
+private_digest = record.private_digest
 
 
 def append(

@@ -7,12 +7,10 @@ delete refuse, the queryset refuses bulk updates and deletes) and, on PostgreSQL
 
 from __future__ import annotations
 
-import hashlib
-
 from django.conf import settings
 from django.db import models
 
-from rules.values import canonical_json
+from rules import record
 
 
 class GameStatus(models.TextChoices):
@@ -60,7 +58,7 @@ class Game(models.Model):
 
     @staticmethod
     def hash_seed(seed: str) -> str:
-        return hashlib.sha256(seed.encode()).hexdigest()
+        return record.seed_commitment(seed)
 
 
 class InvitationStatus(models.TextChoices):
@@ -169,38 +167,21 @@ class Event(models.Model):
         raise ImmutableEventError("events are append-only: never deleted")
 
     def content(self) -> dict:
-        """What the hash covers: public fields only, the payload through its salted digest."""
-        if not self.private_digest:
-            return self._legacy_content()
-        return {
-            "game": self.game_id,
-            "seq": self.seq,
-            "kind": self.kind,
-            "seat": self.seat,
-            "public_payload": self.public_payload,
-            "private_digest": self.private_digest,
-            "created_at": self.created_at.isoformat(),
-        }
-
-    def _legacy_content(self) -> dict:
-        # Events written before salted digests hashed the payload itself; kept so that their
-        # chains still verify. Such a hash is searchable for a secret with few candidates.
-        return {
-            "game": self.game_id,
-            "seq": self.seq,
-            "kind": self.kind,
-            "seat": self.seat,
-            "payload": self.payload,
-            "public_payload": self.public_payload,
-            "created_at": self.created_at.isoformat(),
-        }
+        """What the hash covers: public fields only, the payload through its salted digest
+        (`rules.record`, which the game record's verifier shares). Events written before salted
+        digests hash the payload itself, so that their chains still verify; such a hash is
+        searchable for a secret with few candidates."""
+        return record.event_content(
+            game=self.game_id, seq=self.seq, kind=self.kind, seat=self.seat, payload=self.payload,
+            public_payload=self.public_payload, private_digest=self.private_digest,
+            created_at=self.created_at.isoformat(),
+        )
 
     def compute_hash(self) -> str:
-        body = f"{self.prev_hash}:{canonical_json(self.content())}"
-        return hashlib.sha256(body.encode()).hexdigest()
+        return record.event_hash(self.prev_hash, self.content())
 
 
-GENESIS_HASH = "0" * 64
+GENESIS_HASH = record.GENESIS_HASH
 
 
 class Snapshot(models.Model):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis
+from games import apis, record_api
 
 
 def with_and_without_slash(routes: list) -> list:
@@ -46,6 +46,7 @@ _routes = [
     path("bots/", apis.BotListApi.as_view(), name="bot-list"),
     path("games/<int:game_id>/state/", apis.GameStateApi.as_view(), name="game-state"),
     path("health/", apis.HealthApi.as_view(), name="health"),
+    path("games/<int:game_id>/record/", record_api.GameRecordApi.as_view(), name="game-record"),
 ]
 
 urlpatterns = [

@@ -40,7 +40,9 @@ Our rulings, where the book and RULINGS.md are silent:
 - With `straight_moves`, a player reaches the centre only by a line running into the hole, and
   the carrier leaves the centre by a line running out of it: its first square touches the hole
   and each further step keeps the direction from the hole square behind it (so (3,4) leads on
-  up or up-left, the corner (3,3) only up-left).
+  up or up-left, the corner (3,3) only up-left). A line that runs off the board, passes or lands
+  on a token, or ends on another player's start point is no move; with no line for the roll the
+  carrier stays.
 - A diagonal step between two squares that touch the hole at a corner is allowed: it crosses no
   square of the hole.
 - Forfeit: the seat's token, trash and start point leave the board (others may then end on that

@@ -22,7 +22,10 @@ Rules in brief (book: shared/rules/space-junkyard.txt, settled by RULINGS.md):
   its points, -1 if any opening is unconnected, -1 more per unconnected opening. Ties share.
 - Options, all off by default and combinable: `short` (16 random tiles removed unseen first),
   `small_map` (5x5 map, 3-4 players only), `more_junk` (a turn that took 2 asteroids pushes a
-  second tile), `less_empty_space` (a push shifts the line only up to its first empty cell).
+  second tile), `less_empty_space` (a push shifts the line only up to its first empty cell; a ship fills its
+  cell like a tile, so a ship standing on an empty cell is pushed one cell on with the line,
+  taking its empty cell along, and the shift goes on to the first cell with neither tile nor
+  ship, or off the far edge as without the option).
 
 Moves (one decision each; ship places are [x, y] on the ship's own grid, bridge at [0, 0], x east,
 y south; map entries and border cells are a side and a line from 1, e.g. "N3", "E2"):

@@ -26,6 +26,8 @@ ones; if a needed piece is missing the whole action is illegal and nothing chang
 - Capped forest (glacier bigger than the forest under it): out of the game and moves as a
   glacier; it returns when its glacier splits or melts. Glacier to capped: merge, forest under.
   Capped to capped: merge, a single medium forest under (illegal if none is to be had).
+  Capped onto a forest (frosted or not): its own forest stays, uncapped, on the square it left,
+  and the glacier then acts on the target as any glacier does.
 - Frosted forest: a forest that may not grow; fire burns only its frost; a glacier merges with
   the frost and the forest is then capped or frosted by the result.
 - The game ends the moment no glacier (capping glaciers count, frost does not) is on the board.
@@ -60,7 +62,7 @@ Rulings made here (neither the book nor RULINGS.md says)
   action has an option.
 - The mover may take only a fire size that the opponent can then play somewhere; if no size can
   be played, the fire action has no option and is skipped.
-- A fire bigger than the frost it burns is spent: the frost goes to the pool, the whole fire to
+- A fire as big as the frost it burns, or bigger, is spent: the frost goes to the pool, the whole fire to
   the fire pit, the forest is untouched ("only affect the frost, regardless of the size").
 - A melt draws its red result from the pool only (RULINGS: the pit supplies only a burn's result).
 - A capping glacier that melts, wholly or partly, returns its forest to the square it left (as a

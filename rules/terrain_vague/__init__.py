@@ -30,7 +30,12 @@ Options: `board` (`build` | `random`), `gangs` (2 players: which pair, first is 
 Protocol rulings (the books are silent):
 - Seats get gangs by lots drawn from the seed (3 players: the lots also choose the absent gang).
 - `forfeit`: the gang is eliminated (pawns and clubhouse leave, its turf stays) and play goes on;
-  with one gang left it wins.
+  with one gang left it wins. Leaving during the wrestling (RULINGS): every attack on the gang
+  this turn is still fought, with the bars it had chosen or, where it had not, bars drawn from
+  the seed as for a timeout, committed and kept secret until that duel resolves; its own attacks
+  are called off. So leaving never takes an attacker's points away.
+- Slingshots (RULINGS): a shot passes over the shooter's own pawns and clubhouse as over empty
+  hexes; the first other gang's pawn or clubhouse on a line is the only target there.
 - `timeout_move`: in steps 2-5 `end_step` (RULINGS); a wrestling choice, and any setup choice, at
   random from the seed.
 - Outcome scores: 1 shared among the winners, 0 for the others.

@@ -6,8 +6,8 @@ Every action works along the six straight lines from a hex, up to the range (3 w
 - move / call-out (`MOVE`): another gang's turf or pawn stops the line; own pawns and the Toxic
   Waste may be passed but not stopped on; every empty own hex passed is a destination.
 - protection (`PROTECT`): the same stops; every own hex passed (pawn or not) is covered.
-- slingshot (`SHOOT`): flies over any turf, the Toxic Waste and own pawns; the first other-gang
-  piece (pawn or clubhouse) on the line is the only target of that line.
+- slingshot (`SHOOT`): flies over any turf, the Toxic Waste, own pawns and the own clubhouse; the
+  first other-gang piece (pawn or clubhouse) on the line is the only target of that line.
 - wheelbarrow (`RIP`): own hexes and the Toxic Waste are passed; the first other-gang hex on the
   line is the only one it may rip, if unoccupied (an occupied one stops the line); the empty own
   hexes passed are what it may reinforce.

@@ -339,7 +339,10 @@ def public_dump(state: State, seat_gang: str | None, everything: bool) -> dict[s
         "points": dict(sorted(state.points.items())),
         "challenges": dict(sorted(state.challenges.items())),
         "eliminated": list(state.eliminated),
-        "duels": [_duel_dump(d, seat_gang, everything) for d in state.duels],
+        # A gang that left sees its pending duels as a spectator does: the bars drawn for it
+        # stay secret from everyone until their duel resolves.
+        "duels": [_duel_dump(d, None if seat_gang in state.eliminated else seat_gang, everything)
+                  for d in state.duels],
         "wrestled": [_duel_dump(d, seat_gang, True) for d in state.wrestled],
         "cancelled": dict(sorted(state.cancelled.items())),
         "ledger": state.ledger.dump(),

@@ -267,7 +267,7 @@ def eliminate(state: State, gang: str) -> State:
             {k: v for k, v in state.challenges.items() if gang not in (k, v)}
         ),
     )
-    state = wrestling.drop_gang_duels(state, gang)
+    state = wrestling.leave_duels(state, gang)
     if len(state.in_play) <= 1:
         return finish(state, list(state.in_play), "last_gang_standing")
     return state

@@ -20,6 +20,9 @@ red number of the picker's sworn enemy. Rulings:
 - Each duel takes its tiles from the full pool (the tiles go back between duels).
 - The pick is made at setup with 3 gangs, and again at the start of a red turn whenever the
   picked gang has been eliminated; with a single candidate it is made automatically.
+- A gang leaving mid-wrestling (RULINGS, `leave_duels`): attacks on it are still fought, its own
+  are called off; bars it had not chosen are drawn from the seed's timeout stream and committed
+  like any choice, so nobody (the leaver included) sees them before their duel resolves.
 """
 
 from __future__ import annotations
@@ -221,17 +224,47 @@ def _resolve_current(state: State) -> State:
     return state.with_(duels=state.duels[1:], wrestled=(*state.wrestled, duel))
 
 
-def drop_gang_duels(state: State, gang: str) -> State:
-    """A gang leaving the game leaves its unresolved duels too."""
-    kept = tuple(d for d in state.duels if gang not in (d.attacker, d.defender))
-    return state.with_(duels=kept)
+def leave_duels(state: State, gang: str) -> State:
+    """A gang leaves the game (resigns or forfeits) with duels of this red turn still to fight.
+
+    Its own attacks are called off (a choice its defender had committed is dropped unseen).
+    Every attack on it is still fought: bars it had chosen stand, and the bars it had not chosen
+    yet are drawn now, as for a choice not made in time, and committed like any choice, so they
+    stay secret until their duel resolves. If that completes the current duel, it resolves now.
+    """
+    kept, rng = [], state.rng
+    for duel in state.duels:
+        if duel.attacker == gang:
+            continue
+        if duel.defender == gang and duel.defence is None:
+            choice, rng = _drawn_choice(rng, gang, bar_choices(duel.defence_number))
+            duel = evolve(duel, defence=choice)
+        kept.append(duel)
+    state = state.with_(rng=rng, duels=tuple(kept))
+    while state.duels and state.duels[0].resolved:
+        state = _resolve_current(state)
+    return state
+
+
+def _drawn_choice(
+    rng: Rng, gang: str, allowed: tuple[tuple[int, ...], ...]
+) -> tuple[Choice, Rng]:
+    """Tiles at random from the seed (the timeout stream, as `random_choice`), salted from the
+    state's Rng like a chosen move."""
+    index, _ = _timeout_stream(rng, gang).below(len(allowed))
+    tiles = allowed[index]
+    salt, rng = rng.salt()
+    return Choice(tiles, salt, commitment(list(tiles), salt)), rng
+
+
+def _timeout_stream(rng: Rng, gang: str) -> Rng:
+    return Rng(f"{rng.seed}:timeout:{gang}", rng.drawn)
 
 
 def random_choice(state: State, gang: str) -> dict[str, Any]:
     """A timed-out gang's choice, at random from the seed (a stream apart from the salts')."""
     moves = choice_moves(state, gang)
-    stream = Rng(f"{state.rng.seed}:timeout:{gang}", state.rng.drawn)
-    index, _ = stream.below(len(moves))
+    index, _ = _timeout_stream(state.rng, gang).below(len(moves))
     return moves[index]
 
 

@@ -355,3 +355,16 @@ def test_render_shows_the_grid_tokens_starts_centre_and_trash():
     assert "P0 (you) (start row 0, col 0): at row 2, col 3, trash 2" in picture
     assert "P0 to move, rolled 4." in picture
     assert max(len(line) for line in picture) <= 100
+
+
+def test_ruling_straight_out_of_the_centre_is_one_line_that_a_token_or_the_edge_cuts():
+    """RULINGS (Scavenge, `straight_moves`): the carrier's way out is one line from a hole square
+    through the ring; a token on the line cuts it, and a roll no line fits leaves it staying."""
+    free = position({0: CENTRE, 1: [9, 9]}, roll=2, carrier=0, straight=True)
+    blocked = position({0: CENTRE, 1: [3, 4]}, roll=2, carrier=0, straight=True)
+    cut = {tuple(t) for t in targets(free)} - {tuple(t) for t in targets(blocked)}
+    # (3, 4) carries the line straight up from (4, 4) and the diagonal up-left from (4, 5)
+    assert cut == {(2, 4), (2, 3)}
+    assert [3, 4] not in targets(blocked)  # not a landing either: a line may not land on a token
+    too_long = position({0: CENTRE, 1: [9, 9]}, roll=5, carrier=0, straight=True)
+    assert game.legal_moves(too_long, 0) == [STAY]  # every line leaves the board within 5

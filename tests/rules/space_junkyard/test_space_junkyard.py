@@ -581,3 +581,17 @@ def test_a_complete_game_keeps_every_tile_somewhere():
         assert sorted(everywhere) == sorted(ALL_TILES)
     assert state.end_reason == "stack_empty" and not state.stack
     assert any(len(s.parts) > 1 for s in state.ships)
+
+
+def test_ruling_less_empty_space_carries_a_ship_and_its_empty_cell_one_cell_on():
+    """RULINGS (Space Junkyard, `less_empty_space`): a ship on an empty cell moves one cell along
+    with the line, its empty cell under it, and the shift goes on to the next cell holding neither
+    tile nor ship."""
+    tiles = {(0, 1): "A11", (2, 1): "A13"}
+    state = play(junk(tiles=tiles, ships=[ship(at=(1, 1)), ship(at=(5, 5))], options=LESS), push("W2"))
+    assert [state.cell(x, 1) for x in range(6)] == ["S01", "A11", None, "A13", None, None]
+    assert state.ships[0].at == (2, 1)  # the empty cell came along under it
+    alone = play(junk(tiles={(0, 1): "A11"}, ships=[ship(at=(1, 1)), ship(at=(5, 5))], options=LESS),
+                 push("W2"))
+    assert [alone.cell(x, 1) for x in range(6)] == ["S01", "A11", None, None, None, None]
+    assert alone.ships[0].at == (2, 1) and alone.gone == ()

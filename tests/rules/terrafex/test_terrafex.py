@@ -535,3 +535,24 @@ def _counts(state: State) -> list[int]:
     if state.fire_in_hand:
         counts[pool_slot("red", state.fire_in_hand)] += 1
     return counts
+
+
+def test_ruling_a_capped_forest_onto_a_frosted_forest_leaves_its_forest_and_merges_the_frost():
+    """RULINGS (Terrafex): the capped forest's own forest stays behind, uncapped; the glacier then
+    merges with the target's frost as any glacier would (3 + 1 gives a large, above the forest)."""
+    state = east({(3, 3): "bL/gS", (3, 4): "gM/bS"})
+    after = play(state, glacier((3, 3), "E"))
+    assert at(after, 3, 3) == "gS" and at(after, 3, 4) == "bL/gM"
+    assert in_pool(after, "blue", "S") == in_pool(state, "blue", "S") + 1  # the frost merged away
+
+
+def test_ruling_a_fire_as_big_as_the_frost_removes_it_and_is_spent_whole():
+    """RULINGS (Terrafex): a fire equal to the frost or bigger sends the frost to the pool and the
+    whole fire to the pit, and leaves the forest as it was."""
+    for fire, frost in ((2, "M"), (3, "M"), (1, "S")):
+        state = position({(2, 2): f"gL/b{frost}", (5, 5): "bS"}, fire=fire)
+        after = play(state, BURN_2_2)
+        assert at(after, 2, 2) == "gL"
+        assert in_pool(after, "blue", frost) == in_pool(state, "blue", frost) + 1
+        size = "SML"[fire - 1]
+        assert in_pit(after, size) == in_pit(state, size) + 1

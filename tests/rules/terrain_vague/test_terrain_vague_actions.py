@@ -823,3 +823,24 @@ def test_legal_actions_list_exactly_what_apply_accepts(step):
     listed = legal_actions(state, gang)
     for move in candidate_moves(state, gang):
         assert accepted(state, gang, move) == (move in listed), move
+
+
+def test_ruling_a_slingshot_fires_over_its_own_clubhouse_and_pawns_at_the_first_other_piece():
+    """RULINGS ("Slingshots and own pieces"): own pawns and the own clubhouse are passed as empty
+    hexes; the first other gang's pawn or clubhouse on a line is that line's only target."""
+    from rules.terrain_vague.lines import SHOOT, direct_targets
+    from rules.terrain_vague.position import board_of
+
+    # East of the slingshot on (-4, 0): the own clubhouse (-3, 0), then what the case puts on
+    # (-2, 0) and (-1, 0). Direct lines only, so no relay through the clubhouse can hide a stop.
+    cases = [
+        ({(-2, 0): (R, LID), (-1, 0): (B, WHEELBARROW)}, {}, (-1, 0), ()),
+        ({(-2, 0): (B, WHEELBARROW), (-1, 0): (C, WHEELBARROW)}, {}, (-2, 0), ((-1, 0),)),
+        ({(-1, 0): (C, WHEELBARROW)}, {B: (-2, 0)}, (-2, 0), ((-1, 0),)),
+    ]
+    for pawns, clubs, target, screened in cases:
+        s = position(step=4, pawns={(-4, 0): (R, SLINGSHOT), **pawns},
+                     clubhouses={R: R_CLUB, B: B_CLUB, **clubs})
+        reached = direct_targets(board_of(s), R, SHOOT, (-4, 0))
+        assert target in reached and not set(screened) & reached
+        act(s, {"type": "shoot", "from": [-4, 0], "at": list(target)})

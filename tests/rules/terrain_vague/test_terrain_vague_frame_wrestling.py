@@ -176,20 +176,132 @@ def test_three_gangs_the_substitute_earns_nothing_and_the_picker_scores():
     assert state.order == (data.CESSPOOLS, R, B)
 
 
-def test_a_forfeit_during_wrestling_drops_the_gangs_duels():
+def test_a_forfeit_during_wrestling_still_fights_the_attacks_on_the_gang():
     state = red_turn_three()
-    assert RULES.forfeit(state, 0).phase == "over"
-    state = make_state(seats=(R, B, data.CESSPOOLS), built=(),
+    assert RULES.forfeit(state, 0).phase == "over"  # two gangs: the other wins at once
+    C = data.CESSPOOLS
+    state = make_state(seats=(R, B, C), built=(),
                        own={**turf_block(R, [(1, 0), (2, 0)]), **turf_block(B, [(-1, 0), (-2, 0)]),
-                            **turf_block(data.CESSPOOLS, [(0, 2), (0, 3)])},
-                       clubhouses={R: (1, 0), B: (-1, 0), data.CESSPOOLS: (0, 2)},
-                       turn=2, step=5, acting=data.CESSPOOLS, order=(R, B, data.CESSPOOLS))
-    state = state.with_(challenges=state.challenges.set(data.CESSPOOLS, B))
+                            **turf_block(C, [(0, 2), (0, 3)])},
+                       clubhouses={R: (1, 0), B: (-1, 0), C: (0, 2)},
+                       turn=2, step=5, acting=C, order=(R, B, C))
+    state = state.with_(challenges=state.challenges.set(C, B))
     state = RULES.apply(state, 2, {"type": "end_step"})
     after = RULES.forfeit(state, state.seat_of(B))
-    assert after.phase == ACT and after.step == 2  # no duel left: the turn goes on
     assert after.eliminated == (B,)
     assert Turf(B, data.WIMPY) in after.board.values()
+    # Rubbles' attack and the Cesspools' attack on the leaver are still fought; its own is off.
+    assert after.phase == WRESTLE
+    assert [(d.attacker, d.defender) for d in after.duels] == [(R, B), (C, B)]
+    assert all(d.defence is not None and d.attack is None for d in after.duels)
+    assert RULES.to_act(after) == (after.seat_of(R),)
+    after = RULES.apply(after, after.seat_of(R), {"type": DIGITS, "digits": [4]})
+    after = RULES.apply(after, after.seat_of(C), {"type": DIGITS, "digits": [6, 6]})
+    assert after.phase == ACT and after.step == 2
+    for duel in after.wrestled:
+        assert after.points[duel.attacker] == wrestling.score(duel.attack.tiles, duel.defence.tiles)[0]
+
+
+# --- a gang leaving during the wrestling (4 gangs) -------------------------------------------
+
+C, S = data.CESSPOOLS, data.SCRAPPERS
+
+
+def four_gang_red_turn():
+    """Turn 3 with four gangs: duels R->B (Rubbles 1 digit, Brambles 3 bars), B->R, C->S, S->C."""
+    from tests.rules.terrain_vague.test_terrain_vague_frame import four_gangs
+
+    state = four_gangs(turn=2, step=5, acting=S, order=(R, B, C, S))
+    state = RULES.apply(state, 3, {"type": "end_step"})
+    assert [(d.attacker, d.defender) for d in state.duels] == [(R, B), (B, R), (C, S), (S, C)]
+    return state
+
+
+def drawn_bars(state, gang="brambles", count=3):
+    """The bars the leaver gets: drawn from the seed's timeout stream, as a choice not made."""
+    index, _ = Rng(f"{state.rng.seed}:timeout:{gang}", state.rng.drawn).below(
+        len(wrestling.bar_choices(count)))
+    return wrestling.bar_choices(count)[index]
+
+
+def revealed_after(before, seat_, move):
+    after = RULES.apply(before, seat_, move)
+    return after, RULES.public_move(before, seat_, move, after)
+
+
+def test_a_gang_leaving_before_any_choice_gets_random_bars_kept_secret_until_the_duel():
+    state = four_gang_red_turn()
+    bars = drawn_bars(state)
+    after = RULES.forfeit(state, 1)
+    assert after.eliminated == (B,) and after.phase == WRESTLE
+    assert [(d.attacker, d.defender) for d in after.duels] == [(R, B), (C, S), (S, C)]
+    assert RULES.to_act(after) == (0,)
+    drawn = after.duels[0].defence
+    assert drawn.tiles == bars and commitment(list(bars), drawn.salt) == drawn.commitment
+    # Nobody sees the drawn bars before the duel resolves: not the attacker, a spectator, the
+    # other gangs, nor the gang that left; the render and the attacker's moves tell nothing.
+    for seat_ in (0, 1, 2, 3, None):
+        seen = RULES.view(after, seat_)
+        assert seen["duels"][0]["defence"] == {"commitment": drawn.commitment}
+        assert drawn.salt not in json.dumps(seen)
+    assert RULES.legal_moves(after, 0) == RULES.legal_moves(state, 0)
+    resolved, logged = revealed_after(after, 0, {"type": DIGITS, "digits": [bars[0]]})
+    assert resolved.points[R] == 0  # its one digit met a bar
+    (duel,) = logged["revealed"]
+    assert duel["defence"] == {"tiles": list(bars), "salt": drawn.salt, "commitment": drawn.commitment}
+    assert [(d.attacker, d.defender) for d in resolved.duels] == [(C, S), (S, C)]
+    assert RULES.forfeit(state, 1) == after  # drawn from the seed: the same every replay
+
+
+def test_a_gang_leaving_after_its_attacker_committed_resolves_that_duel_at_once():
+    state = four_gang_red_turn()
+    state = RULES.apply(state, 0, {"type": DIGITS, "digits": [8]})
+    bars = drawn_bars(state)
+    after = RULES.forfeit(state, 1)
+    (duel,) = after.wrestled
+    assert (duel.attacker, duel.defender) == (R, B) and duel.defence.tiles == bars
+    assert after.points[R] == (0 if 8 in bars else 8)
+    assert [(d.attacker, d.defender) for d in after.duels] == [(C, S), (S, C)]
+    assert RULES.to_act(after) == (2, 3)
+    # Another seed whose bars miss the 8: the attacker of the leaver is never left without points.
+    for k in range(20):
+        seeded = state.with_(rng=Rng(f"other-{k}", state.rng.drawn))
+        if 8 not in drawn_bars(seeded):
+            assert RULES.forfeit(seeded, 1).points[R] == 8
+            break
+    else:
+        raise AssertionError("no seed drew bars without the 8")
+
+
+def test_a_gang_leaving_after_it_committed_keeps_its_chosen_bars():
+    state = four_gang_red_turn()
+    state = RULES.apply(state, 1, {"type": BARS, "bars": [1, 2, 3]})
+    chosen = state.duels[0].defence
+    after = RULES.forfeit(state, 1)
+    assert after.duels[0].defence == chosen
+    assert RULES.view(after, 1)["duels"][0]["defence"] == {"commitment": chosen.commitment}
+    resolved = RULES.apply(after, 0, {"type": DIGITS, "digits": [7]})
+    assert resolved.points[R] == 7 and resolved.wrestled[0].defence.tiles == (1, 2, 3)
+
+
+def test_a_gang_leaving_in_its_own_attack_calls_it_off():
+    state = four_gang_red_turn()
+    state = RULES.apply(state, 0, {"type": DIGITS, "digits": [7]})
+    state = RULES.apply(state, 1, {"type": BARS, "bars": [1, 2, 3]})
+    assert state.points[R] == 7 and (state.duels[0].attacker, state.duels[0].defender) == (B, R)
+    state, _ = revealed_after(state, 0, {"type": BARS, "bars": [5]})  # Rubbles' bars are in
+    secret_bars = state.duels[0].defence
+    after = RULES.forfeit(state, 1)
+    assert [(d.attacker, d.defender) for d in after.duels] == [(C, S), (S, C)]
+    assert after.points[R] == 7 and after.points[B] == 0  # Rubbles' own attack stands
+    assert [(d.attacker, d.defender) for d in after.wrestled] == [(R, B)]  # the off duel is unseen
+    for seat_ in (0, 2, None):
+        assert secret_bars.salt not in json.dumps(RULES.view(after, seat_))
+    done = after
+    for seat_, move in ((2, {"type": DIGITS, "digits": [4, 4]}), (3, {"type": BARS, "bars": [1, 2]}),
+                        (3, {"type": DIGITS, "digits": [6, 6]}), (2, {"type": BARS, "bars": [1, 2]})):
+        done = RULES.apply(done, seat_, move)
+    assert done.phase == ACT and done.step == 2 and done.order == (S, C, R)  # 12, 8, 7 points
 
 
 def test_two_gangs_that_are_not_sworn_enemies_duel_each_other_with_their_own_numbers():
