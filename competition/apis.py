@@ -128,7 +128,9 @@ class StandingRow(serializers.Serializer):
     draws = serializers.IntegerField()
     losses = serializers.IntegerField()
     byes = serializers.IntegerField()
-    buchholz = serializers.FloatField(help_text="the sum of the opponents' points")
+    forfeits = serializers.IntegerField(help_text="round robin games won because the opponent withdrew")
+    buchholz = serializers.FloatField(help_text="the sum of the opponents' points; a bye or forfeit counts as an "
+                                                "opponent with the entrant's own points, an unplayed game not at all")
     sonneborn_berger = serializers.FloatField(help_text="the sum of each opponent's points times the result against them")
     rating = serializers.IntegerField(help_text="the rating entered with")
     withdrawn = serializers.BooleanField(help_text="left during the tournament: keeps its points, plays no more rounds")
@@ -137,7 +139,9 @@ class StandingRow(serializers.Serializer):
 class TableInfo(serializers.Serializer):
     table = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True)
-    bye = serializers.BooleanField()
+    bye = serializers.BooleanField(help_text="one entrant and no game: a pairing bye, or a forfeit (see `forfeit`)")
+    forfeit = serializers.BooleanField(help_text="a round robin game a withdrawn entrant will not play: the one "
+                                                 "entrant present takes the point")
     seats = serializers.ListField(child=serializers.CharField(), help_text="entrants' names, by seat")
     points = serializers.ListField(child=serializers.FloatField(), allow_null=True, help_text="by seat, once ended")
 

@@ -154,13 +154,29 @@ def ranks_from_scores(scores: list[float]) -> list[int]:
     return [1 + sum(1 for other in scores if other > score) for score in scores]
 
 
-def rate_game(skills: list[Skill], scores: list[float]) -> list[Skill]:
-    """Every seat's skill after a game it played with these (already aged) skills, in seat order.
-    A higher score is a better place; equal scores tie."""
+def places(result: dict) -> list[int]:
+    """The outcome's ranking, 1 the best, by seat: the one input of every rating, tournament point,
+    tally and standing. The winners the rules named share first place; the rest follow, ordered
+    among themselves by score (equal scores share a place). A seat that resigned or lost on time
+    is never a winner, so it loses however far ahead on the board it was: the rules keep the
+    board's scores after a forfeit (Terrafex does), and a ranking read from them alone would hand
+    the resigner the win. A result with no `winners` key (none is written so) ranks by score."""
+    scores = [float(score) for score in result.get("scores") or []]
+    if "winners" not in result or not result["winners"]:
+        return ranks_from_scores(scores)
+    winners = set(result["winners"])
+    rest = [scores[seat] for seat in range(len(scores)) if seat not in winners]
+    return [1 if seat in winners else 1 + len(winners) + sum(1 for other in rest if other > scores[seat])
+            for seat in range(len(scores))]
+
+
+def rate_game(skills: list[Skill], ranks: list[int]) -> list[Skill]:
+    """Every seat's skill after a game it played with these (already aged) skills, in seat order,
+    from the seats' places (`places`: 1 the best, equal places tie)."""
     if len(skills) == 2:
         first, second = skills
-        one = 1.0 if scores[0] > scores[1] else 0.5 if scores[0] == scores[1] else 0.0
+        one = 1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0
         return [glicko2_update(first, [(second, one)]), glicko2_update(second, [(first, 1 - one)])]
     teams = [[_plackett_luce.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
-    rated = _plackett_luce.rate(teams, ranks=[float(r) for r in ranks_from_scores(scores)])
+    rated = _plackett_luce.rate(teams, ranks=[float(r) for r in ranks])
     return [Skill(PLACKETT_LUCE, team[0].mu, team[0].sigma) for team in rated]

@@ -107,6 +107,7 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
             "table": table.number,
             "game": table.game_id,
             "bye": len(table.entrants) == 1,
+            "forfeit": table.reason == tournament_pairing.FORFEIT,
             "seats": [names.get(entrant, "?") for entrant in table.entrants],
             "points": table.points if table.finished else None,
         })
@@ -122,12 +123,13 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
 def standings_of(tournament: Tournament, entrants: dict[int, Any], tables: list[Any]) -> list[dict[str, Any]]:
     played = [
         tournament_pairing.Played(
-            entrants=tuple(table.entrants), points=tuple(table.points), scores=tuple(table.scores or ()),
-            bye=len(table.entrants) == 1, played=bool(table.scores) and any(p for p in table.points),
+            entrants=tuple(table.entrants), points=tuple(table.points), places=tuple(table.places or ()),
+            kind=tournament_pairing.table_kind(len(table.entrants), table.reason),
         )
         for table in tables if table.finished
     ]
-    rows = tournament_pairing.standings({pk: e.seed_rating for pk, e in entrants.items()}, played, tournament.kind)
+    rows = tournament_pairing.standings({pk: e.seed_rating for pk, e in entrants.items()}, played, tournament.kind,
+                                        size=tournament.players)
     return [{**row, "name": entrants[row["entrant"]].name, "rating": round(row["rating"]),
              "withdrawn": entrants[row["entrant"]].withdrawn} for row in rows]
 

@@ -54,7 +54,7 @@ def test_plackett_luce_is_the_librarys_own_worked_example():
 
 def test_a_three_player_game_ranks_by_score_and_honours_ties():
     newcomers = [ratings.newcomer(PLACKETT_LUCE)] * 3
-    first, second, third = ratings.rate_game(newcomers, [7.0, 3.0, 3.0])
+    first, second, third = ratings.rate_game(newcomers, ratings.places({"scores": [7.0, 3.0, 3.0], "winners": [0]}))
     assert first.mu > 25 > second.mu
     assert (second.mu, second.sigma) == (third.mu, third.sigma)  # tied: the same change
     model = PlackettLuce(limit_sigma=True)
@@ -67,9 +67,24 @@ def test_ranks_from_scores_share_ranks_on_ties():
     assert ratings.ranks_from_scores([5, 9, 5, 1]) == [2, 1, 2, 4]
 
 
+def test_places_put_the_winners_first_whatever_the_board_says():
+    # seat 1 resigned ahead on the board: the rules name seat 0 the winner
+    assert ratings.places({"scores": [8, 10], "winners": [0], "reason": "resigned"}) == [1, 2]
+    # four seats, seat 2 resigned with the best score: it ranks among the rest by its score
+    assert ratings.places({"scores": [5, 3, 9, 3], "winners": [0]}) == [1, 3, 2, 3]
+    assert ratings.places({"scores": [0.5, 0.5], "winners": [0, 1]}) == [1, 1]
+    assert ratings.places({"scores": [2, 7]}) == [2, 1]  # no winners named: by score
+
+
+def test_a_resigner_ahead_on_the_board_is_rated_a_loss():
+    one, two = ratings.newcomer(GLICKO2), ratings.newcomer(GLICKO2)
+    winner, resigner = ratings.rate_game([one, two], ratings.places({"scores": [8, 10], "winners": [0]}))
+    assert winner.mu > 1500 > resigner.mu
+
+
 def test_two_player_draw_moves_ratings_towards_each_other():
     strong, weak = Skill(GLICKO2, 1800, 60, 0.06), Skill(GLICKO2, 1500, 60, 0.06)
-    after_strong, after_weak = ratings.rate_game([strong, weak], [0.5, 0.5])
+    after_strong, after_weak = ratings.rate_game([strong, weak], [1, 1])
     assert after_strong.mu < 1800 and after_weak.mu > 1500
 
 

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from competition import ratings
 from competition import tournament_pairing as tp
 from competition.tournament_pairing import Played, Record
 
@@ -89,17 +90,19 @@ def test_tables_of_three_are_seated_by_score_with_leftovers_sitting_out():
 
 
 def test_game_points_share_places_and_unplayed_games_score_nothing():
-    assert tp.game_points([1.0, 0.0], "resigned") == [1.0, 0.0]
-    assert tp.game_points([0.5, 0.5], "draw_agreed") == [0.5, 0.5]
-    assert tp.game_points([9, 4, 4, 1], "finished") == [1.0, 0.5, 0.5, 0.0]
-    assert tp.game_points([0, 0], "aborted") == [0.0, 0.0]
+    assert tp.game_points([1, 2], "resigned") == [1.0, 0.0]
+    assert tp.game_points([1, 1], "draw_agreed") == [0.5, 0.5]
+    assert tp.game_points([1, 2, 2, 4], "finished") == [1.0, 0.5, 0.5, 0.0]
+    assert tp.game_points([1, 1], "aborted") == [0.0, 0.0]
+    # seat 1 resigned at [8, 10]: the places, not the board, give the points
+    assert tp.game_points(ratings.places({"scores": [8, 10], "winners": [0]}), "resigned") == [1.0, 0.0]
 
 
 def test_swiss_standings_with_buchholz_and_sonneborn_berger_worked_by_hand():
     a, b, c, d = 1, 2, 3, 4
     tables = [
-        Played((a, b), (1.0, 0.0), (1, 0)), Played((c, d), (0.5, 0.5), (1, 1)),  # round 1
-        Played((a, c), (1.0, 0.0), (1, 0)), Played((b, d), (1.0, 0.0), (1, 0)),  # round 2
+        Played((a, b), (1.0, 0.0), (1, 2)), Played((c, d), (0.5, 0.5), (1, 1)),  # round 1
+        Played((a, c), (1.0, 0.0), (1, 2)), Played((b, d), (1.0, 0.0), (1, 2)),  # round 2
     ]
     rows = tp.standings({a: 1500, b: 1500, c: 1500, d: 1500}, tables, "swiss")
     by = {row["entrant"]: row for row in rows}
@@ -111,14 +114,44 @@ def test_swiss_standings_with_buchholz_and_sonneborn_berger_worked_by_hand():
     assert (by[a]["wins"], by[c]["draws"], by[d]["losses"]) == (2, 1, 1)
 
 
-def test_a_bye_scores_a_point_and_adds_nothing_to_buchholz():
-    rows = tp.standings({1: 1500, 2: 1500, 3: 1500}, [Played((1, 2), (1.0, 0.0), (1, 0)), Played((3,), (1.0,), bye=True)],
-                        "swiss")
+def test_a_bye_scores_a_point_and_counts_in_buchholz_as_an_opponent_with_its_own_score():
+    rows = tp.standings({1: 1500, 2: 1500, 3: 1500},
+                        [Played((1, 2), (1.0, 0.0), (1, 2)), Played((3,), (1.0,), kind=tp.BYE),
+                         Played((1, 3), (0.0, 1.0), (2, 1)), Played((2,), (1.0,), kind=tp.BYE)], "swiss")
     by = {row["entrant"]: row for row in rows}
-    assert by[3]["points"] == 1 and by[3]["byes"] == 1 and by[3]["buchholz"] == 0 and by[3]["games"] == 0
-    assert by[1]["rank"] == 1 and by[1]["buchholz"] == 0
+    assert by[3]["points"] == 2 and by[3]["byes"] == 1 and by[3]["games"] == 1
+    assert by[3]["buchholz"] == 1 + 2  # entrant 1's point, and a virtual opponent with its own 2
+    assert by[2]["buchholz"] == 1 + 1 and by[1]["buchholz"] == 1 + 2
+
+
+def test_an_aborted_game_counts_as_no_game_no_loss_and_no_opponent():
+    rows = tp.standings({1: 1500, 2: 1500, 3: 1500},
+                        [Played((1, 2), (0.0, 0.0), (1, 1), kind=tp.UNPLAYED), Played((3,), (1.0,), kind=tp.BYE),
+                         Played((2, 3), (1.0, 0.0), (1, 2))], "swiss")
+    by = {row["entrant"]: row for row in rows}
+    assert (by[1]["games"], by[1]["losses"], by[1]["draws"], by[1]["buchholz"]) == (0, 0, 0, 0)
+    assert (by[2]["games"], by[2]["wins"], by[2]["buchholz"]) == (1, 1, 1)
+    assert tp.table_kind(2, "aborted") == tp.UNPLAYED and tp.table_kind(1, "bye") == tp.BYE
 
 
 def test_equal_rows_share_a_rank():
-    rows = tp.standings({1: 1500, 2: 1500}, [Played((1, 2), (0.5, 0.5), (3, 3))], "round_robin")
+    rows = tp.standings({1: 1500, 2: 1500}, [Played((1, 2), (0.5, 0.5), (1, 1))], "round_robin")
     assert [row["rank"] for row in rows] == [1, 1]
+
+
+def test_a_withdrawal_keeps_the_round_robin_schedule_and_forfeits_the_leavers_games():
+    entrants = [1, 2, 3, 4, 5]
+    start = {n: tp.round_robin(entrants, n) for n in range(1, 6)}
+    met: list[frozenset] = []
+    for number in range(1, 6):
+        withdrawn = {5} if number > 1 else set()  # entrant 5 leaves during round 1
+        tables = tp.round_robin_round(entrants, number, withdrawn)
+        for seated, kind in tables:
+            if kind == "":
+                met.append(frozenset(seated))
+        scheduled = [t for t in start[number] if len(t) == 2]
+        forfeits = [seated for seated, kind in tables if kind == tp.FORFEIT]
+        assert forfeits == [tuple(e for e in t if e != 5) for t in scheduled if 5 in t]
+    assert len(met) == len(set(met))  # nobody meets twice
+    assert set(met) == {frozenset(p) for p in itertools.combinations([1, 2, 3, 4], 2)} | {
+        frozenset(t) for t in start[1] if 5 in t and len(t) == 2}
