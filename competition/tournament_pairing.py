@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from competition import dutch
 from competition.rating_fold import NOT_PLAYED_OUT
 
 BYE_POINTS = 1.0
@@ -117,34 +118,9 @@ def ranked(records: Iterable[Record]) -> list[Record]:
 
 
 def swiss(records: list[Record]) -> list[tuple[int, ...]]:
-    """The next Swiss round: pairs in seat order, then a bye (a 1-tuple) if the number is odd."""
-    order = ranked(records)
-    bye: list[tuple[int, ...]] = []
-    if len(order) % 2:
-        out = min(reversed(order), key=lambda r: r.byes)  # the lowest-ranked with the fewest byes
-        order.remove(out)
-        bye = [(out.entrant,)]
-    pairs = _pair_down(order, avoid_repeats=True) or _pair_down(order, avoid_repeats=False) or []
-    return [_seated(one, other) for one, other in pairs] + bye
-
-
-def _pair_down(order: list[Record], avoid_repeats: bool) -> list[tuple[Record, Record]] | None:
-    if not order:
-        return []
-    top, rest = order[0], order[1:]
-    for index, other in enumerate(rest):
-        if avoid_repeats and other.entrant in top.opponents:
-            continue
-        below = _pair_down(rest[:index] + rest[index + 1:], avoid_repeats)
-        if below is not None:
-            return [(top, other), *below]
-    return None
-
-
-def _seated(one: Record, other: Record) -> tuple[int, int]:
-    if other.firsts < one.firsts:
-        return other.entrant, one.entrant
-    return one.entrant, other.entrant
+    """The next Swiss round by the FIDE Dutch system's criteria (`competition.dutch`): pairs in
+    seat order, then a bye (a 1-tuple) if the number is odd."""
+    return dutch.pair(records)
 
 
 def tables_by_score(records: list[Record], size: int) -> list[tuple[int, ...]]:

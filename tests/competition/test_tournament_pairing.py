@@ -56,6 +56,8 @@ def _swiss_event(n, rounds, seed):
             records[one].opponents.add(other)
             records[other].opponents.add(one)
             records[one].firsts += 1
+            records[one].seats.append(0)
+            records[other].seats.append(1)
         played.append(tables)
     return played
 
@@ -155,3 +157,37 @@ def test_a_withdrawal_keeps_the_round_robin_schedule_and_forfeits_the_leavers_ga
     assert len(met) == len(set(met))  # nobody meets twice
     assert set(met) == {frozenset(p) for p in itertools.combinations([1, 2, 3, 4], 2)} | {
         frozenset(t) for t in start[1] if 5 in t and len(t) == 2}
+
+
+def test_swiss_round_one_pairs_the_top_half_against_the_bottom_half():
+    records = [Record(entrant=e, rating=2000 - 10 * e) for e in range(1, 9)]
+    tables = tp.swiss(records)
+    assert [frozenset(t) for t in tables] == [frozenset(p) for p in [(1, 5), (2, 6), (3, 7), (4, 8)]]
+    assert [t[0] for t in tables] == [1, 6, 3, 8]  # seat 0 alternates down the boards
+
+
+def test_swiss_repeats_only_as_often_as_it_must():
+    # entrant 1 has met everyone: one repeat is unavoidable, and there is only that one
+    records = [Record(entrant=1, points=3, opponents=set(range(2, 9)))] + [
+        Record(entrant=e, points=2, opponents={1}) for e in range(2, 9)]
+    tables = tp.swiss(records)
+    repeats = [t for t in tables if len(t) == 2 and t[1] in next(r for r in records if r.entrant == t[0]).opponents]
+    assert len(repeats) == 1 and len({e for t in tables for e in t}) == 8
+
+
+def test_swiss_gives_nobody_a_seat_three_times_running():
+    one = Record(entrant=1, points=1, rating=1600, seats=[0, 0])
+    other = Record(entrant=2, points=1, rating=1500, seats=[1, 0])
+    assert tp.swiss([one, other]) == [(2, 1)]
+
+
+@pytest.mark.parametrize("n,seed", [(16, 7), (15, 8), (24, 9)])
+def test_swiss_seats_alternate_and_stay_balanced_over_an_event(n, seed):
+    history: dict[int, list[int]] = {}
+    for tables in _swiss_event(n, tp.swiss_rounds(n) + 1, seed):
+        for table in tables:
+            for seat, entrant in enumerate(table if len(table) == 2 else ()):
+                history.setdefault(entrant, []).append(seat)
+    for seats in history.values():
+        assert abs(seats.count(0) - seats.count(1)) <= 2
+        assert all(len(set(seats[i:i + 3])) == 2 for i in range(len(seats) - 2))
