@@ -16,9 +16,11 @@ one unit of the term above it, so a better value of an earlier criterion always 
    times running or a difference beyond 2.
 3. At most one bye per player (absolute); the bye goes to the lowest score group, and within it
    the lowest-ranked (a dummy vertex for odd fields: an edge to it is the bye).
-4. Score-group homogeneity: as few pairs across score groups as possible, then the smallest
-   score differences in those that remain, preferring to float from higher groups' bottom to lower
-   groups' top (the floaters' rank distances, squared, least).
+4. Score-group homogeneity: the least sum of squared score differences over the pairs, then as
+   few pairs across score groups as possible. Squared, so two half-point floats beat one
+   one-point float: the Dutch system pairs bracket by bracket from the top, each bracket's
+   floaters going to the next bracket down, never skipping one to save a float. Floaters are
+   taken from the higher group's bottom to the lower group's top (the floaters' rank distances, squared, least).
 5. Seat preferences met for as many players as possible.
 6. Inside a score group, its top half meets its bottom half in order (S1[k] against S2[k]).
 
@@ -41,12 +43,12 @@ if TYPE_CHECKING:
 # 256 players (128 pairs); Python integers keep the sum exact however large.
 _HALVES = 1
 _PREFERENCE = 10**7
-_SCORE_SPREAD = 10**10
-_CROSS_SCORE = 10**16
-_BYE = 10**19
-_COLOUR_ABSOLUTE = 10**21
-_REPEAT = 10**24
-_BASE = 10**27  # every edge's weight stays positive, so the matching is as large as possible
+_CROSS_SCORE = 10**10
+_SCORE_SPREAD = 10**16
+_BYE = 10**22
+_COLOUR_ABSOLUTE = 10**24
+_REPEAT = 10**27
+_BASE = 10**30  # every edge's weight stays positive, so the matching is as large as possible
 
 _BYE_VERTEX = -1
 
@@ -160,7 +162,7 @@ def _cost(one: Record, other: Record, place: dict[int, tuple[int, int]], rank: d
         cost += _PREFERENCE * min(strength_one, strength_other)
     spread = round(abs(one.points - other.points) * 2)  # in half points
     if spread:
-        cost += _CROSS_SCORE + _SCORE_SPREAD * spread * spread
+        cost += _SCORE_SPREAD * spread * spread + _CROSS_SCORE
         # floaters in rank order: the higher group's last meet the lower group's first, in turn
         cost += _HALVES * (rank[other.entrant] - rank[one.entrant]) ** 2
     else:
