@@ -243,8 +243,13 @@ class RatingInfo(serializers.Serializer):
     system = serializers.ChoiceField(choices=["glicko2", "plackett_luce"],
                                      help_text="glicko2 rates two-player games; plackett_luce three and four")
     rating = serializers.IntegerField()
-    deviation = serializers.IntegerField(help_text="the rating's uncertainty: it shrinks with games, grows with absence")
-    provisional = serializers.BooleanField(help_text="deviation above 110: too few recent games to be sure")
+    deviation = serializers.IntegerField(help_text="the rating's uncertainty today: it shrinks with games and grows "
+                                                   "with the time since the last one")
+    provisional = serializers.BooleanField(help_text="too few recent games to be sure (shown with ?): deviation above "
+                                                     "110 (glicko2), sigma above 4.5, 270 shown (plackett_luce)")
+    conservative = serializers.IntegerField(help_text="a rating the player is very likely above, what leaderboards "
+                                                      "rank by: rating - 2 x deviation (glicko2), the ordinal "
+                                                      "(mu - 3 sigma) x 60 (plackett_luce)")
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     draws = serializers.IntegerField()
@@ -257,6 +262,7 @@ class Leaderboard(serializers.Serializer):
     time_class = serializers.CharField()
     system = serializers.ChoiceField(choices=["glicko2", "plackett_luce"],
                                      help_text="the pool shown: ?system=, or two-player if it has anyone")
+    rule = serializers.CharField(help_text="who is listed and by what they are ranked, in words")
     people = RatingInfo(many=True)
     bots = RatingInfo(many=True)
 

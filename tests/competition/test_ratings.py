@@ -98,3 +98,46 @@ def test_uncertainty_shrinks_with_games_and_grows_with_absence():
     assert ratings.aged(player, 10_000).sigma == ratings.MAX_DEVIATION
     multi = ratings.aged(Skill(PLACKETT_LUCE, 25, 3), 10)
     assert 3 < multi.sigma <= ratings.PL_SIGMA
+
+
+def test_a_game_rated_on_its_own_adds_no_period_growth_inside_it():
+    player, opponent = Skill(GLICKO2, 1500, 60, 0.06), Skill(GLICKO2, 1500, 60, 0.06)
+    after, _ = ratings.rate_game([player, opponent], [1, 2])
+    paper = ratings.glicko2_update(player, [(opponent, 1.0)])  # the paper's period: φ grown by σ first
+    assert after.sigma < paper.sigma
+    phi = 60 / ratings.GLICKO_SCALE  # the new φ from the old one and the game's information alone
+    assert after.sigma == pytest.approx(1 / math.sqrt(1 / phi**2 + _information(player, opponent)) * ratings.GLICKO_SCALE)
+
+
+def _information(player, opponent):
+    g = 1 / math.sqrt(1 + 3 * (opponent.sigma / ratings.GLICKO_SCALE) ** 2 / math.pi**2)
+    expected = 1 / (1 + math.exp(-g * (player.mu - opponent.mu) / ratings.GLICKO_SCALE))
+    return g * g * expected * (1 - expected)
+
+
+def test_the_provisional_mark_follows_the_live_deviation():
+    settled = Skill(GLICKO2, 1700, 80, 0.06)
+    assert not ratings.provisional(ratings.live(settled, 0))
+    assert ratings.provisional(ratings.live(settled, 365))  # back after a year: "?" again
+    assert ratings.live(settled, 365).sigma > 80 and ratings.live(settled, 365).mu == 1700
+    assert ratings.provisional(ratings.newcomer(PLACKETT_LUCE))
+    assert not ratings.provisional(Skill(PLACKETT_LUCE, 25, 4.4))
+
+
+def test_a_multiplayer_newcomer_settles_in_ten_to_thirty_games():
+    model = PlackettLuce(limit_sigma=True)
+    for players in (3, 4):
+        me, games = ratings.newcomer(PLACKETT_LUCE), 0
+        while ratings.provisional(me):
+            field = [me] + [Skill(PLACKETT_LUCE, 25 + seat, 3.5) for seat in range(players - 1)]
+            me = ratings.rate_game(field, [1 + (games + seat) % players for seat in range(players)])[0]
+            games += 1
+        assert 10 <= games <= 30, (players, games)
+    assert model.sigma * ratings.PL_SCALE == pytest.approx(500)
+
+
+def test_a_newcomers_lucky_win_is_not_ranked_above_a_veteran():
+    newcomer_after, _ = ratings.rate_game([ratings.newcomer(GLICKO2), Skill(GLICKO2, 1900, 50, 0.06)], [1, 2])
+    veteran = Skill(GLICKO2, 1750, 50, 0.06)
+    assert newcomer_after.mu > veteran.mu  # on the raw rating the newcomer would lead
+    assert ratings.conservative(newcomer_after) < ratings.conservative(veteran)
