@@ -124,7 +124,11 @@ def swiss(records: list[Record]) -> list[tuple[int, ...]]:
 
 
 def tables_by_score(records: list[Record], size: int) -> list[tuple[int, ...]]:
-    """The next round of tables of `size`: ranked entrants in order; the leftover sit out."""
+    """The next round of tables of `size`: entrants by rank, the leftover sitting out (the
+    lowest-ranked of those with the fewest sit-outs). Tables are then improved by swapping two
+    entrants of different tables while that lowers, in this order, the pairs of table-mates who
+    have sat together before (as a two-player Swiss avoids repeats) and the spread of points
+    at the tables (players of a score sit together)."""
     order = ranked(records)
     left_over = len(order) % size
     byes: list[tuple[int, ...]] = []
@@ -132,8 +136,40 @@ def tables_by_score(records: list[Record], size: int) -> list[tuple[int, ...]]:
         out = min(reversed(order), key=lambda r: r.byes)
         order.remove(out)
         byes.append((out.entrant,))
-    tables = [tuple(r.entrant for r in order[i:i + size]) for i in range(0, len(order), size)]
-    return tables + byes
+    tables = [order[i:i + size] for i in range(0, len(order), size)]
+    _spread_table_mates(tables)
+    rank = {record.entrant: index for index, record in enumerate(order)}
+    seated = [sorted(table, key=lambda r: rank[r.entrant]) for table in tables]
+    return [tuple(r.entrant for r in table) for table in sorted(seated, key=lambda t: rank[t[0].entrant])] + byes
+
+
+def _table_cost(table: list[Record]) -> tuple[int, float]:
+    met = sum(1 for i, one in enumerate(table) for other in table[i + 1:] if other.entrant in one.opponents)
+    points = [record.points for record in table]
+    return met, max(points) - min(points)
+
+
+def _spread_table_mates(tables: list[list[Record]], passes: int = 20) -> None:
+    """Swap entrants between tables while any swap lowers (repeated table-mates, point spread)."""
+    for _ in range(passes):
+        improved = False
+        for a in range(len(tables)):
+            for b in range(a + 1, len(tables)):
+                for i in range(len(tables[a])):
+                    for j in range(len(tables[b])):
+                        one, other = tables[a], tables[b]
+                        before = _sum_costs(_table_cost(one), _table_cost(other))
+                        one[i], other[j] = other[j], one[i]
+                        if _sum_costs(_table_cost(one), _table_cost(other)) < before:
+                            improved = True
+                        else:
+                            one[i], other[j] = other[j], one[i]
+        if not improved:
+            return
+
+
+def _sum_costs(one: tuple[int, float], other: tuple[int, float]) -> tuple[int, float]:
+    return one[0] + other[0], one[1] + other[1]
 
 
 def game_points(places: list[int], reason: str) -> list[float]:

@@ -191,3 +191,21 @@ def test_swiss_seats_alternate_and_stay_balanced_over_an_event(n, seed):
     for seats in history.values():
         assert abs(seats.count(0) - seats.count(1)) <= 2
         assert all(len(set(seats[i:i + 3])) == 2 for i in range(len(seats) - 2))
+
+
+def test_tables_spread_table_mates_who_have_sat_together():
+    # 1, 2, 3 sat together last round and lead on points again, 4, 5, 6 too: in rank order all
+    # six pairs would meet again; split up, only the two pairs the arithmetic forces do
+    records = [Record(entrant=e, points=p, opponents=set(mates)) for e, p, mates in [
+        (1, 2, {2, 3}), (2, 2, {1, 3}), (3, 2, {1, 2}), (4, 1, {5, 6}), (5, 1, {4, 6}), (6, 1, {4, 5})]]
+    by_id = {r.entrant: r for r in records}
+    tables = tp.tables_by_score(records, 3)
+    again = sum(1 for t in tables for i, one in enumerate(t) for other in t[i + 1:] if other in by_id[one].opponents)
+    assert again == 2 and sorted(len(t) for t in tables) == [3, 3]
+    assert tables[0][0] == 1  # the leader still sits at the first table
+
+
+def test_a_sit_out_at_tables_scores_the_average_share_not_a_win():
+    assert tp.points_without_game(tp.BYE, players=3) == 0.5 == tp.points_without_game(tp.BYE, players=4)
+    assert tp.points_without_game(tp.BYE, players=2) == 1.0
+    assert tp.points_without_game(tp.FORFEIT, players=2) == 1.0
