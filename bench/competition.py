@@ -203,14 +203,17 @@ def rebuild(games: int) -> list[str]:
 # --- Swiss pairing quality -----------------------------------------------------------------
 
 
-def _criteria(records: dict, tables: list[tuple[int, ...]]) -> tuple[int, int, int]:
-    """(repeats and absolute seat clashes, squared score spread in half points, pairs across score
-    groups) of a round: the Dutch criteria `competition.dutch` ranks first, in its order."""
+def _criteria(records: dict, tables: list[tuple[int, ...]]) -> tuple[int, int, int, int]:
+    """(repeats and absolute seat clashes, the bye's score above the lowest group in half points,
+    squared score spread in half points, pairs across score groups) of a round: the Dutch
+    criteria `competition.dutch` ranks first, in its order."""
     from competition.dutch import seat_preference
 
-    repeats = cross = spread = 0
+    repeats = cross = spread = bye = 0
+    lowest = min(record.points for record in records.values())
     for table in tables:
         if len(table) != 2:
+            bye = round((records[table[0]].points - lowest) * 2)  # the bye's height above the lowest group
             continue
         one, other = records[table[0]], records[table[1]]
         repeats += other.entrant in one.opponents
@@ -219,12 +222,13 @@ def _criteria(records: dict, tables: list[tuple[int, ...]]) -> tuple[int, int, i
         gap = round(abs(one.points - other.points) * 2)
         cross += gap > 0
         spread += gap * gap
-    return repeats, spread, cross
+    return repeats, bye, spread, cross
 
 
-def _brute_force(records: dict) -> tuple[int, int, int]:
-    """The best (repeats, spread, cross pairs) over every possible pairing, the bye to anyone who
-    has had none: the optimum a small field allows."""
+def _brute_force(records: dict) -> tuple[int, int, int, int]:
+    """The best (repeats and seat clashes, the bye's score above the lowest group, spread, cross
+    pairs) over every possible pairing, the bye to anyone who has had none: the optimum a small
+    field allows under the Dutch criteria's order."""
     ids = sorted(records)
     best = None
 
@@ -236,7 +240,7 @@ def _brute_force(records: dict) -> tuple[int, int, int]:
             return
         first, rest = left[0], left[1:]
         if len(left) % 2 and not bye_given and not records[first].byes:
-            walk(rest, tables, True)
+            walk(rest, [*tables, (first,)], True)
         for index, other in enumerate(rest):
             walk(rest[:index] + rest[index + 1:], [*tables, (first, other)], bye_given)
 
@@ -272,7 +276,8 @@ def swiss_quality(events: int) -> list[str]:
 
     lines = ["| field | events x rounds | reference | repeats ours / ref | cross-score pairs ours / ref | "
              "same seat 3 in a row | slowest round ours (ref) |", "|---|---|---|---|---|---|---|"]
-    for n, reference, count in [(9, "brute force", events), (12, "brute force", events), (34, "full matching", events),
+    for n, reference, count in [(9, "brute force", events), (11, "brute force", events), (12, "brute force", events),
+                                (34, "full matching", events),
                                 (128, "full matching", max(1, events // 4))]:
         rng = random.Random(n)
         ours_total = [0, 0]
@@ -294,9 +299,9 @@ def swiss_quality(events: int) -> list[str]:
                 slowest_ref = max(slowest_ref, time.perf_counter() - started)
                 ours = _criteria(records, tables)
                 ours_total[0] += ours[0]
-                ours_total[1] += ours[2]
+                ours_total[1] += ours[3]
                 ref_total[0] += ref[0]
-                ref_total[1] += ref[2]
+                ref_total[1] += ref[3]
                 _play(records, tables, rng)
             for record in records.values():
                 seats = record.seats
@@ -333,8 +338,9 @@ def main() -> None:
         lines += ["## Swiss pairing quality", "", *swiss_quality(args.events), ""]
     text = "\n".join(lines)
     print(text)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(text + "\n")
+    out = OUT.with_name(f"competition-{args.parts[0]}.md") if len(args.parts) == 1 else OUT
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text + "\n")
 
 
 if __name__ == "__main__":
