@@ -108,7 +108,7 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
             "table": table.number,
             "game": table.game_id,
             "bye": len(table.entrants) == 1,
-            "forfeit": table.reason == tournament_pairing.FORFEIT,
+            "forfeit": tournament_pairing.table_kind(len(table.entrants), table.reason) == tournament_pairing.FORFEIT,
             "seats": [names.get(entrant, "?") for entrant in table.entrants],
             "points": table.points if table.finished else None,
         })

@@ -245,8 +245,6 @@ def standings(entrants: dict[int, float], tables: list[Played], kind: str, size:
 
 def table_kind(seats: int, reason: str) -> str:
     """A stored table's kind for `standings`, from its seat count and how it ended."""
-    if reason == FORFEIT:
-        return FORFEIT
-    if seats == 1:
-        return BYE
+    if seats == 1:  # (a game's own reason may also read "forfeit": only a lone entrant's table is one)
+        return FORFEIT if reason == FORFEIT else BYE
     return UNPLAYED if reason in NOT_PLAYED_OUT else GAME

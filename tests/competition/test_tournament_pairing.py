@@ -134,6 +134,7 @@ def test_an_aborted_game_counts_as_no_game_no_loss_and_no_opponent():
     assert (by[1]["games"], by[1]["losses"], by[1]["draws"], by[1]["buchholz"]) == (0, 0, 0, 0)
     assert (by[2]["games"], by[2]["wins"], by[2]["buchholz"]) == (1, 1, 1)
     assert tp.table_kind(2, "aborted") == tp.UNPLAYED and tp.table_kind(1, "bye") == tp.BYE
+    assert tp.table_kind(2, "forfeit") == tp.GAME and tp.table_kind(1, "forfeit") == tp.FORFEIT  # a game's reason
 
 
 def test_equal_rows_share_a_rank():

@@ -189,3 +189,31 @@ def test_a_bot_is_seeded_with_its_rating_in_the_pool():
                           mu=1234.5, sigma=80, last_played_at=timezone.now())
     assert organiser.post(f"/api/tournaments/{tournament_id}/bots/", {"bot": "random", "level": 1}).status_code == 201
     assert Entrant.objects.get(tournament_id=tournament_id, bot="random").seed_rating == 1234.5
+
+
+@pytest.mark.parametrize("rules_id", ["terrafex", "terrain_vague", "space_junkyard", "scavenge"])
+def test_a_resigner_ahead_on_the_board_loses_in_the_standings(rules_id, monkeypatch):
+    from games import selectors as games_selectors
+
+    real = games_selectors.finished_games
+
+    def board_favours_the_resigner(**kwargs):
+        games = real(**kwargs)
+        for game in games:  # the board as Terrafex keeps it: the resigner (not a winner) ahead
+            result = game["result"]
+            if result.get("winners"):
+                game["result"] = {**result, "scores": [8 if s in result["winners"] else 10 for s in range(2)]}
+        return games
+
+    monkeypatch.setattr(tournament_service.games_selectors, "finished_games", board_favours_the_resigner)
+    organiser = register()
+    players = [register() for _ in range(2)]
+    tournament_id = _organise(organiser, rules=rules_id)
+    for player in players:
+        player.post(f"/api/tournaments/{tournament_id}/entry/")
+    _start_now(tournament_id)
+    _finish_current_round(tournament_id, [player.username for player in players])  # the second resigns
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert detail["status"] == "finished"
+    assert [(row["name"], row["points"], row["wins"]) for row in detail["standings"]] == [
+        (players[0].username, 1.0, 1), (players[1].username, 0.0, 0)]
