@@ -130,7 +130,9 @@ class StandingRow(serializers.Serializer):
     draws = serializers.IntegerField()
     losses = serializers.IntegerField()
     byes = serializers.IntegerField()
-    buchholz = serializers.FloatField(help_text="the sum of the opponents' points")
+    forfeits = serializers.IntegerField(help_text="round robin games won because the opponent withdrew")
+    buchholz = serializers.FloatField(help_text="the sum of the opponents' points; a bye or forfeit counts as an "
+                                                "opponent with the entrant's own points, an unplayed game not at all")
     sonneborn_berger = serializers.FloatField(help_text="the sum of each opponent's points times the result against them")
     rating = serializers.IntegerField(help_text="the rating entered with")
     withdrawn = serializers.BooleanField(help_text="left during the tournament: keeps its points, plays no more rounds")
@@ -139,7 +141,9 @@ class StandingRow(serializers.Serializer):
 class TableInfo(serializers.Serializer):
     table = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True)
-    bye = serializers.BooleanField()
+    bye = serializers.BooleanField(help_text="one entrant and no game: a pairing bye, or a forfeit (see `forfeit`)")
+    forfeit = serializers.BooleanField(help_text="a round robin game a withdrawn entrant will not play: the one "
+                                                 "entrant present takes the point")
     seats = serializers.ListField(child=serializers.CharField(), help_text="entrants' names, by seat")
     points = serializers.ListField(child=serializers.FloatField(), allow_null=True, help_text="by seat, once ended")
 
@@ -241,8 +245,13 @@ class RatingInfo(serializers.Serializer):
     system = serializers.ChoiceField(choices=["glicko2", "plackett_luce"],
                                      help_text="glicko2 rates two-player games; plackett_luce three and four")
     rating = serializers.IntegerField()
-    deviation = serializers.IntegerField(help_text="the rating's uncertainty: it shrinks with games, grows with absence")
-    provisional = serializers.BooleanField(help_text="deviation above 110: too few recent games to be sure")
+    deviation = serializers.IntegerField(help_text="the rating's uncertainty today: it shrinks with games and grows "
+                                                   "with the time since the last one")
+    provisional = serializers.BooleanField(help_text="too few recent games to be sure (shown with ?): deviation above "
+                                                     "110 (glicko2), sigma above 4.5, 270 shown (plackett_luce)")
+    conservative = serializers.IntegerField(help_text="a rating the player is very likely above, what leaderboards "
+                                                      "rank by: rating - 2 x deviation (glicko2), the ordinal "
+                                                      "(mu - 3 sigma) x 60 (plackett_luce)")
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     draws = serializers.IntegerField()
@@ -255,6 +264,7 @@ class Leaderboard(serializers.Serializer):
     time_class = serializers.CharField()
     system = serializers.ChoiceField(choices=["glicko2", "plackett_luce"],
                                      help_text="the pool shown: ?system=, or two-player if it has anyone")
+    rule = serializers.CharField(help_text="who is listed and by what they are ranked, in words")
     people = RatingInfo(many=True)
     bots = RatingInfo(many=True)
 

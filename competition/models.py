@@ -187,7 +187,11 @@ class Table(models.Model):
     entrants = models.JSONField()
     game_id = models.BigIntegerField(null=True, blank=True, unique=True)
     points = models.JSONField(null=True, blank=True)
-    scores = models.JSONField(null=True, blank=True, help_text="the game's scores by seat (results between two)")
+    scores = models.JSONField(null=True, blank=True, help_text="the game's scores by seat, as the rules gave them")
+    places = models.JSONField(null=True, blank=True,
+                              help_text="the outcome's ranking by seat, 1 the best (results between two)")
+    reason = models.CharField(max_length=40, blank=True, default="",
+                              help_text="how the game ended; `bye`, or `forfeit` for a withdrawn opponent's game")
     finished = models.BooleanField(default=False)
 
     class Meta:

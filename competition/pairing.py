@@ -73,10 +73,13 @@ def seek_create(*, user: Any, rules_id: str, players: int, options: dict | None,
     return seek
 
 
-def rating_in_pool(*, user: Any, rules: str, players: int, time_control: dict, **_: Any) -> float:
-    """The account's rating in the pool the game would be rated in (a newcomer's if none)."""
+def rating_in_pool(*, user: Any = None, rules: str, players: int, time_control: dict, player: str | None = None,
+                   **_: Any) -> float:
+    """The rating in the pool the game would be rated in (a newcomer's if none) of the account
+    `user`, or of the pool key `player` (a server bot's `bot:<name>:<level>`)."""
     system = ratings.system_for(players)
-    known = Rating.objects.filter(player=rating_fold.person(user.pk), rules=rules, system=system,
+    key = player if player is not None else rating_fold.person(user.pk)
+    known = Rating.objects.filter(player=key, rules=rules, system=system,
                                   time_class=rating_fold.time_class_of(time_control) or "").first()
     return known.rating if known else ratings.newcomer(system).rating
 

@@ -8,8 +8,8 @@ or abandoned by everyone counts for nobody. A seat resigned, forfeited or lost o
 what the result gives it, which is a loss.
 
 A pool is (rules, time class, system): Glicko-2 rates two-player games, Plackett-Luce three and
-four. Places come from the result's scores: a higher score is a better place and equal scores
-tie. For the win/draw/loss tally, a seat alone in first place won, one sharing first drew, and
+four. Places come from the outcome's ranking (`ratings.places`): the winners the rules named
+first, then the rest by score, so a seat that resigned ahead on the board still lost. For the win/draw/loss tally, a seat alone in first place won, one sharing first drew, and
 every other seat lost.
 """
 
@@ -77,11 +77,16 @@ def person(user_id: int) -> str:
     return f"u{user_id}"
 
 
+def bot_key(bot: str, level: int) -> str:
+    """A server bot's key in the pools: each level is a player of its own."""
+    return f"bot:{bot}:{level}"
+
+
 def player_of(seat: dict[str, Any]) -> tuple[str, str, bool, int | None]:
     """(key, display name, is a bot, user id) of the seat's player."""
     if seat["user_id"] is not None:
         return person(seat["user_id"]), seat["username"], seat["is_bot"], seat["user_id"]
-    return f"bot:{seat['bot']}:{seat['level']}", f"{seat['bot']} (level {seat['level']})", True, None
+    return bot_key(seat["bot"], seat["level"]), f"{seat['bot']} (level {seat['level']})", True, None
 
 
 def order_key(game: dict[str, Any]) -> tuple[dt.datetime, int]:
@@ -94,9 +99,8 @@ def fold_game(game: dict[str, Any], standings: dict[str, Standing]) -> list[dict
     rules_id, time_class, system = pool_of(game)
     finished_at = game["finished_at"]
     befores = [_standing_before(seat, standings, system, finished_at) for seat in game["seats"]]
-    scores = [float(score) for score in game["result"]["scores"]]
-    afters = ratings.rate_game([standing.skill for standing in befores], scores)
-    ranks = ratings.ranks_from_scores(scores)
+    ranks = ratings.places(game["result"])
+    afters = ratings.rate_game([standing.skill for standing in befores], ranks)
     changes = []
     for seat, before, after, rank in zip(game["seats"], befores, afters, ranks):
         outcome = _outcome(rank, ranks)

@@ -4,8 +4,10 @@ rebuild from the games' log gives the same numbers to the last bit.
 - Two-player games: Glicko-2 (Glickman, "Example of the Glicko-2 system", 2022 revision), written
   here from the paper. The one library on the package index (`glicko2` 2.1.0) computes the
   volatility's f(x) with the rating μ where the paper has the deviation φ; the paper's own
-  example, a player at μ = 0, hides the slip. Each game is its own rating period, as on lichess;
-  the deviation grows between a player's games by the periods elapsed (`PERIOD_DAYS`).
+  example, a player at μ = 0, hides the slip. Each game is rated on its own as it ends, as on
+  lichess, without the paper's step-6 growth inside the game (`period_growth=False`): the
+  deviation grows only with the time elapsed since the player's last game (`PERIOD_DAYS`), both
+  in the next game's rating and in what profiles and leaderboards show (`live`).
 - Three and four players, free for all: openskill's Plackett-Luce model (Weng and Lin), which
   rates a ranking of any number of players, ties included.
 
@@ -29,16 +31,23 @@ TAU = 0.5
 NEW_RATING, NEW_DEVIATION, NEW_VOLATILITY = 1500.0, 350.0, 0.06
 MAX_DEVIATION = 350.0
 PROVISIONAL_DEVIATION = 110.0  # above it, too few recent games to be sure (a rating shown with "?")
+LEADERBOARD_DEVIATIONS = 2.0  # a leaderboard ranks by rating - 2 x deviation: 97.7% sure to be above it
 CONVERGENCE = 1e-6
-# A rating period, for the deviation's growth with absence: a player back after four weeks is
-# four periods less certain. lichess counts about 4.7 days a period; a week suits slow play.
-PERIOD_DAYS = 7.0
+# A rating period, for the deviation's growth with absence: lichess's 0.21436 periods a day
+# (4.67 days a period). A settled player (deviation 80) turns provisional again after about eight
+# months away; one at 50 after about sixteen.
+PERIOD_DAYS = 1 / 0.21436
 
 # The multiplayer model, shown on the Glicko scale.
 PL_SCALE = 60.0
 _plackett_luce = PlackettLuce(limit_sigma=True)
 PL_MU, PL_SIGMA = _plackett_luce.mu, _plackett_luce.sigma
 PL_DRIFT = _plackett_luce.tau  # σ's growth a period
+# Provisional while σ is above 4.5 (270 on the display scale): a newcomer's 25/3 comes down to it
+# in about 17 three-player or 22 four-player games against established players, where Glicko-2's
+# deviation reaches 110 in 10 to 30 games. (110 / 60 would take hundreds of games.)
+PL_PROVISIONAL_SIGMA = 4.5
+PL_ORDINAL_SIGMAS = 3.0  # openskill's ordinal, μ - 3σ: a leaderboard's conservative rating
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,26 @@ class Skill:
     @property
     def deviation(self) -> float:
         return self.sigma if self.system == GLICKO2 else self.sigma * PL_SCALE
+
+
+def provisional(skill: Skill) -> bool:
+    """Too few recent games to be sure: the rating is shown with "?" and kept off leaderboards."""
+    if skill.system == GLICKO2:
+        return skill.sigma > PROVISIONAL_DEVIATION
+    return skill.sigma > PL_PROVISIONAL_SIGMA
+
+
+def conservative(skill: Skill) -> float:
+    """A rating the player is very likely above, on the display scale: Glicko-2's rating minus
+    two deviations, openskill's ordinal (μ - 3σ) ×60. A newcomer's one lucky win leaves it low."""
+    if skill.system == GLICKO2:
+        return skill.mu - LEADERBOARD_DEVIATIONS * skill.sigma
+    return (skill.mu - PL_ORDINAL_SIGMAS * skill.sigma) * PL_SCALE
+
+
+def live(skill: Skill, idle_days: float) -> Skill:
+    """The skill as it stands `idle_days` after the player's last game: what is shown."""
+    return aged(skill, max(0.0, idle_days) / PERIOD_DAYS)
 
 
 def system_for(players: int) -> str:
@@ -94,9 +123,13 @@ def _expected(mu: float, mu_j: float, phi_j: float) -> float:
     return 1 / (1 + math.exp(-_g(phi_j) * (mu - mu_j)))
 
 
-def glicko2_update(player: Skill, games: list[tuple[Skill, float]], tau: float = TAU) -> Skill:
+def glicko2_update(player: Skill, games: list[tuple[Skill, float]], tau: float = TAU,
+                   period_growth: bool = True) -> Skill:
     """The player's skill after one rating period of `games`: (opponent's skill before the
-    period, score 1 win, 0.5 draw, 0 loss). The paper's steps 2 to 8; no games is step 6 only."""
+    period, score 1 win, 0.5 draw, 0 loss). The paper's steps 2 to 8; no games is step 6 only.
+    `period_growth=False` leaves out step 6's growth of the deviation by the new volatility: a
+    game rated on its own is not a rating period, and the time since the player's last game has
+    already grown the deviation (`aged`), as lichess does."""
     if not games:
         return aged(player, 1)
     mu = (player.mu - NEW_RATING) / GLICKO_SCALE
@@ -111,7 +144,7 @@ def glicko2_update(player: Skill, games: list[tuple[Skill, float]], tau: float =
     delta = v * improvement
     new_sigma = _volatility(phi, sigma, v, delta, tau)
     # steps 6 and 7
-    phi_star = math.sqrt(phi * phi + new_sigma * new_sigma)
+    phi_star = math.sqrt(phi * phi + new_sigma * new_sigma) if period_growth else phi
     new_phi = 1 / math.sqrt(1 / (phi_star * phi_star) + 1 / v)
     new_mu = mu + new_phi * new_phi * improvement
     # step 8, back to the display scale
@@ -154,13 +187,30 @@ def ranks_from_scores(scores: list[float]) -> list[int]:
     return [1 + sum(1 for other in scores if other > score) for score in scores]
 
 
-def rate_game(skills: list[Skill], scores: list[float]) -> list[Skill]:
-    """Every seat's skill after a game it played with these (already aged) skills, in seat order.
-    A higher score is a better place; equal scores tie."""
+def places(result: dict) -> list[int]:
+    """The outcome's ranking, 1 the best, by seat: the one input of every rating, tournament point,
+    tally and standing. The winners the rules named share first place; the rest follow, ordered
+    among themselves by score (equal scores share a place). A seat that resigned or lost on time
+    is never a winner, so it loses however far ahead on the board it was: the rules keep the
+    board's scores after a forfeit (Terrafex does), and a ranking read from them alone would hand
+    the resigner the win. A result with no `winners` key (none is written so) ranks by score."""
+    scores = [float(score) for score in result.get("scores") or []]
+    if "winners" not in result or not result["winners"]:
+        return ranks_from_scores(scores)
+    winners = set(result["winners"])
+    rest = [scores[seat] for seat in range(len(scores)) if seat not in winners]
+    return [1 if seat in winners else 1 + len(winners) + sum(1 for other in rest if other > scores[seat])
+            for seat in range(len(scores))]
+
+
+def rate_game(skills: list[Skill], ranks: list[int]) -> list[Skill]:
+    """Every seat's skill after a game it played with these (already aged) skills, in seat order,
+    from the seats' places (`places`: 1 the best, equal places tie)."""
     if len(skills) == 2:
         first, second = skills
-        one = 1.0 if scores[0] > scores[1] else 0.5 if scores[0] == scores[1] else 0.0
-        return [glicko2_update(first, [(second, one)]), glicko2_update(second, [(first, 1 - one)])]
+        one = 1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0
+        return [glicko2_update(first, [(second, one)], period_growth=False),
+                glicko2_update(second, [(first, 1 - one)], period_growth=False)]
     teams = [[_plackett_luce.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
-    rated = _plackett_luce.rate(teams, ranks=[float(r) for r in ranks_from_scores(scores)])
+    rated = _plackett_luce.rate(teams, ranks=[float(r) for r in ranks])
     return [Skill(PLACKETT_LUCE, team[0].mu, team[0].sigma) for team in rated]

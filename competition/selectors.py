@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -108,6 +109,7 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
             "table": table.number,
             "game": table.game_id,
             "bye": len(table.entrants) == 1,
+            "forfeit": tournament_pairing.table_kind(len(table.entrants), table.reason) == tournament_pairing.FORFEIT,
             "seats": [names.get(entrant, "?") for entrant in table.entrants],
             "points": table.points if table.finished else None,
         })
@@ -123,12 +125,13 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
 def standings_of(tournament: Tournament, entrants: dict[int, Any], tables: list[Any]) -> list[dict[str, Any]]:
     played = [
         tournament_pairing.Played(
-            entrants=tuple(table.entrants), points=tuple(table.points), scores=tuple(table.scores or ()),
-            bye=len(table.entrants) == 1, played=bool(table.scores) and any(p for p in table.points),
+            entrants=tuple(table.entrants), points=tuple(table.points), places=tuple(table.places or ()),
+            kind=tournament_pairing.table_kind(len(table.entrants), table.reason),
         )
         for table in tables if table.finished
     ]
-    rows = tournament_pairing.standings({pk: e.seed_rating for pk, e in entrants.items()}, played, tournament.kind)
+    rows = tournament_pairing.standings({pk: e.seed_rating for pk, e in entrants.items()}, played, tournament.kind,
+                                        size=tournament.players)
     return [{**row, "name": entrants[row["entrant"]].name, "rating": round(row["rating"]),
              "withdrawn": entrants[row["entrant"]].withdrawn} for row in rows]
 
@@ -136,7 +139,14 @@ def standings_of(tournament: Tournament, entrants: dict[int, Any], tables: list[
 # --- ratings ----------------------------------------------------------------------------------
 
 
-def rating_info(rating: Rating) -> dict[str, Any]:
+def live_skill(rating: Rating, now: dt.datetime | None = None) -> ratings.Skill:
+    """The rating's skill today: its deviation grown with the time since its last game."""
+    idle = ((now or timezone.now()) - rating.last_played_at).total_seconds() / 86_400
+    return ratings.live(ratings.Skill(rating.system, rating.mu, rating.sigma, rating.volatility), idle)
+
+
+def rating_info(rating: Rating, now: dt.datetime | None = None) -> dict[str, Any]:
+    skill = live_skill(rating, now)
     return {
         "name": rating.name,
         "is_bot": rating.is_bot,
@@ -144,8 +154,9 @@ def rating_info(rating: Rating) -> dict[str, Any]:
         "time_class": rating.time_class,
         "system": rating.system,
         "rating": round(rating.rating),
-        "deviation": round(rating.deviation),
-        "provisional": rating.deviation > ratings.PROVISIONAL_DEVIATION,
+        "deviation": round(skill.deviation),
+        "provisional": ratings.provisional(skill),
+        "conservative": round(ratings.conservative(skill)),
         "games": rating.games,
         "wins": rating.wins,
         "draws": rating.draws,
@@ -154,19 +165,37 @@ def rating_info(rating: Rating) -> dict[str, Any]:
     }
 
 
+LEADERBOARD_ACTIVE_DAYS = 30
+LEADERBOARD_RULE = {
+    ratings.GLICKO2: "ranked by rating minus 2 deviations; only players with a settled rating (deviation 110 or "
+                     "less) who played a rated game in this pool in the last 30 days",
+    ratings.PLACKETT_LUCE: "ranked by the ordinal, (mu - 3 sigma) x 60; only players with a settled rating (sigma "
+                           "4.5 or less, 270 shown) who played a rated game in this pool in the last 30 days",
+}
+
+
 def leaderboard(*, rules_id: str, time_class: str, system: str | None = None) -> dict[str, Any]:
-    """The top players of a pool, people and bots apart, best rating first. Without `system`,
-    the two-player pool if it has anyone, else the multiplayer one: pools are never mixed."""
+    """The top players of a pool, people and bots apart, by a conservative rating
+    (`ratings.conservative`), only settled players active in the last 30 days (`rule`). Without
+    `system`, the two-player pool if it has anyone, else the multiplayer one: pools are never mixed."""
     in_class = Rating.objects.filter(rules=rules_id, time_class=time_class)
     if system is None:
         system = ratings.GLICKO2 if in_class.filter(system=ratings.GLICKO2).exists() else ratings.PLACKETT_LUCE
-    top = in_class.filter(system=system).order_by("-rating", "player")
+    now = timezone.now()
+    active = in_class.filter(system=system, last_played_at__gte=now - dt.timedelta(days=LEADERBOARD_ACTIVE_DAYS))
+
+    def top(is_bot: bool) -> list[dict[str, Any]]:
+        rows = [rating_info(r, now) for r in active.filter(is_bot=is_bot).order_by("player")]
+        settled = [row for row in rows if not row["provisional"]]
+        return sorted(settled, key=lambda row: -row["conservative"])[:LEADERBOARD_SIZE]
+
     return {
         "rules": rules_id,
         "time_class": time_class,
         "system": system,
-        "people": [rating_info(r) for r in top.filter(is_bot=False)[:LEADERBOARD_SIZE]],
-        "bots": [rating_info(r) for r in top.filter(is_bot=True)[:LEADERBOARD_SIZE]],
+        "rule": LEADERBOARD_RULE[system],
+        "people": top(False),
+        "bots": top(True),
     }
 
 

@@ -27,9 +27,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from competition import dutch
 from competition.rating_fold import NOT_PLAYED_OUT
 
 BYE_POINTS = 1.0
+SIT_OUT_POINTS = 0.5
+BYE, FORFEIT, GAME, UNPLAYED = "bye", "forfeit", "game", "unplayed"
 
 
 def swiss_rounds(entrants: int) -> int:
@@ -64,6 +67,39 @@ def round_robin(entrants: list[int], round_number: int) -> list[tuple[int, ...]]
     return [table for table in tables if len(table) == 2] + byes
 
 
+def round_robin_round(entrants: list[int], round_number: int, withdrawn: set[int]) -> list[tuple[tuple[int, ...], str]]:
+    """Round `round_number` of the schedule made at the start over `entrants` (everyone who
+    started, in the order they were numbered), as (seats, kind) pairs: a game (kind ""), a bye, or
+    a forfeit where one of the two has withdrawn: the one present takes the point without a game
+    (FIDE's round-robin rule for a withdrawal; neither is rematched, the schedule never moves)."""
+    tables: list[tuple[tuple[int, ...], str]] = []
+    for seated in round_robin(entrants, round_number):
+        present = tuple(entrant for entrant in seated if entrant not in withdrawn)
+        if not present:
+            continue
+        if len(seated) == 1:
+            tables.append((present, BYE))
+        elif len(present) == 1:
+            tables.append((present, FORFEIT))
+        else:
+            tables.append((present, ""))
+    return tables
+
+
+def kinds_of(seating: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], str]]:
+    """A pairing's tables as (seats, kind): a lone entrant is a bye."""
+    return [(seated, BYE if len(seated) == 1 else "") for seated in seating]
+
+
+def points_without_game(kind: str, players: int) -> float:
+    """A bye's or forfeit's points. Two-player: a whole point (FIDE's pairing-allocated bye; a
+    forfeit win). Three or four at a table: a sit-out takes a table's average share, ½ (the
+    shares at a table sum to half its seats), neither a win nor a loss."""
+    if kind == FORFEIT or players == 2:
+        return BYE_POINTS
+    return SIT_OUT_POINTS
+
+
 @dataclass
 class Record:
     """What pairing needs to know of an entrant so far."""
@@ -74,6 +110,7 @@ class Record:
     opponents: set[int] = field(default_factory=set)
     byes: int = 0
     firsts: int = 0  # games in seat 0
+    seats: list[int] = field(default_factory=list)  # the seat of each game played, in round order
 
 
 def ranked(records: Iterable[Record]) -> list[Record]:
@@ -81,38 +118,17 @@ def ranked(records: Iterable[Record]) -> list[Record]:
 
 
 def swiss(records: list[Record]) -> list[tuple[int, ...]]:
-    """The next Swiss round: pairs in seat order, then a bye (a 1-tuple) if the number is odd."""
-    order = ranked(records)
-    bye: list[tuple[int, ...]] = []
-    if len(order) % 2:
-        out = min(reversed(order), key=lambda r: r.byes)  # the lowest-ranked with the fewest byes
-        order.remove(out)
-        bye = [(out.entrant,)]
-    pairs = _pair_down(order, avoid_repeats=True) or _pair_down(order, avoid_repeats=False) or []
-    return [_seated(one, other) for one, other in pairs] + bye
-
-
-def _pair_down(order: list[Record], avoid_repeats: bool) -> list[tuple[Record, Record]] | None:
-    if not order:
-        return []
-    top, rest = order[0], order[1:]
-    for index, other in enumerate(rest):
-        if avoid_repeats and other.entrant in top.opponents:
-            continue
-        below = _pair_down(rest[:index] + rest[index + 1:], avoid_repeats)
-        if below is not None:
-            return [(top, other), *below]
-    return None
-
-
-def _seated(one: Record, other: Record) -> tuple[int, int]:
-    if other.firsts < one.firsts:
-        return other.entrant, one.entrant
-    return one.entrant, other.entrant
+    """The next Swiss round by the FIDE Dutch system's criteria (`competition.dutch`): pairs in
+    seat order, then a bye (a 1-tuple) if the number is odd."""
+    return dutch.pair(records)
 
 
 def tables_by_score(records: list[Record], size: int) -> list[tuple[int, ...]]:
-    """The next round of tables of `size`: ranked entrants in order; the leftover sit out."""
+    """The next round of tables of `size`: entrants by rank, the leftover sitting out (the
+    lowest-ranked of those with the fewest sit-outs). Tables are then improved by swapping two
+    entrants of different tables while that lowers, in this order, the pairs of table-mates who
+    have sat together before (as a two-player Swiss avoids repeats) and the spread of points
+    at the tables (players of a score sit together)."""
     order = ranked(records)
     left_over = len(order) % size
     byes: list[tuple[int, ...]] = []
@@ -120,62 +136,102 @@ def tables_by_score(records: list[Record], size: int) -> list[tuple[int, ...]]:
         out = min(reversed(order), key=lambda r: r.byes)
         order.remove(out)
         byes.append((out.entrant,))
-    tables = [tuple(r.entrant for r in order[i:i + size]) for i in range(0, len(order), size)]
-    return tables + byes
+    tables = [order[i:i + size] for i in range(0, len(order), size)]
+    _spread_table_mates(tables)
+    rank = {record.entrant: index for index, record in enumerate(order)}
+    seated = [sorted(table, key=lambda r: rank[r.entrant]) for table in tables]
+    return [tuple(r.entrant for r in table) for table in sorted(seated, key=lambda t: rank[t[0].entrant])] + byes
 
 
-def game_points(scores: list[float], reason: str) -> list[float]:
-    """Each seat's tournament points from a game's scores (see the module's docstring)."""
+def _table_cost(table: list[Record]) -> tuple[int, float]:
+    met = sum(1 for i, one in enumerate(table) for other in table[i + 1:] if other.entrant in one.opponents)
+    points = [record.points for record in table]
+    return met, max(points) - min(points)
+
+
+def _spread_table_mates(tables: list[list[Record]], passes: int = 20) -> None:
+    """Swap entrants between tables while any swap lowers (repeated table-mates, point spread)."""
+    for _ in range(passes):
+        improved = False
+        for a in range(len(tables)):
+            for b in range(a + 1, len(tables)):
+                for i in range(len(tables[a])):
+                    for j in range(len(tables[b])):
+                        one, other = tables[a], tables[b]
+                        before = _sum_costs(_table_cost(one), _table_cost(other))
+                        one[i], other[j] = other[j], one[i]
+                        if _sum_costs(_table_cost(one), _table_cost(other)) < before:
+                            improved = True
+                        else:
+                            one[i], other[j] = other[j], one[i]
+        if not improved:
+            return
+
+
+def _sum_costs(one: tuple[int, float], other: tuple[int, float]) -> tuple[int, float]:
+    return one[0] + other[0], one[1] + other[1]
+
+
+def game_points(places: list[int], reason: str) -> list[float]:
+    """Each seat's tournament points from a game's places (`ratings.places`: 1 the best; see the
+    module's docstring)."""
     if reason in NOT_PLAYED_OUT:
-        return [0.0] * len(scores)
-    return [pairwise(scores, seat, other_seats=[o for o in range(len(scores)) if o != seat]) for seat in range(len(scores))]
+        return [0.0] * len(places)
+    return [pairwise(places, seat, other_seats=[o for o in range(len(places)) if o != seat]) for seat in range(len(places))]
 
 
-def pairwise(scores: list[float], seat: int, other_seats: list[int]) -> float:
+def pairwise(places: list[int], seat: int, other_seats: list[int]) -> float:
+    """The seat's share against `other_seats`: 1 for each it finished above, ½ for a shared place."""
     if not other_seats:
         return 0.0
-    won = sum(1.0 if scores[seat] > scores[o] else 0.5 if scores[seat] == scores[o] else 0.0 for o in other_seats)
+    won = sum(1.0 if places[seat] < places[o] else 0.5 if places[seat] == places[o] else 0.0 for o in other_seats)
     return won / len(other_seats)
 
 
 @dataclass
 class Played:
-    """One finished table: entrants by seat, their points, their scores (for results between
-    two of them), whether it was a bye."""
+    """One finished table: entrants by seat, their points, their places (`ratings.places`, for
+    results between two of them) and its kind: a game played out, a game that ended unplayed
+    (aborted, cancelled, abandoned), a bye, or a forfeit (a withdrawn entrant's scheduled game,
+    the one entrant present taking the point)."""
 
     entrants: tuple[int, ...]
     points: tuple[float, ...]
-    scores: tuple[float, ...] = ()
-    bye: bool = False
-    played: bool = True
+    places: tuple[int, ...] = ()
+    kind: str = GAME
 
 
-def standings(entrants: dict[int, float], tables: list[Played], kind: str) -> list[dict]:
+def standings(entrants: dict[int, float], tables: list[Played], kind: str, size: int = 2) -> list[dict]:
     """Entrant ids with their rating -> ordered rows: entrant, points, games, wins, draws,
-    losses, byes, buchholz, sonneborn_berger, rank (shared when everything used to order ties)."""
+    losses, byes, forfeits, buchholz, sonneborn_berger, rank (shared when everything used to
+    order ties). A bye or forfeit counts in Buchholz as `size - 1` virtual opponents each with the
+    entrant's own final points (FIDE's 2023 rule for unplayed rounds); a game that ended unplayed
+    counts for nothing: no game, no loss, no opponent."""
     points = {entrant: 0.0 for entrant in entrants}
     rows = {entrant: {"entrant": entrant, "points": 0.0, "games": 0, "wins": 0, "draws": 0, "losses": 0, "byes": 0,
-                      "opponents": []} for entrant in entrants}
+                      "forfeits": 0, "opponents": [], "virtual": 0} for entrant in entrants}
     for table in tables:
         for seat, entrant in enumerate(table.entrants):
             points[entrant] += table.points[seat]
             row = rows[entrant]
-            if table.bye:
-                row["byes"] += 1
+            if table.kind == UNPLAYED:
+                continue
+            if table.kind in (BYE, FORFEIT):
+                row["byes" if table.kind == BYE else "forfeits"] += 1
+                row["virtual"] += size - 1
                 continue
             row["games"] += 1
             result = table.points[seat]
             row["wins" if result == 1 else "losses" if result == 0 else "draws"] += 1
             for other_seat, other in enumerate(table.entrants):
                 if other != entrant:
-                    against = pairwise(list(table.scores), seat, [other_seat]) if table.played else 0.0
-                    row["opponents"].append((other, against))
+                    row["opponents"].append((other, pairwise(list(table.places), seat, [other_seat])))
     for entrant, row in rows.items():
         row["points"] = points[entrant]
-        row["buchholz"] = sum(points[other] for other, _ in row["opponents"])
+        row["buchholz"] = sum(points[other] for other, _ in row["opponents"]) + row["virtual"] * points[entrant]
         row["sonneborn_berger"] = sum(points[other] * against for other, against in row["opponents"])
         row["rating"] = entrants[entrant]
-        del row["opponents"]
+        del row["opponents"], row["virtual"]
     if kind == "round_robin":
         key = lambda r: (-r["points"], -r["sonneborn_berger"], -r["wins"], -r["rating"])  # noqa: E731
     else:
@@ -185,3 +241,10 @@ def standings(entrants: dict[int, float], tables: list[Played], kind: str) -> li
         tied = index and key(ordered[index - 1]) == key(row)
         row["rank"] = ordered[index - 1]["rank"] if tied else index + 1
     return ordered
+
+
+def table_kind(seats: int, reason: str) -> str:
+    """A stored table's kind for `standings`, from its seat count and how it ended."""
+    if seats == 1:  # (a game's own reason may also read "forfeit": only a lone entrant's table is one)
+        return FORFEIT if reason == FORFEIT else BYE
+    return UNPLAYED if reason in NOT_PLAYED_OUT else GAME

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 import bots
 import rules
-from competition import pairing, tournament_pairing
+from competition import pairing, rating_fold, ratings, tournament_pairing
 from competition.errors import AlreadyEntered, NotTheOrganiser, TournamentClosed, TournamentNotFound
 from competition.models import Entrant, Table, Tournament, TournamentKind, TournamentStatus
 from games import selectors as games_selectors
@@ -97,7 +97,9 @@ def tournament_bot_add(*, user: Any, tournament_id: int, bot: str, level: int | 
     chosen = spec.default_level if level is None else level
     spec.check_level(chosen)
     number = tournament.entrants.filter(bot=spec.name).count() + 1
-    return Entrant.objects.create(tournament=tournament, bot=spec.name, bot_level=chosen,
+    seed = pairing.rating_in_pool(player=rating_fold.bot_key(spec.name, chosen), rules=tournament.rules,
+                                  players=tournament.players, time_control=tournament.time_control)
+    return Entrant.objects.create(tournament=tournament, bot=spec.name, bot_level=chosen, seed_rating=seed,
                                   name=f"{spec.name} #{number} (level {chosen})")
 
 
@@ -163,27 +165,33 @@ def _results_in(tournament: Tournament) -> int:
     for game in games_selectors.finished_games(game_ids=list(waiting), rated_only=False):
         table = waiting[game["id"]]
         result = game["result"] or {}
-        table.points = tournament_pairing.game_points([float(s) for s in result.get("scores") or [0] * len(table.entrants)],
-                                                      result.get("reason", ""))
-        table.scores = result.get("scores")
+        if len(result.get("scores") or []) != len(table.entrants):
+            result = {"scores": [0] * len(table.entrants), "winners": [], "reason": result.get("reason") or "aborted"}
+        table.places = ratings.places(result)
+        table.points = tournament_pairing.game_points(table.places, result.get("reason", ""))
+        table.scores, table.reason = result.get("scores"), result.get("reason", "")[:40]
         table.finished = True
-        table.save(update_fields=["points", "scores", "finished"])
+        table.save(update_fields=["points", "scores", "places", "reason", "finished"])
     return 1
 
 
 def _round_start(tournament: Tournament, number: int) -> None:
-    entrants = {entrant.pk: entrant for entrant in tournament.entrants.filter(withdrawn=False).select_related("user")}
+    everyone = {entrant.pk: entrant for entrant in tournament.entrants.select_related("user")}
+    entrants = {pk: entrant for pk, entrant in everyone.items() if not entrant.withdrawn}
     records = _records(tournament, entrants)
     if tournament.kind == TournamentKind.ROUND_ROBIN:
-        seating = tournament_pairing.round_robin(sorted(entrants), number)
+        # The schedule made at the start stands (Berger tables over everyone who started: nobody
+        # is deleted once the tournament runs); a withdrawn entrant's game is a forfeit.
+        seating = tournament_pairing.round_robin_round(sorted(everyone), number,
+                                                       withdrawn={pk for pk in everyone if pk not in entrants})
     elif tournament.players == 2:
-        seating = tournament_pairing.swiss(list(records.values()))
+        seating = tournament_pairing.kinds_of(tournament_pairing.swiss(list(records.values())))
     else:
-        seating = tournament_pairing.tables_by_score(list(records.values()), tournament.players)
-    for index, seated in enumerate(seating, start=1):
-        table = Table(tournament=tournament, round=number, number=index, entrants=list(seated))
+        seating = tournament_pairing.kinds_of(tournament_pairing.tables_by_score(list(records.values()), tournament.players))
+    for index, (seated, reason) in enumerate(seating, start=1):
+        table = Table(tournament=tournament, round=number, number=index, entrants=list(seated), reason=reason)
         if len(seated) == 1:
-            table.points, table.finished = [tournament_pairing.BYE_POINTS], True
+            table.points, table.finished = [tournament_pairing.points_without_game(reason, tournament.players)], True
         else:
             table.game_id = _game_for(tournament, [entrants[entrant] for entrant in seated]).pk
         table.save()
@@ -208,9 +216,12 @@ def _records(tournament: Tournament, entrants: dict[int, Entrant]) -> dict[int, 
             if record is None:
                 continue
             record.points += (table.points or [0] * len(table.entrants))[seat]
-            if len(table.entrants) == 1:
+            kind = tournament_pairing.table_kind(len(table.entrants), table.reason)
+            if kind == tournament_pairing.BYE:
                 record.byes += 1
-                continue
+            if kind != tournament_pairing.GAME:
+                continue  # a game not played out is no meeting: the two may be paired again
             record.opponents.update(other for other in table.entrants if other != entrant)
             record.firsts += seat == 0
+            record.seats.append(seat)
     return records

@@ -146,3 +146,21 @@ def _everything():
     changes = sorted(RatingChange.objects.values_list("game_id", "seat", "player", "rating_before", "rating_after",
                                                       "mu", "sigma", "volatility", "outcome"))
     return ratings, changes
+
+
+@pytest.mark.parametrize("rules_id", ["terrafex", "terrain_vague", "space_junkyard", "scavenge"])
+def test_a_resigner_ahead_on_the_board_loses_in_every_game(rules_id):
+    """Each game's own resignation names the other seat the winner; the board may still show the
+    resigner ahead (Terrafex keeps the board's scores), and the rating must follow the winners."""
+    users = make_users(2)
+    game = _game(users, rules_id=rules_id)
+    resigner = game.seats.get(index=1).user
+    services.resign(game_id=game.pk, user=resigner)
+    result = Game.objects.get(pk=game.pk).result
+    assert result["winners"] == [0]
+    # the board as it stood, the resigner ahead by two (as in the reported game, [8, 10])
+    Game.objects.filter(pk=game.pk).update(result={**result, "scores": [8, 10]})
+    call_command("ratings_rebuild", stdout=open("/dev/null", "w"))
+    won, lost = _rating(game.seats.get(index=0).user, rules_id), _rating(resigner, rules_id)
+    assert won.rating > 1500 > lost.rating and (lost.wins, lost.losses) == (0, 1)
+    assert RatingChange.objects.get(game_id=game.pk, seat=1).outcome == "loss"

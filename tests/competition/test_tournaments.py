@@ -151,3 +151,69 @@ def test_a_withdrawal_before_the_next_round_leaves_a_bye():
     second = detail["round_list"][1]["tables"]
     assert sum(table["bye"] for table in second) == 1
     assert all(players[3].username not in table["seats"] for table in second)
+
+
+def test_a_round_robin_withdrawal_keeps_the_schedule_and_forfeits_the_leavers_games():
+    organiser = register()
+    players = [register() for _ in range(5)]
+    tournament_id = _organise(organiser)
+    for player in players:
+        player.post(f"/api/tournaments/{tournament_id}/entry/")
+    _start_now(tournament_id)
+    leaver = players[4]
+    leaver.client.delete(f"/api/tournaments/{tournament_id}/entry/")  # during round 1
+    strength = [player.username for player in players]
+    for _ in range(5):
+        _finish_current_round(tournament_id, strength)
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert detail["status"] == "finished" and len(detail["round_list"]) == 5
+    games = [frozenset(t["seats"]) for r in detail["round_list"] for t in r["tables"] if t["game"]]
+    assert len(games) == len(set(games))  # no pair met twice
+    stayed = {p.username for p in players[:4]}
+    assert {pair for pair in games if pair <= stayed} == {frozenset((a, b)) for a in stayed for b in stayed if a < b}
+    forfeits = [t for r in detail["round_list"] for t in r["tables"] if t["forfeit"]]
+    played_by_leaver = sum(leaver.username in pair for pair in games)  # round 1's game, or its bye
+    assert played_by_leaver <= 1 and len(forfeits) + played_by_leaver == 4  # its other games are forfeits
+    assert all(t["points"] == [1.0] and leaver.username not in t["seats"] for t in forfeits)
+    row = {r["name"]: r for r in detail["standings"]}
+    assert sum(r["forfeits"] for r in row.values()) == len(forfeits) and row[leaver.username]["forfeits"] == 0
+
+
+def test_a_bot_is_seeded_with_its_rating_in_the_pool():
+    from competition.models import Entrant, Rating
+
+    organiser = register()
+    tournament_id = _organise(organiser)
+    Rating.objects.create(player="bot:random:1", name="random (level 1)", is_bot=True, rules="toy_race",
+                          time_class="step", system="glicko2", rating=1234.5, deviation=80, volatility=0.06,
+                          mu=1234.5, sigma=80, last_played_at=timezone.now())
+    assert organiser.post(f"/api/tournaments/{tournament_id}/bots/", {"bot": "random", "level": 1}).status_code == 201
+    assert Entrant.objects.get(tournament_id=tournament_id, bot="random").seed_rating == 1234.5
+
+
+@pytest.mark.parametrize("rules_id", ["terrafex", "terrain_vague", "space_junkyard", "scavenge"])
+def test_a_resigner_ahead_on_the_board_loses_in_the_standings(rules_id, monkeypatch):
+    from games import selectors as games_selectors
+
+    real = games_selectors.finished_games
+
+    def board_favours_the_resigner(**kwargs):
+        games = real(**kwargs)
+        for game in games:  # the board as Terrafex keeps it: the resigner (not a winner) ahead
+            result = game["result"]
+            if result.get("winners"):
+                game["result"] = {**result, "scores": [8 if s in result["winners"] else 10 for s in range(2)]}
+        return games
+
+    monkeypatch.setattr(tournament_service.games_selectors, "finished_games", board_favours_the_resigner)
+    organiser = register()
+    players = [register() for _ in range(2)]
+    tournament_id = _organise(organiser, rules=rules_id)
+    for player in players:
+        player.post(f"/api/tournaments/{tournament_id}/entry/")
+    _start_now(tournament_id)
+    _finish_current_round(tournament_id, [player.username for player in players])  # the second resigns
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert detail["status"] == "finished"
+    assert [(row["name"], row["points"], row["wins"]) for row in detail["standings"]] == [
+        (players[0].username, 1.0, 1), (players[1].username, 0.0, 0)]

@@ -39,9 +39,13 @@ def test_leaderboard_and_profile_pages_show_ratings_and_their_history(browser, s
     User = get_user_model()
     ada, bob = (User.objects.create_user(name, password="pw-long-enough") for name in ("ada", "bob"))
     _rated_games(ada, bob, 3)
+    from competition.models import Rating
+
+    Rating.objects.update(sigma=60, deviation=60)  # settled, as after many more games: listed
     page, errors = _page(browser)
     page.goto(f"{site}/leaderboards/")
     page.locator("#people li a").first.wait_for()  # the list is filled (it says "Loading…" before)
+    assert "minus 2 deviations" in page.locator("#board-rule").inner_text()
     people = page.locator("#people li")
     assert people.nth(0).inner_text().startswith("ada") and people.nth(1).inner_text().startswith("bob")
     assert page.locator("#bots li").inner_text() == "nobody yet"

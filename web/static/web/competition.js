@@ -26,6 +26,7 @@ async function leaderboards() {
   const fill = async () => {
     const [rules, timeClass, system] = select.value.split('/');
     const board = await api('GET', `/leaderboards/${rules}/${timeClass}/?system=${system}`);
+    document.getElementById('board-rule').textContent = `Who is listed: ${board.rule}.`;
     for (const side of ['people', 'bots']) {
       const rows = board[side].map((r) => el('li', {}, playerLink(r), ` ${ratingText(r)} · ${r.games} games (${r.wins}/${r.draws}/${r.losses})`));
       document.getElementById(side).replaceChildren(...(rows.length ? rows : [el('li', {}, 'nobody yet')]));
