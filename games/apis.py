@@ -494,11 +494,21 @@ class MoveSubmitApi(ScopedApi):
             # if this seat's moves are the very ones it chose from, the move means what it meant
             # (as a mail reply does) and is played on the game as it is now.
             now = selectors.game_get(game_id=game_id)
-            if not selectors.moves_unchanged_since(game=now, user=request.user, since=expected_seq):
+            if not _only_others_chose_since(now, request.user, expected_seq):
                 raise
             submitted = services.move_submit(game_id=game_id, user=request.user, move=move, expected_seq=now.seq, idempotency_key=key)
         body = selectors.move_answer(game=submitted.game, user=request.user, event=submitted.event)
         return Response(body, status=status.HTTP_201_CREATED, headers=_replay_header(submitted))
+
+
+def _only_others_chose_since(game, user, since: int) -> bool:
+    """Whether only other seats' moves came after `since`, leaving the caller's moves as they
+    were (a simultaneous step): anything else since (a takeback, a seat taken) makes it stale."""
+    if since < 1:
+        return False
+    later, _ = selectors.events_after(game_id=game.pk, after=since)
+    moves_only = all(event.kind in ("move", "timeout") for event in later)
+    return moves_only and selectors.moves_unchanged_since(game=game, user=user, since=since)
 
 
 def _replay_header(submitted) -> dict[str, str]:

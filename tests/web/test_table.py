@@ -172,8 +172,9 @@ def test_a_move_is_played_with_the_keyboard_alone(browser, site):
         if page.locator("#choice .candidate").count():
             page.locator("#choice .candidate").first.focus()
     assert page.evaluate("document.activeElement.id") == "confirm"
+    logged = page.locator("#log li").count()
     page.keyboard.press("Enter")
-    page.wait_for_function("document.querySelectorAll('#log li').length > 3")
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {logged}")
     assert any(event.seat == 0 and event.kind == "move" for event in _events(game_id))
 
 
