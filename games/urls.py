@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis
+from games import apis, conditional_apis
 
 
 def with_and_without_slash(routes: list) -> list:
@@ -45,6 +45,9 @@ _routes = [
     path("bots/", apis.BotListApi.as_view(), name="bot-list"),
     path("games/<int:game_id>/state/", apis.GameStateApi.as_view(), name="game-state"),
     path("health/", apis.HealthApi.as_view(), name="health"),
+    path("games/<int:game_id>/conditionals/", conditional_apis.ConditionalsApi.as_view(), name="game-conditionals"),
+    path("games/<int:game_id>/conditionals/<uuid:line_id>/", conditional_apis.ConditionalCancelApi.as_view(),
+         name="game-conditional-cancel"),
 ]
 
 urlpatterns = [
