@@ -72,6 +72,37 @@ class ConditionalsApi(ScopedApi):
         return Response(line_answer(line), status=status.HTTP_201_CREATED)
 
 
+class ConditionalPreviewInput(serializers.Serializer):
+    moves = serializers.ListField(child=serializers.JSONField(), max_length=MAX_MOVES - 1,
+                                  help_text="the line so far (may be empty)")
+
+
+class ConditionalPreview(serializers.Serializer):
+    line = ConditionalMove(many=True, help_text="the line so far, canonical (its text is null)")
+    to_act = serializers.IntegerField(allow_null=True, help_text="who would act next on the line; null if nobody")
+    moves = serializers.ListField(child=serializers.DictField(), help_text="that seat's legal moves there")
+    notation = serializers.ListField(child=serializers.CharField(), help_text="the same moves in notation")
+    view = serializers.DictField(help_text="the position there, as your seat would see it")
+    board = serializers.CharField(help_text="the position there, as text")
+
+
+class ConditionalPreviewApi(ScopedApi):
+    """"What if": where a line would lead, to pick the next move of a line on a board."""
+
+    permission_classes = (IsAuthenticated,)
+    scopes = {"POST": "read"}
+
+    @operation("gameConditionalPreview", summary="What if: the position after a line and the legal moves there",
+               answer=ConditionalPreview, request=ConditionalPreviewInput, body=True, auth="required", game=True,
+               codes=CREATE_CODES, scope="read")
+    def post(self, request, game_id: int):
+        moves = validated(ConditionalPreviewInput, request.data)["moves"]
+        answer = services.conditional_preview(game_id=game_id, user=request.user, moves=moves,
+                                              invitation=invitation_of(request))
+        answer["line"] = [{**step, "text": None} for step in answer["line"]]
+        return Response(answer)
+
+
 class ConditionalCancelApi(ScopedApi):
     permission_classes = (IsAuthenticated,)
     scopes = {"DELETE": "play"}

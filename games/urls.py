@@ -46,6 +46,8 @@ _routes = [
     path("games/<int:game_id>/state/", apis.GameStateApi.as_view(), name="game-state"),
     path("health/", apis.HealthApi.as_view(), name="health"),
     path("games/<int:game_id>/conditionals/", conditional_apis.ConditionalsApi.as_view(), name="game-conditionals"),
+    path("games/<int:game_id>/conditionals/preview/", conditional_apis.ConditionalPreviewApi.as_view(),
+         name="game-conditional-preview"),
     path("games/<int:game_id>/conditionals/<uuid:line_id>/", conditional_apis.ConditionalCancelApi.as_view(),
          name="game-conditional-cancel"),
 ]

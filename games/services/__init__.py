@@ -30,6 +30,7 @@ from games.services.common import locked_game
 from games.services.conditionals import (
     conditional_cancel,
     conditional_create,
+    conditional_preview,
     conditionals_of,
     conditionals_play,
     conditionals_stalled,
@@ -80,6 +81,7 @@ __all__ = [
     "chat_post",
     "conditional_cancel",
     "conditional_create",
+    "conditional_preview",
     "conditionals_of",
     "conditionals_play",
     "conditionals_stalled",

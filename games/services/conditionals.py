@@ -48,18 +48,12 @@ def conditional_create(*, game_id: int, user: Any, moves: list[Any], invitation:
     """Queue a line for the caller's seat. Each move is a move object or its notation text; the
     first is the opponent's, the last the caller's. Stored canonical, with the seat of each."""
     game = selectors.game_for(game_id=game_id, user=user, invitation=invitation)
-    seat = seat_of(game, user)
-    if game.status != GameStatus.ACTIVE:
-        raise GameNotActive(f"game {game_id} is {game.status}; no conditional moves now")
-    if game.seats.count() != 2:
-        raise ConditionalUnsupported("conditional moves are for two-player games only")
-    game_rules = store.rules_of(game)
-    state = store.state_at(game)
-    if tuple(game_rules.to_act(state)) != (1 - seat,):
-        raise ConditionalOnYourTurn("it is your turn: play your move; conditional moves wait for the opponent's")
+    seat, game_rules, state = _waiting_seat(game, user)
     if not isinstance(moves, list) or not 2 <= len(moves) <= MAX_MOVES:
         raise ConditionalInvalid(f"a line is 2 to {MAX_MOVES} moves, theirs first, yours last")
     line = _checked_line(game_rules, state, seat, moves)
+    if line[-1]["seat"] != seat:
+        raise ConditionalInvalid("a line ends with your own move", index=len(line) - 1)
     with transaction.atomic():
         queued = ConditionalLine.objects.select_for_update().filter(game=game, seat=seat)
         if len(list(queued)) >= MAX_LINES:
@@ -88,9 +82,45 @@ def _checked_line(game_rules: Rules, state: Any, seat: int, moves: list[Any]) ->
         except RulesError as error:
             raise ConditionalInvalid(f"move {index} is not legal there: {error}", index=index, reason=error.code) from None
         line.append({"seat": mover, "move": move})
-    if line[-1]["seat"] != seat:
-        raise ConditionalInvalid("a line ends with your own move", index=len(line) - 1)
     return line
+
+
+def _waiting_seat(game: Game, user: Any) -> tuple[int, Rules, Any]:
+    """The caller's seat, the rules and the position, if the caller may queue a line now."""
+    seat = seat_of(game, user)
+    if game.status != GameStatus.ACTIVE:
+        raise GameNotActive(f"game {game.pk} is {game.status}; no conditional moves now")
+    if game.seats.count() != 2:
+        raise ConditionalUnsupported("conditional moves are for two-player games only")
+    game_rules = store.rules_of(game)
+    state = store.state_at(game)
+    if tuple(game_rules.to_act(state)) != (1 - seat,):
+        raise ConditionalOnYourTurn("it is your turn: play your move; conditional moves wait for the opponent's")
+    return seat, game_rules, state
+
+
+def conditional_preview(*, game_id: int, user: Any, moves: list[Any], invitation: str = "") -> dict[str, Any]:
+    """"What if": the position after the line so far, as the caller's seat would see it, and the
+    legal moves of whoever would act there (the game page picks a line with it). Checked as a
+    queued line is, so it shows only positions everybody can know."""
+    game = selectors.game_for(game_id=game_id, user=user, invitation=invitation)
+    seat, game_rules, state = _waiting_seat(game, user)
+    if not isinstance(moves, list) or len(moves) >= MAX_MOVES:
+        raise ConditionalInvalid(f"a line is at most {MAX_MOVES} moves")
+    line = _checked_line(game_rules, state, seat, moves)
+    for step in line:
+        state = game_rules.apply(state, step["seat"], step["move"])
+    acting = game_rules.to_act(state)
+    mover = acting[0] if len(acting) == 1 and game_rules.outcome(state) is None else None
+    legal = game_rules.legal_moves(state, mover) if mover is not None else []
+    return {
+        "line": line,
+        "to_act": mover,
+        "moves": legal,
+        "notation": [game_rules.describe_move(state, mover, move) for move in legal],
+        "view": game_rules.view(state, seat),
+        "board": game_rules.render_text(state, seat),
+    }
 
 
 def conditionals_of(*, game_id: int, user: Any, invitation: str = "") -> list[ConditionalLine]:

@@ -255,3 +255,16 @@ def test_the_sweep_plays_a_line_whose_wake_up_was_lost(consumed, django_capture_
 
 def test_signal_receiver_is_connected():
     assert any("games.conditionals" in str(key) for key in [r[0] for r in signals.events_recorded.receivers])
+
+
+def test_what_if_preview_shows_the_position_and_the_next_mover_moves():
+    game_id, mover, waiter, seat = terrafex_game()
+    start = waiter.post(f"/api/games/{game_id}/conditionals/preview/", {"moves": []})
+    assert start.status_code == 200, start.content
+    assert start.json()["to_act"] == 1 - seat and start.json()["moves"] and start.json()["board"]
+    first = start.json()["moves"][3]
+    after = waiter.post(f"/api/games/{game_id}/conditionals/preview/", {"moves": [first]}).json()
+    assert after["line"][0]["move"] == first and after["to_act"] is not None
+    assert not ConditionalLine.objects.exists()  # looking queues nothing
+    answer = mover.post(f"/api/games/{game_id}/conditionals/preview/", {"moves": []})
+    assert answer.status_code == 409 and answer.json()["code"] == "conditional_on_your_turn"
