@@ -228,4 +228,4 @@ def conditionals_stalled(*, idle_seconds: float, limit: int = 500) -> list[tuple
 def wake_after_commit(sender: Any, *, game_id: int, seq: int, **kwargs: Any) -> None:
     """`games.signals.events_recorded` receiver: the lines waiting on this event are looked at by
     a worker (`games.tasks.play_conditionals`), never in the mover's request."""
-    dispatch.send(dispatch.PLAY_CONDITIONALS, (game_id, seq), expires=300)
+    dispatch.send(dispatch.PLAY_CONDITIONALS, (game_id, seq))
