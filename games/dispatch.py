@@ -19,6 +19,7 @@ from project.celery import app
 INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, ConnectionError)
 PLAY_BOTS = "games.play_bots"
 APPLY_TIMEOUT = "games.apply_timeout"
+PLAY_CONDITIONALS = "games.play_conditionals"
 
 
 def send(name: str, args: tuple, *, eta: dt.datetime | None = None, **options: Any) -> None:

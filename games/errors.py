@@ -141,3 +141,34 @@ class TakebackNotRequested(ServiceError):
 
 class ChatTooFast(ServiceError):
     code = "chat_too_fast"
+
+
+class ConditionalNotFound(ServiceError):
+    code = "conditional_not_found"
+
+
+class ConditionalUnsupported(ServiceError):
+    """Conditional moves are for two-player games only."""
+
+    code = "conditional_two_players_only"
+
+
+class ConditionalThroughChance(ServiceError):
+    """A line through a move that chance or a secret decides: nobody can know its position."""
+
+    code = "conditional_through_chance"
+
+
+class ConditionalOnYourTurn(ServiceError):
+    code = "conditional_on_your_turn"
+
+
+class ConditionalInvalid(ServiceError):
+    """The line itself: too short, too long, not ending with the owner's move, or a move in it
+    that is not legal where the line puts it (`index` names it)."""
+
+    code = "conditional_invalid"
+
+
+class TooManyConditionals(ServiceError):
+    code = "too_many_conditionals"

@@ -54,6 +54,13 @@ STATUS: dict[str, int] = {
     "not_a_bot_account": 400,
     "account_has_played": 409,
     "idempotency_key_reused": 422,
+    # games.services.conditionals
+    "conditional_not_found": 404,
+    "conditional_two_players_only": 409,
+    "conditional_through_chance": 422,
+    "conditional_on_your_turn": 409,
+    "conditional_invalid": 422,
+    "too_many_conditionals": 409,
     # hooks.errors
     "webhook_not_found": 404,
     "delivery_not_found": 404,

@@ -7,6 +7,8 @@ delete refuse, the queryset refuses bulk updates and deletes) and, on PostgreSQL
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 
@@ -314,3 +316,22 @@ class ChatMute(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=("user", "muted"), name="chat_mute_once")]
+
+
+class ConditionalLine(models.Model):
+    """A line a player queued while waiting: "if they play X, I play Y", chained. `moves` is the
+    part still to come, each {"seat", "move"} (canonical moves, the opponent's and the owner's in
+    the order they would be played); `anchor_seq` is the game's seq the line starts after. Seen
+    only by its owner until the server plays it (`games.services.conditionals`). The id is
+    random, so ids tell nobody how many lines exist."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.SmallIntegerField()
+    moves = models.JSONField()
+    anchor_seq = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=("game", "seat", "created_at"), name="conditional_game_seat")]

@@ -93,3 +93,26 @@ def wake_stalled_bots() -> int:
     for game_id, seq in stalled:
         play_bots.apply_async((game_id, seq), expires=30)
     return len(stalled)
+
+
+@shared_task(
+    name="games.play_conditionals",
+    acks_late=True,
+    autoretry_for=INFRASTRUCTURE_ERRORS,
+    retry_backoff=True,
+    retry_backoff_max=5,
+    max_retries=5,
+)
+def play_conditionals(game_id: int, seq: int) -> None:
+    """After event `seq` of the game committed: the queued conditional line it answers plays its
+    reply (`games.services.conditionals`); once per (game, seq), a duplicate finds nothing due."""
+    services.conditionals_play(game_id=game_id, seq=seq)
+
+
+@shared_task(name="games.sweep_conditionals", acks_late=True, ignore_result=True, expires=10)
+def sweep_conditionals() -> int:
+    """Beat's net for conditional lines whose wake-up was lost."""
+    stalled = services.conditionals_stalled(idle_seconds=settings.SCRAPYARD_CONDITIONALS_STALLED_SECONDS)
+    for game_id, seq in stalled:
+        play_conditionals.apply_async((game_id, seq), expires=30)
+    return len(stalled)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis, record_api
+from games import apis, conditional_apis, record_api
 
 
 def with_and_without_slash(routes: list) -> list:
@@ -47,6 +47,11 @@ _routes = [
     path("games/<int:game_id>/state/", apis.GameStateApi.as_view(), name="game-state"),
     path("health/", apis.HealthApi.as_view(), name="health"),
     path("games/<int:game_id>/record/", record_api.GameRecordApi.as_view(), name="game-record"),
+    path("games/<int:game_id>/conditionals/", conditional_apis.ConditionalsApi.as_view(), name="game-conditionals"),
+    path("games/<int:game_id>/conditionals/preview/", conditional_apis.ConditionalPreviewApi.as_view(),
+         name="game-conditional-preview"),
+    path("games/<int:game_id>/conditionals/<uuid:line_id>/", conditional_apis.ConditionalCancelApi.as_view(),
+         name="game-conditional-cancel"),
 ]
 
 urlpatterns = [

@@ -35,7 +35,7 @@ from django.db.models import F, Q
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from games import dispatch, errors, selectors, services, time_controls
-from mail import compose
+from mail import compose, conditionals
 from mail.models import (
     Cadence,
     Cursor,
@@ -545,6 +545,9 @@ def _command_do(inbound: Inbound, message: Any, account: dict, preference: Prefe
         return word.replace(" ", "_"), said
     if word in LIFE_COMMANDS:
         return _life_do(inbound, account, preference, game, word)
+    if conditionals.is_conditional(command):  # "if 3 then 5; if 4 then 1"
+        return conditionals.queue_by_mail(game=game, user=user, command=command,
+                                          answer=lambda code, said: _answer(inbound, account, preference, code, said, game))
     return _move_play(inbound, message, account, preference, game, command)
 
 
@@ -565,7 +568,7 @@ LIFE_ACTIONS = [  # (outcome code, service, its arguments, the answer, the words
 ]
 LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, words in LIFE_ACTIONS for word in words}
 # The outcomes of a reply that did what it asked (any other is a refusal).
-DONE_CODES = {"played", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
+DONE_CODES = {"played", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
               *(code for code, *_ in LIFE_ACTIONS)}
 
 

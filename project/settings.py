@@ -354,6 +354,9 @@ CELERY_TASK_ROUTES = {
     "games.sweep_deadlines": {"queue": "deadlines"},
     "games.play_bots": {"queue": "bots"},
     "games.wake_stalled_bots": {"queue": "bots"},
+    # A conditional reply is a quick fold, and a waiting player's clock may be running.
+    "games.play_conditionals": {"queue": "deadlines"},
+    "games.sweep_conditionals": {"queue": "deadlines"},
     # Webhooks have workers of their own: a slow or hostile endpoint delays only other webhooks.
     "hooks.*": {"queue": "webhooks"},
 }
@@ -377,6 +380,7 @@ SCRAPYARD_COMPETITION_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_COMPETITIO
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
     "wake-stalled-bots": {"task": "games.wake_stalled_bots", "schedule": 10.0, "options": {"expires": 10}},
+    "conditionals": {"task": "games.sweep_conditionals", "schedule": 10.0, "options": {"expires": 10}},
     "webhooks": {"task": "hooks.sweep", "schedule": 1.0, "options": {"expires": 5}},
     "mail": {"task": "mail.sweep", "schedule": 5.0, "options": {"expires": 10}},
     "abandoned-games": {
@@ -416,6 +420,9 @@ SCRAPYARD_CLOCKS_FAULT_PAUSE = float(os.environ.get("SCRAPYARD_CLOCKS_FAULT_PAUS
 SCRAPYARD_BOT_GAMES_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_BOT_GAMES_PER_ACCOUNT", "1"))
 SCRAPYARD_BOT_DECISION_SECONDS = float(os.environ.get("SCRAPYARD_BOT_DECISION_SECONDS", "2"))
 SCRAPYARD_BOT_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_BOT_STALLED_SECONDS", "30"))
+# A conditional line whose game moved on this long ago without it being looked at: its wake-up
+# was lost, and beat sends it again (games.sweep_conditionals).
+SCRAPYARD_CONDITIONALS_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_CONDITIONALS_STALLED_SECONDS", "5"))
 # The bot that plays a timed-out seat under the `bot` timeout policy (its default level).
 SCRAPYARD_STAND_IN_BOT = os.environ.get("SCRAPYARD_STAND_IN_BOT", "mcts")
 

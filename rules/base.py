@@ -144,6 +144,13 @@ class Rules(ABC):
         a game whose checks tighten overrides it."""
         return self.apply(state, seat, move)
 
+    def move_is_certain(self, state: State, seat: int, move: Move) -> bool:
+        """Whether `move`, made by `seat` from `state`, leads to a position every seat can know
+        in advance: no chance decides it and no seat holds a secret in it. Conditional moves
+        ("if they play X, I play Y") only run through such moves. The default reads the
+        descriptor; a game with chance or secrets in some moves only may say which, move by move."""
+        return not (self.chance or self.hidden_information or self.simultaneous)
+
     def normalize_move(self, state: State, seat: int, move: Move) -> Move:
         """The canonical form of a move `apply` accepts: what the log stores. Unknown fields are
         refused with MalformedMove naming the field."""

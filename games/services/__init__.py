@@ -5,6 +5,7 @@ alike; reads are in `games.selectors`. One module per concern:
 - `lobby`: creating games, taking seats, stand-in bots;
 - `moves`: a person's move and a move made for a seat, under the game's row lock;
 - `bot_turns`: a bot seat's move, and bot turns whose wake-up was lost;
+- `conditionals`: lines queued while waiting ("if they play X, I play Y"), played after commit;
 - `recording`: what follows every event (cached projection, snapshot, deadlines, waking bots);
 - `common`: the row lock, the version check, finding a seat.
 
@@ -28,6 +29,14 @@ from games.services.accounts import (
 from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
 from games.services.chat import chat_mute, chat_post
 from games.services.common import locked_game
+from games.services.conditionals import (
+    conditional_cancel,
+    conditional_create,
+    conditional_preview,
+    conditionals_of,
+    conditionals_play,
+    conditionals_stalled,
+)
 from games.services.life import (
     abandoned_end,
     abort,
@@ -72,6 +81,12 @@ __all__ = [
     "canonical_move",
     "chat_mute",
     "chat_post",
+    "conditional_cancel",
+    "conditional_create",
+    "conditional_preview",
+    "conditionals_of",
+    "conditionals_play",
+    "conditionals_stalled",
     "game_create",
     "game_create_seated",
     "game_join",

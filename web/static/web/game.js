@@ -6,6 +6,7 @@ import { api, el, whenText, ApiError } from './api.js';
 import { Pointer } from './pointing.js';
 import { rendererFor, legendFor } from './boards/index.js';
 import { tell, showTurn, followingGame, ownGameTurn } from './notify.js';
+import { showConditionals } from './conditionals.js';
 
 const root = document.getElementById('game');
 const gameId = Number(root.dataset.game);
@@ -66,6 +67,7 @@ async function load(note) {
   showLog(log.events);
   showActions();
   showFairness(log.events);
+  showConditionals(game, draw);
 }
 
 function seatName(seat) {

@@ -1,0 +1,77 @@
+"""Conditional moves by mail: "if 3 then 5; if 4 then 1" in a reply queues lines (numbers are
+places in the list of legal moves of whoever plays at that point), answered by mail; a line
+through chance is refused with its code, and a queued line plays when the opponent matches it."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from games import selectors, services, store
+from games.models import ConditionalLine, Event, Game
+from mail import conditionals
+from mail import services as mail_services
+from mail.models import Inbound
+from tests.api.conftest import register
+from tests.mail.smtp import send_reply, text_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def test_lines_of_a_reply():
+    assert conditionals.lines_of("if 3 then 5; if 4 then 1") == [["3", "5"], ["4", "1"]]
+    assert conditionals.lines_of("If forest grow 0,3 then place fire 0,1 if 2 then 1") == [
+        ["forest grow 0,3", "place fire 0,1", "2", "1"]]
+    assert conditionals.is_conditional("if 3 then 5") and not conditionals.is_conditional("3")
+
+
+def _waiting(rules_id: str, names: tuple[str, str]):
+    first, second = (register(name, email=f"{name}@players.example") for name in names)
+    game_id = first.post("/api/games/", {"rules": rules_id, "players": 2}).json()["id"]
+    assert second.post(f"/api/games/{game_id}/join/").status_code == 201
+    game = Game.objects.get(pk=game_id)
+    seat = game.seats.get(index=1 - game.to_act[0])
+    return game, seat
+
+
+def _numbers_to_reply(game, seat_index):
+    """"if a then b ..." numbers up to the waiting seat's first reply (always the first listed)."""
+    game_rules, state = rules.get(game.rules), store.state_at(game)
+    numbers = []
+    while True:
+        mover = game_rules.to_act(state)[0]
+        move = game_rules.legal_moves(state, mover)[0]
+        numbers.append("1")
+        state = game_rules.apply(state, mover, move)
+        if mover == seat_index:
+            return numbers
+
+
+def test_a_reply_queues_lines_that_play_when_matched(sink, gateway, eager_tasks):
+    game, seat = _waiting("terrafex", ("ivy", "jack"))
+    numbers = _numbers_to_reply(game, seat.index)
+    text = "if " + " then ".join(numbers)
+    address = mail_services.reply_address(seat.user_id, game.pk, seat.index)
+    send_reply(gateway, f"{seat.user.username}@players.example", address, text)
+    handled = Inbound.objects.order_by("pk").last()
+    assert handled.code == "conditional_queued", (handled.code, handled.outcome)
+    assert "Queued 1 conditional line" in text_of(sink.to(f"{seat.user.username}@players.example")[-1])
+    line = ConditionalLine.objects.get()
+    opponent = game.seats.get(index=1 - seat.index).user
+    for step in line.moves:
+        if step["seat"] == seat.index:
+            break
+        services.move_submit(game_id=game.pk, user=opponent, move=step["move"],
+                             expected_seq=selectors.game_get(game_id=game.pk).seq)
+    reply = Event.objects.filter(game_id=game.pk).order_by("-seq").first()
+    assert reply.seat == seat.index and reply.payload["move"] == line.moves[-1]["move"]
+
+
+def test_a_reply_through_chance_is_refused_with_its_code(sink, gateway, eager_tasks):
+    game, seat = _waiting("scavenge", ("kim", "lou"))
+    address = mail_services.reply_address(seat.user_id, game.pk, seat.index)
+    send_reply(gateway, f"{seat.user.username}@players.example", address, "if 1 then 1; if 2 then 1")
+    handled = Inbound.objects.order_by("pk").last()
+    assert handled.code == "conditional_through_chance"
+    assert "not queued" in text_of(sink.to(f"{seat.user.username}@players.example")[-1])
+    assert not ConditionalLine.objects.exists()

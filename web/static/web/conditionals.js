@@ -1,0 +1,147 @@
+// Conditional moves on the game page: while the opponent is to move, "What if…" lets the player
+// pick a line on a board of the imagined position ("if they play X, I play Y", and on), then
+// queue it; the queued lines are listed with a cancel button. The positions come from the API's
+// preview (the server checks each line: two players, no chance, no secrets); like the rest of
+// the page it knows no rules. Only this player ever sees their lines.
+import { api, el, ApiError } from './api.js';
+import { Pointer } from './pointing.js';
+
+const $ = (id) => document.getElementById(id);
+const state = { gameId: null, seat: null, draw: null, line: [], preview: null, pointer: null, open: false, seq: null };
+
+// Called by game.js after each load of the game.
+export function showConditionals(game, draw) {
+  const box = $('whatif-box');
+  if (!box) return;
+  const waiting = game.status === 'active' && game.your_seat !== null && game.players === 2
+    && !game.to_act.includes(game.your_seat);
+  box.hidden = !(waiting || (game.your_seat !== null && game.status === 'active' && game.players === 2));
+  if (box.hidden) return;
+  state.gameId = game.id;
+  state.seat = game.your_seat;
+  state.draw = draw;
+  $('whatif-start').hidden = !waiting;
+  if (state.seq !== game.seq) { // the game moved on: the line being picked starts afresh
+    state.seq = game.seq;
+    closeWhatIf();
+  }
+  listLines();
+}
+
+async function listLines() {
+  try {
+    const { lines } = await api('GET', `/games/${state.gameId}/conditionals/`);
+    $('whatif-lines').replaceChildren(...lines.map((line) => el('li', {},
+      el('span', {}, line.moves.map((step) => `${step.seat === state.seat ? 'I play' : 'if they play'} ${step.text ?? '?'}`).join(', ')),
+      ' ',
+      el('button', { type: 'button', class: 'whatif-cancel', onclick: () => cancel(line.id) }, 'Cancel'))));
+    $('whatif-none').hidden = lines.length > 0;
+  } catch (error) {
+    $('whatif-note').textContent = `Could not read your lines: ${error.message}`;
+  }
+}
+
+async function cancel(id) {
+  try {
+    await api('DELETE', `/games/${state.gameId}/conditionals/${id}/`);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'conditional_not_found')) throw error;
+  }
+  listLines();
+}
+
+function closeWhatIf() {
+  state.open = false;
+  state.line = [];
+  state.preview = null;
+  $('whatif-pick').hidden = true;
+  $('whatif-start').textContent = 'What if…';
+}
+
+async function look() {
+  try {
+    state.preview = await api('POST', `/games/${state.gameId}/conditionals/preview/`, { moves: state.line });
+  } catch (error) {
+    $('whatif-note').textContent = `${error.message} (${error.code ?? 'error'})`;
+    state.line.pop();
+    if (!state.preview) closeWhatIf();
+    return;
+  }
+  $('whatif-note').textContent = '';
+  showPick();
+}
+
+function showPick() {
+  const { preview } = state;
+  const mine = preview.to_act === state.seat;
+  $('whatif-pick').hidden = false;
+  $('whatif-line').textContent = state.line.length
+    ? preview.line.map((step, i) => `${i + 1}. ${step.seat === state.seat ? 'I play' : 'they play'} ${state.texts[i]}`).join('  ')
+    : 'Pick the move you expect from your opponent.';
+  $('whatif-prompt').textContent = preview.to_act === null ? 'The game would be over here.'
+    : mine ? 'Now pick your reply.' : 'Pick the move you expect from your opponent.';
+  $('whatif-board-text').textContent = preview.board;
+  const endsMine = preview.line.length > 0 && preview.line[preview.line.length - 1].seat === state.seat;
+  $('whatif-queue').disabled = !endsMine;
+  $('whatif-undo').disabled = state.line.length === 0;
+  const board = state.draw(preview.view, { seat: state.seat, moves: preview.moves });
+  const parts = board ? [...board.querySelectorAll('[data-target]')] : [];
+  state.pointer = preview.moves.length ? new Pointer(preview.moves, new Set(parts.map((part) => part.dataset.target))) : null;
+  drawBoard();
+  $('whatif-moves-box').open = preview.moves.length <= 12 || !state.pointer || state.pointer.next().size === 0;
+  $('whatif-moves').replaceChildren(...preview.moves.map((move, index) => el('li', {},
+    el('button', { type: 'button', class: 'move', onclick: () => add(index) }, preview.notation[index]))));
+}
+
+function drawBoard() {
+  const { preview, pointer } = state;
+  const board = state.draw(preview.view, { seat: state.seat, moves: preview.moves });
+  if (!board) { $('whatif-board').replaceChildren(); return; }
+  const next = pointer ? pointer.next() : new Set();
+  for (const part of board.querySelectorAll('[data-target]')) {
+    const target = part.dataset.target;
+    if (pointer && pointer.picked.includes(target)) part.classList.add('picked');
+    if (!next.has(target)) continue;
+    part.classList.add('pointable');
+    part.setAttribute('role', 'button');
+    part.setAttribute('tabindex', '0');
+    const pick = () => {
+      pointer.pick(target);
+      const left = pointer.candidates();
+      if (left.length === 1) add(left[0]);
+      else drawBoard();
+    };
+    part.addEventListener('click', pick);
+    part.addEventListener('keydown', (event) => { if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); pick(); } });
+  }
+  $('whatif-board').replaceChildren(board);
+}
+
+function add(index) {
+  state.texts = [...(state.texts ?? []).slice(0, state.line.length), state.preview.notation[index]];
+  state.line.push(state.preview.moves[index]);
+  look();
+}
+
+async function queue() {
+  try {
+    await api('POST', `/games/${state.gameId}/conditionals/`, { moves: state.line });
+  } catch (error) {
+    $('whatif-note').textContent = `Refused: ${error.message} (${error.code ?? 'error'})`;
+    return;
+  }
+  $('whatif-note').textContent = 'Queued: it plays only if your opponent moves as the line says.';
+  closeWhatIf();
+  listLines();
+}
+
+$('whatif-start')?.addEventListener('click', () => {
+  if (state.open) { closeWhatIf(); return; }
+  state.open = true;
+  state.line = [];
+  state.texts = [];
+  $('whatif-start').textContent = 'Close what if';
+  look();
+});
+$('whatif-undo')?.addEventListener('click', () => { state.line.pop(); look(); });
+$('whatif-queue')?.addEventListener('click', queue);
