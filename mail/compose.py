@@ -83,8 +83,10 @@ def how_to_reply(seq: int) -> list[str]:
     ]
 
 
-def footer(game_id: int | None, unsubscribe_url: str) -> list[str]:
+def footer(game_id: int | None, unsubscribe_url: str, reply_to: str = "") -> list[str]:
     lines = ["", "-- "]
+    if reply_to:  # named in the body too: some mail programs hide Reply-To, or forwarders drop it
+        lines.append(f"Reply to: {reply_to}")
     if game_id is not None:
         lines.append(f"On the web: {game_url(game_id)}")
     lines.append(f"Mail settings: {settings.SCRAPYARD_SITE_URL}/account/")
@@ -107,7 +109,7 @@ def your_turn(ctx: dict[str, Any]) -> Mail:
     lines.append(f"Your deadline: {local_time(ctx['deadline'], ctx['time_zone'])}")
     lines.append("")
     lines += how_to_reply(ctx["seq"])
-    lines += footer(game["id"], ctx["unsubscribe"])
+    lines += footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", ""))
     subject = f"{title(game)}: your turn (move {ctx['seq']})"
     return Mail(subject, "\n".join(lines) + "\n", as_html(lines))
 
@@ -134,7 +136,7 @@ def proposal(ctx: dict[str, Any]) -> Mail:
         lines += ["Since your last move:", *history(ctx["events"], game), ""]
     if ctx["notation"]:
         lines += ["Your legal moves:", *numbered(ctx["notation"]), "", *how_to_reply(ctx["seq"])]
-    lines += footer(game["id"], ctx["unsubscribe"])
+    lines += footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", ""))
     what = "a draw is offered" if offer else "a takeback is asked"
     return Mail(f"{title(game)}: {what} (move {ctx['seq']})", "\n".join(lines) + "\n", as_html(lines))
 
@@ -151,7 +153,7 @@ def deadline_warning(ctx: dict[str, Any]) -> Mail:
         *numbered(ctx["notation"]),
         "",
         *how_to_reply(ctx["seq"]),
-        *footer(game["id"], ctx["unsubscribe"]),
+        *footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", "")),
     ]
     return Mail(f"{title(game)}: your deadline is near", "\n".join(lines) + "\n", as_html(lines))
 
@@ -164,7 +166,7 @@ def game_started(ctx: dict[str, Any]) -> Mail:
         wrap(f"You play seat {ctx['seat']}. You will get a mail whenever it is your turn."),
         "",
         ctx["board"].rstrip("\n"),
-        *footer(game["id"], ctx["unsubscribe"]),
+        *footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", "")),
     ]
     return Mail(f"{title(game)}: the game has started", "\n".join(lines) + "\n", as_html(lines))
 
@@ -186,7 +188,7 @@ def game_over(ctx: dict[str, Any]) -> Mail:
         ctx["board"].rstrip("\n"),
         "",
         f"Replay: {game_url(game['id'])}",
-        *footer(None, ctx["unsubscribe"]),
+        *footer(None, ctx["unsubscribe"], ctx.get("reply_to", "")),
     ]
     return Mail(f"{title(game)}: game over", "\n".join(lines) + "\n", as_html(lines))
 
@@ -200,7 +202,7 @@ def answer(ctx: dict[str, Any]) -> Mail:
         lines += ["Your legal moves now:", *numbered(ctx["notation"]), "", *how_to_reply(ctx["seq"])]
     elif ctx.get("game"):
         lines.append("It is not your turn now: you will get a mail when it is.")
-    lines += footer(ctx["game"]["id"] if ctx.get("game") else None, ctx["unsubscribe"])
+    lines += footer(ctx["game"]["id"] if ctx.get("game") else None, ctx["unsubscribe"], ctx.get("reply_to", ""))
     return Mail(ctx["subject"], "\n".join(lines) + "\n", as_html(lines))
 
 
@@ -235,6 +237,20 @@ def digest(items: list[dict[str, Any]], username: str, unsubscribe: str) -> Mail
         lines += ["=" * WIDTH, item["subject"], "=" * WIDTH, item["text"].split("\n-- \n")[0].rstrip("\n"), ""]
     lines += footer(None, unsubscribe)
     return Mail(f"Scrapyard digest: {len(items)} notice(s)", "\n".join(lines) + "\n", as_html(lines))
+
+
+def verify_address(ctx: dict[str, Any]) -> Mail:
+    """The one mail an address gets before its owner says it is theirs."""
+    lines = [
+        wrap(f"Someone (we hope you) gave this address, {ctx['to']}, to the Scrapyard account "
+             f"{ctx['username']}. Until you confirm it, no mail about games goes to it."),
+        "",
+        "To confirm, open this link:",
+        f"  {ctx['link']}",
+        "",
+        wrap("Not you? Ignore this mail: you will get at most one like it a day, and no other."),
+    ]
+    return Mail("Scrapyard: confirm your address", "\n".join(lines) + "\n", as_html(lines))
 
 
 def bounce_notice(ctx: dict[str, Any]) -> Mail:

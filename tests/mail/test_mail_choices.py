@@ -194,6 +194,7 @@ def _normalised(text: str, game_id: int) -> str:
 def test_a_reply_through_a_providers_inbound_webhook_plays_like_one_by_smtp(sink, eager_tasks, settings):
     """Postmark's inbound webhook, with its documented JSON payload, through django-anymail."""
     settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret-words"}
+    settings.SCRAPYARD_MAIL_PROVIDER = "postmark"
     alice, bob = _players("oli", "pam")
     game_id = _game(alice, bob)
     asking = sink.to("oli@players.example")[-1]
