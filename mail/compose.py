@@ -225,10 +225,42 @@ def help_text(ctx: dict[str, Any]) -> Mail:
         "  help         this text",
         "",
         wrap("Quoted lines (starting with >) are skipped, so reply above or below the quote as you like. "
-             "A reply must come from your account's address; every reply gets an answer."),
+             "A reply must come from your account's address; every reply gets an answer. A reply with "
+             "no #17 is played in the position of the mail it answers, never in a later one."),
+        "",
+        *server_help_lines(),
         *footer(ctx.get("game_id"), ctx["unsubscribe"]),
     ]
     return Mail("Scrapyard: playing by email", "\n".join(lines) + "\n", as_html(lines))
+
+
+def server_help_lines() -> list[str]:
+    """The commands a mail to the server's own address takes (mail.commands), with examples."""
+    address = email_address(settings.DEFAULT_FROM_EMAIL)
+    return [
+        wrap(f"Mail these to {address} (the first line of the mail, or its subject):"),
+        "",
+        "  help                 this text",
+        "  games                your games, whose turn it is, and their reply addresses",
+        "  new scavenge         open a game of scavenge for 2 players",
+        "  new toy_race players 3 days 3",
+        "                       3 players, 3 days a move",
+        "  join 42              take a seat in game 42",
+        "  seek scavenge        be paired with someone who wants the same game",
+        "  resign 42            give up game 42 (draw 42, takeback 42 work too)",
+        "",
+        wrap("What is sent when: a mail when a game starts, when it is your turn, when a deadline "
+             "nears and when a game ends; or one digest a day, as chosen on your account page. "
+             "Games whose clock gives under an hour a move send no mail per turn (a reply is too "
+             "slow for them): you get the deadline warning instead. When your only legal move is "
+             "forced, the server plays it for you, unless you turn that off on your account page."),
+    ]
+
+
+def email_address(value: str) -> str:
+    from email.utils import parseaddr
+
+    return parseaddr(value)[1]
 
 
 def digest(items: list[dict[str, Any]], username: str, unsubscribe: str) -> Mail:

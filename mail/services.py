@@ -246,7 +246,10 @@ def _fan_out_to(user_id: int, game_id: int, seat: int) -> int:
         made = 0
         if account and account["email"] and preference.cadence_for(game_id) != Cadence.NONE:
             seen = selectors.events_seen_by(game_id=game_id, seat=seat, after=cursor.seq, upto=brief["seq"])
+            fast = too_fast_for_mail(selectors.game_get(game_id=game_id).time_control)
             for kind in notices(brief, seen):
+                if fast and kind == YOUR_TURN:
+                    continue  # a reply cannot keep up: the deadline warning (or the digest) stands in
                 if account["notify"].get(kind, True):
                     made += _notice_make(account, preference, game_id, kind)
         cursor.seq = brief["seq"]
@@ -271,6 +274,15 @@ def notices(brief: dict[str, Any], seen: list[dict[str, Any]]) -> list[str]:
     if brief["status"] == "finished" and seen and seen[-1]["seq"] == brief["seq"]:
         found.append(GAME_OVER)
     return found
+
+
+FAST_STEP_SECONDS = 3600
+
+
+def too_fast_for_mail(time_control: dict | None) -> bool:
+    """A step clock under an hour a move: no mail per turn (6 such games once sent 221)."""
+    control = time_control or {}
+    return control.get("type") == "step" and float(control.get("seconds") or 0) < FAST_STEP_SECONDS
 
 
 PROPOSED = (selectors.DRAW_OFFERED, selectors.TAKEBACK_REQUESTED)
@@ -582,14 +594,24 @@ def clean_header(value: Any) -> str:
     return CONTROL.sub(" ", str(value or "")).strip()
 
 
+def _header_text(message: Any, name: str) -> str:
+    """A header decoded and on one line; one whose decoded text the parser refuses (a display
+    name that decodes to CR/LF) is read as it came, undecoded, which still names its address."""
+    try:
+        return clean_header(message.get(name, ""))
+    except (ValueError, TypeError, LookupError):
+        found = next((value for key, value in message.raw_items() if key.lower() == name.lower()), "")
+        return clean_header(found)
+
+
 def _headers_read(raw: bytes) -> tuple[Any, str, str, str]:
     """(message, From address, Subject, fingerprint); a mail whose headers cannot be read at all
     is refused for good (5xx): sending it again would fail again."""
     try:
         message = email.message_from_bytes(raw, policy=email.policy.default)
-        sender = clean_header(email.utils.parseaddr(clean_header(message.get("From", "")))[1]).replace(" ", "").lower()
-        subject = clean_header(message.get("Subject", ""))[:300]
-        message_id = clean_header(message.get("Message-ID", "")).replace(" ", "")
+        sender = clean_header(email.utils.parseaddr(_header_text(message, "From"))[1]).replace(" ", "").lower()
+        subject = clean_header(_header_text(message, "Subject"))[:300]
+        message_id = clean_header(_header_text(message, "Message-ID")).replace(" ", "")
     except Exception as error:  # the email package raises many kinds on broken headers
         log.info("a mail with unreadable headers was refused: %s", type(error).__name__)
         raise MailRefused("554 5.6.0 The mail's headers cannot be read") from None
@@ -740,6 +762,7 @@ LIFE_ACTIONS = [  # (outcome code, service, its arguments, the answer, the words
 LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, words in LIFE_ACTIONS for word in words}
 # The outcomes of a reply that did what it asked (any other is a refusal).
 DONE_CODES = {"played", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
+              "games", "game_opened", "joined", "seeking",
               *(code for code, *_ in LIFE_ACTIONS)}
 
 
