@@ -2,7 +2,9 @@
 bounce+<account>-<mac>@MAIL_DOMAIN, refuses every other address at RCPT time (550), tells a
 sender or an account over its rate to come back later (451: its server retries, nothing is
 lost), takes at most a few recipients, answers any trouble of its own with a 451 that names
-nothing internal, and stores each accepted mail (its bytes once) before answering 250 (`mail.services.inbound_store`); a worker reads it.
+nothing internal, and stores each accepted mail (its bytes once) before answering 250
+(`mail.services.inbound_store`); a worker reads it. The server's own address (the From of every
+mail) is taken too: its mail is read as commands (`mail.commands`).
 
 It holds no state of its own: run as many as you like behind the MX records.
 """

@@ -55,9 +55,11 @@ log = logging.getLogger(__name__)
 SEND = "mail.send"
 FAN_OUT = "mail.fan_out"
 HANDLE_INBOUND = "mail.handle_inbound"
+FORCED = "mail.forced_moves"
 LEASE = dt.timedelta(seconds=60)
 LOOK_BACK = dt.timedelta(minutes=10)  # how far back the sweep looks for news a lost fan-out missed
 SENDER_WINDOW = dt.timedelta(minutes=10)
+FORCED_LOOK_BACK = dt.timedelta(minutes=1)
 UNSUBSCRIBE_SALT = "mail.unsubscribe"
 GAME_STARTED, YOUR_TURN, DEADLINE_WARNING, GAME_OVER = "game_started", "your_turn", "deadline_warning", "game_over"
 ANSWER, DIGEST, BOUNCED, PROPOSAL = "answer", "digest", "bounced", "proposal"
@@ -77,7 +79,8 @@ def preference_of(user_id: int) -> Preference:
 
 
 def settings_update(*, user: Any, cadence: str | None = None, games: dict[str, str] | None = None,
-                    time_zone: str | None = None, digest_hour: int | None = None, mail_on: bool | None = None) -> Preference:
+                    time_zone: str | None = None, digest_hour: int | None = None, mail_on: bool | None = None,
+                    play_forced: bool | None = None) -> Preference:
     """Change how the account wants its mail; a setting left out keeps its value. `games` maps a
     game id to its own cadence ("default" drops the override)."""
     choices = set(Cadence.values)
@@ -105,6 +108,8 @@ def settings_update(*, user: Any, cadence: str | None = None, games: dict[str, s
             if not isinstance(digest_hour, int) or not 0 <= digest_hour <= 23:
                 raise errors.InvalidInput("digest_hour is an hour from 0 to 23", fields={"digest_hour": ["0 to 23"]})
             preference.digest_hour = digest_hour
+        if play_forced is not None:
+            preference.play_forced = bool(play_forced)
         if mail_on:  # after a bounce, the owner says the address works again
             preference.bounced_at, preference.bounce_reason = None, ""
         preference.save()
@@ -246,10 +251,11 @@ def _fan_out_to(user_id: int, game_id: int, seat: int) -> int:
         made = 0
         if account and account["email"] and preference.cadence_for(game_id) != Cadence.NONE:
             seen = selectors.events_seen_by(game_id=game_id, seat=seat, after=cursor.seq, upto=brief["seq"])
-            fast = too_fast_for_mail(selectors.game_get(game_id=game_id).time_control)
+            game = selectors.game_get(game_id=game_id)
+            fast = too_fast_for_mail(game.time_control)
             for kind in notices(brief, seen):
-                if fast and kind == YOUR_TURN:
-                    continue  # a reply cannot keep up: the deadline warning (or the digest) stands in
+                if kind == YOUR_TURN and (fast or _forced_now(user_id, game, seat)):
+                    continue  # a reply cannot keep up (the deadline warning stands in), or the server plays it
                 if account["notify"].get(kind, True):
                     made += _notice_make(account, preference, game_id, kind)
         cursor.seq = brief["seq"]
@@ -448,6 +454,48 @@ def _retry_or_fail(mail: Outgoing, error: Exception, at: dt.datetime) -> str:
 def _finish(mail: Outgoing, status: str, reason: str, sent_at: dt.datetime | None = None) -> str:
     Outgoing.objects.filter(pk=mail.pk).update(status=status, error=reason, leased_until=None, sent_at=sent_at)
     return status
+
+
+# --- forced moves ------------------------------------------------------------------------------
+
+
+def forced_moves_play(*, game_id: int) -> int:
+    """Play, for each seated account with an address that chose it (the default), its seat's
+    only legal move, as its own move (`games.services.forced_move_play`, keyed by game, seq and
+    seat). The move's commit brings the game here again, so a run of forced moves plays out."""
+    game = selectors.game_get(game_id=game_id)
+    if game.status != "active":
+        return 0
+    played = 0
+    for user_id, seat in selectors.account_seats(game_id=game_id).items():
+        if seat not in game.to_act or not forced_moves_wanted(user_id):
+            continue
+        if services.forced_move_play(game_id=game_id, seq=game.seq, user=selectors.user_get(user_id=user_id)):
+            played += 1
+            break  # the game moved on: the next look is the commit's
+    return played
+
+
+def forced_moves_wanted(user_id: int) -> bool:
+    account = selectors.mail_account(user_id=user_id)
+    return bool(account and account["email"]) and preference_of(user_id).play_forced
+
+
+def _forced_now(user_id: int, game: Any, seat: int) -> bool:
+    """Whether the seat's move is about to be played for it (so no mail asks for it)."""
+    if seat not in game.to_act or not forced_moves_wanted(user_id):
+        return False
+    return len(selectors.legal_moves_for(game=game, user=selectors.user_get(user_id=user_id))["moves"]) == 1
+
+
+def forced_moves_missed(*, at: dt.datetime | None = None) -> int:
+    """Ask again for the forced moves of every game moved in the last minute (a lost request
+    is caught within a beat or two; a forced move is due at once, so an older game is not)."""
+    at = at or time_controls.now()
+    moved = selectors.games_moved_since(user_ids=selectors.accounts_with_any_email(), game_ids=[], since=at - FORCED_LOOK_BACK)
+    for game in moved:
+        dispatch.send(FORCED, (game["game"],))
+    return len(moved)
 
 
 # --- beat's sweeps -----------------------------------------------------------------------------
@@ -946,7 +994,15 @@ def settings_of(*, user: Any) -> dict[str, Any]:
         "bounced_at": preference.bounced_at,
         "bounce_reason": preference.bounce_reason,
         "mail_on": preference.bounced_at is None and preference.cadence != Cadence.NONE,
+        "play_forced": preference.play_forced,
+        "address_confirmed": address_verified(user.pk, user.email),
+        "sent_when": SENT_WHEN,
     }
+
+
+SENT_WHEN = ("A mail when a game starts, when it is your turn, when a deadline nears and when a game "
+             "ends (or one digest a day). Games whose step clock gives under an hour a move send no "
+             "mail per turn, only the deadline warning. Forced moves are played for you if you chose that.")
 
 
 def inbound_list(*, user: Any, limit: int = 50) -> list[dict[str, Any]]:

@@ -26,6 +26,7 @@ from games.services.accounts import (
 from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
 from games.services.chat import chat_mute, chat_post
 from games.services.common import locked_game
+from games.services.forced import forced_move_play
 from games.services.life import (
     abandoned_end,
     abort,
@@ -70,6 +71,7 @@ __all__ = [
     "canonical_move",
     "chat_mute",
     "chat_post",
+    "forced_move_play",
     "game_create",
     "game_create_seated",
     "game_join",

@@ -325,3 +325,39 @@ def test_fast_step_clocks_send_no_mail_per_turn(sink, gateway, eager_tasks):
     assert selectors.game_get(game_id=game_id).status == "active"
     assert not [m for m in sink.to("fio@players.example") if "your turn" in m["Subject"].lower()]
     assert [m for m in sink.to("fio@players.example") if "has started" in m["Subject"]]
+
+
+# --- 9. forced moves --------------------------------------------------------------------------
+
+
+def _forced_stays(user) -> list:
+    from games.models import IdempotencyKey
+
+    return list(IdempotencyKey.objects.filter(user=user, key__startswith="forced-").select_related("event"))
+
+
+def test_forced_moves_are_played_for_those_who_chose_it_as_their_own_move(sink, gateway, eager_tasks):
+    alice, bob = _players("hoa", "ivo")
+    assert bob.patch("/api/mail/settings/", {"play_forced": False}).json()["play_forced"] is False
+    assert alice.get("/api/mail/settings/").json()["play_forced"] is True  # on by default for mail
+    game_id = _game(alice, bob, "scavenge")
+    seats = {0: "hoa", 1: "ivo"}
+    for _ in range(300):
+        game = selectors.game_get(game_id=game_id)
+        if game.status == "finished" or _forced_stays(selectors_user(alice)):
+            break
+        name = seats[game.to_act[0]]
+        asking = _asking(sink, name)
+        assert guard_of(asking) == game.seq, "a mail asked for a move the server was to play"
+        send_reply(gateway, f"{name}@players.example", asking["Reply-To"], "1", answering=asking)
+    forced = _forced_stays(selectors_user(alice))
+    assert forced, "no forced move came up in the game"
+    event = forced[0].event
+    assert event.kind == "move" and event.seat == 0 and event.payload["move"]["type"] == "stay"
+    assert not _forced_stays(selectors_user(bob))
+    # Asked again (a lost message, the sweep): nothing more is played.
+    before = selectors.game_get(game_id=game_id).seq
+    from games import services as game_services
+
+    assert game_services.forced_move_play(game_id=game_id, seq=event.seq - 1, user=selectors_user(alice)) is None
+    assert selectors.game_get(game_id=game_id).seq == before
