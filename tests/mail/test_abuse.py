@@ -338,7 +338,7 @@ def _forced_stays(user) -> list:
 
 def test_forced_moves_are_played_for_those_who_chose_it_as_their_own_move(sink, gateway, eager_tasks):
     alice, bob = _players("hoa", "ivo")
-    assert bob.patch("/api/mail/settings/", {"play_forced": False}).json()["play_forced"] is False
+    assert bob.client.patch("/api/mail/settings/", {"play_forced": False}, format="json").json()["play_forced"] is False
     assert alice.get("/api/mail/settings/").json()["play_forced"] is True  # on by default for mail
     game_id = _game(alice, bob, "scavenge")
     seats = {0: "hoa", 1: "ivo"}
