@@ -90,7 +90,7 @@ def footer(game_id: int | None, unsubscribe_url: str, reply_to: str = "") -> lis
     if game_id is not None:
         lines.append(f"On the web: {game_url(game_id)}")
     lines.append(f"Mail settings: {settings.SCRAPYARD_SITE_URL}/account/")
-    lines.append(f"Unsubscribe: {unsubscribe_url}")
+    lines += ["Unsubscribe:", f"  {unsubscribe_url}"]  # its own line: it fits 78 columns whatever the site's name
     return lines
 
 

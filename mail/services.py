@@ -164,12 +164,12 @@ def unsubscribe_url(user_id: int) -> str:
 
 
 def _short_mac(salt: str, value: str) -> str:
-    return salted_hmac(salt, value).hexdigest()[:20]
+    return salted_hmac(salt, value).hexdigest()[:16]
 
 
 def unsubscribe(*, token: str) -> int:
     """Turn the account's mail off (the link in every mail; RFC 8058's one-click POST)."""
-    short = re.fullmatch(r"(\d{1,12})-([0-9a-f]{20})", token or "")
+    short = re.fullmatch(r"(\d{1,12})-([0-9a-f]{16})", token or "")
     if short and constant_time_compare(short[2], _short_mac(UNSUBSCRIBE_SALT, short[1])):
         user_id = int(short[1])
         preference_of(user_id)
@@ -195,7 +195,7 @@ def verify_url(user_id: int, address: str) -> str:
 
 def address_verify(*, token: str) -> int:
     """Follow a verification link: the account's present address is its owner's from now on."""
-    found = re.fullmatch(r"(\d{1,12})-([0-9a-f]{20})", token or "")
+    found = re.fullmatch(r"(\d{1,12})-([0-9a-f]{16})", token or "")
     account = selectors.mail_account(user_id=int(found[1])) if found else None
     address = (account or {}).get("email") or ""
     if not address or not constant_time_compare(found[2], _short_mac(VERIFY_SALT, f"{found[1]}:{address.lower()}")):
@@ -837,7 +837,7 @@ def _move_play(inbound: Inbound, message: Any, account: dict, preference: Prefer
     parts = GUARD.match(command)
     spec, guard = parts["move"].strip(), int(parts["seq"]) if parts["seq"] else None
     if guard is None:
-        guard = _replied_seq(message, user.pk)
+        guard = _replied_seq(message, user.pk, game.pk)
     if guard is None:  # no #seq and not a reply to one of our mails: which position it meant is unknown
         said = (f"Your move {spec!r} was not played: reply to the mail that asks for your move, or end "
                 f"the line with the guard it names (like {spec} #{game.seq}), so a mail sent twice or "
@@ -879,7 +879,7 @@ def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
     return selectors.move_read(game=game, user=user, text=spec)
 
 
-def _replied_seq(message: Any, user_id: int) -> int | None:
+def _replied_seq(message: Any, user_id: int, game_id: int) -> int | None:
     """The seq of our mail this one answers (In-Reply-To, else the last of References that names
     one), if it is one of the account's."""
     try:
@@ -888,7 +888,8 @@ def _replied_seq(message: Any, user_id: int) -> int | None:
         return None
     if not named:
         return None
-    found = dict(Outgoing.objects.filter(message_id__in=named[:50], user_id=user_id, seq__isnull=False).values_list("message_id", "seq"))
+    found = dict(Outgoing.objects.filter(message_id__in=named[:50], user_id=user_id, game_id=game_id, seq__isnull=False)
+                 .values_list("message_id", "seq"))
     return next((found[name] for name in named if name in found), None)
 
 
