@@ -254,8 +254,8 @@ def _fan_out_to(user_id: int, game_id: int, seat: int) -> int:
             game = selectors.game_get(game_id=game_id)
             fast = too_fast_for_mail(game.time_control)
             for kind in notices(brief, seen):
-                if kind == YOUR_TURN and (fast or _forced_now(user_id, game, seat)):
-                    continue  # a reply cannot keep up (the deadline warning stands in), or the server plays it
+                if kind == YOUR_TURN and fast:
+                    continue  # a reply cannot keep up: the deadline warning stands in
                 if account["notify"].get(kind, True):
                     made += _notice_make(account, preference, game_id, kind)
         cursor.seq = brief["seq"]

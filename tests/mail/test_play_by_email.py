@@ -179,6 +179,10 @@ def test_in_a_simultaneous_step_another_seats_choice_does_not_make_a_mail_stale(
 
     una, vic = _players("una", "vic")
     users = [selectors.user_get(user_id=uid) for uid in _user_ids("una", "vic")]
+    from mail import services as mail_services
+
+    for user in users:  # the random walk to the duel is the test's own: no move played for it
+        mail_services.settings_update(user=user, play_forced=False)
     game = _to_the_duel(users)
     duel = game.seq
     asked = {seat: [m for m in sink.to(f"{users[seat].username}@players.example") if listed_moves(m) and guard_of(m) == duel]
