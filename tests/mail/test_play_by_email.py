@@ -31,8 +31,10 @@ def _game(first, second, rules: str) -> int:
 
 def _asking(sink, player) -> object | None:
     """The newest mail to the player, if it asks for a move."""
-    mails = sink.to(f"{player.username}@players.example")
-    return mails[-1] if mails and listed_moves(mails[-1]) else None
+    # The newest that lists moves: when the server plays another seat's forced move at once, the
+    # mail asking for this seat's move can overtake the answer to its previous reply.
+    mails = [mail for mail in sink.to(f"{player.username}@players.example") if listed_moves(mail)]
+    return mails[-1] if mails else None
 
 
 def _best_number(game_id: int, seat: int, rnd: random.Random) -> int:
