@@ -21,6 +21,9 @@ class MailSettings(serializers.Serializer):
     bounced_at = serializers.DateTimeField(allow_null=True, help_text="when mail to the address bounced (mail is off since)")
     bounce_reason = serializers.CharField()
     mail_on = serializers.BooleanField(help_text="whether mail goes out at all")
+    play_forced = serializers.BooleanField(help_text="the server plays your seat's only legal move for you (on by default)")
+    address_confirmed = serializers.BooleanField(help_text="whether the link mailed to your address was followed: no other mail goes before")
+    sent_when = serializers.CharField(help_text="what is mailed when, in words")
 
 
 class MailSettingsUpdate(serializers.Serializer):
@@ -30,6 +33,7 @@ class MailSettingsUpdate(serializers.Serializer):
     time_zone = serializers.CharField(max_length=64, required=False)
     digest_hour = serializers.IntegerField(min_value=0, max_value=23, required=False)
     mail_on = serializers.BooleanField(required=False, help_text="true after a bounce: the address works again")
+    play_forced = serializers.BooleanField(required=False, help_text="whether the server plays your forced moves")
 
 
 class InboundInfo(serializers.Serializer):

@@ -83,12 +83,14 @@ def how_to_reply(seq: int) -> list[str]:
     ]
 
 
-def footer(game_id: int | None, unsubscribe_url: str) -> list[str]:
+def footer(game_id: int | None, unsubscribe_url: str, reply_to: str = "") -> list[str]:
     lines = ["", "-- "]
+    if reply_to:  # named in the body too: some mail programs hide Reply-To, or forwarders drop it
+        lines.append(f"Reply to: {reply_to}")
     if game_id is not None:
         lines.append(f"On the web: {game_url(game_id)}")
     lines.append(f"Mail settings: {settings.SCRAPYARD_SITE_URL}/account/")
-    lines.append(f"Unsubscribe: {unsubscribe_url}")
+    lines += ["Unsubscribe:", f"  {unsubscribe_url}"]  # its own line: it fits 78 columns whatever the site's name
     return lines
 
 
@@ -122,7 +124,7 @@ def your_turn(ctx: dict[str, Any]) -> Mail:
     lines.append(f"Your deadline: {local_time(ctx['deadline'], ctx['time_zone'])}")
     lines.append("")
     lines += how_to_reply(ctx["seq"])
-    lines += footer(game["id"], ctx["unsubscribe"])
+    lines += footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", ""))
     subject = f"{title(game)}: your turn (move {ctx['seq']})"
     return Mail(subject, "\n".join(lines) + "\n", as_html(lines))
 
@@ -149,7 +151,7 @@ def proposal(ctx: dict[str, Any]) -> Mail:
         lines += ["Since your last move:", *history(ctx["events"], game), ""]
     if ctx["notation"]:
         lines += ["Your legal moves:", *numbered(ctx["notation"]), "", *how_to_reply(ctx["seq"])]
-    lines += footer(game["id"], ctx["unsubscribe"])
+    lines += footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", ""))
     what = "a draw is offered" if offer else "a takeback is asked"
     return Mail(f"{title(game)}: {what} (move {ctx['seq']})", "\n".join(lines) + "\n", as_html(lines))
 
@@ -166,7 +168,7 @@ def deadline_warning(ctx: dict[str, Any]) -> Mail:
         *numbered(ctx["notation"]),
         "",
         *how_to_reply(ctx["seq"]),
-        *footer(game["id"], ctx["unsubscribe"]),
+        *footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", "")),
     ]
     return Mail(f"{title(game)}: your deadline is near", "\n".join(lines) + "\n", as_html(lines))
 
@@ -179,7 +181,7 @@ def game_started(ctx: dict[str, Any]) -> Mail:
         wrap(f"You play seat {ctx['seat']}. You will get a mail whenever it is your turn."),
         "",
         ctx["board"].rstrip("\n"),
-        *footer(game["id"], ctx["unsubscribe"]),
+        *footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", "")),
     ]
     return Mail(f"{title(game)}: the game has started", "\n".join(lines) + "\n", as_html(lines))
 
@@ -201,7 +203,7 @@ def game_over(ctx: dict[str, Any]) -> Mail:
         ctx["board"].rstrip("\n"),
         "",
         f"Replay: {game_url(game['id'])}",
-        *footer(None, ctx["unsubscribe"]),
+        *footer(None, ctx["unsubscribe"], ctx.get("reply_to", "")),
     ]
     return Mail(f"{title(game)}: game over", "\n".join(lines) + "\n", as_html(lines))
 
@@ -215,7 +217,7 @@ def answer(ctx: dict[str, Any]) -> Mail:
         lines += ["Your legal moves now:", *numbered(ctx["notation"]), "", *how_to_reply(ctx["seq"])]
     elif ctx.get("game"):
         lines.append("It is not your turn now: you will get a mail when it is.")
-    lines += footer(ctx["game"]["id"] if ctx.get("game") else None, ctx["unsubscribe"])
+    lines += footer(ctx["game"]["id"] if ctx.get("game") else None, ctx["unsubscribe"], ctx.get("reply_to", ""))
     return Mail(ctx["subject"], "\n".join(lines) + "\n", as_html(lines))
 
 
@@ -238,10 +240,42 @@ def help_text(ctx: dict[str, Any]) -> Mail:
         "  help         this text",
         "",
         wrap("Quoted lines (starting with >) are skipped, so reply above or below the quote as you like. "
-             "A reply must come from your account's address; every reply gets an answer."),
+             "A reply must come from your account's address; every reply gets an answer. A reply with "
+             "no #17 is played in the position of the mail it answers, never in a later one."),
+        "",
+        *server_help_lines(),
         *footer(ctx.get("game_id"), ctx["unsubscribe"]),
     ]
     return Mail("Scrapyard: playing by email", "\n".join(lines) + "\n", as_html(lines))
+
+
+def server_help_lines() -> list[str]:
+    """The commands a mail to the server's own address takes (mail.commands), with examples."""
+    address = email_address(settings.DEFAULT_FROM_EMAIL)
+    return [
+        wrap(f"Mail these to {address} (the first line of the mail, or its subject):"),
+        "",
+        "  help                 this text",
+        "  games                your games, whose turn it is, and their reply addresses",
+        "  new scavenge         open a game of scavenge for 2 players",
+        "  new toy_race players 3 days 3",
+        "                       3 players, 3 days a move",
+        "  join 42              take a seat in game 42",
+        "  seek scavenge        be paired with someone who wants the same game",
+        "  resign 42            give up game 42 (draw 42, takeback 42 work too)",
+        "",
+        wrap("What is sent when: a mail when a game starts, when it is your turn, when a deadline "
+             "nears and when a game ends; or one digest a day, as chosen on your account page. "
+             "Games whose clock gives under an hour a move send no mail per turn (a reply is too "
+             "slow for them): you get the deadline warning instead. When your only legal move is "
+             "forced, the server plays it for you, unless you turn that off on your account page."),
+    ]
+
+
+def email_address(value: str) -> str:
+    from email.utils import parseaddr
+
+    return parseaddr(value)[1]
 
 
 def digest(items: list[dict[str, Any]], username: str, unsubscribe: str) -> Mail:
@@ -250,6 +284,20 @@ def digest(items: list[dict[str, Any]], username: str, unsubscribe: str) -> Mail
         lines += ["=" * WIDTH, item["subject"], "=" * WIDTH, item["text"].split("\n-- \n")[0].rstrip("\n"), ""]
     lines += footer(None, unsubscribe)
     return Mail(f"Scrapyard digest: {len(items)} notice(s)", "\n".join(lines) + "\n", as_html(lines))
+
+
+def verify_address(ctx: dict[str, Any]) -> Mail:
+    """The one mail an address gets before its owner says it is theirs."""
+    lines = [
+        wrap(f"Someone (we hope you) gave this address, {ctx['to']}, to the Scrapyard account "
+             f"{ctx['username']}. Until you confirm it, no mail about games goes to it."),
+        "",
+        "To confirm, open this link:",
+        f"  {ctx['link']}",
+        "",
+        wrap("Not you? Ignore this mail: you will get at most one like it a day, and no other."),
+    ]
+    return Mail("Scrapyard: confirm your address", "\n".join(lines) + "\n", as_html(lines))
 
 
 def bounce_notice(ctx: dict[str, Any]) -> Mail:

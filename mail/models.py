@@ -29,6 +29,9 @@ class Preference(models.Model):
     next_digest_at = models.DateTimeField(null=True, blank=True, help_text="NULL: nothing held for a digest")
     bounced_at = models.DateTimeField(null=True, blank=True, help_text="a hard bounce turned mail off")
     bounce_reason = models.CharField(max_length=300, blank=True, default="")
+    verified_email = models.CharField(max_length=254, blank=True, default="",
+                                      help_text="the address whose link was followed: mail goes only to it")
+    play_forced = models.BooleanField(default=True, help_text="the server plays a seat's only legal move for it")
 
     def cadence_for(self, game_id: int | None) -> str:
         if self.bounced_at is not None:
@@ -110,8 +113,23 @@ class InboundOutcome(models.TextChoices):
     REFUSED = "refused", "refused, with the reason"
 
 
+class RawMessage(models.Model):
+    """A received mail's bytes, kept once per SMTP transaction (or webhook call) however many
+    recipients it named; each recipient's `Inbound` row points here."""
+
+    received_at = models.DateTimeField(auto_now_add=True)
+    sender = models.CharField(max_length=254, help_text="the From header's address, lower-cased")
+    size = models.PositiveIntegerField()
+    raw = models.BinaryField(help_text="the message as received")
+
+    class Meta:
+        indexes = [models.Index(fields=("sender", "received_at"), name="mail_raw_sender_time")]
+
+
 class Inbound(models.Model):
-    """Every mail received for a reply address, kept whatever became of it."""
+    """Every mail received for a reply address, kept whatever became of it. `fingerprint` is the
+    mail's Message-ID (or a digest of its sender and body when it has none): the same mail to the
+    same address is kept and read once, however often a mail server sends it again."""
 
     received_at = models.DateTimeField(auto_now_add=True)
     via = models.CharField(max_length=20, help_text="smtp, or the provider whose webhook brought it")
@@ -122,7 +140,8 @@ class Inbound(models.Model):
     game_id = models.BigIntegerField(null=True, blank=True)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     subject = models.CharField(max_length=300, blank=True, default="")
-    raw = models.BinaryField(help_text="the message as received")
+    message = models.ForeignKey(RawMessage, null=True, on_delete=models.CASCADE, related_name="inbound")
+    fingerprint = models.CharField(max_length=200, blank=True, default="")
     command = models.CharField(max_length=300, blank=True, default="")
     outcome = models.CharField(max_length=10, choices=InboundOutcome.choices, default=InboundOutcome.RECEIVED)
     code = models.CharField(max_length=40, blank=True, default="")
@@ -133,4 +152,13 @@ class Inbound(models.Model):
         indexes = [
             models.Index(fields=("sender", "received_at"), name="mail_inbound_sender_time"),
             models.Index(fields=("outcome", "received_at"), name="mail_inbound_outcome"),
+            models.Index(fields=("user", "received_at"), name="mail_inbound_user_time"),
         ]
+        constraints = [
+            models.UniqueConstraint(fields=("recipient", "fingerprint"), condition=~models.Q(fingerprint=""),
+                                    name="mail_inbound_once_per_recipient"),
+        ]
+
+    @property
+    def raw(self) -> bytes:
+        return bytes(self.message.raw) if self.message_id else b""

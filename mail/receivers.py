@@ -24,6 +24,7 @@ ADDRESSEES_SECONDS = 10
 
 def events_recorded(sender, *, game_id: int, seq: int, **kwargs) -> None:
     if _has_addressees(game_id):
+        dispatch.send(services.FORCED, (game_id,))  # first: a forced move played spares a mail
         dispatch.send(services.FAN_OUT, (game_id,))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import hashlib
 import email
 import email.policy
 import email.utils
@@ -30,8 +31,8 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import transaction
-from django.db.models import F, Q
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q, Sum
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from games import dispatch, errors, selectors, services, time_controls
@@ -44,6 +45,7 @@ from mail.models import (
     Outgoing,
     OutgoingStatus,
     Preference,
+    RawMessage,
     SeatAddress,
 )
 from rules.errors import NotYourTurn, RulesError
@@ -53,12 +55,17 @@ log = logging.getLogger(__name__)
 SEND = "mail.send"
 FAN_OUT = "mail.fan_out"
 HANDLE_INBOUND = "mail.handle_inbound"
+FORCED = "mail.forced_moves"
 LEASE = dt.timedelta(seconds=60)
 LOOK_BACK = dt.timedelta(minutes=10)  # how far back the sweep looks for news a lost fan-out missed
 SENDER_WINDOW = dt.timedelta(minutes=10)
+FORCED_LOOK_BACK = dt.timedelta(minutes=1)
 UNSUBSCRIBE_SALT = "mail.unsubscribe"
 GAME_STARTED, YOUR_TURN, DEADLINE_WARNING, GAME_OVER = "game_started", "your_turn", "deadline_warning", "game_over"
 ANSWER, DIGEST, BOUNCED, PROPOSAL = "answer", "digest", "bounced", "proposal"
+VERIFY = "verify"
+VERIFY_SALT = "mail.verify"
+ANSWER_WINDOW = dt.timedelta(hours=1)
 PLAY_ADDRESS = re.compile(r"^play\+([a-z0-9]{8,40})@", re.IGNORECASE)
 BOUNCE_ADDRESS = re.compile(r"^bounce\+(\d+)-([a-z0-9]{16})@", re.IGNORECASE)
 
@@ -72,7 +79,8 @@ def preference_of(user_id: int) -> Preference:
 
 
 def settings_update(*, user: Any, cadence: str | None = None, games: dict[str, str] | None = None,
-                    time_zone: str | None = None, digest_hour: int | None = None, mail_on: bool | None = None) -> Preference:
+                    time_zone: str | None = None, digest_hour: int | None = None, mail_on: bool | None = None,
+                    play_forced: bool | None = None) -> Preference:
     """Change how the account wants its mail; a setting left out keeps its value. `games` maps a
     game id to its own cadence ("default" drops the override)."""
     choices = set(Cadence.values)
@@ -100,6 +108,8 @@ def settings_update(*, user: Any, cadence: str | None = None, games: dict[str, s
             if not isinstance(digest_hour, int) or not 0 <= digest_hour <= 23:
                 raise errors.InvalidInput("digest_hour is an hour from 0 to 23", fields={"digest_hour": ["0 to 23"]})
             preference.digest_hour = digest_hour
+        if play_forced is not None:
+            preference.play_forced = bool(play_forced)
         if mail_on:  # after a bounce, the owner says the address works again
             preference.bounced_at, preference.bounce_reason = None, ""
         preference.save()
@@ -147,15 +157,25 @@ def _bounce_mac(user_id: int) -> str:
 
 
 def unsubscribe_url(user_id: int) -> str:
-    # The same link every time (no timestamp): a mail's List-Unsubscribe header and its body,
-    # made moments apart, name one link, and a link in an old mail keeps working.
-    token = signing.Signer(salt=UNSUBSCRIBE_SALT).sign(str(user_id))
-    return f"{settings.SCRAPYARD_SITE_URL}/mail/unsubscribe/{token}/"
+    # The same short link every time (no timestamp): a mail's List-Unsubscribe header and its
+    # body, made moments apart, name one link, a link in an old mail keeps working, and it fits
+    # a 78-column line.
+    return f"{settings.SCRAPYARD_SITE_URL}/mail/u/{user_id}-{_short_mac(UNSUBSCRIBE_SALT, str(user_id))}/"
+
+
+def _short_mac(salt: str, value: str) -> str:
+    return salted_hmac(salt, value).hexdigest()[:16]
 
 
 def unsubscribe(*, token: str) -> int:
     """Turn the account's mail off (the link in every mail; RFC 8058's one-click POST)."""
-    try:
+    short = re.fullmatch(r"(\d{1,12})-([0-9a-f]{16})", token or "")
+    if short and constant_time_compare(short[2], _short_mac(UNSUBSCRIBE_SALT, short[1])):
+        user_id = int(short[1])
+        preference_of(user_id)
+        Preference.objects.filter(user_id=user_id).update(cadence=Cadence.NONE)
+        return user_id
+    try:  # a link of the longer kind mails carried before
         user_id = int(signing.Signer(salt=UNSUBSCRIBE_SALT).unsign(token))
     except (signing.BadSignature, ValueError, TypeError):
         try:  # a link made before links stopped carrying a timestamp
@@ -165,6 +185,50 @@ def unsubscribe(*, token: str) -> int:
     preference_of(user_id)
     Preference.objects.filter(user_id=user_id).update(cadence=Cadence.NONE)
     return user_id
+
+
+def verify_url(user_id: int, address: str) -> str:
+    """The link that says the address is the account's: it names the address by a MAC only, so it
+    stops working when the account's address changes."""
+    return f"{settings.SCRAPYARD_SITE_URL}/mail/v/{user_id}-{_short_mac(VERIFY_SALT, f'{user_id}:{address.lower()}')}/"
+
+
+def address_verify(*, token: str) -> int:
+    """Follow a verification link: the account's present address is its owner's from now on."""
+    found = re.fullmatch(r"(\d{1,12})-([0-9a-f]{16})", token or "")
+    account = selectors.mail_account(user_id=int(found[1])) if found else None
+    address = (account or {}).get("email") or ""
+    if not address or not constant_time_compare(found[2], _short_mac(VERIFY_SALT, f"{found[1]}:{address.lower()}")):
+        raise errors.InvalidInput("this link is not valid (it may be for an address the account no longer has)")
+    preference_of(int(found[1]))
+    Preference.objects.filter(user_id=int(found[1])).update(verified_email=address)
+    return int(found[1])
+
+
+def address_verified(user_id: int, address: str) -> bool:
+    if not settings.SCRAPYARD_MAIL_VERIFY:
+        return True
+    return bool(address) and preference_of(user_id).verified_email.lower() == address.lower()
+
+
+def _verification_request(user_id: int, address: str) -> int:
+    """Ask the address to confirm itself: one mail a day per (account, address), no more."""
+    account = selectors.mail_account(user_id=user_id)
+    if not account or not address:
+        return 0
+    mail = compose.verify_address({"to": address, "username": account["username"], "link": verify_url(user_id, address)})
+    day = time_controls.now().date().isoformat()
+    key = f"{user_id}:{VERIFY}:{hashlib.sha256(address.lower().encode()).hexdigest()[:16]}:{day}"
+    return _outgoing_make(user_id, address, VERIFY, None, None, mail, key=key, held=False)
+
+
+def _answers_allowed(user_id: int, to: str) -> bool:
+    """Answers and verification mails are made on a stranger's say-so (a mail in, a sign-up):
+    at most SCRAPYARD_MAIL_ANSWER_LIMIT an hour per account and per address, whoever asks."""
+    since = time_controls.now() - ANSWER_WINDOW
+    made = Outgoing.objects.filter(kind__in=(ANSWER, VERIFY), created_at__gte=since)
+    limit = settings.SCRAPYARD_MAIL_ANSWER_LIMIT
+    return made.filter(user_id=user_id).count() < limit and made.filter(to__iexact=to).count() < limit
 
 
 # --- out: notices of news --------------------------------------------------------------------
@@ -187,7 +251,11 @@ def _fan_out_to(user_id: int, game_id: int, seat: int) -> int:
         made = 0
         if account and account["email"] and preference.cadence_for(game_id) != Cadence.NONE:
             seen = selectors.events_seen_by(game_id=game_id, seat=seat, after=cursor.seq, upto=brief["seq"])
+            game = selectors.game_get(game_id=game_id)
+            fast = too_fast_for_mail(game.time_control)
             for kind in notices(brief, seen):
+                if kind == YOUR_TURN and fast:
+                    continue  # a reply cannot keep up: the deadline warning stands in
                 if account["notify"].get(kind, True):
                     made += _notice_make(account, preference, game_id, kind)
         cursor.seq = brief["seq"]
@@ -212,6 +280,15 @@ def notices(brief: dict[str, Any], seen: list[dict[str, Any]]) -> list[str]:
     if brief["status"] == "finished" and seen and seen[-1]["seq"] == brief["seq"]:
         found.append(GAME_OVER)
     return found
+
+
+FAST_STEP_SECONDS = 3600
+
+
+def too_fast_for_mail(time_control: dict | None) -> bool:
+    """A step clock under an hour a move: no mail per turn (6 such games once sent 221)."""
+    control = time_control or {}
+    return control.get("type") == "step" and float(control.get("seconds") or 0) < FAST_STEP_SECONDS
 
 
 PROPOSED = (selectors.DRAW_OFFERED, selectors.TAKEBACK_REQUESTED)
@@ -251,8 +328,16 @@ def seat_context(user: Any, game: Any, preference: Preference) -> dict[str, Any]
 
 def _outgoing_make(user_id: int, to: str, kind: str, game_id: int | None, seq: int | None, mail: compose.Mail,
                    reply_to: str = "", preference: Preference | None = None, key: str = "", held: bool = True) -> int:
-    """Store the mail once per key; send it after the commit, or hold it for the digest."""
+    """Store the mail once per key; send it after the commit, or hold it for the digest. Nothing
+    goes to an address its owner has not confirmed (a confirmation request goes instead), and
+    answers keep to their hourly limit."""
     key = key or f"{user_id}:{game_id}:{seq}:{kind}"
+    if kind != VERIFY and not address_verified(user_id, to):
+        _verification_request(user_id, to)
+        return 0
+    if kind in (ANSWER, VERIFY) and not _answers_allowed(user_id, to):
+        log.warning("answer limit reached for account %s: %s not made", user_id, kind)
+        return 0
     digest = held and preference is not None and preference.cadence_for(game_id) == Cadence.DIGEST
     row = Outgoing(
         user_id=user_id, key=key, kind=kind, game_id=game_id, seq=seq, to=to, subject=mail.subject[:200],
@@ -304,7 +389,13 @@ def outgoing_send(*, outgoing_id: int, at: dt.datetime | None = None) -> str | N
     if mail.kind != BOUNCED and preference_of(mail.user_id).bounced_at is not None:
         return _finish(mail, OutgoingStatus.DROPPED, "the address bounced; mail is off")
     try:
-        get_connection().send_messages([_message(mail)])
+        message = _message(mail)
+        message.message()  # built here: a header that cannot be written fails now, not on every retry
+    except Exception as error:  # noqa: BLE001 - whatever it is, sending again would fail the same way
+        log.warning("mail %s cannot be written: %s", mail.pk, type(error).__name__)
+        return _finish(mail, OutgoingStatus.FAILED, f"cannot be written: {type(error).__name__}")
+    try:
+        get_connection().send_messages([message])
     except (smtplib.SMTPException, OSError) as error:
         return _retry_or_fail(mail, error, at)
     return _finish(mail, OutgoingStatus.SENT, "", sent_at=time_controls.now())
@@ -323,7 +414,7 @@ def _message(mail: Outgoing) -> EmailMultiAlternatives:
         headers["In-Reply-To"] = in_reply_to
         headers["References"] = in_reply_to
     message = EmailMultiAlternatives(
-        subject=mail.subject, body=mail.text, from_email=bounce_address(mail.user_id), to=[mail.to],
+        subject=clean_header(mail.subject), body=mail.text, from_email=bounce_address(mail.user_id), to=[mail.to],
         reply_to=[mail.reply_to] if mail.reply_to else None, headers=headers,
     )
     if mail.html:
@@ -335,10 +426,14 @@ def _answered_message_id(mail: Outgoing) -> str:
     if mail.kind != ANSWER:
         return ""
     inbound_id = mail.key.rsplit(":", 2)[-2].removeprefix("inbound")
-    raw = Inbound.objects.filter(pk=int(inbound_id)).values_list("raw", flat=True).first() if inbound_id.isdigit() else None
+    raw = Inbound.objects.filter(pk=int(inbound_id)).values_list("message__raw", flat=True).first() if inbound_id.isdigit() else None
     if raw is None:
         return ""
-    return str(email.message_from_bytes(bytes(raw), policy=email.policy.default).get("Message-ID", "")).strip()
+    try:
+        named = clean_header(email.message_from_bytes(bytes(raw), policy=email.policy.default).get("Message-ID", ""))
+    except Exception:  # an unreadable Message-ID: the answer threads by its subject only
+        return ""
+    return named if re.fullmatch(r"<[^<>\s]{1,200}>", named) else ""
 
 
 def _retry_or_fail(mail: Outgoing, error: Exception, at: dt.datetime) -> str:
@@ -359,6 +454,48 @@ def _retry_or_fail(mail: Outgoing, error: Exception, at: dt.datetime) -> str:
 def _finish(mail: Outgoing, status: str, reason: str, sent_at: dt.datetime | None = None) -> str:
     Outgoing.objects.filter(pk=mail.pk).update(status=status, error=reason, leased_until=None, sent_at=sent_at)
     return status
+
+
+# --- forced moves ------------------------------------------------------------------------------
+
+
+def forced_moves_play(*, game_id: int) -> int:
+    """Play, for each seated account with an address that chose it (the default), its seat's
+    only legal move, as its own move (`games.services.forced_move_play`, keyed by game, seq and
+    seat). The move's commit brings the game here again, so a run of forced moves plays out."""
+    game = selectors.game_get(game_id=game_id)
+    if game.status != "active":
+        return 0
+    played = 0
+    for user_id, seat in selectors.account_seats(game_id=game_id).items():
+        if seat not in game.to_act or not forced_moves_wanted(user_id):
+            continue
+        if services.forced_move_play(game_id=game_id, seq=game.seq, user=selectors.user_get(user_id=user_id)):
+            played += 1
+            break  # the game moved on: the next look is the commit's
+    return played
+
+
+def forced_moves_wanted(user_id: int) -> bool:
+    account = selectors.mail_account(user_id=user_id)
+    return bool(account and account["email"]) and preference_of(user_id).play_forced
+
+
+def _forced_now(user_id: int, game: Any, seat: int) -> bool:
+    """Whether the seat's move is about to be played for it (so no mail asks for it)."""
+    if seat not in game.to_act or not forced_moves_wanted(user_id):
+        return False
+    return len(selectors.legal_moves_for(game=game, user=selectors.user_get(user_id=user_id))["moves"]) == 1
+
+
+def forced_moves_missed(*, at: dt.datetime | None = None) -> int:
+    """Ask again for the forced moves of every game moved in the last minute (a lost request
+    is caught within a beat or two; a forced move is due at once, so an older game is not)."""
+    at = at or time_controls.now()
+    moved = selectors.games_moved_since(user_ids=selectors.accounts_with_any_email(), game_ids=[], since=at - FORCED_LOOK_BACK)
+    for game in moved:
+        dispatch.send(FORCED, (game["game"],))
+    return len(moved)
 
 
 # --- beat's sweeps -----------------------------------------------------------------------------
@@ -448,8 +585,24 @@ def inbound_unread_handle(*, at: dt.datetime | None = None) -> int:
 # --- in: replies ---------------------------------------------------------------------------------
 
 
+class MailRefused(Exception):
+    """A mail the gateway refuses: `reply` is the SMTP answer (4xx: come back later; 5xx: never)."""
+
+    def __init__(self, reply: str) -> None:
+        super().__init__(reply)
+        self.reply = reply
+
+
+def server_address() -> str:
+    """The address mails come from; mail to it is read as commands (`mail.commands`)."""
+    return email.utils.parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower()
+
+
 def recipient_known(address: str) -> bool:
-    """Whether the gateway takes mail for this address: a live reply address or a bounce address."""
+    """Whether the gateway takes mail for this address: a live reply address, a bounce address, or
+    the server's own address (commands)."""
+    if (address or "").lower() == server_address():
+        return True
     play = PLAY_ADDRESS.match(address or "")
     if play:
         return SeatAddress.objects.filter(token=play[1].lower()).exists()
@@ -458,27 +611,114 @@ def recipient_known(address: str) -> bool:
 
 
 def sender_allowed(sender: str, at: dt.datetime | None = None) -> bool:
-    """Whether this sender may send more now (rate limit: told to come back later, not lost)."""
+    """Whether this envelope sender may send more now. Only a first screen: an envelope sender
+    costs nothing to change, so the limits that hold are per account (`recipient_allowed`) and
+    per From address and per day in bytes (`inbound_store`)."""
     at = at or time_controls.now()
     recent = Inbound.objects.filter(envelope_sender__iexact=sender, received_at__gte=at - SENDER_WINDOW).count()
     return recent < settings.SCRAPYARD_MAIL_SENDER_LIMIT
 
 
+def recipient_allowed(address: str, at: dt.datetime | None = None) -> bool:
+    """Whether the account this reply address belongs to may get more mail now (the same limit
+    as a sender's, counted per account whatever the senders claim)."""
+    play = PLAY_ADDRESS.match(address or "")
+    if not play:
+        return True
+    at = at or time_controls.now()
+    user_id = SeatAddress.objects.filter(token=play[1].lower()).values_list("user_id", flat=True).first()
+    if user_id is None:
+        return True
+    recent = Inbound.objects.filter(user_id=user_id, received_at__gte=at - SENDER_WINDOW).count()
+    return recent < settings.SCRAPYARD_MAIL_SENDER_LIMIT
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def clean_header(value: Any) -> str:
+    """A header's decoded text on one line: CR, LF and other controls a decoded word may carry
+    become spaces, so nothing read from it can break a header we write."""
+    return CONTROL.sub(" ", str(value or "")).strip()
+
+
+def _header_text(message: Any, name: str) -> str:
+    """A header decoded and on one line; one whose decoded text the parser refuses (a display
+    name that decodes to CR/LF) is read as it came, undecoded, which still names its address."""
+    try:
+        return clean_header(message.get(name, ""))
+    except (ValueError, TypeError, LookupError):
+        found = next((value for key, value in message.raw_items() if key.lower() == name.lower()), "")
+        return clean_header(found)
+
+
+def _headers_read(raw: bytes) -> tuple[Any, str, str, str]:
+    """(message, From address, Subject, fingerprint); a mail whose headers cannot be read at all
+    is refused for good (5xx): sending it again would fail again."""
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        sender = clean_header(email.utils.parseaddr(_header_text(message, "From"))[1]).replace(" ", "").lower()
+        subject = clean_header(_header_text(message, "Subject"))[:300]
+        message_id = clean_header(_header_text(message, "Message-ID")).replace(" ", "")
+    except Exception as error:  # the email package raises many kinds on broken headers
+        log.info("a mail with unreadable headers was refused: %s", type(error).__name__)
+        raise MailRefused("554 5.6.0 The mail's headers cannot be read") from None
+    if message_id:
+        fingerprint = f"id:{message_id[:180]}"
+    else:  # no Message-ID: the same sender and the same bytes after the headers are the same mail
+        body = raw.split(b"\r\n\r\n", 1)[-1] if b"\r\n\r\n" in raw else raw.split(b"\n\n", 1)[-1]
+        fingerprint = "sha256:" + hashlib.sha256(sender.encode() + b"\0" + body).hexdigest()
+    return message, sender, subject, fingerprint
+
+
 def inbound_store(*, via: str, envelope_sender: str, recipients: list[str], raw: bytes) -> list[int]:
-    """Keep the mail, once per recipient, and have it read after the commit."""
-    message = email.message_from_bytes(raw, policy=email.policy.default)
-    sender = email.utils.parseaddr(str(message.get("From", "")))[1]
-    subject = str(message.get("Subject", ""))[:300]
+    """Keep the mail (its bytes once, a row per recipient) and have it read after the commit.
+    A mail already kept for a recipient (the same Message-ID, or with none the same sender and
+    body) is not kept again: a mail server that sends again after losing our 250 changes nothing.
+    Raises `MailRefused` past a daily byte limit or on headers that cannot be read."""
+    message, sender, subject, fingerprint = _headers_read(raw)
+    recipients = list(dict.fromkeys(address.strip().lower() for address in recipients))[:settings.SCRAPYARD_MAIL_MAX_RECIPIENTS]
+    owners = dict(SeatAddress.objects.filter(token__in=[m[1].lower() for m in map(PLAY_ADDRESS.match, recipients) if m])
+                  .values_list("token", "user_id"))
+    fresh = [address for address in recipients
+             if not Inbound.objects.filter(recipient=address[:254], fingerprint=fingerprint).exists()]
+    if not fresh:
+        return []
+    _byte_limits_check(sender, [owners[m[1].lower()] for m in map(PLAY_ADDRESS.match, fresh) if m and m[1].lower() in owners], len(raw))
     ids = []
     with transaction.atomic():
-        for recipient in recipients:
-            row = Inbound.objects.create(
-                via=via, sender=sender[:254], envelope_sender=(envelope_sender or "")[:254], recipient=recipient[:254],
-                subject=subject, raw=raw,
-            )
+        stored = RawMessage.objects.create(sender=sender[:254], size=len(raw), raw=raw)
+        for recipient in fresh:
+            play = PLAY_ADDRESS.match(recipient)
+            try:
+                with transaction.atomic():
+                    row = Inbound.objects.create(
+                        via=via, sender=sender[:254], envelope_sender=(envelope_sender or "")[:254], recipient=recipient[:254],
+                        subject=subject, message=stored, fingerprint=fingerprint,
+                        user_id=owners.get(play[1].lower()) if play else None,
+                    )
+            except IntegrityError:  # the same mail, stored for this recipient a moment ago
+                continue
             ids.append(row.pk)
             transaction.on_commit(lambda pk=row.pk: dispatch.send(HANDLE_INBOUND, (pk,)), robust=True)
+        if not ids:
+            stored.delete()
     return ids
+
+
+def _byte_limits_check(sender: str, user_ids: list[int], size: int) -> None:
+    """Refuse (for now: 452, the sender's server tries again later) a mail that would take the
+    bytes stored in a day from this From address, or for one of these accounts, past the limit."""
+    since = time_controls.now() - dt.timedelta(days=1)
+    limit = settings.SCRAPYARD_MAIL_DAILY_BYTES
+    by_sender = RawMessage.objects.filter(sender=sender[:254], received_at__gte=since).aggregate(total=Sum("size"))["total"] or 0
+    if by_sender + size > limit:
+        raise MailRefused("452 4.3.1 Too much mail from this address today: try again tomorrow")
+    for user_id in set(user_ids):
+        by_account = (RawMessage.objects.filter(received_at__gte=since, inbound__user_id=user_id).distinct()
+                      .aggregate(total=Sum("size"))["total"] or 0)
+        if by_account + size > limit:
+            raise MailRefused("452 4.2.2 Too much mail for this account today: try again tomorrow")
 
 
 def inbound_handle(*, inbound_id: int) -> str:
@@ -488,9 +728,13 @@ def inbound_handle(*, inbound_id: int) -> str:
         inbound = Inbound.objects.select_for_update().get(pk=inbound_id)
         if inbound.outcome != InboundOutcome.RECEIVED:
             return inbound.code
-        message = email.message_from_bytes(bytes(inbound.raw), policy=email.policy.default)
+        message = email.message_from_bytes(inbound.raw, policy=email.policy.default)
         if BOUNCE_ADDRESS.match(inbound.recipient):
             code, detail = _bounce_read(inbound, message)
+        elif inbound.recipient.lower() == server_address():
+            from mail import commands  # the commands read games through this module's helpers
+
+            code, detail = commands.handle(inbound, message)
         else:
             code, detail = _reply_handle(inbound, message)
         inbound.code, inbound.detail = code, detail[:500]
@@ -569,6 +813,7 @@ LIFE_ACTIONS = [  # (outcome code, service, its arguments, the answer, the words
 LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, words in LIFE_ACTIONS for word in words}
 # The outcomes of a reply that did what it asked (any other is a refusal).
 DONE_CODES = {"played", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
+              "games", "game_opened", "joined", "seeking",
               *(code for code, *_ in LIFE_ACTIONS)}
 
 
@@ -595,15 +840,21 @@ def _move_play(inbound: Inbound, message: Any, account: dict, preference: Prefer
     parts = GUARD.match(command)
     spec, guard = parts["move"].strip(), int(parts["seq"]) if parts["seq"] else None
     if guard is None:
-        guard = _replied_seq(message, user.pk)
+        guard = _replied_seq(message, user.pk, game.pk)
+    if guard is None:  # no #seq and not a reply to one of our mails: which position it meant is unknown
+        said = (f"Your move {spec!r} was not played: reply to the mail that asks for your move, or end "
+                f"the line with the guard it names (like {spec} #{game.seq}), so a mail sent twice or "
+                f"late is never played in another position.")
+        _answer(inbound, account, preference, "no_guard", said, game)
+        return "no_guard", "no #seq and no In-Reply-To naming one of our mails"
     try:
-        if guard is not None and guard != game.seq:
+        if guard != game.seq:
             if not selectors.moves_unchanged_since(game=game, user=user, since=guard):
                 raise errors.StaleSeq(f"your reply is to the position of move {guard}, but the game is at move {game.seq} now")
             guard = game.seq  # only other seats' secret choices came since: the reply means what it meant
         move = _move_named(game, user, spec)
         submitted = services.move_submit(
-            game_id=game.pk, user=user, move=move, expected_seq=guard if guard is not None else game.seq,
+            game_id=game.pk, user=user, move=move, expected_seq=guard,
             idempotency_key=f"mail-{inbound.pk}",
         )
     except (errors.ServiceError, RulesError) as error:
@@ -631,12 +882,18 @@ def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
     return selectors.move_read(game=game, user=user, text=spec)
 
 
-def _replied_seq(message: Any, user_id: int) -> int | None:
-    """The seq of our mail this one answers (In-Reply-To), if it names one of the account's."""
-    named = str(message.get("In-Reply-To", "") or "").split()
+def _replied_seq(message: Any, user_id: int, game_id: int) -> int | None:
+    """The seq of our mail this one answers (In-Reply-To, else the last of References that names
+    one), if it is one of the account's."""
+    try:
+        named = clean_header(message.get("In-Reply-To", "")).split() + clean_header(message.get("References", "")).split()[::-1]
+    except Exception:  # an unreadable header names nothing
+        return None
     if not named:
         return None
-    return Outgoing.objects.filter(message_id__in=named, user_id=user_id, seq__isnull=False).values_list("seq", flat=True).first()
+    found = dict(Outgoing.objects.filter(message_id__in=named[:50], user_id=user_id, game_id=game_id, seq__isnull=False)
+                 .values_list("message_id", "seq"))
+    return next((found[name] for name in named if name in found), None)
 
 
 def _answer_key(inbound: Inbound) -> str:
@@ -648,10 +905,11 @@ def _answer(inbound: Inbound, account: dict, preference: Preference, code: str, 
     seat sees it now and, if it is the seat's turn, its legal moves."""
     user = account["user"]
     context = seat_context(user, game, preference) if game is not None else {"unsubscribe": unsubscribe_url(user.pk)}
-    subject = str(inbound.subject or f"game {inbound.game_id}")
+    subject = clean_header(inbound.subject or f"game {inbound.game_id}")
     context.update(said=said, subject=subject if subject.lower().startswith("re:") else f"Re: {subject}")
     mail = compose.answer(context)
-    _outgoing_make(user.pk, account["email"], ANSWER, inbound.game_id, None, mail,
+    # The answer carries the seq it shows: a reply to it is played against that position.
+    _outgoing_make(user.pk, account["email"], ANSWER, inbound.game_id, game.seq if game is not None else None, mail,
                    context.get("reply_to", ""), key=_answer_key(inbound), held=False)
 
 
@@ -740,7 +998,15 @@ def settings_of(*, user: Any) -> dict[str, Any]:
         "bounced_at": preference.bounced_at,
         "bounce_reason": preference.bounce_reason,
         "mail_on": preference.bounced_at is None and preference.cadence != Cadence.NONE,
+        "play_forced": preference.play_forced,
+        "address_confirmed": address_verified(user.pk, user.email),
+        "sent_when": SENT_WHEN,
     }
+
+
+SENT_WHEN = ("A mail when a game starts, when it is your turn, when a deadline nears and when a game "
+             "ends (or one digest a day). Games whose step clock gives under an hour a move send no "
+             "mail per turn, only the deadline warning. Forced moves are played for you if you chose that.")
 
 
 def inbound_list(*, user: Any, limit: int = 50) -> list[dict[str, Any]]:

@@ -26,8 +26,14 @@ def handle_inbound(inbound_id: int) -> str:
     return services.inbound_handle(inbound_id=inbound_id)
 
 
+@shared_task(name="mail.forced_moves", acks_late=True, autoretry_for=INFRASTRUCTURE_ERRORS, retry_backoff=True, max_retries=5)
+def forced_moves(game_id: int) -> int:
+    return services.forced_moves_play(game_id=game_id)
+
+
 @shared_task(name="mail.sweep", acks_late=True, ignore_result=True, expires=10)
 def sweep() -> int:
     """Every few seconds: mails due (retries, lost sends), digests due, deadline warnings, and
     games whose fan-out request was lost. No retry: the next beat is the retry."""
-    return services.due_send() + services.digests_send() + services.deadline_warnings_note() + services.fan_outs_missed() + services.inbound_unread_handle()
+    return (services.due_send() + services.digests_send() + services.deadline_warnings_note() + services.fan_outs_missed() + services.inbound_unread_handle()
+            + services.forced_moves_missed())

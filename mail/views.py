@@ -21,3 +21,16 @@ def unsubscribe(request, token: str):
     except errors.InvalidInput as error:
         return render(request, "mail/unsubscribe.html", {"token": token, "error": error.detail}, status=400)
     return render(request, "mail/unsubscribe.html", {"token": token, "done": True})
+
+
+@require_http_methods(["GET", "POST"])
+def verify(request, token: str):
+    """The link in the one mail an address gets before any other: a GET shows a button (a link
+    scanner's GET confirms nothing), its POST confirms the address."""
+    if request.method == "GET":
+        return render(request, "mail/verify.html", {"token": token, "done": False})
+    try:
+        services.address_verify(token=token)
+    except errors.InvalidInput as error:
+        return render(request, "mail/verify.html", {"token": token, "error": error.detail}, status=400)
+    return render(request, "mail/verify.html", {"token": token, "done": True})

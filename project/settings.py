@@ -284,6 +284,16 @@ SCRAPYARD_SMTP_PORT = int(os.environ.get("SMTP_PORT", "2525"))
 SCRAPYARD_MAIL_RETRY_SECONDS = [float(wait) for wait in _env_list("SCRAPYARD_MAIL_RETRY_SECONDS", "30,120,600,1800,3600,7200")]
 # At most this many mails from one sender in ten minutes; more are told to come back later (451).
 SCRAPYARD_MAIL_SENDER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_SENDER_LIMIT", "120"))
+# At most this many recipients in one SMTP transaction, and this many bytes stored a day per
+# account and per From address; answers and verification mails per account and per address an hour.
+SCRAPYARD_MAIL_MAX_RECIPIENTS = int(os.environ.get("SCRAPYARD_MAIL_MAX_RECIPIENTS", "5"))
+SCRAPYARD_MAIL_DAILY_BYTES = int(os.environ.get("SCRAPYARD_MAIL_DAILY_BYTES", str(50 * 1024 * 1024)))
+SCRAPYARD_MAIL_ANSWER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_ANSWER_LIMIT", "300"))
+# Mail goes only to an address whose owner followed the link mailed to it.
+SCRAPYARD_MAIL_VERIFY = os.environ.get("SCRAPYARD_MAIL_VERIFY", "1") not in ("0", "false", "no")
+# The one mail provider whose webhooks are mounted under /mail/inbound/ (e.g. postmark); none
+# without it. Its webhooks need ANYMAIL_WEBHOOK_SECRET (basic auth), else they refuse every call.
+SCRAPYARD_MAIL_PROVIDER = os.environ.get("SCRAPYARD_MAIL_PROVIDER", "").strip().lower()
 ANYMAIL = {"WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "")}
 
 # Webhooks (hooks.services). Waits between the retries of a delivery that timed out or got a 5xx

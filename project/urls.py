@@ -20,7 +20,9 @@ urlpatterns = [
     path("api/", include("mail.urls")),
     path("api/", include("competition.urls")),
     path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="mail-unsubscribe"),
-    path("mail/inbound/", include("anymail.urls")),  # providers' inbound and tracking webhooks
+    path("mail/u/<str:token>/", mail_views.unsubscribe, name="mail-unsubscribe-short"),
+    path("mail/v/<str:token>/", mail_views.verify, name="mail-verify"),
+    path("mail/inbound/", include("mail.webhooks")),  # the configured provider's webhooks only
     path("admin/login/", password_form_limited(admin.site.login)),  # the API's password limits
     path("admin/", admin.site.urls),
     path("", include("web.urls")),

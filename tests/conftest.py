@@ -83,6 +83,13 @@ def _rate_limits_out_of_the_way(settings):
 
 
 @pytest.fixture(autouse=True)
+def _mail_addresses_taken_as_confirmed(settings):
+    """Accounts made by tests get mail without following the confirmation link; the tests of
+    confirmation turn it on (tests/mail/test_abuse.py)."""
+    settings.SCRAPYARD_MAIL_VERIFY = False
+
+
+@pytest.fixture(autouse=True)
 def _counts_of_earlier_tests_forgotten():
     """Rate-limit counts live in the shared cache, keyed by account id; SQLite gives a rolled-back
     test's ids to the next test, which must not inherit its counts (nor a game id's answers the

@@ -37,6 +37,7 @@ from games.services.conditionals import (
     conditionals_play,
     conditionals_stalled,
 )
+from games.services.forced import forced_move_play
 from games.services.life import (
     abandoned_end,
     abort,
@@ -87,6 +88,7 @@ __all__ = [
     "conditionals_of",
     "conditionals_play",
     "conditionals_stalled",
+    "forced_move_play",
     "game_create",
     "game_create_seated",
     "game_join",

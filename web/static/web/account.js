@@ -20,6 +20,9 @@ async function showSettings() {
   $('cadence').value = mail.cadence;
   $('digest-hour').value = mail.digest_hour;
   $('time-zone').value = mail.time_zone;
+  $('play-forced').checked = mail.play_forced;
+  $('sent-when').textContent = mail.sent_when;
+  $('unconfirmed').hidden = mail.address_confirmed || !account.email;
   $('bounced').hidden = !mail.bounced_at;
   $('bounced').replaceChildren(...(mail.bounced_at ? [
     `Mail to your address bounced on ${new Date(mail.bounced_at).toLocaleString()} (${mail.bounce_reason}), so mail is off. `,
@@ -33,7 +36,7 @@ async function showSettings() {
 $('settings-form').addEventListener('submit', guard(async () => {
   const notify = Object.fromEntries([...$('notify').querySelectorAll('[data-notice]')].map((box) => [box.dataset.notice, box.checked]));
   await api('PATCH', '/accounts/me/', { email: $('email').value, notify });
-  await api('PATCH', '/mail/settings/', { cadence: $('cadence').value, digest_hour: Number($('digest-hour').value), time_zone: $('time-zone').value.trim() || 'UTC' });
+  await api('PATCH', '/mail/settings/', { cadence: $('cadence').value, digest_hour: Number($('digest-hour').value), time_zone: $('time-zone').value.trim() || 'UTC', play_forced: $('play-forced').checked });
   $('saved').textContent = 'Saved.';
   await showSettings();
 }));

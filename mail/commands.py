@@ -1,0 +1,189 @@
+"""Commands by mail to the server's own address (the From of every mail): a player who knows no
+reply address yet opens, joins, seeks and lists games by mail, and each command gets an answer.
+
+Only mail from an account's confirmed address is read as a command; anything else is kept and
+refused without an answer (an answer to a forged From would be mail to a stranger). A game the
+sender may not see is answered exactly as a game that does not exist.
+
+    help                              the commands, with examples
+    games                             your games, whose turn it is, and each one's reply address
+    new <game> [players N] [days D | step S] [key=value ...]
+                                      open a game; the answer says how others join
+    join <id>                         take a seat in an open game
+    seek <game> [players N] [days D | step S]
+                                      be paired with players wanting the same (as in the lobby)
+    resign <id>, draw <id>, takeback <id>
+                                      as the same words in a reply to the game's mail
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from games import errors, selectors
+from games import services as game_services
+from mail import compose, services
+from mail.models import Inbound
+from rules.errors import RulesError
+
+WORD = re.compile(r"[a-z_]+")
+NO_SUCH_GAME = "There is no game {id} that you can see: check its number (the answer to games lists yours)."
+
+
+def handle(inbound: Inbound, message: Any) -> tuple[str, str]:
+    """Read one mail to the server's address; returns (outcome code, detail)."""
+    ids = selectors.accounts_with_email(email=inbound.sender) if inbound.sender else []
+    user_id = next((user_id for user_id in ids if services.address_verified(user_id, inbound.sender)), None)
+    if user_id is None:
+        return "unknown_sender", "no account has confirmed this From address: no answer sent"
+    inbound.user_id = user_id
+    account = selectors.mail_account(user_id=user_id)
+    command = services.first_command(services.body_text(message)) or _subject_command(inbound.subject)
+    inbound.command = command[:300]
+    words = command.lower().split()
+    verb = words[0] if words else "help"
+    handler = COMMANDS.get(verb)
+    if handler is None:
+        _say(inbound, account, [f"The server did not understand {command[:60]!r}.", ""] + compose.server_help_lines())
+        return "unknown_command", f"not a command: {command[:100]!r}"
+    try:
+        return handler(inbound, account, words[1:])
+    except (errors.ServiceError, RulesError) as error:
+        detail = error.detail if isinstance(error, errors.ServiceError) else error.message
+        _say(inbound, account, [f"Not done ({verb}): {detail}"])
+        return error.code, detail
+
+
+def _subject_command(subject: str) -> str:
+    """Some people write the command as the subject, with an empty body."""
+    return re.sub(r"^(re|fwd?|aw)\s*:\s*", "", subject or "", flags=re.IGNORECASE).strip()
+
+
+def _say(inbound: Inbound, account: dict, lines: list[str], game_id: int | None = None) -> None:
+    user = account["user"]
+    body = [compose.wrap(line) if len(line) > compose.WIDTH else line for line in lines]
+    body += compose.footer(game_id, services.unsubscribe_url(user.pk), services.server_address())
+    subject = services.clean_header(inbound.subject) or "your mail"
+    mail = compose.Mail(subject if subject.lower().startswith("re:") else f"Re: {subject}"[:200],
+                        "\n".join(body) + "\n", compose.as_html(body))
+    services._outgoing_make(user.pk, account["email"], services.ANSWER, None, None, mail,
+                            services.server_address(), key=services._answer_key(inbound), held=False)
+
+
+def _help(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    _say(inbound, account, compose.server_help_lines())
+    return "help", "help sent"
+
+
+def _games(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    user = account["user"]
+    games = selectors.account_games(user=user)
+    if not games:
+        lines = ["You have no open or active games. Open one with: new scavenge",
+                 "or ask to be paired with: seek scavenge"]
+    else:
+        lines = [f"Your games ({len(games)}):", ""]
+        for game in games:
+            turn = ("your turn" if game["seat"] in game["to_act"] else "waiting for another player") \
+                if game["status"] == "active" else "waiting for players to join"
+            lines.append(f"  {game['game']}  {game['rules']}: {turn}")
+            if game["seat"] is not None:
+                lines.append(f"      reply to: {services.reply_address(user.pk, game['game'], game['seat'])}")
+    _say(inbound, account, lines)
+    return "games", f"{len(games)} game(s) listed"
+
+
+def _settings_of(words: list[str]) -> tuple[str, int, dict, dict | None]:
+    """`<game> [players N] [days D | step S] [key=value ...]` as (rules, players, options, clock)."""
+    if not words:
+        raise errors.InvalidInput("name the game, like: new scavenge")
+    rules_id, players, options, clock = words[0], 2, {}, None
+    rest = iter(words[1:])
+    for word in rest:
+        if word in ("players", "days", "step"):
+            number = next(rest, "")
+            if not number.rstrip("s").isdigit():
+                raise errors.InvalidInput(f"{word} takes a number, like: {word} 3")
+            value = int(number.rstrip("s"))
+            if word == "players":
+                players = value
+            elif word == "days":
+                clock = {"type": "correspondence", "days": value}
+            else:
+                clock = {"type": "step", "seconds": value}
+        elif "=" in word:
+            key, _, value = word.partition("=")
+            options[key] = int(value) if value.isdigit() else {"true": True, "false": False}.get(value, value)
+        else:
+            raise errors.InvalidInput(f"{word!r} is not a setting of new: see help")
+    return rules_id, players, options, clock
+
+
+def _new(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    rules_id, players, options, clock = _settings_of(words)
+    game = game_services.game_create(creator=account["user"], rules_id=rules_id, players=players, options=options,
+                                     time_control=clock)
+    lines = [f"Game {game.pk} ({rules_id}, {players} players) is open. It starts when every seat is taken.",
+             "",
+             "Others join by mailing this line to " + services.server_address() + ":",
+             f"  join {game.pk}",
+             f"or on the web: {compose.game_url(game.pk)}"]
+    _say(inbound, account, lines, game.pk)
+    return "game_opened", f"game {game.pk} opened"
+
+
+def _join(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    game_id = _game_id(words)
+    user = account["user"]
+    if game_id is None or not selectors.game_list(user=user).filter(pk=game_id).exists():
+        _say(inbound, account, [NO_SUCH_GAME.format(id=words[0] if words else "?")])
+        return "game_not_found", "no such game, or not one the sender may see"
+    seat = game_services.game_join(game_id=game_id, user=user)
+    game = selectors.game_get(game_id=game_id)
+    lines = [f"You have seat {seat.index} in game {game_id}."]
+    lines.append("The game has started: mails about it come from now on." if game.status == "active"
+                 else "It starts when every seat is taken; a mail will say so.")
+    _say(inbound, account, lines, game_id)
+    return "joined", f"seat {seat.index} in game {game_id}"
+
+
+def _seek(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    from competition import pairing  # competition's public seek, as the lobby's
+
+    rules_id, players, options, clock = _settings_of(words)
+    seek = pairing.seek_create(user=account["user"], rules_id=rules_id, players=players, options=options or None,
+                               time_control=clock or {"type": "correspondence", "days": 3}, rated=False,
+                               expires_in=pairing.MAX_EXPIRES_IN)
+    _say(inbound, account, [f"You are looking for a game of {rules_id} ({players} players). When you are paired, "
+                            "a mail says the game has started; the seek lasts a week."])
+    return "seeking", f"seek {seek.pk}"
+
+
+def _life(inbound: Inbound, account: dict, words: list[str], verb: str) -> tuple[str, str]:
+    game_id = _game_id(words)
+    user = account["user"]
+    if game_id is None or not selectors.game_list(user=user).filter(pk=game_id).exists():
+        _say(inbound, account, [NO_SUCH_GAME.format(id=words[0] if words else "?")])
+        return "game_not_found", "no such game, or not one the sender may see"
+    game = selectors.game_get(game_id=game_id)
+    inbound.game_id = game_id
+    inbound.seat = selectors.seat_of(game=game, user=user)
+    word = " ".join([verb, *words[1:]])
+    if word not in services.LIFE_COMMANDS:
+        raise errors.InvalidInput(f"{word!r} is not a command: see help")
+    return services._life_do(inbound, account, services.preference_of(user.pk), game, word)
+
+
+def _game_id(words: list[str]) -> int | None:
+    return int(words[0].lstrip("#")) if words and words[0].lstrip("#").isdigit() else None
+
+
+COMMANDS = {
+    "help": _help, "?": _help, "games": _games, "new": _new, "join": _join, "seek": _seek,
+    "resign": lambda i, a, w: _life(i, a, w, "resign"),
+    "draw": lambda i, a, w: _life(i, a, w, "draw"),
+    "takeback": lambda i, a, w: _life(i, a, w, "takeback"),
+}
+# Outcomes that did what was asked.
+DONE = {"help", "games", "game_opened", "joined", "seeking"}
