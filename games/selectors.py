@@ -27,6 +27,7 @@ from games.models import (
     Event,
     EventKind,
     Game,
+    IdempotencyKey,
     GameStatus,
     Invitation,
     InvitationStatus,
@@ -427,6 +428,15 @@ def events_seen_by(
     if since is not None:
         events = events.filter(created_at__gte=since)
     return [event_visible(event, seat, everything) for event in events]
+
+
+FORCED_KEY_PREFIX = "forced-"  # the idempotency key of a move the server played for its seat
+
+
+def move_was_forced(*, game_id: int, seq: int) -> bool:
+    """Whether the move at `seq` was a forced one the server played for its seat (nobody was
+    answered for it, so the seat still needs telling what follows)."""
+    return IdempotencyKey.objects.filter(event__game_id=game_id, event__seq=seq, key__startswith=FORCED_KEY_PREFIX).exists()
 
 
 def starts_game(event: dict[str, Any]) -> bool:

@@ -253,7 +253,9 @@ def _fan_out_to(user_id: int, game_id: int, seat: int) -> int:
             seen = selectors.events_seen_by(game_id=game_id, seat=seat, after=cursor.seq, upto=brief["seq"])
             game = selectors.game_get(game_id=game_id)
             fast = too_fast_for_mail(game.time_control)
-            for kind in notices(brief, seen):
+            forced_last = bool(seen) and seen[-1]["seat"] == seat and selectors.move_was_forced(
+                game_id=game_id, seq=seen[-1]["seq"])
+            for kind in notices(brief, seen, forced_last=forced_last):
                 if kind == YOUR_TURN and fast:
                     continue  # a reply cannot keep up: the deadline warning stands in
                 if account["notify"].get(kind, True):
@@ -263,14 +265,15 @@ def _fan_out_to(user_id: int, game_id: int, seat: int) -> int:
     return made
 
 
-def notices(brief: dict[str, Any], seen: list[dict[str, Any]]) -> list[str]:
+def notices(brief: dict[str, Any], seen: list[dict[str, Any]], *, forced_last: bool = False) -> list[str]:
     """Which notices news owes the seat: the start, another seat's draw offer or takeback request
     (which shows the moves too, when it is the seat's turn), the turn (not after the seat's own
-    move: the answer to it, or the page it played on, already shows what follows), and the end."""
+    move: the answer to it, or the page it played on, already shows what follows; but after a
+    forced move the server played for it, `forced_last`, nobody was answered), and the end."""
     found = []
     if any(selectors.starts_game(event) for event in seen):
         found.append(GAME_STARTED)
-    own_last = bool(seen) and seen[-1]["seat"] == brief["seat"] and seen[-1]["kind"] == "move"
+    own_last = bool(seen) and seen[-1]["seat"] == brief["seat"] and seen[-1]["kind"] == "move" and not forced_last
     proposed = any(event["kind"] == "system" and event["payload"].get("type") in PROPOSED
                    and event["seat"] != brief["seat"] for event in seen)
     if brief["status"] == "active" and proposed:

@@ -29,6 +29,6 @@ def forced_move_play(*, game_id: int, seq: int, user: Any) -> Submitted | None:
         return None
     try:
         return move_submit(game_id=game_id, user=user, move=moves[0], expected_seq=seq,
-                           idempotency_key=f"forced-{game_id}-{seq}-{seat}")
+                           idempotency_key=f"{selectors.FORCED_KEY_PREFIX}{game_id}-{seq}-{seat}")
     except (errors.ServiceError, RulesError):  # another move or a deadline came first: nothing to do
         return None
