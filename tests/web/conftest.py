@@ -9,6 +9,7 @@ Screenshots of every game page are written to `artifacts/screenshots/` for peopl
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,14 @@ def _pages_closed_after_each_test(request):
     if "browser" in request.fixturenames:
         for context in list(request.getfixturevalue("browser").contexts):
             context.close()
+
+
+def wait_for_js(page, expression: str, timeout: float = 15_000) -> None:
+    """Wait until `expression` is true in the page. Playwright's `wait_for_function` compiles its
+    string with eval inside the page, which the pages' Content-Security-Policy forbids (no
+    'unsafe-eval'); `evaluate` goes through the browser's debugging protocol, outside it."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout / 1000:.0f} s: {expression}")
+        page.wait_for_timeout(100)

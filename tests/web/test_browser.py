@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from tests.web.conftest import wait_for_js
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 PASSWORD = "correct horse battery"
@@ -277,7 +279,7 @@ def test_the_account_page_keeps_mail_choices_and_shows_the_mail_received(browser
 
     page = _sign_up(browser.new_context(), site, "gwen")
     page.goto(f"{site}/account/")
-    page.wait_for_function("document.getElementById('digest-hour').value !== ''")  # the settings are in
+    wait_for_js(page, "document.getElementById('digest-hour').value !== ''")  # the settings are in
     page.select_option("#cadence", "digest")
     page.fill("#time-zone", "America/Montreal")
     page.fill("#digest-hour", "6")
@@ -293,12 +295,12 @@ def test_the_account_page_keeps_mail_choices_and_shows_the_mail_received(browser
         mail_services.inbound_handle(inbound_id=inbound_id)
     page.reload()
     page.locator("#inbound li[data-outcome='done']").wait_for()
-    page.wait_for_function("document.getElementById('digest-hour').value !== ''")  # the settings are in
+    wait_for_js(page, "document.getElementById('digest-hour').value !== ''")  # the settings are in
     assert "board" in page.locator("#inbound").inner_text()
     assert page.input_value("#time-zone") == "America/Montreal" and page.input_value("#digest-hour") == "6"
     assert page.locator("#cadence").input_value() == "digest"
     page.goto(f"{site}/games/{game.pk}/")
-    page.wait_for_function("document.getElementById('game-mail')?.value === 'default'")
+    wait_for_js(page, "document.getElementById('game-mail')?.value === 'default'")
     with page.expect_response(lambda response: "/api/mail/settings/" in response.url and response.request.method == "PATCH"):
         page.select_option("#game-mail", "none")
     assert mail_services.settings_of(user=gwen)["games"] == {str(game.pk): "none"}

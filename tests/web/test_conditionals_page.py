@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import ConditionalLine, Event, Game
+from tests.web.conftest import wait_for_js
 from tests.web.test_browser import _create, _sign_up
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -21,7 +22,7 @@ def _pick_line(page) -> None:
     page.click("#whatif-start")
     page.locator("#whatif-pick").wait_for()
     for _ in range(24):
-        page.wait_for_function("document.getElementById('whatif-prompt').textContent !== ''")
+        wait_for_js(page, "document.getElementById('whatif-prompt').textContent !== ''")
         if page.locator("#whatif-queue").is_enabled():
             return
         before = page.locator("#whatif-line").inner_text()
@@ -32,7 +33,7 @@ def _pick_line(page) -> None:
             if not page.locator("#whatif-moves-box").get_attribute("open") is not None:
                 page.click("#whatif-moves-box summary")
             page.locator("#whatif-moves button.move").first.click()
-        page.wait_for_function(f"document.getElementById('whatif-line').textContent !== {before!r}"
+        wait_for_js(page, f"document.getElementById('whatif-line').textContent !== {before!r}"
                                " || document.querySelector('#whatif-board .picked') !== null")
     raise AssertionError("no line ended with the player's reply")
 
@@ -73,5 +74,5 @@ def test_a_line_is_picked_queued_cancelled_and_played(browser, site, screenshot,
         services.move_submit(game_id=game_id, user=mover, move=step["move"], expected_seq=seq)
     reply = Event.objects.filter(game_id=game_id).order_by("-seq").first()
     assert reply.seat == line.seat and reply.payload["move"] == line.moves[-1]["move"]
-    waiter.wait_for_function(f"document.getElementById('replay-at').max === '{reply.seq}'")
+    wait_for_js(waiter, f"document.getElementById('replay-at').max === '{reply.seq}'")
     waiter.locator("#whatif-none").wait_for()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.conftest import wait_for_js
 from tests.web.test_browser import PASSWORD, TIMEOUT, _create, _events, _finished, _my_turn, _play_one, _sign_up, _towards_the_goal, _first
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -40,7 +41,7 @@ def _play_noting(page, prefer, shoot, name: str, moves_at_most: int = 500) -> li
             return noted
         if _my_turn(page):
             _play_one(page, prefer)
-            page.wait_for_function("document.getElementById('status').textContent !== ''")
+            wait_for_js(page, "document.getElementById('status').textContent !== ''")
             noted.append(_seen(page))
             if not middle_taken and moves >= 12:
                 shoot(page, f"{name}-middle")
@@ -174,7 +175,7 @@ def test_a_move_is_played_with_the_keyboard_alone(browser, site):
     assert page.evaluate("document.activeElement.id") == "confirm"
     logged = page.locator("#log li").count()
     page.keyboard.press("Enter")
-    page.wait_for_function(f"document.querySelectorAll('#log li').length > {logged}")
+    wait_for_js(page, f"document.querySelectorAll('#log li').length > {logged}")
     assert any(event.seat == 0 and event.kind == "move" for event in _events(game_id))
 
 
@@ -202,15 +203,15 @@ def test_your_turn_is_told_by_the_title_the_icon_and_an_opted_in_notification(br
     seat_of_alice = 0 if alice.locator("#panels .panel").nth(0).inner_text().startswith("amy") else 1
     acting_first = alice.locator("#panels .panel.acting").get_attribute("data-seat")
     if int(acting_first) == seat_of_alice:  # alice moves, so that the turn comes back to her
-        alice.wait_for_function("document.title.startsWith('(your turn)')")
+        wait_for_js(alice, "document.title.startsWith('(your turn)')")
         assert "favicon-turn" in alice.locator("#favicon").get_attribute("href")
         _play_one(alice)
-    alice.wait_for_function("!document.title.startsWith('(your turn)')")
+    wait_for_js(alice, "!document.title.startsWith('(your turn)')")
     assert "favicon-turn" not in alice.locator("#favicon").get_attribute("href")
     bob.locator("#moves-panel").wait_for()
     _play_one(bob)
-    alice.wait_for_function("document.title.startsWith('(your turn)')", timeout=TIMEOUT)
-    alice.wait_for_function("window.__told.length > 0", timeout=TIMEOUT)
+    wait_for_js(alice, "document.title.startsWith('(your turn)')", timeout=TIMEOUT)
+    wait_for_js(alice, "window.__told.length > 0", timeout=TIMEOUT)
     told = alice.evaluate("window.__told")
     assert told[0]["title"] == "Scrapyard: your turn" and f"game {game_id}" in told[0]["body"]
     # The lobby lists the game as her turn, first.
@@ -225,13 +226,20 @@ def test_a_forced_move_is_played_with_one_tap(browser, site, monkeypatch):
     from games.services import lobby
 
     monkeypatch.setattr(lobby, "new_seed", lambda: "forced-39")  # seat 0 rolls 0 first
+    from django.contrib.auth import get_user_model
+
+    from mail import services as mail_services
+
     page = _sign_up(browser.new_context(), site, "fred")
+    # A player who has not let the server play forced moves for him (on by default: it would
+    # play this one before the page could offer it).
+    mail_services.settings_update(user=get_user_model().objects.get(username="fred"), play_forced=False)
     game_id = _create(page, site, "scavenge", bot_seat=1)
     page.locator("#confirm", has_text="Play roll 0: stay").wait_for()
     assert "Only one move" in page.locator("#picking").inner_text()
     assert page.locator("#cancel").count() == 0
     page.click("#confirm")  # the one tap
-    page.wait_for_function("document.querySelectorAll('#log li').length >= 6")
+    wait_for_js(page, "document.querySelectorAll('#log li').length >= 6")
     moves = [event for event in _events(game_id) if event.kind == "move"]
     assert moves[0].seat == 0 and moves[0].payload["move"] == {"type": "stay"}
     page.locator("#moves-panel").wait_for()
