@@ -5,6 +5,7 @@ move matches. Screenshots at laptop and phone width."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from django.contrib.auth import get_user_model
 
@@ -28,7 +29,10 @@ def _pick_line(page) -> None:
         before = page.locator("#whatif-line").inner_text()
         pointable = page.locator("#whatif-board .pointable")
         if pointable.count():
-            pointable.first.click()
+            try:
+                pointable.first.click(timeout=5_000)
+            except PlaywrightTimeout:  # the board was drawn again under the pointer: look again
+                continue
         else:
             if not page.locator("#whatif-moves-box").get_attribute("open") is not None:
                 page.click("#whatif-moves-box summary")
