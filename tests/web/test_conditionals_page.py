@@ -17,6 +17,16 @@ from tests.web.test_browser import _create, _sign_up
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
+def _click(page, selector: str) -> None:
+    """Click the first match. A page that polls (the embedded default has no stream server) may
+    draw the board again between Playwright's finding the element and clicking it; then the
+    click is dispatched in the page itself, in one step."""
+    try:
+        page.locator(selector).first.click(timeout=3_000)
+    except PlaywrightTimeout:
+        page.evaluate("s => document.querySelector(s).dispatchEvent(new MouseEvent('click', {bubbles: true}))", selector)
+
+
 def _pick_line(page) -> None:
     """Pick the first move at each step (on the board where it can point) until the line ends
     with the player's own reply."""
@@ -29,14 +39,11 @@ def _pick_line(page) -> None:
         before = page.locator("#whatif-line").inner_text()
         pointable = page.locator("#whatif-board .pointable")
         if pointable.count():
-            try:
-                pointable.first.click(timeout=5_000)
-            except PlaywrightTimeout:  # the board was drawn again under the pointer: look again
-                continue
+            _click(page, "#whatif-board .pointable")
         else:
             if not page.locator("#whatif-moves-box").get_attribute("open") is not None:
                 page.click("#whatif-moves-box summary")
-            page.locator("#whatif-moves button.move").first.click()
+            _click(page, "#whatif-moves button.move")
         wait_for_js(page, f"document.getElementById('whatif-line').textContent !== {before!r}"
                                " || document.querySelector('#whatif-board .picked') !== null")
     raise AssertionError("no line ended with the player's reply")
