@@ -2,10 +2,22 @@
 gives, so the worker that rates a game as it ends and the command that rebuilds every rating from
 the log run the same code, in the same order, and get the same numbers.
 
-Which games count: rated ones (the creator's choice) with a time class, whose every seat had a
-player, that were played out. A game aborted before everyone moved, cancelled before it started
+Which games count: rated public ones (the creator's choice) with a time class, whose every seat
+had a player, that were played out. A game aborted before everyone moved, cancelled before it started
 or abandoned by everyone counts for nobody. A seat resigned, forfeited or lost on time scores
 what the result gives it, which is a loss.
+
+A private game counts for no rating and no tally (`games` refuses to make one rated). To anyone
+who may not see it a private game does not exist, and ratings are shown to everyone: on
+profiles, leaderboards, seeks and tournament entries. Any number a private game moved would tell
+a stranger that it was played (a rating changed with no public game behind it) and how it went
+(up or down). A second rating, folded from every game and shown only to its player, would keep
+the secret but give the player two numbers that disagree, while pairing and leaderboards would
+still have to use the public one: private games would change nothing anybody plays by. And a
+rating others are ranked against should be one they can audit game by game, where private games
+would let two accounts feed one of them wins nobody can see. So a private game is casual; a
+rated game with a friend is played in public. Games made private and rated before this rule
+count for nothing once the ratings are rebuilt (`manage.py ratings_rebuild`).
 
 A pool is (rules, time class, system): Glicko-2 rates two-player games, Plackett-Luce three and
 four. Places come from the outcome's ranking (`ratings.places`): the winners the rules named
@@ -60,6 +72,8 @@ def why_not_counted(game: dict[str, Any]) -> str:
     """Empty if the game counts; else the reason it does not."""
     if not game["rated"]:
         return "casual"
+    if game.get("private"):
+        return "private"
     if time_class_of(game["time_control"]) is None:
         return "no_time_control"
     result = game.get("result") or {}

@@ -140,7 +140,8 @@ class GameListCreateApi(ScopedApi):
         invitees = serializers.ListField(child=serializers.CharField(max_length=150), required=False, default=list,
                                          max_length=20, help_text="usernames invited to a private game")
         rated = serializers.BooleanField(required=False, default=False,
-                                         help_text="the result changes the players' ratings (needs a time control)")
+                                         help_text="the result changes the players' ratings (needs a time control; "
+                                                   "a private game is never rated)")
 
     def get_permissions(self):
         allowed = IsAuthenticated() if self.request.method == "POST" else AllowAny()

@@ -58,6 +58,10 @@ def game_create(
     if rated and not control:
         raise InvalidInput("a rated game needs a time control: without one a seat could stall it for ever",
                            fields={"rated": ["needs a time control"]})
+    if rated and private:
+        raise InvalidInput("a private game is never rated: a rating is shown to everyone, and any it moved would tell "
+                           "strangers the game was played and how it went (competition.rating_fold); play a rated "
+                           "game in public", fields={"rated": ["not for a private game"]})
     seed = new_seed()
     game = Game.objects.create(
         rated=rated,
