@@ -9,7 +9,9 @@ Server-Sent Events (`id:` is the event's seq, so a browser's EventSource resumes
 `Last-Event-ID`) or, with `Accept: application/x-ndjson`, one JSON object a line. `?after=N` or
 `Last-Event-ID: N` resumes after event N. A comment (an empty line in NDJSON) every
 `SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies from closing an idle stream; the stream
-ends after the last event of a finished game.
+ends after the last event of a finished game. The chat stream and the account feed, which may
+have nothing to say for hours, open with such a comment (an empty NDJSON line), sent with the
+headers: a client, and any proxy between, knows at once that the stream is open.
 
 Access follows the caller, not the moment it connected. Every item is rendered for the caller's
 seat at that event: a `seat_left` naming the caller makes it a spectator from there on (so the
@@ -185,6 +187,7 @@ async def _account_feed(caller: Caller, kind: str) -> AsyncIterator[str]:
     HUB.watch_account(user.pk, woken)
     _watch_token(caller, woken)
     try:
+        yield _opened(kind)
         while True:
             woken.clear()
             games = await _run(selectors.account_games, user=user, also=tuple(known))
@@ -210,6 +213,16 @@ async def _account_feed(caller: Caller, kind: str) -> AsyncIterator[str]:
             HUB.unwatch(game_id, woken)
 
 
+def _keep_alive(kind: str) -> str:
+    return "\n" if kind == NDJSON else ": keep-alive\n\n"
+
+
+def _opened(kind: str) -> str:
+    """A stream's first bytes when it has no item to start with: without a body byte some
+    servers, proxies and clients hold even the headers back until the first item, hours later."""
+    return "\n" if kind == NDJSON else ": open\n\n"
+
+
 async def _news_or_keep_alive(woken: asyncio.Event, last_sent: float, kind: str) -> str | None:
     """Wait for news, but not past the next re-check of the log or the next keep-alive; the
     keep-alive to send if one is due now."""
@@ -220,7 +233,7 @@ async def _news_or_keep_alive(woken: asyncio.Event, last_sent: float, kind: str)
         await asyncio.wait_for(woken.wait(), timeout=wait)
     except asyncio.TimeoutError:
         if time.monotonic() - last_sent >= keepalive:
-            return "\n" if kind == NDJSON else ": keep-alive\n\n"
+            return _keep_alive(kind)
     return None
 
 
@@ -400,6 +413,7 @@ async def _chat(game_id: int, caller: Caller, after: int, kind: str) -> AsyncIte
     _watch_token(caller, woken)
     last_sent = time.monotonic()
     try:
+        yield _opened(kind)
         while True:
             woken.clear()
             lines = await _run(_chat_after, game_id=game_id, caller=caller, after=after)

@@ -4,14 +4,16 @@ games start, when it is its turn, and when they end."""
 from __future__ import annotations
 
 import datetime as dt
+import http.client
 import json
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient, override_settings
 
 from tests.api.conftest import register
-from tests.streams.test_game_stream import _read, _run
+from tests.streams.test_game_stream import _read, _run, free_port, start_uvicorn, stop
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
@@ -146,3 +148,45 @@ def test_the_feed_tells_an_account_its_game_is_adjourned_then_aborted_as_abandon
     assert adjourned["game"] == game_id
     assert dt.datetime.fromisoformat(adjourned["aborts_at"]) == later + grace
     assert notices[-1]["type"] == "game_over" and notices[-1]["result"]["reason"] == "abandoned"
+
+
+def _first_bytes(port: int, path: str, token: str, kind: str) -> tuple[float, bytes]:
+    """Seconds from asking to the stream's first body bytes, and those bytes (the socket gives up
+    after 5 s: a stream with nothing to say sends nothing)."""
+    for _ in range(100):  # the server is starting
+        try:
+            started = time.monotonic()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", path, headers={"Authorization": f"Token {token}", "Accept": kind})
+            break
+        except ConnectionRefusedError:
+            time.sleep(0.1)
+    try:
+        response = conn.getresponse()
+        assert response.status == 200, response.read()
+        try:
+            first = response.read1(64)
+        except TimeoutError:
+            first = b""
+        return time.monotonic() - started, first
+    finally:
+        conn.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("kind", ["text/event-stream", "application/x-ndjson"])
+def test_a_quiet_feed_and_chat_stream_open_at_once_under_uvicorn(kind):
+    """Nothing happens to this account for a minute (keep-alives every 60 s): the feed's and the
+    chat stream's headers and first bytes still come at once, so a client knows it is connected."""
+    alice = register()
+    game_id = alice.post("/api/games/", {"rules": "toy_race", "players": 2}).json()["id"]
+    port = free_port()
+    server = start_uvicorn(port, SCRAPYARD_STREAM_KEEPALIVE_SECONDS="60", SCRAPYARD_STREAM_RECHECK_SECONDS="60")
+    try:
+        _first_bytes(port, "/api/stream/", alice.token, kind)  # the server is warm
+        for path in ("/api/stream/", f"/api/games/{game_id}/chat/stream/"):
+            took, first = _first_bytes(port, path, alice.token, kind)
+            assert first in (b"\n", b": open\n\n"), (path, first)
+            assert took < 2, (path, took)
+    finally:
+        stop(server)
