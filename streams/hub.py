@@ -4,7 +4,9 @@ A process may hold thousands of idle streams; each waits on an `asyncio.Event` h
 a Redis connection of its own. One listener task per event loop subscribes to every game's
 channel (`games.announce`) and wakes the streams of the game named, and to every account's
 channel, which wakes the account's feed when it is seated in a new game, and to the revoked
-tokens' channel (`games.auth`), which ends the streams opened with that token. A notice that who
+tokens' channel (`games.auth`), which ends the streams opened with that token or that browser
+session (`streams.sessions`): a revocation heard for a watched one is kept (`revoked`) while it is
+watched, so a stream that reads its credential again a moment later cannot find it live. A notice that who
 may watch a game changed (`members`) moves the game's `members` count, and each (re)subscription
 moves `epoch`: a stream checks its caller's access again when either moved since it last looked.
 If Redis goes away the listener retries each second; the streams meanwhile fall back to
@@ -33,6 +35,7 @@ class Hub:
         self.announced: dict[int, int] = {}  # the newest seq a notice named, per watched game
         self.accounts: dict[int, set[asyncio.Event]] = defaultdict(set)
         self.tokens: dict[str, set[asyncio.Event]] = defaultdict(set)  # key digest -> its streams
+        self.gone: set[str] = set()  # watched digests whose revocation was heard
         self.members: dict[int, int] = defaultdict(int)  # per game: notices that its watchers changed
         self.epoch = 0  # subscriptions made: notices may have been lost before the newest
         self.connected = False
@@ -80,6 +83,12 @@ class Hub:
             watchers.discard(woken)
             if not watchers:
                 del self.tokens[digest]
+                self.gone.discard(digest)
+
+    def revoked(self, digest: str) -> bool:
+        """Whether a revocation of this watched token or session was heard: for good, as neither
+        comes back."""
+        return digest in self.gone
 
     def access_version(self, game_id: int) -> tuple[int, int] | None:
         """Changes whenever a stream of the game must check its caller's access again; None while
@@ -132,6 +141,8 @@ class Hub:
 
     def _revoked(self, digest: str) -> None:
         auth.forget_token(digest)  # before waking: the stream's check must not find it remembered
+        if digest in self.tokens:
+            self.gone.add(digest)
         for woken in self.tokens.get(digest, ()):
             woken.set()
 

@@ -17,10 +17,12 @@ Access follows the caller, not the moment it connected. Every item is rendered f
 seat at that event: a `seat_left` naming the caller makes it a spectator from there on (so the
 seat's next occupant's secrets never reach it), a `seat_taken` naming it seats it. Before each
 batch the stream checks that its token still works (from the process's memory of tokens, which
-every revocation reaches at once: `games.auth`) and, for a private game, that the caller may
+every revocation reaches at once: `games.auth`), or that its browser session is still signed in
+(a logout reaches it at once; a session ended otherwise is read again at most every
+`SCRAPYARD_TOKEN_CACHE_SECONDS`: `streams.sessions`) and, for a private game, that the caller may
 still see it whenever its seat changed or a notice says who may watch changed (an invitation
 declined; `streams.hub`). When access is gone the stream sends a last item, `stream_end`, with
-its `reason` (`token_revoked`, `access_lost`), and ends. The chat stream and the account feed
+its `reason` (`token_revoked`, `session_ended`, `access_lost`), and ends. The chat stream and the account feed
 end the same way.
 
 Streams are async views for an ASGI server (`project.asgi`, the `streams` process of `make run`):
@@ -49,7 +51,7 @@ from rest_framework.utils.encoders import JSONEncoder
 
 from games import auth, errors, http_errors, selectors
 from project.security import origin_of
-from streams import handoff
+from streams import handoff, sessions
 from streams.feed import FEED
 from streams.hub import HUB
 
@@ -59,7 +61,7 @@ NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
 
 
-TOKEN_REVOKED, ACCESS_LOST = "token_revoked", "access_lost"  # why a stream ended early
+TOKEN_REVOKED, SESSION_ENDED, ACCESS_LOST = "token_revoked", "session_ended", "access_lost"  # why a stream ended early
 
 
 @dataclass
@@ -69,6 +71,10 @@ class Caller:
     user: Any
     key: str | None = field(default=None, repr=False)  # the token it opened with (None: a session, or nobody)
     digest: str | None = None  # the token's key digest, by which revocations name it
+    session_key: str | None = field(default=None, repr=False)  # the browser session it opened with
+    session: str | None = None  # that session's digest, by which a logout names it
+    session_sure_until: float = 0.0  # read as signed in lately: no need to read it again before
+    session_epoch: int = -1  # the hub's subscription when it was read (a new one may have missed a logout)
     invitation: str = ""  # a private game's link lets its holder watch
     seat: int | None = None
     private: bool = False
@@ -191,8 +197,9 @@ async def _account_feed(caller: Caller, kind: str) -> AsyncIterator[str]:
         while True:
             woken.clear()
             games = await _run(selectors.account_games, user=user, also=tuple(known))
-            if not await _token_live(caller):
-                yield _end(TOKEN_REVOKED, kind)
+            signed_out = await _signed_out(caller)
+            if signed_out:
+                yield _end(signed_out, kind)
                 return
             for game in games:
                 if game["game"] not in watched:
@@ -284,7 +291,11 @@ async def _caller(request) -> Caller:
         return Caller(user=user, key=key, digest=auth.key_digest(key))
     if header:
         raise exceptions.AuthenticationFailed("use Authorization: Token <key>")
-    return Caller(user=await _run(get_user, request=request))
+    user = await _run(get_user, request=request)
+    if not user.is_authenticated:
+        return Caller(user=user)
+    session_key = request.session.session_key
+    return Caller(user=user, session_key=session_key, session=sessions.digest(session_key))
 
 
 def _game_full(game_id: int, caller: Caller) -> dict[str, Any]:
@@ -321,11 +332,37 @@ def _token_check(key: str) -> None:
     auth.ScopedTokenAuthentication().authenticate_credentials(key)
 
 
-async def _lost(game_id: int, caller: Caller, seat_moved: bool) -> str | None:
-    """Why the caller may no longer receive the game's items (None: it may): a revoked token,
-    or (a private game) no longer being allowed to see it."""
+async def _session_live(caller: Caller) -> bool:
+    """Whether the stream's browser session is still signed in: not if a logout of it was heard;
+    else from what the stream read of it lately while its hub hears every logout, else read afresh."""
+    if caller.session is None:
+        return True
+    if HUB.revoked(caller.session):
+        return False
+    now, epoch = time.monotonic(), HUB.epoch
+    if HUB.connected and epoch == caller.session_epoch and now < caller.session_sure_until:
+        return True
+    if not await _run(sessions.still_signed_in, session_key=caller.session_key, user_id=caller.user.pk):
+        return False
+    caller.session_sure_until, caller.session_epoch = now + settings.SCRAPYARD_TOKEN_CACHE_SECONDS, epoch
+    return not HUB.revoked(caller.session)  # a logout heard during the read
+
+
+async def _signed_out(caller: Caller) -> str | None:
+    """Why the stream's credential no longer works (None: it does)."""
     if not await _token_live(caller):
         return TOKEN_REVOKED
+    if not await _session_live(caller):
+        return SESSION_ENDED
+    return None
+
+
+async def _lost(game_id: int, caller: Caller, seat_moved: bool) -> str | None:
+    """Why the caller may no longer receive the game's items (None: it may): a revoked token or
+    an ended session, or (a private game) no longer being allowed to see it."""
+    signed_out = await _signed_out(caller)
+    if signed_out:
+        return signed_out
     if not caller.private:
         return None
     version = HUB.access_version(game_id)
@@ -346,13 +383,16 @@ def _chat_after(game_id: int, caller: Caller, after: int) -> list[dict[str, Any]
 
 
 def _watch_token(caller: Caller, woken: asyncio.Event) -> None:
-    if caller.digest is not None:
-        HUB.watch_token(caller.digest, woken)
+    """Wake the stream when its token is revoked or its session logs out."""
+    for digest in (caller.digest, caller.session):
+        if digest is not None:
+            HUB.watch_token(digest, woken)
 
 
 def _unwatch_token(caller: Caller, woken: asyncio.Event) -> None:
-    if caller.digest is not None:
-        HUB.unwatch_token(caller.digest, woken)
+    for digest in (caller.digest, caller.session):
+        if digest is not None:
+            HUB.unwatch_token(digest, woken)
 
 
 def _end(reason: str, kind: str) -> str:
@@ -417,7 +457,7 @@ async def _chat(game_id: int, caller: Caller, after: int, kind: str) -> AsyncIte
         while True:
             woken.clear()
             lines = await _run(_chat_after, game_id=game_id, caller=caller, after=after)
-            reason = TOKEN_REVOKED if not await _token_live(caller) else ACCESS_LOST if lines is None else None
+            reason = await _signed_out(caller) or (ACCESS_LOST if lines is None else None)
             if reason:
                 yield _end(reason, kind)
                 return

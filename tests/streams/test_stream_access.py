@@ -1,6 +1,6 @@
-"""Streams follow their callers: a seat left, a token revoked, an invitation declined change what
-an open stream sends (or end it with `stream_end`), in SSE and NDJSON alike; and the game stream
-starts with the full state (`game_full`)."""
+"""Streams follow their callers: a seat left, a token revoked, a session ended, an invitation
+declined change what an open stream sends (or end it with `stream_end`), in SSE and NDJSON alike;
+and the game stream starts with the full state (`game_full`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.test import AsyncClient
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
+from django.test import AsyncClient, Client, override_settings
 
 from rules.terrain_vague import wrestling
 from tests.api.conftest import register, start_game
@@ -164,3 +166,63 @@ def test_the_game_streams_first_item_is_the_full_state_as_the_caller_sees_it(kin
     }
     assert spectators["legal_moves"] is None and spectators["game"]["your_seat"] is None
     assert spectators["game"]["view"] != first["game"]["view"]  # each caller's own view
+
+
+def _signed_in_browser(player) -> Client:
+    browser = Client()
+    browser.force_login(get_user_model().objects.get(username=player.username))
+    return browser
+
+
+async def _open_in_browser(path: str, browser: Client, kind: str):
+    client = AsyncClient()
+    client.cookies = browser.cookies
+    response = await client.get(path, headers={"Accept": kind})
+    assert response.status_code == 200, response.content
+    return response
+
+
+@pytest.mark.parametrize("kind", [SSE, NDJSON])
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=60, SCRAPYARD_TOKEN_CACHE_SECONDS=60)
+def test_a_browser_sessions_streams_end_when_it_logs_out_and_send_nothing_after(kind):
+    """Nothing is read again for a minute here: the logout itself ends the streams."""
+    game_id, players = start_game("scavenge", 2)
+    browser = _signed_in_browser(players[0])
+
+    async def scenario():
+        stream = await _open_in_browser(f"/api/games/{game_id}/stream/", browser, kind)
+        chat = await _open_in_browser(f"/api/games/{game_id}/chat/stream/", browser, kind)
+        feed = await _open_in_browser("/api/stream/", browser, kind)
+        await _read(stream, _has_full(kind))
+        await _read(feed, lambda t: '"game_started"' in t)
+        out = await sync_to_async(browser.post)("/logout/")
+        assert out.status_code in (200, 302), out.content
+        ended = [await _read(one, lambda t: _ended(t, kind) is not None, limit=5) for one in (stream, chat, feed)]
+        played = await sync_to_async(lambda: _move(_to_act(players, game_id), game_id))()
+        after = await _read(stream, lambda t: False, limit=1)
+        return ended, played, after
+
+    ended, played, after = _run(scenario)
+    for text in ended:
+        assert _ended(text, kind) == {"type": "stream_end", "reason": "session_ended"}
+    assert not any(event["seq"] == played["seq"] for event in _events(ended[0] + after, kind))
+    assert after == ""
+
+
+@pytest.mark.parametrize("kind", [SSE, NDJSON])
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=0.1, SCRAPYARD_TOKEN_CACHE_SECONDS=0.2)
+def test_a_browser_sessions_streams_end_when_it_is_flushed_without_a_logout(kind):
+    """A session deleted behind the stream's back (an administrator's flush, an expiry) is found
+    when the stream reads it again."""
+    game_id, players = start_game("scavenge", 2)
+    browser = _signed_in_browser(players[0])
+
+    async def scenario():
+        stream = await _open_in_browser(f"/api/games/{game_id}/stream/", browser, kind)
+        feed = await _open_in_browser("/api/stream/", browser, kind)
+        await _read(stream, _has_full(kind))
+        await sync_to_async(lambda: Session.objects.all().delete())()
+        return [await _read(one, lambda t: _ended(t, kind) is not None, limit=5) for one in (stream, feed)]
+
+    for text in _run(scenario):
+        assert _ended(text, kind) == {"type": "stream_end", "reason": "session_ended"}
