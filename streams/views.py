@@ -34,6 +34,7 @@ worker. A WSGI server hands a stream request's connection to the stream process 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import time
 from dataclasses import dataclass, field
@@ -45,7 +46,6 @@ from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse, StreamingHttpResponse
-from django.views.decorators.http import require_GET
 from rest_framework import exceptions
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -54,6 +54,30 @@ from project.security import origin_of
 from streams import handoff, sessions
 from streams.feed import FEED
 from streams.hub import HUB
+
+def _stream_route(view):
+    """GET streams. HEAD answers as GET would, after the same token, scope and access checks,
+    with the headers only and no stream held open. Any other method is 405 `method_not_allowed`
+    in the API's JSON shape, not Django's empty HTML answer."""
+
+    @functools.wraps(view)
+    async def route(request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            refused = _refusal(exceptions.MethodNotAllowed(request.method))
+            refused["Allow"] = "GET, HEAD"
+            return refused
+        response = await view(request, *args, **kwargs)
+        if request.method == "HEAD" and response.streaming:
+            response.streaming_content = _nothing()  # the stream's generator is never started
+        return response
+
+    return route
+
+
+async def _nothing() -> AsyncIterator[str]:
+    return
+    yield
+
 
 # A game's `status` as the API gives it (GET /api/games/{id}/).
 OPEN, ACTIVE, FINISHED = "open", "active", "finished"
@@ -92,7 +116,7 @@ class Caller:
         return True
 
 
-@require_GET
+@_stream_route
 async def game_stream(request, game_id: int):
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
@@ -108,7 +132,7 @@ async def game_stream(request, game_id: int):
     return _shared_with_pages(request, _streaming(_stream(game_id, caller, full, after, kind), kind))
 
 
-@require_GET
+@_stream_route
 async def chat_stream(request, game_id: int):
     """`GET /api/games/{id}/chat/stream/`: the game's chat lines the caller may read (as
     `GET /api/games/{id}/chat/` gives them), live; `id:` is the line's id, so `Last-Event-ID` or
@@ -126,7 +150,7 @@ async def chat_stream(request, game_id: int):
     return _shared_with_pages(request, _streaming(_chat(game_id, caller, after, kind), kind))
 
 
-@require_GET
+@_stream_route
 async def account_stream(request):
     """`GET /api/stream/`: the caller's games as they change, on one connection: `game_started`,
     `your_turn` (again after each event while it stays the caller's turn), `deadline_warning`

@@ -251,6 +251,38 @@ def test_bad_stream_requests_get_json_errors():
     assert posted.status_code == 405
 
 
+def test_a_stream_route_answers_other_methods_405_in_json_and_head_as_get():
+    """HEAD takes exactly GET's checks (token, scope, access) and answers headers only; POST,
+    PUT, DELETE, OPTIONS get the API's JSON 405, never Django's empty HTML one."""
+    game_id, players = start_game("scavenge", 2)
+    read = players[0].post("/api/tokens/", {"scopes": ["read"]}).json()["token"]
+    play = players[0].post("/api/tokens/", {"scopes": ["play"]}).json()["token"]
+    private = players[1].post("/api/games/", {"rules": "scavenge", "players": 2, "private": True}).json()["id"]
+    paths = ["/api/stream/", f"/api/games/{game_id}/stream/", f"/api/games/{game_id}/chat/stream/",
+             f"/api/games/{private}/stream/", f"/api/games/{private}/chat/stream/"]
+
+    async def scenario():
+        client, answers = AsyncClient(), []
+        for path in paths:
+            for key in (read, play, None):
+                headers = {"Authorization": f"Token {key}"} if key else {}
+                got, head = await client.get(path, headers=headers), await client.head(path, headers=headers)
+                answers.append(("head", path, key, got.status_code, got["Content-Type"], head.status_code, head["Content-Type"]))
+            for method in ("post", "put", "delete", "options"):
+                other = await getattr(client, method)(path, headers={"Authorization": f"Token {read}"})
+                answers.append(("other", path, method, other.status_code, other["Content-Type"], other.get("Allow"), other.content))
+        return answers
+
+    for answer in _run(scenario):
+        if answer[0] == "head":
+            _, path, key, got, got_type, head, head_type = answer
+            assert (head, head_type) == (got, got_type), answer
+        else:
+            _, path, method, status, content_type, allow, body = answer
+            assert (status, content_type, allow) == (405, "application/json", "GET, HEAD"), answer
+            assert json.loads(body)["code"] == "method_not_allowed"
+
+
 def test_a_scoped_token_needs_read_to_stream():
     game_id, players = start_game("scavenge", 2)
     key = players[0].post("/api/tokens/", {"scopes": ["play"]}).json()["token"]
