@@ -22,8 +22,8 @@ every revocation reaches at once: `games.auth`), or that its browser session is 
 `SCRAPYARD_TOKEN_CACHE_SECONDS`: `streams.sessions`) and, for a private game, that the caller may
 still see it whenever its seat changed or a notice says who may watch changed (an invitation
 declined; `streams.hub`). When access is gone the stream sends a last item, `stream_end`, with
-its `reason` (`token_revoked`, `session_ended`, `access_lost`), and ends. The chat stream and the account feed
-end the same way.
+its `reason` (`token_revoked`, `session_ended`, `access_lost`), and ends. The chat stream and
+the account feed end the same way.
 
 Streams are async views for an ASGI server (`project.asgi`, the `streams` process of `make run`):
 a stream is a coroutine waiting on the process's hub (`streams.hub`), never a thread or a sync
@@ -55,6 +55,16 @@ from streams import handoff, sessions
 from streams.feed import FEED
 from streams.hub import HUB
 
+# A game's `status` as the API gives it (GET /api/games/{id}/).
+OPEN, ACTIVE, FINISHED = "open", "active", "finished"
+NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
+
+
+# Why a stream ended early.
+TOKEN_REVOKED, SESSION_ENDED, ACCESS_LOST = "token_revoked", "session_ended", "access_lost"
+
+
 def _stream_route(view):
     """GET streams. HEAD answers as GET would, after the same token, scope and access checks,
     with the headers only and no stream held open. Any other method is 405 `method_not_allowed`
@@ -77,15 +87,6 @@ def _stream_route(view):
 async def _nothing() -> AsyncIterator[str]:
     return
     yield
-
-
-# A game's `status` as the API gives it (GET /api/games/{id}/).
-OPEN, ACTIVE, FINISHED = "open", "active", "finished"
-NDJSON = "application/x-ndjson"
-SSE = "text/event-stream"
-
-
-TOKEN_REVOKED, SESSION_ENDED, ACCESS_LOST = "token_revoked", "session_ended", "access_lost"  # why a stream ended early
 
 
 @dataclass
