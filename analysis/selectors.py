@@ -33,6 +33,11 @@ def answer_of(game_id: int, analysis: Analysis | None) -> dict[str, Any]:
     }
 
 
+def analysis_done_of(*, game_id: int) -> dict[str, Any]:
+    """A done analysis as the API gives it, for a door that checked who may have it."""
+    return answer_of(game_id, Analysis.objects.get(game_id=game_id, status=AnalysisStatus.DONE))
+
+
 def mail_owed(*, game_id: int) -> list[dict[str, int]]:
     """Who asked by mail for this game's (done) analysis and has not been sent it yet."""
     rows = AnalysisRequest.objects.filter(analysis__game_id=game_id, analysis__status=AnalysisStatus.DONE, by_mail=True,
