@@ -48,6 +48,7 @@ def test_a_finished_games_analysis_is_requested_and_shown(browser, site, screens
     graph = alice.locator("#analysis-graph svg.analysis-graph")
     assert graph.locator("polyline.line").count() == 2  # a line per seat
     assert "Analysed: 8 moves" in alice.locator("#analysis-status").inner_text()
+    assert "alicean" in alice.locator("#analysis-graph .analysis-legend").inner_text()
     marks = alice.locator("#log .analysis-mark").count()
     assert marks == graph.locator("circle.mark").count()
 

@@ -66,9 +66,12 @@ function show(answer) {
   state.moves = answer.moves;
   state.bySeq = new Map(answer.moves.map((move) => [move.seq, move]));
   const count = (mark) => answer.moves.filter((move) => move.mark === mark).length;
-  $('analysis-status').textContent = `Analysed: ${answer.moves.length} moves, ${count('mistake')} mistakes (??), `
-    + `${count('inaccuracy')} inaccuracies (?!). The graph shows each player's winning chances after each of their moves.`;
-  $('analysis-graph').replaceChildren(graph(answer));
+  const many = (n, one, more) => `${n} ${n === 1 ? one : more}`;
+  $('analysis-status').textContent = `Analysed: ${many(answer.moves.length, 'move', 'moves')}, ${many(count('mistake'), 'mistake', 'mistakes')} (??), `
+    + `${many(count('inaccuracy'), 'inaccuracy', 'inaccuracies')} (?!). The graph shows each player's winning chances after each of their moves, as the bot saw them from that player's view.`;
+  const seats = [...new Set(answer.moves.map((move) => move.seat))].sort();
+  const legend = el('p', { class: 'analysis-legend' }, ...seats.map((seat) => el('span', { class: `key line-${seat % 4}` }, `— ${state.seatName(seat)}`)));
+  $('analysis-graph').replaceChildren(graph(answer), legend);
   $('analysis-graph').hidden = false;
   markLog();
 }
@@ -94,9 +97,10 @@ function graph(answer) {
   const figure = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'analysis-graph', role: 'img',
     'aria-label': `Evaluation graph of ${moves.length} moves: ${seats.map((seat) => state.seatName(seat)).join(', ')}` });
   figure.append(svg('line', { x1: pad, x2: width - pad, y1: y((low + high) / 2), y2: y((low + high) / 2), class: 'even' }));
+  figure.append(svg('text', { x: pad, y: pad + 10, class: 'axis' }, 'winning'), svg('text', { x: pad, y: height - pad - 2, class: 'axis' }, 'losing'));
   for (const seat of seats) {
     const points = moves.flatMap((move, index) => (move.seat === seat ? [`${x(index).toFixed(1)},${y(move.after).toFixed(1)}`] : []));
-    figure.append(svg('polyline', { points: points.join(' '), class: 'line', 'data-seat': seat, style: `stroke: var(--seat-${seat}, #555)` },
+    figure.append(svg('polyline', { points: points.join(' '), class: `line line-${seat % 4}`, 'data-seat': seat },
       svg('title', {}, `${state.seatName(seat)}: winning chances after each move`)));
   }
   moves.forEach((move, index) => {
