@@ -64,7 +64,7 @@ def test_analysis_by_mail_of_a_game_the_sender_may_not_see_or_not_finished(sink,
     cal, dee = register("cal", email="cal@players.example"), register("dee", email="dee@players.example")
     running = cal.post("/api/games/", {"rules": "toy_race", "players": 2}).json()["id"]
     dee.post(f"/api/games/{running}/join/")
-    assert "once it has finished" in _command(sink, gateway, "cal", f"analysis {running}")
+    assert f"game {running} is active" in _command(sink, gateway, "cal", f"analysis {running}")
     assert Inbound.objects.order_by("pk").last().code == "game_not_finished"
     private = cal.post("/api/games/", {"rules": "toy_race", "players": 2, "private": True}).json()["id"]
     register("eve", email="eve@players.example")
