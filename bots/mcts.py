@@ -189,7 +189,7 @@ class Search:
         path = [self.root]
         node = self.root
         while self.game.outcome(state) is None:
-            mover = self.seat if node is self.root else self.game.to_act(state)[0]
+            mover = self.root_mover(state) if node is self.root else self.game.to_act(state)[0]
             child, fresh = self.select(node, mover, self.game.legal_moves(state, mover))
             state = self.game.apply(state, mover, child.move)
             path.append(child)
@@ -197,6 +197,10 @@ class Search:
             if fresh:
                 break
         self.backpropagate(path, self.rollout(state))
+
+    def root_mover(self, state: State) -> int:
+        """Who moves first in the tree: the deciding seat (an evaluation overrides it)."""
+        return self.seat
 
     def select(self, node: Node, mover: int, moves: list[Move]) -> tuple[Node, bool]:
         """The child to follow: a random untried move if any, else the best by UCB."""

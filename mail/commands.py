@@ -14,6 +14,7 @@ sender may not see is answered exactly as a game that does not exist.
                                       be paired with players wanting the same (as in the lobby)
     resign <id>, draw <id>, takeback <id>
                                       as the same words in a reply to the game's mail
+    analysis <id>                     a finished game's analysis, mailed when it is done
 """
 
 from __future__ import annotations
@@ -175,6 +176,16 @@ def _life(inbound: Inbound, account: dict, words: list[str], verb: str) -> tuple
     return services._life_do(inbound, account, services.preference_of(user.pk), game, word)
 
 
+def _analysis(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    from mail import analysis_mail  # the analysis app's door by mail, apart from the commands
+
+    game_id = _game_id(words)
+    if game_id is None:
+        raise errors.InvalidInput("name the game, like: analysis 42")
+    inbound.game_id = game_id
+    return analysis_mail.request_by_mail(account=account, game_id=game_id, say=lambda lines: _say(inbound, account, lines, game_id))
+
+
 def _game_id(words: list[str]) -> int | None:
     return int(words[0].lstrip("#")) if words and words[0].lstrip("#").isdigit() else None
 
@@ -184,6 +195,7 @@ COMMANDS = {
     "resign": lambda i, a, w: _life(i, a, w, "resign"),
     "draw": lambda i, a, w: _life(i, a, w, "draw"),
     "takeback": lambda i, a, w: _life(i, a, w, "takeback"),
+    "analysis": _analysis,
 }
 # Outcomes that did what was asked.
-DONE = {"help", "games", "game_opened", "joined", "seeking"}
+DONE = {"help", "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent"}

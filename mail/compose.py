@@ -263,6 +263,7 @@ def server_help_lines() -> list[str]:
         "  join 42              take a seat in game 42",
         "  seek scavenge        be paired with someone who wants the same game",
         "  resign 42            give up game 42 (draw 42, takeback 42 work too)",
+        "  analysis 42          the bot's analysis of finished game 42, by mail",
         "",
         wrap("What is sent when: a mail when a game starts, when it is your turn, when a deadline "
              "nears and when a game ends; or one digest a day, as chosen on your account page. "

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "web",
     "mail",
     "competition",
+    "analysis",
     "anymail",
 ]
 
@@ -367,6 +368,8 @@ CELERY_TASK_ROUTES = {
     # A conditional reply is a quick fold, and a waiting player's clock may be running.
     "games.play_conditionals": {"queue": "deadlines"},
     "games.sweep_conditionals": {"queue": "deadlines"},
+    # An analysis is a bot's search over every move of a game: the bots' workers and their CPU.
+    "analysis.run": {"queue": "bots"},
     # Webhooks have workers of their own: a slow or hostile endpoint delays only other webhooks.
     "hooks.*": {"queue": "webhooks"},
 }
@@ -386,6 +389,16 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TASK_ALWAYS_EAGER = _env_flag("SCRAPYARD_TASKS_EAGER", False)
 SCRAPYARD_COMPETITION_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_COMPETITION_SWEEP_SECONDS", "5"))
+# The analysis of a finished game (analysis/): the bot's search per position, in iterations (which
+# make it reproducible) and a millisecond cap (which bounds its CPU on a slow machine); each move
+# costs two such searches. A run renews its lease after every move: one silent for LEASE seconds
+# died, and the sweep (every SWEEP seconds) sends it again, as it does a queued analysis whose
+# message has not started it within STALLED seconds.
+SCRAPYARD_ANALYSIS_ITERATIONS = int(os.environ.get("SCRAPYARD_ANALYSIS_ITERATIONS", "300"))
+SCRAPYARD_ANALYSIS_MILLISECONDS = int(os.environ.get("SCRAPYARD_ANALYSIS_MILLISECONDS", "400"))
+SCRAPYARD_ANALYSIS_LEASE_SECONDS = float(os.environ.get("SCRAPYARD_ANALYSIS_LEASE_SECONDS", "120"))
+SCRAPYARD_ANALYSIS_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_ANALYSIS_STALLED_SECONDS", "60"))
+SCRAPYARD_ANALYSIS_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_ANALYSIS_SWEEP_SECONDS", "30"))
 # Deadlines live in the database; beat sweeps them every second (games.clocks).
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
@@ -401,6 +414,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     # ratings whose message was lost, seeks to expire or pair, tournaments to start or move on
     "competition": {"task": "competition.sweep", "schedule": SCRAPYARD_COMPETITION_SWEEP_SECONDS,
                     "options": {"expires": 10}},
+    # analyses whose message was lost or whose worker died, and their mails still owed
+    "analysis": {"task": "analysis.sweep", "schedule": SCRAPYARD_ANALYSIS_SWEEP_SECONDS, "options": {"expires": 30}},
     "webhooks-missed": {
         "task": "hooks.sweep_missed",
         "schedule": SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS,

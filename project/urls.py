@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/", include("hooks.urls")),
     path("api/", include("mail.urls")),
     path("api/", include("competition.urls")),
+    path("api/", include("analysis.urls")),
     path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="mail-unsubscribe"),
     path("mail/u/<str:token>/", mail_views.unsubscribe, name="mail-unsubscribe-short"),
     path("mail/v/<str:token>/", mail_views.verify, name="mail-verify"),

@@ -13,6 +13,7 @@ from django.contrib.staticfiles import finders
 from hypothesis import HealthCheck, given, settings
 from schemathesis import checks
 
+from analysis import urls as analysis_urls
 from competition import urls as competition_urls
 from games import http_errors
 from games import schema as games_schema
@@ -50,6 +51,7 @@ def test_the_schema_is_served_and_documents_every_operation(client):
     routes = {
         (str(route.pattern), method)
         for route in games_urls.urlpatterns + hooks_urls.urlpatterns + mail_urls.urlpatterns + competition_urls.urlpatterns
+            + analysis_urls.urlpatterns
         for method in _methods(route)
     }
     streams = {"gameStream", "gameChatStream", "accountStream"}  # not DRF views: documented by streams.schema

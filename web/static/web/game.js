@@ -7,6 +7,7 @@ import { Pointer } from './pointing.js';
 import { rendererFor, legendFor } from './boards/index.js';
 import { tell, showTurn, followingGame, ownGameTurn } from './notify.js';
 import { showConditionals } from './conditionals.js';
+import { showAnalysis, showPreferred } from './analysis.js';
 
 const root = document.getElementById('game');
 const gameId = Number(root.dataset.game);
@@ -68,6 +69,7 @@ async function load(note) {
   showActions();
   showFairness(log.events);
   showConditionals(game, draw);
+  showAnalysis(game, { seatName, seen });
 }
 
 function seatName(seat) {
@@ -319,12 +321,14 @@ async function replayTo(at) {
     page.replayAt = null;
     $('replay-label').textContent = `now (event ${bounded})`;
     showBoard(page.game.view);
+    showPreferred(null);
     return;
   }
   const state = await api('GET', seen(`/games/${gameId}/state/?at=${bounded}`));
   page.replayAt = bounded;
   $('replay-label').textContent = `after event ${bounded} of ${page.game.seq}`;
   showBoard(state.view, true);
+  showPreferred(bounded);
 }
 
 function showActions() {

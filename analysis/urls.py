@@ -1,0 +1,10 @@
+from django.urls import path
+
+from analysis import apis
+from games.urls import with_and_without_slash
+
+_routes = [
+    path("games/<int:game_id>/analysis/", apis.GameAnalysisApi.as_view(), name="game-analysis"),
+]
+
+urlpatterns = with_and_without_slash(_routes)

@@ -1,0 +1,70 @@
+"""The analysis of a finished game by mail: `analysis <id>` to the server's address asks for it
+(`analysis.services`), and once it is done a mail lists the marked moves, with a link to the
+game page's graph. Sent once per (account, game): the outgoing mail's key; the analysis app's
+sweep signals again while such a mail is owed."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from analysis import selectors as analysis_selectors
+from analysis import services as analysis_services
+from games import selectors
+from mail import compose, services
+
+KIND = "analysis"
+SIGNS = {"mistake": "??", "inaccuracy": "?!"}
+
+
+def request_by_mail(*, account: dict, game_id: int, say: Callable[[list[str]], None]) -> tuple[str, str]:
+    """Ask for the game's analysis for the sender; a done one is mailed at once."""
+    analysis = analysis_services.analysis_request(game_id=game_id, user=account["user"], by_mail=True)
+    if analysis.status == "done":
+        mail_owed(game_id=game_id)
+        return "analysis_sent", f"game {game_id}'s analysis mailed"
+    say([f"The analysis of game {game_id} is queued: a bot looks at every move, from what each player saw "
+         "then. A mail with the marked moves follows when it is done."])
+    return "analysis_queued", f"game {game_id}'s analysis queued"
+
+
+def analysis_done(sender: Any, *, game_id: int, **kwargs: Any) -> None:
+    mail_owed(game_id=game_id)
+
+
+def mail_owed(*, game_id: int) -> int:
+    """Mail the done analysis to each who asked for it by mail and has not had it; how many."""
+    owed = analysis_selectors.mail_owed(game_id=game_id)
+    if not owed:
+        return 0
+    answer = analysis_selectors.analysis_done_of(game_id=game_id)
+    names = {seat["seat"]: seat["username"] or "a bot" for seat in selectors.seats_of(game=selectors.game_get(game_id=game_id))}
+    made = 0
+    for request in owed:
+        account = selectors.mail_account(user_id=request["user"])
+        if account and account["email"]:
+            made += services._outgoing_make(request["user"], account["email"], KIND, game_id, None,
+                                            _mail(game_id, answer, names, request["user"]), services.server_address(),
+                                            key=f"{KIND}:{game_id}:{request['user']}", held=False)
+        analysis_services.request_mailed(request_id=request["request"])
+    return made
+
+
+def marked_lines(answer: dict[str, Any], names: dict[int, str]) -> list[str]:
+    lines = []
+    for move in answer["moves"]:
+        if move["mark"]:
+            lines.append(f"  {move['seq']:>4}  {names.get(move['seat'], move['seat'])}: {move['text']}  {SIGNS[move['mark']]} "
+                         f"{move['mark']}, {move['before']:.2f} -> {move['after']:.2f}; the bot preferred {move['preferred_text']}")
+    return lines
+
+
+def _mail(game_id: int, answer: dict[str, Any], names: dict[int, str], user_id: int) -> compose.Mail:
+    marked = marked_lines(answer, names)
+    body = [compose.wrap(f"The analysis of game {game_id} is done: {len(answer['moves'])} moves, {len(marked)} marked "
+                         "(?? a mistake: the mover's winning chances fell by a quarter or more; ?! an inaccuracy: "
+                         "by an eighth)."),
+            "", compose.wrap(answer["seen_from"]), ""]
+    body += [compose.wrap(line, " " * 8) for line in marked] or ["No move was marked."]
+    body += ["", f"The graph and every move: {compose.game_url(game_id)}"]
+    body += compose.footer(game_id, services.unsubscribe_url(user_id), "")
+    return compose.Mail(f"Analysis of game {game_id}", "\n".join(body) + "\n", compose.as_html(body))

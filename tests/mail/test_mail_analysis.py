@@ -1,0 +1,72 @@
+"""A finished game's analysis by mail: `analysis <id>` to the server's address queues it, and the
+mail that follows when it is done lists the marked moves (once, however often the sweep looks);
+asking again for a done one mails it at once; a game the sender may not see is no game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from analysis import tasks
+from analysis.models import Analysis
+from mail.models import Inbound, Outgoing
+from tests.api.conftest import play_to_end, register
+from tests.mail.smtp import text_of
+from tests.mail.test_abuse import _command
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+@pytest.fixture(autouse=True)
+def tiny_analysis_budget(settings):
+    settings.SCRAPYARD_ANALYSIS_ITERATIONS = 6
+    settings.SCRAPYARD_ANALYSIS_MILLISECONDS = 100
+
+
+def _finished(first, second) -> int:
+    game_id = first.post("/api/games/", {"rules": "toy_race", "players": 2}).json()["id"]
+    assert second.post(f"/api/games/{game_id}/join/").status_code == 201
+    play_to_end(game_id, [first, second], random.Random(game_id))
+    return game_id
+
+
+def test_analysis_by_mail_is_queued_then_mailed_with_the_marked_moves(sink, gateway, eager_tasks):
+    ann, ben = register("ann", email="ann@players.example"), register("ben", email="ben@players.example")
+    game_id = _finished(ann, ben)
+
+    answer = _command(sink, gateway, "ann", f"analysis {game_id}")
+    assert f"analysis of game {game_id} is queued" in answer
+    assert Inbound.objects.order_by("pk").last().code == "analysis_queued"
+    # The worker's task ran after the request's commit (tasks run inline here), and its own
+    # commit had the mail made; a task given it again finds it done.
+    analysis = Analysis.objects.get(game_id=game_id)
+    assert analysis.status == "done" and tasks.run(analysis.pk) == "not_ours"
+
+    mails = [m for m in sink.to("ann@players.example") if m["Subject"] == f"Analysis of game {game_id}"]
+    assert len(mails) == 1
+    text = text_of(mails[0])
+    marked = [m for m in Analysis.objects.get().moves if m["mark"]]
+    assert f"{len(marked)} marked" in text and "only from what its player saw" in text
+    for move in marked:
+        assert f"{move['seq']:>4}  " in text and move["mark"] in text
+    if not marked:
+        assert "No move was marked." in text
+    assert tasks.sweep() == 0  # nothing owed: no second mail
+    assert Outgoing.objects.filter(kind="analysis").count() == 1
+
+    again = _command(sink, gateway, "ben", f"analysis {game_id}")  # done: mailed at once
+    assert again.startswith(f"The analysis of game {game_id} is done")
+    assert Inbound.objects.order_by("pk").last().code == "analysis_sent"
+
+
+def test_analysis_by_mail_of_a_game_the_sender_may_not_see_or_not_finished(sink, gateway, eager_tasks):
+    cal, dee = register("cal", email="cal@players.example"), register("dee", email="dee@players.example")
+    running = cal.post("/api/games/", {"rules": "toy_race", "players": 2}).json()["id"]
+    dee.post(f"/api/games/{running}/join/")
+    assert f"game {running} is active" in _command(sink, gateway, "cal", f"analysis {running}")
+    assert Inbound.objects.order_by("pk").last().code == "game_not_finished"
+    private = cal.post("/api/games/", {"rules": "toy_race", "players": 2, "private": True}).json()["id"]
+    register("eve", email="eve@players.example")
+    told = _command(sink, gateway, "eve", f"analysis {private}")
+    assert f"there is no game {private}" in told and not Analysis.objects.exists()

@@ -1,0 +1,142 @@
+// The analysis of a finished game on its page: a "Request analysis" button, then (once a worker
+// has run the bot over every move) an evaluation graph drawn here in SVG, a mark on each marked
+// move of the log, and, as the replay slider moves, the move the bot preferred at that position
+// marked on the board. Like the rest of the page it knows no rules: the API says each value, each
+// mark and each preferred move, and the board's parts are matched by the move's tokens.
+import { api, el, ApiError } from './api.js';
+import { tokensOf } from './pointing.js';
+
+const $ = (id) => document.getElementById(id);
+const SVG = 'http://www.w3.org/2000/svg';
+const MARK_SIGNS = { mistake: '??', inaccuracy: '?!' };
+const state = { gameId: null, seen: (path) => path, seatName: String, status: null, bySeq: new Map(), moves: [], timer: null };
+
+// Called by game.js after each load of the game (and so after each drawing of the log).
+export function showAnalysis(game, { seatName, seen }) {
+  const box = $('analysis-box');
+  if (!box) return;
+  box.hidden = game.status !== 'finished';
+  if (box.hidden) return;
+  Object.assign(state, { seatName, seen });
+  if (state.gameId !== game.id) {
+    state.gameId = game.id;
+    $('analysis-request').addEventListener('click', request);
+    read();
+  } else markLog();
+}
+
+async function read() {
+  clearTimeout(state.timer);
+  try {
+    show(await api('GET', state.seen(`/games/${state.gameId}/analysis/`)));
+  } catch (error) {
+    $('analysis-status').textContent = `Could not read the analysis: ${error.message}`;
+  }
+}
+
+async function request() {
+  $('analysis-request').disabled = true;
+  try {
+    show(await api('POST', `/games/${state.gameId}/analysis/`));
+  } catch (error) {
+    const told = error instanceof ApiError && error.status === 401 ? 'Sign in to ask for an analysis.' : error.message;
+    $('analysis-status').textContent = `Not asked: ${told}`;
+    $('analysis-request').disabled = false;
+  }
+}
+
+const STATUS_WORDS = {
+  none: 'Nobody has asked for an analysis of this game yet.',
+  queued: 'Analysis queued: a bot will look at every move.',
+  running: 'The bot is looking at every move…',
+  failed: 'The analysis failed; ask again.',
+};
+
+function show(answer) {
+  state.status = answer.status;
+  const signedIn = document.querySelector('nav a[href="/account/"]') !== null;
+  $('analysis-request').hidden = !signedIn || !['none', 'failed'].includes(answer.status);
+  $('analysis-request').disabled = false;
+  $('analysis-note').textContent = answer.seen_from;
+  if (answer.status !== 'done') {
+    $('analysis-status').textContent = STATUS_WORDS[answer.status] ?? answer.status;
+    if (answer.status === 'queued' || answer.status === 'running') state.timer = setTimeout(read, 2000);
+    return;
+  }
+  state.moves = answer.moves;
+  state.bySeq = new Map(answer.moves.map((move) => [move.seq, move]));
+  const count = (mark) => answer.moves.filter((move) => move.mark === mark).length;
+  const many = (n, one, more) => `${n} ${n === 1 ? one : more}`;
+  $('analysis-status').textContent = `Analysed: ${many(answer.moves.length, 'move', 'moves')}, ${many(count('mistake'), 'mistake', 'mistakes')} (??), `
+    + `${many(count('inaccuracy'), 'inaccuracy', 'inaccuracies')} (?!). The graph shows each player's winning chances after each of their moves, as the bot saw them from that player's view.`;
+  const seats = [...new Set(answer.moves.map((move) => move.seat))].sort();
+  const legend = el('p', { class: 'analysis-legend' }, ...seats.map((seat) => el('span', { class: `key line-${seat % 4}` }, `— ${state.seatName(seat)}`)));
+  $('analysis-graph').replaceChildren(graph(answer), legend);
+  $('analysis-graph').hidden = false;
+  markLog();
+}
+
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+// Each seat's line of its own evaluation after its moves, 0 at the bottom and 1 at the top;
+// marked moves are dots with their notation as a tooltip.
+function graph(answer) {
+  const width = 600;
+  const height = 160;
+  const pad = 8;
+  const [low, high] = answer.range;
+  const moves = answer.moves;
+  const x = (index) => pad + (moves.length > 1 ? (index * (width - 2 * pad)) / (moves.length - 1) : (width - 2 * pad) / 2);
+  const y = (value) => pad + (1 - (value - low) / (high - low)) * (height - 2 * pad);
+  const seats = [...new Set(moves.map((move) => move.seat))].sort();
+  const figure = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'analysis-graph', role: 'img',
+    'aria-label': `Evaluation graph of ${moves.length} moves: ${seats.map((seat) => state.seatName(seat)).join(', ')}` });
+  figure.append(svg('line', { x1: pad, x2: width - pad, y1: y((low + high) / 2), y2: y((low + high) / 2), class: 'even' }));
+  figure.append(svg('text', { x: pad, y: pad + 10, class: 'axis' }, 'winning'), svg('text', { x: pad, y: height - pad - 2, class: 'axis' }, 'losing'));
+  for (const seat of seats) {
+    const points = moves.flatMap((move, index) => (move.seat === seat ? [`${x(index).toFixed(1)},${y(move.after).toFixed(1)}`] : []));
+    figure.append(svg('polyline', { points: points.join(' '), class: `line line-${seat % 4}`, 'data-seat': seat },
+      svg('title', {}, `${state.seatName(seat)}: winning chances after each move`)));
+  }
+  moves.forEach((move, index) => {
+    if (!move.mark) return;
+    figure.append(svg('circle', { cx: x(index), cy: y(move.after), r: 5, class: `mark ${move.mark}`, 'data-seq': move.seq },
+      svg('title', {}, `${move.mark} at event ${move.seq}: ${move.text} (${move.before.toFixed(2)} → ${move.after.toFixed(2)}); the bot preferred ${move.preferred_text}`)));
+  });
+  return figure;
+}
+
+function markLog() {
+  for (const item of document.querySelectorAll('#log li[data-seq]')) {
+    const move = state.bySeq.get(Number(item.dataset.seq));
+    item.querySelector('.analysis-mark')?.remove();
+    if (!move?.mark) continue;
+    item.append(' ', el('span', { class: `analysis-mark ${move.mark}`, title: `${move.mark}: the bot preferred ${move.preferred_text}` },
+      MARK_SIGNS[move.mark], el('span', { class: 'sr-only' }, ` ${move.mark}; the bot preferred ${move.preferred_text}`)));
+  }
+}
+
+// The replay shows the position after event `at`: the bot's preferred move for the move that
+// followed it, on the board and in words. `at` null: the replay is back at the present.
+export function showPreferred(at) {
+  const told = $('analysis-preferred');
+  if (!told) return;
+  const next = at === null ? undefined : state.bySeq.get(at + 1);
+  if (!next || !next.preferred) {
+    told.hidden = true;
+    return;
+  }
+  const tokens = new Set(tokensOf(next.preferred));
+  for (const part of document.querySelectorAll('#board [data-target]')) {
+    if (tokens.has(part.dataset.target)) part.classList.add('preferred');
+  }
+  const same = next.preferred_text === next.text;
+  told.textContent = `Here ${state.seatName(next.seat)} played ${next.text}${next.mark ? ` (${next.mark})` : ''}; `
+    + (same ? 'the bot preferred the same move.' : `the bot preferred ${next.preferred_text} (marked on the board).`);
+  told.hidden = false;
+}
