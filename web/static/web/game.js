@@ -5,6 +5,7 @@
 import { api, el, whenText, ApiError } from './api.js';
 import { Pointer } from './pointing.js';
 import { rendererFor, legendFor } from './boards/index.js';
+import { widenTargets, widenOnResize } from './boards/targets.js';
 import { tell, showTurn, followingGame, ownGameTurn } from './notify.js';
 import { showConditionals } from './conditionals.js';
 
@@ -210,6 +211,7 @@ function showBoard(view, readOnly = false) {
     if (page.pointer && page.pointer.picked.includes(target) && !readOnly) part.classList.add('picked');
   }
   $('board').replaceChildren(board);
+  widenTargets(board);
   $('board-caption').textContent = readOnly ? `the view after event ${page.replayAt}` : '';
   showLegend();
 }
@@ -467,4 +469,5 @@ $('replay-at').addEventListener('input', (event) => replayTo(Number(event.target
 $('replay-prev').addEventListener('click', () => replayTo(Number($('replay-at').value) - 1));
 $('replay-next').addEventListener('click', () => replayTo(Number($('replay-at').value) + 1));
 setInterval(tickClocks, 1000);
+widenOnResize(() => [...document.querySelectorAll('.board svg.board-svg')]);
 refresh().then(follow).catch((error) => { $('status').textContent = `Could not load the game: ${error.message}`; });
