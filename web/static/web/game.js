@@ -87,7 +87,8 @@ function resultWords(game) {
   const winners = result.winners ?? [];
   let scores = game.presentation.panels.map((panel) => panel.score);
   if (!scores.length || scores.some((score) => score === null)) scores = result.scores ?? [];
-  const told = scores.length > 1 ? scores.map((score) => String(Number(score))).join('-') : '';
+  const order = [...winners, ...scores.map((_, seat) => seat).filter((seat) => !winners.includes(seat))]; // the winner's score first
+  const told = scores.length > 1 ? order.filter((seat) => seat < scores.length).map((seat) => String(Number(scores[seat]))).join('-') : '';
   const reason = String(result.reason ?? '').replaceAll('_', ' ');
   let head = 'Nobody won';
   if (winners.length > 1 && winners.length === game.seats.length) head = 'A draw';
