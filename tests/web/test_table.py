@@ -132,7 +132,7 @@ SMALL_TARGETS = """[...document.querySelectorAll(
 
 
 @pytest.mark.parametrize("rules", ["scavenge", "terrafex", "space_junkyard", "terrain_vague"])
-def test_every_tap_target_on_a_phone_is_at_least_40_px_and_the_page_never_scrolls_sideways(browser, site, rules):
+def test_every_tap_target_on_a_phone_is_at_least_40_px_and_the_page_never_scrolls_sideways(browser, site, screenshot, rules):
     page = _sign_up(browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True), site, f"thumb_{rules}")
     _create(page, site, rules, bot_seat=1)
     measured = 0
@@ -145,6 +145,7 @@ def test_every_tap_target_on_a_phone_is_at_least_40_px_and_the_page_never_scroll
         _play_one(page)
         if _finished(page):
             break
+    screenshot(page, f"{rules}-phone-middle")
     assert measured > 0, f"{rules}: no board part was ever pointable"
 
 
