@@ -116,11 +116,9 @@ function drawSteps(root, [col, row]) {
   const cy = MARGIN + (row + 0.5) * CELL;
   const arrows = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
   for (const [dir, [dx, dy]] of Object.entries(arrows)) {
-    // Over the cell's edge, into the neighbour it steps to: four arrows inside one cell would sit
-    // closer together than a finger's width on a phone.
-    const tip = [cx + dx * CELL * 0.95, cy + dy * CELL * 0.95];
-    const base = [cx + dx * CELL * 0.55, cy + dy * CELL * 0.55];
-    const side = [dy * CELL * 0.2, dx * CELL * 0.2];
+    const tip = [cx + dx * CELL * 0.45, cy + dy * CELL * 0.45];
+    const base = [cx + dx * CELL * 0.28, cy + dy * CELL * 0.28];
+    const side = [dy * CELL * 0.1, dx * CELL * 0.1];
     const points = [tip, [base[0] + side[0], base[1] + side[1]], [base[0] - side[0], base[1] - side[1]]].map((p) => p.join(',')).join(' ');
     root.append(cell(dir, `step ${dir}`, '', svg('polygon', { points, class: 'step' })));
   }
