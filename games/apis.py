@@ -16,7 +16,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import auth, errors, schema, selectors, services
+from games import auth, errors, schema, selectors, services, text_board
 from games.schema import operation
 from project import fastjson, throttles
 from project.etags import keyed_etag
@@ -575,7 +575,7 @@ class GameBoardTextApi(ScopedApi):
                codes=["log_damaged", "rules_version_gone"], scope="read")
     def get(self, request, game_id: int):
         game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
-        return HttpResponse(selectors.board_text(game=game, user=request.user), content_type="text/plain; charset=utf-8")
+        return HttpResponse(text_board.board_and_panels(game=game, user=request.user), content_type="text/plain; charset=utf-8")
 
 
 class HealthApi(APIView):

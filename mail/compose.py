@@ -15,6 +15,8 @@ from typing import Any
 
 from django.conf import settings
 
+from rules import presentation
+
 WIDTH = 78
 LINK = re.compile(r"https?://[^\s<>\"]+")
 MOVES_LISTED = 150  # a longer list is cut: the rest are still playable by their notation
@@ -94,30 +96,32 @@ def footer(game_id: int | None, unsubscribe_url: str, reply_to: str = "") -> lis
     return lines
 
 
-def panel_lines(presentation: dict[str, Any], seats: list[dict[str, Any]]) -> list[str]:
-    """The rules' presentation (`rules.presentation`) in text: the prompt, then a line per seat
-    with its name, score and resources, wrapped within the mail's width."""
-    lines = [wrap(presentation["prompt"])] if presentation.get("prompt") else []
-    for panel in presentation.get("panels", []):
-        who = seat_name(seats[panel["seat"]]) if panel["seat"] < len(seats) else f"seat {panel['seat']}"
-        items = [f"{part['label']} {part['value']}" for part in [*panel["score_parts"], *panel["resources"]]]
-        score = f" {panel['score']:g}" if panel["score"] is not None else ""
-        lines.append(wrap(f"{who} ({panel['name']}){score}: {', '.join(items + panel['notes']) or '-'}", "    "))
-    return lines
+def panel_lines(ctx: dict[str, Any]) -> list[str]:
+    """The rules' presentation for the reader's seat (`rules.presentation`) as every text surface
+    writes it: the prompt, a line per seat, the cells the last move changed; then a blank line.
+    Nothing when the context has no presentation (a mail about no game)."""
+    shown, game = ctx.get("presentation"), ctx.get("game") or {}
+    if not shown:
+        return []
+    names = [seat_name(seat) for seat in game.get("seats", [])]
+    acting = game.get("to_act", []) if game.get("status") == "active" else []
+    return [*presentation.text_lines(shown, names, you=ctx.get("seat"), acting=acting), ""]
+
+
+def board_lines(ctx: dict[str, Any]) -> list[str]:
+    """The text board, then the presentation under it."""
+    return [ctx["board"].rstrip("\n"), "", *panel_lines(ctx)]
 
 
 def your_turn(ctx: dict[str, Any]) -> Mail:
-    """ctx: game (summary), username, board, events, notation, seq, deadline, time_zone, unsubscribe;
-    optionally presentation (the rules' panels and prompt for the seat)."""
+    """ctx: game (summary), username, seat, board, presentation, events, notation, seq, deadline,
+    time_zone, unsubscribe."""
     game = ctx["game"]
     lines = [
         wrap(f"{ctx['username']}, it is your turn in {title(game)}, at move {ctx['seq']}."),
         "",
-        ctx["board"].rstrip("\n"),
-        "",
+        *board_lines(ctx),
     ]
-    if ctx.get("presentation"):
-        lines += [*panel_lines(ctx["presentation"], game.get("seats", [])), ""]
     if ctx["events"]:
         lines += ["Since your last move:", *history(ctx["events"], game), ""]
     lines += ["Your legal moves:", *numbered(ctx["notation"]), ""]
@@ -146,7 +150,7 @@ def proposal(ctx: dict[str, Any]) -> Mail:
                        f"decline."), ""]
     if not lines:
         lines += [wrap(f"A proposal in {title(game)} was answered before this mail was written."), ""]
-    lines += [ctx["board"].rstrip("\n"), ""]
+    lines += board_lines(ctx)
     if ctx["events"]:
         lines += ["Since your last move:", *history(ctx["events"], game), ""]
     if ctx["notation"]:
@@ -162,8 +166,7 @@ def deadline_warning(ctx: dict[str, Any]) -> Mail:
         wrap(f"{ctx['username']}, 80% of your time for this move in {title(game)} is used."),
         f"Your deadline: {local_time(ctx['deadline'], ctx['time_zone'])}",
         "",
-        ctx["board"].rstrip("\n"),
-        "",
+        *board_lines(ctx),
         "Your legal moves:",
         *numbered(ctx["notation"]),
         "",
@@ -180,7 +183,7 @@ def game_started(ctx: dict[str, Any]) -> Mail:
         wrap(f"{ctx['username']}, {title(game)} has started. Players: {players}."),
         wrap(f"You play seat {ctx['seat']}. You will get a mail whenever it is your turn."),
         "",
-        ctx["board"].rstrip("\n"),
+        *board_lines(ctx),
         *footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", "")),
     ]
     return Mail(f"{title(game)}: the game has started", "\n".join(lines) + "\n", as_html(lines))
@@ -200,8 +203,7 @@ def game_over(ctx: dict[str, Any]) -> Mail:
     lines += [
         wrap(f"The seed, published now so anyone can check every roll and draw: {ctx['seed']}"),
         "",
-        ctx["board"].rstrip("\n"),
-        "",
+        *board_lines(ctx),
         f"Replay: {game_url(game['id'])}",
         *footer(None, ctx["unsubscribe"], ctx.get("reply_to", "")),
     ]
@@ -212,7 +214,7 @@ def answer(ctx: dict[str, Any]) -> Mail:
     """The answer to a reply: what was done, or why not; then the game as it stands."""
     lines = [wrap(ctx["said"]), ""]
     if ctx.get("board"):
-        lines += [ctx["board"].rstrip("\n"), ""]
+        lines += board_lines(ctx)
     if ctx.get("notation"):
         lines += ["Your legal moves now:", *numbered(ctx["notation"]), "", *how_to_reply(ctx["seq"])]
     elif ctx.get("game"):

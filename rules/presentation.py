@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.text import fit
+
 # Seat colours: CSS colour names a client may use as they are. Distinct from the board colours the
 # games themselves use, readable on a light square and on a dark tile.
 SEAT_COLOURS = ("crimson", "royalblue", "darkorange", "seagreen")
@@ -66,3 +68,26 @@ def touched(before: dict[str, str], after: dict[str, str]) -> list[str]:
 
 def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def text_lines(shown: dict[str, Any], names: list[str], *, you: int | None = None, acting: tuple | list = ()) -> list[str]:
+    """The presentation in plain text, for mails and text boards: the prompt, a line per seat
+    (who sits there, the seat's name, its score and resources) and the cells the last move
+    changed. `names` are the players by seat; `acting` the seats the game waits for. Lines fit
+    78 columns (`rules.text.fit`), so every text surface shows the same words."""
+    lines = [f"Now: {shown['prompt']}"] if shown.get("prompt") else []
+    lines += [_seat_line(one, names, you, acting) for one in shown.get("panels", [])]
+    if shown.get("touched"):
+        lines.append(f"The last move changed: {' '.join(shown['touched'])}")
+    return fit(lines)
+
+
+def _seat_line(shown: dict[str, Any], names: list[str], you: int | None, acting: tuple | list) -> str:
+    seat = shown["seat"]
+    tags = [shown["name"], *(["you"] if seat == you else []), *(["to act"] if seat in acting else []),
+            *(["out"] if shown["out"] else [])]
+    parts = [f"{part['label']} {part['value']}" for part in shown["score_parts"]]
+    told = [f"score {shown['score']:g}" + (f" ({', '.join(parts)})" if parts else "")] if shown["score"] is not None else parts
+    told += [f"{part['label']} {part['value']}" for part in shown["resources"]] + shown["notes"]
+    who = names[seat] if seat < len(names) else f"seat {seat}"
+    return f"  {who} ({', '.join(tags)}): {'; '.join(told) or '-'}"

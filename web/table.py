@@ -51,7 +51,8 @@ def result_words(game: dict[str, Any]) -> str:
     scores = [panel["score"] for panel in game["presentation"]["panels"]]
     if not scores or any(score is None for score in scores):
         scores = result.get("scores", [])
-    told = "-".join(f"{score:g}" for score in scores) if len(scores) > 1 else ""
+    order = [*winners, *(seat for seat in range(len(scores)) if seat not in winners)]  # the winner's score first
+    told = "-".join(f"{scores[seat]:g}" for seat in order if seat < len(scores)) if len(scores) > 1 else ""
     reason = str(result.get("reason", "")).replace("_", " ")
     if not winners:
         head = "Nobody won"

@@ -11,7 +11,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from games import errors, selectors, services
+from games import errors, selectors, services, text_board
 from web import table
 from project import http
 
@@ -64,7 +64,7 @@ def game(request, game_id: int):
             "title": table.title_of(detail["rules"]),
             "seats": table.seats(detail),
             "status_line": table.status_line(detail),
-            "board": selectors.board_text(game=found, user=request.user),
+            "board": text_board.board_and_panels(game=found, user=request.user),
             "events": table.log_lines(detail, events),
             "last_hash": events[-1]["hash"] if events else "",
             "how_to_play": table.how_to_play(detail["rules"]),

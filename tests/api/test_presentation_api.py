@@ -74,9 +74,12 @@ def test_a_mail_renders_the_panels_and_the_prompt_in_text():
 
     game = get("terrain_vague")
     state = game.setup(2, {}, "ab" * 16)
-    shown = game.presentation(state, game.to_act(state)[0])
+    acting = game.to_act(state)[0]
+    shown = game.presentation(state, acting)
     seats = [{"seat": 0, "username": "ann", "bot": None}, {"seat": 1, "username": None, "bot": {"name": "random", "level": 1}}]
-    text = "\n".join(panel_lines(shown, seats))
-    assert text.startswith("Build the board") and "ann (Rubbles)" in text or "ann (Brambles)" in text
+    context = {"presentation": shown, "seat": acting, "game": {"seats": seats, "to_act": [acting], "status": "active"}}
+    text = "\n".join(panel_lines(context))
+    assert text.startswith("Now: Build the board") and ("ann (Rubbles" in text or "ann (Brambles" in text)
+    assert "you, to act" in text
     assert "bot random" in text and "action points" in text
     assert all(len(line) <= WIDTH for line in text.splitlines())

@@ -39,6 +39,24 @@ def _create(page, site: str, rules: str, players: int = 2, bot_seat: int | None 
     return int(page.url.rstrip("/").rsplit("/", 1)[1])
 
 
+def _join(page, site: str, game_id: int) -> None:
+    page.goto(f"{site}/games/{game_id}/")
+    page.click("#join")
+
+
+def _two_at_a_table(browser, site: str, first: str, second: str, rules: str = "toy_race", first_script: str = ""):
+    """Two players, each in their own browser: the first creates a game, the second joins it on
+    its page. `first_script` runs in the first player's pages before theirs (a stand-in API)."""
+    first_context, second_context = browser.new_context(), browser.new_context()
+    if first_script:
+        first_context.add_init_script(first_script)
+    host = _sign_up(first_context, site, first)
+    guest = _sign_up(second_context, site, second)
+    game_id = _create(host, site, rules)
+    _join(guest, site, game_id)
+    return host, guest, game_id
+
+
 def _my_turn(page) -> bool:
     return page.locator("#moves-panel").is_visible()
 
@@ -312,12 +330,7 @@ def test_the_account_page_keeps_mail_choices_and_shows_the_mail_received(browser
 
 
 def test_a_draw_offered_in_one_browser_is_accepted_in_the_other_and_a_resignation(browser, site):
-    alice_context, bob_context = browser.new_context(), browser.new_context()
-    alice = _sign_up(alice_context, site, "olga")
-    game_id = _create(alice, site, "toy_race")
-    bob = _sign_up(bob_context, site, "petr")
-    bob.goto(f"{site}/games/{game_id}/")
-    bob.click("#join")
+    alice, bob, game_id = _two_at_a_table(browser, site, "olga", "petr")
     alice.locator("#offer-draw").wait_for()
     alice.click("#offer-draw")
     alice.locator("#draw-offered").wait_for()
@@ -330,8 +343,7 @@ def test_a_draw_offered_in_one_browser_is_accepted_in_the_other_and_a_resignatio
         page.locator("#status.finished", has_text=re.compile(r"A draw \d+-\d+: draw agreed$")).wait_for()
 
     second = _create(alice, site, "toy_race")
-    bob.goto(f"{site}/games/{second}/")
-    bob.click("#join")
+    _join(bob, site, second)
     bob.on("dialog", lambda dialog: dialog.accept())
     bob.locator("#resign").click()
     alice.goto(f"{site}/games/{second}/")

@@ -5,8 +5,6 @@ move matches. Screenshots at laptop and phone width."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 from django.contrib.auth import get_user_model
 
 from games import services
@@ -17,36 +15,28 @@ from tests.web.test_browser import _create, _sign_up
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
-def _click(page, selector: str) -> None:
-    """Click the first match. A page that polls (the embedded default has no stream server) may
-    draw the board again between Playwright's finding the element and clicking it; then the
-    click is dispatched in the page itself, in one step."""
-    try:
-        page.locator(selector).first.click(timeout=3_000)
-    except PlaywrightTimeout:
-        # Gone altogether (drawn again without it for now): the caller's loop looks again.
-        page.evaluate("s => document.querySelector(s)?.dispatchEvent(new MouseEvent('click', {bubbles: true}))", selector)
-
-
 def _pick_line(page) -> None:
     """Pick the first move at each step (on the board where it can point) until the line ends
     with the player's own reply."""
     page.click("#whatif-start")
     page.locator("#whatif-pick").wait_for()
     for _ in range(24):
-        wait_for_js(page, "document.getElementById('whatif-prompt').textContent !== ''")
+        wait_for_js(page, "document.getElementById('whatif-pick').getAttribute('aria-busy') !== 'true'"
+                          " && document.getElementById('whatif-prompt').textContent !== ''")
         if page.locator("#whatif-queue").is_enabled():
             return
         before = page.locator("#whatif-line").inner_text()
         pointable = page.locator("#whatif-board .pointable")
         if pointable.count():
-            _click(page, "#whatif-board .pointable")
+            pointable.first.click()
         else:
             if not page.locator("#whatif-moves-box").get_attribute("open") is not None:
                 page.click("#whatif-moves-box summary")
-            _click(page, "#whatif-moves button.move")
-        wait_for_js(page, f"document.getElementById('whatif-line').textContent !== {before!r}"
-                               " || document.querySelector('#whatif-board .picked') !== null")
+            page.locator("#whatif-moves button.move").first.click()
+        # Settled: the next position is drawn (the page takes no pick while it asks for it).
+        wait_for_js(page, "document.getElementById('whatif-pick').getAttribute('aria-busy') !== 'true'"
+                          f" && (document.getElementById('whatif-line').textContent !== {before!r}"
+                          " || document.querySelector('#whatif-board .picked') !== null)")
     raise AssertionError("no line ended with the player's reply")
 
 

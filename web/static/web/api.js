@@ -33,6 +33,19 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+// Put `nodes` in `container` unless it already shows the same: a redraw that changed nothing
+// keeps the elements the player may be clicking (a replaced element loses the click). The kept
+// elements keep their own handlers, so a caller whose handlers depend on more than the markup
+// listens on the container instead.
+const HIT_AREAS = /<rect class="hit"[^>]*><\/rect>/g; // added once drawn (boards/targets.js): not the board's content
+
+export function replaceIfChanged(container, ...nodes) {
+  const now = [...container.children].map((node) => node.outerHTML.replace(HIT_AREAS, '')).join('');
+  if (now === nodes.map((node) => node.outerHTML).join('') && container.children.length === nodes.length) return false;
+  container.replaceChildren(...nodes);
+  return true;
+}
+
 export function showProblem(node, error) {
   node.textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
   node.hidden = false;

@@ -3,11 +3,12 @@
 // queue it; the queued lines are listed with a cancel button. The positions come from the API's
 // preview (the server checks each line: two players, no chance, no secrets); like the rest of
 // the page it knows no rules. Only this player ever sees their lines.
-import { api, el, ApiError } from './api.js';
+import { api, el, replaceIfChanged, ApiError } from './api.js';
 import { Pointer } from './pointing.js';
+import { widenTargets } from './boards/targets.js';
 
 const $ = (id) => document.getElementById(id);
-const state = { gameId: null, seat: null, draw: null, line: [], preview: null, pointer: null, open: false, seq: null };
+const state = { gameId: null, seat: null, draw: null, line: [], preview: null, pointer: null, open: false, seq: null, busy: false };
 
 // Called by game.js after each load of the game.
 export function showConditionals(game, draw) {
@@ -31,7 +32,7 @@ export function showConditionals(game, draw) {
 async function listLines() {
   try {
     const { lines } = await api('GET', `/games/${state.gameId}/conditionals/`);
-    $('whatif-lines').replaceChildren(...lines.map((line) => el('li', {},
+    replaceIfChanged($('whatif-lines'), ...lines.map((line) => el('li', { 'data-line': line.id },
       el('span', {}, line.moves.map((step) => `${step.seat === state.seat ? 'I play' : 'if they play'} ${step.text ?? '?'}`).join(', ')),
       ' ',
       el('button', { type: 'button', class: 'whatif-cancel', onclick: () => cancel(line.id) }, 'Cancel'))));
@@ -58,7 +59,15 @@ function closeWhatIf() {
   $('whatif-start').textContent = 'What if…';
 }
 
+// While the next position is asked for, the board and the list still show the last one: a
+// click on them then would extend a line that is no longer the one drawn, so none is taken.
+function setBusy(busy) {
+  state.busy = busy;
+  $('whatif-pick').setAttribute('aria-busy', String(busy));
+}
+
 async function look() {
+  setBusy(true);
   try {
     state.preview = await api('POST', `/games/${state.gameId}/conditionals/preview/`, { moves: state.line });
   } catch (error) {
@@ -66,6 +75,8 @@ async function look() {
     state.line.pop();
     if (!state.preview) closeWhatIf();
     return;
+  } finally {
+    setBusy(false);
   }
   $('whatif-note').textContent = '';
   showPick();
@@ -89,10 +100,12 @@ function showPick() {
   state.pointer = preview.moves.length ? new Pointer(preview.moves, new Set(parts.map((part) => part.dataset.target))) : null;
   drawBoard();
   $('whatif-moves-box').open = preview.moves.length <= 12 || !state.pointer || state.pointer.next().size === 0;
-  $('whatif-moves').replaceChildren(...preview.moves.map((move, index) => el('li', {},
-    el('button', { type: 'button', class: 'move', onclick: () => add(index) }, preview.notation[index]))));
+  replaceIfChanged($('whatif-moves'), ...preview.moves.map((move, index) => el('li', {},
+    el('button', { type: 'button', class: 'move', 'data-index': index }, preview.notation[index]))));
 }
 
+// The board is drawn again after each pick, but only the parts that changed are replaced
+// (replaceIfChanged); clicks are taken on the box, so a kept part answers for the line as it is now.
 function drawBoard() {
   const { preview, pointer } = state;
   const board = state.draw(preview.view, { seat: state.seat, moves: preview.moves });
@@ -105,19 +118,24 @@ function drawBoard() {
     part.classList.add('pointable');
     part.setAttribute('role', 'button');
     part.setAttribute('tabindex', '0');
-    const pick = () => {
-      pointer.pick(target);
-      const left = pointer.candidates();
-      if (left.length === 1) add(left[0]);
-      else drawBoard();
-    };
-    part.addEventListener('click', pick);
-    part.addEventListener('keydown', (event) => { if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); pick(); } });
   }
-  $('whatif-board').replaceChildren(board);
+  if (replaceIfChanged($('whatif-board'), board)) widenTargets(board);
+}
+
+function pick(target) {
+  const { pointer } = state;
+  if (state.busy || !pointer || !pointer.pick(target)) return;
+  const left = pointer.candidates();
+  if (left.length === 1) add(left[0]);
+  else drawBoard();
+}
+
+function pointedAt(event) {
+  return event.target.closest?.('#whatif-board .pointable[data-target]') ?? null;
 }
 
 function add(index) {
+  if (state.busy) return;
   state.texts = [...(state.texts ?? []).slice(0, state.line.length), state.preview.notation[index]];
   state.line.push(state.preview.moves[index]);
   look();
@@ -143,5 +161,14 @@ $('whatif-start')?.addEventListener('click', () => {
   $('whatif-start').textContent = 'Close what if';
   look();
 });
-$('whatif-undo')?.addEventListener('click', () => { state.line.pop(); look(); });
+$('whatif-undo')?.addEventListener('click', () => { if (!state.busy) { state.line.pop(); look(); } });
+$('whatif-board')?.addEventListener('click', (event) => { const part = pointedAt(event); if (part) pick(part.dataset.target); });
+$('whatif-board')?.addEventListener('keydown', (event) => {
+  const part = pointedAt(event);
+  if (part && (event.key === 'Enter' || event.key === ' ')) { event.preventDefault(); pick(part.dataset.target); }
+});
+$('whatif-moves')?.addEventListener('click', (event) => {
+  const button = event.target.closest?.('button.move[data-index]');
+  if (button) add(Number(button.dataset.index));
+});
 $('whatif-queue')?.addEventListener('click', queue);

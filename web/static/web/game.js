@@ -5,6 +5,7 @@
 import { api, el, whenText, ApiError } from './api.js';
 import { Pointer } from './pointing.js';
 import { rendererFor, legendFor } from './boards/index.js';
+import { widenTargets, widenOnResize } from './boards/targets.js';
 import { tell, showTurn, followingGame, ownGameTurn } from './notify.js';
 import { showConditionals } from './conditionals.js';
 import { showAnalysis, showPreferred } from './analysis.js';
@@ -88,7 +89,8 @@ function resultWords(game) {
   const winners = result.winners ?? [];
   let scores = game.presentation.panels.map((panel) => panel.score);
   if (!scores.length || scores.some((score) => score === null)) scores = result.scores ?? [];
-  const told = scores.length > 1 ? scores.map((score) => String(Number(score))).join('-') : '';
+  const order = [...winners, ...scores.map((_, seat) => seat).filter((seat) => !winners.includes(seat))]; // the winner's score first
+  const told = scores.length > 1 ? order.filter((seat) => seat < scores.length).map((seat) => String(Number(scores[seat]))).join('-') : '';
   const reason = String(result.reason ?? '').replaceAll('_', ' ');
   let head = 'Nobody won';
   if (winners.length > 1 && winners.length === game.seats.length) head = 'A draw';
@@ -212,6 +214,7 @@ function showBoard(view, readOnly = false) {
     if (page.pointer && page.pointer.picked.includes(target) && !readOnly) part.classList.add('picked');
   }
   $('board').replaceChildren(board);
+  widenTargets(board);
   $('board-caption').textContent = readOnly ? `the view after event ${page.replayAt}` : '';
   showLegend();
 }
@@ -471,4 +474,5 @@ $('replay-at').addEventListener('input', (event) => replayTo(Number(event.target
 $('replay-prev').addEventListener('click', () => replayTo(Number($('replay-at').value) - 1));
 $('replay-next').addEventListener('click', () => replayTo(Number($('replay-at').value) + 1));
 setInterval(tickClocks, 1000);
+widenOnResize(() => [...document.querySelectorAll('.board svg.board-svg')]);
 refresh().then(follow).catch((error) => { $('status').textContent = `Could not load the game: ${error.message}`; });

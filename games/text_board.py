@@ -1,0 +1,29 @@
+"""The text board a reader gets from `board.txt` and the game page without JavaScript: the
+rules' board (`render_text`) and under it the presentation in the words mails use
+(`rules.presentation.text_lines`), so every text surface shows the panels and the prompt alike.
+A read, kept beside the selectors it is built from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import selectors, store
+from games.models import Game, GameStatus
+from rules.presentation import text_lines
+
+
+def player_name(seat: dict[str, Any]) -> str:
+    if seat["username"]:
+        return seat["username"]
+    return f"bot {seat['bot']['name']}" if seat.get("bot") else "open seat"
+
+
+def board_and_panels(*, game: Game, user: Any) -> str:
+    seat = selectors.seat_of(game=game, user=user)
+    state = store.state_at(game)
+    shown = selectors.presentation_of(game=game, state=state, seat=seat)
+    names = [player_name(one) for one in selectors.seats_of(game=game)]
+    acting = game.to_act if game.status == GameStatus.ACTIVE else []
+    lines = text_lines(shown, names, you=seat, acting=acting)
+    board = store.rules_of(game).render_text(state, seat).rstrip("\n")
+    return "\n".join([board, "", *lines]) + "\n" if lines else board + "\n"
