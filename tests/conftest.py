@@ -82,6 +82,18 @@ def _rate_limits_out_of_the_way(settings):
     settings.SCRAPYARD_RATE_LIMITS = {scope: 1_000_000 for scope in settings.SCRAPYARD_RATE_LIMITS}
 
 
+# A password hash costs about 0.3 s of CPU on purpose (PBKDF2, a million rounds), and the suite
+# creates hundreds of accounts. What the tests prove is not the hash's strength, so they hash with
+# one fast round (tests/api/test_games_api.py still signs in with the password it set, and is
+# refused a wrong one). Deployments keep Django's hashers.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+
+
 @pytest.fixture(autouse=True)
 def _mail_addresses_taken_as_confirmed(settings):
     """Accounts made by tests get mail without following the confirmation link; the tests of
