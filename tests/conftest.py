@@ -75,6 +75,17 @@ def pytest_xdist_newgateway(gateway) -> None:
     gateway.remote_exec(f"import os; os.environ.update({changes!r}); channel.send(True)").receive()
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a parallel run's process, the known long tests first, one share each
+    (tests/scheduling.py); every process reorders alike, so their collections still match."""
+    from tests.scheduling import deal_longest_first
+
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        items[:] = deal_longest_first(items, int(workerinput["workercount"]))
+
+
 @pytest.fixture(autouse=True)
 def _rate_limits_out_of_the_way(settings):
     """The suite sends thousands of requests from one address; the tests of the limits set
