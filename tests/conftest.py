@@ -75,11 +75,34 @@ def pytest_xdist_newgateway(gateway) -> None:
     gateway.remote_exec(f"import os; os.environ.update({changes!r}); channel.send(True)").receive()
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a parallel run's process, the known long tests first, one share each
+    (tests/scheduling.py); every process reorders alike, so their collections still match."""
+    from tests.scheduling import deal_longest_first
+
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        items[:] = deal_longest_first(items, int(workerinput["workercount"]))
+
+
 @pytest.fixture(autouse=True)
 def _rate_limits_out_of_the_way(settings):
     """The suite sends thousands of requests from one address; the tests of the limits set
     their own (tests/project/test_rate_limits.py)."""
     settings.SCRAPYARD_RATE_LIMITS = {scope: 1_000_000 for scope in settings.SCRAPYARD_RATE_LIMITS}
+
+
+# A password hash costs about 0.3 s of CPU on purpose (PBKDF2, a million rounds), and the suite
+# creates hundreds of accounts. What the tests prove is not the hash's strength, so they hash with
+# one fast round (tests/api/test_games_api.py still signs in with the password it set, and is
+# refused a wrong one). Deployments keep Django's hashers.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
 
 
 @pytest.fixture(autouse=True)

@@ -12,17 +12,6 @@ from rest_framework.test import APIClient
 
 _names = itertools.count()
 
-# A password hash costs about 0.3 s of CPU on purpose (PBKDF2, a million rounds): a test signs up
-# several accounts, and the suite hundreds. What these tests prove is the API's, not the hash's
-# strength, so they hash with one fast round (tests/api/test_games_api.py still signs in with
-# the password it set, and is refused a wrong one). Deployments keep Django's hashers.
-FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
-
 
 class Player:
     def __init__(self, username: str, token: str):

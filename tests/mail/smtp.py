@@ -11,6 +11,7 @@ import re
 import smtplib
 import socket
 import threading
+import weakref
 from dataclasses import dataclass, field
 
 
@@ -43,8 +44,17 @@ class Sink:
             return list(self.received)
 
 
+# Each message's text, read once: a whole game by mail looks for the mail asking for the next move
+# among all the mails so far, and parsing each again (headers and body, with email's modern
+# policy) made the search cost more than the game.
+_texts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def text_of(message) -> str:
-    return message.get_body(preferencelist=("plain",)).get_content()
+    text = _texts.get(message)
+    if text is None:
+        text = _texts[message] = message.get_body(preferencelist=("plain",)).get_content()
+    return text
 
 
 def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, subject: str = "Re: your move") -> None:

@@ -48,8 +48,8 @@ def _best_number(game_id: int, seat: int, rnd: random.Random) -> int:
     return max(range(len(moves)), key=lambda index: scores[index]) + 1
 
 
-def _play_by_mail(sink, gateway, players, game_id: int, moves_at_most: int = 600) -> int:
-    rnd = random.Random(7)
+def _play_by_mail(sink, gateway, players, game_id: int, moves_at_most: int = 600, chooser: int = 7) -> int:
+    rnd = random.Random(chooser)
     seats = {player.username: index for index, player in enumerate(players)}
     played = 0
     while played < moves_at_most:
@@ -74,7 +74,9 @@ def test_a_whole_game_of_scavenge_by_email_only(sink, gateway, eager_tasks):
     game_id = _game(alice, bob, "scavenge")
     started = [text_of(m) for m in sink.to("alice@players.example") if "has started" in m["Subject"]]
     assert started and "seat 0: alice" in started[0]
-    played = _play_by_mail(sink, gateway, [alice, bob], game_id)
+    # Players who choose with seed 18 bring the good stuff home in 46 replies (seed 7 took 505): a
+    # shorter whole game by mail proves the same.
+    played = _play_by_mail(sink, gateway, [alice, bob], game_id, chooser=18)
     assert played > 10
     for player in (alice, bob):
         mails = sink.to(f"{player.username}@players.example")

@@ -42,26 +42,33 @@ def browser():
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE")
 
 
-@pytest.fixture
-def site(browser, live_server, settings):
-    """The web client's address, with the stream server running beside it on PostgreSQL and
-    Redis (on the embedded default nothing listens at the stream address: the pages poll). Bot
-    seats move in the live server itself, right after the move that woke them (Celery's eager
-    mode): the workers have their own tests (tests/workers/)."""
+@pytest.fixture(scope="module")
+def stream_port(django_db_setup, live_server):
+    """The stream server beside the live server on PostgreSQL and Redis, one for a module's tests
+    (starting one costs a second of CPU); on the embedded default nothing listens at its port."""
     from django.db import connection
 
     port = free_port()
     streams = start_uvicorn(port, SCRAPYARD_WEB_ORIGINS=live_server.url) if connection.vendor == "postgresql" and os.environ.get("REDIS_URL") else None
-    settings.SCRAPYARD_STREAM_URL = f"http://localhost:{port}"
+    yield port
+    if streams is not None:
+        stop(streams)
+
+
+@pytest.fixture
+def site(browser, live_server, stream_port, settings):
+    """The web client's address, with the stream server running beside it (on the embedded
+    default the pages poll). Bot seats move in the live server itself, right after the move that
+    woke them (Celery's eager mode): the workers have their own tests (tests/workers/)."""
+    settings.SCRAPYARD_STREAM_URL = f"http://localhost:{stream_port}"
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     yield live_server.url
-    # Pages stop asking before the test's database is emptied (this fixture ends before it).
+    # Pages stop asking before the test's database is emptied (this fixture ends before it): their
+    # streams end with them.
     for context in list(browser.contexts):
         context.close()
     celery_app.conf.task_always_eager = eager
-    if streams is not None:
-        stop(streams)
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import wait_for_js
-from tests.web.test_browser import (PASSWORD, TIMEOUT, _create, _events, _finished, _first, _my_turn, _play_one, _sign_up,
-                                    _towards_the_goal, _two_at_a_table)
+from tests.web.test_browser import (PASSWORD, SHORTER, TIMEOUT, _create, _events, _finished, _first, _my_turn, _play_one,
+                                    _sign_up, _towards_the_goal, _two_at_a_table)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -57,7 +57,7 @@ def test_each_game_is_played_to_its_end_from_the_table(browser, site, screenshot
     page = _sign_up(browser.new_context(viewport={"width": 1280, "height": 900}), site, f"table_{rules}")
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    game_id = _create(page, site, rules, bot_seat=1)
+    game_id = _create(page, site, rules, bot_seat=1, options=SHORTER.get(rules))
     page.locator("#panels .panel").nth(1).wait_for()
     page.locator(".board-svg").wait_for()
     assert page.locator("#panels .panel").count() == 2
