@@ -16,7 +16,7 @@ from django.db import OperationalError
 from django.test import Client
 
 from anymail import urls as anymail_urls
-from games import selectors
+from games import selectors, time_controls
 from mail import services
 from mail.models import Inbound, Outgoing, RawMessage
 from tests.api.conftest import register
@@ -259,7 +259,7 @@ def test_a_mail_that_cannot_be_written_fails_once_for_good(sink, db):
     user = selectors_user(alice)
     row = Outgoing.objects.create(user=user, key="k", kind="answer", to="yul@players.example\nBcc: x@evil.example",
                                   subject="s", text="t", message_id="<m@localhost>",
-                                  next_attempt_at=services.time_controls.now())
+                                  next_attempt_at=time_controls.now())
     assert services.outgoing_send(outgoing_id=row.pk) == "failed"
     assert services.outgoing_send(outgoing_id=row.pk) is None  # nothing left to try
 
