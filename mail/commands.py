@@ -68,8 +68,8 @@ def _say(inbound: Inbound, account: dict, lines: list[str], game_id: int | None 
     subject = services.clean_header(inbound.subject) or "your mail"
     mail = compose.Mail(subject if subject.lower().startswith("re:") else f"Re: {subject}"[:200],
                         "\n".join(body) + "\n", compose.as_html(body))
-    services._outgoing_make(user.pk, account["email"], services.ANSWER, None, None, mail,
-                            services.server_address(), key=services._answer_key(inbound), held=False)
+    services.outgoing_make(user.pk, account["email"], services.ANSWER, None, None, mail,
+                           services.server_address(), key=services.answer_key(inbound), held=False)
 
 
 def _help(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
@@ -173,7 +173,7 @@ def _life(inbound: Inbound, account: dict, words: list[str], verb: str) -> tuple
     word = " ".join([verb, *words[1:]])
     if word not in services.LIFE_COMMANDS:
         raise errors.InvalidInput(f"{word!r} is not a command: see help")
-    return services._life_do(inbound, account, services.preference_of(user.pk), game, word)
+    return services.life_do(inbound, account, services.preference_of(user.pk), game, word)
 
 
 def _analysis(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:

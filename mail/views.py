@@ -1,8 +1,11 @@
 """Pages for people: the unsubscribe link of every mail (RFC 8058: a POST unsubscribes at once,
-with no login, as mail programs' one-click button does)."""
+with no login, as mail programs' one-click button does) and the link that confirms an address."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
@@ -14,23 +17,23 @@ from mail import services
 @csrf_exempt  # the one-click POST comes from the reader's mail provider, with the signed token as proof
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request, token: str):
-    if request.method == "GET":
-        return render(request, "mail/unsubscribe.html", {"token": token, "done": False})
-    try:
-        services.unsubscribe(token=token)
-    except errors.InvalidInput as error:
-        return render(request, "mail/unsubscribe.html", {"token": token, "error": error.detail}, status=400)
-    return render(request, "mail/unsubscribe.html", {"token": token, "done": True})
+    return _link_followed(request, token, "mail/unsubscribe.html", services.unsubscribe)
 
 
 @require_http_methods(["GET", "POST"])
 def verify(request, token: str):
     """The link in the one mail an address gets before any other: a GET shows a button (a link
     scanner's GET confirms nothing), its POST confirms the address."""
+    return _link_followed(request, token, "mail/verify.html", services.address_verify)
+
+
+def _link_followed(request, token: str, template: str, follow: Callable[..., int]) -> HttpResponse:
+    """A mail's link: a GET shows its page, a POST does what it says (`follow(token=...)`), or
+    tells why the link is not valid."""
     if request.method == "GET":
-        return render(request, "mail/verify.html", {"token": token, "done": False})
+        return render(request, template, {"token": token, "done": False})
     try:
-        services.address_verify(token=token)
+        follow(token=token)
     except errors.InvalidInput as error:
-        return render(request, "mail/verify.html", {"token": token, "error": error.detail}, status=400)
-    return render(request, "mail/verify.html", {"token": token, "done": True})
+        return render(request, template, {"token": token, "error": error.detail}, status=400)
+    return render(request, template, {"token": token, "done": True})

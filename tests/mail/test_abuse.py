@@ -16,23 +16,13 @@ from django.db import OperationalError
 from django.test import Client
 
 from anymail import urls as anymail_urls
-from games import selectors
+from games import selectors, time_controls
 from mail import services
 from mail.models import Inbound, Outgoing, RawMessage
-from tests.api.conftest import register
+from tests.mail.players import mail_game, mail_players
 from tests.mail.smtp import guard_of, send_reply, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
-
-
-def _players(*names: str):
-    return [register(name, email=f"{name}@players.example") for name in names]
-
-
-def _game(first, second, rules: str = "toy_race", **fields) -> int:
-    game_id = first.post("/api/games/", {"rules": rules, "players": 2, **fields}).json()["id"]
-    assert second.post(f"/api/games/{game_id}/join/").status_code == 201
-    return game_id
 
 
 def _asking(sink, name: str):
@@ -65,8 +55,8 @@ def _transaction(port: int, sender: str, recipients: list[str], raw: bytes) -> t
 
 
 def test_the_same_mail_sent_twice_is_kept_and_played_once(sink, gateway, eager_tasks):
-    alice, bob = _players("ann", "ben")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("ann", "ben")
+    game_id = mail_game(alice, bob)
     asking = _asking(sink, "ann")
     raw = _mail("ann@players.example", asking["Reply-To"], "1", in_reply_to=asking["Message-ID"])
     for _ in range(2):  # an MTA that lost our 250 sends the very same mail again
@@ -77,8 +67,8 @@ def test_the_same_mail_sent_twice_is_kept_and_played_once(sink, gateway, eager_t
 
 
 def test_a_mail_without_message_id_is_known_again_by_its_sender_and_body(sink, gateway, eager_tasks):
-    alice, bob = _players("cat", "dan")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("cat", "dan")
+    game_id = mail_game(alice, bob)
     asking = _asking(sink, "cat")
     raw = _mail("cat@players.example", asking["Reply-To"], f"1 #{guard_of(asking)}", message_id=None)
     for _ in range(2):
@@ -88,8 +78,8 @@ def test_a_mail_without_message_id_is_known_again_by_its_sender_and_body(sink, g
 
 
 def test_a_reply_with_no_guard_and_answering_no_mail_of_ours_is_refused_with_the_board(sink, gateway, eager_tasks):
-    alice, bob = _players("eve", "fay")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("eve", "fay")
+    game_id = mail_game(alice, bob)
     asking = _asking(sink, "eve")
     seq = selectors.game_get(game_id=game_id).seq
     send_reply(gateway, "eve@players.example", asking["Reply-To"], "1")  # no #seq, no In-Reply-To
@@ -106,8 +96,8 @@ def test_a_reply_with_no_guard_and_answering_no_mail_of_ours_is_refused_with_the
 
 
 def test_forty_identical_rcpts_store_a_megabyte_once(sink, gateway, eager_tasks):
-    alice, bob = _players("gus", "hub")
-    _game(alice, bob)
+    alice, bob = mail_players("gus", "hub")
+    mail_game(alice, bob)
     asking = _asking(sink, "gus")
     raw = _mail("gus@players.example", asking["Reply-To"], "board\n" + "x" * 76 + "\n" * 1 + ("y" * 76 + "\n") * 13_000)
     assert len(raw) > 1_000_000
@@ -117,9 +107,9 @@ def test_forty_identical_rcpts_store_a_megabyte_once(sink, gateway, eager_tasks)
 
 
 def test_more_than_a_few_recipients_are_refused(sink, gateway, settings):
-    players = _players("ida", "jon", "kim", "lou")
-    first = _game(players[0], players[1])
-    second = _game(players[2], players[3])
+    players = mail_players("ida", "jon", "kim", "lou")
+    first = mail_game(players[0], players[1])
+    second = mail_game(players[2], players[3])
     addresses = [services.address_of(user=selectors_user(p), game_id=g) for p, g in
                  ((players[0], first), (players[1], first), (players[2], second), (players[3], second))]
     settings.SCRAPYARD_MAIL_MAX_RECIPIENTS = 3
@@ -128,8 +118,8 @@ def test_more_than_a_few_recipients_are_refused(sink, gateway, settings):
 
 
 def test_bytes_a_day_are_limited_per_sending_address_and_per_account(sink, gateway, settings):
-    alice, bob = _players("max", "ned")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("max", "ned")
+    game_id = mail_game(alice, bob)
     address = services.address_of(user=selectors_user(alice), game_id=game_id)
     settings.SCRAPYARD_MAIL_DAILY_BYTES = 40_000
     big = "z" * 70 + "\n"
@@ -151,8 +141,8 @@ def selectors_user(player):
 
 
 def test_rotating_the_envelope_sender_does_not_beat_the_limit(sink, gateway, settings, eager_tasks):
-    alice, bob = _players("oda", "pia")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("oda", "pia")
+    game_id = mail_game(alice, bob)
     address = services.address_of(user=selectors_user(alice), game_id=game_id)
     settings.SCRAPYARD_MAIL_SENDER_LIMIT = 3
     answers = [_transaction(gateway, f"rotated{n}@evil.example", [address],
@@ -162,9 +152,9 @@ def test_rotating_the_envelope_sender_does_not_beat_the_limit(sink, gateway, set
 
 def test_no_mail_goes_to_an_address_before_its_owner_confirms_it(sink, gateway, settings, eager_tasks):
     settings.SCRAPYARD_MAIL_VERIFY = True
-    forged, bob = _players("victim", "rob")
+    forged, bob = mail_players("victim", "rob")
     for _ in range(3):
-        _game(forged, bob)
+        mail_game(forged, bob)
     to_victim = sink.to("victim@players.example")
     assert len(to_victim) == 1 and "confirm" in to_victim[0]["Subject"]  # one request, nothing else
     link = re.search(r"https?://\S+/mail/v/\S+/", text_of(to_victim[0]))[0]
@@ -173,13 +163,13 @@ def test_no_mail_goes_to_an_address_before_its_owner_confirms_it(sink, gateway, 
     assert Client().get("/" + path).status_code == 200 and not services.address_verified(selectors_user(forged).pk, "victim@players.example")
     assert Client().post("/" + path).status_code == 200
     assert Client().post("/mail/v/1-0000000000000000/").status_code == 400
-    _game(forged, bob)
+    mail_game(forged, bob)
     assert any("has started" in m["Subject"] for m in sink.to("victim@players.example"))
 
 
 def test_answers_are_limited_per_account_an_hour(sink, gateway, settings, eager_tasks):
-    alice, bob = _players("sid", "tom")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("sid", "tom")
+    game_id = mail_game(alice, bob)
     address = services.address_of(user=selectors_user(alice), game_id=game_id)
     settings.SCRAPYARD_MAIL_ANSWER_LIMIT = 2
     before = len(sink.to("sid@players.example"))
@@ -216,8 +206,8 @@ def test_provider_webhooks_only_the_configured_one_and_only_with_its_secret(sett
 
 
 def test_a_subject_that_decodes_to_cr_lf_is_cleaned_and_answered_once(sink, gateway, eager_tasks):
-    alice, bob = _players("uma", "val")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("uma", "val")
+    game_id = mail_game(alice, bob)
     address = services.address_of(user=selectors_user(alice), game_id=game_id)
     raw = (f"From: =?utf-8?q?Uma=0D=0ABcc=3A_x=40evil=2Eexample?= <uma@players.example>\r\nTo: {address}\r\n"
            "Subject: =?utf-8?q?Re=3A_move=0D=0ABcc=3A_x=40evil=2Eexample?=\r\n"
@@ -233,8 +223,8 @@ def test_a_subject_that_decodes_to_cr_lf_is_cleaned_and_answered_once(sink, gate
 
 
 def test_a_database_error_at_mail_from_or_rcpt_is_a_451_naming_nothing(sink, gateway, monkeypatch):
-    alice, bob = _players("wes", "xan")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("wes", "xan")
+    game_id = mail_game(alice, bob)
     address = services.address_of(user=selectors_user(alice), game_id=game_id)
 
     def broken(*args, **kwargs):
@@ -255,11 +245,11 @@ def test_a_database_error_at_mail_from_or_rcpt_is_a_451_naming_nothing(sink, gat
 
 
 def test_a_mail_that_cannot_be_written_fails_once_for_good(sink, db):
-    alice, = _players("yul")
+    alice, = mail_players("yul")
     user = selectors_user(alice)
     row = Outgoing.objects.create(user=user, key="k", kind="answer", to="yul@players.example\nBcc: x@evil.example",
                                   subject="s", text="t", message_id="<m@localhost>",
-                                  next_attempt_at=services.time_controls.now())
+                                  next_attempt_at=time_controls.now())
     assert services.outgoing_send(outgoing_id=row.pk) == "failed"
     assert services.outgoing_send(outgoing_id=row.pk) is None  # nothing left to try
 
@@ -268,7 +258,7 @@ def test_a_mail_that_cannot_be_written_fails_once_for_good(sink, db):
 
 
 def test_the_from_address_takes_mail_and_answers_help(sink, gateway, eager_tasks):
-    _players("zed")
+    mail_players("zed")
     server = services.server_address()
     codes, answer = _transaction(gateway, "zed@players.example", [server], _mail("zed@players.example", server, "help"))
     assert codes == [250] and answer[0] == 250
@@ -289,7 +279,7 @@ def _command(sink, gateway, name: str, line: str):
 
 
 def test_a_whole_game_opened_joined_and_played_by_mail(sink, gateway, eager_tasks):
-    _players("abe", "bea")
+    mail_players("abe", "bea")
     opened = _command(sink, gateway, "abe", "new toy_race")
     game_id = int(re.search(r"join (\d+)", opened)[1])
     joined = _command(sink, gateway, "bea", f"join {game_id}")
@@ -310,8 +300,8 @@ def test_a_whole_game_opened_joined_and_played_by_mail(sink, gateway, eager_task
 
 
 def test_a_private_game_is_answered_as_an_unknown_one(sink, gateway, eager_tasks):
-    owner, _ = _players("cy", "di")
-    _players("eli")
+    owner, _ = mail_players("cy", "di")
+    mail_players("eli")
     private = owner.post("/api/games/", {"rules": "toy_race", "players": 2, "private": True}).json()["id"]
     said_private = " ".join(_command(sink, gateway, "eli", f"join {private}").split("\n-- ")[0].replace(str(private), "N").split())
     said_unknown = " ".join(_command(sink, gateway, "eli", "join 987654").split("\n-- ")[0].replace("987654", "N").split())
@@ -320,8 +310,8 @@ def test_a_private_game_is_answered_as_an_unknown_one(sink, gateway, eager_tasks
 
 
 def test_fast_step_clocks_send_no_mail_per_turn(sink, gateway, eager_tasks):
-    alice, bob = _players("fio", "gil")
-    game_id = _game(alice, bob, time_control={"type": "step", "seconds": 60})
+    alice, bob = mail_players("fio", "gil")
+    game_id = mail_game(alice, bob, time_control={"type": "step", "seconds": 60})
     assert selectors.game_get(game_id=game_id).status == "active"
     assert not [m for m in sink.to("fio@players.example") if "your turn" in m["Subject"].lower()]
     assert [m for m in sink.to("fio@players.example") if "has started" in m["Subject"]]
@@ -337,10 +327,10 @@ def _forced_stays(user) -> list:
 
 
 def test_forced_moves_are_played_for_those_who_chose_it_as_their_own_move(sink, gateway, eager_tasks):
-    alice, bob = _players("hoa", "ivo")
+    alice, bob = mail_players("hoa", "ivo")
     assert bob.client.patch("/api/mail/settings/", {"play_forced": False}, format="json").json()["play_forced"] is False
     assert alice.get("/api/mail/settings/").json()["play_forced"] is True  # on by default for mail
-    game_id = _game(alice, bob, "scavenge")
+    game_id = mail_game(alice, bob, "scavenge")
     seats = {0: "hoa", 1: "ivo"}
     for _ in range(300):
         game = selectors.game_get(game_id=game_id)

@@ -17,20 +17,10 @@ from django.test import Client
 from games import selectors, time_controls
 from mail import services
 from mail.models import Inbound, Outgoing, Preference
-from tests.api.conftest import register
+from tests.mail.players import mail_game, mail_players
 from tests.mail.smtp import guard_of, listed_moves, send_reply, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
-
-
-def _players(*names: str):
-    return [register(name, email=f"{name}@players.example") for name in names]
-
-
-def _game(first, second, rules: str = "toy_race", **fields) -> int:
-    game_id = first.post("/api/games/", {"rules": rules, "players": 2, **fields}).json()["id"]
-    assert second.post(f"/api/games/{game_id}/join/").status_code == 201
-    return game_id
 
 
 def _play_first(player, game_id: int) -> None:
@@ -39,10 +29,10 @@ def _play_first(player, game_id: int) -> None:
 
 
 def test_a_digest_account_gets_one_mail_a_day_with_every_notice(sink, eager_tasks):
-    alice, bob = _players("ann", "ben")
+    alice, bob = mail_players("ann", "ben")
     assert alice.client.patch("/api/mail/settings/", {"cadence": "digest", "time_zone": "Europe/Paris", "digest_hour": 7},
                               format="json").status_code == 200
-    game_id = _game(alice, bob)
+    game_id = mail_game(alice, bob)
     for _ in range(2):
         _play_first(alice, game_id)
         _play_first(bob, game_id)
@@ -62,8 +52,8 @@ def test_a_digest_account_gets_one_mail_a_day_with_every_notice(sink, eager_task
 
 
 def test_one_click_unsubscribe_stops_all_mail(sink, eager_tasks):
-    alice, bob = _players("cat", "dan")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("cat", "dan")
+    game_id = mail_game(alice, bob)
     mail = sink.to("cat@players.example")[-1]
     link = mail["List-Unsubscribe"].strip().strip("<>")
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" and link in text_of(mail)
@@ -80,8 +70,8 @@ def test_one_click_unsubscribe_stops_all_mail(sink, eager_tasks):
 
 
 def test_a_game_can_have_its_own_cadence(sink, eager_tasks):
-    alice, bob = _players("eve", "fay")
-    quiet, loud = _game(alice, bob), _game(alice, bob)
+    alice, bob = mail_players("eve", "fay")
+    quiet, loud = mail_game(alice, bob), mail_game(alice, bob)
     response = alice.client.patch("/api/mail/settings/", {"games": {str(quiet): "none"}}, format="json")
     assert response.status_code == 200 and response.json()["games"] == {str(quiet): "none"}
     sink.received.clear()
@@ -95,8 +85,8 @@ def test_a_game_can_have_its_own_cadence(sink, eager_tasks):
 
 
 def test_a_hard_bounce_turns_mail_off_and_says_so(sink, gateway, eager_tasks):
-    alice, bob = _players("gus", "hil")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("gus", "hil")
+    game_id = mail_game(alice, bob)
     sender, _, _ = next(envelope for envelope in sink.envelopes() if envelope[1] == ["gus@players.example"])
     assert sender.startswith("bounce+")  # VERP: the bounce names the account
     dsn = email.message.EmailMessage()
@@ -127,8 +117,8 @@ def _send_raw(port: int, sender: str, to: str, message) -> None:
 
 
 def test_deadline_warnings_come_once_at_80_percent(sink, eager_tasks, monkeypatch):
-    alice, bob = _players("ida", "jay")
-    _game(alice, bob, time_control={"type": "step", "seconds": 100})
+    alice, bob = mail_players("ida", "jay")
+    mail_game(alice, bob, time_control={"type": "step", "seconds": 100})
     sink.received.clear()
     start = time_controls.now()
     monkeypatch.setattr(time_controls, "now", lambda: start + dt.timedelta(seconds=85))
@@ -139,8 +129,8 @@ def test_deadline_warnings_come_once_at_80_percent(sink, eager_tasks, monkeypatc
 
 
 def test_board_help_and_vacation_by_mail(sink, gateway, eager_tasks):
-    alice, bob = _players("kay", "lee")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("kay", "lee")
+    game_id = mail_game(alice, bob)
     asking = sink.to("kay@players.example")[-1]
     for command in ("board", "help", "vacation on", "vacation off", ""):
         send_reply(gateway, "kay@players.example", asking["Reply-To"], command, answering=asking)
@@ -164,7 +154,7 @@ def test_mails_hold_nothing_of_another_seats_secret(sink, gateway, eager_tasks, 
     # One moment for both games: the deadlines in the mails then differ only if the secret moved them.
     frozen = time_controls.now()
     monkeypatch.setattr(time_controls, "now", lambda: frozen)
-    alice, bob = _players("mo", "nat")
+    alice, bob = mail_players("mo", "nat")
     users = [selectors.user_get(user_id=_uid(name)) for name in ("mo", "nat")]
     for user in users:  # the random walk to the duel is the test's own: no move played for it
         services.settings_update(user=user, play_forced=False)
@@ -197,8 +187,8 @@ def test_a_reply_through_a_providers_inbound_webhook_plays_like_one_by_smtp(sink
     """Postmark's inbound webhook, with its documented JSON payload, through django-anymail."""
     settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret-words"}
     settings.SCRAPYARD_MAIL_PROVIDER = "postmark"
-    alice, bob = _players("oli", "pam")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("oli", "pam")
+    game_id = mail_game(alice, bob)
     asking = sink.to("oli@players.example")[-1]
     seq = guard_of(asking)
     payload = {
@@ -225,8 +215,8 @@ def test_a_reply_through_a_providers_inbound_webhook_plays_like_one_by_smtp(sink
 def test_the_embedded_default_writes_each_mail_as_an_eml_file(tmp_path, settings, eager_tasks):
     settings.EMAIL_BACKEND = "mail.backends.EmlFileBackend"
     settings.EMAIL_FILE_PATH = str(tmp_path)
-    alice, bob = _players("quin", "rae")
-    _game(alice, bob)
+    alice, bob = mail_players("quin", "rae")
+    mail_game(alice, bob)
     files = sorted(tmp_path.glob("*.eml"))
     assert len(files) == Outgoing.objects.filter(status="sent").count() >= 3
     message = email.message_from_bytes(files[0].read_bytes(), policy=email.policy.default)
@@ -238,8 +228,8 @@ def test_mail_text_stays_within_78_columns(sink, eager_tasks, rules, settings):
     # A real site's address and domain, as long as many are: the links and the reply address fit too.
     settings.SCRAPYARD_SITE_URL = "https://play.scrapyard-games.example.org"
     settings.SCRAPYARD_MAIL_DOMAIN = "mail.scrapyard-games.example.org"
-    alice, bob = _players(f"w{rules[:3]}", f"x{rules[:3]}")
-    _game(alice, bob, rules)
+    alice, bob = mail_players(f"w{rules[:3]}", f"x{rules[:3]}")
+    mail_game(alice, bob, rules)
     for message in sink.envelopes():
         text = text_of(message[2])
         long = [line for line in text.splitlines() if len(line) > 78]
@@ -253,8 +243,8 @@ def test_the_sender_script_answers_the_newest_mail_from_the_eml_files(tmp_path, 
 
     settings.EMAIL_BACKEND = "mail.backends.EmlFileBackend"
     settings.EMAIL_FILE_PATH = str(tmp_path)
-    alice, bob = _players("sam", "tia")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("sam", "tia")
+    game_id = mail_game(alice, bob)
     seq = selectors.game_get(game_id=game_id).seq
     script = [sys.executable, "examples/mail_reply.py", "--for", "sam@players.example", "--folder", str(tmp_path),
               "--port", str(gateway), "1"]
@@ -265,8 +255,8 @@ def test_the_sender_script_answers_the_newest_mail_from_the_eml_files(tmp_path, 
 
 
 def test_resigning_by_mail_ends_a_two_player_game(sink, gateway, eager_tasks):
-    alice, bob = _players("uma", "val")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("uma", "val")
+    game_id = mail_game(alice, bob)
     asking = sink.to("uma@players.example")[-1]
     send_reply(gateway, "uma@players.example", asking["Reply-To"], "resign", answering=asking)
     game = selectors.game_get(game_id=game_id)
@@ -276,8 +266,8 @@ def test_resigning_by_mail_ends_a_two_player_game(sink, gateway, eager_tasks):
 
 
 def test_a_draw_is_offered_and_agreed_by_mail(sink, gateway, eager_tasks):
-    alice, bob = _players("wes", "xia")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("wes", "xia")
+    game_id = mail_game(alice, bob)
     asking = sink.to("wes@players.example")[-1]
     send_reply(gateway, "wes@players.example", asking["Reply-To"], "offer draw", answering=asking)
     assert Inbound.objects.get().code == "draw_offered"
@@ -292,7 +282,7 @@ def test_a_draw_is_offered_and_agreed_by_mail(sink, gateway, eager_tasks):
 
 
 def test_a_takeback_is_asked_and_refused_or_agreed_by_mail(sink, gateway, eager_tasks):
-    alice, bob = _players("yan", "zed")
+    alice, bob = mail_players("yan", "zed")
     game_id = alice.post("/api/games/", {"rules": "terrafex", "players": 2}).json()["id"]
     assert bob.post(f"/api/games/{game_id}/join/").status_code == 201
     game = selectors.game_get(game_id=game_id)
@@ -321,8 +311,8 @@ def test_a_takeback_is_asked_and_refused_or_agreed_by_mail(sink, gateway, eager_
 
 
 def test_a_life_command_that_cannot_be_done_is_answered_with_its_code(sink, gateway, eager_tasks):
-    alice, bob = _players("abe", "bea")
-    game_id = _game(alice, bob)
+    alice, bob = mail_players("abe", "bea")
+    game_id = mail_game(alice, bob)
     asking = sink.to("abe@players.example")[-1]
     send_reply(gateway, "abe@players.example", asking["Reply-To"], "draw accept", answering=asking)
     refused = Inbound.objects.get()

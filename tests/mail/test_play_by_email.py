@@ -13,20 +13,10 @@ from bots import heuristics
 from games import selectors, store
 from games.models import Event
 from mail.models import Inbound
-from tests.api.conftest import register
+from tests.mail.players import mail_game, mail_players
 from tests.mail.smtp import guard_of, listed_moves, send_reply, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
-
-
-def _players(*names: str):
-    return [register(name, email=f"{name}@players.example") for name in names]
-
-
-def _game(first, second, rules: str) -> int:
-    game_id = first.post("/api/games/", {"rules": rules, "players": 2}).json()["id"]
-    assert second.post(f"/api/games/{game_id}/join/").status_code == 201
-    return game_id
 
 
 def _asking(sink, player) -> object | None:
@@ -70,8 +60,8 @@ def _play_by_mail(sink, gateway, players, game_id: int, moves_at_most: int = 600
 
 
 def test_a_whole_game_of_scavenge_by_email_only(sink, gateway, eager_tasks):
-    alice, bob = _players("alice", "bob")
-    game_id = _game(alice, bob, "scavenge")
+    alice, bob = mail_players("alice", "bob")
+    game_id = mail_game(alice, bob, "scavenge")
     started = [text_of(m) for m in sink.to("alice@players.example") if "has started" in m["Subject"]]
     assert started and "seat 0: alice" in started[0]
     # Players who choose with seed 18 bring the good stuff home in 46 replies (seed 7 took 505): a
@@ -91,8 +81,8 @@ def test_a_whole_game_of_scavenge_by_email_only(sink, gateway, eager_tasks):
 
 
 def test_a_game_of_terrain_vague_with_a_wrestling_round_by_email_only(sink, gateway, eager_tasks):
-    carol, dave = _players("carol", "dave")
-    game_id = _game(carol, dave, "terrain_vague")
+    carol, dave = mail_players("carol", "dave")
+    game_id = mail_game(carol, dave, "terrain_vague")
     _play_by_mail(sink, gateway, [carol, dave], game_id)
     moves = Event.objects.filter(game_id=game_id, kind="move")
     secret = [event for event in moves if event.payload != event.public_payload]
@@ -102,8 +92,8 @@ def test_a_game_of_terrain_vague_with_a_wrestling_round_by_email_only(sink, gate
 
 
 def test_a_stale_reply_is_refused_and_the_game_does_not_change(sink, gateway, eager_tasks):
-    alice, bob = _players("erin", "fred")
-    game_id = _game(alice, bob, "toy_race")
+    alice, bob = mail_players("erin", "fred")
+    game_id = mail_game(alice, bob, "toy_race")
     first = _asking(sink, alice)
     send_reply(gateway, "erin@players.example", first["Reply-To"], "1", answering=first)  # played
     after = selectors.game_get(game_id=game_id).seq
@@ -116,8 +106,8 @@ def test_a_stale_reply_is_refused_and_the_game_does_not_change(sink, gateway, ea
 
 
 def test_an_illegal_move_gets_the_games_own_error_and_the_moves_again(sink, gateway, eager_tasks):
-    alice, bob = _players("gina", "hal")
-    game_id = _game(alice, bob, "scavenge")
+    alice, bob = mail_players("gina", "hal")
+    game_id = mail_game(alice, bob, "scavenge")
     asking = _asking(sink, alice)
     seq = selectors.game_get(game_id=game_id).seq
     send_reply(gateway, "gina@players.example", asking["Reply-To"], f"fly to the moon #{seq}", answering=asking)
@@ -130,8 +120,8 @@ def test_an_illegal_move_gets_the_games_own_error_and_the_moves_again(sink, gate
 
 
 def test_a_forged_from_is_refused_and_told_to_the_real_address_only(sink, gateway, eager_tasks):
-    alice, bob = _players("ivy", "jon")
-    game_id = _game(alice, bob, "toy_race")
+    alice, bob = mail_players("ivy", "jon")
+    game_id = mail_game(alice, bob, "toy_race")
     asking = _asking(sink, alice)
     before = len(sink.envelopes())
     send_reply(gateway, "mallory@evil.example", asking["Reply-To"], "1", answering=asking)
@@ -154,8 +144,8 @@ def test_mail_for_an_unknown_address_is_refused_at_smtp_time(sink, gateway):
 
 def test_a_sender_over_its_rate_is_told_to_come_back_later(sink, gateway, eager_tasks, settings):
     settings.SCRAPYARD_MAIL_SENDER_LIMIT = 2
-    alice, bob = _players("kim", "lou")
-    _game(alice, bob, "toy_race")
+    alice, bob = mail_players("kim", "lou")
+    mail_game(alice, bob, "toy_race")
     asking = _asking(sink, alice)
     for _ in range(2):
         send_reply(gateway, "kim@players.example", asking["Reply-To"], "board", answering=asking)
@@ -166,8 +156,8 @@ def test_a_sender_over_its_rate_is_told_to_come_back_later(sink, gateway, eager_
 
 
 def test_reply_addresses_are_per_seat_and_rotate(sink, gateway, eager_tasks):
-    alice, bob = _players("max", "ned")
-    game_id = _game(alice, bob, "toy_race")
+    alice, bob = mail_players("max", "ned")
+    game_id = mail_game(alice, bob, "toy_race")
     mine = alice.get(f"/api/mail/addresses/{game_id}/").json()["reply_to"]
     theirs = bob.get(f"/api/mail/addresses/{game_id}/").json()["reply_to"]
     assert mine != theirs and mine.startswith("play+")
@@ -182,7 +172,7 @@ def test_reply_addresses_are_per_seat_and_rotate(sink, gateway, eager_tasks):
 def test_in_a_simultaneous_step_another_seats_choice_does_not_make_a_mail_stale(sink, gateway, eager_tasks):
     from tests.api.test_secrets_api import _to_the_duel
 
-    una, vic = _players("una", "vic")
+    una, vic = mail_players("una", "vic")
     users = [selectors.user_get(user_id=uid) for uid in _user_ids("una", "vic")]
     from mail import services as mail_services
 

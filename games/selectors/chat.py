@@ -1,0 +1,27 @@
+"""A game's chat (`games.services.chat`): where the caller talks, and the lines it may read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import ChatChannel, ChatMessage, ChatMute, Game, GameStatus
+from games.selectors.access import seat_of
+
+
+def chat_channel(*, game: Game, user: Any) -> str:
+    """Where the caller talks: with the players if seated, else with the spectators."""
+    return ChatChannel.PLAYERS if seat_of(game=game, user=user) is not None else ChatChannel.SPECTATORS
+
+
+def chat_lines(*, game: Game, user: Any, after: int = 0, limit: int = 200) -> list[dict[str, Any]]:
+    """The chat lines the caller may read after id `after`: its own channel while the game runs,
+    both once it is over; none from accounts it muted."""
+    lines = ChatMessage.objects.filter(game=game, id__gt=after).select_related("user").order_by("id")
+    if game.status != GameStatus.FINISHED:
+        lines = lines.filter(channel=chat_channel(game=game, user=user))
+    if user.is_authenticated:
+        lines = lines.exclude(user__in=ChatMute.objects.filter(user=user).values("muted"))
+    return [
+        {"id": line.pk, "channel": line.channel, "username": line.user.username, "text": line.text, "at": line.created_at}
+        for line in lines[:limit]
+    ]

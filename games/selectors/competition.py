@@ -1,0 +1,53 @@
+"""For competitive play (`competition`): finished games as the ratings and tournaments read
+them, and an account's games being played (a profile's "current games")."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import Max
+
+from games.models import Game, GameStatus, Seat
+
+
+def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[int] | None = None,
+                   rules_id: str | None = None, rated_only: bool = True) -> list[dict[str, Any]]:
+    """Finished games in the order they finished (their last event's time, then id), each with
+    its rules, time control, result and seats ({index, user_id, username, is_bot, bot, level}).
+    `changed_since` keeps those whose row changed at or after it (a game's row changes last when
+    it finishes); `game_ids` and `rules_id` only those."""
+    games = Game.objects.filter(status=GameStatus.FINISHED)
+    if rated_only:
+        games = games.filter(rated=True)
+    if game_ids is not None:
+        games = games.filter(pk__in=game_ids)
+    if rules_id is not None:
+        games = games.filter(rules=rules_id)
+    if changed_since is not None:
+        games = games.filter(updated_at__gte=changed_since)
+    # Plain rows, not model instances: a rebuild reads every finished game (`bench.competition`).
+    rows = list(games.annotate(finished_at=Max("events__created_at")).order_by("finished_at", "pk")
+                .values("pk", "rules", "players", "time_control", "rated", "result", "finished_at"))
+    seats: dict[int, list[dict[str, Any]]] = {}
+    for seat in (Seat.objects.filter(game__in=games.values("pk")).order_by("game_id", "index")
+                 .values("game_id", "index", "user_id", "user__username", "user__account__is_bot", "bot", "bot_level")):
+        seats.setdefault(seat["game_id"], []).append({
+            "index": seat["index"],
+            "user_id": seat["user_id"],
+            "username": seat["user__username"],
+            "is_bot": bool(seat["bot"]) or bool(seat["user__account__is_bot"]),
+            "bot": seat["bot"],
+            "level": seat["bot_level"],
+        })
+    for row in rows:
+        row["id"] = row.pop("pk")
+        row["seats"] = seats.get(row["id"], [])
+    return rows
+
+
+def games_current(*, user: Any) -> list[dict[str, Any]]:
+    """The account's games being played now, newest first (a profile's "current games")."""
+    games = Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user, private=False).order_by("-pk")[:50]
+    return [{"id": game.pk, "rules": game.rules, "players": game.players, "rated": game.rated,
+             "time_control": game.time_control or None} for game in games]

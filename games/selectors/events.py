@@ -1,0 +1,135 @@
+"""The log as a seat may see it: another seat's secret choice shows only as the rules' public form
+until the game ends; with notation, each event as text."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from games import errors, store
+from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
+from games.selectors.access import seat_of
+from rules import notation as move_notation
+
+
+def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = False) -> list[dict[str, Any]]:
+    """The log after `after` as the caller may see it; with `notation`, each event also has
+    `text`, its human notation (a move in the rules' own, `describe_move`)."""
+    seat = seat_of(game=game, user=user)
+    everything = game.status == GameStatus.FINISHED
+    events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
+    if not notation:
+        return [event_visible(event, seat, everything) for event in events]
+    return _with_texts(game, list(events), seat, everything)
+
+
+def _with_texts(game: Game, events: list[Event], seat: int | None, everything: bool) -> list[dict[str, Any]]:
+    """Each event with its text, folding forward once from the state before the first (a move's
+    notation is read in the state it was played in)."""
+    game_rules = store.rules_of(game)
+    state = store.state_at(game, events[0].seq - 1) if events and events[0].seq > 1 else None
+    told = []
+    for event in events:
+        told.append({**event_visible(event, seat, everything), "text": _event_text(game_rules, state, event, seat, everything)})
+        state = store.fold_event(
+            game_rules, game.seed, state, event.kind, event.seat, event.payload, earlier=lambda seq: store.state_at(game, seq)
+        )
+    return told
+
+
+def _event_text(game_rules: Any, state: Any, event: Event, seat: int | None, everything: bool) -> str:
+    payload = event.payload
+    if event.kind == EventKind.CREATED:
+        return "game created"
+    if event.kind == EventKind.SYSTEM:
+        return _system_text(payload)
+    public_move = (event.public_payload or {}).get("move")
+    shown = everything or (seat is not None and event.seat == seat) or payload == event.public_payload or (
+        # a public copy that adds to the move (a tile it drew, shown to all) hides nothing of it
+        isinstance(public_move, dict) and isinstance(payload.get("move"), dict) and public_move.items() >= payload["move"].items()
+    )
+    if not shown:
+        return "chose in secret"
+    move = payload.get("move")  # an event's payload holds the move and what came of it
+    if not isinstance(move, dict):
+        return "timeout: forfeit" if payload.get("forfeit") else "timeout"
+    try:
+        text = game_rules.describe_move(state, event.seat, move)
+    except Exception:  # a move as stored that the notation does not read back: its fields say enough
+        text = _fields_text(move)
+    return f"timeout: {text}" if event.kind == EventKind.TIMEOUT else text
+
+
+def _fields_text(move: dict[str, Any]) -> str:
+    if "type" in move:
+        return move_notation.fields_text(move)
+    return " ".join(f"{key.replace('_', ' ')} {move_notation.value_text(value)}" for key, value in move.items())
+
+
+def _system_text(payload: dict[str, Any]) -> str:
+    if payload.get("type") == store.TAKEBACK:
+        return f"takeback: event {payload['undo']} undone"
+    if payload.get("type") == "seat_taken":
+        who = payload.get("username") or f"bot {payload.get('bot')}"
+        return f"{who} takes a seat"
+    return str(payload.get("type", "system")).replace("_", " ")
+
+
+def events_after(*, game_id: int, after: int) -> tuple[list[Event], bool]:
+    """A game's events after seq `after`, as stored, and whether the game is over (what a live
+    stream shares between its watchers; each renders its own view with `event_visible`)."""
+    status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()  # streams' hot path
+    if status is None:
+        raise errors.GameNotFound(f"there is no game {game_id}")
+    events = list(Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq"))
+    return events, status == GameStatus.FINISHED
+
+
+def event_visible(event: Event, seat: int | None, everything: bool = False) -> dict[str, Any]:
+    own = seat is not None and event.seat == seat
+    return {
+        "seq": event.seq,
+        "kind": event.kind,
+        "seat": event.seat,
+        "payload": event.payload if (own or everything) else event.public_payload,
+        "created_at": event.created_at,
+        "hash": event.hash,
+        "prev_hash": event.prev_hash,
+        "private_digest": event.private_digest,
+    }
+
+
+def events_seen_by(
+    *, game_id: int, seat: int | None, after: int, upto: int, since: dt.datetime | None = None
+) -> list[dict[str, Any]]:
+    """Events `after` < seq <= `upto` (and recorded at `since` or later) as `seat` may see them,
+    as `/events/` gives them."""
+    everything = Game.objects.filter(pk=game_id, status=GameStatus.FINISHED).exists()
+    events = Event.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto).order_by("seq")
+    if since is not None:
+        events = events.filter(created_at__gte=since)
+    return [event_visible(event, seat, everything) for event in events]
+
+
+def events_since_own_move(*, game: Game, user: Any, limit: int = 40) -> list[dict[str, Any]]:
+    """What happened since the caller's seat last acted (at most the last `limit` events), in
+    notation, as the seat may see it."""
+    seat = seat_of(game=game, user=user)
+    mine = Event.objects.filter(game=game, seat=seat, kind__in=[EventKind.MOVE, EventKind.TIMEOUT])
+    last = mine.order_by("-seq").values_list("seq", flat=True).first() if seat is not None else None
+    after = max(last or 0, game.seq - limit)
+    return events_visible(game=game, user=user, after=after, notation=True)
+
+
+FORCED_KEY_PREFIX = "forced-"  # the idempotency key of a move the server played for its seat
+
+
+def move_was_forced(*, game_id: int, seq: int) -> bool:
+    """Whether the move at `seq` was a forced one the server played for its seat (nobody was
+    answered for it, so the seat still needs telling what follows)."""
+    return IdempotencyKey.objects.filter(event__game_id=game_id, event__seq=seq, key__startswith=FORCED_KEY_PREFIX).exists()
+
+
+def starts_game(event: dict[str, Any]) -> bool:
+    """Whether a visible event (`event_visible`) is the one that started its game."""
+    return event["kind"] == EventKind.SYSTEM and event["payload"].get("type") == "game_started"

@@ -1,0 +1,177 @@
+"""Games as the caller's seat sees them: the list it may see, and one game's summary and clocks,
+view and presentation, legal moves, the answer to a move, and a move read from notation."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games import deadlines, errors, store
+from games.models import Event, Game, GameStatus
+from games.selectors.access import game_get, seat_of, visible_games
+from games.selectors.events import event_visible
+from games.selectors.life import pending_proposals, still_playing
+
+
+def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
+    games = Game.objects.prefetch_related("seats__user", "deadlines").filter(visible_games(user)).distinct()
+    if status:
+        if status not in GameStatus.values:
+            raise errors.InvalidInput(f"status must be one of {', '.join(GameStatus.values)}, not {status!r}")
+        games = games.filter(status=status)
+    if mine:
+        if not user.is_authenticated:
+            return games.none()
+        games = games.filter(seats__user=user).distinct()
+    return games
+
+
+def seats_of(*, game: Game) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": seat.index,
+            "username": seat.user.username if seat.user else None,
+            "bot": {"name": seat.bot, "level": seat.bot_level} if seat.bot else None,
+        }
+        for seat in game.seats.all()
+    ]
+
+
+def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
+    seat = seat_of(game=game, user=user)
+    state = store.state_at(game)
+    return {
+        **game_summary(game=game),
+        "your_seat": seat,
+        "view": store.rules_of(game).view(state, seat),
+        "presentation": presentation_of(game=game, state=state, seat=seat),
+        "seed": game.seed if game.status == GameStatus.FINISHED else None,
+        "you_created": user.is_authenticated and game.created_by_id == user.pk,
+        "private": game.private,
+        "timeouts_to_resign": game.timeouts_to_resign,
+        "invitation_key": (game.invitation_key or None) if user.is_authenticated and game.created_by_id == user.pk else None,
+        **pending_proposals(game=game),
+        "playing": still_playing(game=game),
+    }
+
+
+def presentation_of(*, game: Game, state: Any, seat: int | None) -> dict[str, Any]:
+    """The rules' presentation for the seat, its touched cells against the state before the
+    newest event (most often still in the recent states' cache: the move just made it)."""
+    before = store.state_at(game, game.seq - 1) if game.seq > 1 else None
+    shown = store.rules_of(game).presentation(state, seat, before)
+    if game.status != GameStatus.ACTIVE:  # ended by the service (a draw, an abort) or not begun: nobody is asked
+        shown["prompt"] = None
+    return shown
+
+
+def game_summary(*, game: Game) -> dict[str, Any]:
+    return {
+        "id": game.pk,
+        "rules": game.rules,
+        "status": game.status,
+        "players": game.players,
+        "options": game.options,
+        "rated": game.rated,
+        "seats": seats_of(game=game),
+        "seq": game.seq,
+        "to_act": game.to_act,
+        **clocks_of(game=game),
+        "result": game.result,
+        "seed_sha256": game.seed_sha256,
+        "created_at": game.created_at,
+    }
+
+
+def clocks_of(*, game: Game) -> dict[str, Any]:
+    """The time control, the timeout policy, the deadline of every seat that must act (`deadline`
+    is the earliest running one), and the seats a stand-in bot plays for (`games.deadlines`)."""
+    due = deadlines.deadlines_of(game)
+    return {
+        "time_control": game.time_control or None,
+        "timeout_policy": game.timeout_policy,
+        "deadline": earliest_deadline(due),
+        "deadlines": due,
+        "stand_ins": [{"seat": seat.index, "bot": seat.stand_in} for seat in game.seats.all() if seat.stand_in],
+    }
+
+
+def earliest_deadline(due: list[dict[str, Any]]) -> dt.datetime | None:
+    """The earliest running deadline of `deadlines.deadlines_of`'s entries."""
+    return min((entry["due_at"] for entry in due if entry["due_at"] is not None), default=None)
+
+
+def legal_moves_for(*, game: Game, user: Any) -> dict[str, Any]:
+    seat = seat_of(game=game, user=user)
+    if seat is None:
+        raise errors.NotAPlayer(f"you have no seat in game {game.pk}")
+    if seat not in game.to_act:
+        return {"seq": game.seq, "seat": seat, "moves": [], "notation": []}
+    game_rules, state = store.rules_of(game), store.state_at(game)
+    moves = game_rules.legal_moves(state, seat)
+    notation = [game_rules.describe_move(state, seat, move) for move in moves]
+    return {"seq": game.seq, "seat": seat, "moves": moves, "notation": notation}
+
+
+def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]:
+    """The answer to a move: the event as its seat sees it, and the game after it as the caller's
+    seat sees it with its legal moves, so a client plays on without another request. `game` is
+    the one the move was written through (None: read it)."""
+    game = game if game is not None else game_get(game_id=event.game_id)
+    legal = legal_moves_for(game=game, user=user)  # the caller has a seat: it just moved
+    seat = legal["seat"]
+    return {
+        **event_visible(event, event.seat),
+        "game": {
+            "seq": game.seq,
+            "status": game.status,
+            "to_act": game.to_act,
+            # As the move left them: a retry of the move (Idempotency-Key) gets the same answer.
+            "deadlines": deadlines.deadlines_of(game, at=event.created_at if game.seq == event.seq else None),
+            "result": game.result,
+            "your_seat": seat,
+            "your_turn": bool(legal["moves"]),
+            "view": store.rules_of(game).view(store.state_at(game), seat),
+            "moves": legal["moves"],
+            "notation": legal["notation"],
+        },
+    }
+
+
+def board_text(*, game: Game, user: Any) -> str:
+    """The board as text, as the caller's seat may see it (the rules' `render_text`)."""
+    return store.rules_of(game).render_text(store.state_at(game), seat_of(game=game, user=user))
+
+
+def view_at(*, game: Game, user: Any, at: int) -> dict[str, Any]:
+    if not 1 <= at <= game.seq:
+        raise errors.EventOutOfRange(f"at must be between 1 and {game.seq}, not {at}")
+    seat = seat_of(game=game, user=user)
+    return {"seq": at, "seat": seat, "view": store.rules_of(game).view(store.state_at(game, at), seat)}
+
+
+def move_read(*, game: Game, user: Any, text: str) -> dict[str, Any]:
+    """A move written in the rules' human notation (`parse_move`), read in the game's position
+    now for the caller's seat; the rules' error when it does not read."""
+    seat = seat_of(game=game, user=user)
+    if seat is None:
+        raise errors.NotAPlayer(f"you have no seat in game {game.pk}")
+    return store.rules_of(game).parse_move(store.state_at(game), seat, text)
+
+
+def moves_unchanged_since(*, game: Game, user: Any, since: int) -> bool:
+    """Whether a reply written for the position at `since` still means the same now: the caller's
+    seat has not acted since, and was to act then with the very moves it has now (so in a
+    simultaneous step another seat's secret choice does not make a mail stale)."""
+    seat = seat_of(game=game, user=user)
+    if seat is None or not 1 <= since <= game.seq:
+        return False
+    if Event.objects.filter(game=game, seq__gt=since, seat=seat).exists():
+        return False
+    game_rules = store.rules_of(game)
+    then, now = store.state_at(game, since), store.state_at(game)
+    if seat not in game_rules.to_act(then) or seat not in game.to_act:
+        return False
+    return game_rules.legal_moves(then, seat) == game_rules.legal_moves(now, seat)

@@ -1,0 +1,196 @@
+"""Mail in: what the gateway takes (known recipients, sender and byte limits), each mail stored
+before anything else (nothing a player sent is lost), then read once by `inbound_handle`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+import email.utils
+import hashlib
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils.crypto import constant_time_compare
+
+from games import dispatch, time_controls
+from mail.models import Inbound, InboundOutcome, RawMessage, SeatAddress
+from mail.services.addresses import BOUNCE_ADDRESS, PLAY_ADDRESS, bounce_mac, server_address
+from mail.services.bounces import bounce_read
+from mail.services.replies import DONE_CODES, reply_handle
+from mail.services.sending import clean_header
+
+log = logging.getLogger(__name__)
+
+
+HANDLE_INBOUND = "mail.handle_inbound"
+SENDER_WINDOW = dt.timedelta(minutes=10)
+
+
+class MailRefused(Exception):
+    """A mail the gateway refuses: `reply` is the SMTP answer (4xx: come back later; 5xx: never)."""
+
+    def __init__(self, reply: str) -> None:
+        super().__init__(reply)
+        self.reply = reply
+
+
+def recipient_known(address: str) -> bool:
+    """Whether the gateway takes mail for this address: a live reply address, a bounce address, or
+    the server's own address (commands)."""
+    if (address or "").lower() == server_address():
+        return True
+    play = PLAY_ADDRESS.match(address or "")
+    if play:
+        return SeatAddress.objects.filter(token=play[1].lower()).exists()
+    bounce = BOUNCE_ADDRESS.match(address or "")
+    return bool(bounce) and constant_time_compare(bounce[2].lower(), bounce_mac(int(bounce[1])))
+
+
+def sender_allowed(sender: str, at: dt.datetime | None = None) -> bool:
+    """Whether this envelope sender may send more now. Only a first screen: an envelope sender
+    costs nothing to change, so the limits that hold are per account (`recipient_allowed`) and
+    per From address and per day in bytes (`inbound_store`)."""
+    at = at or time_controls.now()
+    recent = Inbound.objects.filter(envelope_sender__iexact=sender, received_at__gte=at - SENDER_WINDOW).count()
+    return recent < settings.SCRAPYARD_MAIL_SENDER_LIMIT
+
+
+def recipient_allowed(address: str, at: dt.datetime | None = None) -> bool:
+    """Whether the account this reply address belongs to may get more mail now (the same limit
+    as a sender's, counted per account whatever the senders claim)."""
+    play = PLAY_ADDRESS.match(address or "")
+    if not play:
+        return True
+    at = at or time_controls.now()
+    user_id = SeatAddress.objects.filter(token=play[1].lower()).values_list("user_id", flat=True).first()
+    if user_id is None:
+        return True
+    recent = Inbound.objects.filter(user_id=user_id, received_at__gte=at - SENDER_WINDOW).count()
+    return recent < settings.SCRAPYARD_MAIL_SENDER_LIMIT
+
+
+def _header_text(message: Any, name: str) -> str:
+    """A header decoded and on one line; one whose decoded text the parser refuses (a display
+    name that decodes to CR/LF) is read as it came, undecoded, which still names its address."""
+    try:
+        return clean_header(message.get(name, ""))
+    except (ValueError, TypeError, LookupError):
+        found = next((value for key, value in message.raw_items() if key.lower() == name.lower()), "")
+        return clean_header(found)
+
+
+def _headers_read(raw: bytes) -> tuple[Any, str, str, str]:
+    """(message, From address, Subject, fingerprint); a mail whose headers cannot be read at all
+    is refused for good (5xx): sending it again would fail again."""
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        sender = clean_header(email.utils.parseaddr(_header_text(message, "From"))[1]).replace(" ", "").lower()
+        subject = clean_header(_header_text(message, "Subject"))[:300]
+        message_id = clean_header(_header_text(message, "Message-ID")).replace(" ", "")
+    except Exception as error:  # the email package raises many kinds on broken headers
+        log.info("a mail with unreadable headers was refused: %s", type(error).__name__)
+        raise MailRefused("554 5.6.0 The mail's headers cannot be read") from None
+    if message_id:
+        fingerprint = f"id:{message_id[:180]}"
+    else:  # no Message-ID: the same sender and the same bytes after the headers are the same mail
+        body = raw.split(b"\r\n\r\n", 1)[-1] if b"\r\n\r\n" in raw else raw.split(b"\n\n", 1)[-1]
+        fingerprint = "sha256:" + hashlib.sha256(sender.encode() + b"\0" + body).hexdigest()
+    return message, sender, subject, fingerprint
+
+
+def inbound_store(*, via: str, envelope_sender: str, recipients: list[str], raw: bytes) -> list[int]:
+    """Keep the mail (its bytes once, a row per recipient) and have it read after the commit.
+    A mail already kept for a recipient (the same Message-ID, or with none the same sender and
+    body) is not kept again: a mail server that sends again after losing our 250 changes nothing.
+    Raises `MailRefused` past a daily byte limit or on headers that cannot be read."""
+    message, sender, subject, fingerprint = _headers_read(raw)
+    recipients = list(dict.fromkeys(address.strip().lower() for address in recipients))[:settings.SCRAPYARD_MAIL_MAX_RECIPIENTS]
+    owners = dict(SeatAddress.objects.filter(token__in=[m[1].lower() for m in map(PLAY_ADDRESS.match, recipients) if m])
+                  .values_list("token", "user_id"))
+    fresh = [address for address in recipients
+             if not Inbound.objects.filter(recipient=address[:254], fingerprint=fingerprint).exists()]
+    if not fresh:
+        return []
+    _byte_limits_check(sender, [owners[m[1].lower()] for m in map(PLAY_ADDRESS.match, fresh) if m and m[1].lower() in owners], len(raw))
+    ids = []
+    with transaction.atomic():
+        stored = RawMessage.objects.create(sender=sender[:254], size=len(raw), raw=raw)
+        for recipient in fresh:
+            play = PLAY_ADDRESS.match(recipient)
+            try:
+                with transaction.atomic():
+                    row = Inbound.objects.create(
+                        via=via, sender=sender[:254], envelope_sender=(envelope_sender or "")[:254], recipient=recipient[:254],
+                        subject=subject, message=stored, fingerprint=fingerprint,
+                        user_id=owners.get(play[1].lower()) if play else None,
+                    )
+            except IntegrityError:  # the same mail, stored for this recipient a moment ago
+                continue
+            ids.append(row.pk)
+            transaction.on_commit(lambda pk=row.pk: dispatch.send(HANDLE_INBOUND, (pk,)), robust=True)
+        if not ids:
+            stored.delete()
+    return ids
+
+
+def _byte_limits_check(sender: str, user_ids: list[int], size: int) -> None:
+    """Refuse (for now: 452, the sender's server tries again later) a mail that would take the
+    bytes stored in a day from this From address, or for one of these accounts, past the limit."""
+    since = time_controls.now() - dt.timedelta(days=1)
+    limit = settings.SCRAPYARD_MAIL_DAILY_BYTES
+    by_sender = RawMessage.objects.filter(sender=sender[:254], received_at__gte=since).aggregate(total=Sum("size"))["total"] or 0
+    if by_sender + size > limit:
+        raise MailRefused("452 4.3.1 Too much mail from this address today: try again tomorrow")
+    for user_id in set(user_ids):
+        by_account = (RawMessage.objects.filter(received_at__gte=since, inbound__user_id=user_id).distinct()
+                      .aggregate(total=Sum("size"))["total"] or 0)
+        if by_account + size > limit:
+            raise MailRefused("452 4.2.2 Too much mail for this account today: try again tomorrow")
+
+
+def inbound_handle(*, inbound_id: int) -> str:
+    """Read one stored mail and do what it asks; returns the outcome's code. Safe to run twice:
+    a handled mail is left alone, and a move carries the mail's idempotency key."""
+    with transaction.atomic():
+        inbound = Inbound.objects.select_for_update().get(pk=inbound_id)
+        if inbound.outcome != InboundOutcome.RECEIVED:
+            return inbound.code
+        message = email.message_from_bytes(inbound.raw, policy=email.policy.default)
+        if BOUNCE_ADDRESS.match(inbound.recipient):
+            code, detail = bounce_read(inbound, message)
+        elif inbound.recipient.lower() == server_address():
+            from mail import commands  # the commands read games through this module's helpers
+
+            code, detail = commands.handle(inbound, message)
+        else:
+            code, detail = reply_handle(inbound, message)
+        inbound.code, inbound.detail = code, detail[:500]
+        inbound.outcome = InboundOutcome.DONE if code in DONE_CODES else InboundOutcome.REFUSED
+        inbound.processed_at = time_controls.now()
+        inbound.save()
+    return code
+
+
+def inbound_unread_handle(*, at: dt.datetime | None = None) -> int:
+    """Read again every stored reply still unread a while after it came (its request was lost)."""
+    at = at or time_controls.now()
+    unread = list(Inbound.objects.filter(outcome=InboundOutcome.RECEIVED, received_at__lt=at - dt.timedelta(seconds=30))
+                  .values_list("pk", flat=True)[:200])
+    for inbound_id in unread:
+        dispatch.send(HANDLE_INBOUND, (inbound_id,))
+    return len(unread)
+
+
+def inbound_list(*, user: Any, limit: int = 50) -> list[dict[str, Any]]:
+    rows = Inbound.objects.filter(user=user).order_by("-received_at")[:limit]
+    return [
+        {
+            "id": row.pk, "received_at": row.received_at, "via": row.via, "sender": row.sender, "game": row.game_id,
+            "subject": row.subject, "command": row.command, "outcome": row.outcome, "code": row.code, "detail": row.detail,
+        }
+        for row in rows
+    ]

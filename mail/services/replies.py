@@ -1,0 +1,218 @@
+"""Mail in, replies: the address's token names the seat, the From must be the account's own
+address too, and the first line that is not a quote is the command. Every reply gets an answer."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from games import errors, selectors, services
+from mail import compose, conditionals
+from mail.models import Inbound, Outgoing, Preference, SeatAddress
+from mail.services.addresses import PLAY_ADDRESS, unsubscribe_url
+from mail.services.outbound import ANSWER, outgoing_make, seat_context
+from mail.services.preferences import preference_of
+from mail.services.sending import clean_header
+from rules.errors import NotYourTurn, RulesError
+
+
+def reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
+    play = PLAY_ADDRESS.match(inbound.recipient)
+    address = SeatAddress.objects.filter(token=play[1].lower()).first() if play else None
+    if address is None:
+        return "unknown_address", "no seat has this reply address (it may have been replaced)"
+    inbound.user_id, inbound.game_id, inbound.seat = address.user_id, address.game_id, address.seat
+    account = selectors.mail_account(user_id=address.user_id)
+    user = account["user"]
+    preference = preference_of(user.pk)
+    if not account["email"] or inbound.sender.lower() != account["email"].lower():
+        said = (f"A mail from {inbound.sender or 'an unknown sender'} to your reply address for game {address.game_id} "
+                f"was refused: replies must come from your account's address, {account['email']}.")
+        _answer(inbound, account, preference, "forged_from", said, None)
+        return "forged_from", f"the From, {inbound.sender!r}, is not the account's address"
+    command = first_command(body_text(message))
+    inbound.command = command[:300]
+    game = selectors.game_get(game_id=address.game_id)
+    if selectors.seat_of(game=game, user=user) != address.seat:
+        _answer(inbound, account, preference, "not_a_player", "You no longer have this seat.", None)
+        return "not_a_player", "the account no longer has this seat"
+    return _command_do(inbound, message, account, preference, game, command)
+
+
+def _command_do(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any, command: str) -> tuple[str, str]:
+    user = account["user"]
+    word = command.lower().strip()
+    if word in ("", "help", "?"):
+        code = "help" if word else "empty"
+        mail = compose.help_text({"game_id": game.pk, "unsubscribe": unsubscribe_url(user.pk)})
+        outgoing_make(user.pk, account["email"], ANSWER, game.pk, None, mail, key=answer_key(inbound), held=False)
+        return code, "help sent" if word else "no command found in the reply: help sent"
+    if word == "board":
+        _answer(inbound, account, preference, "board", f"The board of game {game.pk} as it stands:", game)
+        return "board", "board sent"
+    if word in ("vacation on", "vacation off"):
+        try:
+            services.vacation_set(user=user, on=word.endswith("on"))
+        except errors.ServiceError as error:
+            _answer(inbound, account, preference, error.code, f"Vacation not changed: {error.detail}", game)
+            return error.code, error.detail
+        said = "Your vacation has started: your clocks are stopped." if word.endswith("on") else "Your vacation is over: your clocks run again."
+        _answer(inbound, account, preference, word.replace(" ", "_"), said, game)
+        return word.replace(" ", "_"), said
+    if word in LIFE_COMMANDS:
+        return life_do(inbound, account, preference, game, word)
+    if conditionals.is_conditional(command):  # "if 3 then 5; if 4 then 1"
+        return conditionals.queue_by_mail(game=game, user=user, command=command,
+                                          answer=lambda code, said: _answer(inbound, account, preference, code, said, game))
+    return _move_play(inbound, message, account, preference, game, command)
+
+
+# A reply's words for the game's life (games.services.life), each with the service call and the
+# answer's opening words. Several spellings name the same thing: people write "accept draw" too.
+LIFE_ACTIONS = [  # (outcome code, service, its arguments, the answer, the words that ask for it)
+    ("resigned", "resign", {}, "You resigned game {game}.", ["resign"]),
+    ("aborted", "abort", {}, "You aborted game {game}.", ["abort"]),
+    ("draw_offered", "draw", {"action": "offer"}, "You offered a draw in game {game}.", ["draw", "draw offer", "offer draw"]),
+    ("draw_accepted", "draw", {"action": "accept"}, "You accepted the draw in game {game}.", ["draw accept", "accept draw"]),
+    ("draw_declined", "draw", {"action": "decline"}, "You declined the draw in game {game}.", ["draw decline", "decline draw"]),
+    ("takeback_requested", "takeback", {"action": "request"}, "You asked to take back your last move in game {game}.",
+     ["takeback", "takeback request", "take back"]),
+    ("takeback_accepted", "takeback", {"action": "accept"}, "You accepted the takeback in game {game}.",
+     ["takeback accept", "accept takeback"]),
+    ("takeback_declined", "takeback", {"action": "decline"}, "You declined the takeback in game {game}.",
+     ["takeback decline", "decline takeback"]),
+]
+
+
+LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, words in LIFE_ACTIONS for word in words}
+
+
+# The outcomes of a reply that did what it asked (any other is a refusal).
+DONE_CODES = {"played", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
+              "games", "game_opened", "joined", "seeking",
+              *(code for code, *_ in LIFE_ACTIONS)}
+
+
+def life_do(inbound: Inbound, account: dict, preference: Preference, game: Any, word: str) -> tuple[str, str]:
+    code, call, kwargs, said = LIFE_COMMANDS[word]
+    try:
+        getattr(services, call)(game_id=game.pk, user=account["user"], **kwargs)
+    except errors.ServiceError as error:
+        _answer(inbound, account, preference, error.code, f"Not done ({word}): {error.detail}", game)
+        return error.code, error.detail
+    fresh = selectors.game_get(game_id=game.pk)
+    said = said.format(game=game.pk)
+    if fresh.status == "finished" and game.status != "finished":
+        said += f" The game is over: {str((fresh.result or {}).get('reason', 'finished')).replace('_', ' ')}."
+    _answer(inbound, account, preference, code, said, fresh)
+    return code, said
+
+
+GUARD = re.compile(r"^(?P<move>.*?)\s*(?:#\s*(?P<seq>\d+))?\s*$")
+
+
+def _move_play(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any, command: str) -> tuple[str, str]:
+    user = account["user"]
+    parts = GUARD.match(command)
+    spec, guard = parts["move"].strip(), int(parts["seq"]) if parts["seq"] else None
+    if guard is None:
+        guard = _replied_seq(message, user.pk, game.pk)
+    if guard is None:  # no #seq and not a reply to one of our mails: which position it meant is unknown
+        said = (f"Your move {spec!r} was not played: reply to the mail that asks for your move, or end "
+                f"the line with the guard it names (like {spec} #{game.seq}), so a mail sent twice or "
+                f"late is never played in another position.")
+        _answer(inbound, account, preference, "no_guard", said, game)
+        return "no_guard", "no #seq and no In-Reply-To naming one of our mails"
+    try:
+        if guard != game.seq:
+            if not selectors.moves_unchanged_since(game=game, user=user, since=guard):
+                raise errors.StaleSeq(f"your reply is to the position of move {guard}, but the game is at move {game.seq} now")
+            guard = game.seq  # only other seats' secret choices came since: the reply means what it meant
+        move = _move_named(game, user, spec)
+        submitted = services.move_submit(
+            game_id=game.pk, user=user, move=move, expected_seq=guard,
+            idempotency_key=f"mail-{inbound.pk}",
+        )
+    except (errors.ServiceError, RulesError) as error:
+        code = error.code
+        detail = error.detail if isinstance(error, errors.ServiceError) else error.message
+        fresh = selectors.game_get(game_id=game.pk)
+        _answer(inbound, account, preference, code, f"Your move {spec!r} was not played ({code}): {detail}", fresh)
+        return code, detail
+    fresh = selectors.game_get(game_id=game.pk)
+    played = next((e["text"] for e in selectors.events_visible(game=fresh, user=user, after=submitted.event.seq - 1, notation=True)
+                   if e["seq"] == submitted.event.seq), spec)
+    _answer(inbound, account, preference, "played", f"Played in game {game.pk}: {played} (move {submitted.event.seq}).", fresh)
+    return "played", played
+
+
+def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
+    if spec.isdigit():
+        listed = selectors.legal_moves_for(game=game, user=user)
+        number = int(spec)
+        if not listed["moves"]:
+            raise NotYourTurn("it is not your turn: you have no moves now")
+        if not 1 <= number <= len(listed["moves"]):
+            raise errors.InvalidInput(f"there is no move numbered {number}: the list runs from 1 to {len(listed['moves'])}")
+        return listed["moves"][number - 1]
+    return selectors.move_read(game=game, user=user, text=spec)
+
+
+def _replied_seq(message: Any, user_id: int, game_id: int) -> int | None:
+    """The seq of our mail this one answers (In-Reply-To, else the last of References that names
+    one), if it is one of the account's."""
+    try:
+        named = clean_header(message.get("In-Reply-To", "")).split() + clean_header(message.get("References", "")).split()[::-1]
+    except Exception:  # an unreadable header names nothing
+        return None
+    if not named:
+        return None
+    found = dict(Outgoing.objects.filter(message_id__in=named[:50], user_id=user_id, game_id=game_id, seq__isnull=False)
+                 .values_list("message_id", "seq"))
+    return next((found[name] for name in named if name in found), None)
+
+
+def answer_key(inbound: Inbound) -> str:
+    return f"{inbound.user_id}:{inbound.game_id}:inbound{inbound.pk}:{ANSWER}"
+
+
+def _answer(inbound: Inbound, account: dict, preference: Preference, code: str, said: str, game: Any) -> None:
+    """The answer to a reply, always sent at once (a digest would hide it), with the game as the
+    seat sees it now and, if it is the seat's turn, its legal moves."""
+    user = account["user"]
+    context = seat_context(user, game, preference) if game is not None else {"unsubscribe": unsubscribe_url(user.pk)}
+    subject = clean_header(inbound.subject or f"game {inbound.game_id}")
+    context.update(said=said, subject=subject if subject.lower().startswith("re:") else f"Re: {subject}")
+    mail = compose.answer(context)
+    # The answer carries the seq it shows: a reply to it is played against that position.
+    outgoing_make(user.pk, account["email"], ANSWER, inbound.game_id, game.seq if game is not None else None, mail,
+                   context.get("reply_to", ""), key=answer_key(inbound), held=False)
+
+
+QUOTE_INTRO = re.compile(r"^(on .+ wrote:|-----original message-----|le .+ a écrit\s?:)$", re.IGNORECASE)
+
+
+def body_text(message: Any) -> str:
+    part = message.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return ""
+    try:
+        content = part.get_content()
+    except (LookupError, UnicodeDecodeError):
+        return ""
+    if part.get_content_type() == "text/html":
+        content = re.sub(r"<(br|/p|/div)[^>]*>", "\n", content, flags=re.IGNORECASE)
+        content = re.sub(r"<[^>]+>", "", content)
+    return content
+
+
+def first_command(text: str) -> str:
+    """The first line that is not empty, not a quote and not a quote's introduction."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(">"):
+            continue
+        if QUOTE_INTRO.match(stripped) or stripped == "--":
+            return ""
+        return stripped
+    return ""
