@@ -42,7 +42,7 @@ def mail_owed(*, game_id: int) -> int:
     for request in owed:
         account = selectors.mail_account(user_id=request["user"])
         if account and account["email"]:
-            made += services._outgoing_make(request["user"], account["email"], KIND, game_id, None,
+            made += services.outgoing_make(request["user"], account["email"], KIND, game_id, None,
                                             _mail(game_id, answer, names, request["user"]), services.server_address(),
                                             key=f"{KIND}:{game_id}:{request['user']}", held=False)
         analysis_services.request_mailed(request_id=request["request"])

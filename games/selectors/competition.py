@@ -28,7 +28,7 @@ def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[i
         games = games.filter(updated_at__gte=changed_since)
     # Plain rows, not model instances: a rebuild reads every finished game (`bench.competition`).
     rows = list(games.annotate(finished_at=Max("events__created_at")).order_by("finished_at", "pk")
-                .values("pk", "rules", "players", "time_control", "rated", "result", "finished_at"))
+                .values("pk", "rules", "players", "time_control", "rated", "private", "result", "finished_at"))
     seats: dict[int, list[dict[str, Any]]] = {}
     for seat in (Seat.objects.filter(game__in=games.values("pk")).order_by("game_id", "index")
                  .values("game_id", "index", "user_id", "user__username", "user__account__is_bot", "bot", "bot_level")):

@@ -170,6 +170,3 @@ __all__ = [
     "verify_url",
 ]
 
-
-# The names `mail.commands` used before the split, for branches written against them.
-_answer_key, _life_do, _outgoing_make = answer_key, life_do, outgoing_make

@@ -117,6 +117,7 @@ def seat_context(user: Any, game: Any, preference: Preference) -> dict[str, Any]
         "seat": seat,
         "seq": game.seq,
         "board": selectors.board_text(game=game, user=user),
+        "presentation": selectors.game_detail(game=game, user=user)["presentation"],
         "events": selectors.events_since_own_move(game=game, user=user),
         "notation": legal["notation"],
         "deadline": min(own) if own else None,

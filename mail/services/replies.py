@@ -89,7 +89,7 @@ LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, 
 
 # The outcomes of a reply that did what it asked (any other is a refusal).
 DONE_CODES = {"played", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
-              "games", "game_opened", "joined", "seeking",
+              "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent",
               *(code for code, *_ in LIFE_ACTIONS)}
 
 
