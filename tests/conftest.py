@@ -19,6 +19,9 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 # shared suite runs it too (tests/rules/toy_race). Set before anything reads the catalogue; the
 # servers the worker tests start inherit it.
 os.environ["SCRAPYARD_EXTRA_RULES"] = "tests.rules.toy_race"
+# A move's after-commit effects run in the request, where a test can wait for them
+# (`games.after_commit`), in the servers the tests start too; the tests of that thread turn it on.
+os.environ.setdefault("SCRAPYARD_AFTER_COMMIT_THREAD", "0")
 
 
 def _let_test_flushes_truncate() -> None:
@@ -87,6 +90,13 @@ def _mail_addresses_taken_as_confirmed(settings):
     """Accounts made by tests get mail without following the confirmation link; the tests of
     confirmation turn it on (tests/mail/test_abuse.py)."""
     settings.SCRAPYARD_MAIL_VERIFY = False
+
+
+@pytest.fixture(autouse=True)
+def _after_commit_in_the_request(settings):
+    """The settings were read before this file set SCRAPYARD_AFTER_COMMIT_THREAD (pytest-django
+    sets Django up first): the effects of a commit run in the request, where a test sees them."""
+    settings.SCRAPYARD_AFTER_COMMIT_THREAD = False
 
 
 @pytest.fixture(autouse=True)
