@@ -108,9 +108,11 @@ def _counts_of_earlier_tests_forgotten():
 
     from hooks import receivers as hooks_receivers
     from mail import receivers as mail_receivers
+    from project import throttles
 
     hooks_receivers.forget_remembered()
     mail_receivers.forget_remembered()
+    throttles.forget_allowances()
     try:
         cache.clear()
     except Exception:  # Redis away: the tests that need it say so themselves
