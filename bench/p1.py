@@ -324,7 +324,7 @@ def boardgame_io(clients: int, seconds: float, port: int = 8790) -> dict[str, An
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 15) -> list[str]:
+def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 15, peer_port: int = 8790) -> list[str]:
     """Side by side, `rounds` times: pgbench, Scrapyard (as `make run` serves it, every move
     committed with fsync) and the boardgame.io peer, 16 clients and 16 two-player games each."""
     tokens = accounts(database_url, 16)
@@ -341,7 +341,7 @@ def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 
             meter.start()
             ours = api_load.run(f"http://127.0.0.1:{port}", tokens, "one", 16, seconds, seed=40 + number)
             per = {part: cpu * 1000 / max(ours.moves, 1) for part, cpu in meter.stop().items()}
-            theirs = boardgame_io(16, seconds)
+            theirs = boardgame_io(16, seconds, port=peer_port)
             rows.append(f"| {number + 1} | {load:.1f} | {tps:,.0f} | {ours.per_second:,.0f} | {100 * ours.per_second / tps:.2f}% | "
                         f"{ours.p50_ms:.1f} / {ours.p99_ms:.1f} | {per['web']:.2f} + {per['database']:.2f} = "
                         f"{per['web'] + per['database']:.2f} | {theirs['moves_per_second']:,.0f} | "
@@ -408,6 +408,8 @@ def main() -> None:
     parser.add_argument("--three", action="store_true", help="only the three-request loop (for an older commit)")
     parser.add_argument("--sync", action="store_true", help="with --three: gunicorn's sync workers, as shipped before")
     parser.add_argument("--peer", action="store_true", help="pgbench, Scrapyard and the boardgame.io peer side by side")
+    parser.add_argument("--port", type=int, default=8768, help="with --peer: Scrapyard's port (another run may hold 8768)")
+    parser.add_argument("--peer-port", type=int, default=8790, help="with --peer: boardgame.io's port")
     arguments = parser.parse_args()
     url = _database_url()
     _ensure_database(url)
@@ -415,7 +417,7 @@ def main() -> None:
     if arguments.three:
         rows = three_requests(url, sync=arguments.sync)
     elif arguments.peer:
-        rows = peer(url)
+        rows = peer(url, port=arguments.port, peer_port=arguments.peer_port)
     else:
         rows = web_configs(url) if arguments.web_configs else measure(url)
     print("\n".join(rows))

@@ -1,6 +1,6 @@
 """Telling live streams that a game has a new event: a Redis publish after the commit.
 
-Each write that appends events calls `after_commit(game)` (a chat line, `chat_after_commit`); once
+Each write that appends events calls `event_recorded(game_id, seq)` once committed (a chat line, `chat_after_commit`); once
 its transaction commits, the game's id and seq go out on the channel `scrapyard:game:<id>`, which
 every stream process listens to (`streams.hub`). Redis publishes a channel to every client of the
 server whatever db it chose, so the channels begin with `SCRAPYARD_REDIS_NAMESPACE` (`scrapyard`),
@@ -44,11 +44,10 @@ def _client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
 
 
-def after_commit(game: Game) -> None:
-    if not settings.REDIS_URL:
-        return
-    game_id, seq = game.pk, game.seq
-    transaction.on_commit(lambda: _publish(game_id, seq), robust=True)
+def event_recorded(game_id: int, seq: int) -> None:
+    """The game's log grew to `seq` and the write committed (`games.services.recording`)."""
+    if settings.REDIS_URL:
+        _publish(game_id, seq)
 
 
 def chat_after_commit(game: Game, line_id: int) -> None:

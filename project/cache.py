@@ -12,10 +12,18 @@ from __future__ import annotations
 from django.core.cache.backends import redis as django_redis
 from django.utils.functional import cached_property
 
-COUNT_AND_READ = """
-local current = redis.call('INCR', KEYS[1])
-if current == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return {current, redis.call('GET', KEYS[2])}
+# Counts `batch` requests ahead at once, batch being an eighth of what is left under the limit
+# (at most ARGV[4], at least one): far from the limit a process asks once for several requests,
+# near it once a request, as if it never batched. Atomic, so the batches of all processes add up
+# to no more than the limit.
+COUNT_AHEAD = """
+local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local headroom = tonumber(ARGV[2]) - (previous * tonumber(ARGV[3]) + current)
+local batch = math.max(1, math.min(tonumber(ARGV[4]), math.floor(headroom / 8)))
+current = redis.call('INCRBY', KEYS[1], batch)
+if current == batch then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return {current, previous, batch}
 """
 
 
@@ -37,16 +45,19 @@ class RedisCache(django_redis.RedisCache):
     def _cache(self) -> RedisCacheClient:
         return RedisCacheClient(self._servers, **self._options)
 
-    def count_and_read(self, key: str, other: str, timeout: int) -> tuple[int, int]:
-        """Increment `key` (expiring in `timeout` seconds once made) and read the count at
-        `other`, in one round trip (the rate limits, `project.throttles`)."""
+    def count_ahead(self, key: str, other: str, timeout: int, *, limit: int, other_weight: float,
+                    most: int) -> tuple[int, int, int]:
+        """Count up to `most` requests at once at `key` (expiring in `timeout` seconds once made),
+        as many as `COUNT_AHEAD` allows under `limit` given the count at `other` weighted by
+        `other_weight`; in one round trip (the rate limits, `project.throttles`). The count at
+        `key` after, the count at `other`, and how many were counted."""
         key, other = self.make_and_validate_key(key), self.make_and_validate_key(other)
         client = self._cache.get_client(key, write=True)
         script = self._count_scripts.get(id(client))
         if script is None:  # a script, not a pipeline: redis-py builds a pipeline as dearly as a client
-            script = self._count_scripts[id(client)] = client.register_script(COUNT_AND_READ)
-        current, previous = script(keys=[key, other], args=[timeout])
-        return int(current), int(previous or 0)
+            script = self._count_scripts[id(client)] = client.register_script(COUNT_AHEAD)
+        current, previous, batch = script(keys=[key, other], args=[timeout, limit, repr(other_weight), most])
+        return int(current), int(previous or 0), int(batch)
 
     @cached_property
     def _count_scripts(self) -> dict[int, object]:

@@ -448,6 +448,9 @@ SCRAPYARD_BOT_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_BOT_STALLED_SECO
 # A conditional line whose game moved on this long ago without it being looked at: its wake-up
 # was lost, and beat sends it again (games.sweep_conditionals).
 SCRAPYARD_CONDITIONALS_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_CONDITIONALS_STALLED_SECONDS", "5"))
+# What a committed event sets off (streams' notice, bots' wake-up, listeners) runs in a thread of
+# the web process after the request, not in it (games.after_commit). Off: in the request (the tests).
+SCRAPYARD_AFTER_COMMIT_THREAD = _env_flag("SCRAPYARD_AFTER_COMMIT_THREAD", True)
 # The bot that plays a timed-out seat under the `bot` timeout policy (its default level).
 SCRAPYARD_STAND_IN_BOT = os.environ.get("SCRAPYARD_STAND_IN_BOT", "mcts")
 

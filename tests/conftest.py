@@ -19,6 +19,9 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 # shared suite runs it too (tests/rules/toy_race). Set before anything reads the catalogue; the
 # servers the worker tests start inherit it.
 os.environ["SCRAPYARD_EXTRA_RULES"] = "tests.rules.toy_race"
+# A move's after-commit effects run in the request, where a test can wait for them
+# (`games.after_commit`), in the servers the tests start too; the tests of that thread turn it on.
+os.environ.setdefault("SCRAPYARD_AFTER_COMMIT_THREAD", "0")
 
 
 def _let_test_flushes_truncate() -> None:
@@ -113,6 +116,13 @@ def _mail_addresses_taken_as_confirmed(settings):
 
 
 @pytest.fixture(autouse=True)
+def _after_commit_in_the_request(settings):
+    """The settings were read before this file set SCRAPYARD_AFTER_COMMIT_THREAD (pytest-django
+    sets Django up first): the effects of a commit run in the request, where a test sees them."""
+    settings.SCRAPYARD_AFTER_COMMIT_THREAD = False
+
+
+@pytest.fixture(autouse=True)
 def _counts_of_earlier_tests_forgotten():
     """Rate-limit counts live in the shared cache, keyed by account id; SQLite gives a rolled-back
     test's ids to the next test, which must not inherit its counts (nor a game id's answers the
@@ -121,9 +131,11 @@ def _counts_of_earlier_tests_forgotten():
 
     from hooks import receivers as hooks_receivers
     from mail import receivers as mail_receivers
+    from project import throttles
 
     hooks_receivers.forget_remembered()
     mail_receivers.forget_remembered()
+    throttles.forget_allowances()
     try:
         cache.clear()
     except Exception:  # Redis away: the tests that need it say so themselves

@@ -9,8 +9,8 @@ no longer legal (for whatever reason) is dropped, never played.
 
 Secrecy: a line is a side record, never in the log, the game's answers, events or streams; its
 id is random. Nothing is written or sent to anyone when a line is queued or cancelled. Lines
-are played after the opponent's move commits (`games.tasks.play_conditionals`, sent for every
-event of every game alike so that a move's answer takes no longer when lines wait on it),
+are played after the opponent's move commits (`games.tasks.play_conditionals`, sent so that a
+move's answer takes no longer when lines wait on it: `games.services.recording`),
 idempotently by (game, seq); `conditionals_stalled` is beat's net for a lost message.
 """
 
@@ -225,7 +225,10 @@ def conditionals_stalled(*, idle_seconds: float, limit: int = 500) -> list[tuple
     return list(stalled.items())[:limit]
 
 
-def wake_after_commit(sender: Any, *, game_id: int, seq: int, **kwargs: Any) -> None:
+def wake_after_commit(sender: Any, *, game_id: int, seq: int, lines_waiting: bool = True, **kwargs: Any) -> None:
     """`games.signals.events_recorded` receiver: the lines waiting on this event are looked at by
-    a worker (`games.tasks.play_conditionals`), never in the mover's request."""
-    dispatch.send(dispatch.PLAY_CONDITIONALS, (game_id, seq))
+    a worker (`games.tasks.play_conditionals`), never in the mover's request. `lines_waiting`
+    False: the game had no line when the move read it (`games.services.recording` says when
+    that is asked), and no worker is woken for nothing."""
+    if lines_waiting:
+        dispatch.send(dispatch.PLAY_CONDITIONALS, (game_id, seq))

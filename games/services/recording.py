@@ -4,18 +4,23 @@ streams and the apps listening for new events (`games.signals`).
 `record_state` runs in the event's transaction, under the game's row lock; each of its jobs has
 its own function so each can be read (and changed) alone. Their writes (the game's changed
 columns, the deadline rows, a snapshot when one is due) go to the database together, as one
-statement on PostgreSQL (`games.hotpath.Writes`).
+statement on PostgreSQL (`games.hotpath.Writes`). What the event sets off outside the database
+(the bots' wake-up, the streams' notice, the listeners) is one job handed over after commit
+(`_notify_after_commit`), which the process's after-commit thread runs (`games.after_commit`).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import announce, deadlines, dispatch, hotpath, signals, store
+from games import after_commit, announce, deadlines, dispatch, hotpath, signals, store
 from games.models import Game, GameStatus, Snapshot
+
+log = logging.getLogger(__name__)
 
 
 def record_state(game: Game, state: Any, acted: int | None = None, unit: hotpath.Writes | None = None) -> None:
@@ -31,9 +36,7 @@ def record_state(game: Game, state: Any, acted: int | None = None, unit: hotpath
     if unit is None:
         writes.run()
     hotpath.remember_loaded(game)
-    _wake_bots_after_commit(game)
-    announce.after_commit(game)
-    _tell_listeners_after_commit(game, finished="status" in changes and game.status == GameStatus.FINISHED)
+    _notify_after_commit(game, finished="status" in changes and game.status == GameStatus.FINISHED)
 
 
 def _project(game: Game, state: Any) -> None:
@@ -60,18 +63,43 @@ def _snapshot_if_due(game: Game, state: Any, writes: hotpath.Writes) -> None:
                   ignore_conflicts=True)
 
 
-def _wake_bots_after_commit(game: Game) -> None:
-    if game.status != GameStatus.ACTIVE:
-        return
-    if any((seat.bot or seat.stand_in) and seat.index in game.to_act for seat in game.seats.all()):
-        game_id, seq = game.pk, game.seq
-        # robust: the move is stored whatever the broker says; `bots_stalled` wakes a bot whose
-        # message never left.
-        transaction.on_commit(lambda: dispatch.send(dispatch.PLAY_BOTS, (game_id, seq)), robust=True)
+def _notify_after_commit(game: Game, finished: bool) -> None:
+    """Once the transaction commits, one job for the after-commit thread: the bots' wake-up (if a
+    bot is to move), the streams' notice, and `events_recorded` for its receivers. A finished
+    game's `game_finished` (ratings, tournaments) stays in the request, once a game.
 
-
-def _tell_listeners_after_commit(game: Game, finished: bool) -> None:
+    Conditional lines: their wake-up is sent for every event alike wherever the request itself
+    runs the job, so that no answer takes longer because the other seat queued a line. Where
+    the thread runs it, the answer waits for none of it, and the wake-up is sent only for a
+    game the locked read saw a line in (`games.hotpath.locked_read`); a line queued while the
+    move waited for the game's lock is not seen there, and beat's sweep plays it
+    (`conditionals_stalled`)."""
     game_id, seq = game.pk, game.seq
-    transaction.on_commit(lambda: signals.events_recorded.send(Game, game_id=game_id, seq=seq), robust=True)
+    bots = _bot_to_move(game)
+    lines_waiting = getattr(game, "lines_waiting", True) or not after_commit.in_background()
+    transaction.on_commit(lambda: after_commit.soon(_notify, game_id, seq, bots, lines_waiting), robust=True)
     if finished:
         transaction.on_commit(lambda: signals.game_finished.send(Game, game_id=game_id), robust=True)
+
+
+def _bot_to_move(game: Game) -> bool:
+    if game.status != GameStatus.ACTIVE:
+        return False
+    return any((seat.bot or seat.stand_in) and seat.index in game.to_act for seat in game.seats.all())
+
+
+def _notify(game_id: int, seq: int, bots: bool, lines_waiting: bool) -> None:
+    """Each effect apart: one failing (the broker away) does not keep the others from running."""
+    if bots:
+        try:
+            # `bots_stalled` wakes a bot whose message never left.
+            dispatch.send(dispatch.PLAY_BOTS, (game_id, seq))
+        except Exception:
+            log.exception("bot wake-up for game %s seq %s not sent; beat's sweep sends it", game_id, seq)
+    announce.event_recorded(game_id, seq)
+    for receiver, outcome in signals.events_recorded.send_robust(
+        Game, game_id=game_id, seq=seq, lines_waiting=lines_waiting
+    ):
+        if isinstance(outcome, Exception):
+            log.error("events_recorded receiver %s failed for game %s seq %s", receiver, game_id, seq,
+                      exc_info=outcome)

@@ -145,3 +145,57 @@ def test_signing_up_on_the_web_is_limited_per_address(settings):
     address = _address()
     codes = [_form_login("/signup/", f"new{uuid.uuid4().hex[:8]}", "x", address).status_code for _ in range(4)]
     assert codes[3] == 429 and 429 not in codes[:3]
+
+
+# --- counted ahead: most requests take no round trip (issue 35) -------------------------------
+
+
+NOW = 1_800_000_000.0 + 10  # ten seconds into a minute: the test never sees a minute turn
+
+
+def _counter(player_id: int, throttles) -> int:
+    from django.core.cache import cache
+
+    window = int(NOW // 60)
+    return int(cache.get(f"throttle_account_{player_id}:{window}") or 0)
+
+
+@pytest.mark.redis
+def test_far_from_its_limit_a_process_counts_requests_ahead_and_asks_redis_once_for_them(settings, monkeypatch):
+    from django.contrib.auth import get_user_model
+
+    from project import throttles
+
+    monkeypatch.setattr(throttles._PerMinute, "timer", lambda self: NOW)
+    _limits(settings, account=1200)
+    player = register()
+    player_id = get_user_model().objects.get(username=player.username).pk
+    player.get("/api/games/")
+    ahead = _counter(player_id, throttles)
+    assert ahead == throttles.AHEAD  # counted in Redis for the whole batch at once
+    for _ in range(ahead - 1):
+        assert player.get("/api/games/").status_code == 200
+    assert _counter(player_id, throttles) == ahead  # the batch spent without asking Redis
+    player.get("/api/games/")
+    assert _counter(player_id, throttles) == 2 * ahead
+
+
+@pytest.mark.redis
+def test_processes_counting_ahead_together_stay_under_the_one_limit(settings, monkeypatch):
+    """Two processes (two allowances, one Redis) share an account's limit: never more than the
+    limit between them, and no request refused while the limit has room but for what the other
+    process holds counted ahead."""
+    from project import throttles
+
+    monkeypatch.setattr(throttles._PerMinute, "timer", lambda self: NOW)
+    _limits(settings, account=300)
+    player = register()
+    processes = [throttles._Allowances(), throttles._Allowances()]
+    codes = []
+    for number in range(400):
+        monkeypatch.setattr(throttles, "_allowances", processes[number % 2])
+        codes.append(player.get("/api/games/").status_code)
+    served = codes.count(200)
+    assert throttles.AHEAD < 300 - throttles.AHEAD
+    assert 300 - throttles.AHEAD <= served <= 300
+    assert set(codes[served + throttles.AHEAD:]) == {429}

@@ -1,0 +1,93 @@
+"""What a committed event sets off (the live streams' notice, the bots' wake-up, the receivers of
+`games.signals.events_recorded`), run by one thread of the web process after the request has
+handed it over, not by the request: a move's answer waits for none of it.
+
+Why a thread and not the request: those effects are one to three round trips to Redis and a
+Celery message each, about a third of a move's CPU, and none of them is the answer. And what
+they cost must never show in the mover's answer time, since some of it depends on the other
+seat (whether it queued a conditional line, `games.services.conditionals`).
+
+What this gives up: a job queued when the process dies is lost. Every effect here is already
+allowed to be lost (Redis away, a broker outage) and has its net: streams re-check the log, beat
+sweeps the bots (`bots_stalled`), the conditional lines (`conditionals_stalled`), the mails and
+the webhooks. Jobs run in the order they were queued, one at a time.
+
+With Celery's tasks eager (one process, no broker: the embedded default) or
+`SCRAPYARD_AFTER_COMMIT_THREAD` off (the tests), a job runs at once in the caller, as before:
+an eager task writes to the database, and SQLite takes one writer at a time.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from project.celery import app
+
+log = logging.getLogger(__name__)
+
+_jobs: queue.SimpleQueue = queue.SimpleQueue()
+_worker: dict[str, Any] = {"pid": None, "thread": None}
+_lock = threading.Lock()
+
+
+def soon(job: Callable[..., None], *args: Any) -> None:
+    """Run `job(*args)` after the caller's request, in this process's after-commit thread."""
+    if not in_background():
+        _run(job, args)
+        return
+    _started()
+    _jobs.put((job, args))
+
+
+def in_background() -> bool:
+    return settings.SCRAPYARD_AFTER_COMMIT_THREAD and not app.conf.task_always_eager
+
+
+def drain(timeout: float = 5.0) -> bool:
+    """Wait until every job queued so far has run (tests, and the process's exit)."""
+    if _worker["thread"] is None or _worker["pid"] != os.getpid():
+        return True
+    done = threading.Event()
+    _jobs.put((done.set, ()))
+    return done.wait(timeout)
+
+
+def _started() -> None:
+    # After a fork (gunicorn's workers), the parent's thread is not in the child: start one.
+    if _worker["pid"] == os.getpid():
+        return
+    with _lock:
+        if _worker["pid"] == os.getpid():
+            return
+        thread = threading.Thread(target=_loop, name="scrapyard-after-commit", daemon=True)
+        thread.start()
+        _worker.update(pid=os.getpid(), thread=thread)
+
+
+def _loop() -> None:
+    while True:
+        job, args = _jobs.get()
+        close_old_connections()  # as a request would: a connection past its age or broken is replaced
+        _run(job, args)
+
+
+def _run(job: Callable[..., None], args: tuple) -> None:
+    try:
+        job(*args)
+    except Exception:  # one effect's failure is logged; the next job still runs (and sweeps catch this one)
+        log.exception("after-commit job %s%r failed", getattr(job, "__name__", job), args)
+
+
+@atexit.register
+def _finish_at_exit() -> None:
+    """A worker stopped gracefully (a deploy) sends what it still holds, within a second."""
+    drain(timeout=1.0)
