@@ -7,9 +7,8 @@ check, and the transaction's own. Now, on PostgreSQL:
 
 1. BEGIN;
 2. `locked_read`: the game row, locked, with its seats (and their owners' vacation), its
-   deadline rows, the hash of its newest event, whether a conditional line waits in it and,
-   when the request carries one, the idempotency key's earlier answer, as JSON columns of one
-   SELECT ... FOR UPDATE;
+   deadline rows, the hash of its newest event and, when the request carries one, the
+   idempotency key's earlier answer, as JSON columns of one SELECT ... FOR UPDATE;
 3. `Writes.run`, the move's unit of work: the event's INSERT (with the idempotency key's), the
    game's changed columns, the deadline rows' changes and, every 32nd event, the snapshot, as
    one data-modifying WITH;
@@ -32,7 +31,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 from django.utils import timezone
 
-from games.models import Account, ConditionalLine, Deadline, Event, Game, IdempotencyKey, Seat
+from games.models import Account, Deadline, Event, Game, IdempotencyKey, Seat
 
 VACATION_SINCE = Account._meta.get_field("vacation_since")  # read with each seat, for its clock
 
@@ -92,20 +91,17 @@ def _locked_read_sql(vendor: str, with_key: bool) -> str:
                                 event_of_key)
     else:
         earlier = "NULL"
-    lines_waiting = (f"EXISTS (SELECT 1 FROM {_quote(ConditionalLine._meta.db_table)} c "
-                     f"WHERE c.{_quote('game_id')} = g.{_quote('id')})")
     columns = ", ".join(f"g.{_quote(column)}" for _, column in _columns(Game))
     sql = (f"SELECT {columns}, {seats} AS seats_json, {deadlines} AS deadlines_json, {last_hash} AS last_hash, "
-           f"{earlier} AS earlier_json, {lines_waiting} AS lines_waiting FROM {_quote(Game._meta.db_table)} g WHERE g.{_quote('id')} = %s")
+           f"{earlier} AS earlier_json FROM {_quote(Game._meta.db_table)} g WHERE g.{_quote('id')} = %s")
     return sql + (" FOR UPDATE OF g" if vendor == "postgresql" else "")
 
 
 def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None) -> Game | None:
     """The game with its row locked (PostgreSQL; SQLite takes its lock at the first write, and
     the unique (game, seq) constraint backs it), its seats and deadline rows loaded as if
-    prefetched, `last_hash` (the newest event's hash), `earlier_key` (the caller's idempotency
-    key row, with its event's game, or None) and `lines_waiting` (whether any conditional line is
-    queued in the game: its wake-up after commit is sent only then, `games.services.recording`).
+    prefetched, `last_hash` (the newest event's hash) and `earlier_key` (the caller's idempotency
+    key row, with its event's game, or None).
 
     What comes from other tables than the game's is as it was when the statement began: after a
     wait for another writer's lock it may be older than the game row. Every write that changes
@@ -121,8 +117,7 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
         return None
     fields = Game._meta.concrete_fields
     game = Game.from_db(db.alias, [field.attname for field in fields], _converted(db, fields, row[:len(fields)]))
-    game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json, lines_waiting = row[len(fields):]
-    game.lines_waiting = bool(lines_waiting)
+    game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json = row[len(fields):]
     seats_loaded = []
     for raw in json.loads(game.seats_json):
         seat = _instance(Seat, raw)

@@ -58,7 +58,18 @@ def conditional_create(*, game_id: int, user: Any, moves: list[Any], invitation:
         queued = ConditionalLine.objects.select_for_update().filter(game=game, seat=seat)
         if len(list(queued)) >= MAX_LINES:
             raise TooManyConditionals(f"at most {MAX_LINES} lines at once in a game; cancel one first")
-        return ConditionalLine.objects.create(game=game, user=user, seat=seat, moves=line, anchor_seq=game.seq)
+        created = ConditionalLine.objects.create(game=game, user=user, seat=seat, moves=line, anchor_seq=game.seq)
+        transaction.on_commit(lambda: _wake_if_moved_on(game.pk, game.seq), robust=True)
+        return created
+
+
+def _wake_if_moved_on(game_id: int, anchor_seq: int) -> None:
+    """A line's INSERT cannot commit while a move holds the game's row lock (its foreign key
+    waits for it), so a line checked against the position before a move may commit just after
+    that move, whose wake-up found no line. Such a line wakes the worker itself."""
+    seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
+    if seq is not None and seq != anchor_seq:
+        dispatch.send(dispatch.PLAY_CONDITIONALS, (game_id, seq))
 
 
 def _checked_line(game_rules: Rules, state: Any, seat: int, moves: list[Any]) -> list[dict[str, Any]]:
@@ -225,10 +236,13 @@ def conditionals_stalled(*, idle_seconds: float, limit: int = 500) -> list[tuple
     return list(stalled.items())[:limit]
 
 
-def wake_after_commit(sender: Any, *, game_id: int, seq: int, lines_waiting: bool = True, **kwargs: Any) -> None:
+def wake_after_commit(sender: Any, *, game_id: int, seq: int, lines_waiting: bool | None = True,
+                      **kwargs: Any) -> None:
     """`games.signals.events_recorded` receiver: the lines waiting on this event are looked at by
     a worker (`games.tasks.play_conditionals`), never in the mover's request. `lines_waiting`
-    False: the game had no line when the move read it (`games.services.recording` says when
-    that is asked), and no worker is woken for nothing."""
+    None: asked here, after the event's commit, so that no worker is woken for a game without
+    a line (`games.services.recording` says when it is asked rather than assumed)."""
+    if lines_waiting is None:
+        lines_waiting = ConditionalLine.objects.filter(game_id=game_id).exists()
     if lines_waiting:
         dispatch.send(dispatch.PLAY_CONDITIONALS, (game_id, seq))

@@ -70,13 +70,12 @@ def _notify_after_commit(game: Game, finished: bool) -> None:
 
     Conditional lines: their wake-up is sent for every event alike wherever the request itself
     runs the job, so that no answer takes longer because the other seat queued a line. Where
-    the thread runs it, the answer waits for none of it, and the wake-up is sent only for a
-    game the locked read saw a line in (`games.hotpath.locked_read`); a line queued while the
-    move waited for the game's lock is not seen there, and beat's sweep plays it
-    (`conditionals_stalled`)."""
+    the thread runs it, the answer waits for none of it, and the thread asks, after the commit,
+    whether a line waits (`lines_waiting=None`): asked then, it also sees a line queued while
+    the move held the game's lock, which a read inside the move's transaction would miss."""
     game_id, seq = game.pk, game.seq
     bots = _bot_to_move(game)
-    lines_waiting = getattr(game, "lines_waiting", True) or not after_commit.in_background()
+    lines_waiting = None if after_commit.in_background() else True
     transaction.on_commit(lambda: after_commit.soon(_notify, game_id, seq, bots, lines_waiting), robust=True)
     if finished:
         transaction.on_commit(lambda: signals.game_finished.send(Game, game_id=game_id), robust=True)
@@ -88,7 +87,7 @@ def _bot_to_move(game: Game) -> bool:
     return any((seat.bot or seat.stand_in) and seat.index in game.to_act for seat in game.seats.all())
 
 
-def _notify(game_id: int, seq: int, bots: bool, lines_waiting: bool) -> None:
+def _notify(game_id: int, seq: int, bots: bool, lines_waiting: bool | None) -> None:
     """Each effect apart: one failing (the broker away) does not keep the others from running."""
     if bots:
         try:

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.conftest import FAST_PASSWORD_HASHERS
-
 
 @pytest.fixture(autouse=True)
 def tiny_analysis_budget(settings):
     settings.SCRAPYARD_ANALYSIS_ITERATIONS = 6
     settings.SCRAPYARD_ANALYSIS_MILLISECONDS = 200
-    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
 
 
 @pytest.fixture
