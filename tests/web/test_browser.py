@@ -176,6 +176,32 @@ def test_a_stale_move_is_refused_and_the_page_shows_the_game_as_it_is_now(browse
     assert first.locator("#replay-at").get_attribute("max") != "1"
 
 
+def test_news_while_a_move_awaits_its_confirm_keeps_the_confirm_and_the_click_plays_it(browser, site):
+    """A redraw while the player is about to confirm (here the other player offers a draw, which
+    moves the game's seq but not the player's moves) keeps the confirm bar, the very element: the
+    click that follows plays the move. Replacing the bar lost the click (a flaky whole-game test)."""
+    host, guest, game_id = _two_at_a_table(browser, site, "ivy", "jack")
+    host.locator("#panels .panel.acting").wait_for()
+    guest.locator("#panels .panel.acting").wait_for()
+    mover, other = (host, guest) if _my_turn(host) else (guest, host)
+    mover.locator("#moves button.move").first.click()
+    confirm = mover.locator("#confirm")
+    chosen = confirm.inner_text()
+    kept = confirm.element_handle()
+    seq_before_news = int(mover.locator("#replay-at").get_attribute("max"))
+    other.click("#offer-draw")
+    mover.locator("#draw-offer").wait_for()  # the news is drawn
+    seq = mover.locator("#replay-at").get_attribute("max")
+    assert int(seq) > seq_before_news
+    assert kept.evaluate("button => button.isConnected"), "the confirm was replaced by the redraw"
+    assert confirm.inner_text() == chosen
+    kept.click()
+    mover.locator(f"#replay-at:not([max='{seq}'])").wait_for()
+    played = [event for event in _events(game_id) if event.kind == "move"]
+    assert len(played) == 1  # the move, played by the click on the kept confirm
+    assert played[0].seat == (0 if mover is host else 1)
+
+
 def test_a_person_plays_scavenge_against_a_bot_by_pointing_at_the_board(browser, site, screenshot):
     page = _sign_up(browser.new_context(), site, "dora")
     game_id = _create(page, site, "scavenge", bot_seat=1)

@@ -2,7 +2,7 @@
 // a panel per seat with its clock, the board with the last move marked, moves by pointing
 // (pointing.js) or from the list, the text board, the log with a replay slider, and live updates
 // from the stream. It knows no rules: what it says comes from the rules' presentation and the API.
-import { api, el, whenText, ApiError } from './api.js';
+import { api, el, whenText, replaceIfChanged, ApiError } from './api.js';
 import { Pointer } from './pointing.js';
 import { rendererFor, legendFor } from './boards/index.js';
 import { widenTargets, widenOnResize } from './boards/targets.js';
@@ -18,7 +18,7 @@ const $ = (id) => document.getElementById(id);
 const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
 const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
-const page = { game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null };
+const page = { game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sending: false };
 followingGame(gameId);
 
 // One load at a time: news arriving during a load asks for one more after it, which finds
@@ -56,6 +56,7 @@ async function load(note) {
     api('GET', seen(`/games/${gameId}/events/?notation=true`)),
     fetch(`/api${seen(`/games/${gameId}/board.txt`)}`, { credentials: 'same-origin' }).then((r) => (r.ok ? r.text() : null)).catch(() => null),
   ]);
+  const pending = note === null ? pendingChoice() : null; // taken now: the player may have picked during the fetch
   if (page.mine === false && mine) tell(gameId, `${root.dataset.title} (game ${gameId}): ${game.presentation.prompt ?? 'your move'}`);
   page.mine = mine;
   page.game = game;
@@ -65,7 +66,7 @@ async function load(note) {
   if (board !== null) $('text-board').textContent = board;
   showStatus();
   showSeen(game.view);
-  showMoves();
+  showMoves(pending);
   showLog(log.events);
   showActions();
   showFairness(log.events);
@@ -207,14 +208,18 @@ function showBoard(view, readOnly = false) {
       part.classList.add('pointable');
       part.setAttribute('role', 'button');
       part.setAttribute('tabindex', '0');
-      const choose = () => { page.pointer.pick(target); afterPick(); focusBoard(); };
+      const choose = () => {
+        // A part of a board replaced meanwhile, or no longer a next step: the click means nothing now.
+        if (!part.isConnected || !page.pointer?.pick(target)) return;
+        afterPick();
+        focusBoard();
+      };
       part.addEventListener('click', choose);
       part.addEventListener('keydown', (event) => { if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); choose(); } });
     }
     if (page.pointer && page.pointer.picked.includes(target) && !readOnly) part.classList.add('picked');
   }
-  $('board').replaceChildren(board);
-  widenTargets(board);
+  if (replaceIfChanged($('board'), board)) widenTargets(board); // a kept board keeps its hit areas
   $('board-caption').textContent = readOnly ? `the view after event ${page.replayAt}` : '';
   showLegend();
 }
@@ -231,14 +236,31 @@ function showLegend() {
   $('legend').replaceChildren(...legend.map(([mark, meaning]) => el('div', {}, el('dt', {}, mark), el('dd', {}, meaning))));
 }
 
-function showMoves() {
+// The player's picks and chosen move, to carry over news that leaves them legal (a seat acting
+// at the same time, a draw offer): a redraw must not take away what the player is clicking.
+function pendingChoice() {
+  if (!page.pointer || page.sending) return null; // a move on its way is no longer a choice to keep
+  return { picked: [...page.pointer.picked], move: page.chosen === null ? null : page.legal.moves[page.chosen] };
+}
+
+function keepPending(pending) {
+  if (!pending || !page.pointer) return;
+  if (!pending.picked.every((token) => page.pointer.pick(token))) page.pointer.reset();
+  if (pending.move === null) return;
+  const was = JSON.stringify(pending.move);
+  const index = page.legal.moves.findIndex((move) => JSON.stringify(move) === was);
+  if (index >= 0) page.chosen = index;
+}
+
+function showMoves(pending = null) {
   const { moves } = page.legal;
   $('moves-panel').hidden = moves.length === 0;
   const probe = draw(page.game.view, { seat: page.game.your_seat, moves });
   const parts = probe ? [...probe.querySelectorAll('[data-target]')] : [];
   page.pointer = moves.length ? new Pointer(moves, new Set(parts.map((part) => part.dataset.target))) : null;
+  keepPending(pending);
   if (moves.length === 1) page.chosen = 0; // a forced move: one tap plays it
-  $('moves').replaceChildren(...moves.map((move, index) => el('li', {},
+  replaceIfChanged($('moves'), ...moves.map((move, index) => el('li', {},
     el('button', { type: 'button', class: 'move', 'data-index': index, onclick: () => choose(index) }, page.legal.notation[index]))));
   // The list is open when the board cannot point at a move, or the moves are few.
   $('all-moves').open = moves.length <= 12 || !page.pointer || page.pointer.next().size === 0;
@@ -265,12 +287,12 @@ function afterPick() {
   if (page.chosen !== null) {
     buttons.push(el('button', { type: 'button', id: 'confirm', class: 'primary', onclick: submit }, `Play ${notation[page.chosen]}`));
   } else if (picked.length && !canPoint) {
-    buttons.push(...candidates.map((index) => el('button', { type: 'button', class: 'candidate', onclick: () => choose(index) }, notation[index])));
+    buttons.push(...candidates.map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, notation[index])));
   }
   if (!forced && (picked.length || page.chosen !== null)) {
     buttons.push(el('button', { type: 'button', id: 'cancel', onclick: () => { page.pointer.reset(); page.chosen = null; afterPick(); } }, 'Start over'));
   }
-  $('choice').replaceChildren(...buttons);
+  replaceIfChanged($('choice'), ...buttons); // the confirm bar stays while its move is still the one chosen
   $('choice').hidden = buttons.length === 0;
   showBoard(page.game.view);
 }
@@ -285,8 +307,11 @@ async function submit() {
   const move = page.legal.moves[page.chosen];
   $('confirm').disabled = true;
   page.note = '';
+  page.sending = true;
   try {
     await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: page.legal.seq });
+    page.pointer?.reset(); // played: the same move, legal again next turn, is not chosen for the player
+    page.chosen = null;
   } catch (error) {
     if (error instanceof ApiError && error.code === 'stale_seq') {
       await refresh('The game moved on before your move arrived: here is the position now; choose again');
@@ -295,6 +320,8 @@ async function submit() {
       $('confirm').disabled = false;
     }
     return;
+  } finally {
+    page.sending = false;
   }
   await refresh().catch((error) => { $('status').textContent = `Your move is in; the page could not show it: ${error.message}`; });
 }
