@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 from games import errors, selectors, store
 from games.models import Event, GameStatus
+from rules import notation
 from rules.base import Rules
 
 
@@ -66,6 +67,4 @@ def _text(game_rules: Rules, state: Any, seat: int, move: dict[str, Any]) -> str
     try:
         return game_rules.describe_move(state, seat, move)
     except Exception:  # an old move the notation no longer reads: its fields say it
-        from rules import notation
-
         return notation.fields_text(move)
