@@ -4,7 +4,6 @@ it, has that move played for it (and so is not mailed for it)."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from games import dispatch, selectors, services, time_controls
 from mail.services.preferences import preference_of
@@ -34,13 +33,6 @@ def forced_moves_play(*, game_id: int) -> int:
 def forced_moves_wanted(user_id: int) -> bool:
     account = selectors.mail_account(user_id=user_id)
     return bool(account and account["email"]) and preference_of(user_id).play_forced
-
-
-def _forced_now(user_id: int, game: Any, seat: int) -> bool:
-    """Whether the seat's move is about to be played for it (so no mail asks for it)."""
-    if seat not in game.to_act or not forced_moves_wanted(user_id):
-        return False
-    return len(selectors.legal_moves_for(game=game, user=selectors.user_get(user_id=user_id))["moves"]) == 1
 
 
 def forced_moves_missed(*, at: dt.datetime | None = None) -> int:
