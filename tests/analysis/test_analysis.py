@@ -18,7 +18,7 @@ import rules
 from analysis import engine, services, tasks
 from analysis.models import Analysis, AnalysisStatus
 from bots.evaluation import Evaluation
-from games import services as game_services, store
+from games import store
 from games.models import Event, Game
 from games.positions import MoveSeen
 from tests.api.conftest import play_to_end, register, start_game

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import wait_for_js
-from tests.web.test_browser import (PASSWORD, SHORTER, TIMEOUT, _create, _events, _finished, _first, _my_turn, _play_one,
+from tests.web.test_browser import (SHORTER, TIMEOUT, _create, _events, _finished, _first, _my_turn, _play_one,
                                     _sign_up, _towards_the_goal, _two_at_a_table)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
