@@ -21,7 +21,7 @@ from bots.evaluation import Evaluation
 from games import store
 from games.models import Event, Game
 from games.positions import MoveSeen
-from tests.api.conftest import play_to_end, register, start_game
+from tests.api.conftest import Player, play_to_end, register, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -257,3 +257,24 @@ def test_a_hidden_information_game_is_analysed_from_each_movers_view_only(ask, s
         assert before != game_rules.view(truth, 1 - event.seat)
     answer = seated[1].get(f"/api/games/{game_id}/analysis").json()
     assert "only from what its player saw" in answer["seen_from"]
+
+
+def test_asking_takes_a_play_token_and_a_revoked_one_gets_nothing_queued(ask, sent):
+    """As an attacker would try it: a read-only token, a just-revoked one, and a private game's id
+    that answers exactly as an id that does not exist."""
+    from tests.api.conftest import Player
+
+    game_id, (host, _) = _finished_race()
+    reader = Player(host.username, host.post("/api/tokens/", {"scopes": ["read"]}).json()["token"])
+    assert ask(reader, game_id).status_code == 403
+    made = host.post("/api/tokens/", {"scopes": ["play"]}).json()
+    player = Player(host.username, made["token"])
+    assert host.client.delete(f"/api/tokens/{made['id']}/").status_code == 204
+    refused = ask(player, game_id)
+    assert refused.status_code == 401 and refused.json()["code"] == "authentication_failed"
+    assert not Analysis.objects.exists() and sent == []
+
+    private_id, _ = _finished_race(private=True)
+    stranger = register()
+    hidden, unknown = ask(stranger, private_id), ask(stranger, private_id + 1000)
+    assert (hidden.status_code, hidden.json()["code"]) == (unknown.status_code, unknown.json()["code"]) == (404, "game_not_found")
