@@ -132,11 +132,17 @@ export function showPreferred(at) {
     return;
   }
   const tokens = new Set(tokensOf(next.preferred));
+  let marked = 0;
   for (const part of document.querySelectorAll('#board [data-target]')) {
-    if (tokens.has(part.dataset.target)) part.classList.add('preferred');
+    if (tokens.has(part.dataset.target)) {
+      part.classList.add('preferred');
+      marked += 1;
+    }
   }
+  // Some moves touch no board part (a choice, a pass): then the words alone tell it.
+  const where = marked ? ' (marked on the board)' : '';
   const same = next.preferred_text === next.text;
   told.textContent = `Here ${state.seatName(next.seat)} played ${next.text}${next.mark ? ` (${next.mark})` : ''}; `
-    + (same ? 'the bot preferred the same move.' : `the bot preferred ${next.preferred_text} (marked on the board).`);
+    + (same ? 'the bot preferred the same move.' : `the bot preferred ${next.preferred_text}${where}.`);
   told.hidden = false;
 }
