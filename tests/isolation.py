@@ -8,7 +8,9 @@ The rest is set in the process's environment before it starts pytest (the hook
   cache, the broker's queues and the flushes a test makes stay in one process;
 - a namespace for pub/sub channels, which Redis delivers across dbs, so one process's stream
   notices never wake another's streams (`SCRAPYARD_REDIS_NAMESPACE`);
-- a var directory of its own (the files cache, the files broker, mail written to files).
+- a var directory of its own (the files cache, the files broker, mail written to files), and in it
+  the Prometheus counters' directory, which the controlling process's settings had already
+  named in the environment every process inherits.
 
 The Celery workers the worker tests start get a further db, counted down from 14
 (`tests.workers.conftest`). Every child process (workers, stream servers, supervisord) inherits
@@ -40,9 +42,11 @@ def _redis_db_moved(url: str, by: int) -> str:
 
 def environment_for(worker: str, environ=os.environ) -> dict[str, str]:
     """What the process `worker` (gw0, gw1, ...) changes in the environment it inherits."""
+    var = Path(environ.get("SCRAPYARD_VAR_DIR", ROOT / "var")) / "tests" / worker
     changes = {
         "SCRAPYARD_REDIS_NAMESPACE": f"scrapyard-test-{worker}",
-        "SCRAPYARD_VAR_DIR": str(Path(environ.get("SCRAPYARD_VAR_DIR", ROOT / "var")) / "tests" / worker),
+        "SCRAPYARD_VAR_DIR": str(var),
+        "PROMETHEUS_MULTIPROC_DIR": str(var / "metrics"),
     }
     if environ.get("REDIS_URL"):
         changes["REDIS_URL"] = _redis_db_moved(environ["REDIS_URL"], process_index(worker))

@@ -17,6 +17,15 @@ def test_each_process_gets_its_own_redis_db_namespace_and_var_directory():
     assert worker_dbs.isdisjoint({3, 4, 5, 6})
 
 
+def test_each_process_counts_its_metrics_in_its_own_directory_whatever_it_inherits():
+    """The controlling process loads the settings first, which name `var/metrics` in the
+    environment every process inherits: a shared directory summed two processes' moves into one
+    process's scrape (`tests/project/test_ops.py` counted 9 or 10 moves of its 8)."""
+    inherited = {"SCRAPYARD_VAR_DIR": "/srv/var", "PROMETHEUS_MULTIPROC_DIR": "/srv/var/metrics"}
+    directories = [environment_for(f"gw{index}", inherited)["PROMETHEUS_MULTIPROC_DIR"] for index in range(2)]
+    assert directories == ["/srv/var/tests/gw0/metrics", "/srv/var/tests/gw1/metrics"]
+
+
 def test_without_redis_only_the_namespace_and_directory_change():
     assert "REDIS_URL" not in environment_for("gw1", {})
 
