@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 from typing import Any
 
 import orjson
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models import Model
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
 from games.models import Account, Deadline, Event, Game, IdempotencyKey, Seat
 
@@ -62,8 +62,23 @@ def _rows_as_json(vendor: str, model: type[Model], where: str, extra: str = "") 
 
 def _instance(model: type[Model], raw: dict[str, Any], alias: str = DEFAULT_DB_ALIAS) -> Model:
     """A model instance from one JSON object of `_rows_as_json`, as the ORM would load it."""
+    attnames, parsed = _json_shape(model)
+    values = [raw[attname] for attname in attnames]
+    for index, field in parsed:
+        values[index] = _from_json(field, values[index])
+    return model.from_db(alias, attnames, values)
+
+
+@functools.cache
+def _json_shape(model: type[Model]) -> tuple[list[str], list[tuple[int, Any]]]:
+    """The model's column attnames, and the fields whose JSON form is not already the value the
+    ORM would hand over: whole numbers and strings are; a float may arrive as a whole number, a
+    boolean as 0 or 1 (SQLite), a date as text."""
     fields = model._meta.concrete_fields
-    return model.from_db(alias, [field.attname for field in fields], [_from_json(field, raw[field.attname]) for field in fields])
+    plain = (models.AutoField, models.BigAutoField, models.IntegerField, models.CharField, models.TextField,
+             models.ForeignKey)
+    parsed = [(index, field) for index, field in enumerate(fields) if not isinstance(field, plain)]
+    return [field.attname for field in fields], parsed
 
 
 def _from_json(field: Any, value: Any) -> Any:
@@ -119,15 +134,15 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     game = Game.from_db(db.alias, [field.attname for field in fields], _converted(db, fields, row[:len(fields)]))
     game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json = row[len(fields):]
     seats_loaded = []
-    for raw in json.loads(game.seats_json):
+    for raw in orjson.loads(game.seats_json):
         seat = _instance(Seat, raw)
         seat.vacation_since = _from_json(VACATION_SINCE, raw["vacation_since"])  # what `deadlines` asks of the owner
         seats_loaded.append(seat)
     game._prefetched_objects_cache = {
         "seats": sorted(seats_loaded, key=lambda seat: seat.index),
-        "deadlines": sorted((_instance(Deadline, raw) for raw in json.loads(game.deadlines_json)), key=lambda d: d.seat),
+        "deadlines": sorted((_instance(Deadline, raw) for raw in orjson.loads(game.deadlines_json)), key=lambda d: d.seat),
     }
-    rows = json.loads(game.earlier_json) if game.earlier_json else []
+    rows = orjson.loads(game.earlier_json) if game.earlier_json else []
     game.earlier_key = rows[0] if rows else None
     del game.seats_json, game.deadlines_json, game.earlier_json
     if game.last_hash is None:
@@ -159,12 +174,19 @@ def _converters(vendor: str, field: Any) -> tuple[Any, list]:
 
 
 def remember_loaded(game: Game) -> None:
-    """Note the columns as read, so the update writes only those that changed."""
-    game._as_loaded = {attname: _copied(getattr(game, attname)) for attname, _ in _columns(Game)}
+    """Note the columns as read, so the update writes only those that changed. A JSON column's
+    value is copied (the move may change it in place); every other value is immutable."""
+    loaded = {attname: getattr(game, attname) for attname, _ in _columns(Game)}
+    for attname in _json_attnames():
+        value = loaded[attname]
+        if isinstance(value, (dict, list)):
+            loaded[attname] = orjson.loads(orjson.dumps(value))
+    game._as_loaded = loaded
 
 
-def _copied(value: Any) -> Any:
-    return orjson.loads(orjson.dumps(value)) if isinstance(value, (dict, list)) else value
+@functools.cache
+def _json_attnames() -> tuple[str, ...]:
+    return tuple(field.attname for field in Game._meta.concrete_fields if isinstance(field, models.JSONField))
 
 
 class Writes:
@@ -203,7 +225,7 @@ class Writes:
                     params.append(FIRST_ID)  # stands in its place until the id is known
                 else:
                     marks.append("%s")
-                    params.append(field.get_db_prep_save(value, self.db))
+                    params.append(_prepared(field, value, self.db))
             values.append(f"({', '.join(marks)})")
         sql = f"INSERT INTO {self._q(model._meta.db_table)} ({columns}) VALUES {', '.join(values)}"
         if ignore_conflicts:
@@ -225,7 +247,7 @@ class Writes:
             return
         fields = [model._meta.get_field(name) for name in changes]
         sets = ", ".join(f"{self._q(field.column)} = %s" for field in fields)
-        params = [field.get_db_prep_save(changes[field.attname], self.db) for field in fields]
+        params = [_prepared(field, changes[field.attname], self.db) for field in fields]
         self.add(f"UPDATE {self._q(model._meta.db_table)} SET {sets} WHERE {self._q('id')} = %s", [*params, pk])
 
     def delete(self, model: type[Model], pks: list[int]) -> None:
@@ -267,6 +289,19 @@ class Writes:
 
 
 FIRST_ID = object()  # a value standing for the id the first part of a `Writes` returns
+
+
+def _prepared(field: Any, value: Any, db: Any) -> Any:
+    """A value as the ORM would send it; a JSON value to PostgreSQL encoded by orjson rather than
+    the standard library (a move writes several: the event's payloads, the game's `to_act`)."""
+    if db.vendor == "postgresql" and isinstance(field, models.JSONField) and field.encoder is None \
+            and value is not None:
+        return Jsonb(value, dumps=_json_text)
+    return field.get_db_prep_save(value, db)
+
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def game_changes(game: Game) -> dict[str, Any]:

@@ -43,16 +43,24 @@ class Game(models.Model):
     )
     invitation_key = models.CharField(max_length=40, blank=True, default="", help_text="a private game's link secret")
     rated = models.BooleanField(default=False, help_text="its result changes its players' ratings (`competition`)")
+    lines_waiting = models.BooleanField(
+        default=False, db_default=False,
+        help_text="a conditional line may wait: a move wakes the line worker (never shown to anyone)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True, help_text="when the game finished (set once)")
 
     class Meta:
         ordering = ("-id",)
+        # A move rewrites the row (seq, to_act, updated_at). No index names a column a move
+        # changes, so PostgreSQL updates the row in place on its page (a HOT update) and touches
+        # no index; the table leaves room on each page for it (migration 0015's fillfactor).
         indexes = [
             models.Index(fields=("status", "-id")),
             # the ratings' sweep: rated games finished lately
-            models.Index(fields=("updated_at",), condition=models.Q(rated=True, status="finished"),
-                         name="game_rated_finished"),
+            models.Index(fields=("finished_at",), condition=models.Q(rated=True, status="finished"),
+                         name="game_rated_finished_at"),
         ]
 
     def __str__(self) -> str:
@@ -139,7 +147,8 @@ class Event(models.Model):
     Events written before that scheme have an empty `private_digest` and hash the payload itself.
     """
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # Found through (game, seq)'s unique index: an index of its own would be one more to write a move.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=10, choices=EventKind.choices)
     seat = models.SmallIntegerField(null=True, blank=True)
@@ -226,7 +235,8 @@ class Deadline(models.Model):
     `due_at` is NULL while the clock is stopped (its owner on vacation).
     """
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deadlines")
+    # Found through (game, seat)'s unique index, as events are through (game, seq)'s.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deadlines", db_index=False)
     seat = models.PositiveSmallIntegerField()
     seq = models.PositiveIntegerField(help_text="the game's seq this deadline applies at")
     due_at = models.DateTimeField(null=True, blank=True)

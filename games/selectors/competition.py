@@ -15,8 +15,8 @@ def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[i
                    rules_id: str | None = None, rated_only: bool = True) -> list[dict[str, Any]]:
     """Finished games in the order they finished (their last event's time, then id), each with
     its rules, time control, result and seats ({index, user_id, username, is_bot, bot, level}).
-    `changed_since` keeps those whose row changed at or after it (a game's row changes last when
-    it finishes); `game_ids` and `rules_id` only those."""
+    `changed_since` keeps those that finished at or after it; `game_ids` and `rules_id` only
+    those."""
     games = Game.objects.filter(status=GameStatus.FINISHED)
     if rated_only:
         games = games.filter(rated=True)
@@ -25,10 +25,12 @@ def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[i
     if rules_id is not None:
         games = games.filter(rules=rules_id)
     if changed_since is not None:
-        games = games.filter(updated_at__gte=changed_since)
+        games = games.filter(finished_at__gte=changed_since)
     # Plain rows, not model instances: a rebuild reads every finished game (`bench.competition`).
-    rows = list(games.annotate(finished_at=Max("events__created_at")).order_by("finished_at", "pk")
-                .values("pk", "rules", "players", "time_control", "rated", "private", "result", "finished_at"))
+    # A game's finish, for the fold's order, is its last event's time (the row's `finished_at` is
+    # stamped a moment later, inside the same transaction).
+    rows = list(games.annotate(last_event_at=Max("events__created_at")).order_by("last_event_at", "pk")
+                .values("pk", "rules", "players", "time_control", "rated", "private", "result", "last_event_at"))
     seats: dict[int, list[dict[str, Any]]] = {}
     for seat in (Seat.objects.filter(game__in=games.values("pk")).order_by("game_id", "index")
                  .values("game_id", "index", "user_id", "user__username", "user__account__is_bot", "bot", "bot_level")):
@@ -42,6 +44,7 @@ def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[i
         })
     for row in rows:
         row["id"] = row.pop("pk")
+        row["finished_at"] = row.pop("last_event_at")
         row["seats"] = seats.get(row["id"], [])
     return rows
 

@@ -55,6 +55,11 @@ def conditional_create(*, game_id: int, user: Any, moves: list[Any], invitation:
     if line[-1]["seat"] != seat:
         raise ConditionalInvalid("a line ends with your own move", index=len(line) - 1)
     with transaction.atomic():
+        # Set before the line is stored, under the game's row lock (the UPDATE takes it): a move
+        # either waits for this commit and then reads the flag on the row it locks, or committed
+        # first, and then `_wake_if_moved_on` sees the game moved on. `update()` leaves
+        # `updated_at` alone, so nothing the other seat can read changes.
+        Game.objects.filter(pk=game.pk).update(lines_waiting=True)
         queued = ConditionalLine.objects.select_for_update().filter(game=game, seat=seat)
         if len(list(queued)) >= MAX_LINES:
             raise TooManyConditionals(f"at most {MAX_LINES} lines at once in a game; cancel one first")
@@ -153,6 +158,7 @@ def conditionals_play(*, game_id: int, seq: int) -> Event | None:
     move the surviving lines on, drop the others. Nothing if the game has moved past `seq` (the
     task for the newer seq does the work) or no line waits."""
     if not ConditionalLine.objects.filter(game_id=game_id).exists():
+        _no_lines_left(game_id)
         return None
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.seq != seq:
@@ -172,6 +178,16 @@ def conditionals_play(*, game_id: int, seq: int) -> Event | None:
             if played is not None:
                 return played
     return None
+
+
+def _no_lines_left(game_id: int) -> None:
+    """Clear the game's `lines_waiting`, so its moves stop waking the worker. The row is locked
+    first and the lines counted after, in a statement of their own: a line being stored holds
+    the same lock while it sets the flag, so it is either counted here or sets the flag after."""
+    with transaction.atomic():
+        flagged = Game.objects.select_for_update().filter(pk=game_id, lines_waiting=True).values_list("pk", flat=True)
+        if flagged.first() is not None and not ConditionalLine.objects.filter(game_id=game_id).exists():
+            Game.objects.filter(pk=game_id).update(lines_waiting=False)
 
 
 def _events_since(game_id: int, after: int, upto: int) -> dict[int, Event]:
@@ -236,13 +252,10 @@ def conditionals_stalled(*, idle_seconds: float, limit: int = 500) -> list[tuple
     return list(stalled.items())[:limit]
 
 
-def wake_after_commit(sender: Any, *, game_id: int, seq: int, lines_waiting: bool | None = True,
-                      **kwargs: Any) -> None:
+def wake_after_commit(sender: Any, *, game_id: int, seq: int, lines_waiting: bool = True, **kwargs: Any) -> None:
     """`games.signals.events_recorded` receiver: the lines waiting on this event are looked at by
     a worker (`games.tasks.play_conditionals`), never in the mover's request. `lines_waiting`
-    None: asked here, after the event's commit, so that no worker is woken for a game without
-    a line (`games.services.recording` says when it is asked rather than assumed)."""
-    if lines_waiting is None:
-        lines_waiting = ConditionalLine.objects.filter(game_id=game_id).exists()
+    False: the game's row said no line waits (`Game.lines_waiting`; `games.services.recording`
+    says when that is trusted), so no worker is woken for nothing."""
     if lines_waiting:
         dispatch.send(dispatch.PLAY_CONDITIONALS, (game_id, seq))

@@ -49,6 +49,8 @@ def _project(game: Game, state: Any) -> None:
         game.status = GameStatus.FINISHED
         game.result = outcome.as_dict()
         game.to_act = []
+    if game.status == GameStatus.FINISHED and game.finished_at is None:  # here, or ended by the players
+        game.finished_at = timezone.now()
 
 
 def _snapshot_if_due(game: Game, state: Any, writes: hotpath.Writes) -> None:
@@ -70,12 +72,12 @@ def _notify_after_commit(game: Game, finished: bool) -> None:
 
     Conditional lines: their wake-up is sent for every event alike wherever the request itself
     runs the job, so that no answer takes longer because the other seat queued a line. Where
-    the thread runs it, the answer waits for none of it, and the thread asks, after the commit,
-    whether a line waits (`lines_waiting=None`): asked then, it also sees a line queued while
-    the move held the game's lock, which a read inside the move's transaction would miss."""
+    the thread runs it, the answer waits for none of it, and the wake-up goes only to a game
+    whose locked row says a line may wait (`Game.lines_waiting`, set under the same lock by the
+    line's storing, so a line stored while the move waited for the lock is seen on the row)."""
     game_id, seq = game.pk, game.seq
     bots = _bot_to_move(game)
-    lines_waiting = None if after_commit.in_background() else True
+    lines_waiting = game.lines_waiting or not after_commit.in_background()
     transaction.on_commit(lambda: after_commit.soon(_notify, game_id, seq, bots, lines_waiting), robust=True)
     if finished:
         transaction.on_commit(lambda: signals.game_finished.send(Game, game_id=game_id), robust=True)
@@ -87,7 +89,7 @@ def _bot_to_move(game: Game) -> bool:
     return any((seat.bot or seat.stand_in) and seat.index in game.to_act for seat in game.seats.all())
 
 
-def _notify(game_id: int, seq: int, bots: bool, lines_waiting: bool | None) -> None:
+def _notify(game_id: int, seq: int, bots: bool, lines_waiting: bool) -> None:
     """Each effect apart: one failing (the broker away) does not keep the others from running."""
     if bots:
         try:

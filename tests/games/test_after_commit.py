@@ -1,19 +1,21 @@
 """A committed move's effects (bots, streams, listeners) run in the web process's after-commit
 thread, not in the request (`games.after_commit`): in order, one failure apart from the rest, and
-the conditional lines' wake-up sent only for a game with a line (asked after the commit, so a line
-queued while the move held the game's lock is not missed), while the request itself does the same
-work whether a line waits or not."""
+the conditional lines' wake-up sent only for a game whose locked row says a line may wait (set
+under the same lock by the line's storing, so a line stored while a move waits for the lock is not
+missed), while the request itself does the same work whether a line waits or not."""
 
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
+from django.db import connections, transaction
 
 from games import after_commit, dispatch
-from games.models import Game
+from games.models import ConditionalLine, Game
 from games.services import conditionals
-from tests.games.test_conditionals import line_to_reply, terrafex_game
+from tests.games.test_conditionals import ahead, line_to_reply, terrafex_game
 
 # Committed for real: the thread asks the database on its own connection after the commit.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,8 +39,6 @@ def in_thread(settings, monkeypatch):
 
 
 def _their_move(game_id, mover, django_capture_on_commit_callbacks, picks=(7,)):
-    from tests.games.test_conditionals import ahead
-
     seq = Game.objects.get(pk=game_id).seq
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         assert mover.submit(game_id, ahead(game_id, list(picks))[0][1], seq).status_code == 201
@@ -85,6 +85,93 @@ def test_a_line_checked_before_a_move_and_stored_after_it_still_wakes_the_worker
     assert waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": line}).status_code == 201
     assert after_commit.drain()
     assert [(name, args) for name, args, _ in in_thread] == [(dispatch.PLAY_CONDITIONALS, (game_id, moved[0] + 1))]
+
+
+@pytest.mark.postgres  # the row lock a move waits on, and pg_locks to see it wait
+def test_a_line_stored_while_the_move_waits_for_the_lock_is_seen_on_the_row_the_move_locks(
+    in_thread, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The line's storing holds the game's row lock (it sets `lines_waiting`) when the opponent's
+    move asks for it; the move waits, then reads the flag on the row it locks and wakes the
+    worker. The line's own after-commit look (`_wake_if_moved_on`) is silenced, so only the row
+    can have told the move."""
+    monkeypatch.setattr(conditionals, "_wake_if_moved_on", lambda game_id, anchor_seq: None)
+    game_id, mover, waiter, seat = terrafex_game()
+    line = [m for _, m in line_to_reply(game_id, seat, [3])]
+    waiter_user = Game.objects.get(pk=game_id).seats.get(index=seat).user
+    seq = Game.objects.get(pk=game_id).seq
+    theirs = ahead(game_id, [3])[0][1]
+    stored, answers = threading.Event(), []
+
+    def store_the_line_and_hold_the_lock():
+        try:
+            with transaction.atomic():
+                conditionals.conditional_create(game_id=game_id, user=waiter_user, moves=line)
+                stored.set()
+                _wait_until_someone_waits_for_a_lock()
+        finally:
+            connections.close_all()
+
+    def their_move():
+        try:
+            answers.append(mover.submit(game_id, theirs, seq).status_code)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=store_the_line_and_hold_the_lock)
+    holder.start()
+    assert stored.wait(10)
+    move = threading.Thread(target=their_move)
+    move.start()
+    holder.join(15)
+    move.join(15)
+    assert answers == [201]
+    assert after_commit.drain()
+    assert [(name, args) for name, args, _ in in_thread] == [(dispatch.PLAY_CONDITIONALS, (game_id, seq + 1))]
+
+
+def _wait_until_someone_waits_for_a_lock(seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    with connections["default"].cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.02)
+    raise AssertionError("the move never waited for the line's lock")
+
+
+def test_once_no_line_is_left_the_worker_clears_the_flag_and_moves_stop_waking_it(
+    in_thread, django_capture_on_commit_callbacks
+):
+    game_id, mover, waiter, seat = terrafex_game()
+    line = [m for _, m in line_to_reply(game_id, seat, [3])]
+    answer = waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": line})
+    assert answer.status_code == 201
+    assert Game.objects.get(pk=game_id).lines_waiting
+    assert waiter.client.delete(f"/api/games/{game_id}/conditionals/{answer.json()['id']}/").status_code == 204
+    assert not ConditionalLine.objects.filter(game_id=game_id).exists()
+    seq, _ = _their_move(game_id, mover, django_capture_on_commit_callbacks, picks=(5,))
+    assert after_commit.drain()
+    assert [(name, args) for name, args, _ in in_thread] == [(dispatch.PLAY_CONDITIONALS, (game_id, seq + 1))]
+    conditionals.conditionals_play(game_id=game_id, seq=seq + 1)  # the worker, woken: no line left
+    assert not Game.objects.get(pk=game_id).lines_waiting
+    in_thread.clear()
+    game = Game.objects.get(pk=game_id)
+    their_seat = game.to_act[0]
+    player = mover if their_seat != seat else waiter
+    with django_capture_on_commit_callbacks(execute=True):
+        assert player.submit(game_id, ahead(game_id, [0])[0][1], game.seq).status_code == 201
+    assert after_commit.drain()
+    assert in_thread == []
+
+
+def test_the_flag_is_never_in_what_anyone_is_shown(django_capture_on_commit_callbacks):
+    game_id, mover, waiter, seat = terrafex_game()
+    line = [m for _, m in line_to_reply(game_id, seat, [3])]
+    assert waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": line}).status_code == 201
+    for player in (mover, waiter):
+        assert "lines_waiting" not in player.get(f"/api/games/{game_id}/").content.decode()
 
 
 def test_jobs_run_in_order_and_one_failing_does_not_stop_the_next(settings):
