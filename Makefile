@@ -47,6 +47,9 @@ export SCRAPYARD_STREAM_HANDOFF ?= $(SCRAPYARD_VAR_DIR)/streams.sock
 CORES := $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')
 export SCRAPYARD_WEB_PROCESSES ?= $(CORES)
 export SCRAPYARD_WEB_THREADS ?= 4
+# gunicorn, which hands streams over on this one address; granian (less CPU a request) only behind
+# a proxy that routes the stream paths itself, with SCRAPYARD_STREAM_HANDOFF= (project/serve.py).
+export SCRAPYARD_WEB_SERVER ?= gunicorn
 export SCRAPYARD_DEADLINE_PROCESSES ?= 2
 export SCRAPYARD_BOT_PROCESSES ?= $(CORES)
 export SCRAPYARD_DEFAULT_PROCESSES ?= 1

@@ -75,9 +75,11 @@ def _make_variable(name: str, *overrides: str) -> str:
 
 
 def test_make_run_listens_on_this_machine_only_unless_told():
-    web = next(line for line in (ROOT / "deploy" / "supervisord.conf").read_text().splitlines()
-               if "gunicorn" in line)
-    assert "--bind %(ENV_HOST)s:%(ENV_PORT)s" in web  # the supervisor binds what make exports
+    from project import serve
+
+    assert "command=%(ENV_SCRAPYARD_BIN)s/python -m project.serve" in (ROOT / "deploy" / "supervisord.conf").read_text()
+    web = serve.from_environment({"HOST": "10.1.2.3", "PORT": "8123"})
+    assert web[web.index("--bind") + 1] == "10.1.2.3:8123"  # the server binds what make exports
     assert _make_variable("HOST") == "127.0.0.1"
     assert _make_variable("HOST", "HOST=0.0.0.0") == "0.0.0.0"
     assert "export HOST PORT" in (ROOT / "Makefile").read_text()
@@ -95,5 +97,9 @@ def test_make_run_gives_the_web_server_and_bot_workers_a_process_per_core():
     assert _make_variable("CORES") == str(len(os.sched_getaffinity(0)))
     makefile = (ROOT / "Makefile").read_text()
     assert "SCRAPYARD_WEB_PROCESSES ?= $(CORES)" in makefile and "SCRAPYARD_BOT_PROCESSES ?= $(CORES)" in makefile
-    web = (ROOT / "deploy" / "supervisord.conf").read_text()
-    assert "--workers %(ENV_SCRAPYARD_WEB_PROCESSES)s --worker-class gthread --threads %(ENV_SCRAPYARD_WEB_THREADS)s" in web
+    from project import serve
+
+    web = serve.from_environment({"SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "5"})
+    assert web[web.index("--workers") + 1] == "3" and web[web.index("--threads") + 1] == "5"
+    assert web[web.index("--worker-class") + 1] == "gthread"
+    assert _make_variable("SCRAPYARD_WEB_SERVER") == "gunicorn"
