@@ -1,8 +1,10 @@
 """The ASGI entry point: the `streams` process of `make run` (uvicorn) serves the live streams
 (`streams.views`) from it; the API's other views run under WSGI (`project.wsgi`).
 
-It serves the stream routes only: any other path gets 404 `not_found` before Django sees it, so
-the stream server's port is no second door to the API, its admin or its pages."""
+It serves the stream routes only, and its own liveness and readiness (`/api/health/`,
+`/api/ready/`, which a load balancer asks of every port): any other path gets 404 `not_found`
+before Django sees it, so the stream server's port is no second door to the API, its admin or
+its pages."""
 
 import json
 import os
@@ -14,7 +16,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 
 django_application = get_asgi_application()
 
-STREAM_ROUTES = re.compile(r"/api/(?:stream|games/[0-9]+/(?:chat/)?stream)/?")
+STREAM_ROUTES = re.compile(r"/api/(?:stream|games/[0-9]+/(?:chat/)?stream|health|ready)/?")
 NOT_FOUND = json.dumps(
     {"code": "not_found", "detail": "the stream server serves only /api/stream/, /api/games/{id}/stream/ and "
                                     "/api/games/{id}/chat/stream/"}

@@ -108,3 +108,14 @@ def test_the_stream_server_serves_the_stream_routes_only():
         assert (status, json.loads(body)["code"]) == (404, "not_found"), path
     status, body = _run(lambda: _served("/api/games/999999/stream/"))  # reaches the stream view
     assert (status, json.loads(body)["code"]) == (404, "game_not_found")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.redis
+def test_the_stream_server_answers_its_liveness_and_readiness_for_the_load_balancer():
+    """A load balancer (and a node joining, README) asks each port's /api/ready/; the stream
+    server answered 404 to it, so no node behind the proxy ever looked ready (bench.cluster)."""
+    status, body = _run(lambda: _served("/api/health/"))
+    assert status == 200
+    status, body = _run(lambda: _served("/api/ready/"))
+    assert status == 200 and json.loads(body)["subscription"] == "ok", body
