@@ -22,27 +22,16 @@ from django.db import close_old_connections
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.http import require_GET
 
-from games import dispatch
+from games import selectors
 from project import metrics
 
 # How long readiness waits for a stream server's subscription when it is (re)connecting.
 SUBSCRIPTION_WAIT_SECONDS = 1.0
 
 
-def _database() -> str:
-    from django.db import connection
-
-    close_old_connections()  # a connection that died with the database is not reused
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-        return "ok"
-    except Exception as error:  # any failure is the answer
-        return f"error: {type(error).__name__}"
-
-
 def _checks() -> dict[str, str]:
-    return {"database": _database(), "broker": dispatch.broker_check()}
+    close_old_connections()  # a connection that died with the database is not reused
+    return selectors.health_checks()
 
 
 async def _subscription() -> str:

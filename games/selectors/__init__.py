@@ -100,7 +100,7 @@ from games.selectors.accounts import (
 )
 from games.selectors.tokens import token_info, token_list, tokens_live
 from games.selectors.catalogues import GAME_DOCS, bots_catalogue, rules_catalogue, rules_detail
-from games.selectors.health import health
+from games.selectors.health import health, health_checks
 from games.selectors.competition import finished_games, games_current
 
 __all__ = [
@@ -150,6 +150,7 @@ __all__ = [
     "games_maybe_abandoned",
     "games_moved_since",
     "health",
+    "health_checks",
     "invitation_matches",
     "invitations_of",
     "is_bot_account",

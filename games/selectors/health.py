@@ -1,4 +1,5 @@
-"""Whether this process reaches the database and the broker."""
+"""Whether this process reaches the database and the broker: `/api/health/` and, with the
+stream server's subscription besides, `/api/ready/` (`project.ops`)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ from games import dispatch
 
 def health() -> dict[str, str]:
     """Whether this process reaches the database and the broker; any failure is the answer."""
-    checks = {"database": _database_check(), "broker": dispatch.broker_check()}
+    checks = health_checks()
     return {"status": "ok" if all(value == "ok" for value in checks.values()) else "degraded", **checks}
+
+
+def health_checks() -> dict[str, str]:
+    return {"database": _database_check(), "broker": dispatch.broker_check()}
 
 
 def _database_check() -> str:
