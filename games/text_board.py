@@ -13,7 +13,8 @@ from rules.presentation import text_lines
 
 
 def player_name(seat: dict[str, Any]) -> str:
-    if seat["username"]:
+    """Who sits in a seat as the API describes it, in every surface's words (page, mail, text)."""
+    if seat.get("username"):
         return seat["username"]
     return f"bot {seat['bot']['name']}" if seat.get("bot") else "open seat"
 

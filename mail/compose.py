@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 
+from games.text_board import player_name
 from rules import presentation
 
 WIDTH = 78
@@ -54,14 +55,8 @@ def title(game: dict[str, Any]) -> str:
     return f"Scrapyard game {game['id']} ({game['rules']})"
 
 
-def seat_name(seat: dict[str, Any]) -> str:
-    if seat["username"]:
-        return seat["username"]
-    return f"bot {seat['bot']['name']}" if seat.get("bot") else "open seat"
-
-
 def history(events: list[dict[str, Any]], game: dict[str, Any]) -> list[str]:
-    names = {seat["seat"]: seat_name(seat) for seat in game["seats"]}
+    names = {seat["seat"]: player_name(seat) for seat in game["seats"]}
     lines = []
     for event in events:
         who = f"{names.get(event['seat'], 'seat ' + str(event['seat']))}: " if event["seat"] is not None else ""
@@ -103,7 +98,7 @@ def panel_lines(ctx: dict[str, Any]) -> list[str]:
     shown, game = ctx.get("presentation"), ctx.get("game") or {}
     if not shown:
         return []
-    names = [seat_name(seat) for seat in game.get("seats", [])]
+    names = [player_name(seat) for seat in game.get("seats", [])]
     acting = game.get("to_act", []) if game.get("status") == "active" else []
     return [*presentation.text_lines(shown, names, you=ctx.get("seat"), acting=acting), ""]
 
@@ -137,7 +132,7 @@ def proposal(ctx: dict[str, Any]) -> Mail:
     """Another seat offers a draw or asks to take a move back: what it asks, how to answer, and
     the moves too when it is the reader's turn (accepting or declining is not a move)."""
     game = ctx["game"]
-    names = {seat["seat"]: seat_name(seat) for seat in game["seats"]}
+    names = {seat["seat"]: player_name(seat) for seat in game["seats"]}
     lines = []
     offer, request = game.get("draw_offer"), game.get("takeback_request")
     if offer and offer["by"] != ctx["seat"] and ctx["seat"] not in offer["accepted"]:
@@ -178,7 +173,7 @@ def deadline_warning(ctx: dict[str, Any]) -> Mail:
 
 def game_started(ctx: dict[str, Any]) -> Mail:
     game = ctx["game"]
-    players = ", ".join(f"seat {seat['seat']}: {seat_name(seat)}" for seat in game["seats"])
+    players = ", ".join(f"seat {seat['seat']}: {player_name(seat)}" for seat in game["seats"])
     lines = [
         wrap(f"{ctx['username']}, {title(game)} has started. Players: {players}."),
         wrap(f"You play seat {ctx['seat']}. You will get a mail whenever it is your turn."),
@@ -192,7 +187,7 @@ def game_started(ctx: dict[str, Any]) -> Mail:
 def game_over(ctx: dict[str, Any]) -> Mail:
     game = ctx["game"]
     result = game["result"] or {}
-    names = {seat["seat"]: seat_name(seat) for seat in game["seats"]}
+    names = {seat["seat"]: player_name(seat) for seat in game["seats"]}
     winners = ", ".join(names.get(seat, str(seat)) for seat in result.get("winners", [])) or "nobody"
     scores = result.get("scores")
     lines = [

@@ -11,19 +11,12 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from games import selectors
+from games.text_board import player_name
 
 
 def title_of(rules_id: str) -> str:
     found = next((entry for entry in selectors.rules_catalogue() if entry["id"] == rules_id), None)
     return found["title"] if found else rules_id
-
-
-def player_name(seat: dict[str, Any]) -> str:
-    if seat.get("username"):
-        return seat["username"]
-    if seat.get("bot"):
-        return f"bot {seat['bot']['name']}"
-    return "open seat"
 
 
 def seats(game: dict[str, Any]) -> list[dict[str, Any]]:
