@@ -2,7 +2,8 @@
 // push entries round the edge ("N1" … "W6") and the corners ("NW" …) as targets; under the map,
 // every ship's sections on a grid of its own, turned as joined, with its stores and score.
 // The caller's own ship takes clicks at its places ("x,y", as the moves name them) and, on the
-// map, at its four step directions; the faces come from the view's `faces`, keyed by tile id.
+// map, at the step directions its moves list; the faces come from the view's `faces`, keyed by
+// tile id.
 import { svg, text, cell } from './svg.js';
 
 const CELL = 64;
@@ -106,22 +107,38 @@ function drawMap(root, view, seat, moves) {
     }
   }
   const mine = seat !== null && seat !== undefined ? view.ships[seat] : null;
-  if (mine && mine.at && !mine.out && moves.some((move) => move.dir)) drawSteps(root, mine.at);
+  const steps = new Set(moves.map((move) => move.dir).filter(Boolean));
+  if (mine && mine.at && !mine.out && steps.size) drawSteps(root, mine.at, steps, size);
   drawEdge(root, view);
 }
 
-// The four step directions on the caller's ship's cell, as targets "N", "E", "S", "W".
-function drawSteps(root, [col, row]) {
+// The listed step directions on the caller's ship's cell, as targets "N", "E", "S", "W": an
+// arrow inside the ship's cell, and the cell it steps into, outlined, to tap. Four arrows share
+// one cell, too small for four fingers on a phone; the cells stepped into are a whole cell each
+// and lie inside the map, where no other target is drawn (the push entries and corners lie
+// round its edge, the ships' places under it).
+const STEPS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
+
+function drawSteps(root, [col, row], steps, size) {
+  for (const [dir, [dx, dy]] of Object.entries(STEPS)) {
+    if (!steps.has(dir)) continue;
+    const [toCol, toRow] = [col + dx, row + dy];
+    const onMap = toCol >= 0 && toRow >= 0 && toCol < size && toRow < size;
+    // Inset, clear of the border that marks a cell the last move touched (often the one a step left).
+    const into = onMap ? svg('rect', { x: MARGIN + toCol * CELL + 6, y: MARGIN + toRow * CELL + 6, width: CELL - 12, height: CELL - 12, rx: 4, class: 'step-into' }) : null;
+    const label = onMap ? `step ${dir}, to row ${toRow + 1}, column ${toCol + 1}` : `step ${dir}`;
+    root.append(cell(dir, label, '', stepArrow(col, row, dx, dy), into));
+  }
+}
+
+function stepArrow(col, row, dx, dy) {
   const cx = MARGIN + (col + 0.5) * CELL;
   const cy = MARGIN + (row + 0.5) * CELL;
-  const arrows = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
-  for (const [dir, [dx, dy]] of Object.entries(arrows)) {
-    const tip = [cx + dx * CELL * 0.45, cy + dy * CELL * 0.45];
-    const base = [cx + dx * CELL * 0.28, cy + dy * CELL * 0.28];
-    const side = [dy * CELL * 0.1, dx * CELL * 0.1];
-    const points = [tip, [base[0] + side[0], base[1] + side[1]], [base[0] - side[0], base[1] - side[1]]].map((p) => p.join(',')).join(' ');
-    root.append(cell(dir, `step ${dir}`, '', svg('polygon', { points, class: 'step' })));
-  }
+  const tip = [cx + dx * CELL * 0.45, cy + dy * CELL * 0.45];
+  const base = [cx + dx * CELL * 0.28, cy + dy * CELL * 0.28];
+  const side = [dy * CELL * 0.1, dx * CELL * 0.1];
+  const points = [tip, [base[0] + side[0], base[1] + side[1]], [base[0] - side[0], base[1] - side[1]]].map((p) => p.join(',')).join(' ');
+  return svg('polygon', { points, class: 'step' });
 }
 
 function drawEdge(root, view) {
@@ -199,6 +216,7 @@ export const legend = [
   ['+Y/B ▢BB Y›B', 'a section makes, stores, converts'],
   ['3★', 'a section\'s points'],
   ['black square', 'empty space'],
+  ['▲ and a dashed cell', 'a step your ship may take: tap the arrow or the dashed cell it steps into'],
 ];
 
 export default function draw(view, { seat, moves = [] }) {
