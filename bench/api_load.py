@@ -20,7 +20,8 @@ import random
 import statistics
 import threading
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 MODES = ("one", "three")
@@ -37,6 +38,7 @@ class Result:
     requests: int
     conflicts: int
     errors: int
+    refusals: dict = field(default_factory=dict)  # "409 stale_seq": how many, the conflicts by kind
 
     @property
     def per_second(self) -> float:
@@ -101,6 +103,7 @@ class Player(threading.Thread):
         self.latencies: list[float] = []
         self.errors: list = []
         self.conflicts = 0
+        self.refusals: Counter = Counter()
         self.stored = 0
         self.client: Client | None = None
 
@@ -151,6 +154,7 @@ class Player(threading.Thread):
             self.known = self._next_from(body["game"])
         elif status in (409, 422):
             self.conflicts += 1
+            self.refusals[f"{status} {(body or {}).get('code', '')}"] += 1
             self.known = self._read(self.game_id)
         else:
             self.errors.append(status)
@@ -206,4 +210,5 @@ def run(base: str, tokens: list[list[str]], mode: str, clients: int, seconds: fl
     cuts = statistics.quantiles(latencies, n=100)
     return Result(mode, clients, sum(player.stored for player in players), elapsed, cuts[49] * 1000, cuts[98] * 1000,
                   sum(player.client.requests for player in players if player.client),
-                  sum(player.conflicts for player in players), len(errors))
+                  sum(player.conflicts for player in players), len(errors),
+                  dict(sum((player.refusals for player in players), Counter())))

@@ -127,10 +127,11 @@ def _finished_games(games: int, players_pool: int = 2000) -> None:
             """
             INSERT INTO games_game (id, rules, rules_version, players, options, status, seq, to_act, result, seed,
                                     seed_sha256, time_control, timeout_policy, created_by_id, private,
-                                    timeouts_to_resign, invitation_key, rated, created_at, updated_at)
+                                    timeouts_to_resign, invitation_key, rated, created_at, updated_at, finished_at)
             SELECT g, CASE WHEN g %% 5 = 0 THEN 'scavenge' ELSE 'terrafex' END, 1,
                    CASE WHEN g %% 5 = 0 THEN 3 + (g %% 2) ELSE 2 END, '{}', 'finished', 1, '[]', NULL, 'x', 'x',
                    %s::jsonb, 'auto', %s, false, 3, '', true,
+                   now() - interval '100000 minutes' + g * interval '1 minute',
                    now() - interval '100000 minutes' + g * interval '1 minute',
                    now() - interval '100000 minutes' + g * interval '1 minute'
             FROM generate_series(1, %s) AS g

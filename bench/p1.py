@@ -38,22 +38,26 @@ TICK = os.sysconf("SC_CLK_TCK")
 PAIRS, PGBENCH_SECONDS, API_SECONDS, SCALING_SECONDS = 3, 10, 20, 15
 
 
-def web_server(database_url: str, port: int, options: list[str] | None = None) -> subprocess.Popen:
-    """gunicorn on the bench database, shaped by `options` (default: as `make run` shapes it)."""
+def web_server(database_url: str, port: int, options: list[str] | None = None,
+               server: str = "gunicorn") -> subprocess.Popen:
+    """The web server on the bench database: `server` as `make run` shapes it, or gunicorn or
+    granian (`options[0]`) shaped by `options`."""
     # Redis as a deployment has it (rate-limit counts, stream notices); the account's rate limit
     # raised, so the figure is the server's, not the limit's (32 accounts moving ~20 times a second).
     env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "project.settings",
            "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"),
            "SCRAPYARD_RATE_ACCOUNT": "1000000"}
-    command = [sys.executable, "-m", "gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}", *(options or web_options()),
-               "--log-level", "warning"]
+    from project import serve
+
+    if options is None:  # as `make run` starts it (`project.serve`), without its access log
+        options = serve.command(server, "127.0.0.1", port, os.cpu_count() or 1, 4)
+    elif options[0] == "granian":
+        options = ["granian", "--interface", "wsgi", "--host", "127.0.0.1", "--port", str(port), *options[1:],
+                   "project.wsgi:application"]
+    else:
+        options = ["gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}", *options]
+    command = [sys.executable, "-m", *options, "--log-level", "warning"]
     return subprocess.Popen(command, cwd=ROOT, env=env)
-
-
-def web_options() -> list[str]:
-    """As deploy/supervisord.conf runs it: a process per core, 4 threads each, keep-alive."""
-    return ["--workers", str(os.cpu_count() or 1), "--worker-class", "gthread", "--threads", "4",
-            "--keep-alive", "30"]
 
 
 # --- CPU from /proc --------------------------------------------------------------------------
@@ -277,14 +281,15 @@ def _report(pairs, three, three_cpu, scaling, statements) -> list[str]:
 
 
 WEB_CONFIGS = {
+    "granian, 2 processes x 4 blocking threads (a node behind the proxy)": ["granian", "--workers", "2",
+                                                                            "--blocking-threads", "4"],
+    "granian, 3 processes x 2 blocking threads": ["granian", "--workers", "3", "--blocking-threads", "2"],
+    "granian, 2 processes x 8 blocking threads": ["granian", "--workers", "2", "--blocking-threads", "8"],
     "gthread, 2 processes x 4 threads, keep-alive (make run's)": ["--workers", "2", "--worker-class", "gthread",
                                                                    "--threads", "4", "--keep-alive", "30"],
     "gthread, 3 processes x 2 threads, keep-alive": ["--workers", "3", "--worker-class", "gthread", "--threads", "2",
                                                       "--keep-alive", "30"],
-    "gthread, 2 processes x 1 thread, keep-alive": ["--workers", "2", "--worker-class", "gthread", "--threads", "1",
-                                                     "--keep-alive", "30"],
     "sync, 2 processes (no keep-alive)": ["--workers", "2"],
-    "sync, 4 processes (no keep-alive)": ["--workers", "4"],
 }
 
 
@@ -325,32 +330,41 @@ def boardgame_io(clients: int, seconds: float, port: int = 8790) -> dict[str, An
 
 
 def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 15, peer_port: int = 8790) -> list[str]:
-    """Side by side, `rounds` times: pgbench, Scrapyard (as `make run` serves it, every move
-    committed with fsync) and the boardgame.io peer, 16 clients and 16 two-player games each."""
+    """Side by side, `rounds` times: pgbench, Scrapyard under each web server `project.serve`
+    starts (gunicorn as `make run` has it, on `port`; granian as a node behind the proxy has
+    it, on `port + 1`; every move committed with fsync) and the boardgame.io peer, 16 clients
+    and 16 two-player games each."""
     tokens = accounts(database_url, 16)
-    server = web_server(database_url, port)
-    rows = ["| round | load (1 min) | pgbench tps | Scrapyard moves/s | P1 ratio | POST p50 / p99 ms | Scrapyard CPU/move "
-            "web + PostgreSQL ms | boardgame.io moves/s | its p50 / p99 ms | its server CPU/move ms | Scrapyard / boardgame.io |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    servers = {name: (web_server(database_url, port + number, server=name), port + number)
+               for number, name in enumerate(("gunicorn", "granian"))}
+    rows = ["| round | web server | load (1 min) | pgbench tps | Scrapyard moves/s | P1 ratio | POST p50 / p99 ms | "
+            "Scrapyard CPU/move web + PostgreSQL ms | boardgame.io moves/s | its p50 / p99 ms | its server CPU/move ms | "
+            "Scrapyard / boardgame.io |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     try:
-        api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
+        for _, (_, at) in servers.items():
+            api_load.wait_for(f"http://127.0.0.1:{at}/api/health/")
         for number in range(rounds):
             load = os.getloadavg()[0]
             tps = pgbench_tps(database_url, seconds=8)
-            meter = CpuMeter(server)
-            meter.start()
-            ours = api_load.run(f"http://127.0.0.1:{port}", tokens, "one", 16, seconds, seed=40 + number)
-            per = {part: cpu * 1000 / max(ours.moves, 1) for part, cpu in meter.stop().items()}
+            ours = {}
+            for name, (server, at) in servers.items():
+                meter = CpuMeter(server)
+                meter.start()
+                result = api_load.run(f"http://127.0.0.1:{at}", tokens, "one", 16, seconds, seed=40 + number)
+                ours[name] = (result, {part: cpu * 1000 / max(result.moves, 1) for part, cpu in meter.stop().items()})
             theirs = boardgame_io(16, seconds, port=peer_port)
-            rows.append(f"| {number + 1} | {load:.1f} | {tps:,.0f} | {ours.per_second:,.0f} | {100 * ours.per_second / tps:.2f}% | "
-                        f"{ours.p50_ms:.1f} / {ours.p99_ms:.1f} | {per['web']:.2f} + {per['database']:.2f} = "
-                        f"{per['web'] + per['database']:.2f} | {theirs['moves_per_second']:,.0f} | "
-                        f"{theirs['p50_ms']:.1f} / {theirs['p99_ms']:.1f} | {theirs['server_cpu_ms_per_move']:.2f} | "
-                        f"{ours.per_second / max(theirs['moves_per_second'], 1e-9):.2f}x |")
-            print(rows[-1], flush=True)
+            for name, (result, per) in ours.items():
+                rows.append(f"| {number + 1} | {name} | {load:.1f} | {tps:,.0f} | {result.per_second:,.0f} | "
+                            f"{100 * result.per_second / tps:.2f}% | {result.p50_ms:.1f} / {result.p99_ms:.1f} | "
+                            f"{per['web']:.2f} + {per['database']:.2f} = {per['web'] + per['database']:.2f} | "
+                            f"{theirs['moves_per_second']:,.0f} | {theirs['p50_ms']:.1f} / {theirs['p99_ms']:.1f} | "
+                            f"{theirs['server_cpu_ms_per_move']:.2f} | "
+                            f"{result.per_second / max(theirs['moves_per_second'], 1e-9):.2f}x |")
+                print(rows[-1], flush=True)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        for server, _ in servers.values():
+            server.terminate()
+            server.wait(timeout=30)
     return rows
 
 
