@@ -9,6 +9,7 @@ Screenshots of every game page are written to `artifacts/screenshots/` for peopl
 from __future__ import annotations
 
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -66,9 +67,19 @@ def site(browser, live_server, stream_port, settings):
     yield live_server.url
     # Pages stop asking before the test's database is emptied (this fixture ends before it): their
     # streams end with them.
+    _close_pages(browser)
+    celery_app.conf.task_always_eager = eager
+
+
+def _close_pages(browser, within: float = 15.0) -> None:
+    """Close every page, then wait for what their last requests started in the live server (a
+    join's commit and the eager tasks after it): emptying the database under a request still
+    running deadlocked the flush, and the request died with a 500."""
     for context in list(browser.contexts):
         context.close()
-    celery_app.conf.task_always_eager = eager
+    deadline = time.monotonic() + within
+    while any("process_request_thread" in thread.name for thread in threading.enumerate()) and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -89,8 +100,7 @@ def _pages_closed_after_each_test(request):
     every browser context a test opened, so later tests run alone."""
     yield
     if "browser" in request.fixturenames:
-        for context in list(request.getfixturevalue("browser").contexts):
-            context.close()
+        _close_pages(request.getfixturevalue("browser"))
 
 
 def wait_for_js(page, expression: str, timeout: float = 15_000) -> None:

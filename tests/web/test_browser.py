@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import wait_for_js
 
@@ -76,25 +77,48 @@ def _first(page, targets: list[str]) -> str:
     return targets[0]
 
 
-def _play_one(page, prefer=_first) -> None:
-    """One move by pointing: click pointable board parts (the one `prefer` picks) until a move is
-    chosen, or the board cannot tell the rest apart (then a candidate), else a move from the
-    list; then confirm."""
-    for _ in range(12):
+def _choose(page, prefer=_first) -> None:
+    """Click pointable board parts (the one `prefer` picks) until a move is chosen, or the board
+    cannot tell the rest apart (then a candidate), else a move from the list."""
+    for _ in range(24):
         if page.locator("#confirm").count():
-            break
+            return
         pointable = page.locator(".board-svg .pointable")
         if pointable.count():
             targets = [part.get_attribute("data-target") for part in pointable.all()]
-            page.locator(f".board-svg .pointable[data-target='{prefer(page, targets)}']").click()
+            part = page.locator(f".board-svg .pointable[data-target='{prefer(page, targets)}']")
         elif page.locator("#choice .candidate").count():
-            page.locator("#choice .candidate").first.click()
+            part = page.locator("#choice .candidate").first
         else:
-            page.locator("#moves button.move").first.click()
-    seq = page.locator("#replay-at").get_attribute("max")
-    page.click("#confirm")
-    # Selectors, not a script: the pages' CSP lets no test evaluate a string of JavaScript either.
-    page.locator(f"#replay-at:not([max='{seq}']), body:not(:has(#confirm))").first.wait_for()
+            part = page.locator("#moves button.move").first
+        try:
+            part.click(timeout=3000)
+        except PlaywrightTimeout:
+            continue  # news redrew the board between looking and clicking (a seat acting at the same time): look again
+
+
+def _play_one(page, prefer=_first) -> None:
+    """One move by pointing, then confirmed. News from a seat acting at the same time can take
+    the chosen move away (it is no longer legal): then choose again, as a player would."""
+    for _ in range(6):
+        _choose(page, prefer)
+        seq = page.locator("#replay-at").get_attribute("max")
+        try:
+            page.locator("#confirm:not([disabled])").click(timeout=TIMEOUT / 3)
+            break
+        except PlaywrightTimeout:
+            if not _my_turn(page):
+                return  # the news ended the turn: nothing to play now
+    else:
+        pytest.fail("the chosen move was taken away six times")
+    # The move's answer (its confirm no longer disabled), and the position after it or no confirm:
+    # the stream can draw the position before the answer comes. Selectors, not a script: the
+    # pages' CSP lets no test evaluate a string of JavaScript either.
+    try:
+        page.locator(f"body:not(:has(#confirm[disabled])) #replay-at:not([max='{seq}']), body:not(:has(#confirm))").first.wait_for()
+    except PlaywrightTimeout:  # say what the player sees, not only that a selector never matched
+        seen = {part: page.locator(part).first.inner_text() for part in ("#status", "#picking", "#choice")}
+        pytest.fail(f"the move after event {seq} was not shown: {seen}")
 
 
 def _play_until_finished(pages, prefer=_first, moves_at_most: int = 400) -> None:
@@ -200,6 +224,56 @@ def test_news_while_a_move_awaits_its_confirm_keeps_the_confirm_and_the_click_pl
     played = [event for event in _events(game_id) if event.kind == "move"]
     assert len(played) == 1  # the move, played by the click on the kept confirm
     assert played[0].seat == (0 if mover is host else 1)
+
+
+# The answer to the player's first move held back until the page shows a newer position with a move
+# chosen in it (the other player moved meanwhile, and the stream brought both moves first).
+HOLD_THE_MOVES_ANSWER = """
+window.__answered = false;
+window.__loads_after = 0;
+const fetchNow = window.fetch.bind(window);
+window.fetch = async (url, options) => {
+  const move = !window.__answered && options?.method === 'POST' && String(url).endsWith('/moves/');
+  const sentAt = document.getElementById('replay-at')?.max;
+  const answer = await fetchNow(url, options);
+  if (!move) {
+    if (window.__answered && String(url).match(/[/]games[/][0-9]+[/]$/)) window.__loads_after += 1;
+    return answer;
+  }
+  const until = Date.now() + 20000;
+  while (Date.now() < until && !(document.getElementById('replay-at').max !== sentAt && document.getElementById('confirm'))) {
+    await new Promise((wake) => setTimeout(wake, 50));
+  }
+  window.__answered = true;
+  return answer;
+};
+"""
+
+
+def test_a_move_chosen_while_the_last_ones_answer_is_on_its_way_is_played_by_its_confirm(browser, site):
+    """The stream can show the player's move, and the other player's reply, before the answer to
+    the move arrives; a move the player chooses meanwhile stays chosen. The late answer used to
+    clear the choice but leave its confirm bar: the click sent no move ('a move is a JSON object',
+    the whole-game browser test's flake)."""
+    host, guest, game_id = _two_at_a_table(browser, site, "kim", "lee", first_script=HOLD_THE_MOVES_ANSWER)
+    host.locator("#panels .panel.acting").wait_for()
+    if not _my_turn(host):
+        guest.locator("#moves-panel").wait_for()
+        _play_one(guest)
+    host.locator("#moves-panel").wait_for()
+    seq = int(host.locator("#replay-at").get_attribute("max"))
+    _play_one(host)  # its answer is held
+    guest.locator("#moves-panel").wait_for()
+    _play_one(guest)
+    host.locator(f"#replay-at[max='{seq + 2}']").wait_for()
+    host.locator("#moves button.move").first.click()
+    wait_for_js(host, "window.__answered && window.__loads_after > 0")  # the answer, and the page's load after it
+    moves_before = [event for event in _events(game_id) if event.kind == "move"]
+    host.click("#confirm")
+    host.locator(f"#replay-at:not([max='{seq + 2}']), #picking:has-text('Refused')").first.wait_for()
+    assert "Refused" not in host.locator("#picking").inner_text()
+    played = [event for event in _events(game_id) if event.kind == "move"]
+    assert len(played) == len(moves_before) + 1 and played[-1].seat == 0  # the host's, played by the click
 
 
 def test_a_person_plays_scavenge_against_a_bot_by_pointing_at_the_board(browser, site, screenshot):

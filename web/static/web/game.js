@@ -18,7 +18,7 @@ const $ = (id) => document.getElementById(id);
 const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
 const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
-const page = { game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sending: false };
+const page = { game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sending: 0 };
 followingGame(gameId);
 
 // One load at a time: news arriving during a load asks for one more after it, which finds
@@ -239,7 +239,7 @@ function showLegend() {
 // The player's picks and chosen move, to carry over news that leaves them legal (a seat acting
 // at the same time, a draw offer): a redraw must not take away what the player is clicking.
 function pendingChoice() {
-  if (!page.pointer || page.sending) return null; // a move on its way is no longer a choice to keep
+  if (!page.pointer || page.sending > 0) return null; // a move on its way is no longer a choice to keep
   return { picked: [...page.pointer.picked], move: page.chosen === null ? null : page.legal.moves[page.chosen] };
 }
 
@@ -304,24 +304,35 @@ function choose(index) {
 }
 
 async function submit() {
-  const move = page.legal.moves[page.chosen];
+  const sent = page.legal;
+  const move = sent.moves[page.chosen];
+  if (move === undefined) { afterPick(); return; } // a bar left from a choice that is gone: nothing to send
   $('confirm').disabled = true;
   page.note = '';
-  page.sending = true;
+  page.sending += 1; // a count: a move chosen in a newer position may be sent before this one's answer
   try {
-    await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: page.legal.seq });
-    page.pointer?.reset(); // played: the same move, legal again next turn, is not chosen for the player
-    page.chosen = null;
+    await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: sent.seq });
+    // The stream may have drawn the position after this move, and the player chosen in it, before
+    // this answer came: that choice is theirs to keep. Otherwise the move played is no choice any
+    // more, and until the position after it arrives there is none to make.
+    if (page.legal === sent) {
+      page.legal = { moves: [], notation: [], seq: sent.seq };
+      page.chosen = null;
+      showMoves();
+    }
   } catch (error) {
     if (error instanceof ApiError && error.code === 'stale_seq') {
       await refresh('The game moved on before your move arrived: here is the position now; choose again');
-    } else {
+    } else if (page.legal === sent) {
       $('picking').textContent = `Refused: ${error.message}`;
       $('confirm').disabled = false;
+    } else { // the page has moved on to a newer position: say so without taking the player's new choice
+      page.note = `Your move was refused: ${error.message}`;
+      showStatus();
     }
     return;
   } finally {
-    page.sending = false;
+    page.sending -= 1;
   }
   await refresh().catch((error) => { $('status').textContent = `Your move is in; the page could not show it: ${error.message}`; });
 }
