@@ -39,14 +39,14 @@ PAIRS, PGBENCH_SECONDS, API_SECONDS, SCALING_SECONDS = 3, 10, 20, 15
 
 
 def web_server(database_url: str, port: int, options: list[str] | None = None,
-               server: str = "gunicorn") -> subprocess.Popen:
+               server: str = "gunicorn", environment: dict[str, str] | None = None) -> subprocess.Popen:
     """The web server on the bench database: `server` as `make run` shapes it, or gunicorn or
-    granian (`options[0]`) shaped by `options`."""
+    granian (`options[0]`) shaped by `options`; `environment` adds settings."""
     # Redis as a deployment has it (rate-limit counts, stream notices); the account's rate limit
     # raised, so the figure is the server's, not the limit's (32 accounts moving ~20 times a second).
     env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "project.settings",
            "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"),
-           "SCRAPYARD_RATE_ACCOUNT": "1000000"}
+           "SCRAPYARD_RATE_ACCOUNT": "1000000", **(environment or {})}
     from project import serve
 
     if options is None:  # as `make run` starts it (`project.serve`), without its access log
@@ -329,14 +329,23 @@ def boardgame_io(clients: int, seconds: float, port: int = 8790) -> dict[str, An
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+# Scrapyard's shapes beside the peer: gunicorn as `make run` has it; granian as a node behind the
+# proxy has it; and the same with the move's statements prepared, as on a node connected to
+# PostgreSQL directly (README: "Prepared statements, where a connection keeps them").
+PEER_SERVERS = [
+    ("gunicorn", "gunicorn", {}),
+    ("granian", "granian", {}),
+    ("granian, prepared statements", "granian", {"SCRAPYARD_DB_PREPARED_STATEMENTS": "on"}),
+]
+
+
 def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 15, peer_port: int = 8790) -> list[str]:
     """Side by side, `rounds` times: pgbench, Scrapyard under each web server `project.serve`
-    starts (gunicorn as `make run` has it, on `port`; granian as a node behind the proxy has
-    it, on `port + 1`; every move committed with fsync) and the boardgame.io peer, 16 clients
+    starts (`PEER_SERVERS`, on `port`, `port + 1`, ...; every move committed with fsync) and the boardgame.io peer, 16 clients
     and 16 two-player games each."""
     tokens = accounts(database_url, 16)
-    servers = {name: (web_server(database_url, port + number, server=name), port + number)
-               for number, name in enumerate(("gunicorn", "granian"))}
+    servers = {label: (web_server(database_url, port + number, server=name, environment=environment), port + number)
+               for number, (label, name, environment) in enumerate(PEER_SERVERS)}
     rows = ["| round | web server | load (1 min) | pgbench tps | Scrapyard moves/s | P1 ratio | POST p50 / p99 ms | "
             "Scrapyard CPU/move web + PostgreSQL ms | boardgame.io moves/s | its p50 / p99 ms | its server CPU/move ms | "
             "Scrapyard / boardgame.io |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]

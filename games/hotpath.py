@@ -26,6 +26,8 @@ import functools
 from typing import Any
 
 import orjson
+import psycopg
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models import Model
 from django.utils import timezone
@@ -125,7 +127,7 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     db = connections[DEFAULT_DB_ALIAS]
     sql = _locked_read_sql(db.vendor, bool(idempotency_key))
     params: list[Any] = [user_id, idempotency_key] if idempotency_key else []
-    with db.cursor() as cursor:
+    with statement_cursor(db) as cursor:
         cursor.execute(sql, [*params, game_id])
         row = cursor.fetchone()
     if row is None:
@@ -267,7 +269,7 @@ class Writes:
         return first_id
 
     def _run(self) -> int | None:
-        with self.db.cursor() as cursor:
+        with statement_cursor(self.db) as cursor:
             if self.db.vendor == "postgresql" and len(self.parts) > 1:
                 return self._run_as_one(cursor)
             first_id = None
@@ -289,6 +291,31 @@ class Writes:
 
 
 FIRST_ID = object()  # a value standing for the id the first part of a `Writes` returns
+
+
+class _PreparingCursor(psycopg.Cursor):
+    """Server-side binding, each statement prepared at its first run on the connection (psycopg
+    keeps the connection's prepared statements by their text; the unit of work has a few shapes)."""
+
+    def execute(self, query, params=None, *, prepare=None, binary=None):
+        return super().execute(query, params, prepare=True, binary=binary)
+
+
+def statement_cursor(db: Any) -> Any:
+    """The cursor for the move's two statements: Django's, or with
+    `SCRAPYARD_DB_PREPARED_STATEMENTS` on PostgreSQL one that prepares them (Django's own cursors
+    bind on the client and never prepare, as PgBouncer's transaction pooling needs). Django's
+    again while queries are logged (DEBUG, a test counting statements): a prepared statement's
+    run carries no text for the log."""
+    if db.vendor != "postgresql" or not settings.SCRAPYARD_DB_PREPARED_STATEMENTS or db.queries_logged:
+        return db.cursor()
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    # psycopg prepares nothing on a connection without a threshold, which Django leaves unset;
+    # its client-binding cursors, all the other queries', never prepare whatever the threshold.
+    if db.connection.prepare_threshold is None:
+        db.connection.prepare_threshold = 0
+    return db.make_cursor(_PreparingCursor(db.connection))
 
 
 def _prepared(field: Any, value: Any, db: Any) -> Any:

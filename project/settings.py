@@ -132,6 +132,13 @@ else:
     # no prepared statements; keep `server_side_binding` and `prepare_threshold` unset.)
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 
+# The two statements of every move (the locked read and the unit of work, `games.hotpath`) as
+# prepared statements: PostgreSQL plans each once a connection instead of on every move (about
+# 0.14 ms of its CPU each). Only where a connection's prepared statements stay its own: straight
+# to PostgreSQL, or through PgBouncer 1.21+ with `max_prepared_statements`; never through an older
+# PgBouncer in transaction pooling, which hands the next transaction another server connection.
+SCRAPYARD_DB_PREPARED_STATEMENTS = _env_flag("SCRAPYARD_DB_PREPARED_STATEMENTS", False)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
