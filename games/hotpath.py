@@ -321,10 +321,37 @@ def statement_cursor(db: Any) -> Any:
 def _prepared(field: Any, value: Any, db: Any) -> Any:
     """A value as the ORM would send it; a JSON value to PostgreSQL encoded by orjson rather than
     the standard library (a move writes several: the event's payloads, the game's `to_act`)."""
+    shortcut = _shortcut(field, db.vendor)
+    if shortcut is not None:
+        kind, typed = shortcut
+        if value is None:
+            return None
+        if type(value) is kind:
+            return value if typed is None else typed(value)
     if db.vendor == "postgresql" and isinstance(field, models.JSONField) and field.encoder is None \
             and value is not None:
         return Jsonb(value, dumps=_json_text)
     return field.get_db_prep_save(value, db)
+
+
+@functools.cache
+def _shortcut(field: Any, vendor: str) -> tuple[type, Any] | None:
+    """For a whole-number, text or boolean column, the value type whose `get_db_prep_save` the
+    unit of work does itself (a move's twenty-odd values need not go through the field), and what
+    Django makes of it: the same value, or on PostgreSQL an integer column's typed number (Int4,
+    Int8: a parameter's type that stays the same from move to move, as a prepared statement
+    wants). The exact type: a boolean is never taken for a number."""
+    if isinstance(field, models.ForeignKey):
+        return _shortcut(field.target_field, vendor)
+    db = connections[DEFAULT_DB_ALIAS]
+    if isinstance(field, models.BooleanField):
+        return bool, None
+    if isinstance(field, (models.CharField, models.TextField)):
+        return str, None
+    if isinstance(field, (models.AutoField, models.BigAutoField, models.IntegerField)) and db.vendor == vendor:
+        typed = type(field.get_db_prep_save(1, db))
+        return int, (None if typed is int else typed)
+    return None
 
 
 def _json_text(value: Any) -> str:

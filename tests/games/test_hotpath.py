@@ -4,6 +4,8 @@ locked read's answers (seats, deadlines, the newest hash, an idempotency key) as
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -73,3 +75,22 @@ def test_snapshots_written_by_the_combined_write_prove_themselves(settings):
     game_rules = store.rules_of(game)
     assert game_rules.dump(store.state_at(game)) == game_rules.dump(store.state_from_zero(game))
     assert audit.verify_chain(game) == [] and audit.verify_fold(game) == [] and audit.verify_snapshots(game) == []
+
+
+def test_values_sent_as_they_are_are_what_the_orm_would_send():
+    """The unit of work prepares a whole number, a string, a boolean or None itself where its
+    field is of that kind (`hotpath._shortcut`); for every column a move writes, the ORM's own
+    preparation gives the very same value and type (on PostgreSQL an integer column's Int4)."""
+    samples = [0, 7, -3, 2**40, True, False, None, "", "abc", 2.5,
+               dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc), {"a": 1}, [1]]
+    checked = 0
+    for model in (Event, Game, Deadline, IdempotencyKey, Snapshot):
+        for field in model._meta.concrete_fields:
+            shortcut = hotpath._shortcut(field, connection.vendor)
+            for value in samples:
+                if shortcut is not None and (value is None or type(value) is shortcut[0]):
+                    ours, django = hotpath._prepared(field, value, connection), field.get_db_prep_save(value, connection)
+                    assert (ours, type(ours)) == (django, type(django)), (field, value)
+                    checked += 1
+    assert checked > 50
+    assert hotpath._shortcut(Game._meta.get_field("seq"), connection.vendor)[0] is int  # a boolean is not taken for it
