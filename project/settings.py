@@ -129,8 +129,13 @@ else:
     # PostgreSQL may sit behind PgBouncer in transaction pooling (README "Beyond one machine"),
     # where a server connection is only ours for one transaction: `.iterator()` must not declare
     # a cursor that outlives it. (Django's psycopg 3 defaults already fit: client-side binding and
-    # no prepared statements; keep `server_side_binding` and `prepare_threshold` unset.)
+    # no prepared statements; keep `server_side_binding` and `prepare_threshold` unset. The move's
+    # two statements are the one exception, and only if told: SCRAPYARD_DB_PREPARED_STATEMENTS.)
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend with a health check that looks at the socket before it asks the server
+    # (project/postgresql/base.py): no `SELECT 1` round trip before each request's first query.
+    DATABASES["default"]["ENGINE"] = "project.postgresql"
 
 # The two statements of every move (the locked read and the unit of work, `games.hotpath`) as
 # prepared statements: PostgreSQL plans each once a connection instead of on every move (about

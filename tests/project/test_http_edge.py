@@ -3,9 +3,9 @@ the parser or answered in HTML now get a JSON refusal with a stable code, and ch
 
 from __future__ import annotations
 
-import os
-
 import logging
+import os
+import time
 
 import pytest
 from django.db import OperationalError, connection
@@ -253,39 +253,76 @@ def test_a_pathological_body_gets_a_json_400_anonymously(name):
 # --- a dropped persistent connection is replaced (issue 30, point 11) -------------------------
 
 
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
-def test_a_persistent_connection_the_database_dropped_is_replaced_not_reported():
-    """Through Django's own WSGI handler, whose request signals keep connections between
-    requests (the test client turns that off): the server ends this process's connection, as a
-    database restart does, and the next request is answered from a new one."""
+def _get_through_django(handler, path: str) -> int:
+    """A GET through Django's own WSGI handler, whose request signals keep connections between
+    requests (the test client turns that off)."""
     import io
 
+    answered = []
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": path, "SERVER_NAME": "testserver", "SERVER_PORT": "80",
+               "wsgi.input": io.BytesIO(b""), "wsgi.url_scheme": "http", "HTTP_HOST": "testserver"}
+    response = handler(environ, lambda status, headers: answered.append(status))
+    response.close()  # request_finished: the connection is kept (CONN_MAX_AGE)
+    return int(answered[0].split()[0])
+
+
+def _server_pid() -> int:  # asked of the server: behind PgBouncer the client's own pid is PgBouncer's
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def _end_on_the_server(backend: int) -> None:
+    """End a server connection as a database restart does, asked straight of PostgreSQL (.ci/run
+    names it when the suite goes through PgBouncer)."""
     import psycopg
-    from django.core.handlers.wsgi import WSGIHandler
 
-    handler = WSGIHandler()
-
-    def get(path: str) -> int:
-        answered = []
-        environ = {"REQUEST_METHOD": "GET", "PATH_INFO": path, "SERVER_NAME": "testserver", "SERVER_PORT": "80",
-                   "wsgi.input": io.BytesIO(b""), "wsgi.url_scheme": "http", "HTTP_HOST": "testserver"}
-        response = handler(environ, lambda status, headers: answered.append(status))
-        response.close()  # request_finished: the connection is kept (CONN_MAX_AGE)
-        return int(answered[0].split()[0])
-
-    def server_pid() -> int:  # asked of the server: behind PgBouncer the client's own pid is PgBouncer's
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_backend_pid()")
-            return cursor.fetchone()[0]
-
-    assert get("/api/games/") == 200
-    backend = server_pid()
     settings = connection.settings_dict
-    # Straight to PostgreSQL (.ci/run names it when the suite goes through PgBouncer).
     host = os.environ.get("POSTGRES_HOST", settings["HOST"])
     port = os.environ.get("POSTGRES_PORT", settings["PORT"] or 5432) if "POSTGRES_HOST" in os.environ else settings["PORT"] or 5432
     with psycopg.connect(host=host, port=port, user=settings["USER"], dbname=settings["NAME"], autocommit=True) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", [backend])
-    assert [get("/api/games/") for _ in range(2)] == [200, 200]
-    assert server_pid() != backend
+        # The signal is sent at once; the backend says its last word and leaves a moment later,
+        # as after a restart, which is over before the next request comes.
+        deadline = time.monotonic() + 10
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [backend]).fetchone() and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_persistent_connection_the_database_dropped_is_replaced_not_reported():
+    """The server ends this process's connection, as a database restart does, and the next
+    request is answered from a new one."""
+    from django.core.handlers.wsgi import WSGIHandler
+
+    handler = WSGIHandler()
+    assert _get_through_django(handler, "/api/games/") == 200
+    backend = _server_pid()
+    _end_on_the_server(backend)
+    assert [_get_through_django(handler, "/api/games/") for _ in range(2)] == [200, 200]
+    assert _server_pid() != backend
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_connection_costs_no_round_trip_to_check_and_is_asked_once_the_server_spoke(monkeypatch):
+    """The health check looks at the idle socket (`project/postgresql/base.py`): a live
+    connection's requests send no `SELECT 1`; once the server ended it (straight to PostgreSQL,
+    where its last message reaches the socket), the check asks, finds it dead, and a new one
+    answers."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.db.backends.postgresql import base as django_postgresql
+
+    asked = []
+    ask = django_postgresql.DatabaseWrapper.is_usable
+    monkeypatch.setattr(django_postgresql.DatabaseWrapper, "is_usable", lambda self: asked.append(1) or ask(self))
+    handler = WSGIHandler()
+    assert [_get_through_django(handler, "/api/games/") for _ in range(3)] == [200, 200, 200]
+    assert asked == []
+    if "POSTGRES_HOST" in os.environ:
+        return  # through PgBouncer, whose client connection lives on: the test above covers it
+    backend = _server_pid()
+    _end_on_the_server(backend)
+    assert _get_through_django(handler, "/api/games/") == 200
+    assert asked == [1] and _server_pid() != backend
