@@ -206,6 +206,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PARSER_CLASSES": ["project.http.StrictJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "project.fastjson.JsonFirstNegotiation",
     "EXCEPTION_HANDLER": "games.http_errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["project.throttles.AccountRate", "project.throttles.AddressRate"],
     # Behind N reverse proxies, the client's address is the Nth from the right of
