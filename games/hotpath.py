@@ -47,8 +47,11 @@ def _quoted(vendor: str, name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def _columns(model: type[Model]) -> list[tuple[str, str]]:
-    return [(field.attname, field.column) for field in model._meta.concrete_fields]
+@functools.cache
+def _columns(model: type[Model]) -> tuple[tuple[str, str], ...]:
+    """The model's (attname, column) pairs: asked twice a move of the game (what was loaded, what
+    changed), and the same for the life of the process."""
+    return tuple((field.attname, field.column) for field in model._meta.concrete_fields)
 
 
 def _rows_as_json(vendor: str, model: type[Model], where: str, extra: str = "") -> str:
