@@ -227,7 +227,7 @@ def test_news_while_a_move_awaits_its_confirm_keeps_the_confirm_and_the_click_pl
 
 
 # The answer to the player's first move held back until the page shows a newer position with a move
-# chosen in it (the other player moved meanwhile, and the stream brought both moves first).
+# chosen in it and, redrawn since, a draw offer (the stream brought all of it first).
 HOLD_THE_MOVES_ANSWER = """
 window.__answered = false;
 window.__loads_after = 0;
@@ -241,7 +241,9 @@ window.fetch = async (url, options) => {
     return answer;
   }
   const until = Date.now() + 20000;
-  while (Date.now() < until && !(document.getElementById('replay-at').max !== sentAt && document.getElementById('confirm'))) {
+  const shown = () => document.getElementById('replay-at').max !== sentAt && document.getElementById('confirm')
+    && document.getElementById('draw-offer');
+  while (Date.now() < until && !shown()) {
     await new Promise((wake) => setTimeout(wake, 50));
   }
   window.__answered = true;
@@ -252,9 +254,10 @@ window.fetch = async (url, options) => {
 
 def test_a_move_chosen_while_the_last_ones_answer_is_on_its_way_is_played_by_its_confirm(browser, site):
     """The stream can show the player's move, and the other player's reply, before the answer to
-    the move arrives; a move the player chooses meanwhile stays chosen. The late answer used to
-    clear the choice but leave its confirm bar: the click sent no move ('a move is a JSON object',
-    the whole-game browser test's flake)."""
+    the move arrives; a move the player chooses meanwhile stays chosen, through more news (a draw
+    offer) and through the late answer. The late answer used to clear the choice but leave its
+    confirm bar, and the click sent no move ('a move is a JSON object', the whole-game browser
+    test's flake); a redraw while any move was on its way dropped the new choice."""
     host, guest, game_id = _two_at_a_table(browser, site, "kim", "lee", first_script=HOLD_THE_MOVES_ANSWER)
     host.locator("#panels .panel.acting").wait_for()
     if not _my_turn(host):
@@ -267,10 +270,14 @@ def test_a_move_chosen_while_the_last_ones_answer_is_on_its_way_is_played_by_its
     _play_one(guest)
     host.locator(f"#replay-at[max='{seq + 2}']").wait_for()
     host.locator("#moves button.move").first.click()
+    chosen = host.locator("#confirm").inner_text()
+    guest.click("#offer-draw")
+    host.locator("#draw-offer").wait_for()  # news while the first move's answer is still held
     wait_for_js(host, "window.__answered && window.__loads_after > 0")  # the answer, and the page's load after it
+    assert host.locator("#confirm").inner_text() == chosen
     moves_before = [event for event in _events(game_id) if event.kind == "move"]
     host.click("#confirm")
-    host.locator(f"#replay-at:not([max='{seq + 2}']), #picking:has-text('Refused')").first.wait_for()
+    host.locator(f"#replay-at:not([max='{seq + 3}']), #picking:has-text('Refused')").first.wait_for()
     assert "Refused" not in host.locator("#picking").inner_text()
     played = [event for event in _events(game_id) if event.kind == "move"]
     assert len(played) == len(moves_before) + 1 and played[-1].seat == 0  # the host's, played by the click

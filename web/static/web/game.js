@@ -18,7 +18,7 @@ const $ = (id) => document.getElementById(id);
 const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
 const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
-const page = { game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sending: 0 };
+const page = { game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set() };
 followingGame(gameId);
 
 // One load at a time: news arriving during a load asks for one more after it, which finds
@@ -239,7 +239,8 @@ function showLegend() {
 // The player's picks and chosen move, to carry over news that leaves them legal (a seat acting
 // at the same time, a draw offer): a redraw must not take away what the player is clicking.
 function pendingChoice() {
-  if (!page.pointer || page.sending > 0) return null; // a move on its way is no longer a choice to keep
+  // A move on its way is no longer a choice to keep; one chosen since, in a newer position, is.
+  if (!page.pointer || page.sentFrom.has(page.legal)) return null;
   return { picked: [...page.pointer.picked], move: page.chosen === null ? null : page.legal.moves[page.chosen] };
 }
 
@@ -309,7 +310,7 @@ async function submit() {
   if (move === undefined) { afterPick(); return; } // a bar left from a choice that is gone: nothing to send
   $('confirm').disabled = true;
   page.note = '';
-  page.sending += 1; // a count: a move chosen in a newer position may be sent before this one's answer
+  page.sentFrom.add(sent); // the positions moves are on their way from (a newer one's may be sent before this answer)
   try {
     await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: sent.seq });
     // The stream may have drawn the position after this move, and the player chosen in it, before
@@ -332,7 +333,7 @@ async function submit() {
     }
     return;
   } finally {
-    page.sending -= 1;
+    page.sentFrom.delete(sent);
   }
   await refresh().catch((error) => { $('status').textContent = `Your move is in; the page could not show it: ${error.message}`; });
 }
