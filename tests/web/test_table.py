@@ -141,6 +141,13 @@ COVERED_TARGETS = """[...document.querySelectorAll('.board-svg .pointable')].fil
   }).map((node) => node.dataset.target)"""
 
 
+# A seat's player whose name runs past its panel's edge (a long username on a phone).
+CUT_NAMES = """[...document.querySelectorAll('#panels .panel-player')].filter((name) => {
+  const panel = name.closest('.panel').getBoundingClientRect(), box = name.getBoundingClientRect();
+  return box.right > panel.right + 1 || name.scrollWidth > name.clientWidth + 1;
+}).map((name) => name.textContent)"""
+
+
 @pytest.mark.parametrize("rules", ["scavenge", "terrafex", "space_junkyard", "terrain_vague"])
 def test_every_tap_target_on_a_phone_is_at_least_40_px_and_the_page_never_scrolls_sideways(browser, site, screenshot, rules):
     page = _sign_up(browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True), site, f"thumb_{rules}")
@@ -154,6 +161,7 @@ def test_every_tap_target_on_a_phone_is_at_least_40_px_and_the_page_never_scroll
         assert page.evaluate(SMALL_TARGETS) == [], f"{rules}: targets under 40 px"
         assert page.evaluate(COVERED_TARGETS) == [], f"{rules}: targets whose middle another part covers"
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], rules
+        assert page.evaluate(CUT_NAMES) == [], f"{rules}: a player's name runs past its panel"
         measured += page.locator(".board-svg .pointable").count()
         _play_one(page)
         if _finished(page):
