@@ -321,6 +321,7 @@ def test_uvicorn_pushes_a_move_to_an_open_stream_through_redis_not_by_polling():
         stream = _open_stream(port, game_id, players[0].token)
         seq_now = players[0].get(f"/api/games/{game_id}/events/").json()["seq"]
         assert [item["seq"] for item in _read_items(stream, seq_now)][-1] == seq_now
+        _until_subscribed(port)
         played = _move(_to_act(players, game_id), game_id)
         started = time.monotonic()
         arrived = _read_items(stream, played["seq"])
@@ -331,6 +332,24 @@ def test_uvicorn_pushes_a_move_to_an_open_stream_through_redis_not_by_polling():
         if stream is not None:
             stream.close()
         stop(server)
+
+
+def _until_subscribed(port: int, within: float = 30) -> None:
+    """Until the stream server says it hears notices (its readiness names the subscription, which
+    its first stream starts): a move published before then reaches its streams only at their next
+    re-check, as a load balancer, which sends nothing to a server not ready, never lets happen.
+    Under load the subscription could come after the stream's first items (a CI run)."""
+    deadline = time.monotonic() + within
+    while True:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            conn.request("GET", "/api/ready/")
+            if conn.getresponse().status == 200:
+                return
+        finally:
+            conn.close()
+        assert time.monotonic() < deadline, "the stream server never subscribed"
+        time.sleep(0.05)
 
 
 def start_uvicorn(port: int, **env: str) -> subprocess.Popen:
