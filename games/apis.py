@@ -481,25 +481,32 @@ class MoveSubmitApi(ScopedApi):
                       "rules_version_gone"],
                rules_statuses=[400, 422], scope="play")
     def post(self, request, game_id: int):
-        # The version is judged before anything else about the move, so a stale client learns
-        # that first: only `expected_seq` is read here, the move is the rules' business.
-        expected_seq = _expected_seq(request.data)
-        key = request.headers.get("Idempotency-Key") or None
-        if key is not None and len(key) > 200:
-            raise errors.InvalidInput("the Idempotency-Key header is longer than 200 characters")
-        move = request.data.get("move")  # absent or not an object: the rules call it malformed
-        try:
-            submitted = services.move_submit(game_id=game_id, user=request.user, move=move, expected_seq=expected_seq, idempotency_key=key)
-        except errors.StaleSeq:
-            # In a simultaneous step another seat's secret choice may land while this one chooses:
-            # if this seat's moves are the very ones it chose from, the move means what it meant
-            # (as a mail reply does) and is played on the game as it is now.
-            now = selectors.game_get(game_id=game_id)
-            if not _only_others_chose_since(now, request.user, expected_seq):
-                raise
-            submitted = services.move_submit(game_id=game_id, user=request.user, move=move, expected_seq=now.seq, idempotency_key=key)
-        body = selectors.move_answer(game=submitted.game, user=request.user, event=submitted.event)
-        return Response(body, status=status.HTTP_201_CREATED, headers=_replay_header(submitted))
+        body, headers = move_played(game_id, request.user, request.data, request.headers.get("Idempotency-Key"))
+        return Response(body, status=status.HTTP_201_CREATED, headers=headers)
+
+
+def move_played(game_id: int, user: Any, data: Any, key: str | None) -> tuple[dict[str, Any], dict[str, str]]:
+    """A move POST's work once its caller may play: the body read, the move played, the answer
+    and its headers. The view above and the token callers' shortcut (`games.move_shortcut`)
+    both come here, so both answer alike."""
+    # The version is judged before anything else about the move, so a stale client learns
+    # that first: only `expected_seq` is read here, the move is the rules' business.
+    expected_seq = _expected_seq(data)
+    key = key or None
+    if key is not None and len(key) > 200:
+        raise errors.InvalidInput("the Idempotency-Key header is longer than 200 characters")
+    move = data.get("move")  # absent or not an object: the rules call it malformed
+    try:
+        submitted = services.move_submit(game_id=game_id, user=user, move=move, expected_seq=expected_seq, idempotency_key=key)
+    except errors.StaleSeq:
+        # In a simultaneous step another seat's secret choice may land while this one chooses:
+        # if this seat's moves are the very ones it chose from, the move means what it meant
+        # (as a mail reply does) and is played on the game as it is now.
+        now = selectors.game_get(game_id=game_id)
+        if not _only_others_chose_since(now, user, expected_seq):
+            raise
+        submitted = services.move_submit(game_id=game_id, user=user, move=move, expected_seq=now.seq, idempotency_key=key)
+    return selectors.move_answer(game=submitted.game, user=user, event=submitted.event), _replay_header(submitted)
 
 
 def _expected_seq(data: Any) -> int:

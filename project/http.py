@@ -107,22 +107,28 @@ def _check_string(text: str) -> None:
 class StrictJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        raw = stream.read(limit + 1) if stream is not None else b""
-        if len(raw) > limit:
-            raise BodyTooLarge(limit)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BadBody("invalid_unicode", "the body is not valid UTF-8") from None
-        max_depth = settings.SCRAPYARD_MAX_JSON_DEPTH
-        if nesting_depth(text) > max_depth:
-            raise BadBody("too_deep", f"JSON may nest at most {max_depth} levels")
-        try:
-            data = json.loads(text)
-        except ValueError as error:
-            raise BadBody("malformed_json", f"the body is not valid JSON: {error}") from None
-        refuse_unstorable_strings(data)
-        return data
+        return strict_json(stream.read(limit + 1) if stream is not None else b"")
+
+
+def strict_json(raw: bytes) -> Any:
+    """A JSON body as `StrictJSONParser` reads it (the API's one reading, also for the move
+    shortcut, `games.move_shortcut`), or `BadBody`/`BodyTooLarge`."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if len(raw) > limit:
+        raise BodyTooLarge(limit)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadBody("invalid_unicode", "the body is not valid UTF-8") from None
+    max_depth = settings.SCRAPYARD_MAX_JSON_DEPTH
+    if nesting_depth(text) > max_depth:
+        raise BadBody("too_deep", f"JSON may nest at most {max_depth} levels")
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise BadBody("malformed_json", f"the body is not valid JSON: {error}") from None
+    refuse_unstorable_strings(data)
+    return data
 
 
 # --- before any view -------------------------------------------------------------------------
