@@ -10,7 +10,9 @@ seat (whether it queued a conditional line, `games.services.conditionals`).
 What this gives up: a job queued when the process dies is lost. Every effect here is already
 allowed to be lost (Redis away, a broker outage) and has its net: streams re-check the log, beat
 sweeps the bots (`bots_stalled`), the conditional lines (`conditionals_stalled`), the mails and
-the webhooks. Jobs run in the order they were queued, one at a time.
+the webhooks. Jobs run in the order they were queued, one at a time. The jobs already queued when
+the thread takes the next (a burst of moves under load) run as one burst, whose stream notices
+leave together in one Redis round trip (`announce.publishing_together`).
 
 With Celery's tasks eager (one process, no broker: the embedded default) or
 `SCRAPYARD_AFTER_COMMIT_THREAD` off (the tests), a job runs at once in the caller, as before:
@@ -30,11 +32,19 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
+from games import announce
 from project.celery import app
 
 log = logging.getLogger(__name__)
 
 _jobs: queue.SimpleQueue = queue.SimpleQueue()
+BURST = 16  # jobs run together at most, their notices sent in one round trip
+
+
+def _DRAINED(done: threading.Event) -> None:
+    """A marker job of `drain`: set once every job queued before it has run and sent."""
+    done.set()
+
 _worker: dict[str, Any] = {"pid": None, "thread": None}
 _lock = threading.Lock()
 
@@ -57,7 +67,7 @@ def drain(timeout: float = 5.0) -> bool:
     if _worker["thread"] is None or _worker["pid"] != os.getpid():
         return True
     done = threading.Event()
-    _jobs.put((done.set, ()))
+    _jobs.put((_DRAINED, (done,)))
     return done.wait(timeout)
 
 
@@ -75,9 +85,27 @@ def _started() -> None:
 
 def _loop() -> None:
     while True:
-        job, args = _jobs.get()
+        burst = _burst()
         close_old_connections()  # as a request would: a connection past its age or broken is replaced
-        _run(job, args)
+        with announce.publishing_together():  # the burst's stream notices in one round trip
+            for job, args in burst:
+                if job is not _DRAINED:
+                    _run(job, args)
+        for job, args in burst:
+            if job is _DRAINED:
+                args[0].set()  # only now: the burst's notices have left
+
+
+def _burst() -> list[tuple[Callable[..., None], tuple]]:
+    """The next job, and those queued behind it already (at most `BURST`): under load the jobs of
+    several moves, whose notices then leave together."""
+    burst = [_jobs.get()]
+    while len(burst) < BURST:
+        try:
+            burst.append(_jobs.get_nowait())
+        except queue.Empty:
+            break
+    return burst
 
 
 def _run(job: Callable[..., None], args: tuple) -> None:

@@ -14,6 +14,9 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import redis
 from django.conf import settings
@@ -83,7 +86,42 @@ def _publish_to_account(user_id: int, game_id: int) -> None:
 
 
 def _publish(game_id: int, seq: int, **more: int) -> None:
+    notice = (channel(game_id), json.dumps({"game": game_id, "seq": seq, **more}))
+    held = getattr(_together, "notices", None)
+    if held is not None:
+        held.append(notice)
+        return
     try:
-        _client(settings.REDIS_URL).publish(channel(game_id), json.dumps({"game": game_id, "seq": seq, **more}))
+        _client(settings.REDIS_URL).publish(*notice)
     except redis.RedisError as error:
         log.warning("stream notice for game %s seq %s not sent (%s); streams re-check soon", game_id, seq, error)
+
+
+_together = threading.local()
+
+
+@contextmanager
+def publishing_together() -> Iterator[None]:
+    """Within it, this thread's game notices wait and leave together at its end, in one round
+    trip (a pipeline, in order): the after-commit thread runs the jobs of a burst of moves this
+    way (`games.after_commit`), a fifth of the Redis cost of publishing each alone."""
+    if getattr(_together, "notices", None) is not None:
+        yield  # already inside: the outer one sends
+        return
+    _together.notices = []
+    try:
+        yield
+    finally:
+        notices, _together.notices = _together.notices, None
+        if notices and settings.REDIS_URL:
+            _publish_all(notices)
+
+
+def _publish_all(notices: list[tuple[str, str]]) -> None:
+    try:
+        pipeline = _client(settings.REDIS_URL).pipeline(transaction=False)
+        for notice in notices:
+            pipeline.publish(*notice)
+        pipeline.execute()
+    except redis.RedisError as error:
+        log.warning("%d stream notices not sent (%s); streams re-check soon", len(notices), error)

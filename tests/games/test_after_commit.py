@@ -6,6 +6,7 @@ missed), while the request itself does the same work whether a line waits or not
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -207,3 +208,33 @@ def test_with_tasks_eager_a_job_runs_in_the_caller_even_with_the_thread_on(setti
         assert ran == [threading.current_thread().name]
     finally:
         app.conf.task_always_eager = eager
+
+
+@pytest.mark.redis
+def test_a_burst_of_jobs_sends_its_stream_notices_together_in_order_and_drain_waits_for_them(settings, monkeypatch):
+    """Jobs queued while the thread is busy run as one burst: their notices leave in one pipeline,
+    in the order of the jobs, and `drain` returns only once they have left."""
+    import redis
+
+    from games import announce
+
+    settings.SCRAPYARD_AFTER_COMMIT_THREAD = True
+    settings.SCRAPYARD_REDIS_NAMESPACE = f"burst-{time.monotonic_ns()}"
+    sent_together: list[int] = []
+    publish_all = announce._publish_all
+    monkeypatch.setattr(announce, "_publish_all", lambda notices: (sent_together.append(len(notices)),
+                                                                   publish_all(notices)))
+    listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()
+    listener.psubscribe(f"{announce.game_prefix()}*")
+    assert listener.get_message(timeout=2)["type"] == "psubscribe"
+    busy, release = threading.Event(), threading.Event()
+    after_commit.soon(lambda: (busy.set(), release.wait(5)))
+    assert busy.wait(5)
+    for seq in range(1, 6):
+        after_commit.soon(announce.event_recorded, 900_001, seq)
+    release.set()
+    assert after_commit.drain()
+    heard = [listener.get_message(timeout=2) for _ in range(5)]
+    assert [json.loads(message["data"])["seq"] for message in heard] == [1, 2, 3, 4, 5]
+    assert sent_together == [5]
+    listener.close()
