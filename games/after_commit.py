@@ -32,7 +32,6 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import announce
 from project.celery import app
 
 log = logging.getLogger(__name__)
@@ -84,6 +83,8 @@ def _started() -> None:
 
 
 def _loop() -> None:
+    from games import announce  # here, not above: this module is imported before Django is set up
+
     while True:
         burst = _burst()
         close_old_connections()  # as a request would: a connection past its age or broken is replaced

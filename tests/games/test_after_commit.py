@@ -7,8 +7,10 @@ missed), while the request itself does the same work whether a line waits or not
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from django.db import connections, transaction
@@ -238,3 +240,14 @@ def test_a_burst_of_jobs_sends_its_stream_notices_together_in_order_and_drain_wa
     assert [json.loads(message["data"])["seq"] for message in heard] == [1, 2, 3, 4, 5]
     assert sent_together == [5]
     listener.close()
+
+
+def test_the_module_imports_before_django_is_set_up():
+    """`bench.p1_profile` imports it first (it failed when the module imported the models)."""
+    import subprocess
+    import sys
+
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    done = subprocess.run([sys.executable, "-c", "import games.after_commit"], env=env, capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=60)
+    assert done.returncode == 0, done.stderr
