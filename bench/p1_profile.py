@@ -102,6 +102,7 @@ def main() -> None:
     url = _database_url()
     _ensure_database(url)
     _manage(url, "migrate", "--noinput", "--verbosity", "0")
+    p1.vacuumed(url)
     os.environ.setdefault("SCRAPYARD_RATE_ACCOUNT", "1000000")
     # Redis as `bench.p1`'s server has it: the token memory (it lives only while the process
     # hears revocations), the rate limit's counter and the streams' notice.
