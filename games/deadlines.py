@@ -52,7 +52,7 @@ def deadlines_sync(game: Game, *, acted: int | None = None, writes: hotpath.Writ
     writes = writes or hotpath.Writes()
     at = time_controls.now()
     seats = {seat.index: seat for seat in _seats_with_owners(game)}
-    rows = {row.seat: row for row in game.deadlines.all()}
+    rows = {row.seat: row for row in game.deadline_rows()}
     due = _person_played(game, seats)
     kept = {index for index in rows if index != acted and index in due}
     for index in set(rows) - kept:
@@ -89,7 +89,7 @@ def _clock_fields(row: Deadline) -> dict[str, Any]:
 def _seats_with_owners(game: Game) -> list[Seat]:
     """The game's seats, each with `vacation_since` of its owner (loaded with the game on a
     move's path, `games.hotpath`; read here otherwise)."""
-    seats = list(game.seats.all())
+    seats = list(game.seat_rows())
     if seats and not hasattr(seats[0], "vacation_since"):
         owners = dict(Account.objects.filter(user_id__in=[seat.user_id for seat in seats if seat.user_id])
                       .values_list("user_id", "vacation_since")) if time_controls.stops(game.time_control) else {}
@@ -169,7 +169,7 @@ def check_in_time(game: Game, seat: int) -> None:
     """Refuse a person's move after the seat's deadline (the timeout is on its way)."""
     at = time_controls.now()
     if game.time_control and any(row.seat == seat and row.due_at is not None and row.due_at <= at
-                                 for row in game.deadlines.all()):
+                                 for row in game.deadline_rows()):
         raise DeadlinePassed(f"seat {seat}'s deadline in game {game.pk} has passed; the timeout follows")
 
 
@@ -188,7 +188,7 @@ def deadlines_of(game: Game, at: dt.datetime | None = None) -> list[dict[str, An
             "seconds_left": round(max(0.0, row.budget_seconds - _spent(game, row, at)), 3),
             "weekends_paused": pause,
         }
-        for row in sorted(game.deadlines.all(), key=lambda row: row.seat)
+        for row in sorted(game.deadline_rows(), key=lambda row: row.seat)
     ]
 
 
@@ -202,7 +202,7 @@ def deadline_warning_due(game: Game, seat: int | None) -> bool:
     at = time_controls.now()
     return any(
         row.budget_seconds - _spent(game, row, at) <= (1 - WARN_WHEN_USED) * row.budget_seconds
-        for row in game.deadlines.all()
+        for row in game.deadline_rows()
         if row.seat == seat and row.budget_seconds > 0
     )
 

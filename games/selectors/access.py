@@ -62,7 +62,7 @@ def may_see(*, game: Game, user: Any, invitation: str = "") -> bool:
         return True
     if not user.is_authenticated:
         return False
-    if game.created_by_id == user.pk or any(seat.user_id == user.pk for seat in game.seats.all()):
+    if game.created_by_id == user.pk or any(seat.user_id == user.pk for seat in game.seat_rows()):
         return True
     return Invitation.objects.filter(game=game, user=user, status=InvitationStatus.PENDING).exists()
 
@@ -99,7 +99,7 @@ def invitations_of(*, user: Any) -> list[dict[str, Any]]:
 def seat_of(*, game: Game, user: Any) -> int | None:
     if not user.is_authenticated:
         return None
-    return next((seat.index for seat in game.seats.all() if seat.user_id == user.pk), None)
+    return next((seat.index for seat in game.seat_rows() if seat.user_id == user.pk), None)
 
 
 def games_hidden_from(*, user: Any, game_ids: Any) -> set[int]:

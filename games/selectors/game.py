@@ -35,7 +35,7 @@ def seats_of(*, game: Game) -> list[dict[str, Any]]:
             "username": seat.user.username if seat.user else None,
             "bot": {"name": seat.bot, "level": seat.bot_level} if seat.bot else None,
         }
-        for seat in game.seats.all()
+        for seat in game.seat_rows()
     ]
 
 
@@ -94,7 +94,7 @@ def clocks_of(*, game: Game) -> dict[str, Any]:
         "timeout_policy": game.timeout_policy,
         "deadline": earliest_deadline(due),
         "deadlines": due,
-        "stand_ins": [{"seat": seat.index, "bot": seat.stand_in} for seat in game.seats.all() if seat.stand_in],
+        "stand_ins": [{"seat": seat.index, "bot": seat.stand_in} for seat in game.seat_rows() if seat.stand_in],
     }
 
 

@@ -86,7 +86,7 @@ def _notify_after_commit(game: Game, finished: bool) -> None:
 def _bot_to_move(game: Game) -> bool:
     if game.status != GameStatus.ACTIVE:
         return False
-    return any((seat.bot or seat.stand_in) and seat.index in game.to_act for seat in game.seats.all())
+    return any((seat.bot or seat.stand_in) and seat.index in game.to_act for seat in game.seat_rows())
 
 
 def _notify(game_id: int, seq: int, bots: bool, lines_waiting: bool) -> None:
