@@ -29,6 +29,7 @@ the two; `tests/games/test_move_shortcut.py` checks they answer alike).
 from __future__ import annotations
 
 import re
+
 from django.conf import settings
 from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
