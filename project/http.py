@@ -159,7 +159,9 @@ class ApiEdgeMiddleware:
             return error_response(400, "bad_request", "Content-Length is not a number")
         if length > limit:
             return error_response(413, "body_too_large", f"the request body is over the limit of {limit} bytes")
-        texts = [request.path, *request.GET.keys(), *request.GET.values()]
+        texts = [request.path]
+        if request.META.get("QUERY_STRING"):  # most API calls have none: no QueryDict made for them
+            texts += [*request.GET.keys(), *request.GET.values()]
         texts += [value for key, value in request.META.items() if key.startswith("HTTP_") and isinstance(value, str)]
         if any("\x00" in text for text in texts):
             return error_response(400, "invalid_unicode", "the path, query string and headers may not contain NUL")
