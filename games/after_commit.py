@@ -38,11 +38,9 @@ log = logging.getLogger(__name__)
 
 _jobs: queue.SimpleQueue = queue.SimpleQueue()
 BURST = 16  # jobs run together at most, their notices sent in one round trip
-
-
-def _DRAINED(done: threading.Event) -> None:
-    """A marker job of `drain`: set once every job queued before it has run and sent."""
-    done.set()
+# `drain`'s marker in the queue, with the event to set once every job before it has run and the
+# notices of its burst have left.
+_DRAINED = object()
 
 _worker: dict[str, Any] = {"pid": None, "thread": None}
 _lock = threading.Lock()

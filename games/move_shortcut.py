@@ -40,9 +40,9 @@ from rest_framework.views import set_rollback
 
 from games import apis, auth
 from project import fastjson, http
+from project.middleware import names_a_token
 
 _MOVES = re.compile(r"/api/games/([0-9]+)/moves/")
-_PLAIN_ACCEPT = frozenset({"", "*/*", "application/json"})
 _RENDERER = fastjson.OrjsonRenderer()
 _VIEW = apis.MoveSubmitApi
 # What DRF's `finalize_response` adds to every answer of the view: Allow, and Vary: Accept.
@@ -90,9 +90,9 @@ def _plain_token_move(request) -> int | None:
     if request.method != "POST" or meta.get("QUERY_STRING"):
         return None
     match = _MOVES.fullmatch(request.path_info)
-    if match is None or meta.get("HTTP_ACCEPT", "") not in _PLAIN_ACCEPT:
-        return None
-    if meta.get("HTTP_AUTHORIZATION", "")[:6].lower() != "token ":
+    if match is None or meta.get("HTTP_ACCEPT", "*/*") not in fastjson.JsonFirstNegotiation.PLAIN:
+        return None  # the Accept headers the API's negotiation answers with JSON unparsed
+    if not names_a_token(request):
         return None
     if meta.get("CONTENT_TYPE", "").split(";")[0].strip().lower() != "application/json":
         return None
