@@ -70,6 +70,26 @@ def test_a_body_that_is_not_utf8_is_refused(scavenge):
     assert (response.status_code, response.json()["code"]) == (400, "invalid_unicode")
 
 
+def test_only_a_body_with_a_unicode_escape_is_walked_for_unstorable_strings(monkeypatch):
+    """NUL and lone surrogates come only through `\\u` escapes (raw ones are refused by the
+    decoder), so a body of many containers and no escape is not walked (1 ms for 60 KB of empty
+    arrays). A raw NUL in a string is still refused."""
+    from project import http
+
+    walked = []
+    walk = http.refuse_unstorable_strings
+    monkeypatch.setattr(http, "refuse_unstorable_strings", lambda data: (walked.append(data), walk(data)))
+    player = register()
+    many = b'{"rules": "scavenge", "players": 2, "options": {"a": [' + b"[]," * 5_000 + b"[]]}}"
+    assert _raw_post(player, "/api/games/", many).json()["code"] != "invalid_unicode"
+    assert walked == []
+    raw_nul = _raw_post(player, "/api/games/", b'{"rules": "scav\x00enge", "players": 2}')  # a raw NUL
+    assert (raw_nul.status_code, raw_nul.json()["code"]) == (400, "malformed_json")
+    escaped = _raw_post(player, "/api/games/", b'{"rules": "scavenge", "players": 2, "options": {"a": "\\u0000"}}')
+    assert (escaped.status_code, escaped.json()["code"]) == (400, "invalid_unicode")
+    assert len(walked) == 1
+
+
 def test_a_surrogate_in_a_key_or_deep_in_a_list_is_found():
     player = register()
     for body in (b'{"rules": "scavenge", "players": 2, "options": {"\\ud800": 1}}',
