@@ -84,7 +84,7 @@ def play(database_url: str, moves: int, profile: bool = False, seed: int = 1, sh
         if show:
             for order in ("tottime", "cumulative"):
                 out = io.StringIO()
-                pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(35)
+                pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(int(os.environ.get("PROFILE_LINES", "35")))
                 print(out.getvalue())
     return {"moves": played, "web_ms": web * 1000 / played, "postgresql_ms": database * 1000 / played,
             "calls": calls}

@@ -135,9 +135,9 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
         row = cursor.fetchone()
     if row is None:
         return None
-    fields = Game._meta.concrete_fields
-    game = Game.from_db(db.alias, [field.attname for field in fields], _converted(db, fields, row[:len(fields)]))
-    game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json = row[len(fields):]
+    attnames, converters = _game_loading(db.vendor)
+    game = Game.from_db(db.alias, attnames, _converted(db, converters, row[:len(attnames)]))
+    game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json = row[len(attnames):]
     seats_loaded = []
     for raw in orjson.loads(game.seats_json):
         seat = _instance(Seat, raw)
@@ -159,23 +159,28 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     return game
 
 
-def _converted(db: Any, fields: list, values: tuple) -> list[Any]:
+def _converted(db: Any, converters: tuple, values: tuple) -> list[Any]:
     """Column values as the ORM hands them over (JSON decoded, SQLite's datetimes made aware)."""
     converted = []
-    for field, value in zip(fields, values):
-        expression, converters = _converters(db.vendor, field)
-        for convert in converters:
+    for (expression, field_converters), value in zip(converters, values):
+        for convert in field_converters:
             value = convert(value, expression, db)
         converted.append(value)
     return converted
 
 
 @functools.cache
-def _converters(vendor: str, field: Any) -> tuple[Any, list]:
-    """A game column's expression and the converters the ORM would run on its values."""
+def _game_loading(vendor: str) -> tuple[list[str], tuple[tuple[Any, list], ...]]:
+    """The game's column attnames, and for each column its expression and the converters the ORM
+    would run on its values: worked out once, not looked up field by field at every move (a
+    field's hash is Python code, and the game has twenty-odd columns)."""
     db = connections[DEFAULT_DB_ALIAS]
-    expression = field.get_col(Game._meta.db_table)
-    return expression, [*db.ops.get_db_converters(expression), *expression.get_db_converters(db)]
+    fields = Game._meta.concrete_fields
+    converters = []
+    for field in fields:
+        expression = field.get_col(Game._meta.db_table)
+        converters.append((expression, [*db.ops.get_db_converters(expression), *expression.get_db_converters(db)]))
+    return [field.attname for field in fields], tuple(converters)
 
 
 def remember_loaded(game: Game) -> None:
@@ -218,21 +223,20 @@ class Writes:
         """INSERT rows given as {attname: value}; values are prepared as the ORM would."""
         if not rows:
             return
-        fields = [model._meta.get_field(name) for name in rows[0]]
-        columns = ", ".join(self._q(field.column) for field in fields)
+        columns, plan = _columns_plan(model, tuple(rows[0]), self.db.vendor)
         values, params = [], []
         for row in rows:
             marks = []
-            for field in fields:
-                value = row[field.attname]
+            for attname, field, shortcut in plan:
+                value = row[attname]
                 if value is FIRST_ID:
                     marks.append("{first_id}")
                     params.append(FIRST_ID)  # stands in its place until the id is known
                 else:
                     marks.append("%s")
-                    params.append(_prepared(field, value, self.db))
+                    params.append(_prepared(field, shortcut, value, self.db))
             values.append(f"({', '.join(marks)})")
-        sql = f"INSERT INTO {self._q(model._meta.db_table)} ({columns}) VALUES {', '.join(values)}"
+        sql = f"INSERT INTO {self._q(model._meta.db_table)} ({', '.join(columns)}) VALUES {', '.join(values)}"
         if ignore_conflicts:
             sql += " ON CONFLICT DO NOTHING"
         if returning:
@@ -250,9 +254,9 @@ class Writes:
     def update(self, model: type[Model], pk: int, changes: dict[str, Any]) -> None:
         if not changes:
             return
-        fields = [model._meta.get_field(name) for name in changes]
-        sets = ", ".join(f"{self._q(field.column)} = %s" for field in fields)
-        params = [_prepared(field, changes[field.attname], self.db) for field in fields]
+        columns, plan = _columns_plan(model, tuple(changes), self.db.vendor)
+        sets = ", ".join(f"{column} = %s" for column in columns)
+        params = [_prepared(field, shortcut, changes[attname], self.db) for attname, field, shortcut in plan]
         self.add(f"UPDATE {self._q(model._meta.db_table)} SET {sets} WHERE {self._q('id')} = %s", [*params, pk])
 
     def delete(self, model: type[Model], pks: list[int]) -> None:
@@ -321,10 +325,19 @@ def statement_cursor(db: Any) -> Any:
     return db.make_cursor(_PreparingCursor(db.connection))
 
 
-def _prepared(field: Any, value: Any, db: Any) -> Any:
-    """A value as the ORM would send it; a JSON value to PostgreSQL encoded by orjson rather than
-    the standard library (a move writes several: the event's payloads, the game's `to_act`)."""
-    shortcut = _shortcut(field, db.vendor)
+@functools.cache
+def _columns_plan(model: type[Model], attnames: tuple[str, ...], vendor: str) -> tuple[list[str], tuple]:
+    """For a write of these attnames of the model: their quoted columns, and each one's field
+    and `_shortcut`. A move writes the same few shapes over and over; each is worked out once."""
+    fields = [model._meta.get_field(name) for name in attnames]
+    return ([_quoted(vendor, field.column) for field in fields],
+            tuple((field.attname, field, _shortcut(field, vendor)) for field in fields))
+
+
+def _prepared(field: Any, shortcut: tuple[type, Any] | None, value: Any, db: Any) -> Any:
+    """A value as the ORM would send it (`shortcut` is the field's `_shortcut`); a JSON value to
+    PostgreSQL encoded by orjson rather than the standard library (a move writes several: the
+    event's payloads, the game's `to_act`)."""
     if shortcut is not None:
         kind, typed = shortcut
         if value is None:

@@ -89,7 +89,8 @@ def test_values_sent_as_they_are_are_what_the_orm_would_send():
             shortcut = hotpath._shortcut(field, connection.vendor)
             for value in samples:
                 if shortcut is not None and (value is None or type(value) is shortcut[0]):
-                    ours, django = hotpath._prepared(field, value, connection), field.get_db_prep_save(value, connection)
+                    ours = hotpath._prepared(field, shortcut, value, connection)
+                    django = field.get_db_prep_save(value, connection)
                     assert (ours, type(ours)) == (django, type(django)), (field, value)
                     checked += 1
     assert checked > 50
