@@ -170,7 +170,7 @@ def _converted(db: Any, converters: tuple, values: tuple) -> list[Any]:
 
 
 @functools.cache
-def _game_loading(vendor: str) -> tuple[list[str], tuple[tuple[Any, list], ...]]:
+def _game_loading(vendor: str) -> tuple[tuple[str, ...], tuple[tuple[Any, list], ...]]:
     """The game's column attnames, and for each column its expression and the converters the ORM
     would run on its values: worked out once, not looked up field by field at every move (a
     field's hash is Python code, and the game has twenty-odd columns)."""
@@ -180,7 +180,7 @@ def _game_loading(vendor: str) -> tuple[list[str], tuple[tuple[Any, list], ...]]
     for field in fields:
         expression = field.get_col(Game._meta.db_table)
         converters.append((expression, [*db.ops.get_db_converters(expression), *expression.get_db_converters(db)]))
-    return [field.attname for field in fields], tuple(converters)
+    return tuple(field.attname for field in fields), tuple(converters)
 
 
 def remember_loaded(game: Game) -> None:
