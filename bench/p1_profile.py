@@ -13,7 +13,8 @@ resolution, the view, the commit) in this process, and the figures are
 
 Then 100 more moves under cProfile give the Python function calls per move POST: a count, not a
 time, so it does not move with the machine's load. With `--profile`, that profile (CPU time)
-prints its 35 costliest functions by their own time and by cumulative time. Needs PostgreSQL (`BENCH_DATABASE_URL`, as `bench.p1`).
+prints its 35 costliest functions (`PROFILE_LINES` sets how many) by their own time and by
+cumulative time. Needs PostgreSQL (`BENCH_DATABASE_URL`, as `bench.p1`).
 """
 
 from __future__ import annotations
