@@ -326,11 +326,11 @@ def statement_cursor(db: Any) -> Any:
 
 
 @functools.cache
-def _columns_plan(model: type[Model], attnames: tuple[str, ...], vendor: str) -> tuple[list[str], tuple]:
+def _columns_plan(model: type[Model], attnames: tuple[str, ...], vendor: str) -> tuple[tuple[str, ...], tuple]:
     """For a write of these attnames of the model: their quoted columns, and each one's field
     and `_shortcut`. A move writes the same few shapes over and over; each is worked out once."""
     fields = [model._meta.get_field(name) for name in attnames]
-    return ([_quoted(vendor, field.column) for field in fields],
+    return (tuple(_quoted(vendor, field.column) for field in fields),
             tuple((field.attname, field, _shortcut(field, vendor)) for field in fields))
 
 
