@@ -22,6 +22,7 @@ import logging
 import re
 import sys
 import threading
+from itertools import accumulate
 from typing import Any
 
 from django.conf import settings
@@ -62,21 +63,21 @@ class BodyTooLarge(drf.APIException):
 # and restarts at a later quote. The older `"(?:[^"\\]|\\.)*"` failed on an unclosed string and
 # was retried from every following quote: quadratic, 40 s of CPU for 64 KiB of `"\"\"\"...`.
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+# Outside its strings a JSON text's brackets are single bytes of its UTF-8 form: everything else
+# is dropped in one `bytes.translate` (a regex replacing each run between brackets took 2.3 ms on
+# 60 KB of `[],[],...`), and each bracket's step is looked up by its byte.
+_NOT_BRACKET_BYTES = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_DEPTH_STEP = [0] * 256
+_DEPTH_STEP[ord("[")] = _DEPTH_STEP[ord("{")] = 1
+_DEPTH_STEP[ord("]")] = _DEPTH_STEP[ord("}")] = -1
 
 
 def nesting_depth(text: str) -> int:
     """How deep the arrays and objects of a JSON text nest, in linear time and without
     recursing: strings are cut out first (a bracket inside a string does not nest), then
-    everything but brackets, then the brackets are counted."""
-    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
-    depth = deepest = 0
-    for char in brackets:
-        depth += _DEPTH_STEP[char]
-        if depth > deepest:
-            deepest = depth
-    return deepest
+    everything but brackets, then the depth is the highest running count of the brackets."""
+    brackets = _STRINGS.sub("", text).encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKET_BYTES)
+    return max(0, max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0))
 
 
 def refuse_unstorable_strings(data: Any) -> None:

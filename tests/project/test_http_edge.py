@@ -12,6 +12,7 @@ from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
 from games.models import Event
+from project import http
 from tests.api.conftest import register, start_game
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +75,6 @@ def test_only_a_body_with_a_unicode_escape_is_walked_for_unstorable_strings(monk
     """NUL and lone surrogates come only through `\\u` escapes (raw ones are refused by the
     decoder), so a body of many containers and no escape is not walked (1 ms for 60 KB of empty
     arrays). A raw NUL in a string is still refused."""
-    from project import http
 
     walked = []
     walk = http.refuse_unstorable_strings
@@ -113,6 +113,32 @@ def test_brackets_inside_strings_do_not_count_as_nesting():
     body = b'{"rules": "' + b"[" * 500 + b'", "players": 2}'
     response = _raw_post(player, "/api/games/", body)
     assert response.json()["code"] != "too_deep"
+
+
+def _depth_char_by_char(text: str) -> int:
+    """The nesting depth read the plain way: one character at a time, skipping strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+@pytest.mark.parametrize("text", [
+    "", "1", "[]", "[[[]]]", '{"a": [1, {"b": [[]]}]}', "]]][[", "[" * 40 + "]" * 40, "[]," * 500 + "[]",
+    '["[[[", "]]]", "\\"[[", "\\\\", [["x"]]]', '["unclosed [[[[', '{"é": ["ü", ["\U0001f600"]]}',
+    "[\ud800[]]", '["\\u005b", []]', "[1, 2, [3, [4, [5]]], {}]",
+])
+def test_nesting_depth_counts_as_a_character_by_character_reading_does(text):
+    assert http.nesting_depth(text) == _depth_char_by_char(text)
 
 
 def test_malformed_json_has_its_own_code():
