@@ -38,6 +38,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import BasePermission
 
 from games import time_controls
+from games.hotpath import loaded_instance
 from games.models import ApiToken
 
 log = logging.getLogger(__name__)
@@ -211,8 +212,8 @@ def _listen_once(url: str) -> None:
 
 def _copy(instance: Model) -> Model:
     """A fresh instance with the same column values and nothing loaded onto it."""
-    names = [field.attname for field in instance._meta.concrete_fields]
-    return type(instance).from_db(instance._state.db, names, [getattr(instance, name) for name in names])
+    names = tuple(field.attname for field in instance._meta.concrete_fields)
+    return loaded_instance(type(instance), names, [getattr(instance, name) for name in names], instance._state.db)
 
 
 def scopes_of(auth: Any) -> frozenset[str]:

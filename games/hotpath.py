@@ -30,6 +30,8 @@ import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models import Model
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
@@ -71,11 +73,27 @@ def _instance(model: type[Model], raw: dict[str, Any], alias: str = DEFAULT_DB_A
     values = [raw[attname] for attname in attnames]
     for index, field in parsed:
         values[index] = _from_json(field, values[index])
-    return model.from_db(alias, attnames, values)
+    return loaded_instance(model, attnames, values, alias)
+
+
+def loaded_instance(model: type[Model], attnames: tuple[str, ...], values: list[Any], alias: str) -> Model:
+    """What `model.from_db(alias, attnames, values)` makes of a whole row (every concrete
+    column, in order), without `Model.__init__`: that walks the fields one `setattr` at a time
+    (a foreign key's through its descriptor) between a `pre_init` and a `post_init` signal, for
+    values already in hand; a move loads half a dozen instances. The instance is the same: each
+    column's value under its attname, and a `ModelState` saying it was loaded from `alias`.
+    While anything listens for those signals (nothing in this project does), `from_db` is used."""
+    if pre_init.receivers or post_init.receivers:
+        return model.from_db(alias, attnames, values)
+    instance = model.__new__(model)
+    instance.__dict__.update(zip(attnames, values))
+    state = instance._state = ModelState()
+    state.adding, state.db = False, alias
+    return instance
 
 
 @functools.cache
-def _json_shape(model: type[Model]) -> tuple[list[str], list[tuple[int, Any]]]:
+def _json_shape(model: type[Model]) -> tuple[tuple[str, ...], list[tuple[int, Any]]]:
     """The model's column attnames, and the fields whose JSON form is not already the value the
     ORM would hand over: whole numbers and strings are; a float may arrive as a whole number, a
     boolean as 0 or 1 (SQLite), a date as text."""
@@ -83,7 +101,7 @@ def _json_shape(model: type[Model]) -> tuple[list[str], list[tuple[int, Any]]]:
     plain = (models.AutoField, models.BigAutoField, models.IntegerField, models.CharField, models.TextField,
              models.ForeignKey)
     parsed = [(index, field) for index, field in enumerate(fields) if not isinstance(field, plain)]
-    return [field.attname for field in fields], parsed
+    return tuple(field.attname for field in fields), parsed
 
 
 def _from_json(field: Any, value: Any) -> Any:
@@ -136,7 +154,7 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     if row is None:
         return None
     attnames, converters = _game_loading(db.vendor)
-    game = Game.from_db(db.alias, attnames, _converted(db, converters, row[:len(attnames)]))
+    game = loaded_instance(Game, attnames, _converted(db, converters, row[:len(attnames)]), db.alias)
     game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json = row[len(attnames):]
     seats_loaded = []
     for raw in orjson.loads(game.seats_json):

@@ -95,3 +95,45 @@ def test_values_sent_as_they_are_are_what_the_orm_would_send():
                     checked += 1
     assert checked > 50
     assert hotpath._shortcut(Game._meta.get_field("seq"), connection.vendor)[0] is int  # a boolean is not taken for it
+
+
+def _row(instance) -> tuple[tuple[str, ...], list]:
+    names = tuple(field.attname for field in instance._meta.concrete_fields)
+    return names, [getattr(instance, name) for name in names]
+
+
+def test_an_instance_made_without_init_is_the_one_from_db_makes():
+    game_id, players = start_game("toy_race", 2)
+    game = Game.objects.get(pk=game_id)
+    for stored in (game, game.seats.order_by("index").first(), Event.objects.filter(game=game).first(),
+                   game.seats.order_by("index").first().user):
+        names, values = _row(stored)
+        fast = hotpath.loaded_instance(type(stored), names, list(values), "default")
+        slow = type(stored).from_db("default", names, list(values))
+        assert {k: v for k, v in vars(fast).items() if k != "_state"} == {
+            k: v for k, v in vars(slow).items() if k != "_state"}
+        assert (fast._state.adding, fast._state.db, fast._state.fields_cache) == (False, "default", {})
+        assert fast == stored and fast.get_deferred_fields() == set()
+    seat = hotpath.loaded_instance(type(game.seats.first()), *_row(game.seats.order_by("index").first()), "default")
+    assert seat.game.pk == game_id  # a foreign key loads through its descriptor as usual
+    fast_game = hotpath.loaded_instance(Game, *_row(game), "default")
+    fast_game.timeout_policy = "forfeit"
+    fast_game.save(update_fields=["timeout_policy"])  # an UPDATE of the loaded row, not an INSERT
+    assert Game.objects.filter(pk=game_id, timeout_policy="forfeit").count() == 1 and Game.objects.count() == 1
+
+
+def test_an_instance_is_made_by_from_db_while_something_listens_for_its_signals():
+    from django.db.models.signals import post_init
+
+    game = Game.objects.get(pk=start_game("toy_race", 2)[0])
+    heard = []
+
+    def listener(sender, instance, **kwargs):
+        heard.append(instance)
+
+    post_init.connect(listener, sender=Game)
+    try:
+        made = hotpath.loaded_instance(Game, *_row(game), "default")
+    finally:
+        post_init.disconnect(listener, sender=Game)
+    assert heard == [made]
