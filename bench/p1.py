@@ -361,8 +361,9 @@ def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 
     servers = {label: (web_server(database_url, port + number, server=name, environment=environment), port + number)
                for number, (label, name, environment) in enumerate(PEER_SERVERS)}
     rows = ["| round | web server | load (1 min) | pgbench tps | Scrapyard moves/s | P1 ratio | POST p50 / p99 ms | "
-            "Scrapyard CPU/move web + PostgreSQL ms | boardgame.io moves/s | its p50 / p99 ms | its server CPU/move ms | "
-            "Scrapyard / boardgame.io |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+            "Scrapyard CPU/move web + PostgreSQL ms | its load generator's ms | boardgame.io moves/s | its p50 / p99 ms | "
+            "its server CPU/move ms | its load generator's ms | Scrapyard / boardgame.io |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     try:
         for _, (_, at) in servers.items():
             api_load.wait_for(f"http://127.0.0.1:{at}/api/health/")
@@ -380,8 +381,9 @@ def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 
                 rows.append(f"| {number + 1} | {name} | {load:.1f} | {tps:,.0f} | {result.per_second:,.0f} | "
                             f"{100 * result.per_second / tps:.2f}% | {result.p50_ms:.1f} / {result.p99_ms:.1f} | "
                             f"{per['web']:.2f} + {per['database']:.2f} = {per['web'] + per['database']:.2f} | "
+                            f"{per['load']:.2f} | "
                             f"{theirs['moves_per_second']:,.0f} | {theirs['p50_ms']:.1f} / {theirs['p99_ms']:.1f} | "
-                            f"{theirs['server_cpu_ms_per_move']:.2f} | "
+                            f"{theirs['server_cpu_ms_per_move']:.2f} | {theirs['load_cpu_ms_per_move']:.2f} | "
                             f"{result.per_second / max(theirs['moves_per_second'], 1e-9):.2f}x |")
                 print(rows[-1], flush=True)
     finally:
