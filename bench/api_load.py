@@ -51,9 +51,11 @@ class Result:
 class Client:
     """One keep-alive HTTP/1.1 connection on a plain socket. The load generator shares the
     machine with the server it measures, so it should cost as little as a client can: the
-    standard library's `http.client` parses every answer's headers through the e-mail package:
-    with it the load generator took 0.5 ms of CPU a move, with this 0.2 (bench/RESULTS.md). This reads the status line, `Content-Length`
-    (or a chunked body) and `Connection`, all a JSON API's answer needs."""
+    standard library's `http.client` parses every answer's headers through the e-mail package,
+    and with it the load generator took about 0.5 ms of CPU a move, with this 0.25
+    (bench/RESULTS.md). A request leaves in one write, as the peer's Node `fetch` sends its own
+    (`http.client` sends the headers and the body in two). This reads the status line,
+    `Content-Length` (or a chunked body) and `Connection`, all a JSON API's answer needs."""
 
     def __init__(self, base: str):
         parsed = urlparse(base)
