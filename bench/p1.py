@@ -11,7 +11,8 @@
 - Scaling: moves/s, p50 and p99 at 1, 4, 16 and 64 clients; and the three-request loop of the
   first benchmark (GET game, GET moves, POST) at 16 clients, for comparison.
 - `--peer`: pgbench, Scrapyard and boardgame.io (`bench/peer/`, its own server with FlatFile
-  storage, 16 two-player matches and clients) side by side, two rounds.
+  storage, 16 two-player matches and clients) side by side, two rounds; each Scrapyard window
+  sits between its own pgbench and boardgame.io windows.
 
 The web server is the one `make run` starts (gunicorn, a process per core, 4 threads each,
 keep-alive). Needs PostgreSQL (`BENCH_DATABASE_URL`, default
@@ -354,9 +355,10 @@ PEER_SERVERS = [
 
 
 def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 15, peer_port: int = 8790) -> list[str]:
-    """Side by side, `rounds` times: pgbench, Scrapyard under each web server `project.serve`
-    starts (`PEER_SERVERS`, on `port`, `port + 1`, ...; every move committed with fsync) and the boardgame.io peer, 16 clients
-    and 16 two-player games each."""
+    """Side by side, `rounds` times for each web server `project.serve` starts (`PEER_SERVERS`,
+    on `port`, `port + 1`, ...): pgbench, then Scrapyard under that server (every move committed
+    with fsync), then the boardgame.io peer, 16 clients and 16 two-player games each. Each row's
+    ratios are between those three neighbouring windows."""
     tokens = accounts(database_url, 16)
     servers = {label: (web_server(database_url, port + number, server=name, environment=environment), port + number)
                for number, (label, name, environment) in enumerate(PEER_SERVERS)}
@@ -368,16 +370,16 @@ def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 
         for _, (_, at) in servers.items():
             api_load.wait_for(f"http://127.0.0.1:{at}/api/health/")
         for number in range(rounds):
-            load = os.getloadavg()[0]
-            tps = pgbench_tps(database_url, seconds=8)
-            ours = {}
             for name, (server, at) in servers.items():
+                # Each window between its own pgbench and boardgame.io windows: on a shared machine
+                # whose speed drifts from minute to minute, a ratio holds only between neighbours.
+                load = os.getloadavg()[0]
+                tps = pgbench_tps(database_url, seconds=8)
                 meter = CpuMeter(server)
                 meter.start()
                 result = api_load.run(f"http://127.0.0.1:{at}", tokens, "one", 16, seconds, seed=40 + number)
-                ours[name] = (result, {part: cpu * 1000 / max(result.moves, 1) for part, cpu in meter.stop().items()})
-            theirs = boardgame_io(16, seconds, port=peer_port)
-            for name, (result, per) in ours.items():
+                per = {part: cpu * 1000 / max(result.moves, 1) for part, cpu in meter.stop().items()}
+                theirs = boardgame_io(16, seconds, port=peer_port)
                 rows.append(f"| {number + 1} | {name} | {load:.1f} | {tps:,.0f} | {result.per_second:,.0f} | "
                             f"{100 * result.per_second / tps:.2f}% | {result.p50_ms:.1f} / {result.p99_ms:.1f} | "
                             f"{per['web']:.2f} + {per['database']:.2f} = {per['web'] + per['database']:.2f} | "
