@@ -18,6 +18,7 @@ Nothing here imports Django.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from rules.text import fit
@@ -57,6 +58,15 @@ def panel(
 
 def cell_name(coordinates: tuple[int, int] | list[int]) -> str:
     """A pair of coordinates as moves name them and the board's targets carry them: "a,b"."""
+    if type(coordinates) is tuple:
+        return _tuple_cell_name(coordinates)
+    return ",".join(str(int(part)) for part in coordinates)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tuple_cell_name(coordinates: tuple[int, ...]) -> str:
+    # A board has a few hundred cells, and every view of every position names each of them
+    # (`cells`, for the presentation's touched cells): the names are worked out once.
     return ",".join(str(int(part)) for part in coordinates)
 
 
