@@ -72,22 +72,20 @@ class Client:
             head += f"Authorization: Token {token}\r\n"
         request = head.encode() + b"\r\n" + payload
         self.requests += 1
-        for attempt in range(2):
-            if self.sock is None:
-                self.sock = socket.create_connection((self.host, self.port), timeout=60)
-                self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                self.buffer = b""
-            try:
-                self.sock.sendall(request)
-                status, data = self._response()
-            except (ConnectionError, _Closed):
-                # The server closed an idle keep-alive connection: open a new one, as any client does.
-                self._close()
-                if attempt:
-                    raise
-                continue
-            return status, orjson.loads(data or b"null")
-        raise AssertionError("unreachable")
+        try:
+            status, data = self._exchange(request)
+        except (ConnectionError, _Closed):
+            # The server closed an idle keep-alive connection: open a new one, as any client does.
+            self._close()
+            status, data = self._exchange(request)
+        return status, orjson.loads(data or b"null")
+
+    def _exchange(self, request: bytes) -> tuple[int, bytes]:
+        if self.sock is None:
+            self.sock = socket.create_connection((self.host, self.port), timeout=60)
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.sendall(request)
+        return self._response()
 
     def _close(self) -> None:
         if self.sock is not None:
@@ -110,8 +108,9 @@ class Client:
         else:  # the body runs to the connection's end
             while self._fill():
                 pass
-            body, self.buffer = self.buffer, b""
-            headers["connection"] = "close"
+            body = self.buffer
+            self._close()
+            return status, body
         if headers.get("connection", "").lower() == "close":
             self._close()
         return status, body

@@ -58,13 +58,11 @@ def panel(
 
 def cell_name(coordinates: tuple[int, int] | list[int]) -> str:
     """A pair of coordinates as moves name them and the board's targets carry them: "a,b"."""
-    if type(coordinates) is tuple:
-        return _tuple_cell_name(coordinates)
-    return ",".join(str(int(part)) for part in coordinates)
+    return _cell_name(tuple(coordinates))
 
 
 @functools.lru_cache(maxsize=4096)
-def _tuple_cell_name(coordinates: tuple[int, ...]) -> str:
+def _cell_name(coordinates: tuple[int, ...]) -> str:
     # A board has a few hundred cells, and every view of every position names each of them
     # (`cells`, for the presentation's touched cells): the names are worked out once.
     return ",".join(str(int(part)) for part in coordinates)
