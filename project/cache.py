@@ -18,6 +18,8 @@ from django.utils.functional import cached_property
 # to no more than the limit.
 COUNT_AHEAD = """
 local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+local unused = math.min(tonumber(ARGV[5]), previous)
+if unused > 0 then previous = redis.call('DECRBY', KEYS[2], unused) end
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local headroom = tonumber(ARGV[2]) - (previous * tonumber(ARGV[3]) + current)
 local batch = math.max(1, math.min(tonumber(ARGV[4]), math.floor(headroom / 8)))
@@ -46,17 +48,18 @@ class RedisCache(django_redis.RedisCache):
         return RedisCacheClient(self._servers, **self._options)
 
     def count_ahead(self, key: str, other: str, timeout: int, *, limit: int, other_weight: float,
-                    most: int) -> tuple[int, int, int]:
+                    most: int, other_unused: int = 0) -> tuple[int, int, int]:
         """Count up to `most` requests at once at `key` (expiring in `timeout` seconds once made),
-        as many as `COUNT_AHEAD` allows under `limit` given the count at `other` weighted by
-        `other_weight`; in one round trip (the rate limits, `project.throttles`). The count at
-        `key` after, the count at `other`, and how many were counted."""
+        as many as `COUNT_AHEAD` allows under `limit` given the count at `other` (less the
+        `other_unused` counted there and never made) weighted by `other_weight`; in one round trip
+        (the rate limits, `project.throttles`). The count at `key` after, the count at `other`,
+        and how many were counted."""
         key, other = self.make_and_validate_key(key), self.make_and_validate_key(other)
         client = self._cache.get_client(key, write=True)
         script = self._count_scripts.get(id(client))
         if script is None:  # a script, not a pipeline: redis-py builds a pipeline as dearly as a client
             script = self._count_scripts[id(client)] = client.register_script(COUNT_AHEAD)
-        current, previous, batch = script(keys=[key, other], args=[timeout, limit, repr(other_weight), most])
+        current, previous, batch = script(keys=[key, other], args=[timeout, limit, repr(other_weight), most, other_unused])
         return int(current), int(previous or 0), int(batch)
 
     @cached_property

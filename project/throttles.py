@@ -14,8 +14,11 @@ requests none: far from its limit, a process counts several requests ahead in th
 (an eighth of what the limit leaves, at most `AHEAD`) and lets that many more through without
 asking (`_Allowances`). The counter in Redis holds every request counted ahead by every process,
 so all processes together stay under the one limit; near it, each request is counted alone, as
-before. A process that stops holding requests counted ahead only makes the limit stricter, and
-only until the minute ends.
+before. Requests counted ahead but not made when the minute turns go back to that minute's
+counter with the client's next request, in the same round trip: the last minute still weighs on
+the sliding one, and must weigh what the client did, not what a process expected it to do. A
+process that stops holding requests counted ahead only makes the limit stricter, and only until
+the minute after.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class _Allowances:
 
     def __init__(self) -> None:
         self._left: dict[str, int] = {}
+        self._unused: dict[str, int] = {}  # the last minute's counters: requests counted, never made
         self._window: int | None = None
         self._lock = threading.Lock()
 
@@ -59,13 +63,22 @@ class _Allowances:
             if count > 0:
                 self._left[counter] = self._left.get(counter, 0) + count
 
+    def give_back(self, counter: str) -> int:
+        """The requests counted ahead in the last minute's `counter` and never made, once: the
+        caller takes them off the counter."""
+        with self._lock:
+            return self._unused.pop(counter, 0)
+
     def forget(self) -> None:
         with self._lock:
             self._left.clear()
+            self._unused.clear()
 
     def _turn(self, window: int) -> None:
         if window != self._window:  # a new minute: last minute's counters are closed
-            self._left.clear()
+            follows = self._window is not None and window == self._window + 1
+            self._unused = {counter: left for counter, left in self._left.items() if left > 0} if follows else {}
+            self._left = {}
             self._window = window
 
 
@@ -95,9 +108,10 @@ class _PerMinute(SimpleRateThrottle):
         if _allowances.take(counter, window):
             return True
         still_covered = 1 - (now - window * self.duration) / self.duration
+        last_counter = f"{self.key}:{window - 1}"
         try:
-            current, previous, counted = _count(self.cache, counter, f"{self.key}:{window - 1}", self.duration,
-                                                self.num_requests, still_covered)
+            current, previous, counted = _count(self.cache, counter, last_counter, self.duration,
+                                                self.num_requests, still_covered, _allowances.give_back(last_counter))
         except (RedisError, OSError):
             # The shared cache is away (a Redis outage): serving players unthrottled for the
             # outage beats refusing every request. The outage is logged where it starts.
@@ -121,12 +135,13 @@ class _PerMinute(SimpleRateThrottle):
 
 
 def _count(cache, current_key: str, previous_key: str, window_seconds: int, limit: int,
-           still_covered: float) -> tuple[int, int, int]:
-    """Count this request (and on Redis, some ahead) in this window; the counts of this window
+           still_covered: float, unused: int) -> tuple[int, int, int]:
+    """Count this request (and on Redis, some ahead) in this window, after taking `unused`
+    requests (counted ahead, never made) off the last window's count; the counts of this window
     and the last, and how many were counted."""
     if hasattr(cache, "count_ahead"):  # Redis: one round trip
         return cache.count_ahead(current_key, previous_key, window_seconds * 2, limit=limit,
-                                 other_weight=still_covered, most=AHEAD)
+                                 other_weight=still_covered, most=AHEAD, other_unused=unused)
     if cache.add(current_key, 1, window_seconds * 2):
         current = 1
     else:

@@ -101,6 +101,23 @@ def test_the_window_slides_a_full_minute_is_not_forgiven_at_the_turn_of_the_cloc
     assert player.get("/api/games/").status_code == 200
 
 
+def test_requests_counted_ahead_but_never_made_do_not_weigh_on_the_next_minute(settings, monkeypatch):
+    """A process counts requests ahead in the minute's counter (on Redis) and lets them through
+    without asking. Those it has not let through when the minute turns were never made: they go
+    back, or the next minute would refuse a client below its limit (a flaky login test found it,
+    when its 31 requests straddled a minute)."""
+    from project import throttles
+
+    _limits(settings, account=30)
+    player = register()
+    clock = {"now": 1_800_000_000.0 + 59.9}  # a tenth of a second before a minute turns
+    monkeypatch.setattr(throttles._PerMinute, "timer", lambda self: clock["now"])
+    codes = [player.get("/api/games/").status_code]  # far from the limit: a few counted at once
+    clock["now"] += 0.2  # the next minute, at its start: the last one weighs almost whole
+    codes += [player.get("/api/games/").status_code for _ in range(30)]
+    assert codes == [200] * 30 + [429]
+
+
 # --- Django's own password forms (issue 30, point 7) -----------------------------------------
 
 

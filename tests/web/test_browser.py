@@ -1,5 +1,6 @@
 """Playing in a real browser, by clicking: two people in two browser contexts, and a person
-against a bot; live updates without reload, a stale move handled, a phone-sized screen."""
+against a bot; live updates without reload, a stale move handled, a phone-sized screen. Each game
+played to its end against a bot is in test_table.py, which notes the table along the way."""
 
 from __future__ import annotations
 
@@ -364,29 +365,6 @@ def test_a_game_of_bots_is_watched_live_as_a_spectator(browser, site):
     assert page.locator("#log li").count() > 5 and "bot random:" in page.locator("#log").inner_text()
     page.click("#seen-box summary")
     assert "winner" in page.locator("#seen").inner_text()
-
-
-@pytest.mark.parametrize("rules", ["terrafex", "terrain_vague", "space_junkyard"])
-def test_a_whole_game_against_a_bot_by_clicking(browser, site, screenshot, rules):
-    page = _sign_up(browser.new_context(), site, f"whole_{rules}")
-    game_id = _create(page, site, rules, bot_seat=1, options=SHORTER.get(rules))
-    _play_until_finished([page], moves_at_most=400)
-    screenshot(page, f"{rules}-finished")
-    moves = [event for event in _events(game_id) if event.kind == "move"]
-    kinds = {event.payload["move"]["type"] for event in moves if event.seat == 0}
-    assert len(kinds) >= 3, kinds  # several kinds of move, all chosen by clicking
-    if rules == "terrain_vague":  # a wrestling round: a choice made in secret, then revealed
-        assert any(event.seat == 0 and event.payload != event.public_payload for event in moves)
-    if rules == "terrafex":  # a fire placed by the opponent, met on the page
-        assert any(event.seat == 1 and event.payload["move"]["type"] == "fire" for event in moves)
-
-
-def test_a_whole_game_of_scavenge_against_a_bot_by_clicking(browser, site, screenshot):
-    page = _sign_up(browser.new_context(), site, "hunter")
-    _create(page, site, "scavenge", bot_seat=1)
-    _play_until_finished([page], prefer=_towards_the_goal, moves_at_most=400)
-    screenshot(page, "scavenge-finished")
-    assert page.locator("#status").inner_text().startswith(("You won", "bot random won"))
 
 
 def test_the_account_page_keeps_email_and_notice_choices(browser, site):

@@ -1,6 +1,7 @@
 """The game page as a game table, as a player meets it: every game played to its end against a
-bot by clicking, with the panels and the prompt changing, the opponent's last move marked and the
-text board kept current; screenshots of each game at its start, middle and end (laptop and
+bot by clicking, every kind of move chosen on the board (a secret choice in a wrestling round,
+an opponent's fire met on the page), with the panels and the prompt changing, the opponent's last
+move marked and the text board kept current; screenshots of each game at its start, middle and end (laptop and
 phone); a phone's width with no sideways scroll and the confirm in sight; axe-core's check of
 every page; a move played with the keyboard alone; the tab and a notification telling of your
 turn."""
@@ -79,8 +80,16 @@ def test_each_game_is_played_to_its_end_from_the_table(browser, site, screenshot
     log = page.locator("#log")
     assert log.evaluate("node => node.scrollTop + node.clientHeight >= node.scrollHeight - 2"), "the log shows its newest line"
     assert errors == []
-    moves = [event for event in _events(game_id) if event.kind == "move" and event.seat == 0]
-    assert len(moves) >= 5
+    moves = [event for event in _events(game_id) if event.kind == "move"]
+    mine = [event for event in moves if event.seat == 0]
+    assert len(mine) >= 5
+    kinds = {event.payload["move"]["type"] for event in mine}
+    if rules != "scavenge":  # (a Scavenge player heading for the goal never stays)
+        assert len(kinds) >= 3, kinds  # several kinds of move, each chosen by clicking
+    if rules == "terrain_vague":  # a wrestling round: a choice made in secret, then revealed
+        assert any(event.payload != event.public_payload for event in mine)
+    if rules == "terrafex":  # a fire placed by the opponent, met on the page
+        assert any(event.seat == 1 and event.payload["move"]["type"] == "fire" for event in moves)
 
 
 def test_a_phone_plays_without_sideways_scroll_and_the_confirm_in_sight(browser, site, screenshot):
