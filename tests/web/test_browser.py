@@ -30,11 +30,6 @@ def _sign_up(context, site: str, name: str):
     return page
 
 
-# A game option the rules offer for a shorter game, where a whole game is played in the browser:
-# Space Junkyard's `short` (16 tiles fewer) ends a random game in about 170 moves instead of 290.
-SHORTER = {"space_junkyard": {"short": True}}
-
-
 def _create(page, site: str, rules: str, players: int = 2, bot_seat: int | None = None, options: dict | None = None) -> int:
     page.goto(f"{site}/games/new/")
     page.select_option("#rules", rules)
