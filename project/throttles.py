@@ -50,7 +50,8 @@ class _Allowances:
 
     def take(self, counter: str, window: int) -> bool:
         with self._lock:
-            self._turn(window)
+            if not self._turn(window):
+                return False  # a request timed before the minute turned: Redis counts it
             left = self._left.get(counter, 0)
             if left <= 0:
                 return False
@@ -59,9 +60,12 @@ class _Allowances:
 
     def add(self, counter: str, window: int, count: int) -> None:
         with self._lock:
-            self._turn(window)
-            if count > 0:
+            if count <= 0:
+                return
+            if self._turn(window):
                 self._left[counter] = self._left.get(counter, 0) + count
+            else:  # counted ahead in the minute just closed: never made
+                self._unused[counter] = self._unused.get(counter, 0) + count
 
     def give_back(self, counter: str) -> int:
         """The requests counted ahead in the last minute's `counter` and never made, once: the
@@ -73,13 +77,20 @@ class _Allowances:
         with self._lock:
             self._left.clear()
             self._unused.clear()
+            self._window = None
 
-    def _turn(self, window: int) -> None:
+    def _turn(self, window: int) -> bool:
+        """Move on to `window` unless it is the minute just closed (threads read the clock before
+        the lock, so one timed before the turn can come after it; a clock set back further starts
+        afresh); whether `window` is the minute held now."""
+        if self._window is not None and window == self._window - 1:
+            return False
         if window != self._window:  # a new minute: last minute's counters are closed
             follows = self._window is not None and window == self._window + 1
             self._unused = {counter: left for counter, left in self._left.items() if left > 0} if follows else {}
             self._left = {}
             self._window = window
+        return True
 
 
 _allowances = _Allowances()

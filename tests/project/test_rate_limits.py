@@ -118,6 +118,23 @@ def test_requests_counted_ahead_but_never_made_do_not_weigh_on_the_next_minute(s
     assert codes == [200] * 30 + [429]
 
 
+def test_a_thread_still_on_the_last_minute_does_not_undo_the_turn_of_the_minute():
+    """Threads read the clock before they take the lock: one that read it just before the minute
+    turned comes after one that read it just after. It must not turn the process back to the
+    last minute (that forgot the requests to give back, the defect above, and this minute's
+    allowances); what it counted ahead there is never made either."""
+    from project import throttles
+
+    allowances = throttles._Allowances()
+    allowances.add("k:100", 100, 3)  # counted ahead in minute 100
+    assert allowances.take("k:100", 100)  # one of them made
+    allowances.add("k:101", 101, 4)  # minute 101: two of minute 100's were never made
+    allowances.add("k:100", 100, 1)  # a thread that read the clock before the turn counted one more
+    assert not allowances.take("k:100", 100)  # it asks Redis, as any request not held does
+    assert allowances.take("k:101", 101)  # this minute's are still held
+    assert allowances.give_back("k:100") == 3 and allowances.give_back("k:100") == 0
+
+
 # --- Django's own password forms (issue 30, point 7) -----------------------------------------
 
 
