@@ -197,14 +197,34 @@ def _two_players_in_a_game(database_url: str) -> tuple[list[Any], int]:
     return players, game_id
 
 
+def _round_trips(connection: Any, call: Any) -> tuple[Any, int]:
+    """`call()`'s answer, and the round trips its queries took on `connection` (PostgreSQL): the
+    server's ReadyForQuery messages in libpq's trace. Django's query log cannot tell: it notes a
+    BEGIN and a COMMIT of its own whether or not they went alone (`games.hotpath.move_transaction`)."""
+    from psycopg import pq
+
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with tempfile.TemporaryFile("w+") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        try:
+            answer = call()
+        finally:
+            pgconn.untrace()
+        trace.seek(0)
+        return answer, sum(1 for line in trace if line.startswith("B\t") and "\tReadyForQuery\t" in line)
+
+
 def statements_per_move(database_url: str, moves: int = 30) -> dict[str, float]:
-    """SQL statements of a move POST and of a game GET, through Django's own test client in this
-    process, on the bench database (the token already read, as in a running server)."""
+    """SQL statements of a move POST and of a game GET, and a move POST's round trips, through
+    Django's own test client in this process, on the bench database (the token already read, as
+    in a running server)."""
     players, game_id = _two_players_in_a_game(database_url)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    posts, gets = [], []
+    posts, gets, trips = [], [], []
     game = players[0].get(f"/api/games/{game_id}/").json()
     listed = players[game["to_act"][0]].get(f"/api/games/{game_id}/legal-moves/").json()
     after = {"to_act": game["to_act"], "seq": listed["seq"], "moves": listed["moves"]}
@@ -212,18 +232,21 @@ def statements_per_move(database_url: str, moves: int = 30) -> dict[str, float]:
         mover = players[after["to_act"][0]]
         if not after.get("moves"):
             after["moves"] = mover.get(f"/api/games/{game_id}/legal-moves/").json()["moves"]
+        body = {"move": after["moves"][0], "expected_seq": after["seq"]}
         with CaptureQueriesContext(connection) as queries:
-            answer = mover.post(f"/api/games/{game_id}/moves/", {"move": after["moves"][0], "expected_seq": after["seq"]},
-                                format="json")
+            answer, round_trips = _round_trips(connection, lambda: mover.post(
+                f"/api/games/{game_id}/moves/", body, format="json"))
         assert answer.status_code == 201, answer.content
         posts.append(len(queries.captured_queries))
+        trips.append(round_trips)
         after = answer.json()["game"]
         if after["status"] != "active":
             break
         with CaptureQueriesContext(connection) as queries:
             players[0].get(f"/api/games/{game_id}/")
         gets.append(len(queries.captured_queries))
-    return {"post": statistics.mean(posts), "post_max": max(posts), "get": statistics.mean(gets)}
+    return {"post": statistics.mean(posts), "post_max": max(posts), "get": statistics.mean(gets),
+            "round_trips": statistics.mean(trips)}
 
 
 # --- the whole measure ----------------------------------------------------------------------------
@@ -280,7 +303,8 @@ def _report(pairs, three, three_cpu, scaling, statements) -> list[str]:
         rows.append(_cpu_row(f"one request a move, pair {number}", result, cpu))
     rows.append(_cpu_row("three requests a move (GET, GET, POST)", three, three_cpu))
     rows += ["", f"SQL statements: a move POST {statements['post']:.2f} on average (at most {statements['post_max']}, "
-             f"a snapshot every 32nd move adds none: it joins the write), a game GET {statements['get']:.2f}.", "",
+             f"a snapshot every 32nd move adds none: it joins the write), a game GET {statements['get']:.2f}; a move POST's "
+             f"round trips to PostgreSQL {statements['round_trips']:.2f} on average.", "",
              "### Scaling (one request a move)", "",
              "| clients | moves | moves/s | POST p50 ms | POST p99 ms | conflicts | errors |", "|---|---|---|---|---|---|---|"]
     for result in scaling:
@@ -341,13 +365,15 @@ def boardgame_io(clients: int, seconds: float, port: int = 8790) -> dict[str, An
 
 
 # Scrapyard's shapes beside the peer: gunicorn as `make run` has it; granian as a node behind the
-# proxy has it; and the same with the move's statements prepared, as on a node connected to
-# PostgreSQL directly (README: "Prepared statements, where a connection keeps them"); and that
-# last one with every move through DRF's dispatch (the move shortcut off, `games.move_shortcut`),
-# so the lever is measured in the same run.
+# proxy has it, and that with a move's BEGIN and COMMIT in round trips of their own (the carried
+# transaction off, `games.hotpath.move_transaction`); granian with the move's statements
+# prepared, as on a node connected to PostgreSQL directly (README: "Prepared statements, where a
+# connection keeps them"); and that last one with every move through DRF's dispatch (the move
+# shortcut off, `games.move_shortcut`), so each lever is measured in the same run.
 PEER_SERVERS = [
     ("gunicorn", "gunicorn", {}),
     ("granian", "granian", {}),
+    ("granian, BEGIN and COMMIT alone", "granian", {"SCRAPYARD_MOVE_CARRIED_TRANSACTION": "off"}),
     ("granian, prepared statements", "granian", {"SCRAPYARD_DB_PREPARED_STATEMENTS": "on"}),
     ("granian, prepared statements, no move shortcut", "granian",
      {"SCRAPYARD_DB_PREPARED_STATEMENTS": "on", "SCRAPYARD_MOVE_SHORTCUT": "off"}),

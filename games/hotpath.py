@@ -3,32 +3,35 @@ ORM's one-statement-per-call would cost most of a move's time.
 
 A move used to take 14 statements (then five, the event's INSERT apart): the game, the seat, the deadline check, the previous hash,
 the insert, the game's update, the seats and deadlines again, their delete and insert, the bot
-check, and the transaction's own. Now, on PostgreSQL:
+check, and the transaction's own. Now, on PostgreSQL, two round trips (`move_transaction`):
 
-1. BEGIN;
-2. `locked_read`: the game row, locked, with its seats (and their owners' vacation), its
-   deadline rows, the hash of its newest event and, when the request carries one, the
+1. BEGIN with `locked_read`: the game row, locked, with its seats (and their owners' vacation),
+   its deadline rows, the hash of its newest event and, when the request carries one, the
    idempotency key's earlier answer, as JSON columns of one SELECT ... FOR UPDATE;
-3. `Writes.run`, the move's unit of work: the event's INSERT (with the idempotency key's), the
-   game's changed columns, the deadline rows' changes and, every 32nd event, the snapshot, as
-   one data-modifying WITH;
-4. COMMIT.
+2. `Writes.run`, the move's unit of work, with COMMIT: the event's INSERT (with the idempotency
+   key's), the game's changed columns, the deadline rows' changes and, every 32nd event, the
+   snapshot, as one data-modifying WITH.
+
+With `SCRAPYARD_DB_PREPARED_STATEMENTS` the two statements are prepared, which the protocol
+allows only one at a time: BEGIN and COMMIT then take a round trip each, four in all.
 
 Everything else a move needs (the caller's seat, whether a bot is to move, the deadline check)
-is read from what statement 2 brought. SQLite runs the same statements one by one (it has no
+is read from what statement 1 brought. SQLite runs the same statements one by one (it has no
 data-modifying WITH of several tables), so both databases take the same code.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
 import psycopg
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.db.models import Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
@@ -135,7 +138,8 @@ def _locked_read_sql(vendor: str, with_key: bool) -> str:
     return sql + (" FOR UPDATE OF g" if vendor == "postgresql" else "")
 
 
-def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None) -> Game | None:
+def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None,
+                tx: MoveTransaction | None = None) -> Game | None:
     """The game with its row locked (PostgreSQL; SQLite takes its lock at the first write, and
     the unique (game, seq) constraint backs it), its seats and deadline rows loaded as if
     prefetched, `last_hash` (the newest event's hash) and `earlier_key` (the caller's idempotency
@@ -144,12 +148,18 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     What comes from other tables than the game's is as it was when the statement began: after a
     wait for another writer's lock it may be older than the game row. Every write that changes
     the log changes `seq` too, so the version check refuses such a request before any of it is
-    used; a request with an idempotency key looks for its key again then (`games.services.moves`)."""
+    used; a request with an idempotency key looks for its key again then (`games.services.moves`).
+
+    Given the move's transaction (`move_transaction`), the read is its first statement, and
+    sends its BEGIN where that rides with it."""
     db = connections[DEFAULT_DB_ALIAS]
     sql = _locked_read_sql(db.vendor, bool(idempotency_key))
     params: list[Any] = [user_id, idempotency_key] if idempotency_key else []
+    sent = tx.first(sql) if tx is not None else sql
     with statement_cursor(db) as cursor:
-        cursor.execute(sql, [*params, game_id])
+        cursor.execute(sent, [*params, game_id])
+        if sent is not sql:
+            cursor.nextset()  # past BEGIN's answer to the row
         row = cursor.fetchone()
     if row is None:
         return None
@@ -222,9 +232,12 @@ class Writes:
     deadline rows, a snapshot when one is due), gathered while the move is decided and then run
     as one statement on PostgreSQL (a data-modifying WITH; its parts touch different rows, never
     one row twice) or one by one elsewhere. A part may refer to the id `RETURNING id` of the
-    first part as `{first_id}`; the event given to `insert_event` gets that id when it runs."""
+    first part as `{first_id}`; the event given to `insert_event` gets that id when it runs.
+    Given the move's transaction (`move_transaction`), the unit is its last statement, and sends
+    its COMMIT where that rides with it."""
 
-    def __init__(self) -> None:
+    def __init__(self, tx: MoveTransaction | None = None) -> None:
+        self.tx = tx
         self.parts: list[tuple[str, list[Any]]] = []
         self.first_returns = False  # whether the first part returns an id
         self.event: Model | None = None  # the event whose INSERT is the first part
@@ -298,8 +311,11 @@ class Writes:
             if self.db.vendor == "postgresql" and len(self.parts) > 1:
                 return self._run_as_one(cursor)
             first_id = None
+            last = len(self.parts) - 1
             for number, (sql, params) in enumerate(self.parts):
-                cursor.execute(sql.replace("{first_id}", "%s"), [first_id if p is FIRST_ID else p for p in params])
+                sql = sql.replace("{first_id}", "%s")
+                cursor.execute(self._ending(sql) if number == last else sql,
+                               [first_id if p is FIRST_ID else p for p in params])
                 if number == 0 and self.first_returns:
                     first_id = cursor.fetchone()[0]
             return first_id
@@ -310,12 +326,74 @@ class Writes:
             clauses.append(f"w{number} AS ({sql.replace('{first_id}', '(SELECT id FROM w0)')})")
             params += [p for p in part_params if p is not FIRST_ID]
         final = "SELECT id FROM w0" if self.first_returns else "SELECT 1"
-        cursor.execute(f"WITH {', '.join(clauses)} {final}", params)
+        cursor.execute(self._ending(f"WITH {', '.join(clauses)} {final}"), params)
         row = cursor.fetchone()
         return row[0] if self.first_returns and row else None
 
+    def _ending(self, sql: str) -> str:
+        """The unit's last statement, with its transaction's COMMIT where that rides with it (the
+        row it returns is the first answer of the two, where the cursor reads)."""
+        return self.tx.last(sql) if self.tx is not None else sql
+
 
 FIRST_ID = object()  # a value standing for the id the first part of a `Writes` returns
+
+
+class MoveTransaction:
+    """A move's transaction, whose BEGIN may ride with its first statement and its COMMIT with
+    its last (`move_transaction`)."""
+
+    def __init__(self, carried: bool) -> None:
+        self.carried = carried  # whether BEGIN and COMMIT ride with the statements
+        self.begun = False  # whether our BEGIN has been sent and our COMMIT not yet
+
+    def first(self, sql: str) -> str:
+        """The transaction's first statement as sent: after BEGIN, where that rides with it."""
+        if not self.carried or self.begun:
+            return sql
+        self.begun = True
+        return "BEGIN; " + sql
+
+    def last(self, sql: str) -> str:
+        """The transaction's last statement as sent: before COMMIT, if our BEGIN was sent."""
+        if not self.begun:
+            return sql
+        self.begun = False
+        return sql + "; COMMIT"
+
+
+@contextlib.contextmanager
+def move_transaction() -> Iterator[MoveTransaction]:
+    """`transaction.atomic()` for a move, whose first statement is its locked read (`locked_read`)
+    and whose last is its unit of work (`Writes`), each given what this yields.
+
+    Where those statements are bound on the client (PostgreSQL without
+    `SCRAPYARD_DB_PREPARED_STATEMENTS`: the protocol takes several statements in one message
+    only as text), BEGIN goes in the read's round trip (`BEGIN; SELECT ...`) and COMMIT in the
+    unit's (`WITH ...; COMMIT`): two round trips a move instead of four, about a tenth of a
+    move's CPU (bench/RESULTS.md). Django keeps its atomic block, so on_commit callbacks still
+    wait for the commit and an error still rolls back, while psycopg is told autocommit, so it
+    sends no BEGIN of its own before the read. At the block's end psycopg's commit finds the
+    transaction already ended (it sends COMMIT only inside one, as after an idempotent replay,
+    which writes nothing), and on an error its rollback ends the transaction still open. Nothing
+    may raise after the unit has run: its transaction is committed then.
+
+    Inside another atomic block (a caller's, a test's) the move is part of that transaction, and
+    psycopg's own BEGIN and COMMIT stay as they were; so with prepared statements, on SQLite, or
+    with `SCRAPYARD_MOVE_CARRIED_TRANSACTION` off."""
+    db = connections[DEFAULT_DB_ALIAS]
+    outermost = not db.in_atomic_block and db.get_autocommit()
+    with transaction.atomic(using=db.alias):
+        tx = MoveTransaction(carried=outermost and _carries_transaction(db))
+        if tx.carried:
+            db.connection.autocommit = True  # psycopg's; Django's stays off until the block ends
+        yield tx
+
+
+def _carries_transaction(db: Any) -> bool:
+    return (db.vendor == "postgresql" and settings.SCRAPYARD_MOVE_CARRIED_TRANSACTION
+            and not settings.SCRAPYARD_DB_PREPARED_STATEMENTS
+            and db.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
 
 
 class _PreparingCursor(psycopg.Cursor):

@@ -24,11 +24,13 @@ def locked_game(game_id: int) -> Game:
     return game
 
 
-def locked_game_loaded(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None) -> Game:
+def locked_game_loaded(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None,
+                       tx: hotpath.MoveTransaction | None = None) -> Game:
     """`locked_game` for the path of a move: in the same statement, the seats, the deadline rows,
     the newest event's hash and the caller's earlier use of its idempotency key
-    (`games.hotpath.locked_read`). Seats must not change after this read in the transaction."""
-    game = hotpath.locked_read(game_id, user_id=user_id, idempotency_key=idempotency_key)
+    (`games.hotpath.locked_read`), the first statement of the move's transaction `tx`. Seats must
+    not change after this read in the transaction."""
+    game = hotpath.locked_read(game_id, user_id=user_id, idempotency_key=idempotency_key, tx=tx)
     if game is None:
         raise GameNotFound(f"there is no game {game_id}")
     return game

@@ -10,7 +10,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 
 from games import deadlines, hotpath, log, store
 from games.errors import GameNotActive, IdempotencyKeyReused, StaleSeq
@@ -37,8 +37,8 @@ def move_submit(
     deadline, the turn, then the move itself through the rules."""
     digest = hashlib.sha256(canonical_json({"move": move, "expected_seq": expected_seq}).encode()).hexdigest()
     try:
-        with transaction.atomic():
-            game = locked_game_loaded(game_id, user_id=user.pk, idempotency_key=idempotency_key)
+        with hotpath.move_transaction() as tx:
+            game = locked_game_loaded(game_id, user_id=user.pk, idempotency_key=idempotency_key, tx=tx)
             hide_from_strangers(game, user)
             if idempotency_key and game.earlier_key is not None:
                 return Submitted(_idempotent_replay(game.earlier_key, game_id, idempotency_key, digest), True, game)
@@ -46,7 +46,7 @@ def move_submit(
             seat = seat_of(game, user)
             deadlines.check_in_time(game, seat)
             key = (user.pk, idempotency_key, digest) if idempotency_key else None
-            event = _act(game, seat, EventKind.MOVE, {"move": move}, idempotency=key)
+            event = _act(game, seat, EventKind.MOVE, {"move": move}, idempotency=key, tx=tx)
     except StaleSeq:
         # The same request may have just been stored by a retry we waited for: its key says so.
         earlier = _earlier_use(user, idempotency_key) if idempotency_key else None
@@ -62,21 +62,23 @@ def move_submit(
 def seat_act(*, game_id: int, seat: int, expected_seq: int, kind: str, move: Any = None, forfeit: bool = False) -> Event:
     """A move made for a seat by the server (a bot, or a timeout), through the same checks."""
     payload = {"forfeit": True} if forfeit else {"move": move}
-    with transaction.atomic():
-        game = locked_game_loaded(game_id)
+    with hotpath.move_transaction() as tx:
+        game = locked_game_loaded(game_id, tx=tx)
         check_version(game, expected_seq)
-        return _act(game, seat, kind, payload)
+        return _act(game, seat, kind, payload, tx=tx)
 
 
-def _act(game: Game, seat: int, kind: str, payload: dict, idempotency: tuple[int, str, str] | None = None) -> Event:
-    """One event on a game already loaded and locked (`locked_game_loaded`), in one pass:
+def _act(game: Game, seat: int, kind: str, payload: dict, idempotency: tuple[int, str, str] | None = None,
+         tx: hotpath.MoveTransaction | None = None) -> Event:
+    """One event on a game already loaded and locked (`locked_game_loaded`) in the move's
+    transaction `tx` (`games.hotpath.move_transaction`), in one pass:
 
     - decide: the game is active and the seat to act; the rules fold the move from the state
       before it (which also checks it) into the state after it;
     - append: the event joins the hash chain, its INSERT the first write of the move's unit of
       work (`games.hotpath.Writes`);
     - project: the game row's cached columns, its deadline rows and a snapshot when due join the
-      same unit, which runs as one statement;
+      same unit, which runs as one statement, the transaction's last (its COMMIT may ride with it);
     - notify: bots, live streams and listeners are told after commit (`record_state`), and the
       new state enters the process's cache only then.
     """
@@ -92,7 +94,7 @@ def _act(game: Game, seat: int, kind: str, payload: dict, idempotency: tuple[int
     public = (
         {"move": game_rules.public_move(before, seat, payload["move"], after)} if "move" in payload else payload
     )
-    unit = hotpath.Writes()
+    unit = hotpath.Writes(tx)
     event = log.append(game, kind=kind, seat=seat, payload=payload, public_payload=public, idempotency=idempotency,
                        unit=unit)
     record_state(game, after, acted=seat, unit=unit)

@@ -1,6 +1,7 @@
-"""The write path's hand-written statements (`games.hotpath`): a move's database work in four
-statements on PostgreSQL, the same rows written as the ORM would on either database, and the
-locked read's answers (seats, deadlines, the newest hash, an idempotency key) as the ORM reads them."""
+"""The write path's hand-written statements (`games.hotpath`): the same rows written as the ORM
+would on either database, and the locked read's answers (seats, deadlines, the newest hash, an
+idempotency key) as the ORM reads them. A move's two round trips on PostgreSQL are
+`test_move_transaction`'s."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import datetime as dt
 
 import pytest
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from games import audit, hotpath, store
 from games.models import Deadline, Event, Game, IdempotencyKey, Snapshot
@@ -21,21 +21,6 @@ def _listed(players, game_id: int):
     game = players[0].get(f"/api/games/{game_id}/").json()
     mover = players[game["to_act"][0]]
     return mover, mover.get(f"/api/games/{game_id}/legal-moves/").json()
-
-
-@pytest.mark.postgres
-def test_a_move_post_takes_four_statements_on_postgresql():
-    game_id, players = start_game("scavenge", 2)
-    mover, listed = _listed(players, game_id)
-    mover.get("/api/games/")  # the token is read once per process, then kept
-    with CaptureQueriesContext(connection) as queries:
-        answer = mover.client.post(f"/api/games/{game_id}/moves/", {"move": listed["moves"][0], "expected_seq": listed["seq"]},
-                                   format="json", HTTP_IDEMPOTENCY_KEY="four-statements")
-    assert answer.status_code == 201, answer.content
-    statements = [query["sql"].split()[0].upper() for query in queries.captured_queries]
-    # The locked read, then the move's unit of work: the event, its key, the game, its clocks.
-    assert statements == ["BEGIN", "SELECT", "WITH", "COMMIT"], statements
-    assert IdempotencyKey.objects.filter(key="four-statements", event__seq=answer.json()["seq"]).exists()
 
 
 def test_the_locked_read_sees_what_the_orm_sees():
