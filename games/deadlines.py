@@ -156,6 +156,7 @@ def clocks_of_user_set(user: Any, at: dt.datetime, *, running: bool) -> None:
         game = Game.objects.select_for_update().get(pk=game_id)
         if not time_controls.stops(game.time_control):
             continue
+        hotpath.version_moved_on(game_id)  # a move read before this clock changed reads again
         row = Deadline.objects.filter(game=game, seat=index).first()
         if row is None:
             continue

@@ -3,21 +3,27 @@ ORM's one-statement-per-call would cost most of a move's time.
 
 A move used to take 14 statements (then five, the event's INSERT apart): the game, the seat, the deadline check, the previous hash,
 the insert, the game's update, the seats and deadlines again, their delete and insert, the bot
-check, and the transaction's own. Now, on PostgreSQL, two round trips (`move_transaction`):
+check, and the transaction's own. Now, on PostgreSQL, two statements, each its own transaction
+(`move_transaction`):
 
-1. BEGIN with `locked_read`: the game row, locked, with its seats (and their owners' vacation),
-   its deadline rows, the hash of its newest event and, when the request carries one, the
-   idempotency key's earlier answer, as JSON columns of one SELECT ... FOR UPDATE;
-2. `Writes.run`, the move's unit of work, with COMMIT: the event's INSERT (with the idempotency
-   key's), the game's changed columns, the deadline rows' changes and, every 32nd event, the
-   snapshot, as one data-modifying WITH.
+1. `locked_read`: the game row with its version (`xmin`, which every UPDATE of the row changes),
+   its seats (and their owners' vacation), its deadline rows, the hash of its newest event and,
+   when the request carries one, the idempotency key's earlier answer, as JSON columns of one
+   SELECT;
+2. `Writes.run`, the move's unit of work: the game's changed columns, updated only while the row
+   is still at the version read, and, only if it was, the event's INSERT (with the idempotency
+   key's), the deadline rows' changes and, every 32nd event, the snapshot, as one data-modifying
+   WITH. A row that moved on in between writes nothing, and the move is decided again from a new
+   read (`VersionMoved`).
 
-With `SCRAPYARD_DB_PREPARED_STATEMENTS` the two statements are prepared, which the protocol
-allows only one at a time: BEGIN and COMMIT then take a round trip each, four in all.
+So a write that must not pass unseen between a move's read and its write changes the game row:
+every writer that locks the row changes it too (`games.services.common.locked_game`). Inside a
+caller's transaction, or with `SCRAPYARD_MOVE_VERSION_CHECK` off, the read locks the row (SELECT
+... FOR UPDATE) and the unit writes unconditionally, between BEGIN and COMMIT: four round trips.
 
 Everything else a move needs (the caller's seat, whether a bot is to move, the deadline check)
-is read from what statement 1 brought. SQLite runs the same statements one by one (it has no
-data-modifying WITH of several tables), so both databases take the same code.
+is read from what statement 1 brought. SQLite runs the same statements one by one, locked (it
+has no data-modifying WITH of several tables), so both databases take the same code.
 """
 
 from __future__ import annotations
@@ -116,8 +122,9 @@ def _from_json(field: Any, value: Any) -> Any:
 
 
 @functools.cache
-def _locked_read_sql(vendor: str, with_key: bool) -> str:
-    """The statement of `locked_read`, written once per database and shape."""
+def _locked_read_sql(vendor: str, with_key: bool, checked: bool) -> str:
+    """The statement of `locked_read`, written once per database and shape: with the row's
+    version for a write that checks it, else locking the row (PostgreSQL)."""
     accounts, events = _quote(Account._meta.db_table), _quote(Event._meta.db_table)
     vacation = (f"'vacation_since', (SELECT a.{_quote('vacation_since')} FROM {accounts} a "
                 f"WHERE a.{_quote('user_id')} = x.{_quote('user_id')})")
@@ -133,15 +140,16 @@ def _locked_read_sql(vendor: str, with_key: bool) -> str:
     else:
         earlier = "NULL"
     columns = ", ".join(f"g.{_quote(column)}" for _, column in _columns(Game))
+    version = ", g.xmin::text AS row_version" if checked else ""
     sql = (f"SELECT {columns}, {seats} AS seats_json, {deadlines} AS deadlines_json, {last_hash} AS last_hash, "
-           f"{earlier} AS earlier_json FROM {_quote(Game._meta.db_table)} g WHERE g.{_quote('id')} = %s")
-    return sql + (" FOR UPDATE OF g" if vendor == "postgresql" else "")
+           f"{earlier} AS earlier_json{version} FROM {_quote(Game._meta.db_table)} g WHERE g.{_quote('id')} = %s")
+    return sql + (" FOR UPDATE OF g" if vendor == "postgresql" and not checked else "")
 
 
 def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None,
                 tx: MoveTransaction | None = None) -> Game | None:
     """The game with its row locked (PostgreSQL; SQLite takes its lock at the first write, and
-    the unique (game, seq) constraint backs it), its seats and deadline rows loaded as if
+    the unique (game, seq) constraint backs it) or its version (below), its seats and deadline rows loaded as if
     prefetched, `last_hash` (the newest event's hash) and `earlier_key` (the caller's idempotency
     key row, with its event's game, or None).
 
@@ -150,22 +158,22 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     the log changes `seq` too, so the version check refuses such a request before any of it is
     used; a request with an idempotency key looks for its key again then (`games.services.moves`).
 
-    Given the move's transaction (`move_transaction`), the read is its first statement, and
-    sends its BEGIN where that rides with it."""
+    In a move whose write checks the row's version (`move_transaction`), nothing is locked: the
+    statement reads one snapshot, and `row_version` is the version its write will check."""
     db = connections[DEFAULT_DB_ALIAS]
-    sql = _locked_read_sql(db.vendor, bool(idempotency_key))
+    checked = tx is not None and tx.checked
+    sql = _locked_read_sql(db.vendor, bool(idempotency_key), checked)
     params: list[Any] = [user_id, idempotency_key] if idempotency_key else []
-    sent = tx.first(sql) if tx is not None else sql
     with statement_cursor(db) as cursor:
-        cursor.execute(sent, [*params, game_id])
-        if sent is not sql:
-            cursor.nextset()  # past BEGIN's answer to the row
+        cursor.execute(sql, [*params, game_id])
         row = cursor.fetchone()
     if row is None:
         return None
     attnames, converters = _game_loading(db.vendor)
     game = loaded_instance(Game, attnames, _converted(db, converters, row[:len(attnames)]), db.alias)
-    game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json = row[len(attnames):]
+    game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json = row[len(attnames):len(attnames) + 4]
+    if checked:
+        game.row_version = row[len(attnames) + 4]
     seats_loaded = []
     for raw in orjson.loads(game.seats_json):
         seat = _instance(Seat, raw)
@@ -233,11 +241,16 @@ class Writes:
     as one statement on PostgreSQL (a data-modifying WITH; its parts touch different rows, never
     one row twice) or one by one elsewhere. A part may refer to the id `RETURNING id` of the
     first part as `{first_id}`; the event given to `insert_event` gets that id when it runs.
-    Given the move's transaction (`move_transaction`), the unit is its last statement, and sends
-    its COMMIT where that rides with it."""
 
-    def __init__(self, tx: MoveTransaction | None = None) -> None:
-        self.tx = tx
+    `guard` (a game's id and the version its move read, `locked_read`) makes the unit one that
+    writes only while the game row is at that version: the game's UPDATE checks it (`g` in the
+    statement; one that changes nothing is added if the move changed no column), and every other
+    part writes only if that UPDATE did, else `run` raises `VersionMoved` and nothing is written.
+    PostgreSQL only."""
+
+    def __init__(self, guard: tuple[int, str] | None = None) -> None:
+        self.guard = guard
+        self.guard_part: tuple[str, list[Any]] | None = None  # the game's checked UPDATE
         self.parts: list[tuple[str, list[Any]]] = []
         self.first_returns = False  # whether the first part returns an id
         self.event: Model | None = None  # the event whose INSERT is the first part
@@ -247,6 +260,11 @@ class Writes:
         return _quoted(self.db.vendor, name)
 
     def add(self, sql: str, params: list[Any]) -> None:
+        if self.guard is not None:
+            raise ValueError("a guarded unit takes its parts from insert, update and delete, which it can guard")
+        self.parts.append((sql, params))
+
+    def _append(self, sql: str, params: list[Any]) -> None:
         self.parts.append((sql, params))
 
     def insert(self, model: type[Model], rows: list[dict[str, Any]], *, returning: bool = False,
@@ -255,25 +273,31 @@ class Writes:
         if not rows:
             return
         columns, plan = _columns_plan(model, tuple(rows[0]), self.db.vendor)
+        casts = _casts(model, tuple(rows[0]), self.db.vendor) if self.guard is not None else None
         values, params = [], []
         for row in rows:
             marks = []
-            for attname, field, shortcut in plan:
+            for number, (attname, field, shortcut) in enumerate(plan):
                 value = row[attname]
                 if value is FIRST_ID:
                     marks.append("{first_id}")
                     params.append(FIRST_ID)  # stands in its place until the id is known
                 else:
-                    marks.append("%s")
+                    # Guarded, the values are a subquery's, whose types the columns no longer tell.
+                    marks.append(f"%s::{casts[number]}" if casts else "%s")
                     params.append(_prepared(field, shortcut, value, self.db))
             values.append(f"({', '.join(marks)})")
-        sql = f"INSERT INTO {self._q(model._meta.db_table)} ({', '.join(columns)}) VALUES {', '.join(values)}"
+        sql = f"INSERT INTO {self._q(model._meta.db_table)} ({', '.join(columns)}) "
+        if self.guard is None:
+            sql += f"VALUES {', '.join(values)}"
+        else:
+            sql += f"SELECT v.* FROM (VALUES {', '.join(values)}) v, g"  # no row of g, no row written
         if ignore_conflicts:
             sql += " ON CONFLICT DO NOTHING"
         if returning:
             sql += f" RETURNING {self._q('id')}"
             self.first_returns = not self.parts
-        self.add(sql, params)
+        self._append(sql, params)
 
     def insert_event(self, event: Model, row: dict[str, Any]) -> None:
         """The event's INSERT, as the first part: `run` gives the event its id."""
@@ -288,19 +312,26 @@ class Writes:
         columns, plan = _columns_plan(model, tuple(changes), self.db.vendor)
         sets = ", ".join(f"{column} = %s" for column in columns)
         params = [_prepared(field, shortcut, changes[attname], self.db) for attname, field, shortcut in plan]
-        self.add(f"UPDATE {self._q(model._meta.db_table)} SET {sets} WHERE {self._q('id')} = %s", [*params, pk])
+        sql = f"UPDATE {self._q(model._meta.db_table)} SET {sets} WHERE {self._q('id')} = %s"
+        if self.guard is None:
+            self._append(sql, [*params, pk])
+        elif model is Game and pk == self.guard[0]:
+            self.guard_part = (f"{sql} AND xmin = %s::xid RETURNING 1", [*params, pk, self.guard[1]])
+        else:
+            self._append(f"{sql} AND EXISTS (SELECT FROM g)", [*params, pk])
 
     def delete(self, model: type[Model], pks: list[int]) -> None:
         if pks:
             marks = ", ".join("%s" for _ in pks)
-            self.add(f"DELETE FROM {self._q(model._meta.db_table)} WHERE {self._q('id')} IN ({marks})", list(pks))
+            sql = f"DELETE FROM {self._q(model._meta.db_table)} WHERE {self._q('id')} IN ({marks})"
+            self._append(sql + (" AND EXISTS (SELECT FROM g)" if self.guard is not None else ""), list(pks))
 
     def run(self) -> int | None:
         """Run the writes; the first part's returned id, if it returns one (also the event's)."""
-        if not self.parts:
+        if not self.parts and self.guard_part is None:
             return None
         first_id = self._run()
-        self.parts = []
+        self.parts, self.guard_part = [], None
         if self.event is not None:
             self.event.pk = first_id
             self.event._state.adding = False  # stored: from here on the model refuses to save it again
@@ -308,91 +339,102 @@ class Writes:
 
     def _run(self) -> int | None:
         with statement_cursor(self.db) as cursor:
+            if self.guard is not None:
+                return self._run_guarded(cursor)
             if self.db.vendor == "postgresql" and len(self.parts) > 1:
                 return self._run_as_one(cursor)
             first_id = None
-            last = len(self.parts) - 1
             for number, (sql, params) in enumerate(self.parts):
-                sql = sql.replace("{first_id}", "%s")
-                cursor.execute(self._ending(sql) if number == last else sql,
-                               [first_id if p is FIRST_ID else p for p in params])
+                cursor.execute(sql.replace("{first_id}", "%s"), [first_id if p is FIRST_ID else p for p in params])
                 if number == 0 and self.first_returns:
                     first_id = cursor.fetchone()[0]
             return first_id
 
     def _run_as_one(self, cursor: Any) -> int | None:
+        clauses, params = self._clauses()
+        final = "SELECT id FROM w0" if self.first_returns else "SELECT 1"
+        cursor.execute(f"WITH {', '.join(clauses)} {final}", params)
+        row = cursor.fetchone()
+        return row[0] if self.first_returns and row else None
+
+    def _run_guarded(self, cursor: Any) -> int | None:
+        guard_sql, guard_params = self.guard_part or (
+            f"UPDATE {self._q(Game._meta.db_table)} SET {self._q('id')} = {self._q('id')} "
+            f"WHERE {self._q('id')} = %s AND xmin = %s::xid RETURNING 1", list(self.guard))
+        clauses, params = self._clauses()
+        first = "(SELECT id FROM w0)" if self.first_returns else "NULL"
+        cursor.execute(f"WITH g AS ({guard_sql}), {', '.join(clauses)} SELECT {first}, (SELECT count(*) FROM g)"
+                       if clauses else f"WITH g AS ({guard_sql}) SELECT NULL, count(*) FROM g",
+                       [*guard_params, *params])
+        first_id, written = cursor.fetchone()
+        if not written:
+            raise VersionMoved(f"game {self.guard[0]} changed since its move was read")
+        return first_id
+
+    def _clauses(self) -> tuple[list[str], list[Any]]:
         clauses, params = [], []
         for number, (sql, part_params) in enumerate(self.parts):
             clauses.append(f"w{number} AS ({sql.replace('{first_id}', '(SELECT id FROM w0)')})")
             params += [p for p in part_params if p is not FIRST_ID]
-        final = "SELECT id FROM w0" if self.first_returns else "SELECT 1"
-        cursor.execute(self._ending(f"WITH {', '.join(clauses)} {final}"), params)
-        row = cursor.fetchone()
-        return row[0] if self.first_returns and row else None
-
-    def _ending(self, sql: str) -> str:
-        """The unit's last statement, with its transaction's COMMIT where that rides with it (the
-        row it returns is the first answer of the two, where the cursor reads)."""
-        return self.tx.last(sql) if self.tx is not None else sql
+        return clauses, params
 
 
 FIRST_ID = object()  # a value standing for the id the first part of a `Writes` returns
 
 
+class VersionMoved(Exception):
+    """A guarded unit of work found its game changed since the move was read: nothing was
+    written, and the move is to be decided again from a new read."""
+
+
 class MoveTransaction:
-    """A move's transaction, whose BEGIN may ride with its first statement and its COMMIT with
-    its last (`move_transaction`)."""
+    """How a move reads and writes (`move_transaction`): `checked`, its read locks nothing and its
+    unit writes only while the game row is at the version read, each statement a transaction of
+    its own; else both run between BEGIN and COMMIT under the row's lock."""
 
-    def __init__(self, carried: bool) -> None:
-        self.carried = carried  # whether BEGIN and COMMIT ride with the statements
-        self.begun = False  # whether our BEGIN has been sent and our COMMIT not yet
+    def __init__(self, checked: bool) -> None:
+        self.checked = checked
 
-    def first(self, sql: str) -> str:
-        """The transaction's first statement as sent: after BEGIN, where that rides with it."""
-        if not self.carried or self.begun:
-            return sql
-        self.begun = True
-        return "BEGIN; " + sql
-
-    def last(self, sql: str) -> str:
-        """The transaction's last statement as sent: before COMMIT, if our BEGIN was sent."""
-        if not self.begun:
-            return sql
-        self.begun = False
-        return sql + "; COMMIT"
+    def writes_for(self, game: Game) -> Writes:
+        """The unit of work of the move on `game` (read by `locked_read` with this)."""
+        return Writes(guard=(game.pk, game.row_version) if self.checked else None)
 
 
 @contextlib.contextmanager
 def move_transaction() -> Iterator[MoveTransaction]:
-    """`transaction.atomic()` for a move, whose first statement is its locked read (`locked_read`)
-    and whose last is its unit of work (`Writes`), each given what this yields.
+    """`transaction.atomic()` for a move: its read (`locked_read`) and its unit of work
+    (`MoveTransaction.writes_for`) are given what this yields.
 
-    Where those statements are bound on the client (PostgreSQL without
-    `SCRAPYARD_DB_PREPARED_STATEMENTS`: the protocol takes several statements in one message
-    only as text), BEGIN goes in the read's round trip (`BEGIN; SELECT ...`) and COMMIT in the
-    unit's (`WITH ...; COMMIT`): two round trips a move instead of four, about a tenth of a
-    move's CPU (bench/RESULTS.md). Django keeps its atomic block, so on_commit callbacks still
-    wait for the commit and an error still rolls back, while psycopg is told autocommit, so it
-    sends no BEGIN of its own before the read. At the block's end psycopg's commit finds the
-    transaction already ended (it sends COMMIT only inside one, as after an idempotent replay,
-    which writes nothing), and on an error its rollback ends the transaction still open. Nothing
-    may raise after the unit has run: its transaction is committed then.
+    On PostgreSQL, outside any other atomic block, the move checks the game row's version instead
+    of locking it: two round trips a move, each statement committing itself, where BEGIN, a
+    locking read, the write and COMMIT took four (bench/RESULTS.md). The statements stay one
+    statement each, so they may be prepared statements too (`SCRAPYARD_DB_PREPARED_STATEMENTS`).
+    Django keeps its atomic block, so on_commit callbacks run only once the block ends without an
+    error, and are dropped if the unit found the row moved on (`VersionMoved`, raised out of the
+    block: the caller reads and decides again); psycopg is told autocommit, so it sends no BEGIN
+    of its own, and at the block's end its commit and rollback find no transaction open and
+    send nothing. Nothing may write in the block but the unit, and nothing may raise after it.
 
-    Inside another atomic block (a caller's, a test's) the move is part of that transaction, and
-    psycopg's own BEGIN and COMMIT stay as they were; so with prepared statements, on SQLite, or
-    with `SCRAPYARD_MOVE_CARRIED_TRANSACTION` off."""
+    Inside another atomic block (a caller's, a test's) the move is part of that transaction and
+    locks the row, as it does on SQLite and with `SCRAPYARD_MOVE_VERSION_CHECK` off."""
     db = connections[DEFAULT_DB_ALIAS]
     outermost = not db.in_atomic_block and db.get_autocommit()
     with transaction.atomic(using=db.alias):
-        tx = MoveTransaction(carried=outermost and _carries_transaction(db))
-        if tx.carried:
+        tx = MoveTransaction(checked=outermost and _checks_version(db))
+        if tx.checked:
             db.connection.autocommit = True  # psycopg's; Django's stays off until the block ends
         yield tx
 
 
-def _carries_transaction(db: Any) -> bool:
-    return (db.vendor == "postgresql" and settings.SCRAPYARD_MOVE_CARRIED_TRANSACTION
-            and not settings.SCRAPYARD_DB_PREPARED_STATEMENTS
+def version_moved_on(game_id: int) -> None:
+    """Give the game row a new version (PostgreSQL's `xmin` changes with any UPDATE, even one
+    that changes no value): a write under the row's lock that a move must not miss calls this,
+    so a move read before that write commits writes nothing and reads again."""
+    Game.objects.filter(pk=game_id).update(id=models.F("id"))
+
+
+def _checks_version(db: Any) -> bool:
+    return (db.vendor == "postgresql" and settings.SCRAPYARD_MOVE_VERSION_CHECK
             and db.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
 
 
@@ -419,6 +461,13 @@ def statement_cursor(db: Any) -> Any:
     if db.connection.prepare_threshold is None:
         db.connection.prepare_threshold = 0
     return db.make_cursor(_PreparingCursor(db.connection))
+
+
+@functools.cache
+def _casts(model: type[Model], attnames: tuple[str, ...], vendor: str) -> tuple[str, ...]:
+    """The SQL types of these columns, for values that reach them from a subquery."""
+    db = connections[DEFAULT_DB_ALIAS]
+    return tuple(model._meta.get_field(name).cast_db_type(db) for name in attnames)
 
 
 @functools.cache

@@ -147,11 +147,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # PgBouncer in transaction pooling, which hands the next transaction another server connection.
 SCRAPYARD_DB_PREPARED_STATEMENTS = _env_flag("SCRAPYARD_DB_PREPARED_STATEMENTS", False)
 
-# A move's BEGIN sent in its locked read's round trip and its COMMIT in its unit of work's, where
-# those statements are bound on the client (PostgreSQL without prepared statements): two round
-# trips a move instead of four (`games.hotpath.move_transaction`). Off: BEGIN and COMMIT on their
-# own, as psycopg sends them (the benchmark's "before").
-SCRAPYARD_MOVE_CARRIED_TRANSACTION = _env_flag("SCRAPYARD_MOVE_CARRIED_TRANSACTION", True)
+# A move on PostgreSQL reads its game without locking it and writes only while the game row is
+# still at the version it read, each statement its own transaction: two round trips a move instead
+# of four (`games.hotpath.move_transaction`). Off: the read locks the row, between BEGIN and COMMIT
+# (the benchmark's "before").
+SCRAPYARD_MOVE_VERSION_CHECK = _env_flag("SCRAPYARD_MOVE_VERSION_CHECK", True)
 
 # A token caller's move POST answered by `games.move_shortcut` with the view's own parts, past
 # the middleware and DRF dispatch it does not need; off, every move goes the whole way (the

@@ -1,7 +1,9 @@
 """Moves: a person's, and one the server makes for a seat (a bot's, a timeout's), through the
-same checks. A move takes the game's row lock, checks the version (`seq`) in the same
-transaction, folds the move through the rules, and appends one event to the log. The unique
-(game, seq) constraint backs the lock: two writers can never both store event n.
+same checks. A move reads its game, checks the version (`seq`), folds the move through the
+rules, and appends one event to the log, in one unit of work that writes only while the game row
+is as the move read it (`games.hotpath.move_transaction`; inside a caller's transaction, under
+the row's lock). The unique (game, seq) constraint backs both: two writers can never both store
+event n. A move whose game changed in between is decided again from a new read.
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ from rules.fields import require_mapping
 from rules.values import canonical_json
 
 
+# Reads a move may take while other writes keep changing its game before it is stored. Each
+# loss means another writer's commit, which usually moves the seq on (the next read refuses the
+# move as stale): a move lost more often than this is refused as stale.
+VERSION_TRIES = 8
+
+
 @dataclass(frozen=True)
 class Submitted:
     event: Event
@@ -36,6 +44,16 @@ def move_submit(
     """A person's move. Checks, in order: the idempotency key, the version, the seat, the
     deadline, the turn, then the move itself through the rules."""
     digest = hashlib.sha256(canonical_json({"move": move, "expected_seq": expected_seq}).encode()).hexdigest()
+    for _ in range(VERSION_TRIES):
+        try:
+            return _submit_once(game_id, user, move, expected_seq, idempotency_key, digest)
+        except hotpath.VersionMoved:
+            continue
+    raise _still_moving(game_id)
+
+
+def _submit_once(game_id: int, user: Any, move: Any, expected_seq: int, idempotency_key: str | None,
+                 digest: str) -> Submitted:
     try:
         with hotpath.move_transaction() as tx:
             game = locked_game_loaded(game_id, user_id=user.pk, idempotency_key=idempotency_key, tx=tx)
@@ -62,23 +80,34 @@ def move_submit(
 def seat_act(*, game_id: int, seat: int, expected_seq: int, kind: str, move: Any = None, forfeit: bool = False) -> Event:
     """A move made for a seat by the server (a bot, or a timeout), through the same checks."""
     payload = {"forfeit": True} if forfeit else {"move": move}
-    with hotpath.move_transaction() as tx:
-        game = locked_game_loaded(game_id, tx=tx)
-        check_version(game, expected_seq)
-        return _act(game, seat, kind, payload, tx=tx)
+    for _ in range(VERSION_TRIES):
+        try:
+            with hotpath.move_transaction() as tx:
+                game = locked_game_loaded(game_id, tx=tx)
+                check_version(game, expected_seq)
+                return _act(game, seat, kind, payload, tx=tx)
+        except hotpath.VersionMoved:
+            continue
+    raise _still_moving(game_id)
+
+
+def _still_moving(game_id: int) -> StaleSeq:
+    seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
+    return StaleSeq("the game kept changing while the move was decided; read it again", seq=seq)
 
 
 def _act(game: Game, seat: int, kind: str, payload: dict, idempotency: tuple[int, str, str] | None = None,
          tx: hotpath.MoveTransaction | None = None) -> Event:
-    """One event on a game already loaded and locked (`locked_game_loaded`) in the move's
-    transaction `tx` (`games.hotpath.move_transaction`), in one pass:
+    """One event on a game already loaded (`locked_game_loaded`) in the move's transaction `tx`
+    (`games.hotpath.move_transaction`; without one, the caller holds the row's lock), in one pass:
 
     - decide: the game is active and the seat to act; the rules fold the move from the state
       before it (which also checks it) into the state after it;
     - append: the event joins the hash chain, its INSERT the first write of the move's unit of
       work (`games.hotpath.Writes`);
     - project: the game row's cached columns, its deadline rows and a snapshot when due join the
-      same unit, which runs as one statement, the transaction's last (its COMMIT may ride with it);
+      same unit, which runs as one statement, the move's last (it raises `VersionMoved`, having
+      written nothing, if the game changed since it was read);
     - notify: bots, live streams and listeners are told after commit (`record_state`), and the
       new state enters the process's cache only then.
     """
@@ -94,7 +123,7 @@ def _act(game: Game, seat: int, kind: str, payload: dict, idempotency: tuple[int
     public = (
         {"move": game_rules.public_move(before, seat, payload["move"], after)} if "move" in payload else payload
     )
-    unit = hotpath.Writes(tx)
+    unit = tx.writes_for(game) if tx is not None else hotpath.Writes()
     event = log.append(game, kind=kind, seat=seat, payload=payload, public_payload=public, idempotency=idempotency,
                        unit=unit)
     record_state(game, after, acted=seat, unit=unit)

@@ -1,22 +1,24 @@
-"""A move's transaction on PostgreSQL (`games.hotpath.move_transaction`): its BEGIN rides with
-the locked read and its COMMIT with the unit of work, two round trips a move, read off the wire
-(libpq's trace of what the connection sends and receives), not off Django's query log, which
-notes a BEGIN and a COMMIT of its own whatever is sent. Whatever fails after the carried BEGIN
-rolls back, leaves nothing written and sets nothing off; inside a caller's transaction, with
-prepared statements, or with the setting off, psycopg sends BEGIN and COMMIT alone as before."""
+"""A move on PostgreSQL (`games.hotpath.move_transaction`): a read that locks nothing and a unit
+of work that writes only while the game row is at the version read, two round trips a move, read
+off the wire (libpq's trace of what the connection sends and receives), not off Django's query
+log, which notes a BEGIN and a COMMIT of its own whatever is sent. A write under the game's lock
+between a move's read and its write makes the move write nothing and read again; a refused move
+or a unit the database refuses leaves nothing written and sets nothing off. Inside a caller's
+transaction, or with the setting off, the move locks the row between BEGIN and COMMIT."""
 
 from __future__ import annotations
 
 import contextlib
 import tempfile
+import threading
 from collections.abc import Iterator
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.utils import timezone
 from psycopg import pq
 
-from games import after_commit, hotpath, services
+from games import after_commit, audit, errors, hotpath, services
 from games.models import Event, Game, IdempotencyKey
 from games.services import moves
 from tests.api.conftest import start_game
@@ -89,15 +91,16 @@ def effects(monkeypatch):
     return handed
 
 
-def test_a_move_is_two_round_trips_its_begin_and_commit_carried_by_its_statements(effects):
+def test_a_move_is_two_round_trips_a_read_and_a_write_that_checks_the_version(effects):
     game_id, players = start_game("scavenge", 2)
     mover, listed = _mover(players, game_id, effects)
     with wire() as lines:
         answer = mover.submit(game_id, listed["moves"][0], listed["seq"], **{"Idempotency-Key": "two-trips"})
     assert answer.status_code == 201, answer.content
     sent = Wire(lines)
-    assert [query.split()[:2] for query in sent.queries] == [["BEGIN;", "SELECT"], ["WITH", "w0"]], sent.queries
-    assert "FOR UPDATE OF g" in sent.queries[0] and sent.queries[1].endswith("; COMMIT")
+    assert [query.split()[0] for query in sent.queries] == ["SELECT", "WITH"], sent.queries
+    assert "FOR UPDATE" not in sent.queries[0] and "row_version" in sent.queries[0]
+    assert sent.queries[1].startswith("WITH g AS (UPDATE") and "xmin" in sent.queries[1]
     assert sent.round_trips == 2
     assert _idle()
     # Committed, and only then set off.
@@ -107,12 +110,8 @@ def test_a_move_is_two_round_trips_its_begin_and_commit_carried_by_its_statement
     assert [(handed[0], handed[1]) for handed in effects] == [(game_id, seq)]
 
 
-@pytest.mark.parametrize("setting", ["carried off", "prepared statements"])
-def test_without_the_carried_transaction_begin_and_commit_go_alone(settings, effects, setting):
-    if setting == "carried off":
-        settings.SCRAPYARD_MOVE_CARRIED_TRANSACTION = False
-    else:
-        settings.SCRAPYARD_DB_PREPARED_STATEMENTS = True
+def test_prepared_the_two_statements_are_still_two_round_trips(settings, effects):
+    settings.SCRAPYARD_DB_PREPARED_STATEMENTS = True
     game_id, players = start_game("scavenge", 2)
     mover, listed = _mover(players, game_id)
     warm = mover.submit(game_id, listed["moves"][0], listed["seq"])  # prepares the statements, once a connection
@@ -122,26 +121,91 @@ def test_without_the_carried_transaction_begin_and_commit_go_alone(settings, eff
         answer = mover.submit(game_id, listed["moves"][0], listed["seq"])
     assert answer.status_code == 201, answer.content
     sent = Wire(lines)
+    assert sent.queries == ["(prepared)", "(prepared)"] and sent.round_trips == 2, sent.queries
+    assert _idle() and Game.objects.get(pk=game_id).seq == answer.json()["seq"] and len(effects) == 1
+
+
+def test_with_the_setting_off_the_move_locks_the_row_between_begin_and_commit(settings, effects):
+    settings.SCRAPYARD_MOVE_VERSION_CHECK = False
+    game_id, players = start_game("scavenge", 2)
+    mover, listed = _mover(players, game_id, effects)
+    with wire() as lines:
+        answer = mover.submit(game_id, listed["moves"][0], listed["seq"])
+    assert answer.status_code == 201, answer.content
+    sent = Wire(lines)
     assert sent.queries[0] == "BEGIN" and sent.queries[-1] == "COMMIT" and len(sent.queries) == 4, sent.queries
-    assert sent.round_trips == 4
-    assert not any(query.startswith("BEGIN;") or query.endswith("; COMMIT") for query in sent.queries)
-    assert _idle() and Game.objects.get(pk=game_id).seq == answer.json()["seq"]
+    assert "FOR UPDATE OF g" in sent.queries[1] and "xmin" not in sent.queries[2]
+    assert _idle() and Game.objects.get(pk=game_id).seq == answer.json()["seq"] and len(effects) == 1
 
 
-def test_a_move_refused_after_the_carried_begin_is_rolled_back_and_the_next_one_plays(effects):
+def test_a_write_under_the_lock_between_read_and_write_makes_the_move_read_again(monkeypatch, effects):
+    game_id, players = start_game("scavenge", 2)
+    mover, listed = _mover(players, game_id, effects)
+    recorded, interrupted = moves.record_state, []
+
+    def record_after_another_write(game, state, acted=None, unit=None):
+        if not interrupted:  # once: another writer takes the lock and commits, from its own connection
+            interrupted.append(True)
+            thread = threading.Thread(target=_write_under_the_lock, args=(game_id,))
+            thread.start()
+            thread.join()
+        recorded(game, state, acted=acted, unit=unit)
+
+    monkeypatch.setattr(moves, "record_state", record_after_another_write)
+    with wire() as lines:
+        answer = mover.submit(game_id, listed["moves"][0], listed["seq"])
+    assert answer.status_code == 201, answer.content
+    queries = [query.split()[0] for query in Wire(lines).queries]
+    assert queries == ["SELECT", "WITH", "SELECT", "WITH"], queries  # the first write wrote nothing
+    assert _idle() and [(handed[0], handed[1]) for handed in effects] == [(game_id, listed["seq"] + 1)]
+    assert list(Event.objects.filter(game_id=game_id, seq__gt=listed["seq"]).values_list("seq", flat=True)) == [
+        listed["seq"] + 1]
+    assert audit.verify_game(Game.objects.get(pk=game_id)) == []
+
+
+def _write_under_the_lock(game_id: int) -> None:
+    try:
+        with transaction.atomic():
+            services.locked_game(game_id)  # as every write under the game's lock does
+    finally:
+        connections.close_all()
+
+
+def test_a_move_still_losing_its_game_after_every_try_is_refused_as_stale(monkeypatch, effects):
+    game_id, players = start_game("scavenge", 2)
+    mover, listed = _mover(players, game_id, effects)
+    recorded, writes = moves.record_state, []
+
+    def record_after_another_write(game, state, acted=None, unit=None):
+        writes.append(True)
+        thread = threading.Thread(target=_write_under_the_lock, args=(game_id,))
+        thread.start()
+        thread.join()
+        recorded(game, state, acted=acted, unit=unit)
+
+    monkeypatch.setattr(moves, "record_state", record_after_another_write)
+    user = Game.objects.get(pk=game_id).seats.get(index=listed["seat"]).user
+    with pytest.raises(errors.StaleSeq):
+        services.move_submit(game_id=game_id, user=user, move=listed["moves"][0], expected_seq=listed["seq"])
+    assert len(writes) == moves.VERSION_TRIES
+    answer = mover.submit(game_id, listed["moves"][0], listed["seq"])
+    assert answer.status_code == 409 and answer.json()["code"] == "stale_seq", answer.content
+    assert effects == [] and _idle() and Game.objects.get(pk=game_id).seq == listed["seq"]
+
+
+def test_a_refused_move_writes_nothing_and_the_next_one_plays(effects):
     game_id, players = start_game("scavenge", 2)
     mover, listed = _mover(players, game_id, effects)
     with wire() as lines:
         stale = mover.submit(game_id, listed["moves"][0], listed["seq"] + 1)
     assert stale.status_code == 409 and stale.json()["code"] == "stale_seq"
     queries = Wire(lines).queries
-    assert queries[0].startswith("BEGIN; SELECT") and queries[1] == "ROLLBACK", queries  # then the answer's reads
+    assert "row_version" in queries[0] and not any(query.startswith(("WITH", "BEGIN", "ROLLBACK")) for query in queries)
     assert _idle() and effects == []
 
     waiting = players[1 - listed["seat"]]
-    with wire() as lines:
-        not_yours = waiting.submit(game_id, listed["moves"][0], listed["seq"])
-    assert not_yours.status_code in (403, 409, 422) and Wire(lines).queries[-1] == "ROLLBACK"
+    not_yours = waiting.submit(game_id, listed["moves"][0], listed["seq"])
+    assert not_yours.status_code in (403, 409, 422)
     assert _idle() and Game.objects.get(pk=game_id).seq == listed["seq"]
 
     played = mover.submit(game_id, listed["moves"][0], listed["seq"])
@@ -149,13 +213,12 @@ def test_a_move_refused_after_the_carried_begin_is_rolled_back_and_the_next_one_
     assert Game.objects.get(pk=game_id).seq == listed["seq"] + 1 and len(effects) == 1
 
 
-def test_a_unit_of_work_that_fails_commits_nothing_and_sets_nothing_off(monkeypatch, effects):
+def test_a_unit_of_work_the_database_refuses_writes_nothing_and_sets_nothing_off(monkeypatch, effects):
     game_id, players = start_game("scavenge", 2)
-    mover, listed = _mover(players, game_id, effects)
+    mover, listed = _mover(players, game_id)
     first = mover.submit(game_id, listed["moves"][0], listed["seq"], **{"Idempotency-Key": "taken"})
     assert first.status_code == 201, first.content
     mover, listed = _mover(players, game_id, effects)
-    user_id = Game.objects.get(pk=game_id).seats.get(index=listed["seat"]).user_id
     taken = IdempotencyKey.objects.get(key="taken")
     recorded = moves.record_state
 
@@ -166,23 +229,19 @@ def test_a_unit_of_work_that_fails_commits_nothing_and_sets_nothing_off(monkeypa
                                       "event_id": hotpath.FIRST_ID, "created_at": timezone.now()}])
 
     monkeypatch.setattr(moves, "record_state", record_then_break)
-    with wire() as lines:
-        refused = mover.submit(game_id, listed["moves"][0], listed["seq"])
+    refused = mover.submit(game_id, listed["moves"][0], listed["seq"])
     assert refused.status_code == 409 and refused.json()["code"] == "stale_seq", refused.content
-    queries = Wire(lines).queries
-    assert queries[0].startswith("BEGIN; SELECT") and queries[1].endswith("; COMMIT"), queries
-    assert "ROLLBACK" in queries[2:]  # the COMMIT never ran: the failed statement's transaction is ended
     assert _idle() and effects == []
     assert Game.objects.get(pk=game_id).seq == listed["seq"]
     assert not Event.objects.filter(game_id=game_id, seq=listed["seq"] + 1).exists()
-    assert IdempotencyKey.objects.filter(user_id=user_id).count() == (1 if user_id == taken.user_id else 0)
+    assert IdempotencyKey.objects.filter(key="taken").count() == 1
 
     monkeypatch.setattr(moves, "record_state", recorded)
     played = mover.submit(game_id, listed["moves"][0], listed["seq"])
     assert played.status_code == 201 and len(effects) == 1
 
 
-def test_inside_a_callers_transaction_the_move_is_part_of_it(effects):
+def test_inside_a_callers_transaction_the_move_locks_the_row_and_is_part_of_it(effects):
     game_id, players = start_game("scavenge", 2)
     mover, listed = _mover(players, game_id, effects)
     user = Game.objects.get(pk=game_id).seats.get(index=listed["seat"]).user
@@ -191,17 +250,31 @@ def test_inside_a_callers_transaction_the_move_is_part_of_it(effects):
         raise RuntimeError("the caller changes its mind")
     queries = Wire(lines).queries
     assert queries[0] == "BEGIN" and queries[-1] == "ROLLBACK", queries
-    assert not any(query.startswith("BEGIN;") or query.endswith("; COMMIT") for query in queries)
+    assert any(query.startswith("SELECT") and query.endswith("FOR UPDATE OF g") for query in queries)
+    assert not any("xmin" in query for query in queries)
     assert _idle() and effects == [] and Game.objects.get(pk=game_id).seq == listed["seq"]
 
 
-def test_a_servers_move_for_a_seat_carries_its_transaction_too(effects):
+def test_a_servers_move_for_a_seat_checks_the_version_too(effects):
     game_id, players = start_game("scavenge", 2)
     mover, listed = _mover(players, game_id, effects)
     with wire() as lines:
         event = services.seat_act(game_id=game_id, seat=listed["seat"], expected_seq=listed["seq"], kind="move",
                                   move=listed["moves"][0])
     sent = Wire(lines)
-    assert sent.queries[0].startswith("BEGIN; SELECT") and sent.queries[1].endswith("; COMMIT"), sent.queries
-    assert sent.round_trips == 2 and _idle()
-    assert Event.objects.get(pk=event.pk).seq == listed["seq"] + 1 and len(effects) == 1
+    assert [query.split()[0] for query in sent.queries] == ["SELECT", "WITH"] and sent.round_trips == 2, sent.queries
+    assert _idle() and Event.objects.get(pk=event.pk).seq == listed["seq"] + 1 and len(effects) == 1
+
+
+def test_taking_the_games_lock_gives_its_row_a_new_version():
+    game_id, _ = start_game("scavenge", 2)
+
+    def version() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT xmin::text FROM games_game WHERE id = %s", [game_id])
+            return cursor.fetchone()[0]
+
+    before = version()
+    with transaction.atomic():
+        services.locked_game(game_id)
+    assert version() != before
