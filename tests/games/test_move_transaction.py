@@ -19,9 +19,9 @@ from django.utils import timezone
 from psycopg import pq
 
 from games import after_commit, audit, errors, hotpath, services
-from games.models import Event, Game, IdempotencyKey
+from games.models import Deadline, Event, Game, IdempotencyKey, Snapshot
 from games.services import moves
-from tests.api.conftest import start_game
+from tests.api.conftest import register, start_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -278,3 +278,34 @@ def test_taking_the_games_lock_gives_its_row_a_new_version():
     with transaction.atomic():
         services.locked_game(game_id)
     assert version() != before
+
+
+@pytest.mark.parametrize("prepared", [False, True])
+def test_forty_checked_moves_under_a_bank_clock_write_what_the_game_reads_back(settings, prepared):
+    """Every shape the guarded unit writes: the event with and without its key, the game, the
+    deadline rows and the seats' banks of a clock, and the snapshot at the 32nd event."""
+    settings.SCRAPYARD_DB_PREPARED_STATEMENTS = prepared
+    first, second = register(), register()
+    created = first.post("/api/games/", {"rules": "terrafex", "players": 2, "time_control": {"type": "bank"}})
+    assert created.status_code == 201, created.content
+    game_id = created.json()["id"]
+    assert second.post(f"/api/games/{game_id}/join/").status_code == 201
+    players = [first, second] if Game.objects.get(pk=game_id).seats.get(index=0).user.username == first.username \
+        else [second, first]
+    start = Game.objects.get(pk=game_id).seq
+    for number in range(40):
+        mover, listed = _mover(players, game_id)
+        headers = {"Idempotency-Key": f"bank-{number}"} if number % 3 == 0 else {}
+        answer = mover.submit(game_id, listed["moves"][0], listed["seq"], **headers)
+        assert answer.status_code == 201, answer.content
+        assert _idle()
+    game = Game.objects.get(pk=game_id)
+    assert game.seq == start + 40 and Snapshot.objects.filter(game=game, seq__gt=start).exists()
+    assert audit.verify_game(game) == []
+    assert IdempotencyKey.objects.filter(event__game_id=game_id).count() == 14
+    seats = {seat.index: seat for seat in game.seats.all()}
+    assert {row.seat for row in Deadline.objects.filter(game=game)} == set(game.to_act)
+    assert all(seat.bank_seconds is not None for seat in seats.values())
+    mover, listed = _mover(players, game_id)
+    now = mover.get(f"/api/games/{game_id}/").json()  # read back by the ORM
+    assert now["seq"] == game.seq and now["to_act"] == game.to_act
