@@ -9,8 +9,9 @@ event n. A move whose game changed in between is decided again from a new read.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import IntegrityError
 
@@ -29,6 +30,7 @@ from rules.values import canonical_json
 # loss means another writer's commit, which usually moves the seq on (the next read refuses the
 # move as stale): a move lost more often than this is refused as stale.
 VERSION_TRIES = 8
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -44,12 +46,7 @@ def move_submit(
     """A person's move. Checks, in order: the idempotency key, the version, the seat, the
     deadline, the turn, then the move itself through the rules."""
     digest = hashlib.sha256(canonical_json({"move": move, "expected_seq": expected_seq}).encode()).hexdigest()
-    for _ in range(VERSION_TRIES):
-        try:
-            return _submit_once(game_id, user, move, expected_seq, idempotency_key, digest)
-        except hotpath.VersionMoved:
-            continue
-    raise _still_moving(game_id)
+    return _until_written(game_id, lambda: _submit_once(game_id, user, move, expected_seq, idempotency_key, digest))
 
 
 def _submit_once(game_id: int, user: Any, move: Any, expected_seq: int, idempotency_key: str | None,
@@ -72,7 +69,8 @@ def _submit_once(game_id: int, user: Any, move: Any, expected_seq: int, idempote
             raise
         return Submitted(_idempotent_replay(earlier, game_id, idempotency_key, digest), replayed=True)
     except IntegrityError:
-        # Only reachable where the row lock is weaker than the unique (game, seq) constraint.
+        # Only reachable where a unique constraint catches what the lock or the version check
+        # cannot: one Idempotency-Key sent for two games at once.
         raise StaleSeq("another move was stored first", seq=Game.objects.get(pk=game_id).seq) from None
     return Submitted(event, replayed=False, game=game)
 
@@ -80,20 +78,26 @@ def _submit_once(game_id: int, user: Any, move: Any, expected_seq: int, idempote
 def seat_act(*, game_id: int, seat: int, expected_seq: int, kind: str, move: Any = None, forfeit: bool = False) -> Event:
     """A move made for a seat by the server (a bot, or a timeout), through the same checks."""
     payload = {"forfeit": True} if forfeit else {"move": move}
+
+    def once() -> Event:
+        with hotpath.move_transaction() as tx:
+            game = locked_game_loaded(game_id, tx=tx)
+            check_version(game, expected_seq)
+            return _act(game, seat, kind, payload, tx=tx)
+
+    return _until_written(game_id, once)
+
+
+def _until_written(game_id: int, attempt: Callable[[], T]) -> T:
+    """`attempt()`, read and decided again while its game changed between its read and its write
+    (`games.hotpath.VersionMoved`: nothing was written), at most `VERSION_TRIES` times."""
     for _ in range(VERSION_TRIES):
         try:
-            with hotpath.move_transaction() as tx:
-                game = locked_game_loaded(game_id, tx=tx)
-                check_version(game, expected_seq)
-                return _act(game, seat, kind, payload, tx=tx)
+            return attempt()
         except hotpath.VersionMoved:
             continue
-    raise _still_moving(game_id)
-
-
-def _still_moving(game_id: int) -> StaleSeq:
     seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
-    return StaleSeq("the game kept changing while the move was decided; read it again", seq=seq)
+    raise StaleSeq("the game kept changing while the move was decided; read it again", seq=seq)
 
 
 def _act(game: Game, seat: int, kind: str, payload: dict, idempotency: tuple[int, str, str] | None = None,
