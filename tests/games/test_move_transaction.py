@@ -141,17 +141,7 @@ def test_with_the_setting_off_the_move_locks_the_row_between_begin_and_commit(se
 def test_a_write_under_the_lock_between_read_and_write_makes_the_move_read_again(monkeypatch, effects):
     game_id, players = start_game("scavenge", 2)
     mover, listed = _mover(players, game_id, effects)
-    recorded, interrupted = moves.record_state, []
-
-    def record_after_another_write(game, state, acted=None, unit=None):
-        if not interrupted:  # once: another writer takes the lock and commits, from its own connection
-            interrupted.append(True)
-            thread = threading.Thread(target=_write_under_the_lock, args=(game_id,))
-            thread.start()
-            thread.join()
-        recorded(game, state, acted=acted, unit=unit)
-
-    monkeypatch.setattr(moves, "record_state", record_after_another_write)
+    _interrupted(monkeypatch, game_id, times=1)
     with wire() as lines:
         answer = mover.submit(game_id, listed["moves"][0], listed["seq"])
     assert answer.status_code == 201, answer.content
@@ -161,6 +151,24 @@ def test_a_write_under_the_lock_between_read_and_write_makes_the_move_read_again
     assert list(Event.objects.filter(game_id=game_id, seq__gt=listed["seq"]).values_list("seq", flat=True)) == [
         listed["seq"] + 1]
     assert audit.verify_game(Game.objects.get(pk=game_id)) == []
+
+
+def _interrupted(monkeypatch, game_id: int, times: int) -> list[bool]:
+    """The next `times` moves decided on the game are interrupted between their read and their
+    write: another writer takes the game's lock and commits, from its own connection. Returns
+    the interruptions so far."""
+    recorded, interruptions = moves.record_state, []
+
+    def record_after_another_write(game, state, acted=None, unit=None):
+        if len(interruptions) < times:
+            interruptions.append(True)
+            thread = threading.Thread(target=_write_under_the_lock, args=(game_id,))
+            thread.start()
+            thread.join()
+        recorded(game, state, acted=acted, unit=unit)
+
+    monkeypatch.setattr(moves, "record_state", record_after_another_write)
+    return interruptions
 
 
 def _write_under_the_lock(game_id: int) -> None:
@@ -174,20 +182,11 @@ def _write_under_the_lock(game_id: int) -> None:
 def test_a_move_still_losing_its_game_after_every_try_is_refused_as_stale(monkeypatch, effects):
     game_id, players = start_game("scavenge", 2)
     mover, listed = _mover(players, game_id, effects)
-    recorded, writes = moves.record_state, []
-
-    def record_after_another_write(game, state, acted=None, unit=None):
-        writes.append(True)
-        thread = threading.Thread(target=_write_under_the_lock, args=(game_id,))
-        thread.start()
-        thread.join()
-        recorded(game, state, acted=acted, unit=unit)
-
-    monkeypatch.setattr(moves, "record_state", record_after_another_write)
+    interruptions = _interrupted(monkeypatch, game_id, times=10**6)
     user = Game.objects.get(pk=game_id).seats.get(index=listed["seat"]).user
     with pytest.raises(errors.StaleSeq):
         services.move_submit(game_id=game_id, user=user, move=listed["moves"][0], expected_seq=listed["seq"])
-    assert len(writes) == moves.VERSION_TRIES
+    assert len(interruptions) == moves.VERSION_TRIES
     answer = mover.submit(game_id, listed["moves"][0], listed["seq"])
     assert answer.status_code == 409 and answer.json()["code"] == "stale_seq", answer.content
     assert effects == [] and _idle() and Game.objects.get(pk=game_id).seq == listed["seq"]
