@@ -9,6 +9,7 @@ transaction, or with the setting off, the move locks the row between BEGIN and C
 from __future__ import annotations
 
 import contextlib
+import os
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -84,6 +85,27 @@ def _idle() -> bool:
 
 
 @pytest.fixture
+def prepared_statements(settings):
+    """`SCRAPYARD_DB_PREPARED_STATEMENTS` on a connection that keeps them: PostgreSQL itself, past
+    the PgBouncer the suite goes through in CI (`.ci/run`), whose transaction pooling hands each
+    transaction any server connection (README: "Prepared statements, where a connection keeps
+    them"). Each thread's connection takes these settings; the test's own is made anew."""
+    settings.SCRAPYARD_DB_PREPARED_STATEMENTS = True
+    direct = os.environ.get("SCRAPYARD_EXPECT_PGBOUNCER") and os.environ.get("POSTGRES_PORT")
+    if not direct:
+        yield
+        return
+    saved = {key: connection.settings_dict[key] for key in ("HOST", "PORT")}
+    connection.close()
+    connection.settings_dict.update(HOST=os.environ.get("POSTGRES_HOST", "127.0.0.1"), PORT=direct)
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict.update(saved)
+
+
+@pytest.fixture
 def effects(monkeypatch):
     """The after-commit jobs the moves hand over, noted instead of run."""
     handed: list[tuple] = []
@@ -110,8 +132,7 @@ def test_a_move_is_two_round_trips_a_read_and_a_write_that_checks_the_version(ef
     assert [(handed[0], handed[1]) for handed in effects] == [(game_id, seq)]
 
 
-def test_prepared_the_two_statements_are_still_two_round_trips(settings, effects):
-    settings.SCRAPYARD_DB_PREPARED_STATEMENTS = True
+def test_prepared_the_two_statements_are_still_two_round_trips(prepared_statements, effects):
     game_id, players = start_game("scavenge", 2)
     mover, listed = _mover(players, game_id)
     warm = mover.submit(game_id, listed["moves"][0], listed["seq"])  # prepares the statements, once a connection
@@ -280,10 +301,11 @@ def test_taking_the_games_lock_gives_its_row_a_new_version():
 
 
 @pytest.mark.parametrize("prepared", [False, True])
-def test_forty_checked_moves_under_a_bank_clock_write_what_the_game_reads_back(settings, prepared):
+def test_forty_checked_moves_under_a_bank_clock_write_what_the_game_reads_back(request, prepared):
     """Every shape the guarded unit writes: the event with and without its key, the game, the
     deadline rows and the seats' banks of a clock, and the snapshot at the 32nd event."""
-    settings.SCRAPYARD_DB_PREPARED_STATEMENTS = prepared
+    if prepared:
+        request.getfixturevalue("prepared_statements")
     first, second = register(), register()
     created = first.post("/api/games/", {"rules": "terrafex", "players": 2, "time_control": {"type": "bank"}})
     assert created.status_code == 201, created.content
