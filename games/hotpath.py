@@ -149,9 +149,9 @@ def _locked_read_sql(vendor: str, with_key: bool, checked: bool) -> str:
 def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None,
                 tx: MoveTransaction | None = None) -> Game | None:
     """The game with its row locked (PostgreSQL; SQLite takes its lock at the first write, and
-    the unique (game, seq) constraint backs it) or its version (below), its seats and deadline rows loaded as if
-    prefetched, `last_hash` (the newest event's hash) and `earlier_key` (the caller's idempotency
-    key row, with its event's game, or None).
+    the unique (game, seq) constraint backs it) or with its version (below), its seats and
+    deadline rows loaded as if prefetched, `last_hash` (the newest event's hash) and
+    `earlier_key` (the caller's idempotency key row, with its event's game, or None).
 
     What comes from other tables than the game's is as it was when the statement began: after a
     wait for another writer's lock it may be older than the game row. Every write that changes
@@ -260,11 +260,6 @@ class Writes:
         return _quoted(self.db.vendor, name)
 
     def add(self, sql: str, params: list[Any]) -> None:
-        if self.guard is not None:
-            raise ValueError("a guarded unit takes its parts from insert, update and delete, which it can guard")
-        self.parts.append((sql, params))
-
-    def _append(self, sql: str, params: list[Any]) -> None:
         self.parts.append((sql, params))
 
     def insert(self, model: type[Model], rows: list[dict[str, Any]], *, returning: bool = False,
@@ -297,7 +292,7 @@ class Writes:
         if returning:
             sql += f" RETURNING {self._q('id')}"
             self.first_returns = not self.parts
-        self._append(sql, params)
+        self.add(sql, params)
 
     def insert_event(self, event: Model, row: dict[str, Any]) -> None:
         """The event's INSERT, as the first part: `run` gives the event its id."""
@@ -314,17 +309,17 @@ class Writes:
         params = [_prepared(field, shortcut, changes[attname], self.db) for attname, field, shortcut in plan]
         sql = f"UPDATE {self._q(model._meta.db_table)} SET {sets} WHERE {self._q('id')} = %s"
         if self.guard is None:
-            self._append(sql, [*params, pk])
+            self.add(sql, [*params, pk])
         elif model is Game and pk == self.guard[0]:
             self.guard_part = (f"{sql} AND xmin = %s::xid RETURNING 1", [*params, pk, self.guard[1]])
         else:
-            self._append(f"{sql} AND EXISTS (SELECT FROM g)", [*params, pk])
+            self.add(f"{sql} AND EXISTS (SELECT FROM g)", [*params, pk])
 
     def delete(self, model: type[Model], pks: list[int]) -> None:
         if pks:
             marks = ", ".join("%s" for _ in pks)
             sql = f"DELETE FROM {self._q(model._meta.db_table)} WHERE {self._q('id')} IN ({marks})"
-            self._append(sql + (" AND EXISTS (SELECT FROM g)" if self.guard is not None else ""), list(pks))
+            self.add(sql + (" AND EXISTS (SELECT FROM g)" if self.guard is not None else ""), list(pks))
 
     def run(self) -> int | None:
         """Run the writes; the first part's returned id, if it returns one (also the event's)."""
@@ -363,8 +358,7 @@ class Writes:
             f"WHERE {self._q('id')} = %s AND xmin = %s::xid RETURNING 1", list(self.guard))
         clauses, params = self._clauses()
         first = "(SELECT id FROM w0)" if self.first_returns else "NULL"
-        cursor.execute(f"WITH g AS ({guard_sql}), {', '.join(clauses)} SELECT {first}, (SELECT count(*) FROM g)"
-                       if clauses else f"WITH g AS ({guard_sql}) SELECT NULL, count(*) FROM g",
+        cursor.execute(f"WITH {', '.join([f'g AS ({guard_sql})', *clauses])} SELECT {first}, (SELECT count(*) FROM g)",
                        [*guard_params, *params])
         first_id, written = cursor.fetchone()
         if not written:
