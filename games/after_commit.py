@@ -32,7 +32,7 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
-from project.celery import app
+from project.celery import tasks_eager
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ def soon(job: Callable[..., None], *args: Any) -> None:
 
 
 def in_background() -> bool:
-    return settings.SCRAPYARD_AFTER_COMMIT_THREAD and not app.conf.task_always_eager
+    return settings.SCRAPYARD_AFTER_COMMIT_THREAD and not tasks_eager()
 
 
 def drain(timeout: float = 5.0) -> bool:

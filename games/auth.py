@@ -22,6 +22,7 @@ another.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -53,6 +54,24 @@ def key_digest(key: str) -> str:
 
 class ScopedTokenAuthentication(TokenAuthentication):
     """DRF's token authentication, also reading scoped tokens (their keys start with `sy_`)."""
+
+    def authenticate(self, request):
+        """DRF's, with the header read from the WSGI environ: DRF asks `request.headers`, which
+        Django builds from every environ entry (granian's hold the server's whole process
+        environment), a cost on every request for the one header wanted here."""
+        words = request.META.get("HTTP_AUTHORIZATION", "").encode("latin-1").split()
+        if not words or words[0].lower() != b"token":
+            return None
+        if len(words) == 1:
+            raise exceptions.AuthenticationFailed("Invalid token header. No credentials provided.")
+        if len(words) > 2:
+            raise exceptions.AuthenticationFailed("Invalid token header. Token string should not contain spaces.")
+        try:
+            key = words[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed(
+                "Invalid token header. Token string should not contain invalid characters.") from None
+        return self.authenticate_credentials(key)
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         digest = key_digest(key)
@@ -212,8 +231,13 @@ def _listen_once(url: str) -> None:
 
 def _copy(instance: Model) -> Model:
     """A fresh instance with the same column values and nothing loaded onto it."""
-    names = tuple(field.attname for field in instance._meta.concrete_fields)
+    names = _attnames(type(instance))
     return loaded_instance(type(instance), names, [getattr(instance, name) for name in names], instance._state.db)
+
+
+@functools.cache
+def _attnames(model: type[Model]) -> tuple[str, ...]:
+    return tuple(field.attname for field in model._meta.concrete_fields)
 
 
 def scopes_of(auth: Any) -> frozenset[str]:

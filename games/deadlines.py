@@ -106,7 +106,7 @@ def _person_played(game: Game, seats: dict[int, Seat]) -> set[int]:
 
 def _start(game: Game, seat: Seat, at: dt.datetime) -> Deadline:
     budget = time_controls.budget_seconds(game.time_control, seat.bank_seconds)
-    row = Deadline(game=game, seat=seat.index, seq=game.seq, budget_seconds=budget)
+    row = hotpath.new_instance(Deadline, game=game, seat=seat.index, seq=game.seq, budget_seconds=budget)
     if time_controls.stops(game.time_control) and _on_vacation(seat):
         return row  # stopped: no running_since, no due_at
     return _run(game, row, at)

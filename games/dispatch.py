@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError
 
-from project.celery import app
+from project.celery import app, tasks_eager
 
 # What a task retries: what the infrastructure did wrong. A refused move is an answer, not a
 # failure. Every app's tasks share it.
@@ -23,7 +23,7 @@ PLAY_CONDITIONALS = "games.play_conditionals"
 
 
 def send(name: str, args: tuple, *, eta: dt.datetime | None = None, **options: Any) -> None:
-    if app.conf.task_always_eager:
+    if tasks_eager():
         if name not in app.tasks:  # the web process has not imported the tasks modules yet
             app.loader.import_default_modules()
         app.tasks[name].apply(args)

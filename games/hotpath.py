@@ -38,6 +38,7 @@ import orjson
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
@@ -99,6 +100,39 @@ def loaded_instance(model: type[Model], attnames: tuple[str, ...], values: list[
     state = instance._state = ModelState()
     state.adding, state.db = False, alias
     return instance
+
+
+def new_instance(model: type[Model], **values: Any) -> Model:
+    """`model(**values)` for a row about to be written (the move's event, its deadline rows),
+    without `Model.__init__`'s walk: a column not given takes its default, and a foreign key
+    given as an object sets its id and keeps the object, as the field's descriptor does. Any
+    other keyword is refused as `Model.__init__` refuses it. While anything listens for the
+    init signals (nothing in this project does), the model's own constructor is used."""
+    if pre_init.receivers or post_init.receivers:
+        return model(**values)
+    instance = model.__new__(model)
+    state = instance._state = ModelState()
+    given = instance.__dict__
+    for attname, name, target, default in _new_shape(model):
+        if target is not None and name in values:
+            value = values.pop(name)
+            given[attname] = None if value is None else getattr(value, target)
+            state.fields_cache[name] = value
+        elif attname in values:
+            given[attname] = values.pop(attname)
+        else:
+            given[attname] = default()
+    if values:
+        raise TypeError(f"{model.__name__}() got unexpected keyword arguments: {', '.join(sorted(values))}")
+    return instance
+
+
+@functools.cache
+def _new_shape(model: type[Model]) -> tuple[tuple[str, str, bool, Any], ...]:
+    """For each concrete field: its attname, its name, for a foreign key (given as an object
+    under its name) the attname its value is read from, and what makes its default."""
+    return tuple((field.attname, field.name, field.target_field.attname if field.many_to_one else None,
+                  field.get_default) for field in model._meta.concrete_fields)
 
 
 @functools.cache
@@ -454,7 +488,20 @@ def statement_cursor(db: Any) -> Any:
     # its client-binding cursors, all the other queries', never prepare whatever the threshold.
     if db.connection.prepare_threshold is None:
         db.connection.prepare_threshold = 0
-    return db.make_cursor(_PreparingCursor(db.connection))
+    # One cursor a connection, kept between statements: a new one costs its set-up and forgets
+    # the adapters it looked up for the move's values (a statement's parameters, each time).
+    kept = getattr(db.connection, "_move_cursor", None)
+    if kept is None or kept.closed:
+        kept = db.connection._move_cursor = _PreparingCursor(db.connection)
+    return _KeptCursorWrapper(kept, db)
+
+
+class _KeptCursorWrapper(CursorWrapper):
+    """Django's cursor wrapper (its error translation, its thread check), leaving the kept cursor
+    open at the block's end: it closes with its connection."""
+
+    def __exit__(self, type, value, traceback):
+        return None
 
 
 @functools.cache

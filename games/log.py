@@ -35,7 +35,8 @@ def append(
     statement on PostgreSQL. Given a `unit` of work, the event's INSERT is its first write and
     is stored when the caller runs the unit (which gives the event its id); otherwise now."""
     seq = game.seq + 1
-    event = Event(
+    event = hotpath.new_instance(
+        Event,
         game=game,
         seq=seq,
         kind=kind,

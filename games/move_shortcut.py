@@ -62,7 +62,9 @@ class MoveShortcutMiddleware:
         try:
             _VIEW().check_throttles(request)
             data = http.strict_json(request.read(settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1))
-            body, headers = apis.move_played(game_id, request.user, data, request.headers.get("Idempotency-Key"))
+            # From the environ, as the token was (`games.auth`): `request.headers` is never built here.
+            key = request.META.get("HTTP_IDEMPOTENCY_KEY")
+            body, headers = apis.move_played(game_id, request.user, data, key)
         except Exception as error:
             return _refusal(error)
         response = HttpResponse(fastjson.dumps(body), status=201, content_type=_RENDERER.media_type)

@@ -12,3 +12,18 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 app = Celery("project")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def tasks_eager() -> bool:
+    """`app.conf.task_always_eager`, read in a dictionary lookup or two: Celery's layered lookup
+    (its key spellings, the settings' namespace) takes several microseconds a read, and every
+    move asks twice (`games.after_commit`). A value set on the app at run time (the tests' way)
+    wins, as in Celery's own lookup; else the setting the app is configured from."""
+    changes = app.conf.changes
+    if not isinstance(changes, dict):  # the configuration not read yet: Celery's own lookup
+        return bool(app.conf.task_always_eager)
+    if "task_always_eager" in changes:
+        return bool(changes["task_always_eager"])
+    from django.conf import settings
+
+    return bool(getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False))

@@ -7,6 +7,7 @@ import hashlib
 import time
 
 import pytest
+from rest_framework.test import APIClient
 
 from games import time_controls
 from games.models import ApiToken
@@ -244,3 +245,20 @@ def test_an_etag_is_keyed_with_the_server_secret_so_it_confirms_no_guess_of_the_
     assert player.client.get("/api/accounts/me/")["ETag"] != me["ETag"]
     assert first.client.get(f"/api/games/{game_id}/board.txt", HTTP_ACCEPT="text/plain, */*")["ETag"] != board["ETag"]
     assert player.client.get("/api/accounts/me/", HTTP_IF_NONE_MATCH=me["ETag"]).status_code == 200
+
+
+@pytest.mark.parametrize("header, answer", [
+    ("Token", "Invalid token header. No credentials provided."),
+    ("Token two words", "Invalid token header. Token string should not contain spaces."),
+    ("Token nosuchkey", "Invalid token."),
+])
+def test_a_malformed_token_header_is_refused_as_drf_refuses_it(player, header, answer):
+    """The header is read from the environ (`games.auth`), with DRF's own refusals."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=header)
+    refused = client.get("/api/tokens/")
+    assert refused.status_code == 401 and refused.json()["detail"] == answer, refused.content
+    client.credentials(HTTP_AUTHORIZATION=f"token {player.token}")  # the keyword in any case, as DRF reads it
+    assert client.get("/api/tokens/").status_code == 200
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {player.token}")  # another scheme: no caller at all
+    assert client.get("/api/tokens/").status_code == 401

@@ -122,3 +122,21 @@ def test_an_instance_is_made_by_from_db_while_something_listens_for_its_signals(
     finally:
         post_init.disconnect(listener, sender=Game)
     assert heard == [made]
+
+
+def test_an_instance_made_for_writing_is_the_one_its_constructor_makes():
+    game = Game.objects.get(pk=start_game("toy_race", 2)[0])
+    at = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
+    for model, values in ((Deadline, {"game": game, "seat": 1, "seq": 3, "budget_seconds": 60.0}),
+                          (Event, {"game": game, "seq": 4, "kind": "move", "seat": 0, "payload": {"move": {}},
+                                   "public_payload": {"move": {}}, "created_at": at, "prev_hash": "a" * 64,
+                                   "private_digest": "b" * 64})):
+        fast, slow = hotpath.new_instance(model, **values), model(**values)
+        assert {k: v for k, v in vars(fast).items() if k != "_state"} == {
+            k: v for k, v in vars(slow).items() if k != "_state"}
+        assert (fast._state.adding, fast._state.db) == (True, None)
+        assert fast.game is game and fast.game_id == game.pk  # the object kept, as the descriptor keeps it
+    assert hotpath.new_instance(Deadline, game=game, seat=0, seq=1, budget_seconds=1.0).spent_seconds == 0  # a default
+    with pytest.raises(TypeError, match="colour"):
+        hotpath.new_instance(Deadline, game=game, seat=0, seq=1, budget_seconds=1.0, colour="red")
+

@@ -198,3 +198,27 @@ def test_what_the_shortcut_leaves_to_the_view_is_answered_as_before(settings, ca
     )
     assert whole_way.status_code >= 400
     _same(whole_way, shortcut)
+
+
+def test_the_shortcut_reads_its_headers_from_the_environ(settings, monkeypatch):
+    """`request.headers` is built from every entry of the environ (under granian, the server's
+    whole process environment): a shortcut's move never builds it, the token and the
+    Idempotency-Key read from the environ as the view would read them."""
+    from django.http import request as django_request
+
+    built = []
+    original = django_request.HttpRequest.headers.func
+
+    def counted(request):
+        built.append(request.path)
+        return original(request)
+
+    monkeypatch.setattr(django_request.HttpRequest, "headers", property(counted))
+    game_id, game, mover, _ = _game()
+    move = _legal(mover, game_id)
+    built.clear()
+    first = mover.submit(game_id, move, game.seq, **{"Idempotency-Key": "environ-1"})
+    replay = mover.submit(game_id, move, game.seq, **{"Idempotency-Key": "environ-1"})
+    assert first.status_code == 201 and replay.status_code == 201, (first.content, replay.content)
+    assert replay.headers["Idempotent-Replayed"] == "true"
+    assert built == []

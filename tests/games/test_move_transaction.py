@@ -330,3 +330,20 @@ def test_forty_checked_moves_under_a_bank_clock_write_what_the_game_reads_back(r
     mover, listed = _mover(players, game_id)
     now = mover.get(f"/api/games/{game_id}/").json()  # read back by the ORM
     assert now["seq"] == game.seq and now["to_act"] == game.to_act
+
+
+def test_the_statements_cursor_is_kept_for_the_connection(prepared_statements):
+    """With prepared statements, the move's statements share one cursor a connection (its adapters
+    looked up once); a statement that fails leaves it usable, and a new connection gets its own."""
+    with hotpath.statement_cursor(connection) as first:
+        first.execute("SELECT 1")
+    with hotpath.statement_cursor(connection) as second:
+        assert second.cursor is first.cursor and not second.cursor.closed
+        with pytest.raises(Exception):
+            second.execute("SELECT 1/0")
+    with hotpath.statement_cursor(connection) as third:
+        third.execute("SELECT 2")
+        assert third.fetchone() == (2,) and third.cursor is first.cursor
+    connection.close()
+    with hotpath.statement_cursor(connection) as anew:
+        assert anew.cursor is not first.cursor
