@@ -26,16 +26,92 @@ os.environ.setdefault("SCRAPYARD_AFTER_COMMIT_THREAD", "0")
 
 def _let_test_flushes_truncate() -> None:
     """The events table refuses TRUNCATE (games migration 0004) unless the transaction sets
-    `scrapyard.allow_truncate`; a test database's flush between transactional tests does."""
+    `scrapyard.allow_truncate`; a test database's flush between transactional tests does.
+
+    And the flush is made cheaper, for the 227 transactional tests' teardowns (about 0.4 s each
+    on PostgreSQL, a tenth of a 15-minute suite):
+    - only the tables that hold rows are emptied, and a small one by DELETE: TRUNCATE gives each
+      table and index new files, made durable at commit, where a DELETE of a few rows writes a
+      little WAL (a dozen small tables: about 80 ms against 4 ms). DELETE runs with the
+      session's replication role, under which neither the events table's append-only trigger
+      nor the foreign keys' triggers fire (so the order does not matter); a table past
+      `TRUNCATE_FROM` rows, and any that refers to it, is truncated, so dead rows do not pile up
+      where autovacuum is off (CI's PostgreSQL). Without superuser rights, every table that
+      holds rows is truncated;
+    - the content types and permissions that `migrate` made are kept, so the post_migrate
+      signal, which Django sends after each flush to make them again (a query or two per app),
+      has nothing to do, and is not sent.
+    With sequences to reset, every table is truncated and the signal sent, as before."""
+    from django.core.management.commands import flush
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     original = DatabaseOperations.sql_flush
+    emit_post_migrate = flush.emit_post_migrate_signal
 
     def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        deleted: list[str] = []
+        if not reset_sequences:
+            deleted, tables = _emptied(self.connection, [table for table in tables if table not in MADE_BY_MIGRATE])
         statements = original(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        if deleted:
+            quote = self.connection.ops.quote_name
+            statements = ["SELECT set_config('session_replication_role', 'replica', true)",
+                          *(f"DELETE FROM {quote(table)}" for table in deleted), *statements]
         return ["SELECT set_config('scrapyard.allow_truncate', 'on', true)", *statements] if statements else []
 
+    def emit_unless_kept(verbosity, interactive, database, **kwargs):
+        from django.db import connections
+
+        if not _kept_what_migrate_made(connections[database]):
+            emit_post_migrate(verbosity, interactive, database, **kwargs)
+
     DatabaseOperations.sql_flush = sql_flush
+    flush.emit_post_migrate_signal = emit_unless_kept
+
+
+MADE_BY_MIGRATE = frozenset({"django_content_type", "auth_permission"})
+TRUNCATE_FROM = 2000  # rows
+
+
+def _kept_what_migrate_made(connection) -> bool:
+    """Whether the content types and permissions are still there (a flush on PostgreSQL keeps
+    them, above; SQLite's flush is Django's own and empties them)."""
+    if connection.vendor != "postgresql":
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT EXISTS (SELECT FROM django_content_type) AND EXISTS (SELECT FROM auth_permission)")
+        return cursor.fetchone()[0]
+
+
+def _emptied(connection, tables: list[str]) -> tuple[list[str], list[str]]:
+    """Of `tables`, those that hold rows: the ones to DELETE from, and the ones to TRUNCATE (past
+    `TRUNCATE_FROM` rows, with every table whose foreign key refers to one of those, which
+    PostgreSQL truncates only together; all of them without superuser rights)."""
+    tables = sorted(tables)
+    if not tables:
+        return [], []
+    quote = connection.ops.quote_name
+    probes = " UNION ALL ".join(
+        f"SELECT {number}, (SELECT count(*) FROM (SELECT FROM {quote(table)} LIMIT {TRUNCATE_FROM + 1}) s)"
+        for number, table in enumerate(tables))
+    with connection.cursor() as cursor:
+        cursor.execute(probes)
+        counts = {tables[number]: count for number, count in cursor.fetchall()}
+        cursor.execute("SELECT current_setting('is_superuser') = 'on'")
+        superuser = cursor.fetchone()[0]
+        cursor.execute("SELECT r.relname, t.relname FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid "
+                       "JOIN pg_class t ON t.oid = c.confrelid WHERE c.contype = 'f'")
+        referring = cursor.fetchall()
+    holding = {table for table, count in counts.items() if count}
+    truncated = {table for table in holding if counts[table] > TRUNCATE_FROM or not superuser}
+    grew = bool(truncated)
+    while grew:
+        grew = False
+        for table, referred in referring:
+            if referred in truncated and table not in truncated and table in counts:
+                truncated.add(table)
+                grew = True
+    return sorted(holding - truncated), sorted(truncated)
 
 
 _let_test_flushes_truncate()
