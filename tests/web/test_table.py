@@ -304,3 +304,33 @@ def test_a_forced_move_is_played_with_one_tap(browser, site, monkeypatch):
     page.locator("#moves-panel").wait_for()
     if page.locator("#moves button.move").count() > 1:  # a real choice: nothing is chosen for the player
         assert page.locator("#confirm").count() == 0
+
+
+def test_a_move_sent_as_the_game_ended_shows_the_result_first(browser, site):
+    """The other player resigns while this one's move is on its way: the move is refused as
+    stale and the page reads the game again, which is over. Its status tells the result first,
+    then what became of the move; it does not ask for a move in a game that has ended."""
+    from django.contrib.auth import get_user_model
+
+    from games.services import life
+    from tests.web.test_browser import _choose
+
+    alice, bob, game_id = _two_at_a_table(browser, site, "ann", "bea")
+    for _ in range(150):  # whichever page is to move, once both show the game
+        if _my_turn(alice) or _my_turn(bob):
+            break
+        alice.wait_for_timeout(100)
+    mover, other = (alice, "bea") if _my_turn(alice) else (bob, "ann")
+    _choose(mover)
+
+    def resign_first(route):
+        life.resign(game_id=game_id, user=get_user_model().objects.get(username=other))
+        route.continue_()  # the move now names a seq the game has left: 409 stale_seq
+
+    mover.route(f"**/api/games/{game_id}/moves/", resign_first)
+    mover.locator("#confirm:not([disabled])").click()
+    mover.locator("#status.finished").wait_for()
+    wait_for_js(mover, "document.getElementById('status').textContent.includes('ended before your move')")
+    status = mover.locator("#status").inner_text()
+    assert status.startswith("You won"), status
+    assert "choose again" not in status

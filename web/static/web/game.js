@@ -101,6 +101,8 @@ function resultWords(game) {
   return told ? `${head} ${told}: ${reason}` : `${head}: ${reason}`;
 }
 
+const STALE_NOTE = 'The game moved on before your move arrived: here is the position now; choose again';
+
 function statusLine(game) {
   if (game.status === 'finished') return resultWords(game);
   if (game.status === 'open') return 'Waiting for players to take the open seats';
@@ -113,7 +115,9 @@ function statusLine(game) {
 function showStatus() {
   const game = page.game;
   const line = statusLine(game);
-  $('status').textContent = page.note ? `${page.note} · ${line}` : line;
+  // A game over reads its result first; a move refused as stale in it is no call to choose again.
+  const note = game.status === 'finished' && page.note === STALE_NOTE ? 'The game ended before your move arrived' : page.note;
+  $('status').textContent = !note ? line : game.status === 'finished' ? `${line} · ${note}` : `${note} · ${line}`;
   $('status').classList.toggle('your-turn', Boolean(game.presentation.prompt));
   $('status').classList.toggle('finished', game.status === 'finished');
   const yourTurn = Boolean(game.presentation.prompt) && game.status === 'active';
@@ -323,7 +327,7 @@ async function submit() {
     }
   } catch (error) {
     if (error instanceof ApiError && error.code === 'stale_seq') {
-      await refresh('The game moved on before your move arrived: here is the position now; choose again');
+      await refresh(STALE_NOTE);
     } else if (page.legal === sent) {
       $('picking').textContent = `Refused: ${error.message}`;
       $('confirm').disabled = false;
