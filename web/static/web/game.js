@@ -115,9 +115,12 @@ function statusLine(game) {
 function showStatus() {
   const game = page.game;
   const line = statusLine(game);
-  // A game over reads its result first; a move refused as stale in it is no call to choose again.
-  const note = game.status === 'finished' && page.note === STALE_NOTE ? 'The game ended before your move arrived' : page.note;
-  $('status').textContent = !note ? line : game.status === 'finished' ? `${line} · ${note}` : `${note} · ${line}`;
+  // A move refused as stale in a game that has just ended is no call to choose again: the result, then why.
+  if (game.status === 'finished' && page.note === STALE_NOTE) {
+    $('status').textContent = `${line} · The game ended before your move arrived`;
+  } else {
+    $('status').textContent = page.note ? `${page.note} · ${line}` : line;
+  }
   $('status').classList.toggle('your-turn', Boolean(game.presentation.prompt));
   $('status').classList.toggle('finished', game.status === 'finished');
   const yourTurn = Boolean(game.presentation.prompt) && game.status === 'active';
