@@ -128,7 +128,7 @@ def new_instance(model: type[Model], **values: Any) -> Model:
 
 
 @functools.cache
-def _new_shape(model: type[Model]) -> tuple[tuple[str, str, bool, Any], ...]:
+def _new_shape(model: type[Model]) -> tuple[tuple[str, str, str | None, Any], ...]:
     """For each concrete field: its attname, its name, for a foreign key (given as an object
     under its name) the attname its value is read from, and what makes its default."""
     return tuple((field.attname, field.name, field.target_field.attname if field.many_to_one else None,
