@@ -70,8 +70,13 @@ def _submit_once(game_id: int, user: Any, move: Any, expected_seq: int, idempote
         return Submitted(_idempotent_replay(earlier, game_id, idempotency_key, digest), replayed=True)
     except IntegrityError:
         # Only reachable where a unique constraint catches what the lock or the version check
-        # cannot: one Idempotency-Key sent for two games at once.
-        raise StaleSeq("another move was stored first", seq=Game.objects.get(pk=game_id).seq) from None
+        # cannot: one Idempotency-Key sent for two games at once. The key is stored now, so the
+        # loser is answered as any later use of it is: replayed if it was this very request,
+        # else refused as a key reused (not as a stale seq: its game did not move).
+        earlier = _earlier_use(user, idempotency_key) if idempotency_key else None
+        if earlier is None:
+            raise StaleSeq("another move was stored first", seq=Game.objects.get(pk=game_id).seq) from None
+        return Submitted(_idempotent_replay(earlier, game_id, idempotency_key, digest), replayed=True)
     return Submitted(event, replayed=False, game=game)
 
 

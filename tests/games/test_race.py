@@ -12,6 +12,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games import errors, services, store
+from games.services import moves
 from games.models import Event, Game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -141,3 +142,44 @@ def test_two_seats_accepting_a_draw_while_its_seat_moves_settle_one_way():
             assert moved and any(isinstance(r, errors.DrawNotOffered) for r in results[:2])
         assert all(isinstance(r, (Event, services.Submitted, errors.ServiceError)) for r in results), results
         call_command("verify_log", str(game.pk))
+
+
+def test_one_idempotency_key_on_two_games_at_once_stores_one_move_and_refuses_the_other(monkeypatch):
+    """The loser's read came before the winner's commit, so it saw no key: the unique key stops
+    its write, and it is answered as any other reuse of the key is (422), not as a stale seq
+    (409: its game never moved, so reading it again would not help)."""
+    mover, games = _one_player_to_act_in_two_games()
+    first, second = (_first_move(game) for game in games)
+    stored = services.move_submit(game_id=games[0].pk, user=mover, move=first, expected_seq=games[0].seq,
+                                  idempotency_key="one-key")
+    assert not stored.replayed
+
+    def read_before_the_winner_committed(*args, **kwargs):
+        game = loaded(*args, **kwargs)
+        game.earlier_key = None
+        return game
+
+    loaded = moves.locked_game_loaded
+    monkeypatch.setattr(moves, "locked_game_loaded", read_before_the_winner_committed)
+    with pytest.raises(errors.IdempotencyKeyReused):
+        services.move_submit(game_id=games[1].pk, user=mover, move=second, expected_seq=games[1].seq,
+                             idempotency_key="one-key")
+    assert Game.objects.get(pk=games[1].pk).seq == games[1].seq
+    assert Event.objects.filter(game=games[1]).count() == games[1].seq
+
+
+def _one_player_to_act_in_two_games():
+    users = [get_user_model().objects.create_user(f"keyed{n}", password="pw-long-enough") for n in range(2)]
+    games = []
+    for _ in range(2):
+        game = services.game_create(creator=users[0], rules_id="terrafex", players=2, options={})
+        services.game_join(game_id=game.pk, user=users[1])
+        game.refresh_from_db()
+        games.append(game)
+    movers = {game.seats.get(index=game.to_act[0]).user for game in games}
+    assert len(movers) == 1, "both games open with the same seat to act"
+    return movers.pop(), games
+
+
+def _first_move(game):
+    return store.rules_of(game).legal_moves(store.state_at(game), game.to_act[0])[0]
