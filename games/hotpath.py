@@ -457,8 +457,11 @@ def move_transaction() -> Iterator[MoveTransaction]:
 def version_moved_on(game_id: int) -> None:
     """Give the game row a new version (PostgreSQL's `xmin` changes with any UPDATE, even one
     that changes no value): a write under the row's lock that a move must not miss calls this,
-    so a move read before that write commits writes nothing and reads again."""
-    Game.objects.filter(pk=game_id).update(id=models.F("id"))
+    so a move read before that write commits writes nothing and reads again. Elsewhere no move
+    checks a version (`_checks_version`) and each transaction takes the database's one write
+    lock as it begins (SQLite's IMMEDIATE, `project.settings`): nothing to do."""
+    if connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
+        Game.objects.filter(pk=game_id).update(id=models.F("id"))
 
 
 def _checks_version(db: Any) -> bool:
