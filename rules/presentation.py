@@ -18,7 +18,6 @@ Nothing here imports Django.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from rules.text import fit
@@ -58,14 +57,20 @@ def panel(
 
 def cell_name(coordinates: tuple[int, int] | list[int]) -> str:
     """A pair of coordinates as moves name them and the board's targets carry them: "a,b"."""
-    return _cell_name(tuple(coordinates))
-
-
-@functools.lru_cache(maxsize=4096)
-def _cell_name(coordinates: tuple[int, ...]) -> str:
     # A board has a few hundred cells, and every view of every position names each of them
-    # (`cells`, for the presentation's touched cells): the names are worked out once.
-    return ",".join(str(int(part)) for part in coordinates)
+    # (`cells`, for the presentation's touched cells): a name is worked out once, and found
+    # again by one dict lookup (an lru_cache's wrapper cost as much as the lookup itself).
+    key = coordinates if type(coordinates) is tuple else tuple(coordinates)
+    name = _CELL_NAMES.get(key)
+    if name is None:
+        if len(_CELL_NAMES) >= CELL_NAMES_KEPT:  # bounded whatever coordinates a caller brings
+            _CELL_NAMES.clear()
+        name = _CELL_NAMES[key] = ",".join(str(int(part)) for part in key)
+    return name
+
+
+CELL_NAMES_KEPT = 4096
+_CELL_NAMES: dict[tuple, str] = {}
 
 
 def touched(before: dict[str, str], after: dict[str, str]) -> list[str]:

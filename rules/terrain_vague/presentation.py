@@ -67,6 +67,15 @@ def prompt(state: State, seat: int) -> str:
 
 
 def cells(state: State, seat: int | None) -> dict[str, str]:
+    # Every hex is public, so each seat's cells are the same: worked out once a position (the
+    # state never changes; a page, a stream and a mail of each seat all ask), a copy handed out.
+    found = state.__dict__.get("_cells")
+    if found is None:
+        found = state.__dict__["_cells"] = _cells(state)
+    return dict(found)
+
+
+def _cells(state: State) -> dict[str, str]:
     clubhouse_at = {at: gang for gang, at in state.clubhouses.items() if at is not None}
     found = {}
     for hex_, turf in state.board.items():

@@ -18,3 +18,11 @@ def test_touched_lists_the_cells_that_changed_in_the_order_the_board_lists_them(
     before = {"0,0": "~", "0,1": "a:1", "0,2": "b:2"}
     after = {"0,1": "a:2", "0,0": "~", "0,3": "c:1"}
     assert touched(before, after) == ["0,1", "0,3", "0,2"]
+
+
+def test_the_remembered_names_stay_bounded_whatever_coordinates_come():
+    from rules import presentation
+
+    for n in range(presentation.CELL_NAMES_KEPT + 10):
+        assert cell_name((n, -n)) == f"{n},{-n}"
+    assert len(presentation._CELL_NAMES) <= presentation.CELL_NAMES_KEPT

@@ -492,3 +492,12 @@ def test_a_builder_who_forfeits_is_skipped_and_setup_timeouts_are_legal_moves():
     after = RULES.forfeit(state, seat(state, builder))
     assert after.phase == BUILD and after.acting == state.order[1]
     assert RULES.legal_moves(after, seat(after, builder)) == []
+
+
+def test_a_positions_cells_are_worked_out_once_and_each_caller_gets_its_own_copy():
+    state = RULES.setup(3, {}, "cells-seed")
+    first = RULES.cells(state, 0)
+    assert first and first == RULES.cells(state, None) == RULES.cells(state, 2)  # every hex is public
+    first.clear()
+    assert RULES.cells(state, 1) == RULES.cells(state, None) != {}
+    assert state.__dict__["_cells"] is not RULES.cells(state, 1)
