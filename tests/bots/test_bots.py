@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
 import pytest
 
 import bots
-from bots import arena, heuristics, mcts
+from bots import arena, heuristics, mcts, registry
 from rules.base import Outcome
 from rules.rng import Rng
 from tests.bots.toys import GUESS, NIM, RACE, TOYS, GuessState, NimState, RaceState
 
 SMALL = {"bot": "mcts", "level": 1}  # level 1 keeps the tests quick
+
+
+@pytest.fixture(autouse=True)
+def iterations_only(monkeypatch):
+    """The levels' budgets without their wall-clock caps: a level's iterations make its decision
+    reproducible, and the cap only guards a slow machine; on a loaded one (a parallel suite on two
+    cores) it cut searches short at different iterations, and the same seed chose two moves."""
+    for level, budget in registry.MCTS_BUDGETS.items():
+        monkeypatch.setitem(registry.MCTS_BUDGETS, level, dataclasses.replace(budget, milliseconds=None))
 
 
 def _view(game, state, seat):
