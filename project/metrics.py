@@ -14,6 +14,7 @@ deliveries from their Celery tasks' return values (`task_postrun`).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -113,7 +114,7 @@ def _is_move(request) -> bool:
 def _count_move(response, seconds: float) -> None:
     MOVE_SECONDS.observe(seconds)
     if response.status_code < 400:
-        MOVES.labels(outcome="accepted", code="").inc()
+        _accepted().inc()
         return
     data = getattr(response, "data", None)
     code = data.get("code") if isinstance(data, dict) else None
@@ -123,6 +124,13 @@ def _count_move(response, seconds: float) -> None:
         except (ValueError, AttributeError):
             code = None
     MOVES.labels(outcome="refused", code=str(code or response.status_code)).inc()
+
+
+@functools.cache
+def _accepted() -> Counter:
+    # Most answers are this one: its child is looked up once, not from its labels at each move
+    # (multiprocess mode keeps a child's value per process, by pid, so it is safe across forks).
+    return MOVES.labels(outcome="accepted", code="")
 
 
 def _stream_kind(path: str) -> str | None:

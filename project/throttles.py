@@ -103,13 +103,15 @@ def forget_allowances() -> None:
 
 class _PerMinute(SimpleRateThrottle):
     limit_name = ""
+    duration = 60  # seconds: every limit is a number of requests a minute
 
-    def get_rate(self) -> str:
-        return f"{settings.SCRAPYARD_RATE_LIMITS[self.limit_name]}/min"
+    def __init__(self) -> None:
+        # DRF's reads and parses a rate string here; the limit is read at each request instead
+        # (a throttle is made for every request, and a test may change the setting in between).
+        pass
 
     def allow_request(self, request, view) -> bool:
-        self.rate = self.get_rate()
-        self.num_requests, self.duration = self.parse_rate(self.rate)
+        self.num_requests = settings.SCRAPYARD_RATE_LIMITS[self.limit_name]
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
