@@ -70,11 +70,10 @@ status: install
 worker: install
 	$(BIN)/celery -A project worker --queues=deadlines,bots,default --loglevel=INFO
 
-# The suite runs in a process per core and one more (pytest-xdist, at most 4: each takes two
-# Redis dbs, see tests/isolation.py), each test handed to whichever process is free. The one more
-# fills the time the others wait (on a browser, a worker, a Redis outage): on two cores a process
-# each left a tenth of the CPU idle (bench/RESULTS.md). TEST_PROCESSES=0 runs it in this one process.
-TEST_PROCESSES ?= $(shell $(PYTHON) -c 'print(min($(CORES) + 1, 4))')
+# The suite runs in a process per core (pytest-xdist, at most 4: each takes two Redis dbs, see
+# tests/isolation.py), each test handed to whichever process is free. TEST_PROCESSES=0 runs it
+# in this one process.
+TEST_PROCESSES ?= $(shell $(PYTHON) -c 'print(min($(CORES), 4))')
 
 test: install
 	$(BIN)/python -m pytest --numprocesses=$(TEST_PROCESSES) --dist=worksteal
