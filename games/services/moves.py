@@ -62,21 +62,18 @@ def _submit_once(game_id: int, user: Any, move: Any, expected_seq: int, idempote
             deadlines.check_in_time(game, seat)
             key = (user.pk, idempotency_key, digest) if idempotency_key else None
             event = _act(game, seat, EventKind.MOVE, {"move": move}, idempotency=key, tx=tx)
-    except StaleSeq:
-        # The same request may have just been stored by a retry we waited for: its key says so.
+    except (StaleSeq, IntegrityError) as error:
+        # A stale seq: the same request may have just been stored by a retry we waited for. An
+        # IntegrityError: only reachable where a unique constraint catches what the lock or the
+        # version check cannot, one Idempotency-Key sent for two games at once. Either way a
+        # stored key answers as any later use of it does: replayed if it was this very request,
+        # else refused as a key reused (not as a stale seq: the loser's game did not move).
         earlier = _earlier_use(user, idempotency_key) if idempotency_key else None
-        if earlier is None:
+        if earlier is not None:
+            return Submitted(_idempotent_replay(earlier, game_id, idempotency_key, digest), replayed=True)
+        if isinstance(error, StaleSeq):
             raise
-        return Submitted(_idempotent_replay(earlier, game_id, idempotency_key, digest), replayed=True)
-    except IntegrityError:
-        # Only reachable where a unique constraint catches what the lock or the version check
-        # cannot: one Idempotency-Key sent for two games at once. The key is stored now, so the
-        # loser is answered as any later use of it is: replayed if it was this very request,
-        # else refused as a key reused (not as a stale seq: its game did not move).
-        earlier = _earlier_use(user, idempotency_key) if idempotency_key else None
-        if earlier is None:
-            raise StaleSeq("another move was stored first", seq=Game.objects.get(pk=game_id).seq) from None
-        return Submitted(_idempotent_replay(earlier, game_id, idempotency_key, digest), replayed=True)
+        raise StaleSeq("another move was stored first", seq=Game.objects.get(pk=game_id).seq) from None
     return Submitted(event, replayed=False, game=game)
 
 

@@ -10,7 +10,8 @@ so `from_view` rebuilds a full state from a view by drawing the hidden choices.
 
 A state never changes, so what is costly to derive is cached on the object itself
 (`state.__dict__`): home turf (`territory`), the lines board, lids' protection and enclosed
-areas (`position`, `wheelbarrows`). `evolve` leaves such caches behind with the old value.
+areas (`position`, `wheelbarrows`), the text board (`render`) and the presentation's cells
+(`presentation`). `evolve` leaves such caches behind with the old value.
 """
 
 from __future__ import annotations

@@ -12,9 +12,11 @@ import json
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 
+from games.services import life
 from tests.web.conftest import wait_for_js
-from tests.web.test_browser import (TIMEOUT, _create, _events, _finished, _first, _my_turn, _play_one,
+from tests.web.test_browser import (TIMEOUT, _choose, _create, _events, _finished, _first, _my_turn, _play_one,
                                     _sign_up, _towards_the_goal, _two_at_a_table)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -285,8 +287,6 @@ def test_a_forced_move_is_played_with_one_tap(browser, site, monkeypatch):
     from games.services import lobby
 
     monkeypatch.setattr(lobby, "new_seed", lambda: "forced-39")  # seat 0 rolls 0 first
-    from django.contrib.auth import get_user_model
-
     from mail import services as mail_services
 
     page = _sign_up(browser.new_context(), site, "fred")
@@ -310,11 +310,6 @@ def test_a_move_sent_as_the_game_ended_shows_the_result_first(browser, site):
     """The other player resigns while this one's move is on its way: the move is refused as
     stale and the page reads the game again, which is over. Its status tells the result first,
     then what became of the move; it does not ask for a move in a game that has ended."""
-    from django.contrib.auth import get_user_model
-
-    from games.services import life
-    from tests.web.test_browser import _choose
-
     alice, bob, game_id = _two_at_a_table(browser, site, "ann", "bea")
     for _ in range(150):  # whichever page is to move, once both show the game
         if _my_turn(alice) or _my_turn(bob):

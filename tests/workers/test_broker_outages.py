@@ -128,6 +128,7 @@ def _children(parent: int) -> list[int]:
                     found.append(int(name))
     return found
 
+
 @pytest.fixture
 def private_redis(tmp_path):
     from project.celery import app
