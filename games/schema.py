@@ -393,6 +393,10 @@ class Presentation(serializers.Serializer):
     touched = serializers.ListField(
         child=serializers.CharField(), help_text="the cells the last event changed, named as moves name them (\"3,4\") or by the game's own names"
     )
+    ending = serializers.CharField(
+        allow_null=True, help_text="once the rules have ended the game, how they decided it, in words (a tie-break named); "
+                                   "None before, and where a player or the server ended it: the result's reason says why"
+    )
 
 
 class GameDetail(GameSummary):

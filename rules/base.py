@@ -199,14 +199,16 @@ class Rules(ABC):
 
     def presentation(self, state: State, seat: int | None, before: State | None = None) -> dict[str, Any]:
         """What a page shows the seat (None: a spectator): a panel per seat, a one-line prompt
-        of what the seat must do now (None if nothing), and the cells that changed since
-        `before` (the state before the last event; None: nothing marked). The form is in
-        `rules.presentation`; a game fills it through `panels`, `prompt` and `cells`."""
-        acting = seat is not None and seat in self.to_act(state)
+        of what the seat must do now (None if nothing), the cells that changed since `before`
+        (the state before the last event; None: nothing marked) and, once the rules have ended
+        the game, how they decided it. The form is in `rules.presentation`; a game fills it
+        through `panels`, `prompt`, `cells` and `ending`."""
+        to_act = self.to_act(state)
         return {
             "panels": self.panels(state, seat),
-            "prompt": self.prompt(state, seat) if acting else None,
+            "prompt": self.prompt(state, seat) if seat is not None and seat in to_act else None,
             "touched": [] if before is None else shown.touched(self.cells(before, seat), self.cells(state, seat)),
+            "ending": None if to_act else self.ending(state),  # a seat still to act: not over, nothing to ask
         }
 
     def panels(self, state: State, seat: int | None) -> list[dict[str, Any]]:
@@ -218,6 +220,13 @@ class Rules(ABC):
     def prompt(self, state: State, seat: int) -> str:
         """One line, to the seat that must act: what to do now."""
         return "Your move: choose one of your legal moves."
+
+    def ending(self, state: State) -> str | None:
+        """How the rules decided the game, in a few words a result line ends with ("the last
+        glacier melted"), or None while it goes on. The default words the outcome's reason code;
+        a game whose code alone would hide what decided it (a tie-break) says more."""
+        outcome = self.outcome(state)
+        return None if outcome is None else outcome.reason.replace("_", " ")
 
     def cells(self, state: State, seat: int | None) -> dict[str, str]:
         """Each board cell the seat sees, by its target name, with a short text of what is on

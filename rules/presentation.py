@@ -10,6 +10,9 @@
   do (a page then says whom it waits for).
 - `touched`: the cells the last event changed as the caller may see them, named as the board's
   targets are (a move's coordinates "a,b", or a game's own names: "centre", "map:3,2").
+- `ending`: once the rules have ended the game, how they decided it, in words a result line
+  ends with ("the last glacier melted"); None before, and for a game a player or the server
+  ended (a resignation, an agreed draw, an abort), whose result's reason says why.
 
 A game builds the panels with `panel` and names its cells with `cell_name`; `touched` is the
 difference between `Rules.cells` before and after, so it only ever shows what the seat sees.

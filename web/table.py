@@ -38,7 +38,8 @@ def _names(game: dict[str, Any], indices: list[int]) -> str:
 
 
 def result_words(game: dict[str, Any]) -> str:
-    """"You won 27-10: the last glacier melted"; scores from the panels when every seat has one."""
+    """"You won 27-10: the last glacier melted"; scores from the panels when every seat has one,
+    the words the rules' (`presentation.ending`) where they decided the end, else the reason's."""
     result = game["result"] or {}
     winners = result.get("winners", [])
     scores = [panel["score"] for panel in game["presentation"]["panels"]]
@@ -46,7 +47,7 @@ def result_words(game: dict[str, Any]) -> str:
         scores = result.get("scores", [])
     order = [*winners, *(seat for seat in range(len(scores)) if seat not in winners)]  # the winner's score first
     told = "-".join(f"{scores[seat]:g}" for seat in order if seat < len(scores)) if len(scores) > 1 else ""
-    reason = str(result.get("reason", "")).replace("_", " ")
+    reason = game["presentation"].get("ending") or str(result.get("reason", "")).replace("_", " ")
     if not winners:
         head = "Nobody won"
     elif len(winners) > 1 and len(winners) == len(game["seats"]):

@@ -137,6 +137,9 @@ class TerrainVague(Rules):
     def cells(self, state: State, seat: int | None) -> dict[str, str]:
         return presentation.cells(state, seat)
 
+    def ending(self, state: State) -> str | None:
+        return presentation.ending(state)
+
     def render_text(self, state: State, seat: int | None) -> str:
         return render.render(state, None if seat is None else state.seats[seat])
 

@@ -1,7 +1,8 @@
 """What a page shows of a Terrain Vague position (`rules.presentation`): a panel per gang with
-its home turf (the score), action points, pawns in reserve and turf in supply; a prompt for the
-phase and step; and each hex's turf, clubhouse and pawn. Only public things: a wrestling choice
-shows in a prompt as "chosen", never its tiles."""
+its home turf (the score) and own hexes (the end's tie-break), action points, pawns in reserve
+and turf in supply; a prompt for the phase and step; each hex's turf, clubhouse and pawn; and,
+once over, how the end was decided, the own hexes named where they split a tied home turf. Only
+public things: a wrestling choice shows in a prompt as "chosen", never its tiles."""
 
 from __future__ import annotations
 
@@ -10,13 +11,16 @@ from typing import Any
 from rules.presentation import cell_name, item, panel, plural
 from rules.terrain_vague import data
 from rules.terrain_vague.state import ACT, BUILD, CLUBHOUSE_PLACEMENT, OVER, PICK, WRESTLE, State
-from rules.terrain_vague.territory import home_turf_size
+from rules.terrain_vague.territory import home_turf_size, own_hex_count
 
 GANG_COLOURS = {data.RUBBLES: "sienna", data.BRAMBLES: "forestgreen", data.CESSPOOLS: "steelblue",
                 data.SCRAPPERS: "mediumvioletred"}
 PAWN_WORDS = {data.WHEELBARROW: "wheelbarrows", data.SLINGSHOT: "slingshots", data.LID: "lids",
               data.BIG_BROTHER: "big brother"}
 STEP_WORDS = {2: "call out pawns", 3: "move pawns", 4: "shoot slingshots", 5: "wheelbarrows rip turf"}
+END_WORDS = {"home_turf_25": f"a home turf of {data.WIN_HOME_TURF} hexes or more",
+             "largest_home_turf": "the largest home turf after the last turn",
+             "last_gang_standing": "the last gang still in play"}
 
 
 def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
@@ -36,8 +40,9 @@ def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
             notes.append("won")
         if gang in state.eliminated:
             notes.append("eliminated")
-        found.append(panel(s, gang.capitalize(), colour=GANG_COLOURS[gang], score=home_turf_size(state, gang),
-                           score_parts=[item("home turf", home_turf_size(state, gang))],
+        turf = home_turf_size(state, gang)
+        found.append(panel(s, gang.capitalize(), colour=GANG_COLOURS[gang], score=turf,
+                           score_parts=[item("home turf", turf), item("own hexes", own_hex_count(state, gang))],
                            resources=resources, notes=notes, out=gang in state.eliminated))
     return found
 
@@ -64,6 +69,25 @@ def prompt(state: State, seat: int) -> str:
     if state.phase == OVER:
         return "The game is over."
     return "Your move."
+
+
+def ending(state: State) -> str | None:
+    """How the end was decided. The score line shows home turf alone, so where it tied among
+    the gangs that could win, the words name what split them: own hexes on the board."""
+    if state.phase != OVER:
+        return None
+    words = END_WORDS.get(state.end_reason, state.end_reason.replace("_", " "))
+    if not state.winners:
+        return words
+    winner = state.winners[0]
+    turf, own = home_turf_size(state, winner), own_hex_count(state, winner)
+    if len(state.winners) > 1:
+        return f"{words}, tied at {turf}, and own hexes too ({own}): a shared win"
+    # A gang still in play level with the winner could have won: it was among the contenders.
+    level = [g for g in state.in_play if g != winner and home_turf_size(state, g) == turf]
+    if not level:
+        return words
+    return f"{words}, tied at {turf}; most own hexes on the board, {own} to {max(own_hex_count(state, g) for g in level)}"
 
 
 def cells(state: State, seat: int | None) -> dict[str, str]:

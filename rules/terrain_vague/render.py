@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules import text as text_board
-from rules.terrain_vague import data, hexes, wrestling
+from rules.terrain_vague import data, hexes, presentation, wrestling
 from rules.terrain_vague.state import ACT, BUILD, OVER, State
 from rules.terrain_vague.territory import home_turf_size
 
@@ -82,7 +82,7 @@ def _gang_line(state: State, gang: str) -> str:
 
 def _status_line(state: State) -> str:
     if state.phase == OVER:
-        return f"Game over ({state.end_reason}): winner(s) {', '.join(state.winners) or 'none'}"
+        return f"Game over, {presentation.ending(state)}: winner(s) {', '.join(state.winners) or 'none'}"
     if state.phase == BUILD:
         return f"Building the board: {state.acting} places a hex"
     if state.turn == 0:

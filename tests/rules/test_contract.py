@@ -125,13 +125,14 @@ PANEL_KEYS = {"seat", "name", "colour", "score", "score_parts", "resources", "no
 
 def _check_presentation(case: Case, state: Any, before: Any, seed: str) -> None:
     """What a page shows, for every seat and a spectator: a panel per seat in seat order, a
-    one-line prompt exactly for the seats that must act, and touched cells that the board has
-    (in the position now or before) and that did change."""
+    one-line prompt exactly for the seats that must act, touched cells that the board has (in
+    the position now or before) and that did change, and one line of how the game was decided
+    exactly once it is over."""
     game = case.game
     acting = game.to_act(state)
     for seat in [None, *range(case.players)]:
         shown = game.presentation(state, seat, before)
-        assert _json_round_trip(shown) == shown and set(shown) == {"panels", "prompt", "touched"}
+        assert _json_round_trip(shown) == shown and set(shown) == {"panels", "prompt", "touched", "ending"}
         assert seed not in json.dumps(shown), f"seat {seat}'s presentation shows the seed"
         panels = shown["panels"]
         assert [p["seat"] for p in panels] == list(range(case.players)), "a panel per seat, in seat order"
@@ -147,6 +148,11 @@ def _check_presentation(case: Case, state: Any, before: Any, seed: str) -> None:
             assert isinstance(prompt, str) and prompt.strip() and "\n" not in prompt and len(prompt) <= 160, prompt
         else:
             assert prompt is None, f"seat {seat} is not to act but is prompted: {prompt}"
+        ending = shown["ending"]
+        if game.outcome(state) is None:
+            assert ending is None, f"an ending before the end: {ending}"
+        else:
+            assert isinstance(ending, str) and ending.strip() and "\n" not in ending and len(ending) <= 160, ending
         touched = shown["touched"]
         now, then = game.cells(state, seat), (game.cells(before, seat) if before is not None else {})
         assert all(isinstance(name, str) for name in touched) and len(set(touched)) == len(touched)

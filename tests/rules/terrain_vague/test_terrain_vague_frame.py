@@ -436,6 +436,31 @@ def test_home_turf_ties_go_to_most_own_hexes_then_are_shared():
     assert RULES.outcome(over).scores == (0.5, 0.5)
 
 
+def test_the_ending_names_the_own_hexes_where_they_split_a_tied_home_turf():
+    own = {**turf_block(R, [(1, 0), (2, 0)]), **turf_block(B, [(-1, 0), (-2, 0), (-3, 0)])}
+    state = make_state(own=own, clubhouses={R: (1, 0), B: (-1, 0)}, turn=12, step=5, acting=B)
+    assert RULES.presentation(state, 0)["ending"] is None
+    clear = RULES.apply(state, 1, {"type": "end_step"})
+    assert RULES.presentation(clear, 0)["ending"] == "the largest home turf after the last turn"
+
+    own = {**turf_block(R, [(1, 0), (2, 0), (3, -3)]), **turf_block(B, [(-1, 0), (-2, 0)])}
+    state = make_state(own=own, clubhouses={R: (1, 0), B: (-1, 0)}, turn=12, step=5, acting=B)
+    split = RULES.apply(state, 1, {"type": "end_step"})
+    words = "the largest home turf after the last turn, tied at 2; most own hexes on the board, 3 to 2"
+    assert RULES.presentation(split, None)["ending"] == RULES.presentation(split, 1)["ending"] == words
+    assert [p["score_parts"] for p in RULES.presentation(split, 0)["panels"]] == [
+        [{"label": "home turf", "value": 2}, {"label": "own hexes", "value": 3}],
+        [{"label": "home turf", "value": 2}, {"label": "own hexes", "value": 2}],
+    ]
+    assert f"Game over, {words}: winner(s) rubbles" in " ".join(RULES.render_text(split, 0).split())  # wrapped at 80
+
+    own[(3, -3)] = Turf(S, W)
+    state = make_state(own=own, clubhouses={R: (1, 0), B: (-1, 0)}, turn=12, step=5, acting=B)
+    shared = RULES.apply(state, 1, {"type": "end_step"})
+    assert RULES.presentation(shared, 0)["ending"] == (
+        "the largest home turf after the last turn, tied at 2, and own hexes too (2): a shared win")
+
+
 def test_option_to_25_plays_past_turn_twelve_with_the_hideout_from_turn_one():
     state = four_gangs(options={"to_25": True}, turn=12, step=5, acting=S)
     state = RULES.apply(state, seat(state, S), {"type": "end_step"})

@@ -92,7 +92,7 @@ function resultWords(game) {
   if (!scores.length || scores.some((score) => score === null)) scores = result.scores ?? [];
   const order = [...winners, ...scores.map((_, seat) => seat).filter((seat) => !winners.includes(seat))]; // the winner's score first
   const told = scores.length > 1 ? order.filter((seat) => seat < scores.length).map((seat) => String(Number(scores[seat]))).join('-') : '';
-  const reason = String(result.reason ?? '').replaceAll('_', ' ');
+  const reason = game.presentation.ending || String(result.reason ?? '').replaceAll('_', ' ');
   let head = 'Nobody won';
   if (winners.length > 1 && winners.length === game.seats.length) head = 'A draw';
   else if (winners.includes(game.your_seat)) {

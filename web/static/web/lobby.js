@@ -25,7 +25,7 @@ function item(game, extra) {
     yourTurn ? el('strong', {}, ' · your turn') : null,
     !yourTurn && game.status === 'active' && game.to_act.length ? ` · waiting for ${game.to_act.map((s) => who1(game, s)).join(' and ')}` : null,
     game.deadline ? ` · deadline in ${whenText(game.deadline)}` : null,
-    game.result ? ` · ${game.result.reason}` : null,
+    game.result ? ` · ${String(game.result.reason).replaceAll('_', ' ')}` : null,
     extra ?? null);
 }
 

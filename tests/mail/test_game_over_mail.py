@@ -1,0 +1,30 @@
+"""The game-over mail says how the game was decided: the rules' words where they ended it (a
+tie-break named), else the result's reason."""
+
+from __future__ import annotations
+
+from mail import compose
+
+TIED = "the largest home turf after the last turn, tied at 2; most own hexes on the board, 3 to 2"
+
+
+def _ctx(reason: str, ending: str | None) -> dict:
+    panels = [{"seat": seat, "name": name, "colour": "sienna", "score": 2, "score_parts": [], "resources": [],
+               "notes": [], "out": False} for seat, name in enumerate(("Rubbles", "Brambles"))]
+    seats = [{"seat": 0, "username": "ada"}, {"seat": 1, "username": "bo"}]
+    return {
+        "game": {"id": 7, "rules": "terrain_vague", "status": "finished", "seats": seats, "to_act": [],
+                 "result": {"scores": [1.0, 0.0], "winners": [0], "reason": reason}},
+        "presentation": {"panels": panels, "prompt": None, "touched": [], "ending": ending},
+        "board": "(the board)", "seat": 0, "seed": "s33d", "unsubscribe": "https://example.test/u", "reply_to": "",
+    }
+
+
+def test_the_game_over_mail_names_what_decided_a_tied_end():
+    mail = compose.game_over(_ctx("largest_home_turf", TIED))
+    assert f"is over: {TIED}. Winner: ada." in " ".join(mail.text.split())
+
+
+def test_a_game_the_rules_did_not_end_is_told_by_its_reason():
+    mail = compose.game_over(_ctx("draw_agreed", None))
+    assert "is over: draw agreed. Winner: ada." in " ".join(mail.text.split())
