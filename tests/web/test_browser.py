@@ -428,6 +428,8 @@ def test_a_draw_offered_in_one_browser_is_accepted_in_the_other_and_a_resignatio
     bob.click("#accept-draw")
     for page in (alice, bob):
         page.locator("#status.finished", has_text=re.compile(r"A draw \d+-\d+: draw agreed$")).wait_for()
+    alice.goto(f"{site}/")  # the lobby words the reason as the table does
+    assert alice.locator("#finished li", has_text=f"#{game_id} ").inner_text().endswith(" · draw agreed")
 
     second = _create(alice, site, "toy_race")
     _join(bob, site, second)
