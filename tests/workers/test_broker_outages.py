@@ -1,11 +1,12 @@
-"""Five Redis outages with deadlines and bot turns pending, under the real supervisor.
+"""Five Redis outages with deadlines and bot turns pending, under the real supervisor; and its stop.
 
 `deploy/supervisord.conf` (what `make run` starts) runs the web and stream servers, a worker per queue and beat
 against a Redis server of this test's own, which the test kills outright five times (no clean
 shutdown; it keeps nothing on disk, so every message in it is lost too). ETA timeouts are held by
 the deadline worker and bot wake-ups are in flight or unsent when Redis goes. Afterwards every
 deadline has been enforced exactly once, never early, every bot has answered, and every process
-the supervisor runs is up.
+the supervisor runs is up. A stop (what `make run`'s Ctrl-C does) reaches the four workers at
+once, and each ends by its own warm shutdown: nothing killed.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ pytestmark = [
 
 BIN = Path(sys.executable).parent
 OUTAGES = 5
-PROGRAMS = ("web", "streams", "smtp", "deadlines", "bots", "default", "webhooks", "beat")  # deploy/supervisord.conf
+WORKERS = ("workers:deadlines", "workers:bots", "workers:default", "workers:webhooks")  # deploy/supervisord.conf
+PROGRAMS = ("web", "streams", "smtp", *WORKERS, "beat")
 DOWN_SECONDS = 3.0
 UP_SECONDS = 4.0
 
@@ -94,6 +96,13 @@ class Supervisor:
             env=self.env, capture_output=True, text=True,
         )
         return {line.split()[0]: line.split()[1] for line in answer.stdout.splitlines() if line.split()}
+
+    def pids(self, names: tuple[str, ...]) -> dict[str, int]:
+        answer = subprocess.run(
+            [str(BIN / "supervisorctl"), "--configuration", self.config, "pid", *names],
+            env=self.env, capture_output=True, text=True,
+        )
+        return dict(zip(names, map(int, answer.stdout.split())))
 
     def output(self) -> str:
         return (self.var / "supervisor.out").read_text(errors="replace")
@@ -259,3 +268,32 @@ def test_five_redis_outages_lose_no_deadline_and_no_bot_turn(private_redis, supe
         assert [event.seq for event in events] == list(range(1, game.seq + 1))
     status = supervised.status()
     assert status == dict.fromkeys(PROGRAMS, "RUNNING"), (status, supervised.output()[-3000:])
+
+
+def test_a_stop_reaches_every_worker_at_once_and_each_ends_by_its_own_warm_shutdown(supervised):
+    from project.celery import app  # pointed at the test's own Redis, as the workers are
+
+    def every_worker_answers() -> bool:
+        """all four workers answer a ping: up, with their signal handlers in place"""
+        return len(app.control.ping(timeout=0.5)) == len(WORKERS)
+
+    wait_for(every_worker_answers, 60, 0.5)
+    pids = supervised.pids(WORKERS)
+    assert len(pids) == len(WORKERS) and all(pids.values()), pids
+    supervised.process.send_signal(signal.SIGTERM)  # what supervisord does on Ctrl-C too
+    first_gone = wait_for(lambda: next((pid for pid in pids.values() if not _alive(pid)), None), 60, 0.05)
+    told = supervised.output().count("Warm shutdown")
+    supervised.process.wait(60)
+    log = (supervised.var / "supervisord.log").read_text()
+    # Stopped one after another, the first would be gone before the others had heard of the stop.
+    assert told == len(WORKERS), (first_gone, supervised.output()[-3000:])
+    assert "SIGKILL" not in log, log[-3000:]  # none ran out of its stopwaitsecs
+    assert "exited with 'signal 15" not in supervised.output()  # no pool child killed under its worker
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"  # a zombie has stopped, only not yet reaped
