@@ -184,12 +184,6 @@ def game_started(ctx: dict[str, Any]) -> Mail:
     return Mail(f"{title(game)}: the game has started", "\n".join(lines) + "\n", as_html(lines))
 
 
-def ending_words(ctx: dict[str, Any]) -> str:
-    """The rules' words where they decided the end, else the result's reason ("draw agreed")."""
-    reason = (ctx["game"]["result"] or {}).get("reason", "finished")
-    return ctx["presentation"].get("ending") or str(reason).replace("_", " ")
-
-
 def game_over(ctx: dict[str, Any]) -> Mail:
     game = ctx["game"]
     result = game["result"] or {}
@@ -197,7 +191,7 @@ def game_over(ctx: dict[str, Any]) -> Mail:
     winners = ", ".join(names.get(seat, str(seat)) for seat in result.get("winners", [])) or "nobody"
     scores = result.get("scores")
     lines = [
-        wrap(f"{title(game)} is over: {ending_words(ctx)}. Winner: {winners}."),
+        wrap(f"{title(game)} is over: {presentation.end_words(ctx['presentation'], result)}. Winner: {winners}."),
     ]
     if isinstance(scores, list):
         lines.append("Scores: " + ", ".join(f"{names.get(i, str(i))} {score}" for i, score in enumerate(scores)))

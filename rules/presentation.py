@@ -82,6 +82,12 @@ def touched(before: dict[str, str], after: dict[str, str]) -> list[str]:
     return [name for name in order if before.get(name) != after.get(name)]
 
 
+def end_words(shown: dict[str, Any], result: dict[str, Any] | None) -> str:
+    """How a finished game ended, in words: the rules' `ending` where they decided it, else the
+    result's reason code worded ("draw_agreed": "draw agreed")."""
+    return shown.get("ending") or str((result or {}).get("reason", "finished")).replace("_", " ")
+
+
 def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 

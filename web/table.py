@@ -12,6 +12,7 @@ from markdown_it import MarkdownIt
 
 from games import selectors
 from games.text_board import player_name
+from rules.presentation import end_words
 
 
 def title_of(rules_id: str) -> str:
@@ -39,7 +40,7 @@ def _names(game: dict[str, Any], indices: list[int]) -> str:
 
 def result_words(game: dict[str, Any]) -> str:
     """"You won 27-10: the last glacier melted"; scores from the panels when every seat has one,
-    the words the rules' (`presentation.ending`) where they decided the end, else the reason's."""
+    the end's words as `rules.presentation.end_words` gives them."""
     result = game["result"] or {}
     winners = result.get("winners", [])
     scores = [panel["score"] for panel in game["presentation"]["panels"]]
@@ -47,7 +48,7 @@ def result_words(game: dict[str, Any]) -> str:
         scores = result.get("scores", [])
     order = [*winners, *(seat for seat in range(len(scores)) if seat not in winners)]  # the winner's score first
     told = "-".join(f"{scores[seat]:g}" for seat in order if seat < len(scores)) if len(scores) > 1 else ""
-    reason = game["presentation"].get("ending") or str(result.get("reason", "")).replace("_", " ")
+    reason = end_words(game["presentation"], result)
     if not winners:
         head = "Nobody won"
     elif len(winners) > 1 and len(winners) == len(game["seats"]):

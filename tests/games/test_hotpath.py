@@ -142,7 +142,6 @@ def test_an_instance_made_for_writing_is_the_one_its_constructor_makes():
         hotpath.new_instance(Deadline, game=game, seat=0, seq=1, budget_seconds=1.0, colour="red")
 
 
-
 def test_taking_the_games_lock_writes_a_new_version_only_where_moves_check_one():
     """PostgreSQL's moves check the row's version, so the lock's holder moves it on (see
     `test_move_transaction.py`); elsewhere no move checks it and the UPDATE would be wasted."""

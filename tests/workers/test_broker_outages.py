@@ -128,14 +128,16 @@ class Supervisor:
 
 
 def _children(parent: int) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            with contextlib.suppress(OSError):
-                stat = Path(f"/proc/{name}/stat").read_text()
-                if int(stat[stat.rindex(")") + 2:].split()[1]) == parent:
-                    found.append(int(name))
-    return found
+    return [int(name) for name in os.listdir("/proc") if name.isdigit() and _stat(int(name))[1:2] == [str(parent)]]
+
+
+def _stat(pid: int) -> list[str]:
+    """The process's /proc stat fields after its name (state, parent, ...); [] once it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return []
+    return stat[stat.rindex(")") + 2:].split()
 
 
 @pytest.fixture
@@ -292,8 +294,5 @@ def test_a_stop_reaches_every_worker_at_once_and_each_ends_by_its_own_warm_shutd
 
 
 def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"  # a zombie has stopped, only not yet reaped
+    fields = _stat(pid)
+    return bool(fields) and fields[0] != "Z"  # a zombie has stopped, only not yet reaped
