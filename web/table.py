@@ -47,7 +47,9 @@ def result_words(game: dict[str, Any]) -> str:
     if not scores or any(score is None for score in scores):
         scores = result.get("scores", [])
     order = [*winners, *(seat for seat in range(len(scores)) if seat not in winners)]  # the winner's score first
-    told = "-".join(f"{scores[seat]:g}" for seat in order if seat < len(scores)) if len(scores) > 1 else ""
+    shown = [scores[seat] for seat in order if seat < len(scores)]
+    # "27-10", but "0 to -1" where a score is negative: "0--1" reads as a typo.
+    told = (" to " if min(shown, default=0) < 0 else "-").join(f"{score:g}" for score in shown) if len(scores) > 1 else ""
     reason = end_words(game["presentation"], result)
     if not winners:
         head = "Nobody won"

@@ -23,3 +23,7 @@ def test_a_result_gives_the_winners_score_first_whoever_reads_it():
 def test_the_rules_words_for_the_end_stand_in_for_the_reasons_code():
     tied = _game([0], your_seat=0, scores=(11, 11), ending="the largest home turf, tied at 11; most own hexes, 14 to 12")
     assert result_words(tied) == "You won 11-11: the largest home turf, tied at 11; most own hexes, 14 to 12"
+
+
+def test_a_negative_score_is_told_with_to_not_a_double_dash():
+    assert result_words(_game([1], your_seat=0, scores=(-1, 0))) == "bot random won 0 to -1: no glacier met a fire"

@@ -91,7 +91,9 @@ function resultWords(game) {
   let scores = game.presentation.panels.map((panel) => panel.score);
   if (!scores.length || scores.some((score) => score === null)) scores = result.scores ?? [];
   const order = [...winners, ...scores.map((_, seat) => seat).filter((seat) => !winners.includes(seat))]; // the winner's score first
-  const told = scores.length > 1 ? order.filter((seat) => seat < scores.length).map((seat) => String(Number(scores[seat]))).join('-') : '';
+  const shown = order.filter((seat) => seat < scores.length).map((seat) => Number(scores[seat]));
+  // "27-10", but "0 to -1" where a score is negative: "0--1" reads as a typo.
+  const told = scores.length > 1 ? shown.join(shown.some((score) => score < 0) ? ' to ' : '-') : '';
   const reason = game.presentation.ending || String(result.reason ?? '').replaceAll('_', ' ');
   let head = 'Nobody won';
   if (winners.length > 1 && winners.length === game.seats.length) head = 'A draw';
