@@ -48,7 +48,7 @@ def _client(url: str) -> redis.Redis:
 
 
 def event_recorded(game_id: int, seq: int) -> None:
-    """The game's log grew to `seq` and the write committed (`games.services.recording`)."""
+    """The game's log grew to `seq` and the write committed (`games.projection`)."""
     if settings.REDIS_URL:
         _publish(game_id, seq)
 

@@ -496,16 +496,7 @@ def move_played(game_id: int, user: Any, data: Any, key: str | None) -> tuple[di
     if key is not None and len(key) > 200:
         raise errors.InvalidInput("the Idempotency-Key header is longer than 200 characters")
     move = data.get("move")  # absent or not an object: the rules call it malformed
-    try:
-        submitted = services.move_submit(game_id=game_id, user=user, move=move, expected_seq=expected_seq, idempotency_key=key)
-    except errors.StaleSeq:
-        # In a simultaneous step another seat's secret choice may land while this one chooses:
-        # if this seat's moves are the very ones it chose from, the move means what it meant
-        # (as a mail reply does) and is played on the game as it is now.
-        now = selectors.game_get(game_id=game_id)
-        if not _only_others_chose_since(now, user, expected_seq):
-            raise
-        submitted = services.move_submit(game_id=game_id, user=user, move=move, expected_seq=now.seq, idempotency_key=key)
+    submitted = services.move_submit(game_id=game_id, user=user, move=move, expected_seq=expected_seq, idempotency_key=key)
     return selectors.move_answer(game=submitted.game, user=user, event=submitted.event), _replay_header(submitted)
 
 
@@ -517,16 +508,6 @@ def _expected_seq(data: Any) -> int:
             and data.keys() <= {"move", "expected_seq"}:
         return data["expected_seq"]
     return validated(MoveSubmitApi.VersionSerializer, data, known=("move",))["expected_seq"]
-
-
-def _only_others_chose_since(game, user, since: int) -> bool:
-    """Whether only other seats' moves came after `since`, leaving the caller's moves as they
-    were (a simultaneous step): anything else since (a takeback, a seat taken) makes it stale."""
-    if since < 1:
-        return False
-    later, _ = selectors.events_after(game_id=game.pk, after=since)
-    moves_only = all(event.kind in ("move", "timeout") for event in later)
-    return moves_only and selectors.moves_unchanged_since(game=game, user=user, since=since)
 
 
 def _replay_header(submitted) -> dict[str, str]:

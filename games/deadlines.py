@@ -148,22 +148,19 @@ def _on_vacation(seat: Seat) -> bool:
     return getattr(seat, "vacation_since", None) is not None  # `_seats_with_owners` set it
 
 
-def clocks_of_user_set(user: Any, at: dt.datetime, *, running: bool) -> None:
-    """Stop (a vacation starts) or restart (it ends) the user's correspondence and bank clocks,
-    each under its game's row lock. A deadline already passed stays passed."""
-    seated = Seat.objects.filter(user=user, game__status=GameStatus.ACTIVE).values_list("game_id", "index")
-    for game_id, index in sorted(seated):
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if not time_controls.stops(game.time_control):
-            continue
-        hotpath.version_moved_on(game_id)  # a move read before this clock changed reads again
-        row = Deadline.objects.filter(game=game, seat=index).first()
-        if row is None:
-            continue
-        if not running and row.running_since is not None and row.due_at > at:
-            _stop(game, row, at).save()
-        elif running and row.running_since is None:
-            _run(game, row, at).save()
+def clock_set(game: Game, seat: int, at: dt.datetime, *, running: bool) -> None:
+    """Stop (a vacation starts) or restart (it ends) a seat's correspondence or bank clock; the
+    caller has the game open for writing (`games.services.clocks`). A deadline already passed
+    stays passed."""
+    if not time_controls.stops(game.time_control):
+        return
+    row = Deadline.objects.filter(game=game, seat=seat).first()
+    if row is None:
+        return
+    if not running and row.running_since is not None and row.due_at > at:
+        _stop(game, row, at).save()
+    elif running and row.running_since is None:
+        _run(game, row, at).save()
 
 
 def check_in_time(game: Game, seat: int) -> None:

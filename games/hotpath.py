@@ -1,10 +1,8 @@
-"""The hand-written statements of the write path every event takes (a move above all), where the
-ORM's one-statement-per-call would cost most of a move's time.
+"""The fast store's statements: the write path every event takes (a move above all), written by
+hand where the ORM's one statement per call would cost most of a move's time. The event writer
+(`games.writer`) is their one caller; `games.concurrency` says which way each change runs.
 
-A move used to take 14 statements (then five, the event's INSERT apart): the game, the seat, the deadline check, the previous hash,
-the insert, the game's update, the seats and deadlines again, their delete and insert, the bot
-check, and the transaction's own. Now, on PostgreSQL, two statements, each its own transaction
-(`move_transaction`):
+On PostgreSQL a move is two statements, each its own transaction (docs/decisions/0001):
 
 1. `locked_read`: the game row with its version (`xmin`, which every UPDATE of the row changes),
    its seats (and their owners' vacation), its deadline rows, the hash of its newest event and,
@@ -12,32 +10,25 @@ check, and the transaction's own. Now, on PostgreSQL, two statements, each its o
    SELECT;
 2. `Writes.run`, the move's unit of work: the game's changed columns, updated only while the row
    is still at the version read, and, only if it was, the event's INSERT (with the idempotency
-   key's), the deadline rows' changes and, every 32nd event, the snapshot, as one data-modifying
+   key's), the deadline rows' changes and, when one is due, the snapshot, as one data-modifying
    WITH. A row that moved on in between writes nothing, and the move is decided again from a new
    read (`VersionMoved`).
 
-So a write that must not pass unseen between a move's read and its write changes the game row:
-every writer that locks the row changes it too (`games.services.common.locked_game`). Inside a
-caller's transaction, or with `SCRAPYARD_MOVE_VERSION_CHECK` off, the read locks the row (SELECT
-... FOR UPDATE) and the unit writes unconditionally, between BEGIN and COMMIT: four round trips.
-
-Everything else a move needs (the caller's seat, whether a bot is to move, the deadline check)
-is read from what statement 1 brought. SQLite runs the same statements one by one, locked (it
-has no data-modifying WITH of several tables), so both databases take the same code.
+Under a row lock the same read locks the row (SELECT ... FOR UPDATE) and the unit writes
+unconditionally. SQLite runs the same statements one by one (it has no data-modifying WITH of
+several tables), so both databases take the same code.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import functools
-from collections.abc import Iterator
 from typing import Any
 
 import orjson
 import psycopg
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Model
 from django.db.models.base import ModelState
@@ -181,7 +172,7 @@ def _locked_read_sql(vendor: str, with_key: bool, checked: bool) -> str:
 
 
 def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None,
-                tx: MoveTransaction | None = None) -> Game | None:
+                checked: bool = False) -> Game | None:
     """The game with its row locked (PostgreSQL; SQLite takes its lock at the first write, and
     the unique (game, seq) constraint backs it) or with its version (below), its seats and
     deadline rows loaded as if prefetched, `last_hash` (the newest event's hash) and
@@ -192,10 +183,9 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     the log changes `seq` too, so the version check refuses such a request before any of it is
     used; a request with an idempotency key looks for its key again then (`games.services.moves`).
 
-    In a move whose write checks the row's version (`move_transaction`), nothing is locked: the
+    In a move whose write checks the row's version (`games.concurrency.VersionCheck`), nothing is locked: the
     statement reads one snapshot, and `row_version` is the version its write will check."""
     db = connections[DEFAULT_DB_ALIAS]
-    checked = tx is not None and tx.checked
     sql = _locked_read_sql(db.vendor, bool(idempotency_key), checked)
     params: list[Any] = [user_id, idempotency_key] if idempotency_key else []
     with statement_cursor(db) as cursor:
@@ -360,10 +350,11 @@ class Writes:
         if not self.parts and self.guard_part is None:
             return None
         first_id = self._run()
-        self.parts, self.guard_part = [], None
+        self.parts, self.guard_part, self.first_returns = [], None, False
         if self.event is not None:
             self.event.pk = first_id
             self.event._state.adding = False  # stored: from here on the model refuses to save it again
+            self.event = None
         return first_id
 
     def _run(self) -> int | None:
@@ -413,60 +404,6 @@ FIRST_ID = object()  # a value standing for the id the first part of a `Writes` 
 class VersionMoved(Exception):
     """A guarded unit of work found its game changed since the move was read: nothing was
     written, and the move is to be decided again from a new read."""
-
-
-class MoveTransaction:
-    """How a move reads and writes (`move_transaction`): `checked`, its read locks nothing and its
-    unit writes only while the game row is at the version read, each statement a transaction of
-    its own; else both run between BEGIN and COMMIT under the row's lock."""
-
-    def __init__(self, checked: bool) -> None:
-        self.checked = checked
-
-    def writes_for(self, game: Game) -> Writes:
-        """The unit of work of the move on `game` (read by `locked_read` with this)."""
-        return Writes(guard=(game.pk, game.row_version) if self.checked else None)
-
-
-@contextlib.contextmanager
-def move_transaction() -> Iterator[MoveTransaction]:
-    """`transaction.atomic()` for a move: its read (`locked_read`) and its unit of work
-    (`MoveTransaction.writes_for`) are given what this yields.
-
-    On PostgreSQL, outside any other atomic block, the move checks the game row's version instead
-    of locking it: two round trips a move, each statement committing itself, where BEGIN, a
-    locking read, the write and COMMIT took four (bench/RESULTS.md). The statements stay one
-    statement each, so they may be prepared statements too (`SCRAPYARD_DB_PREPARED_STATEMENTS`).
-    Django keeps its atomic block, so on_commit callbacks run only once the block ends without an
-    error, and are dropped if the unit found the row moved on (`VersionMoved`, raised out of the
-    block: the caller reads and decides again); psycopg is told autocommit, so it sends no BEGIN
-    of its own, and at the block's end its commit and rollback find no transaction open and
-    send nothing. Nothing may write in the block but the unit, and nothing may raise after it.
-
-    Inside another atomic block (a caller's, a test's) the move is part of that transaction and
-    locks the row, as it does on SQLite and with `SCRAPYARD_MOVE_VERSION_CHECK` off."""
-    db = connections[DEFAULT_DB_ALIAS]
-    outermost = not db.in_atomic_block and db.get_autocommit()
-    with transaction.atomic(using=db.alias):
-        tx = MoveTransaction(checked=outermost and _checks_version(db))
-        if tx.checked:
-            db.connection.autocommit = True  # psycopg's; Django's stays off until the block ends
-        yield tx
-
-
-def version_moved_on(game_id: int) -> None:
-    """Give the game row a new version (PostgreSQL's `xmin` changes with any UPDATE, even one
-    that changes no value): a write under the row's lock that a move must not miss calls this,
-    so a move read before that write commits writes nothing and reads again. Elsewhere no move
-    checks a version (`_checks_version`) and each transaction takes the database's one write
-    lock as it begins (SQLite's IMMEDIATE, `project.settings`): nothing to do."""
-    if connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
-        Game.objects.filter(pk=game_id).update(id=models.F("id"))
-
-
-def _checks_version(db: Any) -> bool:
-    return (db.vendor == "postgresql" and settings.SCRAPYARD_MOVE_VERSION_CHECK
-            and db.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
 
 
 class _PreparingCursor(psycopg.Cursor):

@@ -20,10 +20,9 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 
 import bots
-from games import deadlines, services, store, time_controls
+from games import deadlines, services, store, time_controls, writer
 from games.models import Deadline, Event, EventKind, Game
 from project import metrics
 
@@ -40,18 +39,22 @@ def timeout_apply(*, game_id: int, seq: int, seat: int) -> Event | None:
     if game is None or not deadlines.is_due(game, seq, seat):
         return None
     move = _policy_move(game, seat)
-    with transaction.atomic():
-        locked = services.locked_game(game_id)
-        if not deadlines.is_due(locked, seq, seat):
+    due_at = None
+
+    def decide(change: writer.Change) -> Event | None:
+        nonlocal due_at
+        if not deadlines.is_due(change.game, seq, seat):
             return None  # a move or another timeout came first
         due_at = Deadline.objects.filter(game_id=game_id, seat=seat, seq=seq).values_list("due_at", flat=True).first()
         _fault_injection_pause()
         if game.timeout_policy == "bot":
-            services.stand_in_take(game=locked, seat=seat, bot=settings.SCRAPYARD_STAND_IN_BOT)
-        event = services.seat_act(
-            game_id=game_id, seat=seat, expected_seq=seq, kind=EventKind.TIMEOUT,
-            move=None if move is FORFEIT else move, forfeit=move is FORFEIT,
-        )
+            services.stand_in_take(game=change.game, seat=seat, bot=settings.SCRAPYARD_STAND_IN_BOT)
+        payload = {"forfeit": True} if move is FORFEIT else {"move": move}
+        return services.act(change, seat, EventKind.TIMEOUT, payload)
+
+    event = writer.write(game_id, decide)
+    if event is None:
+        return None
     if due_at is not None:
         metrics.deadline_late((time_controls.now() - due_at).total_seconds())
     services.resign_after_timeouts(game_id=game_id, seat=seat)  # the owner gone: N timeouts in a row

@@ -149,7 +149,7 @@ SCRAPYARD_DB_PREPARED_STATEMENTS = _env_flag("SCRAPYARD_DB_PREPARED_STATEMENTS",
 
 # A move on PostgreSQL reads its game without locking it and writes only while the game row is
 # still at the version it read, each statement its own transaction: two round trips a move instead
-# of four (`games.hotpath.move_transaction`). Off: the read locks the row, between BEGIN and COMMIT
+# of four (`games.concurrency.VersionCheck`). Off: the read locks the row, between BEGIN and COMMIT
 # (the benchmark's "before").
 SCRAPYARD_MOVE_VERSION_CHECK = _env_flag("SCRAPYARD_MOVE_VERSION_CHECK", True)
 

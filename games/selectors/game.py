@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games import deadlines, errors, store
-from games.models import Event, Game, GameStatus
+from games.models import Event, EventKind, Game, GameStatus
 from games.selectors.access import game_get, seat_of, visible_games
 from games.selectors.events import event_visible
 from games.selectors.life import pending_proposals, still_playing
@@ -162,13 +162,16 @@ def move_read(*, game: Game, user: Any, text: str) -> dict[str, Any]:
 
 
 def moves_unchanged_since(*, game: Game, user: Any, since: int) -> bool:
-    """Whether a reply written for the position at `since` still means the same now: the caller's
-    seat has not acted since, and was to act then with the very moves it has now (so in a
-    simultaneous step another seat's secret choice does not make a mail stale)."""
+    """Whether a move chosen at the position at `since` still means the same now: only other
+    seats' moves came since (anything else, a takeback or a seat taken, changes what it meant),
+    and the caller's seat was to act then with the very moves it has now (so in a simultaneous
+    step another seat's secret choice does not make a move stale). `games.services.move_submit`
+    asks this for every door."""
     seat = seat_of(game=game, user=user)
     if seat is None or not 1 <= since <= game.seq:
         return False
-    if Event.objects.filter(game=game, seq__gt=since, seat=seat).exists():
+    since_then = Event.objects.filter(game=game, seq__gt=since)
+    if since_then.filter(seat=seat).exists() or since_then.exclude(kind__in=(EventKind.MOVE, EventKind.TIMEOUT)).exists():
         return False
     game_rules = store.rules_of(game)
     then, now = store.state_at(game, since), store.state_at(game)

@@ -28,7 +28,6 @@ from games.services.accounts import (
 )
 from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
 from games.services.chat import chat_mute, chat_post
-from games.services.common import locked_game
 from games.services.conditionals import (
     conditional_cancel,
     conditional_create,
@@ -59,7 +58,7 @@ from games.services.lobby import (
     seat_return,
     stand_in_take,
 )
-from games.services.moves import Submitted, canonical_move, move_submit, seat_act
+from games.services.moves import Submitted, act, canonical_move, move_submit, seat_act
 
 __all__ = [
     "Submitted",
@@ -93,7 +92,7 @@ __all__ = [
     "game_create_seated",
     "game_join",
     "invitation_decline",
-    "locked_game",
+    "act",
     "move_submit",
     "new_seed",
     "seat_act",

@@ -1,4 +1,4 @@
-"""What every write shares: taking the game's row lock, checking the version, finding a seat."""
+"""What every write's decision shares: checking the version, hiding a private game, finding a seat."""
 
 from __future__ import annotations
 
@@ -6,37 +6,12 @@ from typing import Any
 
 from django.db.models import Q
 
-from games import hotpath, selectors
+from games import selectors
 from games.errors import GameNotFound, NotAPlayer, StaleSeq
 from games.models import Game
 
 # A bot seat, or a person's seat a stand-in bot plays after a timeout (`games.timeouts`).
 BOT_PLAYED = ~Q(bot="") | ~Q(stand_in="")
-
-
-def locked_game(game_id: int) -> Game:
-    """The game, with its row locked until the transaction ends (every write takes this). The
-    row is changed too, so that a move read before this transaction commits finds its version
-    moved on and is decided again (`games.hotpath.move_transaction`)."""
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameNotFound(f"there is no game {game_id}") from None
-    hotpath.version_moved_on(game_id)
-    hotpath.remember_loaded(game)
-    return game
-
-
-def locked_game_loaded(game_id: int, *, user_id: int | None = None, idempotency_key: str | None = None,
-                       tx: hotpath.MoveTransaction | None = None) -> Game:
-    """The game for the path of a move: in the same statement, the seats, the deadline rows, the
-    newest event's hash and the caller's earlier use of its idempotency key
-    (`games.hotpath.locked_read`): locked as by `locked_game`, or, in a move's transaction `tx`
-    that checks versions instead, with the version its unit of work checks."""
-    game = hotpath.locked_read(game_id, user_id=user_id, idempotency_key=idempotency_key, tx=tx)
-    if game is None:
-        raise GameNotFound(f"there is no game {game_id}")
-    return game
 
 
 def check_version(game: Game, expected_seq: int) -> None:

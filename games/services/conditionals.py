@@ -10,7 +10,7 @@ no longer legal (for whatever reason) is dropped, never played.
 Secrecy: a line is a side record, never in the log, the game's answers, events or streams; its
 id is random. Nothing is written or sent to anyone when a line is queued or cancelled. Lines
 are played after the opponent's move commits (`games.tasks.play_conditionals`, sent so that a
-move's answer takes no longer when lines wait on it: `games.services.recording`),
+move's answer takes no longer when lines wait on it: `games.projection`),
 idempotently by (game, seq); `conditionals_stalled` is beat's net for a lost message.
 """
 
@@ -255,7 +255,7 @@ def conditionals_stalled(*, idle_seconds: float, limit: int = 500) -> list[tuple
 def wake_after_commit(sender: Any, *, game_id: int, seq: int, lines_waiting: bool = True, **kwargs: Any) -> None:
     """`games.signals.events_recorded` receiver: the lines waiting on this event are looked at by
     a worker (`games.tasks.play_conditionals`), never in the mover's request. `lines_waiting`
-    False: the game's row said no line waits (`Game.lines_waiting`; `games.services.recording`
+    False: the game's row said no line waits (`Game.lines_waiting`; `games.projection`
     says when that is trusted), so no worker is woken for nothing."""
     if lines_waiting:
         dispatch.send(dispatch.PLAY_CONDITIONALS, (game_id, seq))

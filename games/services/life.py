@@ -28,10 +28,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Q
 
-from games import log, selectors, store
+from games import selectors, store, writer
 from games.errors import (
     CreatorCannotLeave,
     DrawNotOffered,
@@ -43,8 +42,7 @@ from games.errors import (
     TooLateToAbort,
 )
 from games.models import Event, EventKind, Game, GameStatus, Seat
-from games.services.common import hide_from_strangers, locked_game, seat_of
-from games.services.recording import record_state
+from games.services.common import hide_from_strangers, seat_of
 
 RESIGN, ABORT, SEAT_LEFT, CANCEL = "resign", "abort", "seat_left", "cancel"
 ADJOURNED = selectors.ADJOURNED
@@ -55,22 +53,24 @@ TAKEBACK_REQUESTED, TAKEBACK_ACCEPTED, TAKEBACK_DECLINED = (
 
 
 def resign(*, game_id: int, user: Any) -> Event:
-    with transaction.atomic():
-        game = locked_game(game_id)
+    def decide(change: writer.Change) -> Any:
+        game = change.game
         hide_from_strangers(game, user)
         seat = seat_of(game, user)
         earlier = _forfeit_of(game, seat)
         if earlier is not None:
             return earlier  # idempotent: the seat is already out
         _check_active(game)
-        return _system(game, seat, {"type": RESIGN, "forfeit": True})
+        return _system(change, seat, {"type": RESIGN, "forfeit": True})
+
+    return writer.write(game_id, decide)
 
 
 def resign_after_timeouts(*, game_id: int, seat: int) -> Event | None:
     """Resign for a seat whose last `timeouts_to_resign` turns in a row all timed out (the seat's
     owner is gone); None while it is below that, or the seat already out."""
-    with transaction.atomic():
-        game = locked_game(game_id)
+    def decide(change: writer.Change) -> Any:
+        game = change.game
         limit = game.timeouts_to_resign
         if not limit or game.status != GameStatus.ACTIVE or _forfeit_of(game, seat) is not None:
             return None
@@ -78,14 +78,16 @@ def resign_after_timeouts(*, game_id: int, seat: int) -> Event | None:
         kinds = list(acted.values_list("kind", flat=True)[:limit])
         if len(kinds) < limit or any(kind != EventKind.TIMEOUT for kind in kinds):
             return None
-        return _system(game, seat, {"type": RESIGN, "forfeit": True, "timeouts_in_a_row": limit})
+        return _system(change, seat, {"type": RESIGN, "forfeit": True, "timeouts_in_a_row": limit})
+
+    return writer.write(game_id, decide)
 
 
 def abandoned_end(*, game_id: int, at: Any, idle: Any, grace: Any) -> Event | None:
     """A game no person has moved in for `idle` is adjourned (an event every client sees); if
     still nobody moves within `grace`, it is aborted as abandoned. Returns the event made."""
-    with transaction.atomic():
-        game = locked_game(game_id)
+    def decide(change: writer.Change) -> Any:
+        game = change.game
         if game.status != GameStatus.ACTIVE:
             return None
         last_person = selectors.last_person_move_at(game=game)
@@ -95,53 +97,60 @@ def abandoned_end(*, game_id: int, at: Any, idle: Any, grace: Any) -> Event | No
             Event.objects.filter(game=game, payload__type=ADJOURNED, created_at__gt=last_person).order_by("seq").first()
         )
         if adjourned is None:
-            return _system(game, None, {"type": ADJOURNED, "idle_days": idle.days, "at": at.isoformat()})
+            return _system(change, None, {"type": ADJOURNED, "idle_days": idle.days, "at": at.isoformat()})
         if dt.datetime.fromisoformat(adjourned.payload["at"]) <= at - grace:
-            return _end(game, None, {"type": ABORT, "abandoned": True}, reason="abandoned", winners=[])
+            return _end(change, None, {"type": ABORT, "abandoned": True}, reason="abandoned", winners=[])
         return None
+
+    return writer.write(game_id, decide)
 
 
 def abort(*, game_id: int, user: Any) -> Event:
-    with transaction.atomic():
-        game = locked_game(game_id)
+    def decide(change: writer.Change) -> Any:
+        game = change.game
         hide_from_strangers(game, user)
         seat = seat_of(game, user)
         _check_active(game)
         moved = set(Event.objects.filter(game=game, kind=EventKind.MOVE).values_list("seat", flat=True))
         if moved >= set(range(game.players)):
             raise TooLateToAbort(f"every seat of game {game.pk} has moved: resign, or offer a draw")
-        return _end(game, seat, {"type": ABORT}, reason="aborted", winners=[])
+        return _end(change, seat, {"type": ABORT}, reason="aborted", winners=[])
+
+    return writer.write(game_id, decide)
 
 
 def leave(*, game_id: int, user: Any) -> None:
     """A seated player leaves an open game before it starts (the creator cancels it instead)."""
-    with transaction.atomic():
-        game = locked_game(game_id)
+    def decide(change: writer.Change) -> Any:
+        game = change.game
         hide_from_strangers(game, user)
         seat = seat_of(game, user)
         _check_open(game)
         if game.created_by_id == user.pk:
             raise CreatorCannotLeave("you made this game: cancel it instead of leaving it")
         Seat.objects.filter(game=game, index=seat).delete()
-        log.append(game, kind=EventKind.SYSTEM, seat=seat, payload={"type": SEAT_LEFT, "username": user.username})
-        record_state(game, store.state_at(game))
+        change.append(EventKind.SYSTEM, seat, {"type": SEAT_LEFT, "username": user.username})
+
+    return writer.write(game_id, decide)
 
 
 def cancel(*, game_id: int, user: Any) -> Event:
     """The creator calls off an open game before it starts."""
-    with transaction.atomic():
-        game = locked_game(game_id)
+    def decide(change: writer.Change) -> Any:
+        game = change.game
         hide_from_strangers(game, user)
         _check_open(game)
         if game.created_by_id != user.pk:
             raise NotTheCreator("only the game's creator may cancel it")
-        return _end(game, None, {"type": CANCEL}, reason="cancelled", winners=[])
+        return _end(change, None, {"type": CANCEL}, reason="cancelled", winners=[])
+
+    return writer.write(game_id, decide)
 
 
 def draw(*, game_id: int, user: Any, action: str) -> Event:
     """`action` is offer, accept or decline."""
-    with transaction.atomic():
-        game = locked_game(game_id)
+    def decide(change: writer.Change) -> Any:
+        game = change.game
         hide_from_strangers(game, user)
         seat = seat_of(game, user)
         _check_active(game)
@@ -149,39 +158,42 @@ def draw(*, game_id: int, user: Any, action: str) -> Event:
         if action == "offer":
             if offer is not None and offer["by"] == seat:
                 return Event.objects.get(game=game, seq=offer["seq"])  # already offered
-            event = _system(game, seat, {"type": DRAW_OFFERED})
-            return _draw_if_agreed(game, event)
+            event = _system(change, seat, {"type": DRAW_OFFERED})
+            return _draw_if_agreed(change, event)
         refused = DrawNotOffered(f"no other seat of game {game.pk} offers a draw now")
-        return _proposal_answer(game, seat, offer, action, refused, (DRAW_ACCEPTED, DRAW_DECLINED), _draw_if_agreed)
+        return _proposal_answer(change, seat, offer, action, refused, (DRAW_ACCEPTED, DRAW_DECLINED), _draw_if_agreed)
+
+    return writer.write(game_id, decide)
 
 
-def _proposal_answer(game: Game, seat: int, pending: dict | None, action: str, refused: Exception,
+def _proposal_answer(change: writer.Change, seat: int, pending: dict | None, action: str, refused: Exception,
                      types: tuple[str, str], then: Any) -> Event:
     """Another seat's answer to a pending draw offer or takeback request: decline it, or accept
     it (once; then `then` sees whether everyone has)."""
-    accepted, declined = types
+    game, (accepted, declined) = change.game, types
     if pending is None or pending["by"] == seat:
         raise refused
     if action == "decline":
-        return _system(game, seat, {"type": declined})
+        return _system(change, seat, {"type": declined})
     if seat in pending["accepted"]:
         return Event.objects.filter(game=game, seat=seat, payload__type=accepted).latest("seq")
-    return then(game, _system(game, seat, {"type": accepted}))
+    return then(change, _system(change, seat, {"type": accepted}))
 
 
-def _draw_if_agreed(game: Game, event: Event) -> Event:
+def _draw_if_agreed(change: writer.Change, event: Event) -> Event:
+    game = change.game
     offer = selectors.draw_offer(game=game)
     playing = selectors.still_playing(game=game)
     if offer is not None and set(playing) <= {offer["by"], *offer["accepted"]}:
-        return _end(game, None, {"type": "draw_agreed"}, reason="draw_agreed", winners=playing)
+        return _end(change, None, {"type": "draw_agreed"}, reason="draw_agreed", winners=playing)
     return event
 
 
 def takeback(*, game_id: int, user: Any, action: str) -> Event:
     """`action` is request (undo your own last move), accept or decline. Once every other seat
     still playing accepts, a takeback event folds the game back to before that move."""
-    with transaction.atomic():
-        game = locked_game(game_id)
+    def decide(change: writer.Change) -> Any:
+        game = change.game
         hide_from_strangers(game, user)
         seat = seat_of(game, user)
         _check_active(game)
@@ -190,11 +202,13 @@ def takeback(*, game_id: int, user: Any, action: str) -> Event:
             if request is not None and request["by"] == seat:
                 return Event.objects.get(game=game, seq=request["seq"])
             move = _undoable_move_of(game, seat)
-            event = _system(game, seat, {"type": TAKEBACK_REQUESTED, "undo": move.seq})
-            return _takeback_if_agreed(game, event)
+            event = _system(change, seat, {"type": TAKEBACK_REQUESTED, "undo": move.seq})
+            return _takeback_if_agreed(change, event)
         refused = TakebackNotRequested(f"no other seat of game {game.pk} asks for a takeback now")
-        return _proposal_answer(game, seat, request, action, refused, (TAKEBACK_ACCEPTED, TAKEBACK_DECLINED),
+        return _proposal_answer(change, seat, request, action, refused, (TAKEBACK_ACCEPTED, TAKEBACK_DECLINED),
                                 _takeback_if_agreed)
+
+    return writer.write(game_id, decide)
 
 
 def _undoable_move_of(game: Game, seat: int) -> Event:
@@ -215,13 +229,14 @@ def _undoable_move_of(game: Game, seat: int) -> Event:
     return last
 
 
-def _takeback_if_agreed(game: Game, event: Event) -> Event:
+def _takeback_if_agreed(change: writer.Change, event: Event) -> Event:
+    game = change.game
     request = selectors.takeback_request(game=game)
     playing = selectors.still_playing(game=game)
     if request is None or not set(playing) <= {request["by"], *request["accepted"]}:
         return event
     undo = request["undo"]
-    return _system(game, None, {"type": store.TAKEBACK, "undo": undo, "to": undo - 1})
+    return _system(change, None, {"type": store.TAKEBACK, "undo": undo, "to": undo - 1})
 
 
 def _forfeit_of(game: Game, seat: int) -> Event | None:
@@ -238,21 +253,16 @@ def _check_open(game: Game) -> None:
         raise GameNotOpen(f"game {game.pk} is {game.status}, not open")
 
 
-def _system(game: Game, seat: int | None, payload: dict) -> Event:
-    """Append a system event and fold it (a `forfeit` through the rules, a takeback to the state
-    it names), as a move is."""
-    game_rules = store.rules_of(game)
-    after = store.fold_event(game_rules, game.seed, store.state_at(game), EventKind.SYSTEM, seat, payload,
-                             earlier=lambda seq: store.state_at(game, seq))
-    event = log.append(game, kind=EventKind.SYSTEM, seat=seat, payload=payload)
-    store.remember_when_committed(game, event.seq, after)
-    record_state(game, after, acted=seat)
-    return event
+def _system(change: writer.Change, seat: int | None, payload: dict) -> Event:
+    """Append a system event, folded as a move is (a `forfeit` through the rules, a takeback to
+    the state it names)."""
+    return change.append(EventKind.SYSTEM, seat, payload, acted=True)
 
 
-def _end(game: Game, seat: int | None, payload: dict, *, reason: str, winners: list[int]) -> Event:
+def _end(change: writer.Change, seat: int | None, payload: dict, *, reason: str, winners: list[int]) -> Event:
     """End the game by agreement or by a player's call: the rules have no say in the result."""
+    game = change.game
     share = 1 / len(winners) if winners else 0
     game.status = GameStatus.FINISHED
     game.result = {"scores": [share if s in winners else 0 for s in range(game.players)], "winners": winners, "reason": reason}
-    return _system(game, seat, {**payload, "result": game.result})
+    return _system(change, seat, {**payload, "result": game.result})

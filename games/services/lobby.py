@@ -11,11 +11,10 @@ from django.db import transaction
 
 import bots
 import rules
-from games import announce, deadlines, log, selectors, store, time_controls
+from games import announce, selectors, time_controls, writer
 from games.errors import AlreadySeated, GameNotFound, GameNotOpen, InvalidInput, NotABotAccount
 from games.models import Account, EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
-from games.services.common import hide_from_strangers, locked_game, seat_of
-from games.services.recording import record_state
+from games.services.common import hide_from_strangers, seat_of
 
 DEFAULT_TIME_CONTROL = {"type": "correspondence", "days": 14}
 
@@ -63,37 +62,26 @@ def game_create(
                            "strangers the game was played and how it went (competition.rating_fold); play a rated "
                            "game in public", fields={"rated": ["not for a private game"]})
     seed = new_seed()
-    game = Game.objects.create(
-        rated=rated,
-        private=private,
-        timeouts_to_resign=timeouts_to_resign,
-        invitation_key=secrets.token_urlsafe(16) if private else "",
-        rules=rules_id,
-        rules_version=game_rules.version,
-        players=players,
-        options=chosen,
-        seed=seed,
-        seed_sha256=Game.hash_seed(seed),
-        time_control=control,
-        timeout_policy=policy,
-        created_by=creator,
-    )
-    created = {
-        "rules": rules_id,
-        "rules_version": game_rules.version,
-        "players": players,
-        "options": chosen,
-        "seed_sha256": game.seed_sha256,
+    fields = {
+        "rated": rated, "private": private, "timeouts_to_resign": timeouts_to_resign,
+        "invitation_key": secrets.token_urlsafe(16) if private else "", "rules": rules_id,
+        "rules_version": game_rules.version, "players": players, "options": chosen, "seed": seed,
+        "seed_sha256": Game.hash_seed(seed), "time_control": control, "timeout_policy": policy, "created_by": creator,
     }
-    state = store.fold_event(game_rules, seed, None, EventKind.CREATED, None, created)
-    log.append(game, kind=EventKind.CREATED, seat=None, payload=created)
-    if creator_plays:
-        _take_seat(game, Seat(game=game, index=0, user=creator))
-    for wanted in bot_seats:
-        _take_seat(game, Seat(game=game, index=wanted["seat"], bot=wanted["bot"], bot_level=wanted["level"]))
-    Invitation.objects.bulk_create([Invitation(game=game, user=user) for user in invited])
-    record_state(game, state)
-    return game
+
+    def decide(change: writer.Change) -> Game:
+        game = change.game
+        created = {"rules": rules_id, "rules_version": game_rules.version, "players": players, "options": chosen,
+                   "seed_sha256": game.seed_sha256}
+        change.append(EventKind.CREATED, None, created)
+        if creator_plays:
+            _take_seat(change, Seat(game=game, index=0, user=creator))
+        for wanted in bot_seats:
+            _take_seat(change, Seat(game=game, index=wanted["seat"], bot=wanted["bot"], bot_level=wanted["level"]))
+        Invitation.objects.bulk_create([Invitation(game=game, user=user) for user in invited])
+        return game
+
+    return writer.create(fields, decide)
 
 
 @transaction.atomic
@@ -142,48 +130,52 @@ def _invitees(creator: Any, usernames: list[str]) -> list[Any]:
     return [user for name, user in sorted(users.items()) if user.pk != creator.pk]
 
 
-@transaction.atomic
 def invitation_decline(*, game_id: int, user: Any) -> None:
     """An invited account says no: the private game is no longer shown to it."""
-    game = locked_game(game_id)  # an id no game has is told so here, whatever its size
-    updated = Invitation.objects.filter(game=game, user=user).update(status=InvitationStatus.DECLINED)
-    if not updated:
-        raise GameNotFound(f"there is no game {game_id}")
-    announce.members_changed(game)  # its open streams end
+    def decide(change: writer.Change) -> None:  # an id no game has is told so, whatever its size
+        updated = Invitation.objects.filter(game=change.game, user=user).update(status=InvitationStatus.DECLINED)
+        if not updated:
+            raise GameNotFound(f"there is no game {game_id}")
+        announce.members_changed(change.game)  # its open streams end
+
+    writer.write(game_id, decide)
 
 
-@transaction.atomic
 def bot_seat_add(*, game_id: int, user: Any, bot: str, level: int | None = None) -> Seat:
     """A bot takes the next free seat of an open game; any player seated there may ask."""
-    game = _open_for_seating_by(user, game_id)
-    spec = bots.get(bot)
-    chosen_level = spec.default_level if level is None else level
-    spec.check_level(chosen_level)
-    return _seat_next(game, bot=bot, bot_level=chosen_level)
+    def decide(change: writer.Change) -> Seat:
+        _open_for_seating_by(user, change.game)
+        spec = bots.get(bot)
+        chosen_level = spec.default_level if level is None else level
+        spec.check_level(chosen_level)
+        return _seat_next(change, bot=bot, bot_level=chosen_level)
+
+    return writer.write(game_id, decide)
 
 
-@transaction.atomic
 def bot_account_seat(*, game_id: int, user: Any, account: str) -> Seat:
     """A bot account (`bot_account_mark`) takes the next free seat of an open game, as a bot of
     the server's would; any player seated there may ask. The account then plays it like anyone."""
-    game = _open_for_seating_by(user, game_id)
-    bot = Account.objects.select_related("user").filter(user__username=account, is_bot=True).first()
-    if bot is None:
-        raise NotABotAccount(f"there is no bot account {account!r}")
-    if game.seats.filter(user=bot.user).exists():
-        raise AlreadySeated(f"{account} already has a seat in game {game.pk}")
-    return _seat_next(game, user=bot.user)
+    def decide(change: writer.Change) -> Seat:
+        game = change.game
+        _open_for_seating_by(user, game)
+        bot = Account.objects.select_related("user").filter(user__username=account, is_bot=True).first()
+        if bot is None:
+            raise NotABotAccount(f"there is no bot account {account!r}")
+        if game.seats.filter(user=bot.user).exists():
+            raise AlreadySeated(f"{account} already has a seat in game {game.pk}")
+        return _seat_next(change, user=bot.user)
+
+    return writer.write(game_id, decide)
 
 
-def _open_for_seating_by(user: Any, game_id: int) -> Game:
-    """The game, locked, if it is open and `user` may seat bots in it: a player seated there, or
+def _open_for_seating_by(user: Any, game: Game) -> None:
+    """Refuse unless the game is open and `user` may seat bots in it: a player seated there, or
     the creator of a game it only watches."""
-    game = locked_game(game_id)
     hide_from_strangers(game, user)
     if game.created_by_id != user.pk:
         seat_of(game, user)
     _check_open(game)
-    return game
 
 
 def _check_open(game: Game) -> None:
@@ -191,11 +183,10 @@ def _check_open(game: Game) -> None:
         raise GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
 
 
-def _seat_next(game: Game, **who: Any) -> Seat:
+def _seat_next(change: writer.Change, **who: Any) -> Seat:
     """`who` (a user, or a bot and its level) takes the next free seat."""
-    seat = Seat(game=game, index=_next_free_seat(game), **who)
-    _take_seat(game, seat)
-    record_state(game, store.state_at(game))
+    seat = Seat(game=change.game, index=_next_free_seat(change.game), **who)
+    _take_seat(change, seat)
     return seat
 
 
@@ -213,18 +204,21 @@ def _checked_bot_seats(wanted: list[dict], players: int, first: int = 1) -> list
     return checked
 
 
-@transaction.atomic
 def game_join(*, game_id: int, user: Any, invitation: str = "") -> Seat:
     """Take the next free seat; a private game needs an invitation (named, or its link's key)."""
     if invitation:
         selectors.check_invitation(invitation)  # malformed: refused alike whether the game exists
-    game = locked_game(game_id)
-    if game.private and not _invited(game, user, invitation):
-        raise GameNotFound(f"there is no game {game_id}")  # a private game is not told apart from none
-    _check_open(game)
-    if game.seats.filter(user=user).exists():
-        raise AlreadySeated(f"you already have a seat in game {game.pk}")
-    return _seat_next(game, user=user)
+
+    def decide(change: writer.Change) -> Seat:
+        game = change.game
+        if game.private and not _invited(game, user, invitation):
+            raise GameNotFound(f"there is no game {game_id}")  # a private game is not told apart from none
+        _check_open(game)
+        if game.seats.filter(user=user).exists():
+            raise AlreadySeated(f"you already have a seat in game {game.pk}")
+        return _seat_next(change, user=user)
+
+    return writer.write(game_id, decide)
 
 
 def _invited(game: Game, user: Any, invitation: str) -> bool:
@@ -238,15 +232,16 @@ def _next_free_seat(game: Game) -> int:
     return min(set(range(game.players)) - taken)
 
 
-def _take_seat(game: Game, seat: Seat) -> None:
+def _take_seat(change: writer.Change, seat: Seat) -> None:
+    game = change.game
     seat.save()
     if seat.user_id:
         announce.seated(game, seat.user_id)
     who = {"username": seat.user.username} if seat.user else {"bot": seat.bot, "level": seat.bot_level}
-    log.append(game, kind=EventKind.SYSTEM, seat=seat.index, payload={"type": "seat_taken", **who})
+    change.append(EventKind.SYSTEM, seat.index, {"type": "seat_taken", **who})
     if game.seats.count() == game.players:
         game.status = GameStatus.ACTIVE
-        log.append(game, kind=EventKind.SYSTEM, seat=None, payload={"type": "game_started"})
+        change.append(EventKind.SYSTEM, None, {"type": "game_started"})
 
 
 def stand_in_take(*, game: Game, seat: int, bot: str) -> None:
@@ -255,14 +250,16 @@ def stand_in_take(*, game: Game, seat: int, bot: str) -> None:
     Seat.objects.filter(game=game, index=seat).update(stand_in=bots.get(bot).name)
 
 
-@transaction.atomic
 def seat_return(*, game_id: int, user: Any) -> Seat:
     """The owner takes back a seat a stand-in bot played; its clock starts if it must act."""
-    game = locked_game(game_id)
-    hide_from_strangers(game, user)
-    seat = Seat.objects.get(game=game, index=seat_of(game, user))
-    if seat.stand_in:
-        seat.stand_in = ""
-        seat.save(update_fields=["stand_in"])
-        deadlines.deadlines_sync(game)
-    return seat
+    def decide(change: writer.Change) -> Seat:
+        game = change.game
+        hide_from_strangers(game, user)
+        seat = Seat.objects.get(game=game, index=seat_of(game, user))
+        if seat.stand_in:
+            seat.stand_in = ""
+            seat.save(update_fields=["stand_in"])
+            change.clocks_changed()
+        return seat
+
+    return writer.write(game_id, decide)

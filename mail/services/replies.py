@@ -124,10 +124,6 @@ def _move_play(inbound: Inbound, message: Any, account: dict, preference: Prefer
         _answer(inbound, account, preference, "no_guard", said, game)
         return "no_guard", "no #seq and no In-Reply-To naming one of our mails"
     try:
-        if guard != game.seq:
-            if not selectors.moves_unchanged_since(game=game, user=user, since=guard):
-                raise errors.StaleSeq(f"your reply is to the position of move {guard}, but the game is at move {game.seq} now")
-            guard = game.seq  # only other seats' secret choices came since: the reply means what it meant
         move = _move_named(game, user, spec)
         submitted = services.move_submit(
             game_id=game.pk, user=user, move=move, expected_seq=guard,

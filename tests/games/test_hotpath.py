@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import audit, hotpath, services, store
+from games import audit, hotpath, services, store, writer
 from games.models import Deadline, Event, Game, IdempotencyKey, Snapshot
 from tests.api.conftest import start_game
 
@@ -142,11 +142,12 @@ def test_an_instance_made_for_writing_is_the_one_its_constructor_makes():
         hotpath.new_instance(Deadline, game=game, seat=0, seq=1, budget_seconds=1.0, colour="red")
 
 
-def test_taking_the_games_lock_writes_a_new_version_only_where_moves_check_one():
-    """PostgreSQL's moves check the row's version, so the lock's holder moves it on (see
-    `test_move_transaction.py`); elsewhere no move checks it and the UPDATE would be wasted."""
+def test_a_change_without_an_event_writes_a_new_version_only_where_moves_check_one():
+    """PostgreSQL's moves check the row's version, so the writer moves it on for a change that
+    stores no event (see `test_move_transaction.py`); elsewhere no move checks it and the UPDATE
+    would be wasted."""
     game_id, _ = start_game("scavenge", 2)
-    with CaptureQueriesContext(connection) as sent, transaction.atomic():
-        services.locked_game(game_id)
+    with CaptureQueriesContext(connection) as sent:
+        writer.write(game_id, lambda change: None)
     updates = [query["sql"] for query in sent.captured_queries if query["sql"].startswith("UPDATE")]
     assert len(updates) == (1 if connection.vendor == "postgresql" else 0), updates

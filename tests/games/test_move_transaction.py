@@ -1,4 +1,4 @@
-"""A move on PostgreSQL (`games.hotpath.move_transaction`): a read that locks nothing and a unit
+"""A move on PostgreSQL (`games.concurrency.VersionCheck`): a read that locks nothing and a unit
 of work that writes only while the game row is at the version read, two round trips a move, read
 off the wire (libpq's trace of what the connection sends and receives), not off Django's query
 log, which notes a BEGIN and a COMMIT of its own whatever is sent. A write under the game's lock
@@ -19,9 +19,8 @@ from django.db import connection, connections, transaction
 from django.utils import timezone
 from psycopg import pq
 
-from games import after_commit, audit, errors, hotpath, services
+from games import after_commit, audit, errors, hotpath, projection, services, writer
 from games.models import Deadline, Event, Game, IdempotencyKey, Snapshot
-from games.services import moves
 from tests.api.conftest import register, start_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -178,24 +177,23 @@ def _interrupted(monkeypatch, game_id: int, times: int) -> list[bool]:
     """The next `times` moves decided on the game are interrupted between their read and their
     write: another writer takes the game's lock and commits, from its own connection. Returns
     the interruptions so far."""
-    recorded, interruptions = moves.record_state, []
+    recorded, interruptions = projection.record_state, []
 
-    def record_after_another_write(game, state, acted=None, unit=None):
+    def record_after_another_write(game, state, *, acted, writes):
         if len(interruptions) < times:
             interruptions.append(True)
             thread = threading.Thread(target=_write_under_the_lock, args=(game_id,))
             thread.start()
             thread.join()
-        recorded(game, state, acted=acted, unit=unit)
+        recorded(game, state, acted=acted, writes=writes)
 
-    monkeypatch.setattr(moves, "record_state", record_after_another_write)
+    monkeypatch.setattr(projection, "record_state", record_after_another_write)
     return interruptions
 
 
 def _write_under_the_lock(game_id: int) -> None:
     try:
-        with transaction.atomic():
-            services.locked_game(game_id)  # as every write under the game's lock does
+        writer.write(game_id, lambda change: None)  # a change that stores no event
     finally:
         connections.close_all()
 
@@ -207,7 +205,7 @@ def test_a_move_still_losing_its_game_after_every_try_is_refused_as_stale(monkey
     user = Game.objects.get(pk=game_id).seats.get(index=listed["seat"]).user
     with pytest.raises(errors.StaleSeq):
         services.move_submit(game_id=game_id, user=user, move=listed["moves"][0], expected_seq=listed["seq"])
-    assert len(interruptions) == moves.VERSION_TRIES
+    assert len(interruptions) == writer.VERSION_TRIES
     answer = mover.submit(game_id, listed["moves"][0], listed["seq"])
     assert answer.status_code == 409 and answer.json()["code"] == "stale_seq", answer.content
     assert effects == [] and _idle() and Game.objects.get(pk=game_id).seq == listed["seq"]
@@ -240,15 +238,15 @@ def test_a_unit_of_work_the_database_refuses_writes_nothing_and_sets_nothing_off
     assert first.status_code == 201, first.content
     mover, listed = _mover(players, game_id, effects)
     taken = IdempotencyKey.objects.get(key="taken")
-    recorded = moves.record_state
+    recorded = projection.record_state
 
-    def record_then_break(game, state, acted=None, unit=None):
-        recorded(game, state, acted=acted, unit=unit)
+    def record_then_break(game, state, *, acted, writes):
+        recorded(game, state, acted=acted, writes=writes)
         # A part the database refuses: the unique (user, key) of a key already stored.
-        unit.insert(IdempotencyKey, [{"user_id": taken.user_id, "key": "taken", "request_digest": "x" * 64,
+        writes.insert(IdempotencyKey, [{"user_id": taken.user_id, "key": "taken", "request_digest": "x" * 64,
                                       "event_id": hotpath.FIRST_ID, "created_at": timezone.now()}])
 
-    monkeypatch.setattr(moves, "record_state", record_then_break)
+    monkeypatch.setattr(projection, "record_state", record_then_break)
     refused = mover.submit(game_id, listed["moves"][0], listed["seq"])
     assert refused.status_code == 409 and refused.json()["code"] == "stale_seq", refused.content
     assert _idle() and effects == []
@@ -256,7 +254,7 @@ def test_a_unit_of_work_the_database_refuses_writes_nothing_and_sets_nothing_off
     assert not Event.objects.filter(game_id=game_id, seq=listed["seq"] + 1).exists()
     assert IdempotencyKey.objects.filter(key="taken").count() == 1
 
-    monkeypatch.setattr(moves, "record_state", recorded)
+    monkeypatch.setattr(projection, "record_state", recorded)
     played = mover.submit(game_id, listed["moves"][0], listed["seq"])
     assert played.status_code == 201 and len(effects) == 1
 
@@ -286,7 +284,7 @@ def test_a_servers_move_for_a_seat_checks_the_version_too(effects):
     assert _idle() and Event.objects.get(pk=event.pk).seq == listed["seq"] + 1 and len(effects) == 1
 
 
-def test_taking_the_games_lock_gives_its_row_a_new_version():
+def test_a_change_without_an_event_gives_its_row_a_new_version():
     game_id, _ = start_game("scavenge", 2)
 
     def version() -> str:
@@ -295,8 +293,7 @@ def test_taking_the_games_lock_gives_its_row_a_new_version():
             return cursor.fetchone()[0]
 
     before = version()
-    with transaction.atomic():
-        services.locked_game(game_id)
+    writer.write(game_id, lambda change: None)
     assert version() != before
 
 

@@ -11,8 +11,7 @@ from django.core.management import call_command
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games import errors, services, store
-from games.services import moves
+from games import errors, hotpath, services, store
 from games.models import Event, Game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -159,8 +158,8 @@ def test_one_idempotency_key_on_two_games_at_once_stores_one_move_and_refuses_th
         game.earlier_key = None
         return game
 
-    loaded = moves.locked_game_loaded
-    monkeypatch.setattr(moves, "locked_game_loaded", read_before_the_winner_committed)
+    loaded = hotpath.locked_read
+    monkeypatch.setattr(hotpath, "locked_read", read_before_the_winner_committed)
     with pytest.raises(errors.IdempotencyKeyReused):
         services.move_submit(game_id=games[1].pk, user=mover, move=second, expected_seq=games[1].seq,
                              idempotency_key="one-key")

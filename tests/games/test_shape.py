@@ -76,7 +76,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_import_graph_of_games_has_no_cycle():
     graph = _graph()
-    assert "games.services.moves" in graph and "games.deadlines" in graph["games.services.recording"]
+    assert "games.services.moves" in graph and "games.deadlines" in graph["games.projection"]
     assert _cycle(graph) is None, " -> ".join(_cycle(graph))
 
 

@@ -1,12 +1,12 @@
-"""After each event: what the game row caches, the snapshot, the deadlines, the bots, the live
-streams and the apps listening for new events (`games.signals`).
+"""The projections of the log, kept by the event writer (`games.writer`) after each change: what
+the game row caches, the snapshot, the deadlines, the bots, the live streams and the apps
+listening for new events (`games.signals`).
 
-`record_state` runs in the event's transaction, under the game's row lock; each of its jobs has
-its own function so each can be read (and changed) alone. Their writes (the game's changed
-columns, the deadline rows, a snapshot when one is due) go to the database together, as one
-statement on PostgreSQL (`games.hotpath.Writes`). What the event sets off outside the database
-(the bots' wake-up, the streams' notice, the listeners) is one job handed over after commit
-(`_notify_after_commit`), which the process's after-commit thread runs (`games.after_commit`).
+`record_state` runs in the change's unit of work; each of its jobs has its own function so each
+can be read (and changed) alone. Their writes (the game's changed columns, the deadline rows, a
+snapshot when one is due) join the unit, one statement on PostgreSQL (`games.hotpath.Writes`).
+What the event sets off outside the database (the bots' wake-up, the streams' notice, the
+listeners) is one job handed over after commit (`_notify_after_commit`).
 """
 
 from __future__ import annotations
@@ -23,20 +23,21 @@ from games.models import Game, GameStatus, Snapshot
 log = logging.getLogger(__name__)
 
 
-def record_state(game: Game, state: Any, acted: int | None = None, unit: hotpath.Writes | None = None) -> None:
-    """`state` is the game's state after its newest event; `acted` the seat whose event it was.
-    The writes join `unit` (the event's unit of work, `games.log.append`) and run with it."""
-    writes = hotpath.Writes() if unit is None else unit
+def record_state(game: Game, state: Any, *, acted: int | None, writes: hotpath.Writes) -> None:
+    """`state` is the game's state after its newest event; `acted` the seat whose own act that
+    event was. The writes join `writes`, the change's unit of work, which the writer runs."""
     _project(game, state)
     game.updated_at = timezone.now()
     changes = hotpath.game_changes(game)
     writes.update(Game, game.pk, changes)
     _snapshot_if_due(game, state, writes)
     deadlines.deadlines_sync(game, acted=acted, writes=writes)
-    if unit is None:
-        writes.run()
-    hotpath.remember_loaded(game)
     _notify_after_commit(game, finished="status" in changes and game.status == GameStatus.FINISHED)
+
+
+def clocks_again(game: Game, *, writes: hotpath.Writes) -> None:
+    """The deadline rows worked out again with no new event (a seat's owner came back)."""
+    deadlines.deadlines_sync(game, writes=writes)
 
 
 def _project(game: Game, state: Any) -> None:

@@ -1,0 +1,101 @@
+"""How the event writer (`games.writer`) keeps two writers of one game apart: one class per way,
+chosen for each change by where it runs. Callers never see these; they hand the writer a
+decision and the writer opens the game with the strategy that fits.
+
+- `VersionCheck` (PostgreSQL, a move outside any transaction): the read locks nothing and
+  notes the game row's version (`xmin`, which every UPDATE of the row changes); the unit of work
+  writes only while the row is still at that version, else nothing, and the move is decided
+  again from a new read. Two statements, each its own transaction (docs/decisions/0001).
+- `RowLock` (PostgreSQL inside a caller's transaction, every other change, or with
+  `SCRAPYARD_MOVE_VERSION_CHECK` off): the read locks the row (SELECT ... FOR UPDATE) until the
+  transaction ends; a change that stores no event still moves the version, so a `VersionCheck`
+  move read before it writes nothing.
+- `DatabaseLock` (SQLite): each write transaction takes the database's one write lock as it
+  begins (IMMEDIATE, `project.settings`); no version to check or move.
+
+The unique (game, seq) constraint backs all three: two writers can never both store event n.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+
+from games import hotpath
+from games.models import Game
+
+
+class RowLock:
+    guarded = False  # whether the unit of work refuses to write once the game moved on
+
+    def read(self, game_id: int, *, whole: bool, user_id: int | None = None,
+             idempotency_key: str | None = None) -> Game | None:
+        """The game, its row locked. `whole`: with its seats, deadline rows, newest hash and the
+        caller's idempotency key in the same statement (`hotpath.locked_read`), as a move
+        needs; otherwise the row alone, for a change that reads the rest as it goes."""
+        if whole:
+            return hotpath.locked_read(game_id, user_id=user_id, idempotency_key=idempotency_key, checked=False)
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is not None:
+            hotpath.remember_loaded(game)
+        return game
+
+    def unit(self, game: Game) -> hotpath.Writes:
+        return hotpath.Writes()
+
+    def version_moved(self, game: Game) -> None:
+        """Give the row a new version (an UPDATE that changes no value still does)."""
+        Game.objects.filter(pk=game.pk).update(id=models.F("id"))
+
+
+class DatabaseLock(RowLock):
+    def version_moved(self, game: Game) -> None:
+        """No writer checks a version here: the transaction held the database's write lock."""
+
+
+class VersionCheck:
+    guarded = True
+
+    def read(self, game_id: int, *, whole: bool, user_id: int | None = None,
+             idempotency_key: str | None = None) -> Game | None:
+        """The game as one snapshot read, locked nowhere, with `row_version`."""
+        return hotpath.locked_read(game_id, user_id=user_id, idempotency_key=idempotency_key, checked=True)
+
+    def unit(self, game: Game) -> hotpath.Writes:
+        return hotpath.Writes(guard=(game.pk, game.row_version))
+
+    def version_moved(self, game: Game) -> None:
+        """Nothing was locked and nothing written: no other writer can have missed this change."""
+
+
+Strategy = RowLock | DatabaseLock | VersionCheck
+
+
+@contextlib.contextmanager
+def opened(*, optimistic: bool) -> Iterator[Strategy]:
+    """`transaction.atomic()` around one change, and the strategy it runs under. `optimistic`
+    (a move) takes `VersionCheck` where it can: on PostgreSQL, outside any other atomic block.
+
+    Under `VersionCheck` Django keeps its atomic block, so on_commit callbacks run only once the
+    block ends without an error, and are dropped if the unit found the row moved on
+    (`hotpath.VersionMoved`, raised out of the block); psycopg is told autocommit, so it sends
+    no BEGIN of its own, and at the block's end its commit and rollback find no transaction open
+    and send nothing. Nothing may write in the block but the unit, and nothing may raise after it."""
+    db = connections[DEFAULT_DB_ALIAS]
+    outermost = not db.in_atomic_block and db.get_autocommit()
+    with transaction.atomic(using=db.alias):
+        if optimistic and outermost and _checks_version(db):
+            db.connection.autocommit = True  # psycopg's; Django's stays off until the block ends
+            yield VersionCheck()
+        else:
+            yield DatabaseLock() if db.vendor == "sqlite" else RowLock()
+
+
+def _checks_version(db: Any) -> bool:
+    return (db.vendor == "postgresql" and settings.SCRAPYARD_MOVE_VERSION_CHECK
+            and db.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
