@@ -129,7 +129,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # at once instead of waiting its turn.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 else:
-    # PostgreSQL may sit behind PgBouncer in transaction pooling (README "Beyond one machine"),
+    # PostgreSQL may sit behind PgBouncer in transaction pooling (docs/scaling.md),
     # where a server connection is only ours for one transaction: `.iterator()` must not declare
     # a cursor that outlives it. (Django's psycopg 3 defaults already fit: client-side binding and
     # no prepared statements; keep `server_side_binding` and `prepare_threshold` unset. The move's
