@@ -40,6 +40,9 @@ def test_the_site_builds_with_strict(tmp_path):
     assert built.returncode == 0, built.stderr
     assert (tmp_path / "site" / "index.html").exists()
     assert (tmp_path / "site" / "games" / "scavenge" / "index.html").exists()
+    fetched = {page.name for page in (tmp_path / "site").rglob("*.html")
+               if re.search(r"<(script|link)[^>]+(src|href)=\"https?://", page.read_text())}
+    assert not fetched, f"pages that load scripts or styles from elsewhere: {fetched}"
 
 
 def test_a_broken_link_a_missing_heading_or_a_nav_entry_without_its_page_fails_the_build(tmp_path):
