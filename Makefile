@@ -39,7 +39,7 @@ export SCRAPYARD_BIN := $(abspath $(BIN))
 # socket, pid and logs (project.settings reads the same variable).
 export SCRAPYARD_VAR_DIR ?= $(abspath var)
 export SCRAPYARD_STREAM_HANDOFF ?= $(SCRAPYARD_VAR_DIR)/streams.sock
-# Sizing: the web server and the bot workers burn CPU (a move is ~5 ms of Python, a bot's turn
+# Sizing: the web server and the bot workers burn CPU (a move is a few ms of Python, a bot's turn
 # seconds of search), so each gets a process per core; a web process runs 4 threads, since a
 # request waits on the database about half its time, and keeps connections alive between a
 # client's requests. Deadlines and the default queue mostly wait: 2 and 1 processes. Override

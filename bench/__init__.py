@@ -1,1 +1,1 @@
-"""Benchmarks: run by the commands in README.md, figures in bench/RESULTS.md."""
+"""Benchmarks: listed in docs/development.md, figures in bench/RESULTS.md."""

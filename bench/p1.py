@@ -366,8 +366,8 @@ def boardgame_io(clients: int, seconds: float, port: int = 8790) -> dict[str, An
 
 # Scrapyard's shapes beside the peer: gunicorn as `make run` has it; granian as a node behind the
 # proxy has it; the same with the move's statements prepared, as on a node connected to PostgreSQL
-# directly (README: "Prepared statements, where a connection keeps them"); and that last one with
-# the move's locking read between BEGIN and COMMIT (`SCRAPYARD_MOVE_VERSION_CHECK=off`,
+# directly (docs/scaling.md: "Prepared statements, where a connection keeps them"); and that last
+# one with the move's locking read between BEGIN and COMMIT (`SCRAPYARD_MOVE_VERSION_CHECK=off`,
 # `games.hotpath.move_transaction`), and with every move through DRF's dispatch (the move shortcut
 # off, `games.move_shortcut`), so each lever is measured in the same run.
 PEER_SERVERS = [

@@ -83,8 +83,9 @@ def rewards(outcome: Outcome) -> list[float]:
 
 def move_key(move: Move) -> Hashable:
     """A hashable identity for a move: its items as a sorted tuple (lists as tuples, a boolean
-    tagged so that true and 1 stay apart), several times cheaper than canonical JSON; a move
-    nested deeper falls back to the JSON."""
+    tagged so that true and 1 stay apart), cheaper than canonical JSON for a flat move; a move
+    nested deeper falls back to the JSON
+    (docs/decisions/0014-small-speedups-in-rules-and-bots.md)."""
     key = tuple(sorted([(name, _hashable(value)) for name, value in move.items()]))
     try:
         hash(key)

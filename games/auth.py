@@ -7,17 +7,17 @@ expires or is revoked; the server keeps only its key's SHA-256, so a stolen data
 usable key. A view names the scope each method needs (`scopes`); a request outside its token's
 scopes gets 403 `missing_scope` naming the scope.
 
-Every API request names its token, and reading it cost a statement per request (a fifth of a
-move's time). Each process keeps the tokens it has read for `SCRAPYARD_TOKEN_CACHE_SECONDS` (10),
-but only while it hears every revocation: a revoked token's key digest is published on Redis
-(`<namespace>:token-revoked`) once the revocation commits, and a thread in each process listens
-and forgets it at once, so a revoked token stops working on every process together. While that
-listener is not connected (Redis away, or no Redis at all) the process keeps no tokens and reads
-each one every time; a listener that reconnects starts with an empty memory. An expiry is
-checked on every request. Minting a token checks, under the account's lock that revoking also
-takes, that the token asking is still live: a revoked token never mints. Each request gets its
-own fresh copy of the account and token, so nothing one request loads onto them is seen by
-another.
+Every API request names its token, and reading it cost a statement per request
+(docs/decisions/0009-tokens-kept-per-process.md). Each process keeps the tokens it has read for
+`SCRAPYARD_TOKEN_CACHE_SECONDS` (10), but only while it hears every revocation: a revoked token's
+key digest is published on Redis (`<namespace>:token-revoked`) once the revocation commits, and a
+thread in each process listens and forgets it at once, so a revoked token stops working on every
+process together. While that listener is not connected (Redis away, or no Redis at all) the process
+keeps no tokens and reads each one every time; a listener that reconnects starts with an empty
+memory. An expiry is checked on every request. Minting a token checks, under the account's lock
+that revoking also takes, that the token asking is still live: a revoked token never mints. Each
+request gets its own fresh copy of the account and token, so nothing one request loads onto them is
+seen by another.
 """
 
 from __future__ import annotations

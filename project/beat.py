@@ -1,6 +1,6 @@
 """One beat sends the schedule however many run: a lease in Redis.
 
-Beyond one machine each node may run beat (the README's topology runs it on two, so losing one
+Beyond one machine each node may run beat (docs/scaling.md's topology runs it on two, so losing one
 machine does not stop the clocks). Every beat ticks, but only the one holding the lease sends
 what is due; the lease is a Redis key set with NX and an expiry that its holder renews on every
 tick, so when the holder dies (SIGKILL, a machine gone) another beat takes over within

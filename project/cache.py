@@ -1,8 +1,8 @@
 """Django's Redis cache, keeping its Redis clients.
 
 Django's `RedisCacheClient.get_client` builds a new `redis.Redis` for every cache call, and
-building one fills a table of some 170 response callbacks: about a third of a millisecond each
-time, paid by every request (its rate-limit count) and every move (the receivers' look-ups). A
+building one fills a table of some 170 response callbacks, paid by every request (its rate-limit
+count) and every move (the receivers' look-ups): docs/decisions/0010-redis-clients-kept.md. A
 `redis.Redis` is safe to share between threads (it takes a connection from its pool per
 command), so one per pool is kept and reused.
 """

@@ -1,5 +1,5 @@
-"""JSON answers encoded with orjson, a C encoder several times faster than the standard
-library's, which DRF's `JSONRenderer` uses.
+"""JSON answers encoded with orjson, a C encoder, rather than the standard library's, which DRF's
+`JSONRenderer` uses (docs/decisions/0008-json-answers-by-orjson.md).
 
 The output is what DRF's renderer gives (compact, UTF-8, not ASCII-escaped): every value orjson
 does not write itself in DRF's way (datetimes, decimals, lazy strings, UUIDs, querysets, ...)
@@ -40,7 +40,8 @@ class JsonFirstNegotiation(DefaultContentNegotiation):
     """DRF's content negotiation, without parsing the Accept header a client of the API nearly
     always sends: none, `*/*` or `application/json`, with no `?format=`, gets the first renderer
     (JSON), which is what DRF's own negotiation picks for them. Anything else is DRF's to decide.
-    Parsing the header was 3% of a move POST's CPU (py-spy, bench/RESULTS.md)."""
+    Parsing the header showed in a move POST's profile
+    (docs/decisions/0008-json-answers-by-orjson.md)."""
 
     PLAIN = frozenset({"*/*", "application/json"})
 

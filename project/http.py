@@ -60,12 +60,12 @@ class BodyTooLarge(drf.APIException):
 
 # One string token, closed or not: the unrolled loop gives every character exactly one way to
 # match, and an unclosed string still matches (to the end of the text), so the scan never fails
-# and restarts at a later quote. The older `"(?:[^"\\]|\\.)*"` failed on an unclosed string and
-# was retried from every following quote: quadratic, 40 s of CPU for 64 KiB of `"\"\"\"...`.
+# and restarts at a later quote, which a hostile body would make quadratic
+# (docs/decisions/0012-linear-checks-of-hostile-bodies.md).
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 # Outside its strings a JSON text's brackets are single bytes of its UTF-8 form: everything else
-# is dropped in one `bytes.translate` (a regex replacing each run between brackets took 2.3 ms on
-# 60 KB of `[],[],...`), and each bracket's step is looked up by its byte.
+# is dropped in one `bytes.translate` (linear and cheap where a regex over the runs was not:
+# decision 0012), and each bracket's step is looked up by its byte.
 _NOT_BRACKET_BYTES = bytes(byte for byte in range(256) if byte not in b"[]{}")
 _DEPTH_STEP = [0] * 256
 _DEPTH_STEP[ord("[")] = _DEPTH_STEP[ord("{")] = 1
@@ -131,7 +131,7 @@ def strict_json(raw: bytes) -> Any:
     if "\\u" in text:
         # NUL and lone surrogates reach a decoded string only through a \u escape: the decoder
         # refuses raw control characters in strings, and UTF-8 decoding refuses encoded
-        # surrogates. A body without one is not walked (60 KB of empty arrays took 1 ms to walk).
+        # surrogates. A body without one is not walked (decision 0012: a walk costs milliseconds).
         refuse_unstorable_strings(data)
     return data
 

@@ -1,13 +1,14 @@
 """Middleware only where a request needs it.
 
-Sessions, CSRF, the session's user and messages serve the browser: the web client, the admin,
-and API calls made with the browser's session. A caller that names a token
-(`Authorization: Token ...`: every bot, third-party client and the load of play) is
-authenticated by DRF from that header alone (`games.auth`: a token either authenticates or is
-refused, so the session is never consulted), and running the session stack for it cost about a
-tenth of a move's CPU. Each class here is Django's own, passing a token caller straight on (the
-admin's checks still find the classes they require); every other request runs them exactly as
-Django would. A token caller's `request.user` is anonymous until DRF sets the token's account.
+Sessions, CSRF, the session's user and messages serve the browser: the web client, the admin, and
+API calls made with the browser's session. A caller that names a token (`Authorization: Token ...`:
+every bot, third-party client and the load of play) is authenticated by DRF from that header alone
+(`games.auth`: a token either authenticates or is refused, so the session is never consulted), and
+running the session stack for it was a measurable share of a move's CPU
+(docs/decisions/0007-browser-middleware-only-for-the-browser.md). Each class here is Django's own,
+passing a token caller straight on (the admin's checks still find the classes they require); every
+other request runs them exactly as Django would. A token caller's `request.user` is anonymous until
+DRF sets the token's account.
 """
 
 from __future__ import annotations

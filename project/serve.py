@@ -7,7 +7,7 @@ Two HTTP servers run the same WSGI application (`project.wsgi`), a process per c
   stream process (`streams.handoff`), so one address serves the API and its streams with no proxy
   in front: what `make run` needs.
 - `granian` (`SCRAPYARD_WEB_SERVER=granian`): its HTTP handling is Rust code, and a move costs
-  the web process about a fifth less CPU (bench/RESULTS.md, `python -m bench.p1 --peer`). It
+  the web process less CPU (docs/decisions/0011-granian-behind-a-proxy.md). It
   cannot lend a socket, so a proxy in front must send the stream routes to the stream process
   (deploy/nginx.conf does) and `SCRAPYARD_STREAM_HANDOFF` stays empty; a stream request that
   still reaches it is redirected to `SCRAPYARD_STREAM_URL`.

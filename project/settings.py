@@ -129,7 +129,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # at once instead of waiting its turn.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 else:
-    # PostgreSQL may sit behind PgBouncer in transaction pooling (README "Beyond one machine"),
+    # PostgreSQL may sit behind PgBouncer in transaction pooling (docs/scaling.md),
     # where a server connection is only ours for one transaction: `.iterator()` must not declare
     # a cursor that outlives it. (Django's psycopg 3 defaults already fit: client-side binding and
     # no prepared statements; keep `server_side_binding` and `prepare_threshold` unset. The move's
@@ -141,21 +141,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["ENGINE"] = "project.postgresql"
 
 # The two statements of every move (the locked read and the unit of work, `games.hotpath`) as
-# prepared statements: PostgreSQL plans each once a connection instead of on every move (about
-# 0.14 ms of its CPU each). Only where a connection's prepared statements stay its own: straight
-# to PostgreSQL, or through PgBouncer 1.21+ with `max_prepared_statements`; never through an older
-# PgBouncer in transaction pooling, which hands the next transaction another server connection.
+# prepared statements: PostgreSQL plans each once a connection instead of on every move
+# (docs/decisions/0003-prepared-statements-where-kept.md). Only where a connection's prepared
+# statements stay its own: straight to PostgreSQL, or through PgBouncer 1.21+ with
+# `max_prepared_statements`; never through an older PgBouncer in transaction pooling, which hands
+# the next transaction another server connection.
 SCRAPYARD_DB_PREPARED_STATEMENTS = _env_flag("SCRAPYARD_DB_PREPARED_STATEMENTS", False)
 
 # A move on PostgreSQL reads its game without locking it and writes only while the game row is
 # still at the version it read, each statement its own transaction: two round trips a move instead
-# of four (`games.concurrency.VersionCheck`). Off: the read locks the row, between BEGIN and COMMIT
-# (the benchmark's "before").
+# of four (`games.concurrency.VersionCheck`;
+# docs/decisions/0002-version-check-instead-of-locking-read.md). Off: the read locks the row,
+# between BEGIN and COMMIT (the benchmark's "before").
 SCRAPYARD_MOVE_VERSION_CHECK = _env_flag("SCRAPYARD_MOVE_VERSION_CHECK", True)
 
 # A token caller's move POST answered by `games.move_shortcut` with the view's own parts, past
 # the middleware and DRF dispatch it does not need; off, every move goes the whole way (the
-# benchmark's "before").
+# benchmark's "before"; docs/decisions/0006-move-shortcut.md).
 SCRAPYARD_MOVE_SHORTCUT = _env_flag("SCRAPYARD_MOVE_SHORTCUT", True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -18,7 +18,7 @@ before. Requests counted ahead but not made when the minute turns go back to tha
 counter with the client's next request, in the same round trip: the last minute still weighs on
 the sliding one, and must weigh what the client did, not what a process expected it to do. A
 process that stops holding requests counted ahead only makes the limit stricter, and only until
-the minute after.
+the minute after. What this saved: docs/decisions/0013-rate-limits-counted-ahead.md.
 """
 
 from __future__ import annotations

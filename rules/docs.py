@@ -145,7 +145,7 @@ def page(game: Rules, module_doc: str) -> tuple[str, dict[str, Any]]:
     lines += [
         "",
         "The JSON Schema of the moves is in `" + game.id + ".moves.json` beside this page. Beyond moves, every",
-        "game has the same calls on its life (resign, abort, draw offers: see the README's API section).",
+        "game has the same calls on its life (resign, abort, draw offers: see docs/api.md).",
         "",
         "## The view",
         "",

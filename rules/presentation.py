@@ -62,7 +62,7 @@ def cell_name(coordinates: tuple[int, int] | list[int]) -> str:
     """A pair of coordinates as moves name them and the board's targets carry them: "a,b"."""
     # A board has a few hundred cells, and every view of every position names each of them
     # (`cells`, for the presentation's touched cells): a name is worked out once, and found
-    # again by one dict lookup (an lru_cache's wrapper cost as much as the lookup itself).
+    # again by one dict lookup (an lru_cache's wrapper cost as much as the lookup: decision 0014).
     key = coordinates if type(coordinates) is tuple else tuple(coordinates)
     name = _CELL_NAMES.get(key)
     if name is None:

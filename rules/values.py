@@ -11,11 +11,12 @@ from typing import Any
 
 
 def evolve(value: Any, **changes: Any) -> Any:
-    """`dataclasses.replace` for the games' frozen state values, several times faster: searches
-    (the bots) build millions of states. It copies the fields and sets the changes directly,
-    so it suits only dataclasses without `__post_init__` or `init=False` fields, which is all the
-    states here; anything else a state keeps in its `__dict__` (a memo) is left behind, as it
-    must be, since it belongs to the old value."""
+    """`dataclasses.replace` for the games' frozen state values, made cheaper: searches (the
+    bots) build millions of states (docs/decisions/0014-small-speedups-in-rules-and-bots.md). It
+    copies the fields and sets the changes directly, so it suits only dataclasses without
+    `__post_init__` or `init=False` fields, which is all the states here; anything else a state
+    keeps in its `__dict__` (a memo) is left behind, as it must be, since it belongs to the old
+    value."""
     names = _field_names(type(value))
     if not names.issuperset(changes):
         unknown = sorted(changes.keys() - names)[0]

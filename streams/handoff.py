@@ -12,7 +12,7 @@ answer, never told of a second address.
 
 Without a handoff socket (another machine, or no stream process) the web server redirects as
 before (`streams.views._elsewhere`); behind a reverse proxy, route the stream paths to the stream
-port instead (README).
+port instead (docs/operations.md).
 """
 
 from __future__ import annotations

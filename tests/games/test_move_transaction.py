@@ -87,8 +87,8 @@ def _idle() -> bool:
 def prepared_statements(settings):
     """`SCRAPYARD_DB_PREPARED_STATEMENTS` on a connection that keeps them: PostgreSQL itself, past
     the PgBouncer the suite goes through in CI (`.ci/run`), whose transaction pooling hands each
-    transaction any server connection (README: "Prepared statements, where a connection keeps
-    them"). Each thread's connection takes these settings; the test's own is made anew."""
+    transaction any server connection (docs/scaling.md: "Prepared statements, where a connection
+    keeps them"). Each thread's connection takes these settings; the test's own is made anew."""
     settings.SCRAPYARD_DB_PREPARED_STATEMENTS = True
     direct = os.environ.get("SCRAPYARD_EXPECT_PGBOUNCER") and os.environ.get("POSTGRES_PORT")
     if not direct:

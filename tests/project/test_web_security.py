@@ -113,8 +113,8 @@ def test_the_stream_server_serves_the_stream_routes_only():
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.redis
 def test_the_stream_server_answers_its_liveness_and_readiness_for_the_load_balancer():
-    """A load balancer (and a node joining, README) asks each port's /api/ready/; the stream
-    server answered 404 to it, so no node behind the proxy ever looked ready (bench.cluster)."""
+    """A load balancer (and a node joining: docs/scaling.md) asks each port's /api/ready/; the
+    stream server answered 404 to it, so no node behind the proxy ever looked ready (bench.cluster)."""
     status, body = _run(lambda: _served("/api/health/"))
     assert status == 200
     status, body = _run(lambda: _served("/api/ready/"))
