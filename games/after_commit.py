@@ -2,8 +2,8 @@
 `games.signals.events_recorded`), run by one thread of the web process after the request has
 handed it over, not by the request: a move's answer waits for none of it.
 
-Why a thread and not the request: those effects are one to three round trips to Redis and a
-Celery message each, about a third of a move's CPU, and none of them is the answer. And what
+Why a thread and not the request: those effects are round trips to Redis and Celery messages,
+none of them the answer (docs/decisions/0005). And what
 they cost must never show in the mover's answer time, since some of it depends on the other
 seat (whether it queued a conditional line, `games.services.conditionals`).
 

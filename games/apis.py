@@ -28,8 +28,21 @@ class ScopedApi(APIView):
 
     scopes: dict[str, str] = {"GET": "read", "POST": "play"}
 
+    # DRF makes its parsers, authenticators, permissions and negotiator anew for every request;
+    # none of them keeps anything between requests, so each view class makes them once (a move
+    # is the most frequent request there is: docs/decisions/0006). Renderers and throttles keep
+    # a request's state on themselves and are made per request, as DRF does.
+    def get_parsers(self):
+        return _made_once(type(self), "parsers", super().get_parsers)
+
+    def get_authenticators(self):
+        return _made_once(type(self), "authenticators", super().get_authenticators)
+
     def get_permissions(self):
-        return [*super().get_permissions(), auth.TokenScopes()]
+        return _made_once(type(self), "permissions", lambda: [*super(ScopedApi, self).get_permissions(), auth.TokenScopes()])
+
+    def get_content_negotiator(self):
+        return _made_once(type(self), "negotiator", super().get_content_negotiator)
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
@@ -40,6 +53,19 @@ class ScopedApi(APIView):
             if getattr(response, "data", None) is not None:  # a DRF answer; others get the middleware's
                 response["ETag"] = _etag_of(response.data)
         return response
+
+
+_MADE: dict[tuple[type, str], Any] = {}
+
+
+def _made_once(view: type, what: str, make: Any) -> Any:
+    """What `make()` gives for this view class, made at its first request. Two threads racing at
+    the first request each make one, and either is kept: both are the same."""
+    key = (view, what)
+    made = _MADE.get(key)
+    if made is None:
+        made = _MADE[key] = make()
+    return made
 
 
 def _etag_of(data: Any) -> str:
@@ -481,7 +507,7 @@ class MoveSubmitApi(ScopedApi):
                       "rules_version_gone"],
                rules_statuses=[400, 422], scope="play")
     def post(self, request, game_id: int):
-        body, headers = move_played(game_id, request.user, request.data, request.headers.get("Idempotency-Key"))
+        body, headers = move_played(game_id, request.user, request.data, request.META.get("HTTP_IDEMPOTENCY_KEY"))
         return Response(body, status=status.HTTP_201_CREATED, headers=headers)
 
 

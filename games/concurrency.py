@@ -5,7 +5,7 @@ decision and the writer opens the game with the strategy that fits.
 - `VersionCheck` (PostgreSQL, a move outside any transaction): the read locks nothing and
   notes the game row's version (`xmin`, which every UPDATE of the row changes); the unit of work
   writes only while the row is still at that version, else nothing, and the move is decided
-  again from a new read. Two statements, each its own transaction (docs/decisions/0001).
+  again from a new read. Two statements, each its own transaction (docs/decisions/0002).
 - `RowLock` (PostgreSQL inside a caller's transaction, every other change, or with
   `SCRAPYARD_MOVE_VERSION_CHECK` off): the read locks the row (SELECT ... FOR UPDATE) until the
   transaction ends; a change that stores no event still moves the version, so a `VersionCheck`

@@ -40,16 +40,14 @@ from games.errors import DeadlinePassed
 from games.models import Account, Deadline, Game, GameStatus, Seat
 
 
-def deadlines_sync(game: Game, *, acted: int | None = None, writes: hotpath.Writes | None = None) -> None:
+def deadlines_sync(game: Game, *, writes: hotpath.Writes, acted: int | None = None) -> None:
     """Make the game's deadline rows match its `to_act` after an event (see the module doc).
     Called under the game's row lock, in the event's transaction; `acted` is the seat whose
-    event this was. The changes join `writes` (run by the caller) if given. A seat due again
+    event this was. The changes join `writes`, the change's unit of work. A seat due again
     keeps its row, rewritten: one row per seat, so the writes never delete and insert the same
     (game, seat) in one statement."""
     if not game.time_control:
         return
-    own_writes = writes is None
-    writes = writes or hotpath.Writes()
     at = time_controls.now()
     seats = {seat.index: seat for seat in _seats_with_owners(game)}
     rows = {row.seat: row for row in game.deadline_rows()}
@@ -77,8 +75,6 @@ def deadlines_sync(game: Game, *, acted: int | None = None, writes: hotpath.Writ
     writes.insert(Deadline, [{"game_id": game.pk, "seat": row.seat, **_clock_fields(row)} for row in new_rows])
     if "deadlines" in getattr(game, "_prefetched_objects_cache", {}):
         game._prefetched_objects_cache["deadlines"] = sorted(final, key=lambda row: row.seat)
-    if own_writes:
-        writes.run()
 
 
 def _clock_fields(row: Deadline) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 hand where the ORM's one statement per call would cost most of a move's time. The event writer
 (`games.writer`) is their one caller; `games.concurrency` says which way each change runs.
 
-On PostgreSQL a move is two statements, each its own transaction (docs/decisions/0001):
+On PostgreSQL a move is two statements, each its own transaction (docs/decisions/0001, 0002):
 
 1. `locked_read`: the game row with its version (`xmin`, which every UPDATE of the row changes),
    its seats (and their owners' vacation), its deadline rows, the hash of its newest event and,
@@ -81,7 +81,7 @@ def loaded_instance(model: type[Model], attnames: tuple[str, ...], values: list[
     """What `model.from_db(alias, attnames, values)` makes of a whole row (every concrete
     column, in order), without `Model.__init__`: that walks the fields one `setattr` at a time
     (a foreign key's through its descriptor) between a `pre_init` and a `post_init` signal, for
-    values already in hand; a move loads half a dozen instances. The instance is the same: each
+    values already in hand, several times a move (docs/decisions/0001). The instance is the same: each
     column's value under its attname, and a `ModelState` saying it was loaded from `alias`.
     While anything listens for those signals (nothing in this project does), `from_db` is used."""
     if pre_init.receivers or post_init.receivers:

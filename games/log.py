@@ -7,7 +7,7 @@ the game's secret seed over "event-salt:<seq>", so while the game runs nobody ca
 digest for a secret choice (the seed is 256 random bits), and once the game ends and the seed is
 published, anyone can derive every salt and check every payload against the chain.
 
-An append takes the previous event's hash from the log itself (read with the game's locked row,
+An append takes the previous event's hash from the log itself (read with the game,
 `games.hotpath.locked_read`, or here): a log whose previous event is missing (a truncated or
 damaged table) is refused, never continued.
 """
@@ -27,13 +27,13 @@ private_digest = record.private_digest
 
 
 def append(
-    game: Game, *, kind: str, seat: int | None, payload: dict, public_payload: dict | None = None,
-    idempotency: tuple[int, str, str] | None = None, unit: hotpath.Writes | None = None,
+    game: Game, *, kind: str, seat: int | None, payload: dict, public_payload: dict | None, unit: hotpath.Writes,
+    idempotency: tuple[int, str, str] | None = None,
 ) -> Event:
-    """Append one event after the game's newest; the caller holds the game's row lock.
-    `idempotency` (user id, key, request digest) stores the request's key with it, in the same
-    statement on PostgreSQL. Given a `unit` of work, the event's INSERT is its first write and
-    is stored when the caller runs the unit (which gives the event its id); otherwise now."""
+    """Append one event after the game's newest, as the first write of `unit`, the change's unit
+    of work (`games.writer`, this function's one caller), which gives the event its id when it
+    runs. `idempotency` (user id, key, request digest) stores the request's key with it, in the
+    same statement on PostgreSQL."""
     seq = game.seq + 1
     event = hotpath.new_instance(
         Event,
@@ -48,16 +48,12 @@ def append(
         private_digest=private_digest(game.seed, seq, payload),
     )
     event.hash = event.compute_hash()
-    own_unit = unit is None
-    unit = hotpath.Writes() if own_unit else unit
     unit.insert_event(event, {field.attname: getattr(event, field.attname) for field in Event._meta.concrete_fields
                               if field.attname != "id"})
     if idempotency is not None:
         user_id, key, digest = idempotency
         unit.insert(IdempotencyKey, [{"user_id": user_id, "key": key, "request_digest": digest,
                                       "event_id": hotpath.FIRST_ID, "created_at": event.created_at}])
-    if own_unit:
-        unit.run()
     game.seq, game.last_hash = seq, event.hash
     return event
 
