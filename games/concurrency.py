@@ -6,8 +6,8 @@ decision and the writer opens the game with the strategy that fits.
   notes the game row's version (`xmin`, which every UPDATE of the row changes); the unit of work
   writes only while the row is still at that version, else nothing, and the move is decided
   again from a new read. Two statements, each its own transaction (docs/decisions/0002).
-- `RowLock` (PostgreSQL inside a caller's transaction, every other change, or with
-  `SCRAPYARD_MOVE_VERSION_CHECK` off): the read locks the row (SELECT ... FOR UPDATE) until the
+- `RowLock` (PostgreSQL: a move inside a caller's transaction, and every other change): the
+  read locks the row (SELECT ... FOR UPDATE) until the
   transaction ends; a change that stores no event still moves the version, so a `VersionCheck`
   move read before it writes nothing.
 - `DatabaseLock` (SQLite): each write transaction takes the database's one write lock as it
@@ -23,7 +23,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import psycopg
-from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 
 from games import hotpath
@@ -97,5 +96,4 @@ def opened(*, optimistic: bool) -> Iterator[Strategy]:
 
 
 def _checks_version(db: Any) -> bool:
-    return (db.vendor == "postgresql" and settings.SCRAPYARD_MOVE_VERSION_CHECK
-            and db.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
+    return db.vendor == "postgresql" and db.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE

@@ -148,12 +148,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # the next transaction another server connection.
 SCRAPYARD_DB_PREPARED_STATEMENTS = _env_flag("SCRAPYARD_DB_PREPARED_STATEMENTS", False)
 
-# A move on PostgreSQL reads its game without locking it and writes only while the game row is
-# still at the version it read, each statement its own transaction: two round trips a move instead
-# of four (`games.concurrency.VersionCheck`;
-# docs/decisions/0002-version-check-instead-of-locking-read.md). Off: the read locks the row,
-# between BEGIN and COMMIT (the benchmark's "before").
-SCRAPYARD_MOVE_VERSION_CHECK = _env_flag("SCRAPYARD_MOVE_VERSION_CHECK", True)
 
 # A token caller's move POST answered by `games.move_shortcut` with the view's own parts, past
 # the middleware and DRF dispatch it does not need; off, every move goes the whole way (the

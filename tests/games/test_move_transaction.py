@@ -145,19 +145,6 @@ def test_prepared_the_two_statements_are_still_two_round_trips(prepared_statemen
     assert _idle() and Game.objects.get(pk=game_id).seq == answer.json()["seq"] and len(effects) == 1
 
 
-def test_with_the_setting_off_the_move_locks_the_row_between_begin_and_commit(settings, effects):
-    settings.SCRAPYARD_MOVE_VERSION_CHECK = False
-    game_id, players = start_game("scavenge", 2)
-    mover, listed = _mover(players, game_id, effects)
-    with wire() as lines:
-        answer = mover.submit(game_id, listed["moves"][0], listed["seq"])
-    assert answer.status_code == 201, answer.content
-    sent = Wire(lines)
-    assert sent.queries[0] == "BEGIN" and sent.queries[-1] == "COMMIT" and len(sent.queries) == 4, sent.queries
-    assert "FOR UPDATE OF g" in sent.queries[1] and "xmin" not in sent.queries[2]
-    assert _idle() and Game.objects.get(pk=game_id).seq == answer.json()["seq"] and len(effects) == 1
-
-
 def test_a_write_under_the_lock_between_read_and_write_makes_the_move_read_again(monkeypatch, effects):
     game_id, players = start_game("scavenge", 2)
     mover, listed = _mover(players, game_id, effects)
