@@ -10,9 +10,11 @@ web worker's copy of the socket is then swapped for a dead one, so the worker fo
 connection without closing it: the client talks to the stream process from its first byte of
 answer, never told of a second address.
 
-Without a handoff socket (another machine, or no stream process) the web server redirects as
-before (`streams.views._elsewhere`); behind a reverse proxy, route the stream paths to the stream
-port instead (docs/operations.md).
+Without a handoff socket (another machine) the web server redirects as before
+(`streams.views._elsewhere`); behind a reverse proxy, route the stream paths to the stream port
+instead (docs/operations.md). With one, but no stream process listening on it (it died and its
+supervisor is restarting it), the client is told to come back shortly (503, Retry-After), never
+sent to a port where nothing answers.
 """
 
 from __future__ import annotations
@@ -35,12 +37,17 @@ _parked: collections.deque = collections.deque(maxlen=256)  # dead sockets' peer
 # --- the web server's side -------------------------------------------------------------------
 
 
-def hand_over(request, path: str) -> bool:
-    """Pass the request's connection to the stream process; whether it was taken. Only under a
-    server that exposes its client socket (gunicorn's `gunicorn.socket`)."""
+TAKEN, ABSENT, NOT_HERE = "taken", "absent", "not here"
+
+
+def hand_over(request, path: str) -> str:
+    """Pass the request's connection to the stream process: TAKEN; ABSENT when no stream process
+    took it (none listens on `path`, or it refused); NOT_HERE when nothing can be handed over
+    here (no handoff socket, or a server that does not expose its client socket the way
+    gunicorn's `gunicorn.socket` does, or TLS, whose state cannot travel with the socket)."""
     client = request.META.get("gunicorn.socket")
-    if not path or client is None or isinstance(client, ssl.SSLSocket):  # TLS state cannot travel with the socket
-        return False
+    if not path or client is None or isinstance(client, ssl.SSLSocket):
+        return NOT_HERE
     head = _head(request)
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as line:
@@ -48,12 +55,12 @@ def hand_over(request, path: str) -> bool:
             line.connect(path)
             socket.send_fds(line, [head], [client.fileno()])
             if line.recv(1) != b"1":
-                return False
+                return ABSENT
     except OSError as error:
-        log.warning("stream handoff to %s failed (%s); redirecting instead", path, error)
-        return False
+        log.warning("stream handoff to %s failed (%s): the stream process is not there", path, error)
+        return ABSENT
     _forget(client)
-    return True
+    return TAKEN
 
 
 def _head(request) -> bytes:

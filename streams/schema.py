@@ -11,6 +11,7 @@ ERRORS = {
     401: ["not_authenticated", "authentication_failed"],
     403: ["missing_scope"],
     404: ["game_not_found"],
+    503: ["streams_unavailable"],  # the stream process is restarting: Retry-After says when to come back
 }
 STREAMED = {
     "text/event-stream": "Server-Sent Events: `id:` the seq, `event:` the kind or notice type, `data:` its JSON",
@@ -30,7 +31,7 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
             "The caller's view of the game's log as it grows: each item exactly what /events/ gives "
             "the caller; resume with Last-Event-ID or ?after=N; ends after a finished game's last event "
             "[scope: read]",
-            codes=[400, 401, 403, 404],
+            codes=[400, 401, 403, 404, 503],
             parameters=_game_stream_parameters("seq"),
         )
     }
@@ -39,7 +40,7 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
             "gameChatStream",
             "The game's chat lines the caller may read, live: each item exactly a line of /chat/ "
             "(`event: chat`, `id:` the line's id); resume with Last-Event-ID or ?after=N [scope: read]",
-            codes=[400, 401, 403, 404],
+            codes=[400, 401, 403, 404, 503],
             parameters=_game_stream_parameters("line id"),
         )
     }
@@ -48,7 +49,7 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
             "accountStream",
             "The account's feed: game_started, your_turn, deadline_warning, game_adjourned and "
             "game_over for each of its games, on one connection [scope: read]",
-            codes=[401, 403],
+            codes=[401, 403, 503],
         )
     }
     return result

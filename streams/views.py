@@ -170,12 +170,22 @@ async def account_stream(request):
     return _shared_with_pages(request, _streaming(_account_feed(caller, kind), kind))
 
 
+STREAMS_BACK_IN_SECONDS = 2  # a supervised stream process that died answers again within this
+
+
 def _elsewhere(request) -> HttpResponse:
     """A sync worker must not hold a stream: hand the connection to the stream process on this
     machine (`streams.handoff`: the client never sees another address), else send the client to
-    the stream server."""
-    if handoff.hand_over(request, settings.SCRAPYARD_STREAM_HANDOFF):
+    the stream server. A stream process that should be here but is not (restarting) is not
+    pretended: the client hears 503 and when to try again."""
+    outcome = handoff.hand_over(request, settings.SCRAPYARD_STREAM_HANDOFF)
+    if outcome == handoff.TAKEN:
         return HttpResponse(status=204)  # written to a dead socket: the client hears the stream process
+    if outcome == handoff.ABSENT:
+        answer = JsonResponse({"code": "streams_unavailable",
+                               "detail": "the stream server is restarting; try again in a moment"}, status=503)
+        answer["Retry-After"] = str(STREAMS_BACK_IN_SECONDS)
+        return answer
     return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())
 
 

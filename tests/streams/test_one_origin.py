@@ -37,7 +37,8 @@ def _first_line(url: str, token: str, wait: float = 30.0) -> tuple[int, list, di
         try:
             answer = requests.get(url, headers={"Authorization": f"Token {token}", "Accept": "application/x-ndjson"},
                                   stream=True, timeout=10)
-            if answer.status_code != 404 or time.monotonic() > deadline:  # 404: the stream process is not up yet
+            # 503: the stream process is not up yet (a 404 too, while the web server starts)
+            if answer.status_code not in (404, 503) or time.monotonic() > deadline:
                 break
         except requests.ConnectionError:
             if time.monotonic() > deadline:
@@ -71,3 +72,28 @@ def test_a_private_games_stream_is_served_on_the_apis_address_with_its_token(tmp
     finally:
         stop(web)
         stop(streams)
+
+
+def test_a_stream_asked_of_the_web_server_while_the_stream_process_is_down_gets_503_and_when_to_retry(tmp_path):
+    """Not a redirect to the stream port, where nothing answers: the client is told to come back."""
+    import requests
+
+    host = register()
+    game_id = host.post("/api/games/", {"rules": "scavenge", "players": 2}).json()["id"]
+    api_port, dead_port = free_port(), free_port()
+    web = _start_gunicorn(api_port, SCRAPYARD_STREAM_HANDOFF=str(tmp_path / "nobody-listens.sock"),
+                          SCRAPYARD_STREAM_URL=f"http://127.0.0.1:{dead_port}")
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                answer = requests.get(f"http://127.0.0.1:{api_port}/api/games/{game_id}/stream/",
+                                      headers={"Authorization": f"Token {host.token}"}, allow_redirects=False, timeout=10)
+                break
+            except requests.ConnectionError:  # the web server is still starting
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+        assert answer.status_code == 503, (answer.status_code, answer.headers)
+        assert answer.json()["code"] == "streams_unavailable" and int(answer.headers["Retry-After"]) > 0
+    finally:
+        stop(web)
