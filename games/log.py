@@ -8,7 +8,7 @@ digest for a secret choice (the seed is 256 random bits), and once the game ends
 published, anyone can derive every salt and check every payload against the chain.
 
 An append takes the previous event's hash from the log itself (read with the game's locked row,
-`games.hotpath.locked_read`, or here): a log whose previous event is missing (a truncated or
+`games.stores`, or here): a log whose previous event is missing (a truncated or
 damaged table) is refused, never continued.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from games import errors, hotpath
+from games import errors, stores
 from games.models import GENESIS_HASH, Event, Game, IdempotencyKey
 from rules import record
 
@@ -28,14 +28,15 @@ private_digest = record.private_digest
 
 def append(
     game: Game, *, kind: str, seat: int | None, payload: dict, public_payload: dict | None = None,
-    idempotency: tuple[int, str, str] | None = None, unit: hotpath.Writes | None = None,
+    idempotency: tuple[int, str, str] | None = None, unit: stores.UnitOfWork | None = None,
 ) -> Event:
     """Append one event after the game's newest; the caller holds the game's row lock.
     `idempotency` (user id, key, request digest) stores the request's key with it, in the same
     statement on PostgreSQL. Given a `unit` of work, the event's INSERT is its first write and
     is stored when the caller runs the unit (which gives the event its id); otherwise now."""
     seq = game.seq + 1
-    event = hotpath.new_instance(
+    store = stores.current()
+    event = store.new_instance(
         Event,
         game=game,
         seq=seq,
@@ -49,13 +50,13 @@ def append(
     )
     event.hash = event.compute_hash()
     own_unit = unit is None
-    unit = hotpath.Writes() if own_unit else unit
+    unit = store.unit() if own_unit else unit
     unit.insert_event(event, {field.attname: getattr(event, field.attname) for field in Event._meta.concrete_fields
                               if field.attname != "id"})
     if idempotency is not None:
         user_id, key, digest = idempotency
         unit.insert(IdempotencyKey, [{"user_id": user_id, "key": key, "request_digest": digest,
-                                      "event_id": hotpath.FIRST_ID, "created_at": event.created_at}])
+                                      "event_id": stores.FIRST_ID, "created_at": event.created_at}])
     if own_unit:
         unit.run()
     game.seq, game.last_hash = seq, event.hash
