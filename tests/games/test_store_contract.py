@@ -25,6 +25,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import rules
@@ -255,3 +256,20 @@ def test_a_move_checks_the_version_only_on_a_store_that_can(name, settings):
     assert strategy.guarded is expected and strategy.store is stores.current()
     with transaction.atomic(), concurrency.opened(optimistic=True) as strategy:
         assert not strategy.guarded
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("name, sent", [("fast", "xmin"), ("reference", "FOR UPDATE")])
+def test_on_postgresql_a_move_runs_as_its_store_can(name, sent, settings):
+    """The fast store's move reads the row's version and writes only while it holds; the
+    reference store's locks the row, then writes."""
+    settings.SCRAPYARD_STORE = name
+    people = [register(f"wire{n}") for n in range(2)]
+    game_id = people[0].post("/api/games/", {"rules": "terrafex", "players": 2}).json()["id"]
+    assert people[1].post(f"/api/games/{game_id}/join/").status_code == 201
+    seated = _by_seat(game_id, people)
+    with CaptureQueriesContext(connection) as captured:
+        _move(game_id, seated, 0, lambda request, response: response)
+    moves = [query["sql"] for query in captured.captured_queries if "games_game" in query["sql"]]
+    assert any(sent in query for query in moves), moves
+    assert not any(("xmin" if name == "reference" else "FOR UPDATE") in query for query in moves), moves
