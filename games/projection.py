@@ -4,9 +4,9 @@ listening for new events (`games.signals`).
 
 `record_state` runs in the change's unit of work; each of its jobs has its own function so each
 can be read (and changed) alone. Their writes (the game's changed columns, the deadline rows, a
-snapshot when one is due) join the unit, one statement on PostgreSQL with the fast store (`games.stores`).
-What the event sets off outside the database (the bots' wake-up, the streams' notice, the
-listeners) is one job handed over after commit (`_notify_after_commit`).
+snapshot when one is due) join the unit (`games.stores`; one statement on PostgreSQL with the
+fast store). What the event sets off outside the database (the bots' wake-up, the streams'
+notice, the listeners) is one job handed over after commit (`_notify_after_commit`).
 """
 
 from __future__ import annotations

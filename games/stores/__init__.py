@@ -22,7 +22,9 @@ from typing import Any, Protocol
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import setting_changed
 from django.db.models import Model
+from django.dispatch import receiver
 
 from games.models import Game
 
@@ -85,9 +87,27 @@ class Store(Protocol):
 NAMES = {"fast": "games.stores.fast", "reference": "games.stores.reference"}
 
 
+_chosen: Store | None = None
+
+
 def current() -> Store:
-    """The store `SCRAPYARD_STORE` names."""
-    return _named(settings.SCRAPYARD_STORE)
+    """The store `SCRAPYARD_STORE` names: looked up once, not at each of a move's few calls (a
+    setting's read costs a microsecond through Django's lazy settings)."""
+    return _chosen or _choose()
+
+
+def _choose() -> Store:
+    global _chosen
+    _chosen = _named(settings.SCRAPYARD_STORE)
+    return _chosen
+
+
+@receiver(setting_changed)
+def _setting_changed(*, setting: str, **kwargs: Any) -> None:
+    """A test that changes the setting gets the store it names."""
+    global _chosen
+    if setting == "SCRAPYARD_STORE":
+        _chosen = None
 
 
 @functools.cache

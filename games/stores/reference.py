@@ -27,12 +27,10 @@ class ReferenceStore:
              checked: bool = False) -> Game | None:
         if checked:
             raise ValueError("the reference store locks the row; it has no version to check")
+        seats = Seat.objects.order_by("index").annotate(vacation_since=F("user__account__vacation_since"))
         game = (
             Game.objects.select_for_update()
-            .prefetch_related(
-                Prefetch("seats", Seat.objects.order_by("index").annotate(vacation_since=F("user__account__vacation_since"))),
-                Prefetch("deadlines", Deadline.objects.order_by("seat")),
-            )
+            .prefetch_related(Prefetch("seats", seats), Prefetch("deadlines", Deadline.objects.order_by("seat")))
             .filter(pk=game_id)
             .first()
         )
