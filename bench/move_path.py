@@ -74,7 +74,7 @@ def main() -> None:
           f"({len(functions)} calls); the path returns {returns} times to a module it had left")
     if "--modules" in sys.argv:
         print("\n".join(modules))
-    store = "games/hotpath.py"
+    store = "games/stores/fast.py"
     into = [caller for caller, callee in crossings if callee == store]
     print(f"it calls into {store} {len(into)} times, from {len(set(into))} modules: {', '.join(sorted(set(into)))}")
 

@@ -200,7 +200,7 @@ def _two_players_in_a_game(database_url: str) -> tuple[list[Any], int]:
 def _round_trips(connection: Any, call: Any) -> tuple[Any, int]:
     """`call()`'s answer, and the round trips its queries took on `connection` (PostgreSQL): the
     server's ReadyForQuery messages in libpq's trace. Django's query log cannot tell: it notes a
-    BEGIN and a COMMIT of its own whether or not they went alone (`games.hotpath.move_transaction`)."""
+    BEGIN and a COMMIT of its own whether or not they went alone (`games.concurrency.VersionCheck`)."""
     from psycopg import pq
 
     connection.ensure_connection()

@@ -39,7 +39,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import BasePermission
 
 from games import time_controls
-from games.hotpath import loaded_instance
+from games.stores.fast import loaded_instance
 from games.models import ApiToken
 
 log = logging.getLogger(__name__)

@@ -35,12 +35,12 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 
-from games import dispatch, hotpath, time_controls
+from games import dispatch, stores, time_controls
 from games.errors import DeadlinePassed
 from games.models import Account, Deadline, Game, GameStatus, Seat
 
 
-def deadlines_sync(game: Game, *, writes: hotpath.Writes, acted: int | None = None) -> None:
+def deadlines_sync(game: Game, *, writes: stores.UnitOfWork, acted: int | None = None) -> None:
     """Make the game's deadline rows match its `to_act` after an event (see the module doc).
     Called under the game's row lock, in the event's transaction; `acted` is the seat whose
     event this was. The changes join `writes`, the change's unit of work. A seat due again
@@ -84,7 +84,7 @@ def _clock_fields(row: Deadline) -> dict[str, Any]:
 
 def _seats_with_owners(game: Game) -> list[Seat]:
     """The game's seats, each with `vacation_since` of its owner (loaded with the game on a
-    move's path, `games.hotpath`; read here otherwise)."""
+    move's path, `games.stores`; read here otherwise)."""
     seats = list(game.seat_rows())
     if seats and not hasattr(seats[0], "vacation_since"):
         owners = dict(Account.objects.filter(user_id__in=[seat.user_id for seat in seats if seat.user_id])
@@ -102,7 +102,7 @@ def _person_played(game: Game, seats: dict[int, Seat]) -> set[int]:
 
 def _start(game: Game, seat: Seat, at: dt.datetime) -> Deadline:
     budget = time_controls.budget_seconds(game.time_control, seat.bank_seconds)
-    row = hotpath.new_instance(Deadline, game=game, seat=seat.index, seq=game.seq, budget_seconds=budget)
+    row = stores.current().new_instance(Deadline, game=game, seat=seat.index, seq=game.seq, budget_seconds=budget)
     if time_controls.stops(game.time_control) and _on_vacation(seat):
         return row  # stopped: no running_since, no due_at
     return _run(game, row, at)
@@ -132,7 +132,7 @@ def _spent(game: Game, row: Deadline, at: dt.datetime) -> float:
 
 
 def _settle_bank(game: Game, seat: Seat, row: Deadline, at: dt.datetime, *, acted: bool,
-                 writes: hotpath.Writes) -> None:
+                 writes: stores.UnitOfWork) -> None:
     if game.time_control["type"] != time_controls.BANK:
         return
     left = max(0.0, row.budget_seconds - _spent(game, row, at))

@@ -8,7 +8,7 @@ digest for a secret choice (the seed is 256 random bits), and once the game ends
 published, anyone can derive every salt and check every payload against the chain.
 
 An append takes the previous event's hash from the log itself (read with the game,
-`games.hotpath.locked_read`, or here): a log whose previous event is missing (a truncated or
+`games.stores`, or here): a log whose previous event is missing (a truncated or
 damaged table) is refused, never continued.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from games import errors, hotpath
+from games import errors, stores
 from games.models import GENESIS_HASH, Event, Game, IdempotencyKey
 from rules import record
 
@@ -27,15 +27,16 @@ private_digest = record.private_digest
 
 
 def append(
-    game: Game, *, kind: str, seat: int | None, payload: dict, public_payload: dict | None, unit: hotpath.Writes,
-    idempotency: tuple[int, str, str] | None = None,
+    game: Game, *, kind: str, seat: int | None, payload: dict, public_payload: dict | None,
+    unit: stores.UnitOfWork, idempotency: tuple[int, str, str] | None = None,
 ) -> Event:
     """Append one event after the game's newest, as the first write of `unit`, the change's unit
     of work (`games.writer`, this function's one caller), which gives the event its id when it
     runs. `idempotency` (user id, key, request digest) stores the request's key with it, in the
     same statement on PostgreSQL."""
     seq = game.seq + 1
-    event = hotpath.new_instance(
+    store = stores.current()
+    event = store.new_instance(
         Event,
         game=game,
         seq=seq,
@@ -53,7 +54,7 @@ def append(
     if idempotency is not None:
         user_id, key, digest = idempotency
         unit.insert(IdempotencyKey, [{"user_id": user_id, "key": key, "request_digest": digest,
-                                      "event_id": hotpath.FIRST_ID, "created_at": event.created_at}])
+                                      "event_id": stores.FIRST_ID, "created_at": event.created_at}])
     game.seq, game.last_hash = seq, event.hash
     return event
 

@@ -4,9 +4,9 @@ listening for new events (`games.signals`).
 
 `record_state` runs in the change's unit of work; each of its jobs has its own function so each
 can be read (and changed) alone. Their writes (the game's changed columns, the deadline rows, a
-snapshot when one is due) join the unit, one statement on PostgreSQL (`games.hotpath.Writes`).
-What the event sets off outside the database (the bots' wake-up, the streams' notice, the
-listeners) is one job handed over after commit (`_notify_after_commit`).
+snapshot when one is due) join the unit (`games.stores`; one statement on PostgreSQL with the
+fast store). What the event sets off outside the database (the bots' wake-up, the streams'
+notice, the listeners) is one job handed over after commit (`_notify_after_commit`).
 """
 
 from __future__ import annotations
@@ -17,25 +17,25 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import after_commit, announce, deadlines, dispatch, hotpath, signals, store
+from games import after_commit, announce, deadlines, dispatch, signals, store, stores
 from games.models import Game, GameStatus, Snapshot
 
 log = logging.getLogger(__name__)
 
 
-def record_state(game: Game, state: Any, *, acted: int | None, writes: hotpath.Writes) -> None:
+def record_state(game: Game, state: Any, *, acted: int | None, writes: stores.UnitOfWork) -> None:
     """`state` is the game's state after its newest event; `acted` the seat whose own act that
     event was. The writes join `writes`, the change's unit of work, which the writer runs."""
     _project(game, state)
     game.updated_at = timezone.now()
-    changes = hotpath.game_changes(game)
+    changes = stores.current().game_changes(game)
     writes.update(Game, game.pk, changes)
     _snapshot_if_due(game, state, writes)
     deadlines.deadlines_sync(game, acted=acted, writes=writes)
     _notify_after_commit(game, finished="status" in changes and game.status == GameStatus.FINISHED)
 
 
-def clocks_again(game: Game, *, writes: hotpath.Writes) -> None:
+def clocks_again(game: Game, *, writes: stores.UnitOfWork) -> None:
     """The deadline rows worked out again with no new event (a seat's owner came back)."""
     deadlines.deadlines_sync(game, writes=writes)
 
@@ -54,7 +54,7 @@ def _project(game: Game, state: Any) -> None:
         game.finished_at = timezone.now()
 
 
-def _snapshot_if_due(game: Game, state: Any, writes: hotpath.Writes) -> None:
+def _snapshot_if_due(game: Game, state: Any, writes: stores.UnitOfWork) -> None:
     if not store.snapshot_due(game.seq):
         return
     if getattr(game, "last_hash", None) is None:  # the event's hash is not at hand: read it

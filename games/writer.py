@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from django.db import transaction
 
-from games import concurrency, errors, hotpath, log, projection, store
+from games import concurrency, errors, log, projection, store, stores
 from games.models import Event, Game
 
 # Reads a change may take while other writes keep changing its game before it is stored. Each
@@ -92,7 +92,7 @@ class Change:
                 projection.clocks_again(self.game, writes=self._unit)
                 self._unit.run()
             self._strategy.version_moved(self.game)
-        hotpath.remember_loaded(self.game)
+        self._strategy.store.remember_loaded(self.game)
 
 
 def write(game_id: int, decide: Callable[[Change], T], *, move: bool = False, user_id: int | None = None,
@@ -111,7 +111,7 @@ def write(game_id: int, decide: Callable[[Change], T], *, move: bool = False, us
                 answer = decide(change)
                 change._close()
                 return answer
-        except hotpath.VersionMoved:
+        except stores.VersionMoved:
             continue
     seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
     raise errors.StaleSeq("the game kept changing while the move was decided; read it again", seq=seq)
@@ -122,8 +122,9 @@ def create(fields: dict[str, Any], decide: Callable[[Change], T]) -> T:
     event and the seats taken at once. Nobody else can see the row before it commits."""
     with transaction.atomic():
         game = Game.objects.create(**fields)
-        hotpath.remember_loaded(game)
-        change = Change(game, concurrency.DatabaseLock())
+        store_now = stores.current()
+        store_now.remember_loaded(game)
+        change = Change(game, concurrency.DatabaseLock(store_now))
         answer = decide(change)
         change._close()
         return answer

@@ -140,14 +140,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # (project/postgresql/base.py): no `SELECT 1` round trip before each request's first query.
     DATABASES["default"]["ENGINE"] = "project.postgresql"
 
-# The two statements of every move (the locked read and the unit of work, `games.hotpath`) as
+# The store the event writer reads and writes through (`games.stores`): "fast", the hand-written
+# statements (a move in two on PostgreSQL), or "reference", the plain ORM they are held to.
+SCRAPYARD_STORE = os.environ.get("SCRAPYARD_STORE", "fast")
+
+# The two statements of every move (the locked read and the unit of work, `games.stores.fast`) as
 # prepared statements: PostgreSQL plans each once a connection instead of on every move
 # (docs/decisions/0003-prepared-statements-where-kept.md). Only where a connection's prepared
 # statements stay its own: straight to PostgreSQL, or through PgBouncer 1.21+ with
 # `max_prepared_statements`; never through an older PgBouncer in transaction pooling, which hands
 # the next transaction another server connection.
 SCRAPYARD_DB_PREPARED_STATEMENTS = _env_flag("SCRAPYARD_DB_PREPARED_STATEMENTS", False)
-
 
 # A token caller's move POST answered by `games.move_shortcut` with the view's own parts, past
 # the middleware and DRF dispatch it does not need; off, every move goes the whole way (the

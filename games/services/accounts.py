@@ -32,7 +32,7 @@ from games.errors import (
     UsernameTaken,
 )
 from games.models import Account, ApiToken, Seat
-from games.services import clocks
+from games.services.clocks import clocks_of_user_set
 
 User = get_user_model()
 
@@ -118,10 +118,10 @@ def vacation_set(*, user: Any, on: bool, at: dt.datetime | None = None) -> Accou
             raise NoVacationLeft(f"no vacation days left in {at.year}")
         account.vacation_since = at
         account.save(update_fields=["vacation_since"])
-        clocks.clocks_of_user_set(user, at, running=False)
+        clocks_of_user_set(user, at, running=False)
     else:
         _vacation_close(account, at)
-        clocks.clocks_of_user_set(user, at, running=True)
+        clocks_of_user_set(user, at, running=True)
     return account
 
 
@@ -144,7 +144,7 @@ def vacations_expire(*, at: dt.datetime | None = None) -> int:
                 locked = Account.objects.select_for_update().get(pk=account.pk)
                 if locked.vacation_since is not None:
                     _vacation_close(locked, end)
-                    clocks.clocks_of_user_set(locked.user, end, running=True)
+                    clocks_of_user_set(locked.user, end, running=True)
                     ended += 1
     return ended
 

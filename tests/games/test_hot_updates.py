@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from games import hotpath
 from games.models import Game
+from games.stores import fast
 from tests.api.conftest import start_game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -41,7 +41,7 @@ def test_every_move_rewrites_the_game_row_in_place():
 
 def test_no_index_of_the_game_table_names_a_column_a_move_changes(monkeypatch):
     written: set[str] = set()
-    update = hotpath.Writes.update
+    update = fast.Writes.update
 
     def noted(self, model, pk, changes):
         if model is Game:
@@ -49,7 +49,7 @@ def test_no_index_of_the_game_table_names_a_column_a_move_changes(monkeypatch):
         return update(self, model, pk, changes)
 
     game_id, players = start_game("scavenge", 2)
-    monkeypatch.setattr(hotpath.Writes, "update", noted)
+    monkeypatch.setattr(fast.Writes, "update", noted)
     _moves(players, game_id, 3)
     assert {"seq", "to_act", "updated_at"} <= written
     with connection.cursor() as cursor:

@@ -1,4 +1,4 @@
-"""The write path's hand-written statements (`games.hotpath`): the same rows written as the ORM
+"""The fast store's hand-written statements (`games.stores.fast`): the same rows written as the ORM
 would on either database, and the locked read's answers (seats, deadlines, the newest hash, an
 idempotency key) as the ORM reads them. A move's two round trips on PostgreSQL are
 `test_move_transaction`'s."""
@@ -11,8 +11,9 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import audit, hotpath, services, store, writer
+from games import audit, services, store, writer
 from games.models import Deadline, Event, Game, IdempotencyKey, Snapshot
+from games.stores import fast
 from tests.api.conftest import start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,7 +32,7 @@ def test_the_locked_read_sees_what_the_orm_sees():
                       format="json", HTTP_IDEMPOTENCY_KEY="seen-by-both")
     game = Game.objects.get(pk=game_id)
     user = game.seats.get(index=listed["seat"]).user
-    loaded = hotpath.locked_read(game_id, user_id=user.pk, idempotency_key="seen-by-both")
+    loaded = fast.locked_read(game_id, user_id=user.pk, idempotency_key="seen-by-both")
     assert [(f.attname, getattr(loaded, f.attname)) for f in Game._meta.concrete_fields] == [
         (f.attname, getattr(game, f.attname)) for f in Game._meta.concrete_fields]
     assert [(s.pk, s.index, s.user_id, s.joined_at) for s in loaded.seats.all()] == [
@@ -41,8 +42,8 @@ def test_the_locked_read_sees_what_the_orm_sees():
     assert loaded.last_hash == Event.objects.get(game=game, seq=game.seq).hash
     assert loaded.earlier_key["event_game"] == game_id and loaded.earlier_key["event_id"] == Event.objects.get(
         game=game, seq=game.seq).pk
-    assert hotpath.locked_read(game_id, user_id=user.pk, idempotency_key="never-used").earlier_key is None
-    assert hotpath.locked_read(10**9) is None
+    assert fast.locked_read(game_id, user_id=user.pk, idempotency_key="never-used").earlier_key is None
+    assert fast.locked_read(10**9) is None
 
 
 def test_snapshots_written_by_the_combined_write_prove_themselves(settings):
@@ -65,22 +66,22 @@ def test_snapshots_written_by_the_combined_write_prove_themselves(settings):
 
 def test_values_sent_as_they_are_are_what_the_orm_would_send():
     """The unit of work prepares a whole number, a string, a boolean or None itself where its
-    field is of that kind (`hotpath._shortcut`); for every column a move writes, the ORM's own
+    field is of that kind (`fast._shortcut`); for every column a move writes, the ORM's own
     preparation gives the very same value and type (on PostgreSQL an integer column's Int4)."""
     samples = [0, 7, -3, 2**40, True, False, None, "", "abc", 2.5,
                dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc), {"a": 1}, [1]]
     checked = 0
     for model in (Event, Game, Deadline, IdempotencyKey, Snapshot):
         for field in model._meta.concrete_fields:
-            shortcut = hotpath._shortcut(field, connection.vendor)
+            shortcut = fast._shortcut(field, connection.vendor)
             for value in samples:
                 if shortcut is not None and (value is None or type(value) is shortcut[0]):
-                    ours = hotpath._prepared(field, shortcut, value, connection)
+                    ours = fast._prepared(field, shortcut, value, connection)
                     django = field.get_db_prep_save(value, connection)
                     assert (ours, type(ours)) == (django, type(django)), (field, value)
                     checked += 1
     assert checked > 50
-    assert hotpath._shortcut(Game._meta.get_field("seq"), connection.vendor)[0] is int  # a boolean is not taken for it
+    assert fast._shortcut(Game._meta.get_field("seq"), connection.vendor)[0] is int  # a boolean is not taken for it
 
 
 def _row(instance) -> tuple[tuple[str, ...], list]:
@@ -94,15 +95,15 @@ def test_an_instance_made_without_init_is_the_one_from_db_makes():
     for stored in (game, game.seats.order_by("index").first(), Event.objects.filter(game=game).first(),
                    game.seats.order_by("index").first().user):
         names, values = _row(stored)
-        fast = hotpath.loaded_instance(type(stored), names, list(values), "default")
+        quick = fast.loaded_instance(type(stored), names, list(values), "default")
         slow = type(stored).from_db("default", names, list(values))
-        assert {k: v for k, v in vars(fast).items() if k != "_state"} == {
+        assert {k: v for k, v in vars(quick).items() if k != "_state"} == {
             k: v for k, v in vars(slow).items() if k != "_state"}
-        assert (fast._state.adding, fast._state.db, fast._state.fields_cache) == (False, "default", {})
-        assert fast == stored and fast.get_deferred_fields() == set()
-    seat = hotpath.loaded_instance(type(game.seats.first()), *_row(game.seats.order_by("index").first()), "default")
+        assert (quick._state.adding, quick._state.db, quick._state.fields_cache) == (False, "default", {})
+        assert quick == stored and quick.get_deferred_fields() == set()
+    seat = fast.loaded_instance(type(game.seats.first()), *_row(game.seats.order_by("index").first()), "default")
     assert seat.game.pk == game_id  # a foreign key loads through its descriptor as usual
-    fast_game = hotpath.loaded_instance(Game, *_row(game), "default")
+    fast_game = fast.loaded_instance(Game, *_row(game), "default")
     fast_game.timeout_policy = "forfeit"
     fast_game.save(update_fields=["timeout_policy"])  # an UPDATE of the loaded row, not an INSERT
     assert Game.objects.filter(pk=game_id, timeout_policy="forfeit").count() == 1 and Game.objects.count() == 1
@@ -119,7 +120,7 @@ def test_an_instance_is_made_by_from_db_while_something_listens_for_its_signals(
 
     post_init.connect(listener, sender=Game)
     try:
-        made = hotpath.loaded_instance(Game, *_row(game), "default")
+        made = fast.loaded_instance(Game, *_row(game), "default")
     finally:
         post_init.disconnect(listener, sender=Game)
     assert heard == [made]
@@ -132,14 +133,14 @@ def test_an_instance_made_for_writing_is_the_one_its_constructor_makes():
                           (Event, {"game": game, "seq": 4, "kind": "move", "seat": 0, "payload": {"move": {}},
                                    "public_payload": {"move": {}}, "created_at": at, "prev_hash": "a" * 64,
                                    "private_digest": "b" * 64})):
-        fast, slow = hotpath.new_instance(model, **values), model(**values)
-        assert {k: v for k, v in vars(fast).items() if k != "_state"} == {
+        quick, slow = fast.new_instance(model, **values), model(**values)
+        assert {k: v for k, v in vars(quick).items() if k != "_state"} == {
             k: v for k, v in vars(slow).items() if k != "_state"}
-        assert (fast._state.adding, fast._state.db) == (True, None)
-        assert fast.game is game and fast.game_id == game.pk  # the object kept, as the descriptor keeps it
-    assert hotpath.new_instance(Deadline, game=game, seat=0, seq=1, budget_seconds=1.0).spent_seconds == 0  # a default
+        assert (quick._state.adding, quick._state.db) == (True, None)
+        assert quick.game is game and quick.game_id == game.pk  # the object kept, as the descriptor keeps it
+    assert fast.new_instance(Deadline, game=game, seat=0, seq=1, budget_seconds=1.0).spent_seconds == 0  # a default
     with pytest.raises(TypeError, match="colour"):
-        hotpath.new_instance(Deadline, game=game, seat=0, seq=1, budget_seconds=1.0, colour="red")
+        fast.new_instance(Deadline, game=game, seat=0, seq=1, budget_seconds=1.0, colour="red")
 
 
 def test_a_change_without_an_event_writes_a_new_version_only_where_moves_check_one():

@@ -19,8 +19,9 @@ from django.db import connection, connections, transaction
 from django.utils import timezone
 from psycopg import pq
 
-from games import after_commit, audit, errors, hotpath, projection, services, writer
+from games import after_commit, audit, errors, projection, services, stores, writer
 from games.models import Deadline, Event, Game, IdempotencyKey, Snapshot
+from games.stores import fast
 from tests.api.conftest import register, start_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -231,7 +232,7 @@ def test_a_unit_of_work_the_database_refuses_writes_nothing_and_sets_nothing_off
         recorded(game, state, acted=acted, writes=writes)
         # A part the database refuses: the unique (user, key) of a key already stored.
         writes.insert(IdempotencyKey, [{"user_id": taken.user_id, "key": "taken", "request_digest": "x" * 64,
-                                      "event_id": hotpath.FIRST_ID, "created_at": timezone.now()}])
+                                      "event_id": stores.FIRST_ID, "created_at": timezone.now()}])
 
     monkeypatch.setattr(projection, "record_state", record_then_break)
     refused = mover.submit(game_id, listed["moves"][0], listed["seq"])
@@ -319,15 +320,15 @@ def test_forty_checked_moves_under_a_bank_clock_write_what_the_game_reads_back(r
 def test_the_statements_cursor_is_kept_for_the_connection(prepared_statements):
     """With prepared statements, the move's statements share one cursor a connection (its adapters
     looked up once); a statement that fails leaves it usable, and a new connection gets its own."""
-    with hotpath.statement_cursor(connection) as first:
+    with fast.statement_cursor(connection) as first:
         first.execute("SELECT 1")
-    with hotpath.statement_cursor(connection) as second:
+    with fast.statement_cursor(connection) as second:
         assert second.cursor is first.cursor and not second.cursor.closed
         with pytest.raises(Exception):
             second.execute("SELECT 1/0")
-    with hotpath.statement_cursor(connection) as third:
+    with fast.statement_cursor(connection) as third:
         third.execute("SELECT 2")
         assert third.fetchone() == (2,) and third.cursor is first.cursor
     connection.close()
-    with hotpath.statement_cursor(connection) as anew:
+    with fast.statement_cursor(connection) as anew:
         assert anew.cursor is not first.cursor

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games import errors, hotpath, services, store
+from games import errors, services, store, stores
 from games.models import Event, Game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -158,8 +158,9 @@ def test_one_idempotency_key_on_two_games_at_once_stores_one_move_and_refuses_th
         game.earlier_key = None
         return game
 
-    loaded = hotpath.locked_read
-    monkeypatch.setattr(hotpath, "locked_read", read_before_the_winner_committed)
+    the_store = stores.current()
+    loaded = the_store.read
+    monkeypatch.setattr(the_store, "read", read_before_the_winner_committed)
     with pytest.raises(errors.IdempotencyKeyReused):
         services.move_submit(game_id=games[1].pk, user=mover, move=second, expected_seq=games[1].seq,
                              idempotency_key="one-key")

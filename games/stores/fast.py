@@ -1,6 +1,7 @@
-"""The fast store's statements: the write path every event takes (a move above all), written by
-hand where the ORM's one statement per call would cost most of a move's time. The event writer
-(`games.writer`) is their one caller; `games.concurrency` says which way each change runs.
+"""The fast store (`games.stores`): the write path every event takes (a move above all), written
+by hand where the ORM's one statement per call would cost most of a move's time. It reads and
+writes what the reference store (`games.stores.reference`) does, as the contract suite checks;
+`games.concurrency` says which way each change runs.
 
 On PostgreSQL a move is two statements, each its own transaction (docs/decisions/0001, 0002):
 
@@ -37,6 +38,7 @@ from django.utils import timezone
 from psycopg.types.json import Jsonb
 
 from games.models import Account, Deadline, Event, Game, IdempotencyKey, Seat
+from games.stores import FIRST_ID, VersionMoved
 
 VACATION_SINCE = Account._meta.get_field("vacation_since")  # read with each seat, for its clock
 
@@ -398,14 +400,6 @@ class Writes:
         return clauses, params
 
 
-FIRST_ID = object()  # a value standing for the id the first part of a `Writes` returns
-
-
-class VersionMoved(Exception):
-    """A guarded unit of work found its game changed since the move was read: nothing was
-    written, and the move is to be decided again from a new read."""
-
-
 class _PreparingCursor(psycopg.Cursor):
     """Server-side binding, each statement prepared at its first run on the connection (psycopg
     keeps the connection's prepared statements by their text; the unit of work has a few shapes)."""
@@ -511,3 +505,17 @@ def game_changes(game: Game) -> dict[str, Any]:
         if loaded is None or loaded.get(attname) != value:
             changed[attname] = value
     return changed
+
+
+class FastStore:
+    """The store behind `games.stores`, made of this module's functions (no layer between)."""
+
+    checks_version = True
+    read = staticmethod(locked_read)
+    unit = Writes
+    new_instance = staticmethod(new_instance)
+    remember_loaded = staticmethod(remember_loaded)
+    game_changes = staticmethod(game_changes)
+
+
+STORE = FastStore()
