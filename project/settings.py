@@ -250,6 +250,9 @@ SPECTACULAR_SETTINGS = {
         "(`/api/webhooks/`) POST the same notices, and each event, signed the Standard Webhooks way."
     ),
     "VERSION": "1",
+    # 3.1: a nullable reference is `oneOf: [{$ref}, {type: null}]`, which generators read, where
+    # 3.0's `allOf` beside `nullable` is ignored by them (issue 53).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -258,7 +261,10 @@ SPECTACULAR_SETTINGS = {
     "PREPROCESSING_HOOKS": ["games.schema.documented_endpoints"],
     # Enums stay inline (no enum postprocessing): each error response lists its own codes where a
     # client reads them. The streams, not DRF views, are added by hand.
-    "POSTPROCESSING_HOOKS": ["streams.schema.document_streams", "games.schema.http_caching_and_strictness"],
+    "POSTPROCESSING_HOOKS": [
+        "streams.schema.document_streams", "games.schema.security_and_readiness",
+        "games.schema.http_caching_and_strictness",
+    ],
 }
 
 # Live streams (streams.views) are served by an ASGI process of their own; the WSGI server sends a
