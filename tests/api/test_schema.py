@@ -338,3 +338,26 @@ def test_streams_name_their_media_types_and_item_schemas(client):
         assert item in content["text/event-stream"]["schema"]["description"]
         assert document["components"]["schemas"][item]["oneOf"]
     assert document["paths"]["/api/ready/"]["get"]["responses"]["503"]
+
+
+def test_the_schema_is_built_once_per_process_and_answers_304_to_its_etag(client, monkeypatch):
+    from drf_spectacular.generators import SchemaGenerator
+
+    from project import schema_view
+
+    schema_view.forget()
+    built = []
+    real = SchemaGenerator.get_schema
+    monkeypatch.setattr(SchemaGenerator, "get_schema", lambda self, *a, **k: built.append(1) or real(self, *a, **k))
+    accept = "application/vnd.oai.openapi+json"
+    first = client.get("/api/schema/", HTTP_ACCEPT=accept)
+    again = client.get("/api/schema/", HTTP_ACCEPT=accept)
+    assert first.status_code == again.status_code == 200 and first.content == again.content
+    assert len(built) == 1
+    assert first["ETag"] == again["ETag"]
+    unchanged = client.get("/api/schema/", HTTP_ACCEPT=accept, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert unchanged.status_code == 304 and unchanged.content == b""
+    yaml = client.get("/api/schema/?lang=xx-made-up&version=9")
+    assert yaml.status_code == 200 and yaml["ETag"] != first["ETag"] and len(built) == 2  # one more format
+    client.get("/api/schema/?lang=yy-made-up")
+    assert len(built) == 2  # an unknown language is the default document: no new build
