@@ -194,6 +194,9 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
                     "schema": {"type": "string"}, "description": "this answer's version, for If-None-Match",
                 }
                 responses["304"] = {"description": "not modified: the answer is still the one If-None-Match names"}
+            if operation_.get("operationId") != "ready" and "streams" not in operation_.get("tags", []):
+                for response in responses.values():  # every counted answer (project.throttles)
+                    response.setdefault("headers", {}).update(copy.deepcopy(RATE_LIMIT_HEADERS))
             for status in ("429", "503"):
                 if status in responses:
                     responses[status].setdefault("headers", {})["Retry-After"] = {
@@ -201,6 +204,20 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
                     }
     _typed_nullables(result.get("components", {}).get("schemas", {}))
     return result
+
+
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Policy": {
+        "schema": {"type": "string"},
+        "description": 'each limit this request counts against: `"account";q=1200;w=60` is 1200 requests per 60 s '
+                       "(IETF httpapi rate-limit headers draft)",
+    },
+    "RateLimit": {
+        "schema": {"type": "string"},
+        "description": 'where the caller stands on each: `"account";r=1187;t=42` is 1187 requests left, the count '
+                       "freeing up within 42 s",
+    },
+}
 
 
 def _typed_nullables(node: Any) -> None:

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "project.http.ApiEdgeMiddleware",
+    "project.throttles.RateLimitHeadersMiddleware",  # RateLimit, RateLimit-Policy: where the caller stands
     "project.metrics.MetricsMiddleware",  # counts and times each move's answer, and open streams
     # The headers every answer carries, before the move shortcut so that its answers have them.
     "django.middleware.security.SecurityMiddleware",
@@ -241,7 +242,8 @@ SPECTACULAR_SETTINGS = {
         "(`POST /api/accounts/token/`), or a scoped token (`POST /api/tokens/`): an operation's "
         "summary names the scope it needs. Rate limits, per minute by default: 1200 requests per "
         "signed-in account, 600 per address without one, 10 password attempts per username and 30 "
-        "per address on the account and token endpoints; over a limit, 429 `rate_limited` with "
+        "per address on the account and token endpoints; every answer says where the caller stands in "
+        "`RateLimit-Policy` and `RateLimit` (the IETF draft's fields); over a limit, 429 `rate_limited` with "
         "`Retry-After`. Live streams, outside this schema since they are not request and answer: "
         "`GET /api/games/{id}/stream/` on the stream server gives the items of `/events/` as they "
         "come, as Server-Sent Events or NDJSON (`Accept: application/x-ndjson`), resumable with "
