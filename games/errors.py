@@ -47,6 +47,10 @@ class GameNotFound(ServiceError):
     code = "game_not_found"
 
 
+class PlayerNotFound(ServiceError):
+    code = "player_not_found"
+
+
 class NotAPlayer(ServiceError):
     code = "not_a_player"
 

@@ -1,9 +1,14 @@
 """`GET /api/games/{id}/record`: a finished game's record, to check with `python -m rules.verify`
-(`games.records`). A view of its own, apart from the play routes."""
+(`games.records`); and `GET /api/players/{username}/games/`: a player's finished games as NDJSON,
+one record a line, streamed. Views of their own, apart from the play routes."""
 
 from __future__ import annotations
 
-from rest_framework import serializers
+import json
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import renderers, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
@@ -58,3 +63,49 @@ class GameRecordApi(ScopedApi):
                answer=RecordAnswer, game=True, codes=["game_not_finished"], scope="read")
     def get(self, request, game_id: int):
         return Response(records.game_record(game_id=game_id, user=request.user))
+
+
+class NDJSONRenderer(renderers.BaseRenderer):
+    """`application/x-ndjson`: what the export streams; an error before it starts is one JSON line."""
+
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+    charset = None
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return b"" if data is None else json.dumps(data).encode() + b"\n"
+
+
+EXPORT_PARAMETERS = [
+    OpenApiParameter("since", str, description="finished at or after: an ISO 8601 date or date-time (UTC if no zone)"),
+    OpenApiParameter("until", str, description="finished before: an ISO 8601 date-time, or a date (its whole day)"),
+    OpenApiParameter("rules", str, description="only this game (a rules id: GET /api/rules/)"),
+    OpenApiParameter("result", str, enum=list(records.RESULTS),
+                     description="how the player's seat came out: won, lost, drawn (a shared win of every seat "
+                                 "still scoring), none (aborted, cancelled)"),
+]
+
+
+class PlayerGamesExportApi(ScopedApi):
+    """A player's finished games, oldest first, each line a record as `/api/games/{id}/record/`
+    gives it (`python -m rules.verify` checks any line saved alone). The caller's own private
+    games are in it; others' are not."""
+
+    permission_classes = (AllowAny,)
+    renderer_classes = (renderers.JSONRenderer, NDJSONRenderer)  # errors: JSON unless NDJSON is asked for
+
+    @operation("playerGamesExport",
+               summary="A player's finished games as NDJSON, one verifiable record a line, streamed "
+                       "(a private game only for a caller who sat in it)",
+               answer=RecordAnswer, parameters=EXPORT_PARAMETERS, codes=["player_not_found", "invalid_input"],
+               scope="read")
+    def get(self, request, username: str):
+        _, game_ids = records.player_games(
+            username=username, viewer=request.user, since=request.GET.get("since"), until=request.GET.get("until"),
+            rules_id=request.GET.get("rules"), result=request.GET.get("result"),
+        )
+        lines = (json.dumps(record, default=str).encode() + b"\n" for record in records.records_of(game_ids))
+        response = StreamingHttpResponse(lines, content_type=NDJSONRenderer.media_type)
+        response["Cache-Control"] = "private, no-store"
+        response["X-Games-Count"] = str(len(game_ids))
+        return response

@@ -10,6 +10,7 @@ those responses document `code` as a snake_case pattern and name the codes every
 
 from __future__ import annotations
 
+import copy
 from collections import defaultdict
 from typing import Any, Iterable
 
@@ -193,6 +194,9 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
                     "schema": {"type": "string"}, "description": "this answer's version, for If-None-Match",
                 }
                 responses["304"] = {"description": "not modified: the answer is still the one If-None-Match names"}
+            if operation_.get("operationId") != "ready" and "streams" not in operation_.get("tags", []):
+                for response in responses.values():  # every counted answer (project.throttles)
+                    response.setdefault("headers", {}).update(copy.deepcopy(RATE_LIMIT_HEADERS))
             for status in ("429", "503"):
                 if status in responses:
                     responses[status].setdefault("headers", {})["Retry-After"] = {
@@ -200,6 +204,20 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
                     }
     _typed_nullables(result.get("components", {}).get("schemas", {}))
     return result
+
+
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Policy": {
+        "schema": {"type": "string"},
+        "description": 'each limit this request counts against: `"account";q=1200;w=60` is 1200 requests per 60 s '
+                       "(IETF httpapi rate-limit headers draft)",
+    },
+    "RateLimit": {
+        "schema": {"type": "string"},
+        "description": 'where the caller stands on each: `"account";r=1187;t=42` is 1187 requests left, the count '
+                       "freeing up within 42 s",
+    },
+}
 
 
 def _typed_nullables(node: Any) -> None:
@@ -212,6 +230,44 @@ def _typed_nullables(node: Any) -> None:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
+
+
+def security_and_readiness(result: dict, **_: Any) -> dict:
+    """drf-spectacular postprocessing hook. An operation that takes no credentials at all (making
+    an account, getting a token, health) says so with an empty `security`: drf-spectacular writes
+    `[{}]` ("anonymous allowed"), which generators read as "needs a client with credentials".
+    And readiness (`project.ops.ready`, a plain async view) joins the documented operations."""
+    for path_item in result.get("paths", {}).values():
+        for operation_ in path_item.values():
+            if operation_.get("security") == [{}]:
+                operation_["security"] = []
+    result["paths"]["/api/ready/"] = {"get": copy.deepcopy(_READY)}  # later hooks add to it
+    return result
+
+
+_CHECK = {"type": "string", "description": "ok, or what failed"}
+_READY_ANSWER = {
+    "type": "object",
+    "properties": {
+        "status": {"type": "string", "enum": ["ok", "unavailable"]},
+        "database": _CHECK,
+        "broker": _CHECK,
+        "subscription": {**_CHECK, "description": "a stream server's Redis subscription (only there): ok, or what failed"},
+    },
+    "required": ["status"],
+    "additionalProperties": {"type": "string"},
+}
+_READY = {
+    "operationId": "ready",
+    "summary": "Readiness for load balancers: 200 while this process can serve, 503 naming what it cannot reach",
+    "tags": ["health"],
+    "security": [],
+    "responses": {
+        "200": {"description": "ready", "content": {"application/json": {"schema": _READY_ANSWER}}},
+        "503": {"description": "not ready: the checks that failed say why",
+                "content": {"application/json": {"schema": _READY_ANSWER}}},
+    },
+}
 
 
 def documented_endpoints(endpoints: list) -> list:

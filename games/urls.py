@@ -47,6 +47,7 @@ _routes = [
     path("games/<int:game_id>/state/", apis.GameStateApi.as_view(), name="game-state"),
     path("health/", apis.HealthApi.as_view(), name="health"),
     path("games/<int:game_id>/record/", record_api.GameRecordApi.as_view(), name="game-record"),
+    path("players/<str:username>/games/", record_api.PlayerGamesExportApi.as_view(), name="player-games-export"),
     path("games/<int:game_id>/conditionals/", conditional_apis.ConditionalsApi.as_view(), name="game-conditionals"),
     path("games/<int:game_id>/conditionals/preview/", conditional_apis.ConditionalPreviewApi.as_view(),
          name="game-conditional-preview"),

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "project.http.ApiEdgeMiddleware",
+    "project.throttles.RateLimitHeadersMiddleware",  # RateLimit, RateLimit-Policy: where the caller stands
     "project.metrics.MetricsMiddleware",  # counts and times each move's answer, and open streams
     # The headers every answer carries, before the move shortcut so that its answers have them.
     "django.middleware.security.SecurityMiddleware",
@@ -240,7 +241,8 @@ SPECTACULAR_SETTINGS = {
         "(`POST /api/accounts/token/`), or a scoped token (`POST /api/tokens/`): an operation's "
         "summary names the scope it needs. Rate limits, per minute by default: 1200 requests per "
         "signed-in account, 600 per address without one, 10 password attempts per username and 30 "
-        "per address on the account and token endpoints; over a limit, 429 `rate_limited` with "
+        "per address on the account and token endpoints; every answer says where the caller stands in "
+        "`RateLimit-Policy` and `RateLimit` (the IETF draft's fields); over a limit, 429 `rate_limited` with "
         "`Retry-After`. Live streams, outside this schema since they are not request and answer: "
         "`GET /api/games/{id}/stream/` on the stream server gives the items of `/events/` as they "
         "come, as Server-Sent Events or NDJSON (`Accept: application/x-ndjson`), resumable with "
@@ -249,6 +251,9 @@ SPECTACULAR_SETTINGS = {
         "(`/api/webhooks/`) POST the same notices, and each event, signed the Standard Webhooks way."
     ),
     "VERSION": "1",
+    # 3.1: a nullable reference is `oneOf: [{$ref}, {type: null}]`, which generators read, where
+    # 3.0's `allOf` beside `nullable` is ignored by them (issue 53).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -257,7 +262,10 @@ SPECTACULAR_SETTINGS = {
     "PREPROCESSING_HOOKS": ["games.schema.documented_endpoints"],
     # Enums stay inline (no enum postprocessing): each error response lists its own codes where a
     # client reads them. The streams, not DRF views, are added by hand.
-    "POSTPROCESSING_HOOKS": ["streams.schema.document_streams", "games.schema.http_caching_and_strictness"],
+    "POSTPROCESSING_HOOKS": [
+        "streams.schema.document_streams", "games.schema.security_and_readiness",
+        "games.schema.http_caching_and_strictness",
+    ],
 }
 
 # Live streams (streams.views) are served by an ASGI process of their own; the WSGI server sends a

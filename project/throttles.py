@@ -45,21 +45,28 @@ class _Allowances:
     def __init__(self) -> None:
         self._left: dict[str, int] = {}
         self._unused: dict[str, int] = {}  # the last minute's counters: requests counted, never made
+        self._used: dict[str, float] = {}  # this minute's counters: the sliding minute's requests, estimated
         self._window: int | None = None
         self._lock = threading.Lock()
 
-    def take(self, counter: str, window: int) -> bool:
+    def take(self, counter: str, window: int) -> float | None:
+        """Let one request through on what was counted ahead: the sliding minute's requests with
+        it (as estimated), or None when Redis must count it."""
         with self._lock:
             if not self._turn(window):
-                return False  # a request timed before the minute turned: Redis counts it
+                return None  # a request timed before the minute turned: Redis counts it
             left = self._left.get(counter, 0)
             if left <= 0:
-                return False
+                return None
             self._left[counter] = left - 1
-            return True
+            self._used[counter] = self._used.get(counter, 0) + 1
+            return self._used[counter]
 
-    def add(self, counter: str, window: int, count: int) -> None:
+    def add(self, counter: str, window: int, count: int, used: float = 0) -> None:
+        """`count` requests counted ahead, and `used`: the sliding minute's requests so far."""
         with self._lock:
+            if self._turn(window):
+                self._used[counter] = used
             if count <= 0:
                 return
             if self._turn(window):
@@ -77,6 +84,7 @@ class _Allowances:
         with self._lock:
             self._left.clear()
             self._unused.clear()
+            self._used.clear()
             self._window = None
 
     def _turn(self, window: int) -> bool:
@@ -89,6 +97,7 @@ class _Allowances:
             follows = self._window is not None and window == self._window + 1
             self._unused = {counter: left for counter, left in self._left.items() if left > 0} if follows else {}
             self._left = {}
+            self._used = {}
             self._window = window
         return True
 
@@ -118,7 +127,9 @@ class _PerMinute(SimpleRateThrottle):
         now = self.timer()
         window = int(now // self.duration)
         counter = f"{self.key}:{window}"
-        if _allowances.take(counter, window):
+        used = _allowances.take(counter, window)
+        if used is not None:
+            self._tell(request, used, (window + 1) * self.duration - now)
             return True
         still_covered = 1 - (now - window * self.duration) / self.duration
         last_counter = f"{self.key}:{window - 1}"
@@ -133,7 +144,8 @@ class _PerMinute(SimpleRateThrottle):
         # This request's count; the others counted with it are this process's to let through.
         estimate = previous * still_covered + current - (counted - 1)
         if estimate <= self.num_requests:
-            _allowances.add(counter, window, counted - 1)
+            _allowances.add(counter, window, counted - 1, estimate)
+            self._tell(request, estimate, (window + 1) * self.duration - now)
             return True
         # Back when the last minute's weight has fallen enough, or at the latest when it is gone.
         if previous:
@@ -141,10 +153,48 @@ class _PerMinute(SimpleRateThrottle):
         else:
             wait = (window + 1) * self.duration - now
         self.wait_seconds = min(wait, (window + 2) * self.duration - now)
+        self._tell(request, self.num_requests, self.wait())
         return False
 
     def wait(self) -> float:
         return max(1, math.ceil(self.wait_seconds))
+
+    def _tell(self, request, used: float, reset: float) -> None:
+        """Leave this limit's standing on the request, for `RateLimitHeadersMiddleware`."""
+        target = getattr(request, "_request", request)  # DRF's request wraps Django's
+        told = getattr(target, "rate_limits", None)
+        if told is None:
+            told = {}
+            try:
+                target.rate_limits = told
+            except AttributeError:  # not a request that answers (a form's stand-in)
+                return
+        remaining = max(0, int(self.num_requests - used))
+        told[self.limit_name] = (self.num_requests, self.duration, remaining, max(0, math.ceil(reset)))
+
+
+class RateLimitHeadersMiddleware:
+    """Every answer that counted against a limit says where its caller stands, in the IETF
+    httpapi draft's structured fields (draft-ietf-httpapi-ratelimit-headers):
+
+        RateLimit-Policy: "account";q=1200;w=60
+        RateLimit: "account";r=1187;t=42
+
+    `q` requests per `w` seconds; `r` left now, `t` seconds until the count frees up (on a 429,
+    Retry-After's). Each limit the request counted against is listed (a password attempt counts
+    against its address's and its username's). `r` is estimated as the count is: a process that
+    counted requests ahead (`_Allowances`) tells its own estimate."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        told = getattr(request, "rate_limits", None)
+        if told:
+            response["RateLimit-Policy"] = ", ".join(f'"{name}";q={q};w={w}' for name, (q, w, _, _) in told.items())
+            response["RateLimit"] = ", ".join(f'"{name}";r={r};t={t}' for name, (_, _, r, t) in told.items())
+        return response
 
 
 def _count(cache, current_key: str, previous_key: str, window_seconds: int, limit: int,

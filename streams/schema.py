@@ -1,6 +1,12 @@
 """The live streams in the OpenAPI schema. They are plain async Django views, not DRF's, so
 drf-spectacular cannot see them; this postprocessing hook adds their three paths, with the media
-types they stream and every error they answer with (the same `{code, detail}` shape)."""
+types they stream, the schema of each item (a component: `GameStreamItem`, `ChatStreamItem`,
+`AccountStreamItem`), and every error they answer with (the same `{code, detail}` shape).
+
+OpenAPI 3.1 has no word for "a body of many items": the NDJSON media type's schema is one line's
+(as most streaming APIs describe it), and the SSE one is text whose every `data:` is one item;
+both name the item's component. A generated client reads a whole body, so it should open these
+with an SSE or NDJSON reader and parse each item with the component's generated model."""
 
 from __future__ import annotations
 
@@ -25,6 +31,7 @@ ELSEWHERE = (
 
 def document_streams(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     result.setdefault("paths", {})
+    result.setdefault("components", {}).setdefault("schemas", {}).update(_item_schemas())
     result["paths"]["/api/games/{game_id}/stream/"] = {
         "get": _operation(
             "gameStream",
@@ -33,6 +40,7 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
             "[scope: read]",
             codes=[400, 401, 403, 404, 503],
             parameters=_game_stream_parameters("seq"),
+            item="GameStreamItem",
         )
     }
     result["paths"]["/api/games/{game_id}/chat/stream/"] = {
@@ -42,6 +50,7 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
             "(`event: chat`, `id:` the line's id); resume with Last-Event-ID or ?after=N [scope: read]",
             codes=[400, 401, 403, 404, 503],
             parameters=_game_stream_parameters("line id"),
+            item="ChatStreamItem",
         )
     }
     result["paths"]["/api/stream/"] = {
@@ -50,6 +59,7 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
             "The account's feed: game_started, your_turn, deadline_warning, game_adjourned and "
             "game_over for each of its games, on one connection [scope: read]",
             codes=[401, 403, 503],
+            item="AccountStreamItem",
         )
     }
     return result
@@ -65,7 +75,85 @@ def _game_stream_parameters(resumed_by: str) -> list[dict[str, Any]]:
     ]
 
 
-def _operation(name: str, summary: str, codes: list[int], parameters: list | None = None) -> dict[str, Any]:
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _item_schemas() -> dict[str, Any]:
+    """Each stream's items: a game's opens with `game_full` and then gives the events of `/events/`;
+    the chat stream gives chat lines; the account feed notices; each may end with `stream_end`."""
+    game = {"type": "integer", "description": "the game's id"}
+    return {
+        "GameStreamFull": {
+            "type": "object",
+            "description": "the first item: the game as the caller sees it now (SSE: `event: game_full`)",
+            "properties": {
+                "type": {"type": "string", "enum": ["game_full"]},
+                "seq": {"type": "integer", "description": "the newest event the game includes"},
+                "game": _ref("GameDetail"),
+                "legal_moves": {"oneOf": [_ref("LegalMoves"), {"type": "null"}],
+                                "description": "a seated caller's legal moves (GET legal-moves), else null"},
+            },
+            "required": ["type", "seq", "game", "legal_moves"],
+        },
+        "StreamEnd": {
+            "type": "object",
+            "description": "the last item when the caller's access ends (SSE: `event: stream_end`)",
+            "properties": {
+                "type": {"type": "string", "enum": ["stream_end"]},
+                "reason": {"type": "string", "enum": ["token_revoked", "session_ended", "access_lost"]},
+            },
+            "required": ["type", "reason"],
+        },
+        "GameStreamItem": {
+            "description": "one item of a game's stream: `game_full` first, then each event as /events/ gives it "
+                           "(SSE: `id:` its seq, `event:` its kind), perhaps `stream_end` last",
+            "oneOf": [_ref("GameStreamFull"), _ref("EventAnswer"), _ref("StreamEnd")],
+        },
+        "ChatStreamItem": {
+            "description": "one item of a game's chat stream: a chat line as /chat/ gives it (SSE: `event: chat`, "
+                           "`id:` the line's id), perhaps `stream_end` last",
+            "oneOf": [_ref("ChatLine"), _ref("StreamEnd")],
+        },
+        "AccountNotice": {
+            "type": "object",
+            "description": "a notice of the account's feed (SSE: `event:` its type)",
+            "properties": {
+                "type": {"type": "string",
+                         "enum": ["game_started", "your_turn", "deadline_warning", "game_adjourned", "game_over"]},
+                "game": game,
+                "rules": {"type": "string"},
+                "seat": {"type": ["integer", "null"], "description": "the account's seat in the game"},
+                "seq": {"type": "integer"},
+                "deadline": {"type": ["string", "null"], "format": "date-time",
+                             "description": "your_turn, deadline_warning: when the seat's time runs out"},
+                "aborts_at": {"type": ["string", "null"], "format": "date-time",
+                              "description": "game_adjourned: when the game is aborted unless someone moves"},
+                "result": {"type": ["object", "null"], "description": "game_over: the result"},
+            },
+            "required": ["type", "game", "rules", "seat", "seq"],
+        },
+        "AccountStreamItem": {
+            "description": "one item of the account's feed",
+            "oneOf": [_ref("AccountNotice"), _ref("StreamEnd")],
+        },
+    }
+
+
+def _streamed(item: str) -> dict[str, Any]:
+    return {
+        "text/event-stream": {"schema": {
+            "type": "string", "contentMediaType": "text/event-stream",
+            "description": f"{STREAMED['text/event-stream']}; each `data:` is a {item} (components)",
+        }},
+        "application/x-ndjson": {"schema": {
+            **_ref(item), "description": f"{STREAMED['application/x-ndjson']}: this schema is one line's",
+        }},
+    }
+
+
+def _operation(name: str, summary: str, codes: list[int], parameters: list | None = None,
+               item: str = "") -> dict[str, Any]:
     return {
         "operationId": name,
         "summary": summary,
@@ -75,7 +163,7 @@ def _operation(name: str, summary: str, codes: list[int], parameters: list | Non
         "responses": {
             "200": {
                 "description": "the stream; a keep-alive every 15 s of silence",
-                "content": {kind: {"schema": {"type": "string", "description": text}} for kind, text in STREAMED.items()},
+                "content": _streamed(item),
             },
             "302": {"description": ELSEWHERE},
             **{str(status): _error(name, status) for status in codes},

@@ -33,7 +33,7 @@ def reply_address(user_id: int, game_id: int, seat: int) -> str:
 
 def address_of(*, user: Any, game_id: int) -> str:
     """The caller's seat's reply address in the game."""
-    game = selectors.game_get(game_id=game_id)
+    game = selectors.game_for(game_id=game_id, user=user)  # a private game is hidden from a stranger
     seat = selectors.seat_of(game=game, user=user)
     if seat is None:
         raise errors.NotAPlayer(f"you have no seat in game {game_id}")
@@ -42,7 +42,7 @@ def address_of(*, user: Any, game_id: int) -> str:
 
 def address_rotate(*, user: Any, game_id: int) -> str:
     """A new reply address for the caller's seat in the game; the old one is unknown from now on."""
-    game = selectors.game_get(game_id=game_id)
+    game = selectors.game_for(game_id=game_id, user=user)  # a private game is hidden from a stranger
     seat = selectors.seat_of(game=game, user=user)
     if seat is None:
         raise errors.NotAPlayer(f"you have no seat in game {game_id}")

@@ -56,6 +56,7 @@ def test_the_schema_is_served_and_documents_every_operation(client):
     }
     streams = {"gameStream", "gameChatStream", "accountStream"}  # not DRF views: documented by streams.schema
     assert streams <= operations
+    streams.add("ready")  # nor is readiness (project.ops): documented by games.schema
     canonical = {(path, method) for path, method in routes if path.endswith(("/", ".txt"))}
     assert len(operations - streams) == len(canonical)
     assert all(path.endswith(("/", ".txt")) for path in document["paths"])
@@ -204,7 +205,7 @@ def test_a_games_bots_items_and_its_time_control_are_described(client):
     item = body["bots"]["items"]
     assert set(item["properties"]) == {"seat", "bot", "level"} and item["required"] == ["seat", "bot"]
     assert item["additionalProperties"] is False
-    assert body["time_control"]["type"] == "object" and body["time_control"]["nullable"] is True
+    assert body["time_control"]["type"] == ["object", "null"]  # OpenAPI 3.1: null is a type
 
 
 def test_time_control_null_is_accepted_as_documented():
@@ -274,6 +275,8 @@ def test_hostile_shapes_in_every_body_field_and_in_invitation_links_get_no_serve
         for method, operation in item.items():
             if "streams" in operation.get("tags", []) or method not in ("get", "post", "patch", "put"):
                 continue
+            if operation["operationId"] == "ready":
+                continue  # its 503 is an answer (what this process cannot reach), not a failure
             if method == "get":
                 for value in ("%C3%A9", "%F0%9F%8E%B2", "%00"):
                     answer = player.client.get(f"{concrete}?invitation={value}")
@@ -299,3 +302,62 @@ def test_the_text_board_documents_its_text_and_its_errors_in_json(client):
     responses = _schema(client)["paths"]["/api/games/{game_id}/board.txt"]["get"]["responses"]
     assert list(responses["200"]["content"]) == ["text/plain"]
     assert all(list(response["content"]) == ["application/json"] for status, response in responses.items() if status >= "400")
+
+
+# --- what generators need (issue 53) ------------------------------------------------------------
+
+
+def test_no_composition_beside_nullable_anywhere(client):
+    """OpenAPI 3.1: a nullable reference is a oneOf with null; `allOf` beside `nullable` is what
+    generators ignored (SeatSummary.bot, GameDetail.draw_offer, GameDetail.takeback_request)."""
+    document = _schema(client)
+    assert document["openapi"] == "3.1.0"
+    assert [node for node in _nodes(document) if "nullable" in node] == []
+    schemas = document["components"]["schemas"]
+    for holder, name in (("SeatSummary", "bot"), ("GameDetail", "draw_offer"), ("GameDetail", "takeback_request")):
+        assert {"type": "null"} in schemas[holder]["properties"][name]["oneOf"], (holder, name)
+
+
+def test_operations_without_credentials_say_so_and_the_others_name_them(client):
+    document = _schema(client)
+    security = {op["operationId"]: op["security"] for item in document["paths"].values() for op in item.values()}
+    for anonymous in ("accountCreate", "tokenObtain", "health", "ready"):
+        assert security[anonymous] == [], anonymous
+    assert security["moveSubmit"] == [{"tokenAuth": []}, {"cookieAuth": []}]
+    assert {} in security["gameGet"]  # a public game: a token is welcome, not needed
+    assert all(value == [] or {"tokenAuth": []} in value for value in security.values())
+
+
+def test_streams_name_their_media_types_and_item_schemas(client):
+    document = _schema(client)
+    for path, item in (("/api/games/{game_id}/stream/", "GameStreamItem"),
+                       ("/api/games/{game_id}/chat/stream/", "ChatStreamItem"), ("/api/stream/", "AccountStreamItem")):
+        content = document["paths"][path]["get"]["responses"]["200"]["content"]
+        assert set(content) == {"text/event-stream", "application/x-ndjson"}
+        assert content["application/x-ndjson"]["schema"]["$ref"] == f"#/components/schemas/{item}"
+        assert item in content["text/event-stream"]["schema"]["description"]
+        assert document["components"]["schemas"][item]["oneOf"]
+    assert document["paths"]["/api/ready/"]["get"]["responses"]["503"]
+
+
+def test_the_schema_is_built_once_per_process_and_answers_304_to_its_etag(client, monkeypatch):
+    from drf_spectacular.generators import SchemaGenerator
+
+    from project import schema_view
+
+    schema_view.forget()
+    built = []
+    real = SchemaGenerator.get_schema
+    monkeypatch.setattr(SchemaGenerator, "get_schema", lambda self, *a, **k: built.append(1) or real(self, *a, **k))
+    accept = "application/vnd.oai.openapi+json"
+    first = client.get("/api/schema/", HTTP_ACCEPT=accept)
+    again = client.get("/api/schema/", HTTP_ACCEPT=accept)
+    assert first.status_code == again.status_code == 200 and first.content == again.content
+    assert len(built) == 1
+    assert first["ETag"] == again["ETag"]
+    unchanged = client.get("/api/schema/", HTTP_ACCEPT=accept, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert unchanged.status_code == 304 and unchanged.content == b""
+    yaml = client.get("/api/schema/?lang=xx-made-up&version=9")
+    assert yaml.status_code == 200 and yaml["ETag"] != first["ETag"] and len(built) == 2  # one more format
+    client.get("/api/schema/?lang=yy-made-up")
+    assert len(built) == 2  # an unknown language is the default document: no new build

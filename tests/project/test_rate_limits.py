@@ -233,3 +233,34 @@ def test_processes_counting_ahead_together_stay_under_the_one_limit(settings, mo
     assert throttles.AHEAD < 300 - throttles.AHEAD
     assert 300 - throttles.AHEAD <= served <= 300
     assert set(codes[served + throttles.AHEAD:]) == {429}
+
+
+# --- where the caller stands: RateLimit and RateLimit-Policy (issue 53) ------------------------
+
+
+def test_every_counted_answer_says_where_the_caller_stands(settings):
+    _limits(settings, account=5)
+    player = register()
+    answers = [player.get("/api/games/") for _ in range(6)]
+    assert [a["RateLimit-Policy"] for a in answers] == ['"account";q=5;w=60'] * 6
+    left = [int(a["RateLimit"].split(";r=")[1].split(";")[0]) for a in answers]
+    assert left == [4, 3, 2, 1, 0, 0]
+    assert answers[-1].status_code == 429
+    assert answers[-1]["RateLimit"].endswith(f';t={answers[-1]["Retry-After"]}')
+    assert 0 < int(answers[0]["RateLimit"].rsplit(";t=", 1)[1]) <= 60
+
+
+def test_a_stranger_and_a_password_attempt_see_their_limits(settings):
+    _limits(settings, address=600, login=10, login_address=30)
+    anonymous = APIClient(REMOTE_ADDR=_address()).get("/api/rules/")
+    assert anonymous["RateLimit-Policy"] == '"address";q=600;w=60' and anonymous["RateLimit"].startswith('"address";r=599;t=')
+    attempt = _login(f"nobody{uuid.uuid4().hex[:8]}", "x", _address())
+    assert attempt["RateLimit-Policy"] == '"login_address";q=30;w=60, "login";q=10;w=60'
+    assert attempt["RateLimit"].startswith('"login_address";r=29;t=')
+
+
+def test_the_headers_are_in_the_schema(client):
+    document = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    responses = document["paths"]["/api/games/"]["get"]["responses"]
+    for status in ("200", "429"):
+        assert {"RateLimit", "RateLimit-Policy"} <= set(responses[status]["headers"])
