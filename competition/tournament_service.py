@@ -20,7 +20,7 @@ from django.utils import timezone
 
 import bots
 import rules
-from competition import pairing, rating_fold, ratings, tournament_pairing
+from competition import dutch, pairing, rating_fold, ratings, tournament_pairing
 from competition.errors import AlreadyEntered, NotTheOrganiser, TournamentClosed, TournamentNotFound
 from competition.models import Entrant, Table, Tournament, TournamentKind, TournamentStatus
 from games import selectors as games_selectors
@@ -178,16 +178,17 @@ def _results_in(tournament: Tournament) -> int:
 def _round_start(tournament: Tournament, number: int) -> None:
     everyone = {entrant.pk: entrant for entrant in tournament.entrants.select_related("user")}
     entrants = {pk: entrant for pk, entrant in everyone.items() if not entrant.withdrawn}
-    records = _records(tournament, entrants)
+    records = _records(tournament, entrants, everyone)
     if tournament.kind == TournamentKind.ROUND_ROBIN:
         # The schedule made at the start stands (Berger tables over everyone who started: nobody
         # is deleted once the tournament runs); a withdrawn entrant's game is a forfeit.
         seating = tournament_pairing.round_robin_round(sorted(everyone), number,
                                                        withdrawn={pk for pk in everyone if pk not in entrants})
     elif tournament.players == 2:
-        seating = tournament_pairing.kinds_of(tournament_pairing.swiss(list(records.values())))
+        seating = tournament_pairing.kinds_of(tournament_pairing.swiss(list(records.values()), tournament.rounds))
     else:
-        seating = tournament_pairing.kinds_of(tournament_pairing.tables_by_score(list(records.values()), tournament.players))
+        present = [record for record in records.values() if record.present]
+        seating = tournament_pairing.kinds_of(tournament_pairing.tables_by_score(present, tournament.players))
     for index, (seated, reason) in enumerate(seating, start=1):
         table = Table(tournament=tournament, round=number, number=index, entrants=list(seated), reason=reason)
         if len(seated) == 1:
@@ -208,20 +209,38 @@ def _game_for(tournament: Tournament, seated: list[Entrant]) -> Any:
     )
 
 
-def _records(tournament: Tournament, entrants: dict[int, Entrant]) -> dict[int, tournament_pairing.Record]:
-    records = {pk: tournament_pairing.Record(entrant=pk, rating=entrant.seed_rating) for pk, entrant in entrants.items()}
-    for table in tournament.tables.all():
+def _records(tournament: Tournament, entrants: dict[int, Entrant],
+             everyone: dict[int, Entrant] | None = None) -> dict[int, tournament_pairing.Record]:
+    """Each entrant's record so far, with its round-by-round history. `everyone` adds the
+    withdrawn as records not present (the pairing reads their scores for their past opponents'
+    floats); without it only `entrants` are returned."""
+    known = everyone or entrants
+    records = {pk: tournament_pairing.Record(entrant=pk, rating=entrant.seed_rating, history=[],
+                                             present=pk in entrants) for pk, entrant in known.items()}
+    for table in tournament.tables.all().order_by("round", "number"):
         for seat, entrant in enumerate(table.entrants):
             record = records.get(entrant)
             if record is None:
                 continue
-            record.points += (table.points or [0] * len(table.entrants))[seat]
+            points = (table.points or [0] * len(table.entrants))[seat]
+            record.points += points
             kind = tournament_pairing.table_kind(len(table.entrants), table.reason)
+            _missed_rounds(record, table.round - 1)
+            others = [other for other in table.entrants if other != entrant]
+            record.history.append(dutch.Round(opponent=others[0] if len(others) == 1 else None,
+                                              seat=seat if kind == tournament_pairing.GAME else None,
+                                              points=points, played=kind == tournament_pairing.GAME))
             if kind == tournament_pairing.BYE:
                 record.byes += 1
             if kind != tournament_pairing.GAME:
                 continue  # a game not played out is no meeting: the two may be paired again
-            record.opponents.update(other for other in table.entrants if other != entrant)
+            record.opponents.update(others)
             record.firsts += seat == 0
             record.seats.append(seat)
     return records
+
+
+def _missed_rounds(record: tournament_pairing.Record, before: int) -> None:
+    """Rounds the entrant was in no table of (not yet entered, or withdrawn): absences."""
+    while len(record.history) < before:
+        record.history.append(dutch.Round(None, None, 0.0, played=False, paired=False))
