@@ -289,7 +289,7 @@ class _Dutch:
     def set_weight(self, one: int, other: int, weight: int) -> None:
         if weight and (self.fixed_vertex(one) or self.fixed_vertex(other)):
             return  # a fixed pair's other edges stay at 0, as bbpPairings' finalizePair leaves them
-        key = (one, other) if one < other else (other, one)
+        key = _key(one, other)
         if weight:
             self.weights[key] = weight
         else:
@@ -302,7 +302,8 @@ class _Dutch:
         """A maximum weight matching: each vertex's mate, itself when unmatched. Pairs already
         fixed (`finalize`) are left out of the graph: their edge outweighs everything else."""
         graph = nx.Graph()
-        graph.add_weighted_edges_from((a, b, w) for (a, b), w in self.weights.items())
+        graph.add_weighted_edges_from((a, b, (w << self.tie_bits) + self.ties.get((a, b), 0))
+                                      for (a, b), w in self.weights.items())
         mate = list(range(len(self.sorted)))
         for a, b in self.fixed:
             mate[a], mate[b] = b, a
@@ -338,6 +339,7 @@ class _Dutch:
         self.weights: dict[tuple[int, int], int] = {}
         self.fixed: list[tuple[int, int]] = []
         self.fixed_vertices: set[int] = set()
+        self.tie_bits, self.ties = 0, {}  # lower-order preferences below every weight (see S1)
         top = players[0].score
 
         for i in range(n):
@@ -546,23 +548,26 @@ class _Dutch:
                         base[larger][smaller] = 0
                     self.set_weight(vertex, other, base[larger][smaller])
 
-            # each S1 player's opponent: the highest the optimum allows
-            for index in remainder:
-                vertex = by_index[index]
-                if not paired_down(vertex):
-                    continue
+            # each S1 player's opponent: the highest the optimum allows, S1's top player first.
+            # bbpPairings asks the matching once per S1 player; one matching with each player's
+            # preference in its own lower field, the top player's highest, gives the same pairs.
+            first_half = [index for index in remainder if paired_down(by_index[index])]
+            step = _bits(len(by_index)) + 1
+            self.tie_bits = step * len(first_half)
+            for place, index in enumerate(first_half):
                 addend = 0
-                favourite = None
                 for other in reversed(remainder):
                     if other <= index or matched[by_index[other]]:
                         continue
-                    weight = base[other][index]
-                    if weight:
-                        self.set_weight(vertex, by_index[other], weight + addend)
-                        favourite = by_index[other]
+                    if base[other][index]:
+                        self.ties[_key(by_index[index], by_index[other])] = addend << (
+                            step * (len(first_half) - 1 - place))
                     addend += 1
-                if mate[vertex] != favourite:
-                    mate = self.compute()  # (already paired with the favourite: still the optimum)
+            if first_half:
+                mate = self.compute()
+            self.tie_bits, self.ties = 0, {}
+            for index in first_half:
+                vertex = by_index[index]
                 partner = mate[vertex]
                 matched[vertex] = matched[partner] = True
                 self.finalize(vertex, partner)
@@ -613,6 +618,10 @@ class _Dutch:
                 return self.first_seat if opponent.rank & 1 else 1 - self.first_seat
             return 1 - self.first_seat if player.rank & 1 else self.first_seat
         return 1 - opponent.preference if player_lower and opponent.preference is not None else player.preference
+
+
+def _key(one: int, other: int) -> tuple[int, int]:
+    return (one, other) if one < other else (other, one)
 
 
 def _compatible_preferences(one: int | None, other: int | None) -> bool:
