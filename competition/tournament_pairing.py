@@ -34,6 +34,7 @@ from competition.rating_fold import NOT_PLAYED_OUT
 BYE_POINTS = 1.0
 SIT_OUT_POINTS = 0.5
 BYE, FORFEIT, GAME, UNPLAYED = "bye", "forfeit", "game", "unplayed"
+HALF_POINT_BYE = "half_bye"  # a lone table's reason: a half-point bye asked for (from a TRF), not the pairing's
 
 
 def swiss_rounds(entrants: int) -> int:

@@ -14,13 +14,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 import bots
 import rules
-from competition import dutch, pairing, rating_fold, ratings, tournament_pairing
+from competition import pairing, rating_fold, ratings, selectors, tournament_pairing, trf
 from competition.errors import AlreadyEntered, NotTheOrganiser, TournamentClosed, TournamentNotFound
 from competition.models import Entrant, Table, Tournament, TournamentKind, TournamentStatus
 from games import selectors as games_selectors
@@ -178,7 +179,7 @@ def _results_in(tournament: Tournament) -> int:
 def _round_start(tournament: Tournament, number: int) -> None:
     everyone = {entrant.pk: entrant for entrant in tournament.entrants.select_related("user")}
     entrants = {pk: entrant for pk, entrant in everyone.items() if not entrant.withdrawn}
-    records = _records(tournament, entrants, everyone)
+    records = selectors.tournament_records(tournament, entrants, everyone)
     if tournament.kind == TournamentKind.ROUND_ROBIN:
         # The schedule made at the start stands (Berger tables over everyone who started: nobody
         # is deleted once the tournament runs); a withdrawn entrant's game is a forfeit.
@@ -209,38 +210,59 @@ def _game_for(tournament: Tournament, seated: list[Entrant]) -> Any:
     )
 
 
-def _records(tournament: Tournament, entrants: dict[int, Entrant],
-             everyone: dict[int, Entrant] | None = None) -> dict[int, tournament_pairing.Record]:
-    """Each entrant's record so far, with its round-by-round history. `everyone` adds the
-    withdrawn as records not present (the pairing reads their scores for their past opponents'
-    floats); without it only `entrants` are returned."""
-    known = everyone or entrants
-    records = {pk: tournament_pairing.Record(entrant=pk, rating=entrant.seed_rating, history=[],
-                                             present=pk in entrants) for pk, entrant in known.items()}
-    for table in tournament.tables.all().order_by("round", "number"):
-        for seat, entrant in enumerate(table.entrants):
-            record = records.get(entrant)
-            if record is None:
-                continue
-            points = (table.points or [0] * len(table.entrants))[seat]
-            record.points += points
-            kind = tournament_pairing.table_kind(len(table.entrants), table.reason)
-            _missed_rounds(record, table.round - 1)
-            others = [other for other in table.entrants if other != entrant]
-            record.history.append(dutch.Round(opponent=others[0] if len(others) == 1 else None,
-                                              seat=seat if kind == tournament_pairing.GAME else None,
-                                              points=points, played=kind == tournament_pairing.GAME))
-            if kind == tournament_pairing.BYE:
-                record.byes += 1
-            if kind != tournament_pairing.GAME:
-                continue  # a game not played out is no meeting: the two may be paired again
-            record.opponents.update(others)
-            record.firsts += seat == 0
-            record.seats.append(seat)
-    return records
+# --- a Swiss seeded from a TRF file -----------------------------------------------------------
 
 
-def _missed_rounds(record: tournament_pairing.Record, before: int) -> None:
-    """Rounds the entrant was in no table of (not yet entered, or withdrawn): absences."""
-    while len(record.history) < before:
-        record.history.append(dutch.Round(None, None, 0.0, played=False, paired=False))
+@transaction.atomic
+def tournament_import_trf(*, user: Any, text: str, rules_id: str, time_control: Any, rated: bool = False,
+                          options: dict | None = None) -> Tournament:
+    """A two-player Swiss continued from a TRF16 file (`competition.trf`): each player line names
+    an account (its username), the rounds in the file become finished tables, and the next round
+    is paired by our Dutch pairing at once. Starting ranks must follow the ratings (our pairing
+    numbers do)."""
+    try:
+        report = trf.loads(text)
+    except trf.TrfError as error:
+        raise InvalidInput(f"not a TRF16 file: {error}", fields={"trf": [str(error)]}) from None
+    players = sorted(report.players, key=lambda p: p.number)
+    if any(a.rating < b.rating for a, b in zip(players, players[1:])):
+        raise InvalidInput("starting ranks must follow the ratings, highest first", fields={"trf": ["ranks"]})
+    accounts = {u.username: u for u in get_user_model().objects.filter(username__in=[p.name for p in players])}
+    missing = [p.name for p in players if p.name not in accounts]
+    if missing:
+        raise InvalidInput(f"no account named {', '.join(missing[:10])}", fields={"trf": ["unknown players"]})
+    played = max(len(p.games) for p in players)
+    tournament = tournament_create(user=user, name=report.name or "Imported Swiss", kind=TournamentKind.SWISS,
+                                   rules_id=rules_id, players=2, options=options, time_control=time_control,
+                                   rated=rated, starts_at=timezone.now(), rounds=max(report.rounds, played + 1))
+    entrants = {p.number: Entrant.objects.create(tournament=tournament, user=accounts[p.name], name=p.name,
+                                                 seed_rating=p.rating or 1500) for p in players}
+    for number in range(1, played + 1):
+        _imported_round(tournament, number, players, entrants)
+    tournament.status, tournament.current_round = TournamentStatus.RUNNING, played
+    tournament.save(update_fields=["status", "current_round"])
+    tournament_advance(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def _imported_round(tournament: Tournament, number: int, players: list[trf.Player], entrants: dict[int, Entrant]) -> None:
+    tables = []
+    for player in players:
+        game = player.games[number - 1] if number <= len(player.games) else None
+        if game is None or game.result in ("Z", "-", " "):
+            continue
+        entrant = entrants[player.number].pk
+        if game.result in trf.PLAYED:
+            if game.colour != "w":
+                continue  # the white player's line makes the table
+            black = entrants[game.opponent].pk
+            points = [game.points, 1 - game.points]
+            places = [1, 1] if game.points == 0.5 else [1, 2] if game.points == 1 else [2, 1]
+            tables.append(([entrant, black], points, places, "trf"))
+        else:
+            reason = {"+": tournament_pairing.FORFEIT, "H": tournament_pairing.HALF_POINT_BYE}.get(game.result, tournament_pairing.BYE)
+            tables.append(([entrant], [game.points], [1], reason))
+    for index, (seated, points, places, reason) in enumerate(tables, start=1):
+        Table.objects.create(tournament=tournament, round=number, number=index, entrants=seated, points=points,
+                             places=places, reason=reason, finished=True)
