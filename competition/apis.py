@@ -244,6 +244,15 @@ class TournamentJoinApi(ReadOpenWriteSignedIn):
         return Response(selectors.tournament_detail(tournament_id=tournament_id))
 
 
+class TournamentStartApi(ReadOpenWriteSignedIn):
+    @operation("tournamentStart", summary="Start now rather than at the set time (the organiser only)",
+               answer=TournamentDetail, auth="required",
+               codes=["not_found", "tournament_not_found", "tournament_closed", "not_the_organiser"], scope="play")
+    def post(self, request, tournament_id: int):
+        tournament_service.tournament_start(user=request.user, tournament_id=tournament_id)
+        return Response(selectors.tournament_detail(tournament_id=tournament_id))
+
+
 class TournamentBotsApi(ReadOpenWriteSignedIn):
     class TournamentBotInputSerializer(serializers.Serializer):
         bot = serializers.CharField(max_length=20)

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+import rules
 from competition import dutch, rating_fold, ratings, tournament_pairing, trf
 from competition.errors import PlayerNotFound, SeekNotFound, TournamentNotFound, TrfNotForTables
 from competition.models import Rating, RatingChange, Seek, SeekStatus, Tournament
@@ -202,6 +203,21 @@ def leaderboard(*, rules_id: str, time_class: str, system: str | None = None) ->
 def leaderboard_pools() -> list[dict[str, Any]]:
     pools = Rating.objects.values_list("rules", "time_class", "system").distinct().order_by("rules", "time_class", "system")
     return [{"rules": r, "time_class": c, "system": s} for r, c, s in pools]
+
+
+def pools_offered() -> list[dict[str, Any]]:
+    """Every rating pool a game of the catalogue can be rated in: the game, the time class and
+    the system (two players: Glicko-2; three or four: Plackett-Luce); those with rated players
+    first, each marked `has_players`."""
+    rated = {(p["rules"], p["time_class"], p["system"]) for p in leaderboard_pools()}
+    pools = []
+    for rules_id, game in rules.catalog().items():
+        systems = sorted({ratings.system_for(n) for n in range(max(game.min_players, 2), game.max_players + 1)})
+        for time_class in rating_fold.TIME_CLASSES:
+            for system in systems:
+                pools.append({"rules": rules_id, "title": game.title, "time_class": time_class, "system": system,
+                              "has_players": (rules_id, time_class, system) in rated})
+    return sorted(pools, key=lambda pool: not pool["has_players"])
 
 
 def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:

@@ -104,6 +104,27 @@ def tournament_bot_add(*, user: Any, tournament_id: int, bot: str, level: int | 
                                   name=f"{spec.name} #{number} (level {chosen})")
 
 
+def tournament_start(*, user: Any, tournament_id: int) -> None:
+    """The organiser starts the tournament now rather than at its time: entries close and round 1
+    is paired (or it is cancelled, too few having entered)."""
+    with transaction.atomic():
+        tournament = _registering_for_start(tournament_id)
+        if tournament.created_by_id != user.pk:
+            raise NotTheOrganiser("only the tournament's organiser starts it early")
+        tournament.starts_at = timezone.now()
+        tournament.save(update_fields=["starts_at"])
+    tournament_advance(tournament_id=tournament_id)
+
+
+def _registering_for_start(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+    if tournament.status != TournamentStatus.REGISTERING:
+        raise TournamentClosed(f"tournament {tournament_id} is {tournament.status}: it has started")
+    return tournament
+
+
 # --- the workers' side ------------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ _routes = [
     path("tournaments/", apis.TournamentsApi.as_view(), name="tournaments"),
     path("tournaments/<int:tournament_id>/", apis.TournamentApi.as_view(), name="tournament"),
     path("tournaments/<int:tournament_id>/trf/", apis.TournamentTrfApi.as_view(), name="tournament-trf"),
+    path("tournaments/<int:tournament_id>/start/", apis.TournamentStartApi.as_view(), name="tournament-start"),
     path("tournaments/<int:tournament_id>/entry/", apis.TournamentJoinApi.as_view(), name="tournament-entry"),
     path("tournaments/<int:tournament_id>/bots/", apis.TournamentBotsApi.as_view(), name="tournament-bots"),
     path("leaderboards/", apis.LeaderboardsApi.as_view(), name="leaderboards"),
