@@ -317,6 +317,21 @@ class _Dutch:
         self.fixed.append((one, other))
         self.fixed_vertices.update((one, other))
 
+    def prefer_highest(self, first_half: list[int], remainder: list[int], matched: list[bool], by_index: list[int],
+                       base: list[list[int]]) -> None:
+        """Tie-breaks below every weight: each of `first_half` (bracket indices, top first) would
+        rather meet the highest-ranked of the remainder below it, the top one's wish first."""
+        step = _bits(len(by_index)) + 1
+        self.tie_bits = step * len(first_half)
+        for place, index in enumerate(first_half):
+            addend = 0
+            for other in reversed(remainder):
+                if other <= index or matched[by_index[other]]:
+                    continue
+                if base[other][index]:
+                    self.ties[_key(by_index[index], by_index[other])] = addend << (step * (len(first_half) - 1 - place))
+                addend += 1
+
     # --- the round ----------------------------------------------------------------------------
 
     def pairing(self) -> list[tuple[int, ...]]:
@@ -415,7 +430,8 @@ class _Dutch:
             def in_bracket(vertex: int) -> bool:
                 return group_begin_vertex <= mate[vertex] < next_begin_vertex
 
-            mate = self.compute()
+            if group_begin:  # (with no downfloaters, the remainder's matching below comes first)
+                mate = self.compute()
 
             # which downfloaters from above play in this bracket: the highest first
             for index in range(group_begin):
@@ -474,18 +490,31 @@ class _Dutch:
             remainder_pairs = 0
             for index in range(group_begin, next_begin):
                 vertex = by_index[index]
-                if mate[vertex] < group_begin_vertex:
+                if group_begin and mate[vertex] < group_begin_vertex:
                     continue
                 remainder.append(index)
-                if mate[vertex] < vertex:
+                if group_begin and mate[vertex] < vertex:
                     remainder_pairs += 1
-            first_end = remainder_pairs  # place in `remainder` where S2 starts
-
-            for b, larger in enumerate(remainder):
-                for a, smaller in enumerate(remainder[:b]):
-                    self.set_weight(by_index[smaller], by_index[larger],
-                                    exchange_weight(smaller, larger, a, remainder_pairs))
-            mate = self.compute()
+            if not group_begin:
+                # The number of pairs the bracket makes is fixed by criteria above the exchange
+                # weights: guess half the bracket, and ask again only if the matching says otherwise.
+                remainder_pairs = len(remainder) // 2
+            while True:
+                first_end = remainder_pairs  # place in `remainder` where S2 starts
+                for b, larger in enumerate(remainder):
+                    for a, smaller in enumerate(remainder[:b]):
+                        self.set_weight(by_index[smaller], by_index[larger],
+                                        exchange_weight(smaller, larger, a, remainder_pairs))
+                # Below every criterion, S1's opponents as high as possible, as if S1 were the
+                # top half: when no exchange is needed (most brackets) this matching is already
+                # the one the last step below would ask for.
+                self.prefer_highest(remainder[:first_end], remainder, matched, by_index, base)
+                mate = self.compute()
+                self.tie_bits, self.ties = 0, {}
+                pairs_made = sum(group_begin_vertex <= mate[by_index[index]] < by_index[index] for index in remainder)
+                if group_begin or pairs_made == remainder_pairs:
+                    break
+                remainder_pairs = pairs_made
 
             def paired_down(vertex: int) -> bool:  # paired with someone below it in this bracket
                 return vertex < mate[vertex] < next_begin_vertex
@@ -552,20 +581,10 @@ class _Dutch:
             # bbpPairings asks the matching once per S1 player; one matching with each player's
             # preference in its own lower field, the top player's highest, gives the same pairs.
             first_half = [index for index in remainder if paired_down(by_index[index])]
-            step = _bits(len(by_index)) + 1
-            self.tie_bits = step * len(first_half)
-            for place, index in enumerate(first_half):
-                addend = 0
-                for other in reversed(remainder):
-                    if other <= index or matched[by_index[other]]:
-                        continue
-                    if base[other][index]:
-                        self.ties[_key(by_index[index], by_index[other])] = addend << (
-                            step * (len(first_half) - 1 - place))
-                    addend += 1
-            if first_half:
+            if exchanges:
+                self.prefer_highest(first_half, remainder, matched, by_index, base)
                 mate = self.compute()
-            self.tie_bits, self.ties = 0, {}
+                self.tie_bits, self.ties = 0, {}
             for index in first_half:
                 vertex = by_index[index]
                 partner = mate[vertex]
