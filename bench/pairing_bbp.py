@@ -147,7 +147,7 @@ def report(totals: dict, seed: int) -> str:
     rounds = max(totals["rounds"], 1)
     load = os.getloadavg()
     return "\n".join([
-        f"### Swiss pairing against bbpPairings ({datetime.date.today()})",
+        f"## Swiss pairing against bbpPairings ({datetime.date.today()}, `python -m bench.pairing_bbp`)",
         "",
         f"`python -m bench.pairing_bbp --tournaments {totals['tournaments']} --seed {seed}` on "
         f"{platform.node() or 'this machine'} ({os.cpu_count()} cores, {platform.python_implementation()} "
