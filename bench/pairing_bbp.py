@@ -103,10 +103,11 @@ def play(sim: Simulated, round_number: int, boards: list[tuple[int, ...]], rng: 
         by_number[black].games.append(trf.Game(white, "b", other))
 
 
-def compare(binary: Path, tournaments: int, seed: int, diffs: Path | None) -> dict:
+def compare(binary: Path, tournaments: int, seed: int, diffs: Path | None, totals: dict) -> dict:
+    """Pair `tournaments` random tournaments with both engines, adding up in `totals` as it goes."""
     rng = random.Random(seed)
-    totals = {"tournaments": 0, "rounds": 0, "identical": 0, "same_pairs": 0, "ours_s": 0.0, "bbp_s": 0.0,
-              "no_pairing": 0, "players": 0}
+    totals.update({"tournaments": 0, "rounds": 0, "identical": 0, "same_pairs": 0, "ours_s": 0.0, "bbp_s": 0.0,
+                   "no_pairing": 0, "players": 0})
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         for index in range(tournaments):
@@ -179,7 +180,12 @@ def main() -> None:
         parser.error("give bbpPairings' source: --bbp PATH or BBP_PAIRINGS_SOURCE "
                      "(git clone https://github.com/BieremaBoyzProgramming/bbpPairings)")
     binary = build(Path(args.bbp))
-    text = report(compare(binary, args.tournaments, args.seed, args.diffs), args.seed)
+    totals: dict = {}
+    try:
+        compare(binary, args.tournaments, args.seed, args.diffs, totals)
+    except KeyboardInterrupt:  # Ctrl-C: report the tournaments finished so far
+        print("interrupted: the figures cover the rounds paired so far", file=sys.stderr)
+    text = report(totals, args.seed)
     print(text)
     if args.write:
         with RESULTS.open("a") as results:

@@ -28,8 +28,8 @@ One bracket is settled at a time: which downfloaters from above play here (the h
 their opponents (the highest of the bracket that still keeps the optimum), then inside what is
 left the fewest exchanges between the halves S1 and S2, the smallest differences of the
 exchanged pairing numbers, and each S1 player's opponent taken as high in S2 as the optimum
-allows. Each choice is fixed in the weights before the next is asked of the matching, which is
-why one round runs the matching a few dozen times.
+allows. Each choice is fixed in the weights before the next is asked of the matching (about two
+matchings a bracket when no downfloater or exchange needs settling, more when they do).
 
 Seats: the entrant with the stronger preference gets it; equal ones are broken by the last round
 in which the two had different seats, then by rank (the higher-ranked entrant gets its
