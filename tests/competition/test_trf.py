@@ -147,3 +147,19 @@ def _account(player):
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.get(username=player.username)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_naming_no_account_or_out_of_rating_order_changes_nothing():
+    from games.errors import InvalidInput
+
+    organiser = _account(register())
+    nobody = BBP_CASES[3][0]  # players P1..P7: no such accounts
+    with pytest.raises(InvalidInput, match="no account named P1"):
+        tournament_service.tournament_import_trf(user=organiser, text=nobody, rules_id="toy_race", time_control=STEP)
+    upside_down = nobody.replace(" 1999 ", " 1000 ")
+    with pytest.raises(InvalidInput, match="follow the ratings"):
+        tournament_service.tournament_import_trf(user=organiser, text=upside_down, rules_id="toy_race", time_control=STEP)
+    with pytest.raises(InvalidInput, match="not a TRF16 file"):
+        tournament_service.tournament_import_trf(user=organiser, text="012 x\n", rules_id="toy_race", time_control=STEP)
+    assert not Tournament.objects.exists()
