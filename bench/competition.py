@@ -9,9 +9,7 @@
   written straight into the tables by SQL, with the time split into reading the log, the fold and
   writing the ratings.
 
-- swiss: the Dutch pairing's quality and speed against a reference on identical histories
-  (`swiss_quality`): repeats, pairs across score groups, seats three times running, the slowest
-  round.
+(The Swiss pairing is measured against bbpPairings by `bench.pairing_bbp`.)
 
 `BENCH_DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/scrapyard_bench) is emptied of
 games first. Figures go to stdout and bench/results/competition.md, with the machine and date.
@@ -201,125 +199,11 @@ def rebuild(games: int) -> list[str]:
     ]
 
 
-# --- Swiss pairing quality -----------------------------------------------------------------
-
-
-def _criteria(records: dict, tables: list[tuple[int, ...]]) -> tuple[int, int, int, int]:
-    """(repeats and absolute seat clashes, the bye's score above the lowest group in half points,
-    squared score spread in half points, pairs across score groups) of a round: the Dutch
-    criteria `competition.dutch` ranks first, in its order."""
-    from competition.dutch import seat_preference
-
-    repeats = cross = spread = bye = 0
-    lowest = min(record.points for record in records.values())
-    for table in tables:
-        if len(table) != 2:
-            bye = round((records[table[0]].points - lowest) * 2)  # the bye's height above the lowest group
-            continue
-        one, other = records[table[0]], records[table[1]]
-        repeats += other.entrant in one.opponents
-        (wanted, strength), (wanted_other, strength_other) = seat_preference(one.seats), seat_preference(other.seats)
-        repeats += 1000 * (wanted == wanted_other and strength == strength_other == 3)  # a seat clash
-        gap = round(abs(one.points - other.points) * 2)
-        cross += gap > 0
-        spread += gap * gap
-    return repeats, bye, spread, cross
-
-
-def _brute_force(records: dict) -> tuple[int, int, int, int]:
-    """The best (repeats and seat clashes, the bye's score above the lowest group, spread, cross
-    pairs) over every possible pairing, the bye to anyone who has had none: the optimum a small
-    field allows under the Dutch criteria's order."""
-    ids = sorted(records)
-    best = None
-
-    def walk(left: list[int], tables: list[tuple[int, ...]], bye_given: bool) -> None:
-        nonlocal best
-        if not left:
-            value = _criteria(records, tables)
-            best = value if best is None or value < best else best
-            return
-        first, rest = left[0], left[1:]
-        if len(left) % 2 and not bye_given and not records[first].byes:
-            walk(rest, [*tables, (first,)], True)
-        for index, other in enumerate(rest):
-            walk(rest[:index] + rest[index + 1:], [*tables, (first, other)], bye_given)
-
-    walk(ids, [], len(ids) % 2 == 0)
-    return best
-
-
-def _play(records: dict, tables: list[tuple[int, ...]], rng) -> None:
-    for table in tables:
-        if len(table) == 1:
-            records[table[0]].byes += 1
-            records[table[0]].points += 1
-            continue
-        one, other = table
-        result = rng.choice([1.0, 1.0, 0.5, 0.0, 0.0])
-        records[one].points += result
-        records[other].points += 1 - result
-        records[one].opponents.add(other)
-        records[other].opponents.add(one)
-        records[one].seats.append(0)
-        records[other].seats.append(1)
-
-
-def swiss_quality(events: int) -> list[str]:
-    """Our Dutch pairing against a reference on identical histories: each round is paired by us
-    and played (random results), and the reference pairs the very same standings: small fields by
-    brute force over every pairing, 128 entrants by the same matching over every pair (no
-    shortcut), which is the optimum of the weights."""
-    import random
-
-    from competition import dutch
-    from competition.tournament_pairing import Record, swiss_rounds
-
-    lines = ["| field | events x rounds | reference | repeats ours / ref | cross-score pairs ours / ref | "
-             "same seat 3 in a row | slowest round ours (ref) |", "|---|---|---|---|---|---|---|"]
-    for n, reference, count in [(9, "brute force", events), (11, "brute force", events), (12, "brute force", events),
-                                (34, "full matching", events),
-                                (128, "full matching", max(1, events // 4))]:
-        rng = random.Random(n)
-        ours_total = [0, 0]
-        ref_total = [0, 0]
-        threes = chances = 0
-        slowest = slowest_ref = 0.0
-        rounds = swiss_rounds(n) + 2
-        for _ in range(count):
-            records = {e: Record(entrant=e, rating=rng.uniform(1200, 2400)) for e in range(n)}
-            for _ in range(rounds):
-                started = time.perf_counter()
-                tables = dutch.pair(list(records.values()))
-                slowest = max(slowest, time.perf_counter() - started)
-                started = time.perf_counter()
-                if reference == "brute force":
-                    ref = _brute_force(records)
-                else:
-                    ref = _criteria(records, dutch.pair(list(records.values()), near_only=False))
-                slowest_ref = max(slowest_ref, time.perf_counter() - started)
-                ours = _criteria(records, tables)
-                ours_total[0] += ours[0]
-                ours_total[1] += ours[3]
-                ref_total[0] += ref[0]
-                ref_total[1] += ref[3]
-                _play(records, tables, rng)
-            for record in records.values():
-                seats = record.seats
-                chances += max(0, len(seats) - 2)
-                threes += sum(1 for i in range(len(seats) - 2) if len(set(seats[i:i + 3])) == 1)
-        lines.append(f"| {n} | {count} x {rounds} | {reference} | {ours_total[0]} / {ref_total[0]} | "
-                     f"{ours_total[1]} / {ref_total[1]} ({(ours_total[1] - ref_total[1]) / max(1, ref_total[1]):+.1%}) | "
-                     f"{threes / max(1, chances):.2%} | {slowest * 1000:.0f} ms ({slowest_ref * 1000:.0f} ms) |")
-    return lines
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000, help="finished games for the rebuild")
     parser.add_argument("--pairs", type=int, default=40, help="pairings timed in each case")
-    parser.add_argument("--events", type=int, default=20, help="simulated Swiss events for each field size")
-    parser.add_argument("parts", nargs="*", default=["pairing", "rebuild", "swiss"])
+    parser.add_argument("parts", nargs="*", default=["pairing", "rebuild"])
     args = parser.parse_args()
     if {"pairing", "rebuild"} & set(args.parts):
         _setup(os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB))
@@ -335,8 +219,6 @@ def main() -> None:
         lines += ["## Pairing latency", "", *pairing_latency(args.pairs), ""]
     if "rebuild" in args.parts:
         lines += ["## Rating rebuild", "", *rebuild(args.games), ""]
-    if "swiss" in args.parts:
-        lines += ["## Swiss pairing quality", "", *swiss_quality(args.events), ""]
     text = "\n".join(lines)
     print(text)
     out = OUT.with_name(f"competition-{args.parts[0]}.md") if len(args.parts) == 1 else OUT

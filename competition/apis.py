@@ -5,16 +5,19 @@ Seeking, entering and organising need an account and the `play` scope; every rea
 
 from __future__ import annotations
 
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 import rules
 from competition import pairing, rating_fold, selectors, tournament_service
 from competition.models import SeekStatus, TournamentKind, TournamentStatus
 from games import auth
-from games.apis import ScopedApi, validated
+from games.apis import PlainTextRenderer, ScopedApi, validated
 from games.schema import operation
 
 
@@ -204,6 +207,28 @@ class TournamentApi(ReadOpenWriteSignedIn):
         return Response(selectors.tournament_detail(tournament_id=tournament_id))
 
 
+class TournamentTrfApi(ScopedApi):
+    """The tournament as a FIDE Tournament Report File (TRF16): plain text, one line per entrant,
+    for an arbiter's own pairing tools (bbpPairings, JaVaFo)."""
+
+    permission_classes = (AllowAny,)
+    renderer_classes = (PlainTextRenderer,)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        if response.status_code >= 400:  # an error keeps the API's JSON shape whatever was asked
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
+
+    @operation("tournamentTrf", summary="The tournament as a FIDE TRF16 file (plain text; rounds finished so far)",
+               answer=OpenApiTypes.STR, status=(200, "text/plain"),
+               codes=["not_found", "tournament_not_found", "trf_two_player_only"], scope="read")
+    def get(self, request, tournament_id: int):
+        text = selectors.tournament_trf(tournament_id=tournament_id)
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'inline; filename="tournament-{tournament_id}.trf"'
+        return response
+
+
 class TournamentJoinApi(ReadOpenWriteSignedIn):
     @operation("tournamentJoin", summary="Enter a tournament before it starts", answer=TournamentDetail, status=201,
                auth="required", codes=["not_found", "tournament_not_found", "tournament_closed", "already_entered"], scope="play")
@@ -216,6 +241,15 @@ class TournamentJoinApi(ReadOpenWriteSignedIn):
                auth="required", codes=["not_found", "tournament_not_found", "tournament_closed"], scope="play")
     def delete(self, request, tournament_id: int):
         tournament_service.tournament_leave(user=request.user, tournament_id=tournament_id)
+        return Response(selectors.tournament_detail(tournament_id=tournament_id))
+
+
+class TournamentStartApi(ReadOpenWriteSignedIn):
+    @operation("tournamentStart", summary="Start now rather than at the set time (the organiser only)",
+               answer=TournamentDetail, auth="required",
+               codes=["not_found", "tournament_not_found", "tournament_closed", "not_the_organiser"], scope="play")
+    def post(self, request, tournament_id: int):
+        tournament_service.tournament_start(user=request.user, tournament_id=tournament_id)
         return Response(selectors.tournament_detail(tournament_id=tournament_id))
 
 

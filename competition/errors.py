@@ -29,3 +29,7 @@ class NotTheOrganiser(ServiceError):
 
 class PlayerNotFound(ServiceError):
     code = "player_not_found"
+
+
+class TrfNotForTables(ServiceError):
+    code = "trf_two_player_only"

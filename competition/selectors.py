@@ -10,8 +10,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from competition import rating_fold, ratings, tournament_pairing
-from competition.errors import PlayerNotFound, SeekNotFound, TournamentNotFound
+import rules
+from competition import dutch, rating_fold, ratings, tournament_pairing, trf
+from competition.errors import PlayerNotFound, SeekNotFound, TournamentNotFound, TrfNotForTables
 from competition.models import Rating, RatingChange, Seek, SeekStatus, Tournament
 from games import selectors as games_selectors
 
@@ -204,6 +205,21 @@ def leaderboard_pools() -> list[dict[str, Any]]:
     return [{"rules": r, "time_class": c, "system": s} for r, c, s in pools]
 
 
+def pools_offered() -> list[dict[str, Any]]:
+    """Every rating pool a game of the catalogue can be rated in: the game, the time class and
+    the system (two players: Glicko-2; three or four: Plackett-Luce); those with rated players
+    first, each marked `has_players`."""
+    rated = {(p["rules"], p["time_class"], p["system"]) for p in leaderboard_pools()}
+    pools = []
+    for rules_id, game in rules.catalog().items():
+        systems = sorted({ratings.system_for(n) for n in range(max(game.min_players, 2), game.max_players + 1)})
+        for time_class in rating_fold.TIME_CLASSES:
+            for system in systems:
+                pools.append({"rules": rules_id, "title": game.title, "time_class": time_class, "system": system,
+                              "has_players": (rules_id, time_class, system) in rated})
+    return sorted(pools, key=lambda pool: not pool["has_players"])
+
+
 def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
     """An account's ratings in every pool with their history, its tally and its current games.
     A private game is in the history only for a `viewer` who may see it (its players)."""
@@ -231,3 +247,80 @@ def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
         "current_games": games_selectors.games_current(user=user),
     }
 
+
+# --- tournament histories and their TRF ---------------------------------------------------
+
+
+def tournament_records(tournament: Tournament, entrants: dict[int, Any],
+             everyone: dict[int, Any] | None = None) -> dict[int, tournament_pairing.Record]:
+    """Each entrant's record so far, with its round-by-round history. `everyone` adds the
+    withdrawn as records not present (the pairing reads their scores for their past opponents'
+    floats); without it only `entrants` are returned."""
+    known = everyone or entrants
+    records = {pk: tournament_pairing.Record(entrant=pk, rating=entrant.seed_rating, history=[],
+                                             present=pk in entrants) for pk, entrant in known.items()}
+    for table in tournament.tables.all().order_by("round", "number"):
+        for seat, entrant in enumerate(table.entrants):
+            record = records.get(entrant)
+            if record is None:
+                continue
+            points = (table.points or [0] * len(table.entrants))[seat]
+            record.points += points
+            kind = tournament_pairing.table_kind(len(table.entrants), table.reason)
+            missed_rounds(record, table.round - 1)
+            others = [other for other in table.entrants if other != entrant]
+            record.history.append(dutch.Round(opponent=others[0] if len(others) == 1 else None,
+                                              seat=seat if kind == tournament_pairing.GAME else None,
+                                              points=points, played=kind == tournament_pairing.GAME,
+                                              paired=table.reason != tournament_pairing.HALF_POINT_BYE))
+            if kind == tournament_pairing.BYE:
+                record.byes += 1
+            if kind != tournament_pairing.GAME:
+                continue  # a game not played out is no meeting: the two may be paired again
+            record.opponents.update(others)
+            record.firsts += seat == 0
+            record.seats.append(seat)
+    return records
+
+
+def missed_rounds(record: tournament_pairing.Record, before: int) -> None:
+    """Rounds the entrant was in no table of (not yet entered, or withdrawn): absences."""
+    while len(record.history) < before:
+        record.history.append(dutch.Round(None, None, 0.0, played=False, paired=False))
+
+
+def _last_complete_round(tournament: Tournament) -> int:
+    """The last round whose every table has finished (a round under way is not in a TRF)."""
+    unfinished = tournament.tables.filter(finished=False).values_list("round", flat=True)
+    if unfinished:
+        return min(unfinished) - 1
+    return max(tournament.tables.values_list("round", flat=True), default=0)
+
+
+def pairing_numbers(entrants: dict[int, Any]) -> dict[int, int]:
+    """Entrant id -> pairing number: by the rating entered with, highest first, then entry order
+    (the Swiss pairing numbers the same way, `tournament_pairing.swiss`)."""
+    ordered = sorted(entrants.values(), key=lambda e: (-e.seed_rating, e.pk))
+    return {entrant.pk: number for number, entrant in enumerate(ordered, start=1)}
+
+
+def tournament_trf(*, tournament_id: int) -> str:
+    """The tournament as a FIDE Tournament Report File (TRF16, `competition.trf`), to check our
+    pairings with an arbiter's own tools: every entrant by pairing number, every round played."""
+    tournament = _tournament(tournament_id)
+    if tournament.players != 2:
+        raise TrfNotForTables("a TRF holds two-player games only: this tournament seats tables of "
+                              f"{tournament.players}")
+    everyone = {entrant.pk: entrant for entrant in tournament.entrants.all()}
+    numbers = pairing_numbers(everyone)
+    records = tournament_records(tournament, {pk: e for pk, e in everyone.items() if not e.withdrawn}, everyone)
+    last = _last_complete_round(tournament)
+    players = []
+    for pk, entrant in everyone.items():
+        missed_rounds(records[pk], last)
+        games = [trf.game_for(dutch.Round(numbers.get(r.opponent) if r.opponent else None, r.seat, r.points,
+                                          r.played, r.paired)) for r in records[pk].history[:last]]
+        players.append(trf.Player(number=numbers[pk], name=entrant.name, rating=round(entrant.seed_rating),
+                                  games=games))
+    rounds = tournament.rounds or max(last, 1)
+    return trf.dumps(trf.Report(name=tournament.name, rounds=rounds, players=players))

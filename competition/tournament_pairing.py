@@ -3,10 +3,11 @@
 - Round robin (two-player games): the circle method, every entrant meets every other once; with
   an odd number one sits out each round (a bye). Seat 0 alternates: with an odd number everyone
   has it in half their games, with an even number in half give or take one.
-- Swiss (two-player games): before each round entrants are ranked by points, then rating; the
-  best-ranked unpaired entrant meets the next-ranked one it has not met, backtracking when a
-  lower pair would be left with only repeat pairings. With an odd number the lowest-ranked entrant
-  that has not had a bye sits out. Seat 0 goes to whoever has had it less often.
+- Swiss (two-player games): the FIDE Dutch system (C.04.3) as bbpPairings computes it
+  (`competition.dutch`): score brackets from the top, each with as many pairs as possible and
+  then the handbook's criteria in order (no repeat, seat preferences, float history), the bye to
+  the lowest-ranked eligible entrant of the lowest score group. Every entrant present plays or has
+  the bye. Pairing numbers follow the entry rating (highest first), then entry order.
 - Tables (three or four seats): entrants ranked the same way sit at tables in order, the top
   `size` at the first; those left over (fewer than a table) sit out, lowest-ranked first, nobody
   twice while another has not.
@@ -33,6 +34,7 @@ from competition.rating_fold import NOT_PLAYED_OUT
 BYE_POINTS = 1.0
 SIT_OUT_POINTS = 0.5
 BYE, FORFEIT, GAME, UNPLAYED = "bye", "forfeit", "game", "unplayed"
+HALF_POINT_BYE = "half_bye"  # a lone table's reason: a half-point bye asked for (from a TRF), not the pairing's
 
 
 def swiss_rounds(entrants: int) -> int:
@@ -102,7 +104,9 @@ def points_without_game(kind: str, players: int) -> float:
 
 @dataclass
 class Record:
-    """What pairing needs to know of an entrant so far."""
+    """What pairing needs to know of an entrant so far. `history` is the entrant's rounds in order
+    (`dutch.Round`), which the Swiss pairing reads for floats and seats; without it the pairing
+    works from the summary fields (points, opponents, byes, seats)."""
 
     entrant: int
     points: float = 0.0
@@ -111,16 +115,31 @@ class Record:
     byes: int = 0
     firsts: int = 0  # games in seat 0
     seats: list[int] = field(default_factory=list)  # the seat of each game played, in round order
+    history: list[dutch.Round] | None = None
+    present: bool = True  # False: withdrawn, known only as a past opponent
 
 
 def ranked(records: Iterable[Record]) -> list[Record]:
     return sorted(records, key=lambda r: (-r.points, -r.rating, r.entrant))
 
 
-def swiss(records: list[Record]) -> list[tuple[int, ...]]:
-    """The next Swiss round by the FIDE Dutch system's criteria (`competition.dutch`): pairs in
-    seat order, then a bye (a 1-tuple) if the number is odd."""
-    return dutch.pair(records)
+def swiss(records: list[Record], rounds_total: int = 0) -> list[tuple[int, ...]]:
+    """The next Swiss round by the FIDE Dutch system (`competition.dutch`): boards in order, each
+    in seat order, then a bye (a 1-tuple) if the number present is odd. `rounds_total` (the
+    tournament's rounds) tells the pairing when the last round comes."""
+    numbers = {r.entrant: number for number, r in enumerate(sorted(records, key=lambda r: (-r.rating, r.entrant)), 1)}
+    return dutch.pair([_dutch_entrant(record, numbers[record.entrant]) for record in records],
+                      rounds_total=rounds_total)
+
+
+def _dutch_entrant(record: Record, number: int) -> dutch.Entrant:
+    if record.history is not None:
+        return dutch.Entrant(record.entrant, number, list(record.history), present=record.present)
+    # summary only: games in seat order against opponents unknown, then the byes
+    rounds = [dutch.Round(None, seat, 0.0, True) for seat in record.seats]
+    rounds += [dutch.Round(None, None, BYE_POINTS, False) for _ in range(record.byes)]
+    return dutch.Entrant(record.entrant, number, rounds, present=record.present, score_override=record.points,
+                         met=set(record.opponents))
 
 
 def tables_by_score(records: list[Record], size: int) -> list[tuple[int, ...]]:

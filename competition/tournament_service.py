@@ -14,13 +14,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 import bots
 import rules
-from competition import pairing, rating_fold, ratings, tournament_pairing
+from competition import pairing, rating_fold, ratings, selectors, tournament_pairing, trf
 from competition.errors import AlreadyEntered, NotTheOrganiser, TournamentClosed, TournamentNotFound
 from competition.models import Entrant, Table, Tournament, TournamentKind, TournamentStatus
 from games import selectors as games_selectors
@@ -103,6 +104,27 @@ def tournament_bot_add(*, user: Any, tournament_id: int, bot: str, level: int | 
                                   name=f"{spec.name} #{number} (level {chosen})")
 
 
+def tournament_start(*, user: Any, tournament_id: int) -> None:
+    """The organiser starts the tournament now rather than at its time: entries close and round 1
+    is paired (or it is cancelled, too few having entered)."""
+    with transaction.atomic():
+        tournament = _registering_for_start(tournament_id)
+        if tournament.created_by_id != user.pk:
+            raise NotTheOrganiser("only the tournament's organiser starts it early")
+        tournament.starts_at = timezone.now()
+        tournament.save(update_fields=["starts_at"])
+    tournament_advance(tournament_id=tournament_id)
+
+
+def _registering_for_start(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+    if tournament.status != TournamentStatus.REGISTERING:
+        raise TournamentClosed(f"tournament {tournament_id} is {tournament.status}: it has started")
+    return tournament
+
+
 # --- the workers' side ------------------------------------------------------------------------
 
 
@@ -178,16 +200,17 @@ def _results_in(tournament: Tournament) -> int:
 def _round_start(tournament: Tournament, number: int) -> None:
     everyone = {entrant.pk: entrant for entrant in tournament.entrants.select_related("user")}
     entrants = {pk: entrant for pk, entrant in everyone.items() if not entrant.withdrawn}
-    records = _records(tournament, entrants)
+    records = selectors.tournament_records(tournament, entrants, everyone)
     if tournament.kind == TournamentKind.ROUND_ROBIN:
         # The schedule made at the start stands (Berger tables over everyone who started: nobody
         # is deleted once the tournament runs); a withdrawn entrant's game is a forfeit.
         seating = tournament_pairing.round_robin_round(sorted(everyone), number,
                                                        withdrawn={pk for pk in everyone if pk not in entrants})
     elif tournament.players == 2:
-        seating = tournament_pairing.kinds_of(tournament_pairing.swiss(list(records.values())))
+        seating = tournament_pairing.kinds_of(tournament_pairing.swiss(list(records.values()), tournament.rounds))
     else:
-        seating = tournament_pairing.kinds_of(tournament_pairing.tables_by_score(list(records.values()), tournament.players))
+        present = [record for record in records.values() if record.present]
+        seating = tournament_pairing.kinds_of(tournament_pairing.tables_by_score(present, tournament.players))
     for index, (seated, reason) in enumerate(seating, start=1):
         table = Table(tournament=tournament, round=number, number=index, entrants=list(seated), reason=reason)
         if len(seated) == 1:
@@ -208,20 +231,59 @@ def _game_for(tournament: Tournament, seated: list[Entrant]) -> Any:
     )
 
 
-def _records(tournament: Tournament, entrants: dict[int, Entrant]) -> dict[int, tournament_pairing.Record]:
-    records = {pk: tournament_pairing.Record(entrant=pk, rating=entrant.seed_rating) for pk, entrant in entrants.items()}
-    for table in tournament.tables.all():
-        for seat, entrant in enumerate(table.entrants):
-            record = records.get(entrant)
-            if record is None:
-                continue
-            record.points += (table.points or [0] * len(table.entrants))[seat]
-            kind = tournament_pairing.table_kind(len(table.entrants), table.reason)
-            if kind == tournament_pairing.BYE:
-                record.byes += 1
-            if kind != tournament_pairing.GAME:
-                continue  # a game not played out is no meeting: the two may be paired again
-            record.opponents.update(other for other in table.entrants if other != entrant)
-            record.firsts += seat == 0
-            record.seats.append(seat)
-    return records
+# --- a Swiss seeded from a TRF file -----------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_import_trf(*, user: Any, text: str, rules_id: str, time_control: Any, rated: bool = False,
+                          options: dict | None = None) -> Tournament:
+    """A two-player Swiss continued from a TRF16 file (`competition.trf`): each player line names
+    an account (its username), the rounds in the file become finished tables, and the next round
+    is paired by our Dutch pairing at once. Starting ranks must follow the ratings (our pairing
+    numbers do)."""
+    try:
+        report = trf.loads(text)
+    except trf.TrfError as error:
+        raise InvalidInput(f"not a TRF16 file: {error}", fields={"trf": [str(error)]}) from None
+    players = sorted(report.players, key=lambda p: p.number)
+    if any(a.rating < b.rating for a, b in zip(players, players[1:])):
+        raise InvalidInput("starting ranks must follow the ratings, highest first", fields={"trf": ["ranks"]})
+    accounts = {u.username: u for u in get_user_model().objects.filter(username__in=[p.name for p in players])}
+    missing = [p.name for p in players if p.name not in accounts]
+    if missing:
+        raise InvalidInput(f"no account named {', '.join(missing[:10])}", fields={"trf": ["unknown players"]})
+    played = max(len(p.games) for p in players)
+    tournament = tournament_create(user=user, name=report.name or "Imported Swiss", kind=TournamentKind.SWISS,
+                                   rules_id=rules_id, players=2, options=options, time_control=time_control,
+                                   rated=rated, starts_at=timezone.now(), rounds=max(report.rounds, played + 1))
+    entrants = {p.number: Entrant.objects.create(tournament=tournament, user=accounts[p.name], name=p.name,
+                                                 seed_rating=p.rating or 1500) for p in players}
+    for number in range(1, played + 1):
+        _imported_round(tournament, number, players, entrants)
+    tournament.status, tournament.current_round = TournamentStatus.RUNNING, played
+    tournament.save(update_fields=["status", "current_round"])
+    tournament_advance(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def _imported_round(tournament: Tournament, number: int, players: list[trf.Player], entrants: dict[int, Entrant]) -> None:
+    tables = []
+    for player in players:
+        game = player.games[number - 1] if number <= len(player.games) else None
+        if game is None or game.result in ("Z", "-", " "):
+            continue
+        entrant = entrants[player.number].pk
+        if game.result in trf.PLAYED:
+            if game.colour != "w":
+                continue  # the white player's line makes the table
+            black = entrants[game.opponent].pk
+            points = [game.points, 1 - game.points]
+            places = [1, 1] if game.points == 0.5 else [1, 2] if game.points == 1 else [2, 1]
+            tables.append(([entrant, black], points, places, "trf"))
+        else:
+            reason = {"+": tournament_pairing.FORFEIT, "H": tournament_pairing.HALF_POINT_BYE}.get(game.result, tournament_pairing.BYE)
+            tables.append(([entrant], [game.points], [1], reason))
+    for index, (seated, points, places, reason) in enumerate(tables, start=1):
+        Table.objects.create(tournament=tournament, round=number, number=index, entrants=seated, points=points,
+                             places=places, reason=reason, finished=True)

@@ -74,6 +74,7 @@ STATUS: dict[str, int] = {
     "already_entered": 409,
     "not_the_organiser": 403,
     "player_not_found": 404,
+    "trf_two_player_only": 409,
     # rules.base
     "rules_error": 400,
     "unknown_field": 400,

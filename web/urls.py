@@ -17,5 +17,6 @@ urlpatterns = [
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("players/<str:username>/", views.player, name="player"),
     path("tournaments/", views.tournaments, name="tournaments"),
+    path("tournaments/new/", views.new_tournament, name="new-tournament"),
     path("tournaments/<int:tournament_id>/", views.tournament, name="tournament"),
 ]

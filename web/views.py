@@ -11,6 +11,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from competition import selectors as competition_selectors
 from games import errors, selectors, services, text_board
 from web import table
 from project import http
@@ -75,7 +76,9 @@ def game(request, game_id: int):
 
 
 def leaderboards(request):
-    return render(request, "web/leaderboards.html")
+    """Every pool the server can rate in (each game, time class and system its player counts
+    allow), those with rated players first, so the choice is never empty."""
+    return render(request, "web/leaderboards.html", {"pools": competition_selectors.pools_offered()})
 
 
 def player(request, username: str):
@@ -84,6 +87,11 @@ def player(request, username: str):
 
 def tournaments(request):
     return render(request, "web/tournaments.html")
+
+
+@login_required
+def new_tournament(request):
+    return render(request, "web/tournament_new.html", {"games": selectors.rules_catalogue()})
 
 
 def tournament(request, tournament_id: int):

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from competition import ratings
+from competition import dutch, ratings
 from competition import tournament_pairing as tp
 from competition.tournament_pairing import Played, Record
 
@@ -40,24 +40,18 @@ def test_round_robin_seat_zero_is_shared_out(n, spread):
 def _swiss_event(n, rounds, seed):
     """A simulated Swiss: random results, returns the rounds' tables."""
     rng = random.Random(seed)
-    records = {e: Record(entrant=e, rating=1500 + 10 * e) for e in range(n)}
+    records = {e: Record(entrant=e, rating=1500 + 10 * e, history=[]) for e in range(n)}
     played = []
     for _ in range(rounds):
-        tables = tp.swiss(list(records.values()))
+        tables = tp.swiss(list(records.values()), rounds_total=rounds)
         for table in tables:
             if len(table) == 1:
-                records[table[0]].byes += 1
-                records[table[0]].points += 1
+                records[table[0]].history.append(dutch.Round(None, None, 1.0, played=False))
                 continue
             one, other = table
             result = rng.choice([1.0, 0.5, 0.0])
-            records[one].points += result
-            records[other].points += 1 - result
-            records[one].opponents.add(other)
-            records[other].opponents.add(one)
-            records[one].firsts += 1
-            records[one].seats.append(0)
-            records[other].seats.append(1)
+            records[one].history.append(dutch.Round(other, 0, result, played=True))
+            records[other].history.append(dutch.Round(one, 1, 1 - result, played=True))
         played.append(tables)
     return played
 
@@ -184,8 +178,11 @@ def test_swiss_gives_nobody_a_seat_three_times_running():
 
 @pytest.mark.parametrize("n,seed", [(16, 7), (15, 8), (24, 9)])
 def test_swiss_seats_alternate_and_stay_balanced_over_an_event(n, seed):
+    # before the last round (where the Dutch system lets top scorers' seats go further), nobody
+    # has a seat three times running or three more times than the other
+    rounds = tp.swiss_rounds(n) + 1
     history: dict[int, list[int]] = {}
-    for tables in _swiss_event(n, tp.swiss_rounds(n) + 1, seed):
+    for tables in _swiss_event(n, rounds, seed)[:-1]:
         for table in tables:
             for seat, entrant in enumerate(table if len(table) == 2 else ()):
                 history.setdefault(entrant, []).append(seat)
@@ -210,3 +207,18 @@ def test_a_sit_out_at_tables_scores_the_average_share_not_a_win():
     assert tp.points_without_game(tp.BYE, players=3) == 0.5 == tp.points_without_game(tp.BYE, players=4)
     assert tp.points_without_game(tp.BYE, players=2) == 1.0
     assert tp.points_without_game(tp.FORFEIT, players=2) == 1.0
+
+
+def test_an_odd_field_pairs_everyone_or_gives_the_bye():
+    # the leader used to get neither a game nor the bye: the matching held the bye vertex
+    tables = tp.swiss([Record(1, points=2.0), Record(2, points=0.5), Record(3, points=0.5)])
+    assert sorted(e for t in tables for e in t) == [1, 2, 3]
+    assert sum(len(t) == 1 for t in tables) == 1
+
+
+@pytest.mark.parametrize("n,seed", [(9, 11), (15, 12), (17, 13), (21, 14)])
+def test_every_entrant_present_plays_or_has_the_bye_every_round(n, seed):
+    for tables in _swiss_event(n, 7, seed):
+        seated = [e for t in tables for e in t]
+        assert sorted(seated) == list(range(n))
+        assert sum(len(t) == 1 for t in tables) == n % 2

@@ -99,3 +99,44 @@ def test_quick_pairing_from_the_lobby_takes_both_seekers_to_one_game(browser, si
     assert pages[0].url == pages[1].url
     game_id = int(pages[0].url.rstrip("/").rsplit("/", 1)[1])
     assert Game.objects.get(pk=game_id).rated
+
+
+def test_a_tournament_is_organised_entered_started_and_followed_from_its_pages(browser, site):
+    from tests.web.test_browser import _sign_up
+
+    organiser = _sign_up(browser.new_context(), site, "arbiter")
+    organiser.set_default_timeout(TIMEOUT)
+    organiser.goto(f"{site}/tournaments/")
+    organiser.click("text=Organise a tournament")
+    organiser.fill("#t-name", "Spring Swiss")
+    organiser.select_option("#t-rules", "toy_race")
+    organiser.select_option("#t-time", "step")
+    organiser.fill("#t-rounds", "3")
+    organiser.click("#new-tournament button[type=submit]")
+    organiser.wait_for_url(re.compile(r"/tournaments/\d+/$"))
+    tournament_id = int(organiser.url.rstrip("/").rsplit("/", 1)[1])
+    organiser.locator("#enter").click()
+    organiser.locator("#entrants li", has_text="arbiter").wait_for()
+    User = get_user_model()
+    for name in ("entrant_a", "entrant_b"):
+        tournament_service.tournament_join(user=User.objects.create_user(name), tournament_id=tournament_id)
+    organiser.reload()
+    organiser.locator("#start").click()
+    organiser.locator("#rounds h3", has_text="Round 1").wait_for()
+    boards = organiser.locator("#rounds li")
+    assert boards.count() == 2  # three entrants: one game, one bye
+    assert boards.filter(has_text="bye").count() == 1
+    game_link = organiser.locator("#rounds li a")
+    assert re.fullmatch(r"/games/\d+/", game_link.get_attribute("href"))
+    assert "round 1 of 3" in organiser.locator("#about").inner_text()
+    assert organiser.locator("#start").is_hidden() and organiser.locator("#leave").is_visible()
+
+
+def test_the_leaderboards_page_offers_every_pool_before_anyone_is_rated(browser, site):
+    page, errors = _page(browser)
+    page.goto(f"{site}/leaderboards/")
+    options = page.locator("#pool option")
+    assert options.count() > 3
+    assert "nobody rated yet" in options.first.inner_text()
+    page.locator("#people li", has_text="nobody yet").wait_for()
+    assert not errors

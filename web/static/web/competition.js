@@ -21,8 +21,8 @@ function playerLink(r) {
 }
 
 async function leaderboards() {
+  // The pools are listed by the page itself (every game, time class and system), rated ones first.
   const select = document.getElementById('pool');
-  const pools = await api('GET', '/leaderboards/');
   const fill = async () => {
     const [rules, timeClass, system] = select.value.split('/');
     const board = await api('GET', `/leaderboards/${rules}/${timeClass}/?system=${system}`);
@@ -32,13 +32,8 @@ async function leaderboards() {
       document.getElementById(side).replaceChildren(...(rows.length ? rows : [el('li', {}, 'nobody yet')]));
     }
   };
-  for (const pool of pools) {
-    const value = `${pool.rules}/${pool.time_class}/${pool.system}`;
-    const seats = pool.system === 'glicko2' ? 'two players' : 'three or four players';
-    select.append(el('option', { value }, `${pool.rules} · ${pool.time_class} · ${seats}`));
-  }
-  if (!pools.length) {
-    for (const side of ['people', 'bots']) document.getElementById(side).replaceChildren(el('li', {}, 'no rated games yet'));
+  if (!select.options.length) {
+    for (const side of ['people', 'bots']) document.getElementById(side).replaceChildren(el('li', {}, 'no games to rate'));
     return;
   }
   select.addEventListener('change', () => fill().catch((error) => showProblem(problem, error)));
@@ -84,6 +79,7 @@ async function tournaments() {
 
 async function tournament() {
   const id = script.dataset.tournament;
+  const me = script.dataset.username;
   const t = await api('GET', `/tournaments/${id}/`);
   document.getElementById('name').textContent = t.name;
   document.title = `${t.name} · Scrapyard`;
@@ -91,20 +87,66 @@ async function tournament() {
   document.getElementById('about').textContent = `${t.kind.replace('_', ' ')} of ${t.rules} (${t.players} a table), `
     + `${t.rated ? 'rated' : 'casual'}, by ${t.organiser} · ${t.status}${t.status === 'running' ? `: round ${t.current_round}${rounds}` : ''}`
     + ` · starts ${new Date(t.starts_at).toLocaleString()}`;
-  const enter = document.getElementById('enter');
-  if (enter && t.status === 'registering') {
-    enter.hidden = false;
-    enter.onclick = () => api('POST', `/tournaments/${id}/entry/`).then(() => tournament()).catch((error) => showProblem(problem, error));
-  }
+  const entered = t.entrant_list.some((e) => e.username === me && !e.withdrawn);
+  const act = (id_, shown, method, path) => {
+    const button = document.getElementById(id_);
+    if (!button) return;
+    button.hidden = !shown;
+    button.onclick = () => api(method, path).then(() => tournament()).catch((error) => showProblem(problem, error));
+  };
+  act('enter', me && !entered && t.status === 'registering', 'POST', `/tournaments/${id}/entry/`);
+  act('leave', entered && ['registering', 'running'].includes(t.status), 'DELETE', `/tournaments/${id}/entry/`);
+  act('start', me === t.organiser && t.status === 'registering', 'POST', `/tournaments/${id}/start/`);
+  document.getElementById('entrants').replaceChildren(...(t.entrant_list.length ? t.entrant_list.map((e) => el('li', {},
+    e.username ? el('a', { href: `/players/${encodeURIComponent(e.username)}/` }, e.name) : e.name,
+    ` · ${e.rating}${e.withdrawn ? ' · withdrawn' : ''}`)) : [el('li', {}, 'nobody yet')]));
   const rows = t.standings.map((s) => el('tr', {}, ...[s.rank, s.name, s.points, s.games, s.wins, s.draws, s.losses, s.byes, s.buchholz, s.sonneborn_berger]
     .map((value) => el('td', {}, String(value)))));
   document.querySelector('#standings tbody').replaceChildren(...rows);
   document.getElementById('rounds').replaceChildren(...t.round_list.map((r) => el('section', {},
     el('h3', {}, `Round ${r.round}`),
-    el('ul', {}, ...r.tables.map((table) => el('li', {},
-      table.bye ? `${table.seats[0]}: bye` : el('a', { href: `/games/${table.game}/` }, table.seats.join(' – ')),
+    el('ol', { class: 'boards' }, ...r.tables.map((table) => el('li', {},
+      table.bye ? `${table.seats[0]}: bye` : table.game ? el('a', { href: `/games/${table.game}/` }, table.seats.join(' – ')) : table.seats.join(' – '),
       table.points ? ` · ${table.points.join(' – ')}` : ''))))));
 }
 
-const pages = { leaderboards, player, tournaments, tournament };
+// Organising: the form's choices become the API's tournament, then its page.
+async function newTournament() {
+  const form = document.getElementById('new-tournament');
+  const rulesSelect = document.getElementById('t-rules');
+  const playersSelect = document.getElementById('t-players');
+  const starts = document.getElementById('t-starts');
+  const soon = new Date(Date.now() + 3600_000);
+  starts.value = new Date(soon.getTime() - soon.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  const fillPlayers = () => {
+    const option = rulesSelect.selectedOptions[0];
+    const counts = [];
+    for (let n = Math.max(2, Number(option.dataset.min)); n <= Number(option.dataset.max); n += 1) counts.push(n);
+    playersSelect.replaceChildren(...counts.map((n) => el('option', { value: n }, String(n))));
+  };
+  rulesSelect.addEventListener('change', fillPlayers);
+  fillPlayers();
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const timeType = document.getElementById('t-time').value;
+    const timeControl = timeType === 'step'
+      ? { type: 'step', seconds: Number(document.getElementById('t-step').value) }
+      : { type: 'correspondence', days: Number(document.getElementById('t-days').value) };
+    const rounds = document.getElementById('t-rounds').value;
+    const body = {
+      name: document.getElementById('t-name').value, kind: document.getElementById('t-kind').value,
+      rules: rulesSelect.value, players: Number(playersSelect.value), time_control: timeControl,
+      rated: document.getElementById('t-rated').checked, rounds: rounds ? Number(rounds) : null,
+      starts_at: new Date(starts.value).toISOString(),
+    };
+    try {
+      const created = await api('POST', '/tournaments/', body);
+      window.location.assign(`/tournaments/${created.id}/`);
+    } catch (error) {
+      showProblem(problem, error);
+    }
+  });
+}
+
+const pages = { leaderboards, player, tournaments, tournament, newTournament };
 pages[script.dataset.page]().catch((error) => showProblem(problem, error));

@@ -1,0 +1,165 @@
+"""TRF16 files: writing and reading them back, the Dutch pairing of fixed cases against what
+bbpPairings paired for the same file (its output recorded here: the tests never run it), and a
+tournament exported through the API and imported again to continue its Swiss."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from competition import dutch, selectors, tournament_service, trf
+from competition.models import Table, Tournament
+from tests.api.conftest import register
+from tests.competition.test_tournaments import STEP, _finish_current_round, _start_now
+
+# (file, bbpPairings' pairing of its next round: white, black; a bye alone)
+BBP_CASES = [
+    # round 4 of 5, nine players: the bye to 5, the lowest group's lowest who has not had one
+    ("012 case 1\nXXR 5\nXXC white1\n"
+     "001    1      Player 1                          2390                             1.5    4  0005 w 1  0007 b =  0006 w 0\n"
+     "001    2      Player 2                          2380                             1.5    5  0006 b 1  0009 w =  0008 b 0\n"
+     "001    3      Player 3                          2370                             1.5    6  0007 w 0  0004 b 1  0005 w =\n"
+     "001    4      Player 4                          2360                             1.0    8  0008 b 0  0003 w 0  0000 - U\n"
+     "001    5      Player 5                          2350                             1.0    9  0001 b 0  0008 w =  0003 b =\n"
+     "001    6      Player 6                          2340                             2.0    3  0002 w 0  0000 - U  0001 b 1\n"
+     "001    7      Player 7                          2330                             1.5    7  0003 b 1  0001 w =  0009 b 0\n"
+     "001    8      Player 8                          2320                             2.5    1  0004 w 1  0005 b =  0002 w 1\n"
+     "001    9      Player 9                          2310                             2.5    2  0000 - U  0002 b =  0007 w 1\n",
+     [(9, 8), (6, 3), (2, 1), (7, 4), (5,)]),
+    # the last round, a withdrawal (5, from round 3) and a half-point bye asked for (8)
+    ("012 case 2\nXXR 5\nXXC white1\n"
+     "001    1      Player 1                          2390                             1.5    8  0007 w 0  0008 b =  0009 w 0  0000 - U\n"
+     "001    2      Player 2                          2380                             2.5    5  0008 b 1  0007 w =  0010 b 0  0004 w 1\n"
+     "001    3      Player 3                          2370                             1.0   11  0009 w 1  0011 b 0  0006 w 0  0012 b 0\n"
+     "001    4      Player 4                          2360                             1.5    9  0010 b 0  0012 w =  0000 - U  0002 b 0\n"
+     "001    5      Player 5                          2350                             0.0   12  0011 w 0  0009 b 0  0000 - Z  0000 - Z  0000 - Z\n"
+     "001    6      Player 6                          2340                             3.0    1  0012 b 1  0010 w =  0003 b 1  0009 w =\n"
+     "001    7      Player 7                          2330                             3.0    2  0001 b 1  0002 b =  0011 w =  0008 w 1\n"
+     "001    8      Player 8                          2320                             2.0    7  0002 w 0  0001 w =  0012 b 1  0007 b 0  0000 - H\n"
+     "001    9      Player 9                          2310                             2.5    6  0003 b 0  0005 w 1  0001 b 1  0006 b =\n"
+     "001   10      Player 10                         2300                             3.0    3  0004 w 1  0006 b =  0002 w 1  0011 b =\n"
+     "001   11      Player 11                         2290                             3.0    4  0005 b 1  0003 w 1  0007 b =  0010 w =\n"
+     "001   12      Player 12                         2280                             1.5   10  0006 w 0  0004 b =  0008 w 0  0003 w 1\n",
+     [(11, 6), (10, 7), (9, 2), (1, 12), (4, 3)]),
+    # a late entry (11, a half-point bye in round 1), the bye to the lowest (6) in round 3
+    ("012 case 3\nXXR 7\nXXC white1\n"
+     "001    1      Player 1                          2390                             1.0    6  0006 w 1  0003 b 0\n"
+     "001    2      Player 2                          2380                             1.5    2  0007 b =  0009 w 1\n"
+     "001    3      Player 3                          2370                             2.0    1  0008 w 1  0001 w 1\n"
+     "001    4      Player 4                          2360                             0.5    8  0009 b =  0007 w 0\n"
+     "001    5      Player 5                          2350                             0.5    9  0010 w =  0011 b 0\n"
+     "001    6      Player 6                          2340                             0.0   11  0001 b 0  0010 b 0\n"
+     "001    7      Player 7                          2330                             1.5    3  0002 w =  0004 b 1\n"
+     "001    8      Player 8                          2320                             1.0    7  0003 b 0  0000 - U\n"
+     "001    9      Player 9                          2310                             0.5   10  0004 w =  0002 b 0\n"
+     "001   10      Player 10                         2300                             1.5    4  0005 b =  0006 w 1\n"
+     "001   11      Player 11                         2290                             1.5    5  0000 - H  0005 w 1\n",
+     [(7, 3), (10, 11), (8, 2), (1, 4), (5, 9), (6,)]),
+    # round 1, seven players: top half against bottom half, colours alternating, the bye to 7
+    ("012 t\nXXR 5\nXXC white1\n" + "".join(
+        f"001 {n:4d}      {'P' + str(n):<33} {2000 - n:4d}                             0.0 {n:4d}\n" for n in range(1, 8)),
+     [(1, 4), (5, 2), (3, 6), (7,)]),
+]
+
+
+@pytest.mark.parametrize("text,expected", BBP_CASES)
+def test_the_dutch_pairing_pairs_as_bbppairings_did(text, expected):
+    report = trf.loads(text)
+    assert dutch.pair(trf.entrants(report), rounds_total=report.rounds) == expected
+
+
+@pytest.mark.parametrize("text,expected", BBP_CASES[:3])
+def test_a_file_written_again_reads_the_same(text, expected):
+    report = trf.loads(text)
+    again = trf.loads(trf.dumps(report))
+    assert again == report
+    assert trf.dumps(again) == text  # our writer lays the columns out as these files do
+
+
+def test_the_columns_are_where_trf16_puts_them():
+    report = trf.Report("Cup", 3, [trf.Player(1, "Ann", 2100, [trf.Game(2, "w", "1")]),
+                                   trf.Player(2, "Bob", 2000, [trf.Game(1, "b", "0")])])
+    line = trf.dumps(report).splitlines()[3]
+    assert line[:3] == "001" and line[4:8] == "   1" and line[14:17] == "Ann" and line[48:52] == "2100"
+    assert line[80:84] == " 1.0" and line[85:89] == "   1" and line[91:99] == "0002 w 1"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("012 x\n", "no player lines"),
+    ("001    2      A" + " " * 70 + "\n", "starting ranks"),
+    ("001    1      A" + " " * 65 + " 1.0    1  0005 w 1\n", "not in the file"),
+    ("001    1      A" + " " * 65 + " 1.0    1  0000 w 1\n", "needs an opponent"),
+])
+def test_a_broken_file_is_refused_with_its_reason(text, message):
+    with pytest.raises(trf.TrfError, match=message):
+        trf.loads(text)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_swiss_exported_as_trf_and_imported_continues_as_the_original_would():
+    organiser = register()
+    players = [register() for _ in range(5)]
+    body = {"name": "Winter Swiss", "kind": "swiss", "rules": "toy_race", "time_control": STEP, "rounds": 4,
+            "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}
+    tournament_id = organiser.post("/api/tournaments/", body).json()["id"]
+    for player in players:
+        player.post(f"/api/tournaments/{tournament_id}/entry/")
+    _start_now(tournament_id)
+    strength = [player.username for player in players]
+    for _ in range(2):
+        _finish_current_round(tournament_id, strength)
+
+    answer = organiser.get(f"/api/tournaments/{tournament_id}/trf/")
+    assert answer.status_code == 200 and answer["Content-Type"] == "text/plain; charset=utf-8"
+    exported = answer.content.decode()
+    report = trf.loads(exported)
+    assert report.rounds == 4 and len(report.players) == 5
+    assert all(len(player.games) == 2 for player in report.players)
+    assert sum(game.result == "U" for player in report.players for game in player.games) == 2  # a bye a round
+
+    copy = tournament_service.tournament_import_trf(user=_account(organiser), text=exported, rules_id="toy_race",
+                                                    time_control=STEP)
+    assert copy.current_round == 3  # the file's two rounds, then the next one paired at once
+    assert trf.loads(selectors.tournament_trf(tournament_id=copy.pk)) == report
+
+    def names(tournament_id: int) -> list[list[str]]:
+        tables = Table.objects.filter(tournament_id=tournament_id, round=3).order_by("number")
+        by_id = {e.pk: e.name for e in Tournament.objects.get(pk=tournament_id).entrants.all()}
+        return [[by_id[e] for e in table.entrants] for table in tables]
+
+    assert names(copy.pk) == names(tournament_id)  # the original's round 3, paired the same
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tables_of_three_have_no_trf():
+    organiser = register()
+    body = {"name": "Triples", "kind": "swiss", "rules": "toy_race", "players": 3, "time_control": STEP,
+            "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}
+    tournament_id = organiser.post("/api/tournaments/", body).json()["id"]
+    answer = organiser.get(f"/api/tournaments/{tournament_id}/trf/")
+    assert answer.status_code == 409 and answer.json()["code"] == "trf_two_player_only"
+    assert organiser.get("/api/tournaments/999999/trf/").json()["code"] == "tournament_not_found"
+
+
+def _account(player):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(username=player.username)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_naming_no_account_or_out_of_rating_order_changes_nothing():
+    from games.errors import InvalidInput
+
+    organiser = _account(register())
+    nobody = BBP_CASES[3][0]  # players P1..P7: no such accounts
+    with pytest.raises(InvalidInput, match="no account named P1"):
+        tournament_service.tournament_import_trf(user=organiser, text=nobody, rules_id="toy_race", time_control=STEP)
+    upside_down = nobody.replace(" 1999 ", " 1000 ")
+    with pytest.raises(InvalidInput, match="follow the ratings"):
+        tournament_service.tournament_import_trf(user=organiser, text=upside_down, rules_id="toy_race", time_control=STEP)
+    with pytest.raises(InvalidInput, match="not a TRF16 file"):
+        tournament_service.tournament_import_trf(user=organiser, text="012 x\n", rules_id="toy_race", time_control=STEP)
+    assert not Tournament.objects.exists()
