@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -273,3 +274,9 @@ def test_on_postgresql_a_move_runs_as_its_store_can(name, sent, settings):
     moves = [query["sql"] for query in captured.captured_queries if "games_game" in query["sql"]]
     assert any(sent in query for query in moves), moves
     assert not any(("xmin" if name == "reference" else "FOR UPDATE") in query for query in moves), moves
+
+
+def test_an_unknown_store_is_refused_by_name(settings):
+    settings.SCRAPYARD_STORE = "quick"
+    with pytest.raises(ImproperlyConfigured, match="'quick'.*fast, reference"):
+        stores.current()
