@@ -264,3 +264,16 @@ def test_the_headers_are_in_the_schema(client):
     responses = document["paths"]["/api/games/"]["get"]["responses"]
     for status in ("200", "429"):
         assert {"RateLimit", "RateLimit-Policy"} <= set(responses[status]["headers"])
+
+
+def test_a_move_answered_by_the_shortcut_carries_them_too(settings):
+    from tests.api.conftest import start_game
+
+    _limits(settings, account=1200)
+    game_id, seated = start_game("toy_race", 2)
+    game = seated[0].get(f"/api/games/{game_id}/").json()
+    mover = seated[game["to_act"][0]]
+    listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
+    answer = mover.submit(game_id, listed["moves"][0], listed["seq"])
+    assert answer.status_code == 201, answer.content
+    assert answer["RateLimit-Policy"] == '"account";q=1200;w=60' and answer["RateLimit"].startswith('"account";r=')
