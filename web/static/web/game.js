@@ -192,7 +192,7 @@ function tickClocks() {
       const left = whenText(clock.dataset.due);
       clock.textContent = left === 'time is up' ? 'clock: time is up' : `clock: ${left} left`;
       clock.classList.toggle('low', new Date(clock.dataset.due) - Date.now() < 30000);
-    } else if (clock.dataset.left !== '') {
+    } else if (Number.isFinite(Number.parseFloat(clock.dataset.left))) { // the server's panels have no time yet: '' or none
       const seconds = Math.max(0, Math.round(Number(clock.dataset.left)));
       clock.textContent = `clock stopped: ${whenText(new Date(Date.now() + seconds * 1000).toISOString()) || '0s'} left`;
     } else clock.textContent = '';
