@@ -61,6 +61,7 @@ STATUS: dict[str, int] = {
     "conditional_on_your_turn": 409,
     "conditional_invalid": 422,
     "too_many_conditionals": 409,
+    "conditional_duplicate": 409,
     # hooks.errors
     "webhook_not_found": 404,
     "delivery_not_found": 404,

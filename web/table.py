@@ -66,12 +66,13 @@ def status_line(game: dict[str, Any]) -> str:
     if game["status"] == "finished":
         return result_words(game)
     if game["status"] == "open":
-        return "Waiting for players to take the open seats"
+        open_seats = sum(1 for seat in game["seats"] if not seat.get("username") and not seat.get("bot"))
+        return f"Waiting for {open_seats} more player{'' if open_seats == 1 else 's'} to join"
     prompt = game["presentation"]["prompt"]
     others = [seat for seat in game["to_act"] if seat != game["your_seat"]]
     if prompt:
-        return prompt if not others else f"{prompt} ({_names(game, others)} also to act)"
-    return f"Waiting for {_names(game, others)}" if others else "Waiting"
+        return prompt if not others else f"{prompt} ({_names(game, others)} must move too)"
+    return f"{_names(game, others)} must move" if others else "Waiting"
 
 
 def log_lines(game: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -271,3 +271,26 @@ def test_what_if_preview_shows_the_position_and_the_next_mover_moves():
     assert not ConditionalLine.objects.exists()  # looking queues nothing
     answer = mover.post(f"/api/games/{game_id}/conditionals/preview/", {"moves": []})
     assert answer.status_code == 409 and answer.json()["code"] == "conditional_on_your_turn"
+
+
+def test_the_same_line_queued_twice_is_refused_with_its_code():
+    game_id, mover, waiter, seat = terrafex_game()
+    line = [m for _, m in line_to_reply(game_id, seat, [3])]
+    assert waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": line}).status_code == 201
+    again = waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": line})
+    assert again.status_code == 409 and again.json()["code"] == "conditional_duplicate"
+    other = [m for _, m in line_to_reply(game_id, seat, [4])]
+    assert other != line
+    assert waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": other}).status_code == 201
+    assert ConditionalLine.objects.filter(game_id=game_id).count() == 2
+
+
+@pytest.mark.parametrize("game", list(rules.catalog().values()), ids=lambda g: g.id)
+def test_the_descriptor_says_whether_a_line_can_be_accepted_as_the_service_decides(game):
+    """`conditional_moves` in the descriptor is what a client reads before offering "What if":
+    a game through whose every move the service refuses a line says False."""
+    described = game.describe()
+    assert described["conditional_moves"] is game.conditional_moves
+    assert described["conditional_moves"] == (not (described["chance"] or described["hidden_information"] or described["simultaneous"]))
+    assert rules.get("scavenge").describe()["conditional_moves"] is False
+    assert rules.get("terrafex").describe()["conditional_moves"] is True

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import threading
 import time
 from pathlib import Path
@@ -82,6 +83,10 @@ def page_errors(request):
     browser.errors.clear()
     yield browser.errors
     allowed = [re.compile(pattern) for marker in request.node.iter_markers("console_errors_allowed") for pattern in marker.args]
+    # A move refused as stale (409) is the protocol's answer to a seat acting at the same time or a
+    # second tab: the page reads the game again and says so. The browser logs the refused request
+    # itself on the console; no script of the page can keep it from doing so.
+    allowed.append(re.compile(r"status of 409 .*/api/games/\d+/moves/\)$"))
     if not _stream_server_runs():
         allowed.append(re.compile(r"/stream/"))
     found = [error for error in browser.errors if not any(pattern.search(error) for pattern in allowed)]
@@ -100,9 +105,23 @@ def stream_port(django_db_setup, live_server):
     (starting one costs a second of CPU); on the embedded default nothing listens at its port."""
     port = free_port()
     streams = start_uvicorn(port, SCRAPYARD_WEB_ORIGINS=live_server.url) if _stream_server_runs() else None
+    if streams is not None:
+        _wait_until_listening(port)  # a page that asked first would find no server, and say so on its console
     yield port
     if streams is not None:
         stop(streams)
+
+
+def _wait_until_listening(port: int, within: float = 120.0) -> None:
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 @pytest.fixture

@@ -65,7 +65,6 @@ async function load(note) {
   page.replayAt = null;
   if (board !== null) $('text-board').textContent = board;
   showStatus();
-  showSeen(game.view);
   showMoves(pending);
   showLog(log.events);
   showActions();
@@ -105,13 +104,20 @@ function resultWords(game) {
 
 const STALE_NOTE = 'The game moved on before your move arrived: here is the position now; choose again';
 
+// As on a game site's status bar: the rules' prompt when this seat is to act, else who must move
+// (kept in step with web/table.py's status_line).
 function statusLine(game) {
   if (game.status === 'finished') return resultWords(game);
-  if (game.status === 'open') return 'Waiting for players to take the open seats';
+  if (game.status === 'open') return openWords(game);
   const others = game.to_act.filter((seat) => seat !== game.your_seat);
   const prompt = game.presentation.prompt;
-  if (prompt) return others.length ? `${prompt} (${names(others)} also to act)` : prompt;
-  return others.length ? `Waiting for ${names(others)}` : 'Waiting';
+  if (prompt) return others.length ? `${prompt} (${names(others)} must move too)` : prompt;
+  return others.length ? `${names(others)} must move` : 'Waiting';
+}
+
+function openWords(game) {
+  const open = game.seats.filter((seat) => !seat.username && !seat.bot).length;
+  return `Waiting for ${open} more player${open === 1 ? '' : 's'} to join`;
 }
 
 function showStatus() {
@@ -141,7 +147,7 @@ function showPanels() {
     const shown = panels[seat.seat] ?? { name: `seat ${seat.seat}`, colour: 'gray', score: null, score_parts: [], resources: [], notes: [], out: false };
     root.style.setProperty(`--seat-${seat.seat}`, shown.colour);
     const acting = game.status === 'active' && game.to_act.includes(seat.seat);
-    const deadline = game.deadlines.find((d) => d.seat === seat.seat);
+    const clock = clockOf(game, seat.seat);
     const items = [...shown.score_parts, ...shown.resources];
     return el('li', { class: `panel${acting ? ' acting' : ''}${shown.out ? ' out' : ''}`, 'data-seat': seat.seat },
       el('div', { class: 'panel-head' },
@@ -153,7 +159,7 @@ function showPanels() {
         shown.score !== null ? el('span', { class: 'panel-score' }, el('span', { class: 'sr-only' }, 'score '), String(shown.score)) : null),
       items.length ? el('dl', { class: 'panel-items' }, ...items.map((part) => el('div', {}, el('dt', {}, part.label), el('dd', {}, String(part.value))))) : null,
       shown.notes.length ? el('p', { class: 'panel-notes' }, shown.notes.join('; ')) : null,
-      el('span', { class: 'clock', 'data-due': deadline?.due_at ?? '', 'data-left': deadline ? deadline.seconds_left : '' }));
+      el('span', { class: 'clock', 'data-due': clock.due, 'data-left': clock.left }));
   }));
 }
 
@@ -169,20 +175,16 @@ function swatch(colour) {
   return icon;
 }
 
-// The whole view as a readable tree: whatever neither the board nor the panels show is here.
-function tree(value) {
-  if (Array.isArray(value)) {
-    if (value.every((item) => item === null || typeof item !== 'object')) return document.createTextNode(value.map(String).join(', ') || '—');
-    return el('ol', { start: 0 }, ...value.map((item) => el('li', {}, tree(item))));
-  }
-  if (value !== null && typeof value === 'object') {
-    return el('dl', {}, ...Object.entries(value).flatMap(([key, item]) => [el('dt', {}, key.replaceAll('_', ' ')), el('dd', {}, tree(item))]));
-  }
-  return document.createTextNode(value === null ? '—' : String(value));
-}
-
-function showSeen(view) {
-  $('seen').replaceChildren(tree(view));
+// Every seat's clock: the running one counts down to its deadline; a stopped one shows what it
+// has left (a seat that is not to act: its time for a move, or what its bank holds).
+const SECONDS_OF = { step: (control) => control.seconds, correspondence: (control) => control.days * 86400 };
+function clockOf(game, seat) {
+  const deadline = game.deadlines.find((d) => d.seat === seat);
+  if (deadline) return { due: deadline.stopped ? '' : (deadline.due_at ?? ''), left: deadline.seconds_left };
+  const control = game.time_control;
+  if (!control || game.status !== 'active') return { due: '', left: '' };
+  const left = SECONDS_OF[control.type]?.(control) ?? game.banks?.[seat] ?? (control.initial_hours ?? 0) * 3600;
+  return { due: '', left };
 }
 
 // A running clock counts down; a stopped one (another seat's, or a paused game) shows what is left.
@@ -192,9 +194,11 @@ function tickClocks() {
       const left = whenText(clock.dataset.due);
       clock.textContent = left === 'time is up' ? 'clock: time is up' : `clock: ${left} left`;
       clock.classList.toggle('low', new Date(clock.dataset.due) - Date.now() < 30000);
+      clock.classList.replace('stopped', 'running') || clock.classList.add('running');
     } else if (Number.isFinite(Number.parseFloat(clock.dataset.left))) { // the server's panels have no time yet: '' or none
       const seconds = Math.max(0, Math.round(Number(clock.dataset.left)));
       clock.textContent = `clock stopped: ${whenText(new Date(Date.now() + seconds * 1000).toISOString()) || '0s'} left`;
+      clock.classList.replace('running', 'stopped') || clock.classList.add('stopped');
     } else clock.textContent = '';
   }
 }
@@ -298,6 +302,8 @@ function afterPick() {
     buttons.push(el('button', { type: 'button', id: 'confirm', class: 'primary', onclick: submit }, `Play ${notation[page.chosen]}`));
   } else if (picked.length && !canPoint) {
     buttons.push(...candidates.map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, notation[index])));
+  } else if (!picked.length) {
+    buttons.push(...offBoard().map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, notation[index])));
   }
   if (!forced && (picked.length || page.chosen !== null)) {
     buttons.push(el('button', { type: 'button', id: 'cancel', onclick: () => { page.pointer.reset(); page.chosen = null; afterPick(); } }, 'Start over'));
@@ -305,6 +311,14 @@ function afterPick() {
   replaceIfChanged($('choice'), ...buttons); // the confirm bar stays while its move is still the one chosen
   $('choice').hidden = buttons.length === 0;
   showBoard(page.game.view);
+}
+
+// The moves the board cannot point at (a pass, a roll's "stay", a whole game without a drawn
+// board), as buttons in the status bar where they are few; many stay in the list of moves.
+const BAR_MOST = 8;
+function offBoard() {
+  const found = page.pointer.paths.flatMap((path, index) => (path.length === 0 ? [index] : []));
+  return found.length <= BAR_MOST ? found : [];
 }
 
 function choose(index) {
@@ -365,21 +379,40 @@ function showFairness(events) {
   $('last-hash').textContent = events.at(-1)?.hash ?? '';
 }
 
-async function replayTo(at) {
+// The replay goes straight to where the slider is: while one position is on its way, clicks and
+// drags only move the slider; the position asked for next is the slider's, not each one passed.
+const replay = { wanted: null, asking: false };
+function replayTo(at) {
   const bounded = Math.max(1, Math.min(page.game.seq, at));
   $('replay-at').value = bounded;
-  if (bounded === page.game.seq) {
-    page.replayAt = null;
-    $('replay-label').textContent = `now (event ${bounded})`;
-    showBoard(page.game.view);
-    showPreferred(null);
-    return;
+  replay.wanted = bounded;
+  $('replay-label').textContent = bounded === page.game.seq ? `now (event ${bounded})` : `after event ${bounded} of ${page.game.seq}`;
+  if (!replay.asking) showReplay();
+}
+
+async function showReplay() {
+  replay.asking = true;
+  try {
+    while (replay.wanted !== null) {
+      const at = replay.wanted;
+      if (at === page.game.seq) {
+        replay.wanted = null;
+        page.replayAt = null;
+        showBoard(page.game.view);
+        showPreferred(null);
+        return;
+      }
+      const state = await api('GET', seen(`/games/${gameId}/state/?at=${at}`)).catch(() => null);
+      if (replay.wanted !== at) continue; // the slider moved on meanwhile: show where it is now
+      replay.wanted = null;
+      if (state === null) return;
+      page.replayAt = at;
+      showBoard(state.view, true);
+      showPreferred(at);
+    }
+  } finally {
+    replay.asking = false;
   }
-  const state = await api('GET', seen(`/games/${gameId}/state/?at=${bounded}`));
-  page.replayAt = bounded;
-  $('replay-label').textContent = `after event ${bounded} of ${page.game.seq}`;
-  showBoard(state.view, true);
-  showPreferred(bounded);
 }
 
 function showActions() {
