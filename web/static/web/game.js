@@ -246,7 +246,8 @@ function focusBoard() {
 function showLegend() {
   const legend = legendFor(root.dataset.rules);
   $('legend-box').hidden = legend.length === 0;
-  $('legend').replaceChildren(...legend.map(([mark, meaning]) => el('div', {}, el('dt', {}, mark), el('dd', {}, meaning))));
+  // A mark is words, or a function drawing the piece's picture afresh (a node sits in one place only).
+  replaceIfChanged($('legend'), ...legend.map(([mark, meaning]) => el('div', {}, el('dt', {}, typeof mark === 'function' ? mark() : mark), el('dd', {}, meaning))));
 }
 
 // The player's picks and chosen move, to carry over news that leaves them legal (a seat acting
