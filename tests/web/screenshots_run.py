@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 OUT = Path(os.environ.get("SCRAPYARD_SCREENSHOTS", Path(__file__).resolve().parents[2] / "docs" / "screenshots"))
 SIZES = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 SHORTER = {"space_junkyard": {"short": True}}
-MIDDLE = {"scavenge": 12, "terrafex": 16, "space_junkyard": 40, "terrain_vague": 40}
+MIDDLE = {"scavenge": 12, "terrafex": 16, "space_junkyard": 40, "terrain_vague": 30}
 
 
 def _play(game_id, seated, rnd, moves: int) -> None:

@@ -48,6 +48,7 @@ async function load(note) {
   if (page.game && game.seq === page.game.seq && game.status === page.game.status && note === null) {
     page.game = game; // no news (a stream's echo of what this page already shows): keep the player's picks
     showStatus();
+    if (game.status === 'open') showActions(); // who has joined the waiting room
     return;
   }
   const mine = game.your_seat !== null && game.to_act.includes(game.your_seat) && game.status === 'active';
@@ -426,13 +427,32 @@ function showActions() {
   if (game.stand_ins.some((s) => s.seat === game.your_seat)) {
     actions.push(el('button', { type: 'button', id: 'return', onclick: async () => { await api('POST', `/games/${gameId}/return/`); await refresh(); } }, 'Take my seat back from the stand-in'));
   }
-  if (game.invitation_key) {
-    const link = `${window.location.origin}/games/${gameId}/?invitation=${game.invitation_key}`;
-    actions.push(el('p', { id: 'invitation-link' }, 'Private game: share this link to invite someone: ', el('code', {}, link)));
-  }
+  if (game.status === 'open') actions.push(waitingRoom(game));
   actions.push(...lifeActions(game));
   if (game.your_seat !== null && signedIn && game.status !== 'finished') actions.push(mailChoice());
   $('actions').replaceChildren(...actions);
+}
+
+// The waiting room: the link that invites (a private game's carries its key), a button that
+// copies it, and who has joined so far (the panels above show each seat, taken or open).
+function waitingRoom(game) {
+  const link = game.invitation_key ? `${window.location.origin}/games/${gameId}/?invitation=${game.invitation_key}` : `${window.location.origin}/games/${gameId}/`;
+  const joined = game.seats.filter((seat) => seat.username || seat.bot).map((seat) => seatName(seat.seat));
+  const open = game.seats.length - joined.length;
+  const copy = el('button', { type: 'button', id: 'copy-invitation', onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      copy.textContent = 'Link copied';
+    } catch { // no clipboard (an insecure origin): select the link for the player to copy
+      window.getSelection().selectAllChildren($('invitation-code'));
+      copy.textContent = 'Link selected: copy it';
+    }
+  } }, 'Copy the invitation link');
+  return el('section', { id: 'waiting-room', 'aria-labelledby': 'waiting-h' },
+    el('h2', { id: 'waiting-h' }, 'Waiting room'),
+    el('p', { id: 'invitation-link' }, game.invitation_key ? 'Private game: this link invites someone: ' : 'Invite someone with this link: ', el('code', { id: 'invitation-code' }, link)),
+    copy,
+    el('p', { id: 'joined' }, `Joined: ${joined.join(', ') || 'nobody yet'}; ${open} seat${open === 1 ? '' : 's'} open.`));
 }
 
 // Resign, abort, draws, takebacks, leaving or cancelling an open game: the server says what is allowed.
@@ -557,4 +577,6 @@ $('replay-prev').addEventListener('click', () => replayTo(Number($('replay-at').
 $('replay-next').addEventListener('click', () => replayTo(Number($('replay-at').value) + 1));
 setInterval(tickClocks, 1000);
 widenOnResize(() => [...document.querySelectorAll('.board svg.board-svg')]);
+// A join may add no event the stream tells of: a waiting room reads the game every few seconds.
+setInterval(() => { if (page.game?.status === 'open') refresh().catch(() => {}); }, 3000);
 refresh().then(follow).catch((error) => { $('status').textContent = `Could not load the game: ${error.message}`; });

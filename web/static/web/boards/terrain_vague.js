@@ -82,7 +82,7 @@ export default function draw(view, { moves = [] } = {}) {
   const points = hexes.map((h) => centre(h.q, h.r));
   const xs = points.map(([x]) => x);
   const ys = points.map(([, y]) => y);
-  const pad = SIZE + 16; // room for the coordinates round the edge
+  const pad = SIZE + 24; // room for the coordinates round the edge
   const [minX, minY] = [Math.min(...xs) - pad, Math.min(...ys) - pad];
   const width = Math.max(...xs) + pad - minX;
   const height = Math.max(...ys) + pad - minY;
