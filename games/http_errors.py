@@ -62,6 +62,9 @@ STATUS: dict[str, int] = {
     "conditional_invalid": 422,
     "too_many_conditionals": 409,
     "conditional_duplicate": 409,
+    # games.rematch
+    "rematch_not_now": 409,
+    "no_rematch_offered": 409,
     # hooks.errors
     "webhook_not_found": 404,
     "delivery_not_found": 404,

@@ -24,8 +24,9 @@ def seats(game: dict[str, Any]) -> list[dict[str, Any]]:
     """Each seat's panel, with who sits there and whether it must act."""
     panels = game["presentation"]["panels"]
     found = []
-    for seat in game["seats"]:
-        index = seat["seat"]
+    taken = {seat["seat"]: seat for seat in game["seats"]}
+    for index in range(game["players"]):  # an open seat too: the game lists the seats taken
+        seat = taken.get(index, {"seat": index, "username": None, "bot": None})
         shown = panels[index] if index < len(panels) else {"name": f"seat {index}", "colour": "gray", "score": None,
                                                            "score_parts": [], "resources": [], "notes": [], "out": False}
         found.append({**shown, "seat": index, "player": player_name(seat), "bot": seat.get("bot"),
@@ -66,7 +67,7 @@ def status_line(game: dict[str, Any]) -> str:
     if game["status"] == "finished":
         return result_words(game)
     if game["status"] == "open":
-        open_seats = sum(1 for seat in game["seats"] if not seat.get("username") and not seat.get("bot"))
+        open_seats = game["players"] - sum(1 for seat in game["seats"] if seat.get("username") or seat.get("bot"))
         return f"Waiting for {open_seats} more player{'' if open_seats == 1 else 's'} to join"
     prompt = game["presentation"]["prompt"]
     others = [seat for seat in game["to_act"] if seat != game["your_seat"]]

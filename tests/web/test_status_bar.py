@@ -55,5 +55,5 @@ def test_the_server_words_the_bar_as_the_page_does():
     assert table.status_line(game) == "bot mcts must move"
     both = {**game, "to_act": [0, 1], "presentation": {"prompt": "Choose a card"}}
     assert table.status_line(both) == "Choose a card (bot mcts must move too)"
-    waiting = {**game, "status": "open", "seats": [{"seat": 0, "username": "ann"}, {"seat": 1, "username": None, "bot": None}]}
+    waiting = {**game, "status": "open", "players": 2, "seats": [{"seat": 0, "username": "ann"}]}
     assert table.status_line(waiting) == "Waiting for 1 more player to join"

@@ -27,3 +27,24 @@ def test_the_waiting_room_shows_the_board_the_seats_and_the_link_and_tells_of_a_
     host.locator("#panels", has_text="guesto").wait_for()  # live: no reload
     host.locator("#status", has_text="must move").or_(host.locator("#moves-panel")).first.wait_for()
     assert host.locator("#waiting-room").count() == 0
+
+
+def test_a_rematch_is_offered_at_the_end_and_accepted_with_one_click(browser, site):
+    from tests.web.test_browser import _two_at_a_table
+
+    host, guest, game_id = _two_at_a_table(browser, site, "remy", "rita")
+    host.locator("#resign").wait_for()
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.click("#resign")
+    host.locator("#status.finished").wait_for()
+    host.click("#offer-rematch")
+    host.locator("#rematch-offered").wait_for()
+    guest.locator("#accept-rematch").click()  # appears by itself: the page looks every few seconds
+    guest.wait_for_url(lambda url: f"/games/{game_id}/" not in url)
+    new_id = int(guest.url.rstrip("/").rsplit("/", 1)[1])
+    guest.locator("#panels .panel").nth(1).wait_for()
+    names = [guest.locator("#panels .panel-player").nth(i).inner_text() for i in range(2)]
+    host.locator("#rematch-game").wait_for()
+    assert host.locator("#rematch-game").get_attribute("href") == f"/games/{new_id}/"
+    old = [host.locator("#panels .panel-player").nth(i).inner_text() for i in range(2)]
+    assert [name.replace(" (you)", "") for name in names] == [name.replace(" (you)", "") for name in reversed(old)]

@@ -9,6 +9,7 @@ import { widenTargets, widenOnResize } from './boards/targets.js';
 import { tell, showTurn, followingGame, ownGameTurn } from './notify.js';
 import { showConditionals } from './conditionals.js';
 import { showAnalysis, showPreferred } from './analysis.js';
+import { onAccountNews, streamSlot } from './shared_stream.js';
 
 const root = document.getElementById('game');
 const gameId = Number(root.dataset.game);
@@ -75,8 +76,13 @@ async function load(note) {
 }
 
 function seatName(seat) {
-  const entry = page.game.seats[seat];
-  return entry.username ?? (entry.bot ? `bot ${entry.bot.name}` : 'open seat');
+  const entry = page.game.seats.find((taken) => taken.seat === seat);
+  return entry?.username ?? (entry?.bot ? `bot ${entry.bot.name}` : 'open seat');
+}
+
+// Every seat of the game, an open one too (the game lists the seats taken).
+function allSeats(game) {
+  return Array.from({ length: game.players }, (_, index) => game.seats.find((seat) => seat.seat === index) ?? { seat: index, username: null, bot: null });
 }
 
 function names(seats) {
@@ -117,7 +123,7 @@ function statusLine(game) {
 }
 
 function openWords(game) {
-  const open = game.seats.filter((seat) => !seat.username && !seat.bot).length;
+  const open = allSeats(game).filter((seat) => !seat.username && !seat.bot).length;
   return `Waiting for ${open} more player${open === 1 ? '' : 's'} to join`;
 }
 
@@ -144,7 +150,7 @@ function showStatus() {
 function showPanels() {
   const game = page.game;
   const panels = game.presentation.panels;
-  $('panels').replaceChildren(...game.seats.map((seat) => {
+  $('panels').replaceChildren(...allSeats(game).map((seat) => {
     const shown = panels[seat.seat] ?? { name: `seat ${seat.seat}`, colour: 'gray', score: null, score_parts: [], resources: [], notes: [], out: false };
     root.style.setProperty(`--seat-${seat.seat}`, shown.colour);
     const acting = game.status === 'active' && game.to_act.includes(seat.seat);
@@ -428,17 +434,49 @@ function showActions() {
     actions.push(el('button', { type: 'button', id: 'return', onclick: async () => { await api('POST', `/games/${gameId}/return/`); await refresh(); } }, 'Take my seat back from the stand-in'));
   }
   if (game.status === 'open') actions.push(waitingRoom(game));
+  if (game.status === 'finished' && game.your_seat !== null && signedIn) actions.push(el('div', { id: 'rematch', 'aria-live': 'polite' }));
   actions.push(...lifeActions(game));
   if (game.your_seat !== null && signedIn && game.status !== 'finished') actions.push(mailChoice());
   $('actions').replaceChildren(...actions);
+  if ($('rematch')) showRematch();
 }
+
+// A rematch at the end: the same game, options and clock, the seats swapped. One player offers
+// it; the other accepts with one click; both are then shown the way to the new game.
+let rematchSeen = '';
+async function showRematch() {
+  const box = $('rematch');
+  if (!box) return;
+  const state = await api('GET', seen(`/games/${gameId}/rematch/`)).catch(() => null);
+  if (!state || JSON.stringify(state) === rematchSeen && box.childElementCount) return;
+  rematchSeen = JSON.stringify(state);
+  const act = (action) => async () => {
+    try {
+      const made = await api('POST', seen(`/games/${gameId}/rematch/`), { action });
+      if (made.game !== null && action === 'accept') window.location.href = `/games/${made.game}/`;
+      else showRematch();
+    } catch (error) { box.textContent = `Rematch: ${error.message}`; }
+  };
+  const you = page.game.your_seat;
+  if (state.game !== null) {
+    box.replaceChildren(el('a', { id: 'rematch-game', class: 'button', href: `/games/${state.game}/` }, 'Go to the rematch'));
+  } else if (state.offered_by === you) {
+    box.replaceChildren(el('span', { id: 'rematch-offered' }, 'You offer a rematch (seats swapped); waiting for an answer.'));
+  } else if (state.offered_by !== null) {
+    box.replaceChildren(el('span', {}, `${seatName(state.offered_by)} offers a rematch, seats swapped. `),
+      el('button', { type: 'button', id: 'accept-rematch', class: 'primary', onclick: act('accept') }, 'Accept the rematch'));
+  } else {
+    box.replaceChildren(el('button', { type: 'button', id: 'offer-rematch', onclick: act('offer') }, 'Offer a rematch'));
+  }
+}
+setInterval(() => { if (page.game?.status === 'finished') showRematch(); }, 3000);
 
 // The waiting room: the link that invites (a private game's carries its key), a button that
 // copies it, and who has joined so far (the panels above show each seat, taken or open).
 function waitingRoom(game) {
   const link = game.invitation_key ? `${window.location.origin}/games/${gameId}/?invitation=${game.invitation_key}` : `${window.location.origin}/games/${gameId}/`;
   const joined = game.seats.filter((seat) => seat.username || seat.bot).map((seat) => seatName(seat.seat));
-  const open = game.seats.length - joined.length;
+  const open = game.players - joined.length;
   const copy = el('button', { type: 'button', id: 'copy-invitation', onclick: async () => {
     try {
       await navigator.clipboard.writeText(link);
@@ -510,7 +548,18 @@ function soon() {
   pending = setTimeout(() => { if (page.replayAt === null) refresh().catch(() => {}); }, 150);
 }
 
-function follow() {
+// A player's page hears of its game on the account stream every page shares (shared_stream.js),
+// with a slow poll as the net for what that stream does not tell (another seat's move that leaves
+// this one waiting); a spectator's page takes a stream of the game's own if a slot is free, else polls.
+async function follow() {
+  const signedIn = document.querySelector('nav a[href="/account/"]') !== null;
+  if (signedIn && page.game.your_seat !== null) {
+    onAccountNews(streamBase, (item) => { if (item.data?.game === gameId) soon(); });
+    poll(5000);
+    return;
+  }
+  const release = await streamSlot();
+  if (!release) { poll(); return; }
   let failures = 0;
   const source = new EventSource(`${streamBase}/api${seen(`/games/${gameId}/stream/?after=${page.game.seq}`)}`, { withCredentials: true });
   const wake = (event) => {
@@ -522,16 +571,18 @@ function follow() {
     failures += 1;
     if (failures >= 3 || page.game.status === 'finished') {
       source.close();
+      release();
       if (page.game.status !== 'finished') poll();
     }
   };
 }
 
-function poll() {
+function poll(every = 3000) {
   setInterval(async () => {
+    if (page.game.status === 'finished') return;
     const log = await api('GET', seen(`/games/${gameId}/events/?after=${page.game.seq}`)).catch(() => null);
     if (log && log.events.length) soon();
-  }, 3000);
+  }, every);
 }
 
 // Chat: a side log beside the game's, players and spectators apart. Lines come on the chat's own
@@ -550,13 +601,15 @@ async function readChat() {
   page.lines.forEach(chatShow);
 }
 
-function followChat() {
+async function followChat() {
+  const release = await streamSlot();
+  if (!release) { setInterval(readChat, 4000); return; } // every slot taken: poll
   let failures = 0;
   const source = new EventSource(`${streamBase}/api${seen(`/games/${gameId}/chat/stream/?after=${chatAfter}`)}`, { withCredentials: true });
   source.addEventListener('chat', (event) => { failures = 0; chatShow(JSON.parse(event.data)); });
   source.onerror = () => {
     failures += 1;
-    if (failures >= 3) { source.close(); setInterval(readChat, 4000); }
+    if (failures >= 3) { source.close(); release(); setInterval(readChat, 4000); }
   };
 }
 

@@ -8,7 +8,7 @@ import { svg, text, cell } from './svg.js';
 
 const CELL = 64;
 const MARGIN = 28;
-const SHIP_PANEL = 210; // width of one ship's panel under the map
+const SHIP_PANEL = 230; // width of one ship's panel under the map
 const SHIP_CELL = 52;
 const MARKS = ['●', '▲', '■', '◆']; // a shape per ship, so colour is never the only signal
 const SIDES = ['N', 'E', 'S', 'W'];
@@ -57,7 +57,6 @@ function abilityLines(face, x, y, size) {
   lines.forEach(([kind, what], index) => {
     const cy = y + size * (0.34 + index * 0.2);
     const iconX = x + size * 0.2;
-    const rest = x + size * 0.6;
     if (kind === 'make') parts.push(svg('path', { d: `M${iconX - r * 1.2} ${cy} h${r * 2.4} M${iconX} ${cy - r * 1.2} v${r * 2.4}`, class: 'ability-icon make' }));
     if (kind === 'store') parts.push(svg('path', { d: `M${iconX - r * 1.3} ${cy - r * 1.1} v${r * 2.2} h${r * 2.6} v${-r * 2.2}`, class: 'ability-icon store' }));
     if (kind === 'recycle') {
@@ -68,7 +67,9 @@ function abilityLines(face, x, y, size) {
         resourceIcon(what[1], iconX + r * 5.2, cy, r));
       return;
     }
-    parts.push(...resourceRow(what, rest, cy, r));
+    // The resources after the icon, as many as fit the tile (smaller where there are many).
+    const fit = Math.min(r, (size * 0.6) / (what.length * 2.4));
+    parts.push(...resourceRow(what, x + size * 0.35 + (what.length * 2.4 * fit) / 2 - fit * 1.2 + fit, cy, fit));
   });
   return parts;
 }
