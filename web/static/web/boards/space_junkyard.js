@@ -193,8 +193,8 @@ function bigArrow(col, row, dx, dy) {
   const cx = MARGIN + (col + 0.5) * CELL;
   const cy = MARGIN + (row + 0.5) * CELL;
   const along = (a, b) => [cx + dx * a + dy * b, cy + dy * a + dx * b];
-  const points = [along(CELL * 0.3, 0), along(0, CELL * 0.26), along(0, CELL * 0.1), along(-CELL * 0.28, CELL * 0.1),
-    along(-CELL * 0.28, -CELL * 0.1), along(0, -CELL * 0.1), along(0, -CELL * 0.26)];
+  const points = [along(CELL * 0.4, 0), along(0, CELL * 0.36), along(0, CELL * 0.14), along(-CELL * 0.4, CELL * 0.14),
+    along(-CELL * 0.4, -CELL * 0.14), along(0, -CELL * 0.14), along(0, -CELL * 0.36)];
   return svg('polygon', { points: points.map((p) => p.map((n) => n.toFixed(1)).join(',')).join(' '), class: 'step big-step' });
 }
 
@@ -282,7 +282,7 @@ function shipWidth(view, index, seat, moves) {
   return Math.max(SHIP_PANEL, (Math.max(...xs) - Math.min(...xs) + 1) * SHIP_CELL + 8);
 }
 
-const picture = (...children) => () => svg('svg', { viewBox: '-12 -12 24 24', width: 24, height: 24, class: 'board-svg legend-pic', 'aria-hidden': 'true' }, ...children);
+const picture = (...children) => () => svg('svg', { viewBox: '-12 -12 24 24', width: 24, height: 24, class: 'legend-board legend-pic', 'aria-hidden': 'true' }, ...children);
 
 export const legend = [
   [picture(shipIcon(0, 2, 0, false)), "a ship on the map, in its player's colour, with its mark (● ▲ ■ ◆); yours is ringed"],

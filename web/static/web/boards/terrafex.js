@@ -21,7 +21,7 @@ const STASH_ROW = 44;
 const STASH_TOP = ROWS * CELL + 14;
 const STASH_HEIGHT = 3 * STASH_ROW + 26;
 
-const mini = (colour, size) => () => svg('svg', { viewBox: `0 0 ${CELL} ${CELL}`, width: 26, height: 26, class: 'board-svg legend-pic', 'aria-hidden': 'true' }, pyramid(0, 6, size, colour));
+const mini = (colour, size) => () => svg('svg', { viewBox: `0 0 ${CELL} ${CELL}`, width: 26, height: 26, class: 'legend-board legend-pic', 'aria-hidden': 'true' }, pyramid(0, 6, size, colour));
 const square = (owner) => () => svg('svg', { viewBox: '0 0 20 20', width: 22, height: 22, class: 'legend-pic', 'aria-hidden': 'true' },
   svg('rect', { x: 1, y: 1, width: 18, height: 18, class: `square owner-${owner}`, stroke: '#1d1d1b' }));
 
