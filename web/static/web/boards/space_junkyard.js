@@ -8,7 +8,7 @@ import { svg, text, cell } from './svg.js';
 
 const CELL = 64;
 const MARGIN = 28;
-const SHIP_PANEL = 230; // width of one ship's panel under the map
+const SHIP_PANEL = 210; // width of one ship's panel under the map: two side by side under a 6x6 map
 const SHIP_CELL = 52;
 const MARKS = ['●', '▲', '■', '◆']; // a shape per ship, so colour is never the only signal
 const SIDES = ['N', 'E', 'S', 'W'];
