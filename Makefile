@@ -16,7 +16,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements-installed
 
-.PHONY: install migrate run status worker test bench clean
+.PHONY: install migrate run status worker test bench clean screenshots
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -77,6 +77,11 @@ TEST_PROCESSES ?= $(shell $(PYTHON) -c 'print(min($(CORES), 4))')
 
 test: install
 	$(BIN)/python -m pytest --numprocesses=$(TEST_PROCESSES) --dist=worksteal
+
+# Each game's page at its start, middle and end, at 1280x800 and 390x844, into docs/screenshots/
+# (Chromium at /usr/bin/chromium). `make screenshots GAMES="terrafex"` takes one game's only.
+screenshots: install
+	$(BIN)/python -m web.screenshots $(GAMES)
 
 bench: install
 	$(BIN)/python -m bench.run

@@ -46,7 +46,7 @@ class ConditionalInput(serializers.Serializer):
 
 CREATE_CODES = ["invalid_input", "not_a_player", "game_not_active", "conditional_two_players_only",
                 "conditional_through_chance", "conditional_on_your_turn", "conditional_invalid",
-                "too_many_conditionals", "rules_version_gone"]
+                "too_many_conditionals", "conditional_duplicate", "rules_version_gone"]
 
 
 class ConditionalsApi(ScopedApi):

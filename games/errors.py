@@ -174,5 +174,11 @@ class ConditionalInvalid(ServiceError):
     code = "conditional_invalid"
 
 
+class ConditionalDuplicate(ServiceError):
+    """The same line is queued already (from the same position): a second copy would never play."""
+
+    code = "conditional_duplicate"
+
+
 class TooManyConditionals(ServiceError):
     code = "too_many_conditionals"

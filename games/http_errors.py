@@ -61,6 +61,10 @@ STATUS: dict[str, int] = {
     "conditional_on_your_turn": 409,
     "conditional_invalid": 422,
     "too_many_conditionals": 409,
+    "conditional_duplicate": 409,
+    # games.rematch
+    "rematch_not_now": 409,
+    "no_rematch_offered": 409,
     # hooks.errors
     "webhook_not_found": 404,
     "delivery_not_found": 404,

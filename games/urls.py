@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis, conditional_apis, record_api
+from games import apis, conditional_apis, record_api, rematch
 
 
 def with_and_without_slash(routes: list) -> list:
@@ -49,6 +49,7 @@ _routes = [
     path("games/<int:game_id>/record/", record_api.GameRecordApi.as_view(), name="game-record"),
     path("players/<str:username>/games/", record_api.PlayerGamesExportApi.as_view(), name="player-games-export"),
     path("games/<int:game_id>/conditionals/", conditional_apis.ConditionalsApi.as_view(), name="game-conditionals"),
+    path("games/<int:game_id>/rematch/", rematch.RematchApi.as_view(), name="game-rematch"),
     path("games/<int:game_id>/conditionals/preview/", conditional_apis.ConditionalPreviewApi.as_view(),
          name="game-conditional-preview"),
     path("games/<int:game_id>/conditionals/<uuid:line_id>/", conditional_apis.ConditionalCancelApi.as_view(),

@@ -86,6 +86,7 @@ class Rules(ABC):
             "chance": self.chance,
             "hidden_information": self.hidden_information,
             "simultaneous": self.simultaneous,
+            "conditional_moves": self.conditional_moves,
             "options": [option.describe() for option in self.options],
         }
 
@@ -143,6 +144,13 @@ class Rules(ABC):
         stricter check added later must not stop an old game from folding. Defaults to `apply`;
         a game whose checks tighten overrides it."""
         return self.apply(state, seat, move)
+
+    @property
+    def conditional_moves(self) -> bool:
+        """Whether a conditional line ("if they play X, I play Y") can ever be accepted in this
+        game: some move is certain (`move_is_certain`). The default reads the descriptor, as
+        `move_is_certain` does; a game that allows certain moves among uncertain ones says True."""
+        return not (self.chance or self.hidden_information or self.simultaneous)
 
     def move_is_certain(self, state: State, seat: int, move: Move) -> bool:
         """Whether `move`, made by `seat` from `state`, leads to a position every seat can know

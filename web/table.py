@@ -24,8 +24,9 @@ def seats(game: dict[str, Any]) -> list[dict[str, Any]]:
     """Each seat's panel, with who sits there and whether it must act."""
     panels = game["presentation"]["panels"]
     found = []
-    for seat in game["seats"]:
-        index = seat["seat"]
+    taken = {seat["seat"]: seat for seat in game["seats"]}
+    for index in range(game["players"]):  # an open seat too: the game lists the seats taken
+        seat = taken.get(index, {"seat": index, "username": None, "bot": None})
         shown = panels[index] if index < len(panels) else {"name": f"seat {index}", "colour": "gray", "score": None,
                                                            "score_parts": [], "resources": [], "notes": [], "out": False}
         found.append({**shown, "seat": index, "player": player_name(seat), "bot": seat.get("bot"),
@@ -66,12 +67,13 @@ def status_line(game: dict[str, Any]) -> str:
     if game["status"] == "finished":
         return result_words(game)
     if game["status"] == "open":
-        return "Waiting for players to take the open seats"
+        open_seats = game["players"] - sum(1 for seat in game["seats"] if seat.get("username") or seat.get("bot"))
+        return f"Waiting for {open_seats} more player{'' if open_seats == 1 else 's'} to join"
     prompt = game["presentation"]["prompt"]
     others = [seat for seat in game["to_act"] if seat != game["your_seat"]]
     if prompt:
-        return prompt if not others else f"{prompt} ({_names(game, others)} also to act)"
-    return f"Waiting for {_names(game, others)}" if others else "Waiting"
+        return prompt if not others else f"{prompt} ({_names(game, others)} must move too)"
+    return f"{_names(game, others)} must move" if others else "Waiting"
 
 
 def log_lines(game: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -55,6 +55,7 @@ def game(request, game_id: int):
     except errors.InvalidInvitation:
         return http.error_page(request, 400, "That invitation link is broken: ask for it again.")
     detail = selectors.game_detail(game=found, user=request.user)
+    descriptor = selectors.rules_detail(rules_id=detail["rules"])
     events = selectors.events_visible(game=found, user=request.user, notation=True)
     return render(
         request,
@@ -62,6 +63,8 @@ def game(request, game_id: int):
         {
             "game": detail,
             "your_seat": detail["your_seat"],
+            # "What if" only where the rules can accept a line at all, and only with two seats.
+            "conditional_moves": descriptor.get("conditional_moves", False) and detail["players"] == 2,
             "title": table.title_of(detail["rules"]),
             "seats": table.seats(detail),
             "status_line": table.status_line(detail),

@@ -95,6 +95,8 @@ def clocks_of(*, game: Game) -> dict[str, Any]:
         "deadline": earliest_deadline(due),
         "deadlines": due,
         "stand_ins": [{"seat": seat.index, "bot": seat.stand_in} for seat in game.seat_rows() if seat.stand_in],
+        # What each seat's bank holds while its clock is stopped (None: not a bank clock, or before its first move).
+        "banks": [seat.bank_seconds for seat in game.seat_rows()],
     }
 
 

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from games import dispatch, selectors, store
 from games.errors import (
+    ConditionalDuplicate,
     ConditionalInvalid,
     ConditionalNotFound,
     ConditionalOnYourTurn,
@@ -60,8 +61,10 @@ def conditional_create(*, game_id: int, user: Any, moves: list[Any], invitation:
         # first, and then `_wake_if_moved_on` sees the game moved on. `update()` leaves
         # `updated_at` alone, so nothing the other seat can read changes.
         Game.objects.filter(pk=game.pk).update(lines_waiting=True)
-        queued = ConditionalLine.objects.select_for_update().filter(game=game, seat=seat)
-        if len(list(queued)) >= MAX_LINES:
+        queued = list(ConditionalLine.objects.select_for_update().filter(game=game, seat=seat))
+        if any(kept.anchor_seq == game.seq and kept.moves == line for kept in queued):
+            raise ConditionalDuplicate("you have queued this line already")
+        if len(queued) >= MAX_LINES:
             raise TooManyConditionals(f"at most {MAX_LINES} lines at once in a game; cancel one first")
         created = ConditionalLine.objects.create(game=game, user=user, seat=seat, moves=line, anchor_seq=game.seq)
         transaction.on_commit(lambda: _wake_if_moved_on(game.pk, game.seq), robust=True)

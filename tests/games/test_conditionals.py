@@ -305,3 +305,26 @@ def test_listing_lines_costs_the_same_folds_and_queries_for_one_line_as_for_thir
     assert all(step["text"] for line in thirty[2] for step in line["moves"])  # every move still in words
     assert thirty[0] == one[0] == 1  # one fold to where the lines start
     assert thirty[1] == one[1]  # and the same queries
+
+
+def test_the_same_line_queued_twice_is_refused_with_its_code():
+    game_id, mover, waiter, seat = terrafex_game()
+    line = [m for _, m in line_to_reply(game_id, seat, [3])]
+    assert waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": line}).status_code == 201
+    again = waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": line})
+    assert again.status_code == 409 and again.json()["code"] == "conditional_duplicate"
+    other = [m for _, m in line_to_reply(game_id, seat, [4])]
+    assert other != line
+    assert waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": other}).status_code == 201
+    assert ConditionalLine.objects.filter(game_id=game_id).count() == 2
+
+
+@pytest.mark.parametrize("game", list(rules.catalog().values()), ids=lambda g: g.id)
+def test_the_descriptor_says_whether_a_line_can_be_accepted_as_the_service_decides(game):
+    """`conditional_moves` in the descriptor is what a client reads before offering "What if":
+    a game through whose every move the service refuses a line says False."""
+    described = game.describe()
+    assert described["conditional_moves"] is game.conditional_moves
+    assert described["conditional_moves"] == (not (described["chance"] or described["hidden_information"] or described["simultaneous"]))
+    assert rules.get("scavenge").describe()["conditional_moves"] is False
+    assert rules.get("terrafex").describe()["conditional_moves"] is True

@@ -4,11 +4,16 @@ embedded default (SQLite in memory, shared with the live server's thread), where
 finding no stream server, poll as they would behind a proxy without streams. Without Chromium
 the browser tests skip on a developer's machine and fail in CI, like the service tests.
 
-Screenshots of every game page are written to `artifacts/screenshots/` for people to look at."""
+Screenshots of every game page are written to `artifacts/screenshots/` for people to look at.
+
+Every page a test opens is watched: a script error on it, or an error on its console, fails the
+test (`page_errors`), unless the test names it with `@pytest.mark.console_errors_allowed(...)`."""
 
 from __future__ import annotations
 
 import os
+import re
+import socket
 import threading
 import time
 from pathlib import Path
@@ -38,22 +43,85 @@ def browser():
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
+        yield WatchedBrowser(chromium)
         chromium.close()
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE")
+
+
+class WatchedBrowser:
+    """The browser, whose every context's pages report their script errors and console errors
+    into `errors` (the `page_errors` fixture empties it before each test and checks it after)."""
+
+    def __init__(self, browser):
+        self._browser = browser
+        self.errors: list[str] = []
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.on("page", self.watch)
+        return context
+
+    def watch(self, page) -> None:
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: script error: {error}"))
+        page.on("console", lambda message: message.type == "error" and self.errors.append(
+            f"{page.url}: console error: {message.text} ({message.location.get('url', '')})"))
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
+@pytest.fixture(autouse=True)
+def page_errors(request):
+    """No script error and no console error on any page of a browser test. Expected ones (a 409
+    the test provokes, a stream it cuts) are named by the test's `console_errors_allowed` marker;
+    where no stream server runs (the embedded default) the pages' failed stream requests are
+    expected too: the pages fall back to polling."""
+    if "browser" not in request.fixturenames:
+        yield []
+        return
+    browser = request.getfixturevalue("browser")
+    browser.errors.clear()
+    yield browser.errors
+    allowed = [re.compile(pattern) for marker in request.node.iter_markers("console_errors_allowed") for pattern in marker.args]
+    # A move refused as stale (409) is the protocol's answer to a seat acting at the same time or a
+    # second tab: the page reads the game again and says so. The browser logs the refused request
+    # itself on the console; no script of the page can keep it from doing so.
+    allowed.append(re.compile(r"status of 409 .*/api/games/\d+/moves/\)$"))
+    if not _stream_server_runs():
+        allowed.append(re.compile(r"/stream/"))
+    found = [error for error in browser.errors if not any(pattern.search(error) for pattern in allowed)]
+    assert found == [], "errors on the pages:\n" + "\n".join(found[:20])
+
+
+def _stream_server_runs() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql" and bool(os.environ.get("REDIS_URL"))
 
 
 @pytest.fixture(scope="module")
 def stream_port(django_db_setup, live_server):
     """The stream server beside the live server on PostgreSQL and Redis, one for a module's tests
     (starting one costs a second of CPU); on the embedded default nothing listens at its port."""
-    from django.db import connection
-
     port = free_port()
-    streams = start_uvicorn(port, SCRAPYARD_WEB_ORIGINS=live_server.url) if connection.vendor == "postgresql" and os.environ.get("REDIS_URL") else None
+    streams = start_uvicorn(port, SCRAPYARD_WEB_ORIGINS=live_server.url) if _stream_server_runs() else None
+    if streams is not None:
+        _wait_until_listening(port)  # a page that asked first would find no server, and say so on its console
     yield port
     if streams is not None:
         stop(streams)
+
+
+def _wait_until_listening(port: int, within: float = 120.0) -> None:
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 @pytest.fixture

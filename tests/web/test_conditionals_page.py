@@ -61,7 +61,11 @@ def test_a_line_is_picked_queued_cancelled_and_played(browser, site, screenshot,
     assert "I play" in waiter.locator("#whatif-lines").inner_text()
     screenshot(waiter, f"conditionals-queued-{name}")
     waiter.locator("#whatif-lines .whatif-cancel").click()
-    waiter.locator("#whatif-none").wait_for()
+    waiter.locator("#whatif-none").wait_for()  # at once, before the server has answered the cancel
+    for _ in range(150):
+        if not ConditionalLine.objects.exists():
+            break
+        waiter.wait_for_timeout(100)
     assert not ConditionalLine.objects.exists()
 
     _pick_line(waiter)

@@ -29,24 +29,38 @@ export function showConditionals(game, draw) {
   listLines();
 }
 
+// The lines as the server holds them. Only the newest reading is shown (an older answer arriving
+// late would bring back a line already gone). A line from before the game's last move is one the
+// server has still to follow or drop (it does so just after the move): it is not shown, and the
+// list is read again until the server has caught up.
+let readings = 0;
+let recheck = null;
 async function listLines() {
+  const reading = ++readings;
+  clearTimeout(recheck);
   try {
     const { lines } = await api('GET', `/games/${state.gameId}/conditionals/`);
-    replaceIfChanged($('whatif-lines'), ...lines.map((line) => el('li', { 'data-line': line.id },
+    if (reading !== readings) return;
+    const current = lines.filter((line) => line.after_seq >= state.seq);
+    state.lines = current;
+    replaceIfChanged($('whatif-lines'), ...current.map((line) => el('li', { 'data-line': line.id },
       el('span', {}, line.moves.map((step) => `${step.seat === state.seat ? 'I play' : 'if they play'} ${step.text ?? '?'}`).join(', ')),
       ' ',
       el('button', { type: 'button', class: 'whatif-cancel', onclick: () => cancel(line.id) }, 'Cancel'))));
-    $('whatif-none').hidden = lines.length > 0;
+    $('whatif-none').hidden = current.length > 0;
+    if (current.length < lines.length) recheck = setTimeout(listLines, 1000);
   } catch (error) {
-    $('whatif-note').textContent = `Could not read your lines: ${error.message}`;
+    if (reading === readings) $('whatif-note').textContent = `Could not read your lines: ${error.message}`;
   }
 }
 
 async function cancel(id) {
+  $('whatif-lines').querySelector(`[data-line="${CSS.escape(id)}"]`)?.remove(); // gone from the list at once
+  $('whatif-none').hidden = $('whatif-lines').children.length > 0;
   try {
     await api('DELETE', `/games/${state.gameId}/conditionals/${id}/`);
   } catch (error) {
-    if (!(error instanceof ApiError && error.code === 'conditional_not_found')) throw error;
+    if (!(error instanceof ApiError && error.code === 'conditional_not_found')) $('whatif-note').textContent = `Not cancelled: ${error.message}`;
   }
   listLines();
 }
@@ -142,6 +156,11 @@ function add(index) {
 }
 
 async function queue() {
+  const wanted = JSON.stringify(state.line);
+  if ((state.lines ?? []).some((line) => JSON.stringify(line.moves.map((step) => step.move)) === wanted)) {
+    $('whatif-note').textContent = 'You have queued this line already.';
+    return;
+  }
   try {
     await api('POST', `/games/${state.gameId}/conditionals/`, { moves: state.line });
   } catch (error) {

@@ -9,6 +9,7 @@ import { widenTargets, widenOnResize } from './boards/targets.js';
 import { tell, showTurn, followingGame, ownGameTurn } from './notify.js';
 import { showConditionals } from './conditionals.js';
 import { showAnalysis, showPreferred } from './analysis.js';
+import { onAccountNews, streamSlot } from './shared_stream.js';
 
 const root = document.getElementById('game');
 const gameId = Number(root.dataset.game);
@@ -48,6 +49,7 @@ async function load(note) {
   if (page.game && game.seq === page.game.seq && game.status === page.game.status && note === null) {
     page.game = game; // no news (a stream's echo of what this page already shows): keep the player's picks
     showStatus();
+    if (game.status === 'open') showActions(); // who has joined the waiting room
     return;
   }
   const mine = game.your_seat !== null && game.to_act.includes(game.your_seat) && game.status === 'active';
@@ -65,7 +67,6 @@ async function load(note) {
   page.replayAt = null;
   if (board !== null) $('text-board').textContent = board;
   showStatus();
-  showSeen(game.view);
   showMoves(pending);
   showLog(log.events);
   showActions();
@@ -75,8 +76,13 @@ async function load(note) {
 }
 
 function seatName(seat) {
-  const entry = page.game.seats[seat];
-  return entry.username ?? (entry.bot ? `bot ${entry.bot.name}` : 'open seat');
+  const entry = page.game.seats.find((taken) => taken.seat === seat);
+  return entry?.username ?? (entry?.bot ? `bot ${entry.bot.name}` : 'open seat');
+}
+
+// Every seat of the game, an open one too (the game lists the seats taken).
+function allSeats(game) {
+  return Array.from({ length: game.players }, (_, index) => game.seats.find((seat) => seat.seat === index) ?? { seat: index, username: null, bot: null });
 }
 
 function names(seats) {
@@ -105,13 +111,20 @@ function resultWords(game) {
 
 const STALE_NOTE = 'The game moved on before your move arrived: here is the position now; choose again';
 
+// As on a game site's status bar: the rules' prompt when this seat is to act, else who must move
+// (kept in step with web/table.py's status_line).
 function statusLine(game) {
   if (game.status === 'finished') return resultWords(game);
-  if (game.status === 'open') return 'Waiting for players to take the open seats';
+  if (game.status === 'open') return openWords(game);
   const others = game.to_act.filter((seat) => seat !== game.your_seat);
   const prompt = game.presentation.prompt;
-  if (prompt) return others.length ? `${prompt} (${names(others)} also to act)` : prompt;
-  return others.length ? `Waiting for ${names(others)}` : 'Waiting';
+  if (prompt) return others.length ? `${prompt} (${names(others)} must move too)` : prompt;
+  return others.length ? `${names(others)} must move` : 'Waiting';
+}
+
+function openWords(game) {
+  const open = allSeats(game).filter((seat) => !seat.username && !seat.bot).length;
+  return `Waiting for ${open} more player${open === 1 ? '' : 's'} to join`;
 }
 
 function showStatus() {
@@ -137,11 +150,11 @@ function showStatus() {
 function showPanels() {
   const game = page.game;
   const panels = game.presentation.panels;
-  $('panels').replaceChildren(...game.seats.map((seat) => {
+  $('panels').replaceChildren(...allSeats(game).map((seat) => {
     const shown = panels[seat.seat] ?? { name: `seat ${seat.seat}`, colour: 'gray', score: null, score_parts: [], resources: [], notes: [], out: false };
     root.style.setProperty(`--seat-${seat.seat}`, shown.colour);
     const acting = game.status === 'active' && game.to_act.includes(seat.seat);
-    const deadline = game.deadlines.find((d) => d.seat === seat.seat);
+    const clock = clockOf(game, seat.seat);
     const items = [...shown.score_parts, ...shown.resources];
     return el('li', { class: `panel${acting ? ' acting' : ''}${shown.out ? ' out' : ''}`, 'data-seat': seat.seat },
       el('div', { class: 'panel-head' },
@@ -153,7 +166,7 @@ function showPanels() {
         shown.score !== null ? el('span', { class: 'panel-score' }, el('span', { class: 'sr-only' }, 'score '), String(shown.score)) : null),
       items.length ? el('dl', { class: 'panel-items' }, ...items.map((part) => el('div', {}, el('dt', {}, part.label), el('dd', {}, String(part.value))))) : null,
       shown.notes.length ? el('p', { class: 'panel-notes' }, shown.notes.join('; ')) : null,
-      el('span', { class: 'clock', 'data-due': deadline?.due_at ?? '', 'data-left': deadline ? deadline.seconds_left : '' }));
+      el('span', { class: 'clock', 'data-due': clock.due, 'data-left': clock.left }));
   }));
 }
 
@@ -169,20 +182,16 @@ function swatch(colour) {
   return icon;
 }
 
-// The whole view as a readable tree: whatever neither the board nor the panels show is here.
-function tree(value) {
-  if (Array.isArray(value)) {
-    if (value.every((item) => item === null || typeof item !== 'object')) return document.createTextNode(value.map(String).join(', ') || '—');
-    return el('ol', { start: 0 }, ...value.map((item) => el('li', {}, tree(item))));
-  }
-  if (value !== null && typeof value === 'object') {
-    return el('dl', {}, ...Object.entries(value).flatMap(([key, item]) => [el('dt', {}, key.replaceAll('_', ' ')), el('dd', {}, tree(item))]));
-  }
-  return document.createTextNode(value === null ? '—' : String(value));
-}
-
-function showSeen(view) {
-  $('seen').replaceChildren(tree(view));
+// Every seat's clock: the running one counts down to its deadline; a stopped one shows what it
+// has left (a seat that is not to act: its time for a move, or what its bank holds).
+const SECONDS_OF = { step: (control) => control.seconds, correspondence: (control) => control.days * 86400 };
+function clockOf(game, seat) {
+  const deadline = game.deadlines.find((d) => d.seat === seat);
+  if (deadline) return { due: deadline.stopped ? '' : (deadline.due_at ?? ''), left: deadline.seconds_left };
+  const control = game.time_control;
+  if (!control || game.status !== 'active') return { due: '', left: '' };
+  const left = SECONDS_OF[control.type]?.(control) ?? game.banks?.[seat] ?? (control.initial_hours ?? 0) * 3600;
+  return { due: '', left };
 }
 
 // A running clock counts down; a stopped one (another seat's, or a paused game) shows what is left.
@@ -192,9 +201,11 @@ function tickClocks() {
       const left = whenText(clock.dataset.due);
       clock.textContent = left === 'time is up' ? 'clock: time is up' : `clock: ${left} left`;
       clock.classList.toggle('low', new Date(clock.dataset.due) - Date.now() < 30000);
-    } else if (clock.dataset.left !== '') {
+      clock.classList.replace('stopped', 'running') || clock.classList.add('running');
+    } else if (Number.isFinite(Number.parseFloat(clock.dataset.left))) { // the server's panels have no time yet: '' or none
       const seconds = Math.max(0, Math.round(Number(clock.dataset.left)));
       clock.textContent = `clock stopped: ${whenText(new Date(Date.now() + seconds * 1000).toISOString()) || '0s'} left`;
+      clock.classList.replace('running', 'stopped') || clock.classList.add('stopped');
     } else clock.textContent = '';
   }
 }
@@ -242,7 +253,8 @@ function focusBoard() {
 function showLegend() {
   const legend = legendFor(root.dataset.rules);
   $('legend-box').hidden = legend.length === 0;
-  $('legend').replaceChildren(...legend.map(([mark, meaning]) => el('div', {}, el('dt', {}, mark), el('dd', {}, meaning))));
+  // A mark is words, or a function drawing the piece's picture afresh (a node sits in one place only).
+  replaceIfChanged($('legend'), ...legend.map(([mark, meaning]) => el('div', {}, el('dt', {}, typeof mark === 'function' ? mark() : mark), el('dd', {}, meaning))));
 }
 
 // The player's picks and chosen move, to carry over news that leaves them legal (a seat acting
@@ -298,6 +310,8 @@ function afterPick() {
     buttons.push(el('button', { type: 'button', id: 'confirm', class: 'primary', onclick: submit }, `Play ${notation[page.chosen]}`));
   } else if (picked.length && !canPoint) {
     buttons.push(...candidates.map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, notation[index])));
+  } else if (!picked.length) {
+    buttons.push(...offBoard().map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, notation[index])));
   }
   if (!forced && (picked.length || page.chosen !== null)) {
     buttons.push(el('button', { type: 'button', id: 'cancel', onclick: () => { page.pointer.reset(); page.chosen = null; afterPick(); } }, 'Start over'));
@@ -305,6 +319,14 @@ function afterPick() {
   replaceIfChanged($('choice'), ...buttons); // the confirm bar stays while its move is still the one chosen
   $('choice').hidden = buttons.length === 0;
   showBoard(page.game.view);
+}
+
+// The moves the board cannot point at (a pass, a roll's "stay", a whole game without a drawn
+// board), as buttons in the status bar where they are few; many stay in the list of moves.
+const BAR_MOST = 8;
+function offBoard() {
+  const found = page.pointer.paths.flatMap((path, index) => (path.length === 0 ? [index] : []));
+  return found.length <= BAR_MOST ? found : [];
 }
 
 function choose(index) {
@@ -365,21 +387,40 @@ function showFairness(events) {
   $('last-hash').textContent = events.at(-1)?.hash ?? '';
 }
 
-async function replayTo(at) {
+// The replay goes straight to where the slider is: while one position is on its way, clicks and
+// drags only move the slider; the position asked for next is the slider's, not each one passed.
+const replay = { wanted: null, asking: false };
+function replayTo(at) {
   const bounded = Math.max(1, Math.min(page.game.seq, at));
   $('replay-at').value = bounded;
-  if (bounded === page.game.seq) {
-    page.replayAt = null;
-    $('replay-label').textContent = `now (event ${bounded})`;
-    showBoard(page.game.view);
-    showPreferred(null);
-    return;
+  replay.wanted = bounded;
+  $('replay-label').textContent = bounded === page.game.seq ? `now (event ${bounded})` : `after event ${bounded} of ${page.game.seq}`;
+  if (!replay.asking) showReplay();
+}
+
+async function showReplay() {
+  replay.asking = true;
+  try {
+    while (replay.wanted !== null) {
+      const at = replay.wanted;
+      if (at === page.game.seq) {
+        replay.wanted = null;
+        page.replayAt = null;
+        showBoard(page.game.view);
+        showPreferred(null);
+        return;
+      }
+      const state = await api('GET', seen(`/games/${gameId}/state/?at=${at}`)).catch(() => null);
+      if (replay.wanted !== at) continue; // the slider moved on meanwhile: show where it is now
+      replay.wanted = null;
+      if (state === null) return;
+      page.replayAt = at;
+      showBoard(state.view, true);
+      showPreferred(at);
+    }
+  } finally {
+    replay.asking = false;
   }
-  const state = await api('GET', seen(`/games/${gameId}/state/?at=${bounded}`));
-  page.replayAt = bounded;
-  $('replay-label').textContent = `after event ${bounded} of ${page.game.seq}`;
-  showBoard(state.view, true);
-  showPreferred(bounded);
 }
 
 function showActions() {
@@ -392,13 +433,64 @@ function showActions() {
   if (game.stand_ins.some((s) => s.seat === game.your_seat)) {
     actions.push(el('button', { type: 'button', id: 'return', onclick: async () => { await api('POST', `/games/${gameId}/return/`); await refresh(); } }, 'Take my seat back from the stand-in'));
   }
-  if (game.invitation_key) {
-    const link = `${window.location.origin}/games/${gameId}/?invitation=${game.invitation_key}`;
-    actions.push(el('p', { id: 'invitation-link' }, 'Private game: share this link to invite someone: ', el('code', {}, link)));
-  }
+  if (game.status === 'open') actions.push(waitingRoom(game));
+  if (game.status === 'finished' && game.your_seat !== null && signedIn) actions.push(el('div', { id: 'rematch', 'aria-live': 'polite' }));
   actions.push(...lifeActions(game));
   if (game.your_seat !== null && signedIn && game.status !== 'finished') actions.push(mailChoice());
   $('actions').replaceChildren(...actions);
+  if ($('rematch')) showRematch();
+}
+
+// A rematch at the end: the same game, options and clock, the seats swapped. One player offers
+// it; the other accepts with one click; both are then shown the way to the new game.
+let rematchSeen = '';
+async function showRematch() {
+  const box = $('rematch');
+  if (!box) return;
+  const state = await api('GET', seen(`/games/${gameId}/rematch/`)).catch(() => null);
+  if (!state || JSON.stringify(state) === rematchSeen && box.childElementCount) return;
+  rematchSeen = JSON.stringify(state);
+  const act = (action) => async () => {
+    try {
+      const made = await api('POST', seen(`/games/${gameId}/rematch/`), { action });
+      if (made.game !== null && action === 'accept') window.location.href = `/games/${made.game}/`;
+      else showRematch();
+    } catch (error) { box.textContent = `Rematch: ${error.message}`; }
+  };
+  const you = page.game.your_seat;
+  if (state.game !== null) {
+    box.replaceChildren(el('a', { id: 'rematch-game', class: 'button', href: `/games/${state.game}/` }, 'Go to the rematch'));
+  } else if (state.offered_by === you) {
+    box.replaceChildren(el('span', { id: 'rematch-offered' }, 'You offer a rematch (seats swapped); waiting for an answer.'));
+  } else if (state.offered_by !== null) {
+    box.replaceChildren(el('span', {}, `${seatName(state.offered_by)} offers a rematch, seats swapped. `),
+      el('button', { type: 'button', id: 'accept-rematch', class: 'primary', onclick: act('accept') }, 'Accept the rematch'));
+  } else {
+    box.replaceChildren(el('button', { type: 'button', id: 'offer-rematch', onclick: act('offer') }, 'Offer a rematch'));
+  }
+}
+setInterval(() => { if (page.game?.status === 'finished') showRematch(); }, 3000);
+
+// The waiting room: the link that invites (a private game's carries its key), a button that
+// copies it, and who has joined so far (the panels above show each seat, taken or open).
+function waitingRoom(game) {
+  const link = game.invitation_key ? `${window.location.origin}/games/${gameId}/?invitation=${game.invitation_key}` : `${window.location.origin}/games/${gameId}/`;
+  const joined = game.seats.filter((seat) => seat.username || seat.bot).map((seat) => seatName(seat.seat));
+  const open = game.players - joined.length;
+  const copy = el('button', { type: 'button', id: 'copy-invitation', onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      copy.textContent = 'Link copied';
+    } catch { // no clipboard (an insecure origin): select the link for the player to copy
+      window.getSelection().selectAllChildren($('invitation-code'));
+      copy.textContent = 'Link selected: copy it';
+    }
+  } }, 'Copy the invitation link');
+  return el('section', { id: 'waiting-room', 'aria-labelledby': 'waiting-h' },
+    el('h2', { id: 'waiting-h' }, 'Waiting room'),
+    el('p', { id: 'invitation-link' }, game.invitation_key ? 'Private game: this link invites someone: ' : 'Invite someone with this link: ', el('code', { id: 'invitation-code' }, link)),
+    copy,
+    el('p', { id: 'joined' }, `Joined: ${joined.join(', ') || 'nobody yet'}; ${open} seat${open === 1 ? '' : 's'} open.`));
 }
 
 // Resign, abort, draws, takebacks, leaving or cancelling an open game: the server says what is allowed.
@@ -456,7 +548,18 @@ function soon() {
   pending = setTimeout(() => { if (page.replayAt === null) refresh().catch(() => {}); }, 150);
 }
 
-function follow() {
+// A player's page hears of its game on the account stream every page shares (shared_stream.js),
+// with a slow poll as the net for what that stream does not tell (another seat's move that leaves
+// this one waiting); a spectator's page takes a stream of the game's own if a slot is free, else polls.
+async function follow() {
+  const signedIn = document.querySelector('nav a[href="/account/"]') !== null;
+  if (signedIn && page.game.your_seat !== null) {
+    onAccountNews(streamBase, (item) => { if (item.data?.game === gameId) soon(); });
+    poll(5000);
+    return;
+  }
+  const release = await streamSlot();
+  if (!release) { poll(); return; }
   let failures = 0;
   const source = new EventSource(`${streamBase}/api${seen(`/games/${gameId}/stream/?after=${page.game.seq}`)}`, { withCredentials: true });
   const wake = (event) => {
@@ -468,16 +571,18 @@ function follow() {
     failures += 1;
     if (failures >= 3 || page.game.status === 'finished') {
       source.close();
+      release();
       if (page.game.status !== 'finished') poll();
     }
   };
 }
 
-function poll() {
+function poll(every = 3000) {
   setInterval(async () => {
+    if (page.game.status === 'finished') return;
     const log = await api('GET', seen(`/games/${gameId}/events/?after=${page.game.seq}`)).catch(() => null);
     if (log && log.events.length) soon();
-  }, 3000);
+  }, every);
 }
 
 // Chat: a side log beside the game's, players and spectators apart. Lines come on the chat's own
@@ -496,13 +601,15 @@ async function readChat() {
   page.lines.forEach(chatShow);
 }
 
-function followChat() {
+async function followChat() {
+  const release = await streamSlot();
+  if (!release) { setInterval(readChat, 4000); return; } // every slot taken: poll
   let failures = 0;
   const source = new EventSource(`${streamBase}/api${seen(`/games/${gameId}/chat/stream/?after=${chatAfter}`)}`, { withCredentials: true });
   source.addEventListener('chat', (event) => { failures = 0; chatShow(JSON.parse(event.data)); });
   source.onerror = () => {
     failures += 1;
-    if (failures >= 3) { source.close(); setInterval(readChat, 4000); }
+    if (failures >= 3) { source.close(); release(); setInterval(readChat, 4000); }
   };
 }
 
@@ -523,4 +630,6 @@ $('replay-prev').addEventListener('click', () => replayTo(Number($('replay-at').
 $('replay-next').addEventListener('click', () => replayTo(Number($('replay-at').value) + 1));
 setInterval(tickClocks, 1000);
 widenOnResize(() => [...document.querySelectorAll('.board svg.board-svg')]);
+// A join may add no event the stream tells of: a waiting room reads the game every few seconds.
+setInterval(() => { if (page.game?.status === 'open') refresh().catch(() => {}); }, 3000);
 refresh().then(follow).catch((error) => { $('status').textContent = `Could not load the game: ${error.message}`; });

@@ -13,8 +13,9 @@ let bots = [];
 function optionInput(option) {
   const id = `option-${option.name}`;
   const label = (control) => el('label', {}, `${option.name.replaceAll('_', ' ')} `, control, el('span', { class: 'hint' }, ` ${option.description ?? ''}`));
-  if (option.type === 'bool') {
-    return label(el('input', { type: 'checkbox', id, 'data-option': option.name, 'data-type': 'bool', checked: option.default === true }));
+  if (option.type === 'bool') { // the box before its words, on one line, as forms do
+    return el('label', { class: 'check' }, el('input', { type: 'checkbox', id, 'data-option': option.name, 'data-type': 'bool', checked: option.default === true }),
+      el('span', {}, option.name.replaceAll('_', ' '), el('span', { class: 'hint' }, ` ${option.description ?? ''}`)));
   }
   if (option.choices) {
     const select = el('select', { id, 'data-option': option.name, 'data-type': option.type },
@@ -98,6 +99,14 @@ form.addEventListener('submit', async (event) => {
     showProblem(problem, error);
   }
 });
+
+// Only the chosen time control's fields are shown.
+function showTimeFields() {
+  const type = document.getElementById('time-type').value;
+  for (const field of document.querySelectorAll('[data-time]')) field.hidden = !field.dataset.time.split(' ').includes(type);
+}
+document.getElementById('time-type').addEventListener('change', showTimeFields);
+showTimeFields();
 
 async function start() {
   [catalogue, bots] = await Promise.all([api('GET', '/rules/'), api('GET', '/bots/')]);

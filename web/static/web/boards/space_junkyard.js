@@ -8,7 +8,7 @@ import { svg, text, cell } from './svg.js';
 
 const CELL = 64;
 const MARGIN = 28;
-const SHIP_PANEL = 210; // width of one ship's panel under the map
+const SHIP_PANEL = 210; // width of one ship's panel under the map: two side by side under a 6x6 map
 const SHIP_CELL = 52;
 const MARKS = ['●', '▲', '■', '◆']; // a shape per ship, so colour is never the only signal
 const SIDES = ['N', 'E', 'S', 'W'];
@@ -27,21 +27,62 @@ function turned(edges, rotation) {
   return SIDES.map((_, side) => edges[(side - steps + 4) % 4]);
 }
 
-function resourceDots(bagText, cx, cy, radius) {
-  const letters = [...bagText];
-  const step = radius * 2.2;
-  const left = cx - ((letters.length - 1) * step) / 2;
-  return letters.map((letter, i) => svg('g', { class: `resource res-${letter}` },
-    svg('circle', { cx: left + i * step, cy, r: radius }),
-    text(left + i * step, cy, letter, { class: 'resource-letter', 'font-size': radius * 1.4 })));
+// A resource as an icon, its shape and colour both telling it: radioactive a yellow triangle,
+// carbon a blue disc, metal a red square.
+function resourceIcon(letter, cx, cy, r) {
+  const shape = letter === 'Y'
+    ? svg('polygon', { points: `${cx},${cy - r * 1.15} ${cx + r * 1.1},${cy + r * 0.8} ${cx - r * 1.1},${cy + r * 0.8}` })
+    : letter === 'R' ? svg('rect', { x: cx - r * 0.9, y: cy - r * 0.9, width: r * 1.8, height: r * 1.8 })
+      : svg('circle', { cx, cy, r });
+  return svg('g', { class: `resource res-${letter}` }, shape);
 }
 
-// What a section does, in a few characters: "+Y/B" produces, "▢BB" stores, "Y›B" converts.
-function ability(face) {
-  if (face.produce) return `+${[...face.produce].join('/')}`;
-  if (face.store) return `▢${face.store}`;
-  if (face.convert) return `${face.convert[0]}›${face.convert[1]}`;
-  return '';
+function resourceRow(bagText, cx, cy, r) {
+  const letters = [...bagText];
+  const step = r * 2.4;
+  const left = cx - ((letters.length - 1) * step) / 2;
+  return letters.map((letter, i) => resourceIcon(letter, left + i * step, cy, r));
+}
+
+// What a section does, as icons on a line each: makes (a plus), stores (an open crate), converts
+// (one resource, an arrow, another) and recycles (two turning arrows), each with its resources.
+function abilityLines(face, x, y, size) {
+  const r = size * 0.065;
+  const lines = [];
+  if (face.produce) lines.push(['make', face.produce]);
+  if (face.store) lines.push(['store', face.store]);
+  if (face.convert) lines.push(['convert', face.convert]);
+  if (face.recycle) lines.push(['recycle', face.recycle]);
+  const parts = [];
+  lines.forEach(([kind, what], index) => {
+    const cy = y + size * (0.34 + index * 0.2);
+    const iconX = x + size * 0.2;
+    if (kind === 'make') parts.push(svg('path', { d: `M${iconX - r * 1.2} ${cy} h${r * 2.4} M${iconX} ${cy - r * 1.2} v${r * 2.4}`, class: 'ability-icon make' }));
+    if (kind === 'store') parts.push(svg('path', { d: `M${iconX - r * 1.3} ${cy - r * 1.1} v${r * 2.2} h${r * 2.6} v${-r * 2.2}`, class: 'ability-icon store' }));
+    if (kind === 'recycle') {
+      parts.push(svg('path', { d: `M${iconX - r * 1.2} ${cy} a${r * 1.2} ${r * 1.2} 0 0 1 ${r * 2.1} ${-r * 0.6} M${iconX + r * 1.2} ${cy} a${r * 1.2} ${r * 1.2} 0 0 1 ${-r * 2.1} ${r * 0.6}`, class: 'ability-icon recycle' }));
+    }
+    if (kind === 'convert') {
+      parts.push(resourceIcon(what[0], iconX, cy, r), svg('path', { d: `M${iconX + r * 1.6} ${cy} h${r * 2.2} m${-r} ${-r * 0.8} l${r} ${r * 0.8} l${-r} ${r * 0.8}`, class: 'ability-icon convert' }),
+        resourceIcon(what[1], iconX + r * 5.2, cy, r));
+      return;
+    }
+    // The resources after the icon, as many as fit the tile (smaller where there are many).
+    const fit = Math.min(r, (size * 0.6) / (what.length * 2.4));
+    parts.push(...resourceRow(what, x + size * 0.35 + (what.length * 2.4 * fit) / 2 - fit * 1.2 + fit, cy, fit));
+  });
+  return parts;
+}
+
+// A section's points: a star with the number in it (none for no points).
+function pointsStar(points, cx, cy, r) {
+  if (!points) return [];
+  const corners = Array.from({ length: 10 }, (_, i) => {
+    const angle = (Math.PI / 5) * i - Math.PI / 2;
+    const radius = i % 2 ? r * 0.5 : r;
+    return `${(cx + radius * Math.cos(angle)).toFixed(1)},${(cy + radius * Math.sin(angle)).toFixed(1)}`;
+  });
+  return [svg('polygon', { points: corners.join(' '), class: 'points-star' }), text(cx, cy + r * 0.12, points, { class: 'points-number', 'font-size': r * 1.05 })];
 }
 
 function faceWords(id, face) {
@@ -54,13 +95,14 @@ function faceWords(id, face) {
 }
 
 // One tile drawn in the square (x, y, size): an asteroid's resources, or a section's walls and
-// openings (with what each opening costs), its ability and its points.
+// corridors (a gap in the wall, with what joining there costs as resource icons), what it does
+// as icons and its points in a star. No catalogue numbers: the cell's words name the tile.
 function tileFace(id, face, x, y, size, rotation = 0) {
   const parts = [svg('rect', { x: x + 1, y: y + 1, width: size - 2, height: size - 2, rx: 3, class: face ? face.kind : 'space' })];
   if (!face) return parts;
   if (face.kind === 'asteroid') {
-    parts.push(text(x + size / 2, y + size * 0.22, id, { class: 'coord' }));
-    parts.push(...resourceDots(face.resources, x + size / 2, y + size * 0.62, size * 0.11));
+    parts.push(svg('circle', { cx: x + size / 2, cy: y + size / 2, r: size * 0.36, class: 'rock' }));
+    parts.push(...resourceRow(face.resources, x + size / 2, y + size / 2, size * 0.1));
     return parts;
   }
   const corners = [[x, y], [x + size, y], [x + size, y + size], [x, y + size], [x, y]];
@@ -72,15 +114,14 @@ function tileFace(id, face, x, y, size, rotation = 0) {
       return;
     }
     const inward = [[0, 1], [-1, 0], [0, -1], [1, 0]][side];
-    const mx = (x1 + x2) / 2 + inward[0] * size * 0.12;
-    const my = (y1 + y2) / 2 + inward[1] * size * 0.12;
+    const mx = (x1 + x2) / 2 + inward[0] * size * 0.1;
+    const my = (y1 + y2) / 2 + inward[1] * size * 0.1;
     parts.push(svg('line', { x1, y1, x2: x1 + (x2 - x1) * 0.3, y2: y1 + (y2 - y1) * 0.3, class: 'wall' }));
     parts.push(svg('line', { x1: x2 - (x2 - x1) * 0.3, y1: y2 - (y2 - y1) * 0.3, x2, y2, class: 'wall' }));
-    parts.push(text(mx, my, edge || '·', { class: 'cost', 'font-size': size * 0.15 }));
+    if (edge) parts.push(...resourceRow(edge, mx, my, size * 0.05));
   });
-  const name = face.kind === 'bridge' ? 'BRG' : id;
-  parts.push(text(x + size / 2, y + size * 0.36, `${name} ${face.points}★`, { class: 'coord', 'font-size': size * 0.14 }));
-  parts.push(text(x + size / 2, y + size * 0.6, ability(face), { class: 'ability', 'font-size': size * 0.15 }));
+  parts.push(...pointsStar(face.points, x + size * 0.8, y + size * 0.2, size * 0.11));
+  parts.push(...abilityLines(face, x, y, size));
   return parts;
 }
 
@@ -102,14 +143,20 @@ function drawMap(root, view, seat, moves) {
       const label = `row ${row + 1}, column ${col + 1}: ${tile ? faceWords(tile, faces[tile]) : 'empty space'}${ships.length ? `; ship ${ships.join(' and ')}` : ''}`;
       root.append(cell(`map:${col},${row}`, label, `${tile ?? ''}@${ships.join(',')}`,
         ...tileFace(tile, faces[tile], x, y, CELL),
-        ships.length ? svg('rect', { x: x + CELL / 2 - 17, y: y + CELL - 21, width: 34, height: 18, rx: 9, class: `ship-disc seat-${ships[0]}` }) : null,
-        ships.length ? text(x + CELL / 2, y + CELL - 12, ships.map((s) => `${MARKS[s]}${s}${s === seat ? '*' : ''}`).join(' '), { class: 'ship-mark' }) : null));
+        ...ships.map((ship, i) => shipIcon(x + CELL / 2 + (i - (ships.length - 1) / 2) * 24, y + CELL - 14, ship, ship === seat))));
     }
   }
   const mine = seat !== null && seat !== undefined ? view.ships[seat] : null;
   const steps = new Set(moves.map((move) => move.dir).filter(Boolean));
   if (mine && mine.at && !mine.out && steps.size) drawSteps(root, mine.at, steps, size);
   drawEdge(root, view);
+}
+
+// A ship on the map: a little rocket in its player's colour with its mark (● ▲ ■ ◆); yours ringed.
+function shipIcon(cx, cy, index, yours) {
+  return svg('g', { class: `ship-icon${yours ? ' yours' : ''}` },
+    svg('path', { d: `M${cx} ${cy - 12} C${cx + 9} ${cy - 6} ${cx + 9} ${cy + 4} ${cx + 6} ${cy + 9} H${cx - 6} C${cx - 9} ${cy + 4} ${cx - 9} ${cy - 6} ${cx} ${cy - 12} Z`, class: `ship-body seat-${index}` }),
+    text(cx, cy + 1, MARKS[index], { class: 'ship-mark' }));
 }
 
 // The listed step directions on the caller's ship's cell, as targets "N", "E", "S", "W": an
@@ -127,7 +174,7 @@ function drawSteps(root, [col, row], steps, size) {
     // Inset, clear of the border that marks a cell the last move touched (often the one a step left).
     const into = onMap ? svg('rect', { x: MARGIN + toCol * CELL + 6, y: MARGIN + toRow * CELL + 6, width: CELL - 12, height: CELL - 12, rx: 4, class: 'step-into' }) : null;
     const label = onMap ? `step ${dir}, to row ${toRow + 1}, column ${toCol + 1}` : `step ${dir}`;
-    root.append(cell(dir, label, '', stepArrow(col, row, dx, dy), into));
+    root.append(cell(dir, label, '', onMap ? null : stepArrow(col, row, dx, dy), into, onMap ? bigArrow(toCol, toRow, dx, dy) : null));
   }
 }
 
@@ -139,6 +186,16 @@ function stepArrow(col, row, dx, dy) {
   const side = [dy * CELL * 0.1, dx * CELL * 0.1];
   const points = [tip, [base[0] + side[0], base[1] + side[1]], [base[0] - side[0], base[1] - side[1]]].map((p) => p.join(',')).join(' ');
   return svg('polygon', { points, class: 'step' });
+}
+
+// A whole cell's arrow, in the cell a step goes into: as big as a fingertip on a phone.
+function bigArrow(col, row, dx, dy) {
+  const cx = MARGIN + (col + 0.5) * CELL;
+  const cy = MARGIN + (row + 0.5) * CELL;
+  const along = (a, b) => [cx + dx * a + dy * b, cy + dy * a + dx * b];
+  const points = [along(CELL * 0.4, 0), along(0, CELL * 0.36), along(0, CELL * 0.14), along(-CELL * 0.4, CELL * 0.14),
+    along(-CELL * 0.4, -CELL * 0.14), along(0, -CELL * 0.14), along(0, -CELL * 0.36)];
+  return svg('polygon', { points: points.map((p) => p.map((n) => n.toFixed(1)).join(',')).join(' '), class: 'step big-step' });
 }
 
 function drawEdge(root, view) {
@@ -182,11 +239,16 @@ function drawShip(root, view, index, seat, moves, left, top) {
   const [minX, minY] = [Math.min(...xs), Math.min(...ys)];
   const columns = Math.max(...xs) - minX + 1;
   const rows = Math.max(...ys) - minY + 1;
-  const size = Math.min(SHIP_CELL, (SHIP_PANEL - 8) / columns);
+  const size = SHIP_CELL; // a whole ship at full size, however long: the panel grows with it
   const room = ship.capacity ?? [0, 0, 0];
-  const stores = ['Y', 'B', 'R'].map((letter, i) => `${letter}${ship.stores[i]}/${room[i]}`).join(' '); // the view's bag order
-  root.append(text(left + SHIP_PANEL / 2, top + 10, `${MARKS[index]} ship ${index}${own ? ' (you)' : ''}${ship.out ? ' · out' : ''} · ${ship.score ?? 0}★`, { class: `ship-title seat-${index}` }));
-  root.append(text(left + SHIP_PANEL / 2, top + 26, `stores ${stores}`, { class: 'ship-stores' }));
+  const width = shipWidth(view, index, seat, moves);
+  root.append(text(left + width / 2, top + 10, `${MARKS[index]} ship ${index}${own ? ' (you)' : ''}${ship.out ? ' · out' : ''} · ${ship.score ?? 0} points`, { class: `ship-title seat-${index}` }));
+  // The stores as icons: each resource, then what the ship holds of it and its room.
+  ['Y', 'B', 'R'].forEach((letter, i) => { // the view's bag order
+    const cx = left + width / 2 + (i - 1) * 52;
+    root.append(svg('g', { role: 'img', 'aria-label': `${RESOURCE_NAMES[letter]}: ${ship.stores[i]} of ${room[i]}` },
+      resourceIcon(letter, cx - 12, top + 26, 6), text(cx + 8, top + 26, `${ship.stores[i]}/${room[i]}`, { class: 'ship-stores' })));
+  });
   const gridTop = top + 38;
   for (const [key, part] of places) {
     const [px, py] = part.at;
@@ -202,37 +264,57 @@ function drawShip(root, view, index, seat, moves, left, top) {
     const yy = gridTop + (py - minY) * size;
     root.append(cell(key, `your ship at ${key}: free place`, 'free',
       svg('rect', { x: x + 2, y: yy + 2, width: size - 4, height: size - 4, rx: 3, class: 'free-place' }),
-      text(x + size / 2, yy + size / 2, key, { class: 'coord' })));
+      svg('path', { d: `M${x + size / 2 - 8} ${yy + size / 2} h16 M${x + size / 2} ${yy + size / 2 - 8} v16`, class: 'free-plus' })));
   }
   return gridTop + rows * size + 8 - top;
 }
 
+function shipPlaces(view, index, seat, moves) {
+  const ship = view.ships[index];
+  const keys = new Set(ship.sections.map((part) => part.at.join(',')));
+  if (index === seat) namedPlaces(moves).forEach((key) => keys.add(key));
+  const all = [...keys].map((key) => key.split(',').map(Number));
+  return all.length ? all : [[0, 0]];
+}
+
+function shipWidth(view, index, seat, moves) {
+  const xs = shipPlaces(view, index, seat, moves).map(([x]) => x);
+  return Math.max(SHIP_PANEL, (Math.max(...xs) - Math.min(...xs) + 1) * SHIP_CELL + 8);
+}
+
+const picture = (...children) => () => svg('svg', { viewBox: '-12 -12 24 24', width: 24, height: 24, class: 'legend-board legend-pic', 'aria-hidden': 'true' }, ...children);
+
 export const legend = [
-  ['● ▲ ■ ◆ + number', "a ship on the map, in its player's colour (* marks yours)"],
+  [picture(shipIcon(0, 2, 0, false)), "a ship on the map, in its player's colour, with its mark (● ▲ ■ ◆); yours is ringed"],
   ['N1 … W6', 'push entries round the map: a side and a line, counted from 1 (grey: closed this turn)'],
   ['NW NE SE SW', 'the corners a ship starts from'],
-  ['Y B R dots', 'an asteroid\'s resources: radioactive (yellow), carbon (blue), metal (red)'],
-  ['thick edge / gap', 'a section\'s wall / an opening; the letter in a gap is what joining there costs'],
-  ['+Y/B ▢BB Y›B', 'a section makes, stores, converts'],
-  ['3★', 'a section\'s points'],
+  [picture(resourceIcon('Y', -7, 0, 4), resourceIcon('B', 0, 0, 4), resourceIcon('R', 7, 0, 4)), 'resources: radioactive (yellow triangle), carbon (blue disc), metal (red square)'],
+  [picture(svg('path', { d: 'M-10 -6 h6 M4 -6 h6', class: 'wall' }), resourceIcon('B', 0, -3, 3)), 'a wall; a gap is a corridor, and the resources in it are what joining there costs'],
+  [picture(svg('path', { d: 'M-5 0 h10 M0 -5 v10', class: 'ability-icon make' })), 'the section makes these resources'],
+  [picture(svg('path', { d: 'M-6 -5 v10 h12 v-10', class: 'ability-icon store' })), 'the section stores these'],
+  [picture(resourceIcon('Y', -7, 0, 3), svg('path', { d: 'M-3 0 h7 m-3 -3 l3 3 l-3 3', class: 'ability-icon convert' }), resourceIcon('R', 8, 0, 3)), 'the section converts one resource into another'],
+  [picture(svg('path', { d: 'M-6 0 a6 6 0 0 1 10 -3 M6 0 a6 6 0 0 1 -10 3', class: 'ability-icon recycle' })), 'the section recycles into these'],
+  [picture(...pointsStar(3, 0, 0, 10)), "a section's points"],
   ['black square', 'empty space'],
-  ['▲ and a dashed cell', 'a step your ship may take: tap the arrow or the dashed cell it steps into'],
+  ['big arrow', 'a step your ship may take: tap the cell it points into'],
 ];
 
 export default function draw(view, { seat, moves = [] }) {
   const span = view.size * CELL + 2 * MARGIN;
-  const perRow = Math.max(1, Math.floor(span / SHIP_PANEL));
   const root = svg('svg', { class: 'board-svg space-junkyard', role: 'group', 'aria-label': 'Space Junkyard map and ships' });
   drawMap(root, view, seat, moves);
-  let top = span + 6;
-  for (let first = 0; first < view.ships.length; first += perRow) {
-    let tallest = 0;
-    for (let index = first; index < Math.min(view.ships.length, first + perRow); index += 1) {
-      const left = (index - first) * (span / perRow) + (span / perRow - SHIP_PANEL) / 2;
-      tallest = Math.max(tallest, drawShip(root, view, index, seat, moves, left, top));
+  // The ships under the map, left to right, a new row where the next would not fit.
+  let [top, left, tallest, widest] = [span + 6, 0, 0, span];
+  view.ships.forEach((_, index) => {
+    const width = shipWidth(view, index, seat, moves);
+    if (left > 0 && left + width > Math.max(span, width)) {
+      top += tallest + 6;
+      [left, tallest] = [0, 0];
     }
-    top += tallest + 6;
-  }
-  root.setAttribute('viewBox', `0 0 ${span} ${top}`);
+    tallest = Math.max(tallest, drawShip(root, view, index, seat, moves, left, top));
+    left += width + 6;
+    widest = Math.max(widest, left - 6);
+  });
+  root.setAttribute('viewBox', `0 0 ${widest} ${top + tallest}`);
   return root;
 }

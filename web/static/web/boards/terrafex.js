@@ -1,35 +1,43 @@
 // Terrafex: a 7 x 8 board of squares ("row,col", as on its edges); each square holds one piece,
 // drawn as an Icehouse pyramid seen from above: a square base with four sloping faces meeting
-// at the tip, its size by the piece (small, medium, large) and its pips (1, 2, 3) on the base,
-// coloured by kind and labelled with its letter and size (forest g, mountain y, fire r, glacier
-// b), so colour is never the only signal. A frosted forest shows its frost as a smaller pyramid
-// on top, a glacier the forest it caps; a scoring piece's base is ringed by the band of its
-// owner (white or black outline, +W or +B), as the view's `bands` say.
+// at the tip, its size by the piece (small, medium, large; 1, 2, 3 pips on the base) and its
+// colour by kind (forest green, mountain yellow, fire red, glacier blue). A frosted forest shows
+// its frost as a smaller pyramid on top, a glacier the forest it caps. The square a scoring piece
+// stands on is drawn in the colour of the player it scores for (white or black, as the view's
+// `bands` say): what scoring depends on is seen, not read. Below the board: the pieces left to
+// take and the fires already used, by colour and size. Every square names itself in words.
 import { svg, text, cell, edgeLabels } from './svg.js';
 
 const ROWS = 7;
 const COLS = 8;
 const CELL = 56;
 const EDGE = 18;
-const SIDE = { L: 40, M: 30, S: 20 }; // a pyramid's base, drawn above the square's label
+const SIDE = { L: 40, M: 30, S: 20 };
 const PIPS = { S: 1, M: 2, L: 3 };
-const LETTER = { green: 'g', yellow: 'y', red: 'r', blue: 'b' };
 const KIND = { green: 'forest', yellow: 'mountain', red: 'fire', blue: 'glacier' };
 const INNER = { frost: 'blue', capped_forest: 'green' };
+const SIZE_WORD = { S: 'small', M: 'medium', L: 'large' };
+const STASH_ROW = 44;
+const STASH_TOP = ROWS * CELL + 14;
+const STASH_HEIGHT = 3 * STASH_ROW + 26;
+
+const mini = (colour, size) => () => svg('svg', { viewBox: `0 0 ${CELL} ${CELL}`, width: 26, height: 26, class: 'legend-board legend-pic', 'aria-hidden': 'true' }, pyramid(0, 6, size, colour));
+const square = (owner) => () => svg('svg', { viewBox: '0 0 20 20', width: 22, height: 22, class: 'legend-pic', 'aria-hidden': 'true' },
+  svg('rect', { x: 1, y: 1, width: 18, height: 18, class: `square owner-${owner}`, stroke: '#1d1d1b' }));
 
 export const legend = [
-  ['green pyramid (g)', 'forest: scores its size for the band round it'],
-  ['yellow pyramid (y)', 'mountain: scores its size for the band round it'],
-  ['red pyramid (r)', 'fire: costs its size to the band round it'],
-  ['blue pyramid (b)', 'glacier; the game ends when none is left'],
-  ['S M L, 1-3 pips', 'the size of a pyramid, drawn from above'],
-  ['white / black ring, +W / +B', "the piece scores for White's / Black's band"],
-  ['gL/bS', 'a forest with a frost on it; bL/gM a glacier capping a forest'],
+  [mini('green', 'M'), 'forest: scores its size for the player whose colour its square is'],
+  [mini('yellow', 'M'), 'mountain: scores its size likewise'],
+  [mini('red', 'M'), 'fire: costs its size to the player whose colour its square is'],
+  [mini('blue', 'M'), 'glacier; the game ends when none is left'],
+  [mini('green', 'S'), 'small, medium, large: the pyramid’s size, and 1, 2, 3 pips'],
+  [square('white'), 'a square scoring for White'],
+  [square('black'), 'a square scoring for Black'],
   ['row,col', 'squares are named row then column, as on the edges'],
 ];
 
 export default function draw(view, { seat }) {
-  const root = svg('svg', { viewBox: `${-EDGE} ${-EDGE} ${COLS * CELL + EDGE} ${ROWS * CELL + EDGE}`, class: 'board-svg terrafex', role: 'group', 'aria-label': 'Terrafex board' });
+  const root = svg('svg', { viewBox: `${-EDGE} ${-EDGE} ${COLS * CELL + EDGE} ${ROWS * CELL + EDGE + STASH_HEIGHT}`, class: 'board-svg terrafex', role: 'group', 'aria-label': 'Terrafex board' });
   root.append(edgeLabels([
     ...Array.from({ length: ROWS }, (_, row) => [-EDGE / 2, row * CELL + CELL / 2, row]),
     ...Array.from({ length: COLS }, (_, col) => [col * CELL + CELL / 2, -EDGE / 2, col]),
@@ -41,21 +49,51 @@ export default function draw(view, { seat }) {
       const piece = pieces.get(key);
       const x = col * CELL;
       const y = row * CELL;
-      const parts = piece ? pieceParts(piece, view.bands[(row + col) % 2 ? 'odd' : 'even'], x, y) : { name: '', words: '', shapes: [] };
-      root.append(cell(key, `${key}${parts.words ? `: ${parts.words}` : ': empty'}`, parts.name,
-        svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: 'square' }),
-        ...parts.shapes,
-        parts.name ? text(x + CELL / 2, y + CELL - 6, parts.name, { class: 'coord piece-name' }) : null));
+      const parts = piece ? pieceParts(piece, view.bands[(row + col) % 2 ? 'odd' : 'even'], x, y) : { state: '', words: '', owner: null, shapes: [] };
+      const ground = parts.owner ? `owner-${parts.owner}` : (row + col) % 2 ? 'plain odd' : 'plain even';
+      root.append(cell(key, `${key}${parts.words ? `: ${parts.words}` : ': empty'}`, parts.state,
+        svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: `square ${ground}` }),
+        ...parts.shapes));
     }
   }
+  root.append(stash(view));
   const you = seat === view.white ? 'White' : seat === view.black ? 'Black' : null;
   root.append(svg('title', {}, `Scores: White ${view.scores[view.white]}, Black ${view.scores[view.black]}${you ? `; you are ${you}` : ''}`));
   return root;
 }
 
+// The pieces left to take (by colour and size) and the fires used, beside the board (below it,
+// so that a phone keeps the squares a finger's width).
+function stash(view) {
+  const group = svg('g', { class: 'stash', role: 'img', 'aria-label': stashWords(view) });
+  const rows = [
+    ['left', ['green', 'yellow'].flatMap((colour) => ['S', 'M', 'L'].map((size) => [colour, size, view.pool?.[colour]?.[size] ?? 0]))],
+    ['', ['red', 'blue'].flatMap((colour) => ['S', 'M', 'L'].map((size) => [colour, size, view.pool?.[colour]?.[size] ?? 0]))],
+    ['fires used', ['S', 'M', 'L'].map((size) => ['red', size, view.fire_pit?.[size] ?? 0])],
+  ];
+  group.append(text(0, STASH_TOP + 2, 'Pieces left to take', { class: 'stash-title', 'text-anchor': 'start' }));
+  rows.forEach(([title, entries], index) => {
+    const y = STASH_TOP + 10 + index * STASH_ROW;
+    if (title === 'fires used') group.append(text(0, y + STASH_ROW / 2, 'Fires used', { class: 'stash-title', 'text-anchor': 'start' }));
+    const left = title === 'fires used' ? 110 : 0;
+    entries.forEach(([colour, size, count], column) => {
+      const x = left + column * 75;
+      group.append(svg('g', { class: `stash-entry${count ? '' : ' none-left'}`, transform: `translate(${x} ${y}) scale(0.75)` }, pyramid(0, 0, size, colour)),
+        text(x + 52, y + STASH_ROW / 2, `×${count}`, { class: 'stash-count', 'text-anchor': 'start' }));
+    });
+  });
+  return group;
+}
+
+function stashWords(view) {
+  const told = (counts) => ['S', 'M', 'L'].map((size) => `${counts?.[size] ?? 0} ${SIZE_WORD[size]}`).join(', ');
+  const left = Object.keys(KIND).map((colour) => `${KIND[colour]}s ${told(view.pool?.[colour])}`).join('; ');
+  return `Pieces left to take: ${left}. Fires used: ${told(view.fire_pit)}.`;
+}
+
 // A pyramid seen from above: its base, four faces shaded as if lit from the top left, and its pips.
 function pyramid(x, y, size, colour, extra = '') {
-  const [mx, my] = [x + CELL / 2, y + (CELL - 12) / 2 + 2];
+  const [mx, my] = [x + CELL / 2, y + CELL / 2];
   const half = SIDE[size] / 2;
   const [left, top, right, bottom] = [mx - half, my - half, mx + half, my + half];
   const [cx, cy] = [(left + right) / 2, (top + bottom) / 2];
@@ -71,14 +109,14 @@ function pyramid(x, y, size, colour, extra = '') {
     ...pips);
 }
 
-// The piece's shapes, its name as the text board writes it ("gL/bS+W") and in words.
+// The piece's shapes, the player it scores for (its square's colour), and the piece in words.
 function pieceParts(piece, bands, x, y) {
   const innerKind = Object.keys(INNER).find((kind) => piece[kind]);
   const inner = innerKind ? { colour: INNER[innerKind], size: piece[innerKind] } : null;
-  const band = piece.colour === 'blue' ? null : bands[piece.size][0].toUpperCase();
-  const name = `${LETTER[piece.colour]}${piece.size}${inner ? `/${LETTER[inner.colour]}${inner.size}` : ''}${band ? `+${band}` : ''}`;
-  const words = `${{ S: 'small', M: 'medium', L: 'large' }[piece.size]} ${KIND[piece.colour]}${inner ? ` with a ${{ S: 'small', M: 'medium', L: 'large' }[inner.size]} ${innerKind === 'frost' ? 'frost' : 'forest capped'}` : ''}${band ? `, for ${band === 'W' ? 'White' : 'Black'}` : ''}`;
-  const shapes = [pyramid(x, y, piece.size, piece.colour, band ? ` band-${band}` : '')];
+  const owner = piece.colour === 'blue' ? null : bands[piece.size];
+  const state = `${piece.colour}${piece.size}${inner ? `/${inner.colour}${inner.size}` : ''}${owner ? `+${owner}` : ''}`;
+  const words = `${SIZE_WORD[piece.size]} ${KIND[piece.colour]}${inner ? ` with a ${SIZE_WORD[inner.size]} ${innerKind === 'frost' ? 'frost' : 'forest capped'}` : ''}${owner ? `, for ${owner === 'white' ? 'White' : 'Black'}` : ''}`;
+  const shapes = [pyramid(x, y, piece.size, piece.colour)];
   if (inner) shapes.push(pyramid(x, y, inner.size, inner.colour));
-  return { name, words, shapes };
+  return { state, words, owner, shapes };
 }

@@ -1,20 +1,25 @@
-// Terrain Vague: a hex board in axial coordinates ("q,r"), each hex a gang's turf (letter, upper
-// case tough) or the Toxic Waste in the middle, with pawns and clubhouses on it.
+// Terrain Vague: a hex board in axial coordinates ("q,r"). Each hex is a gang's turf, told by its
+// colour and its texture (the Rubbles' stones, the Brambles' thorns, the Cesspools' ripples, the
+// Scrappers' scrap), tough turf dark with a thick rim and wimpy turf pale; the Toxic Waste in the
+// middle is dark sludge. The pawns are pictures (wheelbarrow, slingshot, lid, big brother) and a
+// clubhouse a little house, all in their gang's colour. Coordinates are written only round the
+// board's edge; every hex names itself and what stands on it in words (its aria-label).
 import { svg, text, cell } from './svg.js';
+import { at, GANG_PIECES, legendPicture } from './pieces.js';
 
 const SIZE = 26;
-const LETTER = { rubbles: 'R', brambles: 'B', cesspools: 'C', scrappers: 'S' };
-const PAWN = { wheelbarrow: 'w', slingshot: 's', lid: 'l', big_brother: 'b' };
+const GANG_COLOUR = { rubbles: 'sienna', brambles: 'forestgreen', cesspools: 'royalblue', scrappers: 'darkorchid' };
+const NEIGHBOURS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 
 function centre(q, r) {
   return [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r];
 }
 
-function hexagon(cx, cy) {
+function hexagon(cx, cy, size = SIZE - 1) {
   const corners = [];
   for (let i = 0; i < 6; i += 1) {
     const angle = (Math.PI / 180) * (60 * i - 30);
-    corners.push(`${(cx + (SIZE - 1) * Math.cos(angle)).toFixed(1)},${(cy + (SIZE - 1) * Math.sin(angle)).toFixed(1)}`);
+    corners.push(`${(cx + size * Math.cos(angle)).toFixed(1)},${(cy + size * Math.sin(angle)).toFixed(1)}`);
   }
   return corners.join(' ');
 }
@@ -34,47 +39,95 @@ function open(moves, known) {
   return [...found.values()];
 }
 
+// The turf textures, one pattern per gang (drawn over the turf's colour).
+function textures() {
+  const pattern = (gang, ...marks) => svg('pattern', { id: `tv-${gang}`, width: 10, height: 10, patternUnits: 'userSpaceOnUse' }, ...marks);
+  const ink = { fill: 'none', stroke: 'rgba(0,0,0,.35)', 'stroke-width': 1.1, 'stroke-linecap': 'round' };
+  return svg('defs', {},
+    pattern('rubbles', svg('circle', { cx: 2.5, cy: 2.5, r: 1.6, fill: 'rgba(0,0,0,.28)' }), svg('circle', { cx: 7.5, cy: 7, r: 1.1, fill: 'rgba(0,0,0,.22)' })),
+    pattern('brambles', svg('path', { d: 'M1 9 L5 5 L9 9 M5 5 V1 M3 3 L5 5 M7 3 L5 5', ...ink })),
+    pattern('cesspools', svg('path', { d: 'M0 4 Q2.5 1.5 5 4 T10 4 M0 9 Q2.5 6.5 5 9 T10 9', ...ink })),
+    pattern('scrappers', svg('path', { d: 'M1 1 L4 4 M4 1 L1 4 M6 6 H9 V9 H6 Z', ...ink })),
+    pattern('waste', svg('circle', { cx: 3, cy: 3, r: 1.8, fill: 'rgba(160,200,40,.55)' }), svg('circle', { cx: 8, cy: 8, r: 1.2, fill: 'rgba(160,200,40,.45)' })));
+}
+
 export const legend = [
-  ['R B C S', 'turf of the Rubbles, Brambles, Cesspools, Scrappers (capital and thick edge: tough; small: wimpy)'],
-  ['~', 'the Toxic Waste'],
-  ['⌂', "a gang's clubhouse"],
-  ['w s l b', 'pawns: wheelbarrow, slingshot, lid, big brother, in their gang’s colour (e.g. Rw)'],
+  [() => swatch('rubbles'), 'the Rubbles’ turf (stones)'],
+  [() => swatch('brambles'), 'the Brambles’ turf (thorns)'],
+  [() => swatch('cesspools'), 'the Cesspools’ turf (ripples)'],
+  [() => swatch('scrappers'), 'the Scrappers’ turf (scrap)'],
+  ['dark, thick rim', 'tough turf; pale: wimpy'],
+  [() => swatch('waste'), 'the Toxic Waste'],
+  [() => legendPicture(GANG_PIECES.wheelbarrow), 'wheelbarrow'],
+  [() => legendPicture(GANG_PIECES.slingshot), 'slingshot'],
+  [() => legendPicture(GANG_PIECES.lid), 'lid'],
+  [() => legendPicture(GANG_PIECES.big_brother), 'big brother'],
+  [() => legendPicture(GANG_PIECES.clubhouse), 'clubhouse (pieces are in their gang’s colour)'],
   ['dashed hex', 'not built yet'],
-  ['q,r', 'each hex is named by its axial coordinates, written small at its foot'],
+  ['q,r', 'coordinates, written round the edge'],
 ];
+
+function swatch(gang) {
+  const colour = GANG_COLOUR[gang] ?? '#3c3b2a';
+  return svg('svg', { viewBox: '-12 -12 24 24', width: 24, height: 24, class: 'legend-pic', 'aria-hidden': 'true' },
+    svg('polygon', { points: hexagon(0, 0, 11), fill: colour, stroke: '#1d1d1b' }),
+    svg('polygon', { points: hexagon(0, 0, 10), fill: `url(#tv-${gang})` })); // the board's own pattern, by its id
+}
 
 export default function draw(view, { moves = [] } = {}) {
   const built = view.board.map(([q, r, gang, strength]) => ({ q, r, gang, strength }));
   const hexes = [...built, ...open(moves, new Set(built.map((h) => `${h.q},${h.r}`)))];
   if (!hexes.length) return null;
+  const known = new Set(hexes.map((h) => `${h.q},${h.r}`));
   const points = hexes.map((h) => centre(h.q, h.r));
   const xs = points.map(([x]) => x);
   const ys = points.map(([, y]) => y);
-  const [minX, minY] = [Math.min(...xs) - SIZE, Math.min(...ys) - SIZE];
-  const width = Math.max(...xs) + SIZE - minX;
-  const height = Math.max(...ys) + SIZE - minY;
-  const root = svg('svg', { viewBox: `${minX} ${minY} ${width} ${height}`, class: 'board-svg terrain-vague', role: 'group', 'aria-label': 'Terrain Vague board' });
+  const pad = SIZE + 24; // room for the coordinates round the edge
+  const [minX, minY] = [Math.min(...xs) - pad, Math.min(...ys) - pad];
+  const width = Math.max(...xs) + pad - minX;
+  const height = Math.max(...ys) + pad - minY;
+  const root = svg('svg', { viewBox: `${minX} ${minY} ${width} ${height}`, class: 'board-svg terrain-vague', role: 'group', 'aria-label': 'Terrain Vague board' }, textures());
   const pawnsAt = new Map();
-  const seatOf = (gang) => (view.seats ?? []).indexOf(gang);
   for (const [q, r, gang, kind] of view.pawns ?? []) {
     const key = `${q},${r}`;
-    pawnsAt.set(key, [...(pawnsAt.get(key) ?? []), { mark: `${LETTER[gang]}${PAWN[kind] ?? kind}`, seat: seatOf(gang), words: `${gang} ${kind.replace('_', ' ')}` }]);
+    pawnsAt.set(key, [...(pawnsAt.get(key) ?? []), { gang, kind, words: `${gang} ${kind.replace('_', ' ')}` }]);
   }
   const placed = Object.entries(view.clubhouses ?? {}).filter(([, at]) => Array.isArray(at));
   const clubhouseAt = new Map(placed.map(([gang, [q, r]]) => [`${q},${r}`, gang]));
+  const [midX, midY] = [xs.reduce((a, b) => a + b, 0) / xs.length, ys.reduce((a, b) => a + b, 0) / ys.length];
+  const edges = [];
   for (const hex of hexes) {
     const key = `${hex.q},${hex.r}`;
     const [cx, cy] = centre(hex.q, hex.r);
-    const waste = hex.open ? '' : '~';
-    const turf = hex.gang ? (hex.strength === 'tough' ? LETTER[hex.gang] : LETTER[hex.gang].toLowerCase()) : waste;
     const pawns = pawnsAt.get(key) ?? [];
     const club = clubhouseAt.get(key);
-    const label = `hex ${key}: ${hex.gang ? `${hex.strength} ${hex.gang}` : hex.open ? 'not built yet' : 'toxic waste'}${club ? `, ${club} clubhouse` : ''}${pawns.length ? `, ${pawns.map((p) => p.words).join(', ')}` : ''}`;
-    root.append(cell(key, label, `${turf}${club ? 'H' : ''}${pawns.map((p) => p.mark).join('')}`,
-      svg('polygon', { points: hexagon(cx, cy), class: `hex ${hex.gang ?? (hex.open ? 'open' : 'waste')} ${hex.strength ?? ''}` }),
-      text(cx, cy - 9, `${turf}${club ? '⌂' : ''}`, club ? { class: `club seat-${seatOf(club)}` } : {}),
-      pawns.length ? text(cx, cy + 5, pawns.map((p) => p.mark).join(' '), { class: `token pawn seat-${pawns[0].seat}` }) : null,
-      text(cx, cy + 17, key, { class: 'coord hex-name' })));
+    const kind = hex.gang ?? (hex.open ? 'open' : 'waste');
+    const label = `hex ${key}: ${hex.gang ? `${hex.strength} ${hex.gang} turf` : hex.open ? 'not built yet' : 'toxic waste'}${club ? `, ${club} clubhouse` : ''}${pawns.length ? `, ${pawns.map((p) => p.words).join(', ')}` : ''}`;
+    const state = `${kind}${hex.strength ?? ''}${club ? `H${club}` : ''}${pawns.map((p) => `${p.gang}${p.kind}`).join('')}`;
+    root.append(cell(key, label, state,
+      svg('polygon', { points: hexagon(cx, cy), class: `hex ${kind} ${hex.strength ?? ''}` }),
+      hex.open ? null : svg('polygon', { points: hexagon(cx, cy, SIZE - 3), class: `texture ${hex.gang ?? 'waste'}` }),
+      ...pieces(cx, cy, club, pawns)));
+    if (NEIGHBOURS.some(([dq, dr]) => !known.has(`${hex.q + dq},${hex.r + dr}`))) {
+      const [dx, dy] = [cx - midX, cy - midY];
+      const length = Math.hypot(dx, dy) || 1;
+      edges.push(text(cx + (dx / length) * (SIZE + 8), cy + (dy / length) * (SIZE + 8), key, { class: 'edge hex-edge' }));
+    }
   }
+  root.append(svg('g', { class: 'edge-labels', 'aria-hidden': 'true' }, ...edges));
   return root;
+}
+
+// The clubhouse and up to four pawns on a hex, as pictures side by side (more are named in words).
+function pieces(cx, cy, club, pawns) {
+  const drawn = [];
+  const all = [...(club ? [{ gang: club, kind: 'clubhouse' }] : []), ...pawns];
+  const spots = all.length === 1 ? [[0, 0]] : all.length === 2 ? [[-9, 0], [9, 0]] : [[-9, -8], [9, -8], [-9, 8], [9, 8]];
+  const scale = all.length === 1 ? 0.95 : 0.62;
+  all.slice(0, 4).forEach((piece, index) => {
+    const [dx, dy] = spots[index];
+    drawn.push(at(cx + dx, cy + dy, scale, GANG_PIECES[piece.kind]?.(GANG_COLOUR[piece.gang] ?? '#777') ?? svg('g')));
+  });
+  if (all.length > 4) drawn.push(text(cx, cy + 17, `+${all.length - 4}`, { class: 'token' }));
+  return drawn;
 }
