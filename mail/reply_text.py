@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 QUOTE_INTRO = re.compile(r"^(on .+ wrote:|-----original message-----|le .+ a écrit\s?:)$", re.IGNORECASE)
 SAY = re.compile(r"^say(?:\s+|:\s*|$)", re.IGNORECASE)
 CHAT_MARKER = re.compile(r"^chat\s*:?\s*$", re.IGNORECASE)
+# What phones and mail programs add under a reply without the "-- " signature line.
+SIGNED = re.compile(r"^(sent from my |get outlook for |envoy[ée] de mon |sent with )", re.IGNORECASE)
 CONDITIONAL = re.compile(r"^\s*if\s", re.IGNORECASE)
 
 
@@ -49,7 +51,7 @@ def read(text: str) -> Reply:
             if started:
                 break  # the quote of the mail answered: what follows is the old mail's
             continue
-        if QUOTE_INTRO.match(line) or line in ("--", "-- "):
+        if QUOTE_INTRO.match(line) or line in ("--", "-- ") or SIGNED.match(line):
             break
         if not line:
             continue
