@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from mail.models import Outgoing
+from mail.models import Outgoing, OutgoingStatus
 
 CHAIN = 10  # the References header names the root and at most this many mails before
 UNTHREADED = ("digest", "verify")
@@ -26,7 +26,10 @@ def headers(mail: Outgoing, answered: str = "") -> dict[str, str]:
     mail this one answers, if any."""
     if mail.game_id is None or mail.kind in UNTHREADED:
         return {"In-Reply-To": answered, "References": answered} if answered else {}
-    earlier = list(Outgoing.objects.filter(user_id=mail.user_id, game_id=mail.game_id, pk__lt=mail.pk)
+    # Only mails that went (or go) out on their own: one held for a digest, dropped or failed
+    # never reached the reader, and In-Reply-To must name a mail the reader has.
+    earlier = list(Outgoing.objects.filter(user_id=mail.user_id, game_id=mail.game_id, pk__lt=mail.pk,
+                                           status__in=(OutgoingStatus.SENT, OutgoingStatus.PENDING))
                    .exclude(kind__in=UNTHREADED).order_by("-pk").values_list("message_id", flat=True)[:CHAIN])
     chain = [root_id(mail.user_id, mail.game_id), *reversed(earlier)]
     if answered and answered not in chain:
