@@ -7,8 +7,9 @@ player replies `board` to their own reply address (a reply carrying its token) a
 until the answer reaches the sink is measured:
 
 - with no flood;
-- while 500 mails from 500 made-up senders come to the server's address (the flood is read a
-  few a beat, behind the tokened replies: SCRAPYARD_MAIL_UNTOKENED_BURST);
+- while 500 mails from 500 made-up senders come to the server's address over ten connections
+  at once (the flood is read a few a beat, behind the tokened replies:
+  SCRAPYARD_MAIL_UNTOKENED_BURST and _PER_BEAT);
 - the same flood with every mail read at once, as before (the burst set beyond the flood).
 
 Figures go to stdout and bench/results/mail_flood.md. Needs PostgreSQL (`BENCH_DATABASE_URL`,
@@ -104,9 +105,20 @@ def mail(sender: str, to: str, line: str) -> email.message.EmailMessage:
     return message
 
 
-def flood(port: int, to: str, count: int, tag: str) -> None:
-    with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
-        for n in range(count):
+def flood(port: int, to: str, count: int, tag: str, connections: int = 10) -> None:
+    """`count` mails from as many made-up senders, over several connections at once (a flood
+    comes from many servers)."""
+    share = [threading.Thread(target=flood_one, args=(port, to, range(part, count, connections), tag))
+             for part in range(connections)]
+    for thread in share:
+        thread.start()
+    for thread in share:
+        thread.join()
+
+
+def flood_one(port: int, to: str, numbers: range, tag: str) -> None:
+    with smtplib.SMTP("127.0.0.1", port, timeout=120) as client:
+        for n in numbers:
             sender = f"made-up{n}.{tag}@nowhere{n % 41}.example"
             try:
                 client.send_message(mail(sender, to, "help"), from_addr=sender, to_addrs=[to])
@@ -167,9 +179,12 @@ def run(replies: int, flood_size: int) -> list[tuple[str, list[float]]]:
         Inbound.objects.exclude(recipient__startswith="play+").delete()  # each case starts with no flood behind it
         flooder = threading.Thread(target=flood, args=(gateway_port, services.server_address(), size, label[:3]))
         flooder.start()
-        time.sleep(1.0 if size else 0)
+        time.sleep(3.0 if size else 0)  # the flood is coming in when the player replies
         found.append((label, reply_times(gateway_port, sink, "ann@bench.example", address, replies, 0.5)))
+        print(f"{label}: {', '.join(f'{t:.2f}' for t in found[-1][1])} s", flush=True)
         flooder.join()
+        if label.endswith("(before)"):
+            break
         deadline = time.monotonic() + 600  # let the case's backlog drain before the next one
         while Inbound.objects.filter(outcome="received").exists() and time.monotonic() < deadline:
             time.sleep(1)
@@ -190,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
+    import logging
+
+    logging.disable(logging.WARNING)  # the SMTP servers' and tasks' chatter is not the figures
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)

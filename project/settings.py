@@ -319,6 +319,7 @@ SCRAPYARD_MAIL_SENDER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_SENDER_LIMIT", 
 # reads a few each beat after every reply that carries a token.
 SCRAPYARD_MAIL_UNTOKENED_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_LIMIT", "1000"))
 SCRAPYARD_MAIL_UNTOKENED_BURST = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_BURST", "20"))
+SCRAPYARD_MAIL_UNTOKENED_PER_BEAT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_PER_BEAT", "5"))
 # At most this many recipients in one SMTP transaction, and this many bytes stored a day per
 # account and per From address; answers and verification mails per account and per address an hour.
 SCRAPYARD_MAIL_MAX_RECIPIENTS = int(os.environ.get("SCRAPYARD_MAIL_MAX_RECIPIENTS", "5"))

@@ -217,7 +217,7 @@ def inbound_unread_handle(*, at: dt.datetime | None = None) -> int:
     unread = Inbound.objects.filter(outcome=InboundOutcome.RECEIVED).order_by("pk")
     tokened = list(unread.filter(received_at__lt=at - dt.timedelta(seconds=30))
                    .filter(Q(recipient__startswith="play+") | Q(recipient__startswith="bounce+")).values_list("pk", flat=True)[:200])
-    waiting = list(_untokened(unread).values_list("pk", flat=True)[:settings.SCRAPYARD_MAIL_UNTOKENED_BURST])
+    waiting = list(_untokened(unread).values_list("pk", flat=True)[:settings.SCRAPYARD_MAIL_UNTOKENED_PER_BEAT])
     for inbound_id in [*tokened, *waiting]:
         dispatch.send(HANDLE_INBOUND, (inbound_id,))
     return len(tokened) + len(waiting)
