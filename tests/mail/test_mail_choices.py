@@ -218,7 +218,7 @@ def test_the_embedded_default_writes_each_mail_as_an_eml_file(tmp_path, settings
     alice, bob = mail_players("quin", "rae")
     mail_game(alice, bob)
     files = sorted(tmp_path.glob("*.eml"))
-    assert len(files) == Outgoing.objects.filter(status="sent").count() >= 3
+    assert len(files) == Outgoing.objects.filter(status="sent").count() >= 2  # a start mail each
     message = email.message_from_bytes(files[0].read_bytes(), policy=email.policy.default)
     assert message["Reply-To"].startswith("play+") and message.get_body(preferencelist=("html",)) is not None
 

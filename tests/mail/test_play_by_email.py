@@ -142,16 +142,17 @@ def test_mail_for_an_unknown_address_is_refused_at_smtp_time(sink, gateway):
     assert Inbound.objects.count() == 0
 
 
-def test_a_sender_over_its_rate_is_told_to_come_back_later(sink, gateway, eager_tasks, settings):
+def test_an_account_over_its_rate_is_told_to_come_back_later(sink, gateway, eager_tasks, settings):
     settings.SCRAPYARD_MAIL_SENDER_LIMIT = 2
     alice, bob = mail_players("kim", "lou")
     mail_game(alice, bob, "toy_race")
     asking = _asking(sink, alice)
     for _ in range(2):
         send_reply(gateway, "kim@players.example", asking["Reply-To"], "board", answering=asking)
-    with pytest.raises(smtplib.SMTPSenderRefused) as refused:
+    # A reply carries its seat's token: limited per account, at RCPT (a forged From fills nothing here).
+    with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
         send_reply(gateway, "kim@players.example", asking["Reply-To"], "board", answering=asking)
-    assert refused.value.smtp_code == 451
+    assert refused.value.recipients[asking["Reply-To"]][0] == 451
     assert Inbound.objects.count() == 2
 
 
