@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games import errors, selectors
+from games import errors, selectors, text_board
 from games import services as game_services
 from mail import compose, services
 from mail.models import Inbound
@@ -36,11 +36,14 @@ def handle(inbound: Inbound, message: Any) -> tuple[str, str]:
     """Read one mail to the server's address; returns (outcome code, detail)."""
     ids = selectors.accounts_with_email(email=inbound.sender) if inbound.sender else []
     user_id = next((user_id for user_id in ids if services.address_verified(user_id, inbound.sender)), None)
-    if user_id is None:
-        return "unknown_sender", "no account has confirmed this From address: no answer sent"
+    command = services.first_command(services.body_text(message)) or _subject_command(inbound.subject)
+    if user_id is None:  # not (yet) a player's address: how to join, once a day at most
+        from mail import signup
+
+        inbound.command = command[:300]
+        return signup.unknown_sender(inbound, message, command)
     inbound.user_id = user_id
     account = selectors.mail_account(user_id=user_id)
-    command = services.first_command(services.body_text(message)) or _subject_command(inbound.subject)
     inbound.command = command[:300]
     words = command.lower().split()
     verb = words[0] if words else "help"
@@ -54,6 +57,10 @@ def handle(inbound: Inbound, message: Any) -> tuple[str, str]:
         detail = error.detail if isinstance(error, errors.ServiceError) else error.message
         _say(inbound, account, [f"Not done ({verb}): {detail}"])
         return error.code, detail
+
+
+def _help_lines() -> list[str]:
+    return compose.full_help_lines(selectors.rules_catalogue())
 
 
 def _subject_command(subject: str) -> str:
@@ -73,11 +80,13 @@ def _say(inbound: Inbound, account: dict, lines: list[str], game_id: int | None 
 
 
 def _help(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
-    _say(inbound, account, compose.server_help_lines())
+    _say(inbound, account, _help_lines())
     return "help", "help sent"
 
 
 def _games(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    if words[:1] == ["open"]:
+        return _games_open(inbound, account)
     user = account["user"]
     games = selectors.account_games(user=user)
     if not games:
@@ -93,6 +102,74 @@ def _games(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]
                 lines.append(f"      reply to: {services.reply_address(user.pk, game['game'], game['seat'])}")
     _say(inbound, account, lines)
     return "games", f"{len(games)} game(s) listed"
+
+
+OPEN_LISTED = 30
+
+
+def _games_open(inbound: Inbound, account: dict) -> tuple[str, str]:
+    """The games waiting for players (as the lobby lists them) and the open seeks, each with the
+    line that joins it."""
+    from competition import selectors as competition  # the lobby's seeks, as the lobby reads them
+
+    user = account["user"]
+    games = list(selectors.game_list(user=user, status="open").order_by("-pk")[:OPEN_LISTED])
+    lines = [f"Games waiting for players ({len(games)}{'+' if len(games) == OPEN_LISTED else ''}):"]
+    for game in games:
+        seats = selectors.seats_of(game=game)
+        taken = [compose.player_name(seat) for seat in seats if seat["username"] or seat["bot"]]
+        lines.append(compose.wrap(f"  {game.pk}  {game.rules}, {len(taken)} of {game.players} seats taken "
+                                  f"({', '.join(taken) or 'none'}){_clock_words(game.time_control)}: join {game.pk}", " " * 6))
+    if not games:
+        lines.append("  none now. Open one with: new <game> (see help)")
+    seeks = [seek for seek in competition.seek_list(user=user, mine=False) if seek["username"] != user.username]
+    lines += ["", f"Players looking for a game ({len(seeks)}):"]
+    for seek in seeks[:OPEN_LISTED]:
+        lines.append(compose.wrap(f"  {seek['username']}: {seek['rules']}, {seek['players']} players"
+                                  f"{_clock_words(seek['time_control'])}{', rated' if seek['rated'] else ''}: "
+                                  f"seek {seek['rules']} players {seek['players']}", " " * 6))
+    if not seeks:
+        lines.append("  none now. Be the first with: seek <game>")
+    _say(inbound, account, lines)
+    return "games", f"{len(games)} open game(s), {len(seeks)} seek(s) listed"
+
+
+def _clock_words(control: dict | None) -> str:
+    control = control or {}
+    if control.get("type") == "correspondence":
+        return f", {control.get('days')} days a move"
+    if control.get("type") == "step":
+        return f", {control.get('seconds')} s a move"
+    return ""
+
+
+def _board(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    """A game's board as the sender may see it (a player's own seat, else as a spectator)."""
+    game_id = _game_id(words)
+    user = account["user"]
+    if game_id is None or not selectors.game_list(user=user).filter(pk=game_id).exists():
+        _say(inbound, account, [NO_SUCH_GAME.format(id=words[0] if words else "?")])
+        return "game_not_found", "no such game, or not one the sender may see"
+    game = selectors.game_get(game_id=game_id)
+    inbound.game_id = game_id
+    summary = selectors.game_summary(game=game)
+    lines = [compose.wrap(f"The board of {compose.title(summary)} at move {game.seq} ({game.status}):"), "",
+             text_board.board_and_panels(game=game, user=user).rstrip("\n")]
+    _say(inbound, account, lines, game_id)
+    return "board", f"board of game {game_id} sent"
+
+
+def _password(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    from mail import signup
+
+    _say(inbound, account, ["To set a password for the web (mail goes on as it is), open:", f"  {signup.password_url(account['user'])}"])
+    return "password_link", "password link sent"
+
+
+def _register(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    _say(inbound, account, [compose.wrap(f"This address already belongs to the account {account['username']}: "
+                                         "mail help for what you can do.")])
+    return "registered_already", "the address has an account"
 
 
 def _settings_of(words: list[str]) -> tuple[str, int, dict, dict | None]:
@@ -191,11 +268,11 @@ def _game_id(words: list[str]) -> int | None:
 
 
 COMMANDS = {
-    "help": _help, "?": _help, "games": _games, "new": _new, "join": _join, "seek": _seek,
+    "help": _help, "?": _help, "games": _games, "board": _board, "password": _password, "register": _register, "new": _new, "join": _join, "seek": _seek,
     "resign": lambda i, a, w: _life(i, a, w, "resign"),
     "draw": lambda i, a, w: _life(i, a, w, "draw"),
     "takeback": lambda i, a, w: _life(i, a, w, "takeback"),
     "analysis": _analysis,
 }
 # Outcomes that did what was asked.
-DONE = {"help", "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent"}
+DONE = {"password_link", "registered_already", "help", "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent"}

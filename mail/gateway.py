@@ -57,8 +57,8 @@ def _guarded(handler):
 class Gateway:
     @_guarded
     async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list) -> str:
-        if not await _fresh(services.sender_allowed)(address):
-            return "451 4.7.1 Too many mails from this sender: try again later"
+        # No limit here: an envelope sender costs nothing to forge, and a flood claiming a
+        # player's address must not shut out that player's replies (limited at RCPT, by kind).
         envelope.mail_from = address
         envelope.mail_options.extend(options)
         return "250 OK"
@@ -71,8 +71,13 @@ class Gateway:
             return "452 4.5.3 Too many recipients"
         if not await _fresh(services.recipient_known)(address):
             return "550 5.1.1 No such mailbox here"
-        if not await _fresh(services.recipient_allowed)(address):
-            return "451 4.7.1 Too many mails for this account: try again later"
+        if await _fresh(services.carries_token)(address):
+            if not await _fresh(services.recipient_allowed)(address):
+                return "451 4.7.1 Too many mails for this account: try again later"
+        elif not await _fresh(services.sender_allowed)(envelope.mail_from or ""):
+            return "451 4.7.1 Too many mails from this sender: try again later"
+        elif not await _fresh(services.untokened_allowed)():
+            return "451 4.7.1 Too much mail here now: try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

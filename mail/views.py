@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib.auth import views as auth_views
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
@@ -37,3 +38,10 @@ def _link_followed(request, token: str, template: str, follow: Callable[..., int
     except errors.InvalidInput as error:
         return render(request, template, {"token": token, "error": error.detail}, status=400)
     return render(request, template, {"token": token, "done": True})
+
+
+# An account made by mail has no password: the welcome mail's link (or the `password` command's)
+# sets one, with Django's one-time reset token; then the web's login works too.
+password_set = auth_views.PasswordResetConfirmView.as_view(
+    template_name="mail/password.html", success_url="/login/", post_reset_login=False,
+)

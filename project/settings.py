@@ -318,7 +318,15 @@ SCRAPYARD_SMTP_PORT = int(os.environ.get("SMTP_PORT", "2525"))
 # Waits between the attempts of a mail the server would not take (temporary SMTP errors).
 SCRAPYARD_MAIL_RETRY_SECONDS = [float(wait) for wait in _env_list("SCRAPYARD_MAIL_RETRY_SECONDS", "30,120,600,1800,3600,7200")]
 # At most this many mails from one sender in ten minutes; more are told to come back later (451).
+# Counted only for mail without a reply token (to the server's address, a join address): a From
+# costs nothing to forge, and a reply to a seat's address is limited per account instead.
 SCRAPYARD_MAIL_SENDER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_SENDER_LIMIT", "120"))
+# Mail without a reply token, whoever it claims to be from: at most this many in ten minutes in
+# all (then 451), and at most BURST a minute read at once; the rest waits for the sweep, which
+# reads a few each beat after every reply that carries a token.
+SCRAPYARD_MAIL_UNTOKENED_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_LIMIT", "1000"))
+SCRAPYARD_MAIL_UNTOKENED_BURST = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_BURST", "20"))
+SCRAPYARD_MAIL_UNTOKENED_PER_BEAT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_PER_BEAT", "5"))
 # At most this many recipients in one SMTP transaction, and this many bytes stored a day per
 # account and per From address; answers and verification mails per account and per address an hour.
 SCRAPYARD_MAIL_MAX_RECIPIENTS = int(os.environ.get("SCRAPYARD_MAIL_MAX_RECIPIENTS", "5"))

@@ -24,6 +24,7 @@ urlpatterns = [
     path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="mail-unsubscribe"),
     path("mail/u/<str:token>/", mail_views.unsubscribe, name="mail-unsubscribe-short"),
     path("mail/v/<str:token>/", mail_views.verify, name="mail-verify"),
+    path("mail/password/<uidb64>/<token>/", mail_views.password_set, name="mail-password"),
     path("mail/inbound/", include("mail.webhooks")),  # the configured provider's webhooks only
     path("admin/login/", password_form_limited(admin.site.login)),  # the API's password limits
     path("admin/", admin.site.urls),

@@ -13,10 +13,13 @@ def chat_channel(*, game: Game, user: Any) -> str:
     return ChatChannel.PLAYERS if seat_of(game=game, user=user) is not None else ChatChannel.SPECTATORS
 
 
-def chat_lines(*, game: Game, user: Any, after: int = 0, limit: int = 200) -> list[dict[str, Any]]:
-    """The chat lines the caller may read after id `after`: its own channel while the game runs,
-    both once it is over; none from accounts it muted."""
+def chat_lines(*, game: Game, user: Any, after: int = 0, limit: int = 200, since: Any = None) -> list[dict[str, Any]]:
+    """The chat lines the caller may read after id `after` (and, given `since`, written after
+    that time): its own channel while the game runs, both once it is over; none from accounts
+    it muted."""
     lines = ChatMessage.objects.filter(game=game, id__gt=after).select_related("user").order_by("id")
+    if since is not None:
+        lines = lines.filter(created_at__gt=since)
     if game.status != GameStatus.FINISHED:
         lines = lines.filter(channel=chat_channel(game=game, user=user))
     if user.is_authenticated:

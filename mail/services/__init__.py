@@ -52,6 +52,7 @@ from mail.services.inbound import (
     HANDLE_INBOUND,
     MailRefused,
     SENDER_WINDOW,
+    carries_token,
     inbound_handle,
     inbound_list,
     inbound_store,
@@ -59,6 +60,7 @@ from mail.services.inbound import (
     recipient_allowed,
     recipient_known,
     sender_allowed,
+    untokened_allowed,
 )
 from mail.services.replies import (
     DONE_CODES,
@@ -135,6 +137,7 @@ __all__ = [
     "bounce_hard",
     "bounce_mac",
     "bounce_read",
+    "carries_token",
     "clean_header",
     "deadline_warnings_note",
     "digests_send",
@@ -167,6 +170,7 @@ __all__ = [
     "too_fast_for_mail",
     "unsubscribe",
     "unsubscribe_url",
+    "untokened_allowed",
     "verify_url",
 ]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 from django.utils.crypto import constant_time_compare
 
 from games import dispatch, time_controls
@@ -43,6 +43,10 @@ def recipient_known(address: str) -> bool:
     the server's own address (commands)."""
     if (address or "").lower() == server_address():
         return True
+    if (address or "").lower().startswith("join+"):
+        from mail import signup
+
+        return signup.join_recipient_known(address)
     play = PLAY_ADDRESS.match(address or "")
     if play:
         return SeatAddress.objects.filter(token=play[1].lower()).exists()
@@ -50,13 +54,31 @@ def recipient_known(address: str) -> bool:
     return bool(bounce) and constant_time_compare(bounce[2].lower(), bounce_mac(int(bounce[1])))
 
 
+def carries_token(address: str) -> bool:
+    """Whether mail to this address proves something about its sender: a seat's reply address (its
+    token was mailed to the account's confirmed address only) or an account's bounce address.
+    Such mail is limited per account; any other (the server's address, a join address) is mail a
+    stranger can send claiming any From, limited apart (`sender_allowed`, `untokened_allowed`)."""
+    return bool(PLAY_ADDRESS.match(address or "") or BOUNCE_ADDRESS.match(address or ""))
+
+
 def sender_allowed(sender: str, at: dt.datetime | None = None) -> bool:
-    """Whether this envelope sender may send more now. Only a first screen: an envelope sender
-    costs nothing to change, so the limits that hold are per account (`recipient_allowed`) and
-    per From address and per day in bytes (`inbound_store`)."""
+    """Whether this envelope sender may send more mail without a reply token now. A flood that
+    forges a player's address fills only this: the player's replies carry a token and pass."""
     at = at or time_controls.now()
-    recent = Inbound.objects.filter(envelope_sender__iexact=sender, received_at__gte=at - SENDER_WINDOW).count()
+    recent = _untokened(Inbound.objects.filter(envelope_sender__iexact=sender, received_at__gte=at - SENDER_WINDOW)).count()
     return recent < settings.SCRAPYARD_MAIL_SENDER_LIMIT
+
+
+def untokened_allowed(at: dt.datetime | None = None) -> bool:
+    """Whether more mail without a reply token may come in now, from anyone (a flood from many
+    made-up senders stops here, and tokened replies still pass)."""
+    at = at or time_controls.now()
+    return _untokened(Inbound.objects.filter(received_at__gte=at - SENDER_WINDOW)).count() < settings.SCRAPYARD_MAIL_UNTOKENED_LIMIT
+
+
+def _untokened(rows):
+    return rows.exclude(recipient__startswith="play+").exclude(recipient__startswith="bounce+")
 
 
 def recipient_allowed(address: str, at: dt.datetime | None = None) -> bool:
@@ -131,7 +153,10 @@ def inbound_store(*, via: str, envelope_sender: str, recipients: list[str], raw:
             except IntegrityError:  # the same mail, stored for this recipient a moment ago
                 continue
             ids.append(row.pk)
-            transaction.on_commit(lambda pk=row.pk: dispatch.send(HANDLE_INBOUND, (pk,)), robust=True)
+            if carries_token(recipient) or _untokened_burst_free():
+                transaction.on_commit(lambda pk=row.pk: dispatch.send(HANDLE_INBOUND, (pk,)), robust=True)
+            # else: past the minute's burst, a mail without a token waits for the sweep, which
+            # reads a few a beat: a flood never queues ahead of a player's reply.
         if not ids:
             stored.delete()
     return ids
@@ -162,6 +187,10 @@ def inbound_handle(*, inbound_id: int) -> str:
         message = email.message_from_bytes(inbound.raw, policy=email.policy.default)
         if BOUNCE_ADDRESS.match(inbound.recipient):
             code, detail = bounce_read(inbound, message)
+        elif inbound.recipient.lower().startswith("join+"):
+            from mail import signup  # sign-up by mail: a reply to the answer an unknown address got
+
+            code, detail = signup.join_reply(inbound, message)
         elif inbound.recipient.lower() == server_address():
             from mail import commands  # the commands read games through this module's helpers
 
@@ -175,14 +204,23 @@ def inbound_handle(*, inbound_id: int) -> str:
     return code
 
 
-def inbound_unread_handle(*, at: dt.datetime | None = None) -> int:
-    """Read again every stored reply still unread a while after it came (its request was lost)."""
+def _untokened_burst_free(at: dt.datetime | None = None) -> bool:
     at = at or time_controls.now()
-    unread = list(Inbound.objects.filter(outcome=InboundOutcome.RECEIVED, received_at__lt=at - dt.timedelta(seconds=30))
-                  .values_list("pk", flat=True)[:200])
-    for inbound_id in unread:
+    recent = _untokened(Inbound.objects.filter(received_at__gte=at - dt.timedelta(minutes=1))).count()
+    return recent <= settings.SCRAPYARD_MAIL_UNTOKENED_BURST
+
+
+def inbound_unread_handle(*, at: dt.datetime | None = None) -> int:
+    """Read again every stored reply still unread a while after it came (its request was lost),
+    and a few of the mails without a token that waited past the burst: these after the others."""
+    at = at or time_controls.now()
+    unread = Inbound.objects.filter(outcome=InboundOutcome.RECEIVED).order_by("pk")
+    tokened = list(unread.filter(received_at__lt=at - dt.timedelta(seconds=30))
+                   .filter(Q(recipient__startswith="play+") | Q(recipient__startswith="bounce+")).values_list("pk", flat=True)[:200])
+    waiting = list(_untokened(unread).values_list("pk", flat=True)[:settings.SCRAPYARD_MAIL_UNTOKENED_PER_BEAT])
+    for inbound_id in [*tokened, *waiting]:
         dispatch.send(HANDLE_INBOUND, (inbound_id,))
-    return len(unread)
+    return len(tokened) + len(waiting)
 
 
 def inbound_list(*, user: Any, limit: int = 50) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games import dispatch, selectors, time_controls
-from mail import compose
+from mail import chat_mail, compose
 from mail.models import Cadence, Cursor, Outgoing, OutgoingStatus, Preference
 from mail.services.addresses import reply_address, unsubscribe_url, verify_url
 from mail.services.preferences import address_verified, preference_of
@@ -54,6 +54,8 @@ def _fan_out_to(user_id: int, game_id: int, seat: int) -> int:
             forced_last = bool(seen) and seen[-1]["seat"] == seat and selectors.move_was_forced(
                 game_id=game_id, seq=seen[-1]["seq"])
             for kind in notices(brief, seen, forced_last=forced_last):
+                if kind == GAME_STARTED and not account["notify"].get(kind, True) and brief["seat"] in brief["to_act"]:
+                    kind = YOUR_TURN  # no start notices wanted, but the first move is still asked for
                 if kind == YOUR_TURN and fast:
                     continue  # a reply cannot keep up: the deadline warning stands in
                 if account["notify"].get(kind, True):
@@ -76,7 +78,8 @@ def notices(brief: dict[str, Any], seen: list[dict[str, Any]], *, forced_last: b
                    and event["seat"] != brief["seat"] for event in seen)
     if brief["status"] == "active" and proposed:
         found.append(PROPOSAL)
-    elif brief["status"] == "active" and brief["seat"] in brief["to_act"] and seen and not own_last:
+    elif brief["status"] == "active" and brief["seat"] in brief["to_act"] and seen and not own_last \
+            and GAME_STARTED not in found:  # the start's mail shows the first mover's moves: one mail, not two
         found.append(YOUR_TURN)
     if brief["status"] == "finished" and seen and seen[-1]["seq"] == brief["seq"]:
         found.append(GAME_OVER)
@@ -124,6 +127,7 @@ def seat_context(user: Any, game: Any, preference: Preference) -> dict[str, Any]
         "time_zone": preference.time_zone,
         "seed": game.seed if game.status == "finished" else None,
         "reply_to": reply_address(user.pk, game.pk, seat),
+        "chat": chat_mail.new_chat(user, game),
         "unsubscribe": unsubscribe_url(user.pk),
     }
 

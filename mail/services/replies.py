@@ -7,7 +7,8 @@ import re
 from typing import Any
 
 from games import errors, selectors, services
-from mail import compose, conditionals
+from games.services import chat as chat_service
+from mail import compose, conditionals, reply_text
 from mail.models import Inbound, Outgoing, Preference, SeatAddress
 from mail.services.addresses import PLAY_ADDRESS, unsubscribe_url
 from mail.services.outbound import ANSWER, outgoing_make, seat_context
@@ -30,21 +31,43 @@ def reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
                 f"was refused: replies must come from your account's address, {account['email']}.")
         _answer(inbound, account, preference, "forged_from", said, None)
         return "forged_from", f"the From, {inbound.sender!r}, is not the account's address"
-    command = first_command(body_text(message))
-    inbound.command = command[:300]
+    reply = reply_text.read(body_text(message))
+    command = reply.first
+    inbound.command = (command or " ".join(f"say {line}" for line in reply.chat))[:300]
     game = selectors.game_get(game_id=address.game_id)
     if selectors.seat_of(game=game, user=user) != address.seat:
         _answer(inbound, account, preference, "not_a_player", "You no longer have this seat.", None)
         return "not_a_player", "the account no longer has this seat"
-    return _command_do(inbound, message, account, preference, game, command)
+    if reply.chat:
+        inbound.chat_note = _chat_post(game, user, reply.chat)
+        if not command:
+            code = "chatted" if inbound.chat_note.startswith("Your chat") else "chat_refused"
+            _answer(inbound, account, preference, code, "", game)
+            return code, inbound.chat_note
+    return _command_do(inbound, message, account, preference, game, command, reply.actions())
 
 
-def _command_do(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any, command: str) -> tuple[str, str]:
+def _chat_post(game: Any, user: Any, lines: list[str]) -> str:
+    """The reply's chat lines into the game's chat (`games.services.chat_post`): what the answer says of them."""
+    posted = 0
+    try:
+        for line in lines:
+            services.chat_post(game_id=game.pk, user=user, text=line[:chat_service.MAX_LENGTH])
+            posted += 1
+    except errors.ServiceError as error:
+        return f"Your chat lines were not all posted ({posted} of {len(lines)}, {error.code}): {error.detail}"
+    return f"Your chat line{'s are' if posted != 1 else ' is'} in game {game.pk}'s chat; the other players see it in their next mail."
+
+
+def _command_do(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any, command: str,
+                actions: list[str] | None = None) -> tuple[str, str]:
     user = account["user"]
     word = command.lower().strip()
     if word in ("", "help", "?"):
         code = "help" if word else "empty"
-        mail = compose.help_text({"game_id": game.pk, "unsubscribe": unsubscribe_url(user.pk)})
+        summary = selectors.game_summary(game=game)
+        mail = compose.help_text({"game_id": game.pk, "unsubscribe": unsubscribe_url(user.pk), "catalogue": selectors.rules_catalogue(),
+                                  "subject": f"Re: {compose.thread_subject(summary)}"})
         outgoing_make(user.pk, account["email"], ANSWER, game.pk, None, mail, key=answer_key(inbound), held=False)
         return code, "help sent" if word else "no command found in the reply: help sent"
     if word == "board":
@@ -64,7 +87,7 @@ def _command_do(inbound: Inbound, message: Any, account: dict, preference: Prefe
     if conditionals.is_conditional(command):  # "if 3 then 5; if 4 then 1"
         return conditionals.queue_by_mail(game=game, user=user, command=command,
                                           answer=lambda code, said: _answer(inbound, account, preference, code, said, game))
-    return _move_play(inbound, message, account, preference, game, command)
+    return _moves_play(inbound, message, account, preference, game, actions or [command])
 
 
 # A reply's words for the game's life (games.services.life), each with the service call and the
@@ -88,7 +111,8 @@ LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, 
 
 
 # The outcomes of a reply that did what it asked (any other is a refusal).
-DONE_CODES = {"played", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
+DONE_CODES = {"played", "chatted", "signup_answered", "registered", "address_confirmed", "password_link",
+              "registered_already", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
               "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent",
               *(code for code, *_ in LIFE_ACTIONS)}
 
@@ -111,35 +135,68 @@ def life_do(inbound: Inbound, account: dict, preference: Preference, game: Any, 
 GUARD = re.compile(r"^(?P<move>.*?)\s*(?:#\s*(?P<seq>\d+))?\s*$")
 
 
-def _move_play(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any, command: str) -> tuple[str, str]:
+def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any,
+                specs: list[str]) -> tuple[str, str]:
+    """The reply's moves in order, each a move of its own through the move service (a turn of
+    several actions in one reply): the first refusal stops the rest, and the answer says which
+    were played and why the rest were not."""
     user = account["user"]
-    parts = GUARD.match(command)
-    spec, guard = parts["move"].strip(), int(parts["seq"]) if parts["seq"] else None
-    if guard is None:
-        guard = _replied_seq(message, user.pk, game.pk)
+    first = GUARD.match(specs[0])
+    guard = int(first["seq"]) if first["seq"] else _replied_seq(message, user.pk, game.pk)
     if guard is None:  # no #seq and not a reply to one of our mails: which position it meant is unknown
+        spec = first["move"].strip()
         said = (f"Your move {spec!r} was not played: reply to the mail that asks for your move, or end "
                 f"the line with the guard it names (like {spec} #{game.seq}), so a mail sent twice or "
                 f"late is never played in another position.")
         _answer(inbound, account, preference, "no_guard", said, game)
         return "no_guard", "no #seq and no In-Reply-To naming one of our mails"
-    try:
-        move = _move_named(game, user, spec)
-        submitted = services.move_submit(
-            game_id=game.pk, user=user, move=move, expected_seq=guard,
-            idempotency_key=f"mail-{inbound.pk}",
-        )
-    except (errors.ServiceError, RulesError) as error:
-        code = error.code
-        detail = error.detail if isinstance(error, errors.ServiceError) else error.message
-        fresh = selectors.game_get(game_id=game.pk)
-        _answer(inbound, account, preference, code, f"Your move {spec!r} was not played ({code}): {detail}", fresh)
-        return code, detail
-    fresh = selectors.game_get(game_id=game.pk)
-    played = next((e["text"] for e in selectors.events_visible(game=fresh, user=user, after=submitted.event.seq - 1, notation=True)
-                   if e["seq"] == submitted.event.seq), spec)
-    _answer(inbound, account, preference, "played", f"Played in game {game.pk}: {played} (move {submitted.event.seq}).", fresh)
-    return "played", played
+    played: list[str] = []
+    for index, written in enumerate(specs):
+        parts = GUARD.match(written)
+        spec = parts["move"].strip()
+        if index and parts["seq"]:
+            guard = int(parts["seq"])
+        try:
+            event_seq = _move_one(inbound, game, user, spec, guard, index)
+        except (errors.ServiceError, RulesError) as error:
+            code = error.code
+            detail = error.detail if isinstance(error, errors.ServiceError) else error.message
+            fresh = selectors.game_get(game_id=game.pk)
+            said = _played_words(game.pk, played)
+            said += f"Your move {spec!r} was not played ({code}): {detail}"
+            if index + 1 < len(specs):
+                said += f" The {_count(len(specs) - index - 1, 'move')} after it {'was' if len(specs) - index == 2 else 'were'} not tried."
+            _answer(inbound, account, preference, code, said, fresh)
+            return code, detail
+        game = selectors.game_get(game_id=game.pk)
+        played.append(next((e["text"] for e in selectors.events_visible(game=game, user=user, after=event_seq - 1, notation=True)
+                            if e["seq"] == event_seq), spec) + f" (move {event_seq})")
+        guard = game.seq  # the next action of the turn is played in the position this one made
+    _answer(inbound, account, preference, "played", _played_words(game.pk, played).strip(), game)
+    return "played", "; ".join(played)[:500]
+
+
+def _move_one(inbound: Inbound, game: Any, user: Any, spec: str, guard: int, index: int) -> int:
+    """One move of the reply, checked against the position `guard` names; returns its seq."""
+    # Refused before the move is read from the list, in the reply's own words; whether the reply
+    # still means what it meant is the service's rule (`move_submit`), asked of the same selector.
+    if guard != game.seq and not selectors.moves_unchanged_since(game=game, user=user, since=guard):
+        raise errors.StaleSeq(f"your reply is to the position of move {guard}, but the game is at move {game.seq} now")
+    move = _move_named(game, user, spec)
+    # The first move keeps the key a one-move reply always had: a reply read twice plays nothing twice.
+    key = f"mail-{inbound.pk}" if index == 0 else f"mail-{inbound.pk}-{index}"
+    submitted = services.move_submit(game_id=game.pk, user=user, move=move, expected_seq=guard, idempotency_key=key)
+    return submitted.event.seq
+
+
+def _played_words(game_id: int, played: list[str]) -> str:
+    if not played:
+        return ""
+    return f"Played in game {game_id}: {', '.join(played)}. "
+
+
+def _count(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
@@ -177,7 +234,12 @@ def _answer(inbound: Inbound, account: dict, preference: Preference, code: str, 
     seat sees it now and, if it is the seat's turn, its legal moves."""
     user = account["user"]
     context = seat_context(user, game, preference) if game is not None else {"unsubscribe": unsubscribe_url(user.pk)}
-    subject = clean_header(inbound.subject or f"game {inbound.game_id}")
+    if game is not None:  # the game's own thread, whatever the reply's subject became
+        subject = compose.thread_subject(context["game"])
+    else:
+        subject = clean_header(inbound.subject or f"game {inbound.game_id}")
+    note = getattr(inbound, "chat_note", "")  # what became of the reply's chat lines, said with the rest
+    said = " ".join(part for part in (said, note) if part)
     context.update(said=said, subject=subject if subject.lower().startswith("re:") else f"Re: {subject}")
     mail = compose.answer(context)
     # The answer carries the seq it shows: a reply to it is played against that position.

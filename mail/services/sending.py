@@ -16,6 +16,7 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db.models import F, Q
 
 from games import dispatch, time_controls
+from mail import threads
 from mail.models import Inbound, Outgoing, OutgoingStatus
 from mail.services.addresses import bounce_address, unsubscribe_url
 from mail.services.outbound import ANSWER, BOUNCED, SEND
@@ -59,10 +60,7 @@ def _message(mail: Outgoing) -> EmailMultiAlternatives:
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         "Auto-Submitted": "auto-replied" if mail.kind == ANSWER else "auto-generated",
     }
-    in_reply_to = _answered_message_id(mail)
-    if in_reply_to:
-        headers["In-Reply-To"] = in_reply_to
-        headers["References"] = in_reply_to
+    headers.update(threads.headers(mail, _answered_message_id(mail)))
     message = EmailMultiAlternatives(
         subject=clean_header(mail.subject), body=mail.text, from_email=bounce_address(mail.user_id), to=[mail.to],
         reply_to=[mail.reply_to] if mail.reply_to else None, headers=headers,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.presentation import COLOUR_NAMES, SEAT_COLOURS, cell_name, item, panel, plural
+from rules.presentation import SEAT_COLOURS, cell_name, item, panel, plural
 from rules.scavenge import board, data
 from rules.scavenge.moves import CENTRE_NAME
 from rules.scavenge.state import ScavengeState
@@ -27,7 +27,8 @@ def panels(state: ScavengeState, seat: int | None) -> list[dict[str, Any]]:
         start = data.START_CORNERS[state.players][s]
         resources.append(item("home", cell_name(start)))
         score = None if not state.over else (1 if state.winner == s else 0)
-        found.append(panel(s, COLOUR_NAMES[colour], colour=colour, score=score, resources=resources,
+        # Named by the token the text board shows (P0..P3): a colour means nothing in plain text.
+        found.append(panel(s, f"P{s}", colour=colour, score=score, resources=resources,
                            notes=notes, out=state.positions[s] is None))
     return found
 

@@ -19,12 +19,16 @@ from rules.terrafex.state import State, seat_scores
 LETTER = {"green": "g", "yellow": "y", "red": "r", "blue": "b"}
 CELL_WIDTH = 8
 
+# One phrase a line, each within 78 columns: `rules.text.fit` never has to break one.
 LEGEND = (
-    "Pieces: g forest (green), y mountain (yellow), r fire (red), b glacier (blue);",
-    "sizes S M L. gL/bS: a large forest frosted by a small frost; bL/gM: a medium",
-    "forest capped by a large glacier. +W / +B: the band round that piece is White's",
-    "/ Black's (forests and mountains add, fires subtract). Bands: row+col even:",
-    "small White, medium Black, large White; odd: the other way round.",
+    "Pieces: g forest (green), y mountain (yellow), r fire (red), b glacier (blue).",
+    "Sizes: S small, M medium, L large.",
+    "gL/bS: a large forest frosted by a small frost.",
+    "bL/gM: a medium forest capped by a large glacier.",
+    "+W or +B: the piece lies in White's or Black's band.",
+    "In a band, forests and mountains add to its owner's score; fires subtract.",
+    "Bands where row+col is even: small White, medium Black, large White.",
+    "Bands where row+col is odd: small Black, medium White, large Black.",
 )
 
 

@@ -3,8 +3,8 @@
 Each hex is a 3-character cell: the turf letter (upper case tough, lower case wimpy; `~~~` is the
 Toxic Waste, `.` an unbuilt position), then the pawn on it as gang letter + kind letter
 (`H` clubhouse, `w` wheelbarrow, `s` slingshot, `l` lid, `b` big brother): `rBw` is a Brambles
-wheelbarrow on wimpy Rubbles turf. Rows run r = -R..R
-and each row is labelled with its r and the q of its first hex, so `[q, r]` can be read off.
+wheelbarrow on wimpy Rubbles turf. Rows run r = -R..R, each labelled with its r, and under
+each row every hex's q stands right under it, so a move's `q,r` is read off the board.
 """
 
 from __future__ import annotations
@@ -58,13 +58,18 @@ def board_lines(state: State) -> list[str]:
 
 
 def _draw_board(state: State) -> list[str]:
+    """Each row of hexes with its r on the left and, on the line under it, each hex's q right
+    under the hex: a move's "q,r" is read off, never counted."""
     lines = []
     for row in _rows(state.radius):
         r = row[0][1]
         indent = " " * (abs(r) * CELL // 2)
-        label = f"r={r:+d} q={row[0][0]:+d}"
-        lines.append(f"{label:>11} {indent}{' '.join(_cell(state, h) for h in row)}".rstrip())
+        lines.append(f"{f'r={r}':>{LABEL}} {indent}{' '.join(_cell(state, h) for h in row)}".rstrip())
+        lines.append(f"{'q=':>{LABEL}} {indent}{' '.join(str(h[0]).ljust(CELL - 1) for h in row)}".rstrip())
     return lines
+
+
+LABEL = 5  # "r=-5"
 
 
 def _gang_line(state: State, gang: str) -> str:
@@ -118,7 +123,8 @@ def _duel_lines(state: State, seat_gang: str | None) -> list[str]:
 def render(state: State, seat_gang: str | None) -> str:
     lines = ["TERRAIN VAGUE", _status_line(state), ""]
     lines += board_lines(state)
-    lines += ["", "Turf: R rubbles, B brambles, C cesspools, S scrappers (upper case tough)."]
+    lines += ["", "A hex q,r: its row's r is on the left, its q on the line under it."]
+    lines += ["Turf: R rubbles, B brambles, C cesspools, S scrappers (upper case tough)."]
     lines += ["Pawns: H clubhouse, w wheelbarrow, s slingshot, l lid, b big brother."]
     lines += ["Per gang: pawns left in reserve, wimpy/tough turf left in supply.", ""]
     lines += [_gang_line(state, g) for g in state.gangs]

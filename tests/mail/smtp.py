@@ -57,20 +57,39 @@ def text_of(message) -> str:
     return text
 
 
-def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, subject: str = "Re: your move") -> None:
-    """A reply as a mail program writes one: the new text on top, the mail it answers quoted."""
+def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, subject: str | None = None):
+    """A reply as a mail program writes one: the new text on top, the mail it answers quoted,
+    its References the answered mail's and then that mail's Message-ID. Returns the reply."""
     reply = email.message.EmailMessage()
     reply["From"] = sender
     reply["To"] = to
-    reply["Subject"] = subject
+    reply["Subject"] = subject or (f"Re: {thread_key(answering)[1]}" if answering is not None else "Re: your move")
     reply["Message-ID"] = email.utils.make_msgid(domain="players.example")
     if answering is not None:
         reply["In-Reply-To"] = answering["Message-ID"]
+        reply["References"] = " ".join([*str(answering.get("References", "")).split(), str(answering["Message-ID"])])
         quoted = "\n".join(f"> {line}" for line in text_of(answering).splitlines())
         body = f"{body}\n\nOn Mon, 23 Nov 2026, Scrapyard wrote:\n{quoted}\n"
     reply.set_content(body)
     with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
         client.send_message(reply, from_addr=sender, to_addrs=[to])
+    return reply
+
+
+def headline(message) -> str:
+    """What is new in a mail: its body's first line (the subject stays the game's own)."""
+    return next((line for line in text_of(message).splitlines() if line.strip()), "")
+
+
+SUBJECT_PREFIX = re.compile(r"^((re|fwd?|aw)\s*:\s*)+", re.IGNORECASE)
+
+
+def thread_key(message) -> tuple[str, str]:
+    """How a mail program files a mail: the thread's root (the first of References, else the
+    mail's own Message-ID) and the subject without its Re: prefixes."""
+    references = str(message.get("References", "")).split()
+    return (references[0] if references else str(message["Message-ID"]),
+            SUBJECT_PREFIX.sub("", str(message["Subject"])).strip())
 
 
 LISTED = re.compile(r"^\s+(\d+)\. (.+)$", re.MULTILINE)

@@ -9,7 +9,7 @@ import pytest
 from games import selectors
 from mail.models import Inbound, Outgoing
 from tests.api.conftest import register
-from tests.mail.smtp import Sink, free_port, guard_of, listed_moves, send_reply
+from tests.mail.smtp import Sink, free_port, guard_of, headline, listed_moves, send_reply
 from tests.workers.conftest import wait_for
 
 pytestmark = [
@@ -46,7 +46,7 @@ def test_workers_carry_a_whole_game_played_by_email(start_worker, sink, gateway)
         moves += 1
         assert moves < 200
     for name in ("wanda", "xavier"):
-        wait_for(lambda name=name: any(m["Subject"].endswith("game over") for m in sink.to(f"{name}@players.example")), 30)
+        wait_for(lambda name=name: any(" is over: " in headline(m) for m in sink.to(f"{name}@players.example")), 30)
     wait_for(lambda: Inbound.objects.filter(code="played").count() == moves, 30)
     wait_for(lambda: not Outgoing.objects.filter(status="pending").exists(), 30)
     keys = list(Outgoing.objects.values_list("key", flat=True))

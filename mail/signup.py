@@ -1,0 +1,208 @@
+"""Sign-up by mail, for players who never open a browser.
+
+A mail to the server's address from an address no account has confirmed (`register NAME`, or
+`help`, or anything) gets one answer a day at most: how to join, and a confirmation to complete
+by replying to it. The answer's Reply-To is a join address, `join+<name>.<day>.<mac>@MAIL_DOMAIN`,
+whose MAC binds the name, the day and the address the answer went to: only whoever reads that
+address's mail can reply to it, so the reply proves the address (no link, no browser). The
+reply makes the account, its address confirmed, with no password (a link in the welcome mail,
+or the `password` command, sets one for the web if its owner wishes).
+
+A forged From gets the answer sent to the real owner of the address, who never answers: nothing
+else happens. The answers are limited per address (one a day) and in all (SIGNUP_ANSWERS_PER_HOUR),
+so the server is no way to flood a stranger's mailbox.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from games import errors, selectors, time_controls
+from games import services as game_services
+from mail import compose
+from mail.models import Inbound, Preference
+from mail.services.addresses import server_address
+from mail.services.replies import body_text
+
+log = logging.getLogger(__name__)
+
+JOIN_ADDRESS = re.compile(r"^join\+([a-z0-9_-]{1,30})\.(\d{5})\.([0-9a-f]{16})@", re.IGNORECASE)
+NAME = re.compile(r"^[a-z0-9_-]{2,30}$")
+REGISTER = re.compile(r"^register\s+(\S+)\s*$", re.IGNORECASE)
+VALID_DAYS = 3  # a confirmation is good for this many days
+ANSWERED, NOT_ANSWERED = "signup_answered", "signup_not_answered"
+SIGNUP_ANSWERS_PER_HOUR = 60
+
+
+def _day(at: dt.datetime | None = None) -> int:
+    return ((at or time_controls.now()) - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)).days
+
+
+def _mac(address: str, name: str, day: int) -> str:
+    return salted_hmac("mail.signup", f"{address.lower()}:{name.lower()}:{day}").hexdigest()[:16]
+
+
+def join_address(address: str, name: str, day: int | None = None) -> str:
+    day = _day() if day is None else day
+    return f"join+{name.lower()}.{day:05d}.{_mac(address, name, day)}@{settings.SCRAPYARD_MAIL_DOMAIN}"
+
+
+def join_recipient_known(address: str) -> bool:
+    """Whether the gateway takes mail for this join address: well formed and still fresh (whose
+    address it was made for is checked when it is read: the From is not known at RCPT time)."""
+    found = JOIN_ADDRESS.match(address or "")
+    return bool(found) and 0 <= _day() - int(found[2]) <= VALID_DAYS
+
+
+def name_from(address: str) -> str:
+    """A name for the account from the address's local part, when the sender chose none."""
+    local = re.sub(r"[^a-z0-9_-]", "", address.split("@")[0].lower())[:30]
+    return local if len(local) >= 2 else f"player{secrets.randbelow(10**6)}"
+
+
+def unknown_sender(inbound: Inbound, message: Any, command: str) -> tuple[str, str]:
+    """A mail to the server's address from an address no account has confirmed."""
+    address = inbound.sender
+    if not address or "@" not in address or address.lower() == server_address():
+        return "unknown_sender", "no usable From address: no answer sent"
+    since = time_controls.now() - dt.timedelta(days=1)
+    if Inbound.objects.filter(sender__iexact=address, code=ANSWERED, received_at__gte=since).exists():
+        return NOT_ANSWERED, "this address got its answer today: no more until tomorrow"
+    hour = time_controls.now() - dt.timedelta(hours=1)
+    if Inbound.objects.filter(code=ANSWERED, received_at__gte=hour).count() >= SIGNUP_ANSWERS_PER_HOUR:
+        return NOT_ANSWERED, "the hourly limit of sign-up answers is reached"
+    chosen = REGISTER.match(command or "")
+    name = chosen[1].lower() if chosen else name_from(address)
+    if not NAME.match(name):
+        name = name_from(address)
+    taken = get_user_model().objects.filter(username__iexact=name).exists()
+    lines = _invitation_lines(address, name, taken, bool(chosen))
+    if (command or "").lower().split()[:1] in (["help"], ["?"]):
+        lines += ["", *compose.full_help_lines(selectors.rules_catalogue())]
+    mail = compose.Mail("Scrapyard: join by replying to this mail", "\n".join(lines) + "\n", compose.as_html(lines))
+    transaction.on_commit(lambda: _send(address, mail, join_address(address, name), _answered_id(message)), robust=True)
+    return ANSWERED, f"join instructions sent for the name {name!r}"
+
+
+def _invitation_lines(address: str, name: str, taken: bool, chosen: bool) -> list[str]:
+    server = server_address()
+    lines = [compose.wrap(f"Someone (we hope you) wrote to Scrapyard, the play-by-email game server, from {address}."), ""]
+    if taken:
+        lines += [compose.wrap(f"The name {name} is taken. To choose another, reply to this mail with the "
+                               "first line: register <name> (letters, digits, - and _)."), ""]
+    else:
+        lines += [compose.wrap(f"To join as {name}, reply to this mail (any text will do). Your reply "
+                               f"confirms that {address} is yours: nothing else is needed, no link and no web page."),
+                  "", compose.wrap(("Another name? " if chosen else f"Not {name}? ") +
+                                   "Reply with the first line: register <name> (letters, digits, - and _)."), ""]
+    lines += [compose.wrap(f"Then mail help to {server} for the games, the commands and how a turn is played "
+                           f"by mail. This confirmation is good for {VALID_DAYS} days."), "",
+              compose.wrap("Not you? Ignore this mail: nothing happens unless it is answered, and you get at most "
+                           "one like it a day.")]
+    return lines
+
+
+def join_reply(inbound: Inbound, message: Any) -> tuple[str, str]:
+    """A reply to a sign-up answer: the account is made, its address confirmed."""
+    found = JOIN_ADDRESS.match(inbound.recipient)
+    address, name, day = inbound.sender, found[1].lower(), int(found[2])
+    if not 0 <= _day() - day <= VALID_DAYS or not constant_time_compare(found[3].lower(), _mac(address, name, day)):
+        # Not the address the answer went to (a forged From replying blind), or too old: no mail to anyone.
+        return "join_refused", "the join address was not made for this From, or is too old"
+    first = next((line for line in body_text(message).splitlines() if line.strip() and not line.strip().startswith(">")), "")
+    chosen = REGISTER.match(first.strip())
+    if chosen:
+        name = chosen[1].lower()
+    if not NAME.match(name):
+        return _again(inbound, message, address, name, f"{name!r} cannot be a name here (2 to 30 letters, digits, - and _).")
+    existing = [user_id for user_id in selectors.accounts_with_email(email=address)]
+    user_model = get_user_model()
+    if existing:  # an account gave this address on the web but never confirmed it: the reply does
+        user = user_model.objects.get(pk=existing[0])
+        Preference.objects.get_or_create(user=user)
+        Preference.objects.filter(user=user).update(verified_email=address)
+        inbound.user_id = user.pk
+        _welcome(inbound, message, user, address, made=False)
+        return "address_confirmed", f"the address of {user.username} is confirmed"
+    if user_model.objects.filter(username__iexact=name).exists():
+        return _again(inbound, message, address, name, f"The name {name} was taken meanwhile.")
+    try:
+        user, _token = game_services.account_create(username=name, password=secrets.token_urlsafe(32), email=address)
+    except errors.ServiceError as error:
+        return _again(inbound, message, address, name, f"The account was not made: {error.detail}")
+    user.set_unusable_password()  # no password until its owner sets one on the web
+    user.save(update_fields=["password"])
+    Preference.objects.get_or_create(user=user)
+    Preference.objects.filter(user=user).update(verified_email=address)
+    inbound.user_id = user.pk
+    _welcome(inbound, message, user, address, made=True)
+    return "registered", f"account {name} made for {address}"
+
+
+def _again(inbound: Inbound, message: Any, address: str, name: str, why: str) -> tuple[str, str]:
+    lines = [compose.wrap(why), "", compose.wrap("Reply to this mail with the first line: register <name> to choose "
+                                                 "another (letters, digits, - and _).")]
+    mail = compose.Mail("Scrapyard: choose another name", "\n".join(lines) + "\n", compose.as_html(lines))
+    fresh = name_from(address) + str(secrets.randbelow(1000))
+    transaction.on_commit(lambda: _send(address, mail, join_address(address, fresh), _answered_id(message)), robust=True)
+    return "join_name_refused", why
+
+
+def password_url(user: Any) -> str:
+    """A link that sets the account's password on the web (Django's reset token: it works once,
+    for PASSWORD_RESET_TIMEOUT)."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return f"{settings.SCRAPYARD_SITE_URL}/mail/password/{uid}/{default_token_generator.make_token(user)}/"
+
+
+def _welcome(inbound: Inbound, message: Any, user: Any, address: str, *, made: bool) -> None:
+    server = server_address()
+    lines = [
+        compose.wrap(f"Welcome to Scrapyard, {user.username}: your account is made and {address} is confirmed."
+                     if made else f"{user.username}, {address} is confirmed: mail about your games goes to it."),
+        "",
+        compose.wrap(f"Everything works by mail. Mail these to {server}: help (the games and every command), "
+                     "games open (games waiting for players), new <game>, join <number>, seek <game>."),
+        "",
+        "If you ever want to play on the web too, set a password here:",
+        f"  {password_url(user)}",
+        compose.wrap(f"(the link works for a few days; mail password to {server} for a new one)"),
+    ]
+    mail = compose.Mail("Scrapyard: welcome", "\n".join(lines) + "\n", compose.as_html(lines))
+    transaction.on_commit(lambda: _send(address, mail, server, _answered_id(message)), robust=True)
+
+
+def _answered_id(message: Any) -> str:
+    try:
+        named = str(message.get("Message-ID", "")).strip()
+    except Exception:  # an unreadable header: the answer threads by its subject only
+        return ""
+    return named if re.fullmatch(r"<[^<>\s]{1,200}>", named) else ""
+
+
+def _send(to: str, mail: compose.Mail, reply_to: str, answered: str) -> None:
+    """Sent at once, outside the outbox: there is no account yet to hold it for. A failure is
+    logged; the sender may write again (the day's answer counts only what was made)."""
+    headers = {"Auto-Submitted": "auto-replied"}
+    if answered:
+        headers.update({"In-Reply-To": answered, "References": answered})
+    message = EmailMultiAlternatives(subject=mail.subject, body=mail.text, from_email=settings.DEFAULT_FROM_EMAIL,
+                                     to=[to], reply_to=[reply_to], headers=headers)
+    message.attach_alternative(mail.html, "text/html")
+    try:
+        message.send()
+    except Exception as error:  # noqa: BLE001 - an SMTP or network failure: logged, never raised into the commit
+        log.warning("sign-up mail to %s not sent: %s", to, type(error).__name__)

@@ -1,0 +1,45 @@
+"""Mails read as plain text: the first mover gets one mail at the start (the start and the moves
+together), a forfeit's scores are written as people write them, and a word sent after the game
+is over is answered by saying so, not by "It is not your turn"."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import selectors
+from mail.models import Inbound
+from tests.mail.players import mail_game, mail_players
+from tests.mail.smtp import listed_moves, send_reply, text_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def test_the_first_mover_gets_one_mail_at_the_start_with_the_moves(sink, gateway, eager_tasks):
+    ann, ben = mail_players("ann", "ben")
+    game_id = mail_game(ann, ben, "terrafex")
+    first = selectors.game_get(game_id=game_id).to_act[0]
+    mover, other = (ann, ben)[first], (ann, ben)[1 - first]
+    to_mover = sink.to(f"{mover.username}@players.example")
+    assert len(to_mover) == 1, [text_of(m).splitlines()[0] for m in to_mover]
+    assert "has started" in text_of(to_mover[0]) and listed_moves(to_mover[0])
+    to_other = sink.to(f"{other.username}@players.example")
+    assert len(to_other) == 1 and "has started" in text_of(to_other[0]) and not listed_moves(to_other[0])
+    # The mail asks for the move as a turn mail does: a reply with its number is played.
+    send_reply(gateway, f"{mover.username}@players.example", to_mover[0]["Reply-To"], "1", answering=to_mover[0])
+    assert Inbound.objects.get().code == "played"
+
+
+def test_a_forfeits_scores_and_a_word_after_the_end_read_as_people_write(sink, gateway, eager_tasks):
+    cat, dan = mail_players("cat", "dan")
+    game_id = mail_game(cat, dan, "terrafex")
+    started = sink.to("cat@players.example")[0]
+    send_reply(gateway, "cat@players.example", started["Reply-To"], "resign", answering=started)
+    assert selectors.game_get(game_id=game_id).status == "finished"
+    over = [text_of(m) for m in sink.to("dan@players.example") if "is over" in text_of(m)]
+    assert over, [text_of(m)[:80] for m in sink.to("dan@players.example")]
+    scores = next(line for line in over[-1].splitlines() if line.startswith("Scores: "))
+    assert ".0" not in scores and any(ch.isdigit() for ch in scores), scores
+    send_reply(gateway, "cat@players.example", started["Reply-To"], "abort", answering=started)
+    answer = text_of(sink.to("cat@players.example")[-1])
+    assert "not your turn" not in answer
+    assert f"Game {game_id} is over" in " ".join(answer.split())

@@ -1,0 +1,94 @@
+"""Sign-up by mail (one answer a day to an unknown address, completed by replying to it; a forged
+From reaches only the real owner, and nothing else happens), and the commands a mail-only player
+needs: help built from the installed games, games open, board N."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+import rules
+from mail import services as mail_services
+from mail.models import Inbound
+from tests.mail.players import mail_game, mail_players
+from tests.mail.smtp import send_reply, text_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+SERVER = "scrapyard@localhost"
+
+
+@pytest.fixture
+def confirming(settings):
+    settings.SCRAPYARD_MAIL_VERIFY = True
+
+
+def _to_server(gateway, sender: str, line: str):
+    return send_reply(gateway, sender, SERVER, line, subject=line)
+
+
+def test_an_unknown_address_joins_by_replying_to_its_one_answer(sink, gateway, eager_tasks, confirming):
+    _to_server(gateway, "newt@players.example", "register newt")
+    _to_server(gateway, "newt@players.example", "help")  # the same day: no second answer
+    answers = sink.to("newt@players.example")
+    assert len(answers) == 1, [m["Subject"] for m in answers]
+    invitation = answers[0]
+    assert str(invitation["Reply-To"]).startswith("join+newt.")
+    assert "To join as newt, reply to this mail" in " ".join(text_of(invitation).split())
+    assert not get_user_model().objects.filter(username="newt").exists()  # nothing until the reply
+    send_reply(gateway, "newt@players.example", invitation["Reply-To"], "yes please", answering=invitation)
+    user = get_user_model().objects.get(username="newt")
+    assert user.email == "newt@players.example" and not user.has_usable_password()
+    assert mail_services.address_verified(user.pk, user.email)
+    welcome = sink.to("newt@players.example")[-1]
+    link = next(line.strip() for line in text_of(welcome).splitlines() if "/mail/password/" in line)
+    page = Client().get(urlsplit(link).path, follow=True)
+    assert page.status_code == 200 and b"new_password1" in page.content
+    # From now on the address is a player's: its commands are read.
+    _to_server(gateway, "newt@players.example", "games")
+    assert "You have no open or active games" in text_of(sink.to("newt@players.example")[-1])
+
+
+def test_a_forged_from_reaches_only_the_real_owner_and_nothing_else_happens(sink, gateway, eager_tasks, confirming):
+    _to_server(gateway, "vera@players.example", "register mallory")  # mallory writing as vera
+    told = sink.envelopes()
+    assert [recipients for _, recipients, _ in told] == [["vera@players.example"]]
+    invitation = told[0][2]
+    # Mallory never sees that mail; a reply claiming vera's address to any join address she can make is refused.
+    _to_server(gateway, "mallory@evil.example", "register mallory")
+    hers = sink.to("mallory@evil.example")[0]
+    send_reply(gateway, "vera@players.example", hers["Reply-To"], "yes", answering=hers)
+    assert not get_user_model().objects.exists()
+    assert Inbound.objects.order_by("pk").last().code == "join_refused"
+    assert len(sink.to("vera@players.example")) == 1 and invitation is not None
+
+
+def test_help_lists_the_installed_games_their_options_and_the_reply_words(sink, gateway, eager_tasks):
+    mail_players("hana")
+    _to_server(gateway, "hana@players.example", "help")
+    text = " ".join(text_of(sink.to("hana@players.example")[-1]).split())
+    for game in rules.catalog().values():  # what is installed: the real games, and the tests' own
+        assert f"{game.id} {game.title}" in text
+        for option in game.options:
+            assert f"{option.name}=" in text
+    assert {"scavenge", "terrafex", "terrain_vague", "space_junkyard"} <= set(rules.catalog())
+    for word in ("say <text>", "1 #17; 4; 2", "draw accept", "takeback", "resign", "vacation on", "games open", "board 42"):
+        assert word in text, word
+    assert "if forest grow 2,5 then mountain start 0,1 then fire small then place fire 3,3" in text
+
+
+def test_games_open_lists_open_games_and_seeks_and_board_n_answers_with_a_board(sink, gateway, eager_tasks):
+    ida, jo, kai = mail_players("ida", "jo", "kai")
+    waiting = ida.post("/api/games/", {"rules": "scavenge", "players": 3}).json()["id"]
+    _to_server(gateway, "kai@players.example", "seek terrafex")
+    _to_server(gateway, "jo@players.example", "games open")
+    listed = text_of(sink.to("jo@players.example")[-1])
+    assert f"  {waiting}  scavenge, 1 of 3 seats taken (ida)" in listed and f"join {waiting}" in listed
+    assert "  kai: terrafex, 2 players" in listed
+    game_id = mail_game(ida, jo, "terrafex")
+    _to_server(gateway, "kai@players.example", f"board {game_id}")  # a spectator: the public board
+    shown = text_of(sink.to("kai@players.example")[-1])
+    assert f"The board of Scrapyard game {game_id} (terrafex)" in " ".join(shown.split()) and "TERRAFEX" in shown
+    assert Inbound.objects.order_by("pk").last().code == "board"

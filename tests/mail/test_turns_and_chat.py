@@ -1,0 +1,81 @@
+"""A whole turn in one reply (several moves, by `;` or by line, each a move of its own through
+the move service; the first refusal stops the rest) and the game's chat by mail (`say ...`, or
+the lines below `chat:`), whose new lines the next mail each player gets shows."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import selectors
+from games.models import ChatMessage, Event
+from mail.models import Inbound
+from tests.mail.players import mail_game, mail_players
+from tests.mail.smtp import headline, listed_moves, send_reply, text_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def _newest_asking(sink, name: str):
+    return [mail for mail in sink.to(f"{name}@players.example") if listed_moves(mail)][-1]
+
+
+def _mover(game_id: int, players) -> str:
+    return players[selectors.game_get(game_id=game_id).to_act[0]].username
+
+
+def test_a_terrafex_turn_of_three_actions_in_one_reply(sink, gateway, eager_tasks):
+    amy, bas = mail_players("amy", "bas")
+    game_id = mail_game(amy, bas, "terrafex")
+    mover = _mover(game_id, (amy, bas))
+    asking = _newest_asking(sink, mover)
+    before = selectors.game_get(game_id=game_id).seq
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], f"1 #{before}; 1\n1", answering=asking)
+    moves = list(Event.objects.filter(game_id=game_id, seq__gt=before, kind="move").order_by("seq"))
+    assert len(moves) == 3 and len({event.seq for event in moves}) == 3  # three events, one per action
+    assert Inbound.objects.get().code == "played"
+    answer = sink.to(f"{mover}@players.example")[-1]
+    said = headline(answer)
+    assert said.startswith(f"Played in game {game_id}: ") and f"(move {before + 1})" in said
+    assert f"(move {before + 3})" in " ".join(text_of(answer).split())
+    assert "TERRAFEX" in text_of(answer)  # the board as it stands after the turn
+
+
+def test_the_first_refusal_stops_the_rest_of_the_turn(sink, gateway, eager_tasks):
+    cid, dov = mail_players("cid", "dov")
+    game_id = mail_game(cid, dov, "terrafex")
+    mover = _mover(game_id, (cid, dov))
+    asking = _newest_asking(sink, mover)
+    before = selectors.game_get(game_id=game_id).seq
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], "1; 999; 1", answering=asking)
+    assert selectors.game_get(game_id=game_id).seq == before + 1
+    inbound = Inbound.objects.get()
+    assert (inbound.outcome, inbound.code) == ("refused", "invalid_input")
+    words = " ".join(text_of(sink.to(f"{mover}@players.example")[-1]).split())
+    assert f"Played in game {game_id}: " in words and f"(move {before + 1})" in words
+    assert "Your move '999' was not played (invalid_input)" in words and "1 move after it was not tried" in words
+    assert "Your legal moves now:" in words  # still this seat's turn: the moves again
+
+
+def test_chat_by_mail_reaches_the_game_and_the_next_mail_of_the_other_player(sink, gateway, eager_tasks):
+    eli, fay = mail_players("eli", "fay")
+    game_id = mail_game(eli, fay, "toy_race")
+    mover = _mover(game_id, (eli, fay))
+    other = "fay" if mover == "eli" else "eli"
+    # The waiting player chats alone: a line for the chat, nothing played.
+    started = sink.to(f"{other}@players.example")[-1]
+    send_reply(gateway, f"{other}@players.example", started["Reply-To"], "say Good luck, have fun!", answering=started)
+    assert list(ChatMessage.objects.values_list("user__username", "text")) == [(other, "Good luck, have fun!")]
+    assert Inbound.objects.get().code == "chatted"
+    assert "chat" in headline(sink.to(f"{other}@players.example")[-1])
+    # The mover plays and talks below the marker in the same reply.
+    asking = _newest_asking(sink, mover)
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], "1\n\nchat:\nThanks, you too.\nSee you at move 10.",
+               answering=asking)
+    assert list(ChatMessage.objects.order_by("pk").values_list("text", flat=True))[1:] == ["Thanks, you too.", "See you at move 10."]
+    assert Inbound.objects.order_by("pk").last().code == "played"
+    # Each sees the other's new lines in the next mail about the game, and not their own.
+    to_other = text_of(sink.to(f"{other}@players.example")[-1])
+    assert f"  {mover}: Thanks, you too." in to_other and f"  {mover}: See you at move 10." in to_other
+    assert "Good luck, have fun!" not in to_other
+    answered = next(mail for mail in sink.to(f"{mover}@players.example") if headline(mail).startswith("Played in game"))
+    assert f"  {other}: Good luck, have fun!" in text_of(answered)

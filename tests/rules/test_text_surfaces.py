@@ -1,0 +1,60 @@
+"""The text boards read as plain text: no legend phrase broken across lines, a hex found by its
+labels rather than by counting, and seats named by what the text board shows."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules
+from rules.presentation import text_lines
+from rules.terrafex.render import LEGEND
+from rules.terrain_vague import hexes
+
+
+def _played(rules_id: str, players: int, moves: int, seed: int = 3):
+    game, rnd = rules.get(rules_id), random.Random(seed)
+    state = game.setup(players, {}, f"seed{seed}")
+    for _ in range(moves):
+        if game.outcome(state) is not None:
+            break
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_moves(state, seat)))
+    return game, state
+
+
+def test_the_terrafex_legend_keeps_each_phrase_on_one_line():
+    game, state = _played("terrafex", 2, 12)
+    shown = game.render_text(state, 0).splitlines()
+    for line in LEGEND:
+        assert line in shown, f"the legend line was wrapped: {line!r}"
+    assert not any(line.lstrip().startswith(("/", "White's", "Black's")) for line in shown)
+    assert "+W or +B: the piece lies in White's or Black's band." in shown
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_terrain_vague_hex_is_found_by_its_row_and_column_labels(players):
+    game, state = _played("terrain_vague", players, 60)
+    lines = game.render_text(state, 0).splitlines()
+    for q, r in hexes.board_hexes(state.radius):
+        row = next(index for index, line in enumerate(lines) if line.lstrip().startswith(f"r={r} "))
+        under = lines[row + 1]
+        assert under.lstrip().startswith("q="), under
+        # The hex's q stands right under the hex: cells are 4 columns apart from the first one.
+        first_q = min(h[0] for h in hexes.board_hexes(state.radius) if h[1] == r)
+        label_end = lines[row].index(f"r={r}") + len(f"r={r}")
+        cells_start = label_end + len(lines[row][label_end:]) - len(lines[row][label_end:].lstrip(" "))
+        start = cells_start + (q - first_q) * 4
+        assert under[start:start + 3].strip() == str(q), (q, r, lines[row], under)
+    assert all(len(line) <= 78 for line in lines)
+
+
+def test_scavenge_names_each_seat_by_its_token_on_the_text_board():
+    game, state = _played("scavenge", 4, 5)
+    names = [panel["name"] for panel in game.panels(state, 0)]
+    assert names == ["P0", "P1", "P2", "P3"]
+    board = game.render_text(state, 0)
+    assert all(name in board for name in names)
+    shown = text_lines(game.presentation(state, 0), ["ann", "bo", "cy", "di"], you=0)
+    assert "  ann (P0, you)" in "\n".join(shown)
