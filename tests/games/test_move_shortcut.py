@@ -35,8 +35,15 @@ def _both(settings, send) -> tuple[Any, Any]:
 
 def _same(whole_way, shortcut) -> None:
     assert shortcut.status_code == whole_way.status_code, (shortcut.content, whole_way.content)
-    assert dict(shortcut.headers) == dict(whole_way.headers)
+    assert _headers(shortcut) == _headers(whole_way)
     assert shortcut.content == whole_way.content
+
+
+def _headers(answer, leave_out: tuple[str, ...] = ()) -> dict[str, str]:
+    """The answer's headers; `RateLimit` by name only, since its count of requests left is one
+    less for the second of two requests (its policy is compared whole)."""
+    return {name: "(counted)" if name == "RateLimit" else value
+            for name, value in answer.headers.items() if name not in leave_out}
 
 
 def _game() -> tuple[int, Game, Player, Player]:
@@ -79,8 +86,7 @@ def test_a_played_move_and_its_replay_are_answered_alike(settings):
     # A new move through the shortcut: the view's headers, and an answer of the same shape.
     played = waiting.submit(game_id, _legal(waiting, game_id), game.seq + 1)
     assert played.status_code == 201, played.content
-    assert {name: value for name, value in played.headers.items() if name != "Content-Length"} == \
-        {name: value for name, value in first.headers.items() if name != "Content-Length"}
+    assert _headers(played, ("Content-Length",)) == _headers(first, ("Content-Length",))
     assert played.json().keys() == first.json().keys()
     assert played.json()["game"].keys() == first.json()["game"].keys()
 
