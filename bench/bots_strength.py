@@ -129,6 +129,11 @@ def play_one(job: tuple[str, int, Matchup, int]) -> GameResult:
     )
 
 
+def _played(job: tuple[str, int, Matchup, int]) -> tuple[tuple, GameResult]:
+    """The job with its result: a pool hands results back as they finish, in any order."""
+    return job, play_one(job)
+
+
 def _keep_game(path: Path, seed: str, players: int, match: arena.Match) -> None:
     """A game the tested bot did not win, move by move, to study: `setup(players, {}, seed)`
     and then `apply` each (seat, move) replays it exactly."""
@@ -248,7 +253,7 @@ def measure(cases: list[tuple[str, int, Matchup]], games: int, pool,
     started = time.perf_counter()
     rows = {row_key(*case): summary(*case, list(played[row_key(*case)].values()), 0.0)
             for case in cases}
-    for job, result in zip(jobs, pool.imap(play_one, jobs) if pool else map(play_one, jobs)):
+    for job, result in pool.imap_unordered(_played, jobs) if pool else map(_played, jobs):
         rules_id, players, matchup, _ = job
         key = row_key(rules_id, players, matchup)
         append_record(key, result)
