@@ -1,16 +1,25 @@
-"""Bot strength: the MCTS bot at its default level against the random bot and a weaker MCTS.
+"""Bot strength: each MCTS level against the level or bot below it, by iteration budgets alone.
 
     python -m bench.bots_strength --games 100 [--rules ID] [--players N] [--jobs 2]
+        [--matchup greedy|mcts|random]
 
-For every game in the catalogue (or the one named), each matchup plays `--games` seeded games
-with the tested bot's seat moving round the table (game n: seat n mod players), so it sits first
-and second equally often. With more than 2 players the tested bot has one seat and every other
-seat is the opponent bot.
+Matchups (`--matchup`, repeatable; default greedy and mcts):
+- greedy: the default MCTS level against the greedy bot (`bots.greedy`: one ply, the best move by
+  the game's evaluation from its own view). Target: 75% wins.
+- mcts: the strongest MCTS level against the default level. Target: 60% wins.
+- random: the default level against the random bot (the old baseline). Target: 90% wins.
+
+A level is an iteration count with no wall-clock cap (`bots.registry.MCTS_BUDGETS`), and every
+decision's seed comes from the game's seed and the action number, so game n of a matchup is the
+same game on any machine, loaded or not. For every game in the catalogue (or the one named), each
+matchup plays `--games` seeded games with the tested bot's seat moving round the table (game n:
+seat n mod players), so it sits first and second equally often. With more than 2 players the
+tested bot has one seat and every other seat is the opponent bot.
 
 A game counts as a win when the tested bot's seat is the sole winner, a draw when it shares the
 win with others or nobody wins, a loss otherwise (a game cut off at the action cap counts as
-unfinished, neither). Win rate is wins / games. The table also gives the mean seconds a decision
-of the tested bot, which covers its whole search.
+unfinished, neither). Win rate is wins / games, given with its 95% Wilson score interval. The
+table also gives the mean CPU seconds a decision of the tested bot (its whole search).
 
 Every finished game is appended at once to its matchup's record, bench/results/bots/<key>.jsonl
 (seed number, result, scores, the end's reason, time spent; a game the tested bot did not win
@@ -18,8 +27,10 @@ is also kept move by move beside it, to replay and study), so a run cut short ke
 it finished, and the next run with the same arguments plays only the seeds still missing
 (`--fresh` starts the record again). After each game the summary row of games 0..N-1 is rewritten
 in bench/results/bots.json (by game, players and matchup) and the Markdown table of every stored
-row in bench/results/bots.md, with the machine and date; every game against random that the
-tested bot did not win is listed under the table with its scores and reason.
+row in bench/results/bots.md, with the machine and date; every game the tested bot did not win
+is listed under the table with its scores and reason.
+
+The machine is shared: `--jobs` above 2 is refused.
 """
 
 from __future__ import annotations
@@ -28,6 +39,7 @@ import argparse
 import datetime
 import fcntl
 import json
+import math
 import os
 import platform
 import shutil
@@ -44,7 +56,7 @@ from bots.registry import MCTS_BUDGETS
 
 RESULTS = Path(__file__).resolve().parent / "results"
 MAX_ACTIONS = 30_000
-TARGET = 0.9  # the win rate the default MCTS must reach against random
+MAX_JOBS = 2  # a shared machine of 2 cores
 
 
 @dataclass(frozen=True)
@@ -52,16 +64,32 @@ class Matchup:
     name: str
     tested: arena.Seat
     opponent: arena.Seat
+    target: float  # the win rate the tested bot must reach
+    key: str  # what `--matchup` calls it
 
 
 def matchups() -> list[Matchup]:
-    default = bots.catalog()["mcts"].default_level
-    weakest = min(bots.catalog()["mcts"].levels)
+    spec = bots.catalog()["mcts"]
+    default, strongest = spec.default_level, max(spec.levels)
     return [
-        Matchup(f"mcts {default} vs random", arena.Seat("mcts", default), arena.Seat("random", 1)),
-        Matchup(f"mcts {default} vs mcts {weakest}", arena.Seat("mcts", default),
-                arena.Seat("mcts", weakest)),
+        Matchup(f"mcts {default} vs greedy", arena.Seat("mcts", default), arena.Seat("greedy", 1),
+                0.75, "greedy"),
+        Matchup(f"mcts {strongest} vs mcts {default}", arena.Seat("mcts", strongest),
+                arena.Seat("mcts", default), 0.60, "mcts"),
+        Matchup(f"mcts {default} vs random", arena.Seat("mcts", default), arena.Seat("random", 1),
+                0.90, "random"),
     ]
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (0..1 both ends when nothing was tried)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    denominator = 1 + z * z / trials
+    return max(0.0, (centre - margin) / denominator), min(1.0, (centre + margin) / denominator)
 
 
 @dataclass(frozen=True)
@@ -99,6 +127,11 @@ def play_one(job: tuple[str, int, Matchup, int]) -> GameResult:
         match.decisions.get(tested_seat, 0), match.seconds.get(tested_seat, 0.0), match.actions,
         match.longest.get(tested_seat, 0.0),
     )
+
+
+def _played(job: tuple[str, int, Matchup, int]) -> tuple[tuple, GameResult]:
+    """The job with its result: a pool hands results back as they finish, in any order."""
+    return job, play_one(job)
 
 
 def _keep_game(path: Path, seed: str, players: int, match: arena.Match) -> None:
@@ -188,9 +221,11 @@ def summary(rules_id: str, players: int, matchup: Matchup, results: list[GameRes
     counts = {kind: sum(r.result == kind for r in results)
               for kind in ("win", "draw", "loss", "unfinished")}
     decisions = sum(r.decisions for r in results)
+    low, high = wilson(counts["win"], games)
     return {
         "game": rules_id, "players": players, "matchup": matchup.name, "games": games, **counts,
-        "win_rate": counts["win"] / max(games, 1),
+        "win_rate": counts["win"] / max(games, 1), "wilson_low": low, "wilson_high": high,
+        "target": matchup.target,
         "mean_decision_seconds": sum(r.seconds for r in results) / max(decisions, 1),
         "max_decision_seconds": max((r.longest for r in results), default=0.0),
         "mean_actions": sum(r.actions for r in results) / max(games, 1),
@@ -207,24 +242,28 @@ def _shortfall(result: GameResult) -> str:
             f"{result.reason}")
 
 
-def measure(rules_id: str, players: int, matchup: Matchup, games: int, pool,
-            on_game=lambda row: None) -> dict:
-    """Play the seeds 0..games-1 that the matchup's record lacks, recording each game as it
-    ends and passing the running summary of the record's first `games` seeds to `on_game`."""
-    key = row_key(rules_id, players, matchup)
-    played = {n: r for n, r in load_record(key).items() if n < games}
-    jobs = [(rules_id, players, matchup, n) for n in range(games) if n not in played]
+def measure(cases: list[tuple[str, int, Matchup]], games: int, pool,
+            on_game=lambda key, row: None) -> dict[str, dict]:
+    """Play the seeds 0..games-1 that each case's record lacks, seed by seed across the cases
+    (so a run cut short has played every case about as often), recording each game as it ends
+    and passing the running summary of its case's first `games` seeds to `on_game`."""
+    played = {row_key(*case): {n: r for n, r in load_record(row_key(*case)).items() if n < games}
+              for case in cases}
+    jobs = [(*case, n) for n in range(games) for case in cases if n not in played[row_key(*case)]]
     started = time.perf_counter()
-    row = summary(rules_id, players, matchup, list(played.values()), 0.0)
-    for result in pool.imap_unordered(play_one, jobs) if pool else map(play_one, jobs):
+    rows = {row_key(*case): summary(*case, list(played[row_key(*case)].values()), 0.0)
+            for case in cases}
+    for job, result in pool.imap_unordered(_played, jobs) if pool else map(_played, jobs):
+        rules_id, players, matchup, _ = job
+        key = row_key(rules_id, players, matchup)
         append_record(key, result)
-        played[result.n] = result
-        row = summary(rules_id, players, matchup, list(played.values()),
-                      time.perf_counter() - started)
-        on_game(row)
-        print(f"  {key}: game {result.n} {result.result} ({len(played)}/{games})",
+        played[key][result.n] = result
+        rows[key] = summary(rules_id, players, matchup, list(played[key].values()),
+                            time.perf_counter() - started)
+        on_game(key, rows[key])
+        print(f"  {key}: game {result.n} {result.result} ({len(played[key])}/{games})",
               file=sys.stderr, flush=True)
-    return row
+    return rows
 
 
 # --- the report ---------------------------------------------------------------------------------
@@ -255,43 +294,56 @@ def _replace(path: Path, text: str) -> None:
 
 
 def markdown(rows: dict[str, dict]) -> str:
-    budgets = ", ".join(f"level {level}: {b.iterations} iterations, cap {b.milliseconds} ms"
+    budgets = ", ".join(f"level {level}: {b.iterations} iterations"
                         for level, b in sorted(MCTS_BUDGETS.items()))
     lines = [
         "# Bot strength",
         "",
         f"Machine: `{platform.platform()}`, {os.cpu_count()} CPUs, Python "
         f"{platform.python_version()}. Written {datetime.datetime.now():%Y-%m-%d %H:%M}.",
-        f"MCTS budgets: {budgets}.",
+        f"MCTS budgets (iterations only, no wall-clock cap): {budgets}.",
         "Win: the tested bot's seat is the sole winner; draw: a shared win or no winner; seats "
-        "alternate (game n: seat n mod players). Target against random: "
-        f"{TARGET:.0%}. Command: `python -m bench.bots_strength --games N [--rules ID]`.",
-        "Mean s a decision covers the tested bot's whole search; slowest s is its slowest "
-        "decision in any game (the cap is checked between iterations, so one iteration may run "
-        "over it).",
+        "alternate (game n: seat n mod players). Win rate with its 95% Wilson interval; a row "
+        "is below target when the interval's top is under the target, unsettled when the "
+        "interval straddles it. Command: `python -m bench.bots_strength --games N [--rules ID]`.",
+        "CPU s a decision covers the tested bot's whole search; slowest is its slowest decision.",
         "",
         table(rows),
     ]
     notes = [rows[key]["note"] for key in sorted(rows) if rows[key].get("note")]
     if notes:
         lines += ["", "## Notes", "", *[f"- {note}" for note in notes]]
-    short = [(key, rows[key]["shortfalls"]) for key in sorted(rows)
-             if "random" in rows[key]["matchup"] and rows[key].get("shortfalls")]
+    short = [(key, rows[key]["shortfalls"]) for key in sorted(rows) if rows[key].get("shortfalls")]
     if short:
-        lines += ["", "## Games against random the tested bot did not win", ""]
+        lines += ["", "## Games the tested bot did not win", ""]
         lines += [f"- {key}: {game}" for key, games in short for game in games]
     return "\n".join(lines) + "\n"
 
 
+def verdict(row: dict) -> str:
+    """Met, below or unsettled, read from the Wilson interval against the matchup's target."""
+    target = row.get("target")
+    if target is None or not row["games"]:
+        return "-"
+    if row["wilson_low"] >= target:
+        return "met"
+    if row["wilson_high"] < target:
+        return "below"
+    return "unsettled"
+
+
 def table(rows: dict[str, dict]) -> str:
-    header = ("| game | players | matchup | win rate | wins | draws | losses | unfinished | games "
-              "| mean s a decision | slowest s | mean actions | date |")
-    lines = [header, "|" + "---|" * 13]
+    header = ("| game | players | matchup | win rate | 95% interval | target | verdict | wins "
+              "| draws | losses | unfinished | games | CPU s a decision | slowest s "
+              "| mean actions | date |")
+    lines = [header, "|" + "---|" * 16]
     for key in sorted(rows):
         r = rows[key]
-        short = " (below target)" if "random" in r["matchup"] and r["win_rate"] < TARGET else ""
+        interval = (f"{r['wilson_low']:.0%}-{r['wilson_high']:.0%}" if "wilson_low" in r else "-")
+        target = f"{r['target']:.0%}" if r.get("target") is not None else "-"
         lines.append(
-            f"| {r['game']} | {r['players']} | {r['matchup']} | {r['win_rate']:.0%}{short} "
+            f"| {r['game']} | {r['players']} | {r['matchup']} | {r['win_rate']:.0%} | {interval} "
+            f"| {target} | {verdict(r) if 'wilson_low' in r else '-'} "
             f"| {r['win']} | {r['draw']} | {r['loss']} | {r['unfinished']} | {r['games']} "
             f"| {r['mean_decision_seconds']:.3f} | {_slowest(r)} | {r['mean_actions']:.0f} "
             f"| {r['date']} |"
@@ -312,25 +364,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--rules", action="append", help="a rules id (repeatable); default all")
     parser.add_argument("--players", type=int, help="default: the game's smallest count")
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--matchup", choices=["random", "mcts"], action="append",
-                        help="only the matchup against this opponent (repeatable)")
+    parser.add_argument("--jobs", type=int, default=1, help=f"processes, at most {MAX_JOBS}")
+    parser.add_argument("--matchup", choices=[m.key for m in matchups()], action="append",
+                        help="only this matchup (repeatable); default greedy and mcts")
     parser.add_argument("--note", help="a note stored with these rows, printed under the table")
     parser.add_argument("--fresh", action="store_true",
                         help="forget the games recorded for these matchups and play them all again")
     args = parser.parse_args(argv)
-    chosen = [m for m in matchups() if not args.matchup or m.opponent.bot in args.matchup]
+    if not 1 <= args.jobs <= MAX_JOBS:
+        parser.error(f"--jobs is 1 to {MAX_JOBS}: the machine is shared")
+    wanted = args.matchup or ["greedy", "mcts"]
+    chosen = [m for m in matchups() if m.key in wanted]
+    cases = [(rules_id, args.players or rules.get(rules_id).min_players, matchup)
+             for rules_id in args.rules or list(rules.catalog()) for matchup in chosen]
+    if args.fresh:
+        for case in cases:
+            forget(row_key(*case))
     with Pool(args.jobs) if args.jobs > 1 else _no_pool() as pool:
-        for rules_id in args.rules or list(rules.catalog()):
-            players = args.players or rules.get(rules_id).min_players
-            for matchup in chosen:
-                key = row_key(rules_id, players, matchup)
-                if args.fresh:
-                    forget(key)
-                row = measure(rules_id, players, matchup, args.games, pool,
-                              on_game=lambda row, key=key: save_rows({key: _noted(row, args.note)}))
-                save_rows({key: _noted(row, args.note)})  # also when every seed was recorded
-                print(table({key: row}).splitlines()[-1], file=sys.stderr, flush=True)
+        rows = measure(cases, args.games, pool,
+                       on_game=lambda key, row: save_rows({key: _noted(row, args.note)}))
+    save_rows({key: _noted(row, args.note) for key, row in rows.items()})  # also when all were recorded
     print(table(load_rows()))
     return 0
 

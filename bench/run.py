@@ -1,6 +1,7 @@
 """Core benchmarks: `python -m bench.run` (or `make bench`).
 
-- playouts: random-playout speed of every rules module (moves a second, one core);
+- playouts: random-playout speed of every rules module (moves a second of CPU, one core; the
+  target is 20,000 in every game);
 - api: moves/s of the REST API against pgbench on the same PostgreSQL (P1), CPU and SQL
   statements per move, and scaling from 1 to 64 clients (`bench.p1`);
 - load: the time to load a game's state from the database (the process's cache emptied) at 10
@@ -36,29 +37,43 @@ def machine() -> str:
 # --- playouts ------------------------------------------------------------------------------
 
 
+PLAYOUT_TARGET = 20_000  # random-playout moves a second every game must reach (one core)
+
+
 def playouts(seconds_per_case: float = 3.0) -> list[str]:
+    """Random playouts from setup to the end: `to_act`, `legal_moves`, a random move, `apply`,
+    `outcome`, as a search's rollout does. Moves a second are counted over the process's CPU time
+    (what a core gives it, however loaded the machine) and over the wall clock beside it."""
     import rules
 
-    rows = ["| game | players | games | moves | moves/s | mean game length |", "|---|---|---|---|---|---|"]
+    rows = [
+        f"| game | players | games | moves | moves/s (CPU) | target {PLAYOUT_TARGET:,} | moves/s (wall) "
+        "| mean game length |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for game in rules.catalog().values():
         for players in range(game.min_players, game.max_players + 1):
-            games, moves, elapsed = _playout_case(game, players, seconds_per_case)
+            games, moves, cpu, wall = _playout_case(game, players, seconds_per_case)
+            speed = moves / cpu
             rows.append(
-                f"| {game.id} | {players} | {games} | {moves} | {moves / elapsed:,.0f} | {moves / games:,.0f} |"
+                f"| {game.id} | {players} | {games} | {moves} | {speed:,.0f} "
+                f"| {'met' if speed >= PLAYOUT_TARGET else 'below'} | {moves / wall:,.0f} "
+                f"| {moves / games:,.0f} |"
             )
     return rows
 
 
-def _playout_case(game, players: int, budget: float) -> tuple[int, int, float]:
-    rnd, games, moves, start = random.Random(players), 0, 0, time.perf_counter()
-    while time.perf_counter() - start < budget or games == 0:
+def _playout_case(game, players: int, budget: float) -> tuple[int, int, float, float]:
+    rnd, games, moves = random.Random(players), 0, 0
+    cpu_start, wall_start = time.process_time(), time.perf_counter()
+    while time.process_time() - cpu_start < budget or games == 0:
         state = game.setup(players, {}, f"bench-{games}")
         while game.outcome(state) is None:
             seat = rnd.choice(game.to_act(state))
             state = game.apply(state, seat, rnd.choice(game.legal_moves(state, seat)))
             moves += 1
         games += 1
-    return games, moves, time.perf_counter() - start
+    return games, moves, time.process_time() - cpu_start, time.perf_counter() - wall_start
 
 
 # --- PostgreSQL helpers --------------------------------------------------------------------

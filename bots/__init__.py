@@ -4,10 +4,11 @@ The service calls two functions:
 - `catalog()`: every bot by name (a `BotSpec` with `levels`, `default_level`, `describe()`);
 - `choose_move(game, view, seat, bot=..., level=..., seed=..., max_seconds=None)`: the move a bot
   plays for a seat, from that seat's view only, the same for the same seed and view (as long as
-  `max_seconds`, a cap on the thinking below the level's own, does not cut the search short).
+  `max_seconds`, the service's cap on the thinking, does not cut the search short: a level itself
+  is an iteration count, never a time).
 
-Bots: "random" (level 1) and "mcts" (levels 1-3, determinized UCT; see `bots.mcts`). Optional
-per-game heuristics live in `bots/heuristics/<rules_id>.py`; nothing else here knows any game.
+Bots: "random" (level 1), "greedy" (level 1, one ply by the game's evaluation; `bots.greedy`) and
+"mcts" (levels 1-3, determinized UCT; see `bots.mcts`). Optional per-game heuristics live in `bots/heuristics/<rules_id>.py`; nothing else here knows any game.
 """
 
 from __future__ import annotations

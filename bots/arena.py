@@ -27,8 +27,8 @@ class Match:
     outcome: Outcome | None
     actions: int
     decisions: dict[int, int] = field(default_factory=dict)
-    seconds: dict[int, float] = field(default_factory=dict)
-    longest: dict[int, float] = field(default_factory=dict)  # each seat's slowest decision
+    seconds: dict[int, float] = field(default_factory=dict)  # CPU seconds thinking, by seat
+    longest: dict[int, float] = field(default_factory=dict)  # each seat's slowest decision (CPU)
     moves: list[tuple[int, Move]] = field(default_factory=list)  # (seat, move), in order
 
 
@@ -40,11 +40,11 @@ def play(game: Rules, players: int, options: dict[str, Any] | None, game_seed: s
     match = Match(state, None, 0)
     while match.actions < max_actions and game.outcome(state) is None:
         seat = game.to_act(state)[0]
-        started = time.perf_counter()
+        started = time.process_time()  # CPU: what a decision costs, however loaded the machine
         spec = seats[seat]
         move = bots.choose_move(game, game.view(state, seat), seat, bot=spec.bot,
                                level=spec.level, seed=f"{game_seed}:{match.actions}")
-        spent = time.perf_counter() - started
+        spent = time.process_time() - started
         match.seconds[seat] = match.seconds.get(seat, 0.0) + spent
         match.longest[seat] = max(match.longest.get(seat, 0.0), spent)
         match.decisions[seat] = match.decisions.get(seat, 0) + 1

@@ -6,22 +6,27 @@ import dataclasses
 import random
 from typing import Any
 
-from bots import mcts, random_bot
+from bots import greedy, mcts, random_bot
 from bots.base import BotSpec, InvalidLevel
 from rules.base import Move, Rules
 
-# Iterations make a decision reproducible; the millisecond cap only guards a slow machine or a
-# slow game (the default level stays within 1 s a decision on one core).
+# A level is an iteration count and nothing else, so the same seed and view give the same move on
+# any machine, loaded or not. The service's own cap (`max_seconds`) may still cut a search short.
 MCTS_BUDGETS: dict[int, mcts.Budget] = {
-    1: mcts.Budget(iterations=100, milliseconds=250),
-    2: mcts.Budget(iterations=800, milliseconds=900),
-    3: mcts.Budget(iterations=3000, milliseconds=4000),
+    1: mcts.Budget(iterations=100, milliseconds=None),
+    2: mcts.Budget(iterations=800, milliseconds=None),
+    3: mcts.Budget(iterations=3000, milliseconds=None),
 }
 
 
 def _random_decide(game: Rules, view: dict[str, Any], seat: int, level: int,
                    rng: random.Random, max_seconds: float | None) -> Move:
     return random_bot.decide(game, view, seat, level, rng)
+
+
+def _greedy_decide(game: Rules, view: dict[str, Any], seat: int, level: int,
+                   rng: random.Random, max_seconds: float | None) -> Move:
+    return greedy.decide(game, view, seat, level, rng)
 
 
 def _mcts_decide(game: Rules, view: dict[str, Any], seat: int, level: int,
@@ -45,7 +50,7 @@ def capped(budget: mcts.Budget, max_seconds: float | None) -> mcts.Budget:
 
 def _budget_note(level: int) -> str:
     budget = MCTS_BUDGETS[level]
-    return f"{budget.iterations} search iterations, at most {budget.milliseconds} ms a move"
+    return f"{budget.iterations} search iterations a move"
 
 
 BOTS: dict[str, BotSpec] = {
@@ -57,6 +62,18 @@ BOTS: dict[str, BotSpec] = {
         default_level=1,
         level_notes=("a random legal move",),
         decide=_random_decide,
+    ),
+    "greedy": BotSpec(
+        name="greedy",
+        title="Greedy",
+        description=(
+            "Looks one move ahead: plays the move after which the game's evaluation rates its "
+            "own seat best, in positions drawn to agree with what its seat sees."
+        ),
+        levels=(1,),
+        default_level=1,
+        level_notes=("the best move by the evaluation, one move deep",),
+        decide=_greedy_decide,
     ),
     "mcts": BotSpec(
         name="mcts",

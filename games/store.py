@@ -41,7 +41,7 @@ def rules_of(game: Game) -> Rules:
             f"game {game.pk} was played under {game.rules} version {game.rules_version}, which this "
             f"server (version {game_rules.version}) no longer folds"
         )
-    return game_rules
+    return game_rules.folding(game.rules_version)
 
 
 def recorded_version(game: Game) -> int:

@@ -139,6 +139,13 @@ class Rules(ABC):
         package that bumps `version` overrides this to keep its older versions reachable."""
         return version == self.version
 
+    def folding(self, version: int) -> "Rules":
+        """The rules that fold (and go on playing) a game recorded under `version`, which
+        `folds_version` accepts: this object by default. A package that keeps an older behaviour
+        returns the object playing it, so the service and the verifier pick the behaviour by the
+        version in the game's log, never by the game."""
+        return self
+
     def replay(self, state: State, seat: int, move: Move) -> State:
         """Fold a stored move (the trusting path): the move was checked when it was played, so a
         stricter check added later must not stop an old game from folding. Defaults to `apply`;

@@ -171,7 +171,7 @@ def _rules_of(record: dict[str, Any]) -> tuple[Any, int]:
     version = described.get("version")
     if not isinstance(version, int) or not game_rules.folds_version(version):
         raise Failure("the rules", f"{game_rules.id} version {game_rules.version} here does not fold version {version}")
-    return game_rules, version
+    return game_rules.folding(version), version
 
 
 def _check_link(record: dict, event: Any, position: int, previous: str, seed: str, where: str) -> None:

@@ -1,8 +1,14 @@
-"""Space Junkyard: an evaluation from each ship's score as it stands (sections' points less
-the loose openings), the figure the game ends on.
+"""Space Junkyard: an evaluation from each ship's score as it stands (sections' points less the
+loose openings, the figure the game ends on), plus what that score does not see yet:
+
+- open joints: a loose opening costs a point at the end, but while tiles are left it is also the
+  place the next section joins, so it is worth part of a point back in proportion to the stack
+  still to come (nothing once the stack is empty, when the score is final);
+- storage: resources in the hold pay the next joint (every open-open joint costs both tiles'
+  resources), so each stored one is worth a little, less as the end nears.
 
 Random rollouts run for some 270 actions; the search plays about two turns of random actions
-and then values the position by the ships' scores.
+and then values the position by these standings.
 """
 
 from __future__ import annotations
@@ -10,11 +16,31 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from bots.heuristics._margin import shares
-from rules.space_junkyard.ship import score
+from rules.space_junkyard.data import ALL_TILES, CLOSED
+from rules.space_junkyard.ship import OFFSETS, by_place, part_edges, score
 
 ROLLOUT_LIMIT = 16
 SHARPNESS = 0.5
+OPEN_JOINT_WORTH = 0.8  # of a point, per loose opening, at the start of the game
+STORED_WORTH = 0.25  # of a point, per resource in the hold, at the start of the game
 
 
 def evaluate(game: Any, state: Any) -> Sequence[float]:
-    return shares([None if ship.out else score(ship.parts) for ship in state.ships], SHARPNESS)
+    to_come = len(state.stack) / len(ALL_TILES)
+    return shares([None if ship.out else standing(ship, to_come) for ship in state.ships], SHARPNESS)
+
+
+def standing(ship: Any, to_come: float) -> float:
+    """The ship's score with its open joints and stored resources valued by the tiles to come."""
+    future = OPEN_JOINT_WORTH * loose_openings(ship.parts) + STORED_WORTH * sum(ship.stores)
+    return score(ship.parts) + to_come * future
+
+
+def loose_openings(parts: tuple) -> int:
+    places = by_place(parts)
+    return sum(
+        1
+        for part in parts
+        for side, edge in enumerate(part_edges(part))
+        if edge is not CLOSED and (part.x + OFFSETS[side][0], part.y + OFFSETS[side][1]) not in places
+    )

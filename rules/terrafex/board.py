@@ -73,7 +73,10 @@ def is_glacier(cell) -> bool:
 
 
 def has_glacier(board) -> bool:
-    return any(cell is not None and cell[0] == GLACIER for cell in board)
+    for cell in board:
+        if cell is not None and cell[0] == GLACIER:
+            return True
+    return False
 
 
 def band_owner(square: int, size: int) -> str:

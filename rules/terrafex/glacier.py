@@ -42,8 +42,20 @@ class Split(NamedTuple):
     squares: tuple[int, ...]  # where they may go: the mountain's neighbours but the one beyond
 
 
+def may_start(board, source: int, direction: str) -> bool:
+    """Whether a glacier at `source` may start a move `direction` (`move_problem` says why not;
+    this is the listing's check, which builds no refusal for every square it passes over)."""
+    cell = board[source]
+    if cell is None or cell[0] != GLACIER or STEP[direction][source] == OFF:
+        return False
+    behind = STEP[OPPOSITE[direction]][source]
+    return behind == OFF or (board[behind] is not None and board[behind][0] in MOVER_COLOURS)
+
+
 def move_problem(board, source: int, direction: str) -> IllegalMove | None:
     """Why a glacier at `source` may not start a move `direction`, or None if it may."""
+    if may_start(board, source, direction):
+        return None
     cell, where = board[source], describe_square(source)
     if cell is None or cell[0] != GLACIER:
         return IllegalMove(f"there is no glacier at {where} to move", "not_a_glacier")
@@ -285,7 +297,7 @@ def glacier_moves(work: Work) -> Iterator[dict[str, Any]]:
         if cell is None or cell[0] != GLACIER:
             continue
         for direction in DIRECTIONS:
-            if move_problem(work.board, source, direction) is not None:
+            if not may_start(work.board, source, direction):
                 continue
             lifted = work.copy()
             size, forest, target = start_move(lifted, source, direction)

@@ -36,11 +36,17 @@ def work_of(state: State) -> Work:
 
 
 def is_over(state: State) -> bool:
-    return (
-        state.forfeited is not None
-        or state.quiet_turns >= QUIET_TURN_LIMIT
-        or not has_glacier(state.board)
-    )
+    """Asked by `to_act`, `outcome` and the turn's end alike, so worked out once a state (a state
+    never changes; `evolve` leaves the memo behind with the old value)."""
+    memo = state.__dict__
+    over = memo.get("_over")
+    if over is None:
+        over = memo["_over"] = (
+            state.forfeited is not None
+            or state.quiet_turns >= QUIET_TURN_LIMIT
+            or not has_glacier(state.board)
+        )
+    return over
 
 
 def actor(state: State) -> int:

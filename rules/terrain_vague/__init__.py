@@ -6,7 +6,9 @@ play 12 turns of 5 steps: 1 action points from the hideout (on red turns 3, 6, 9
 wrestling), 2 call out pawns, 3 move (and the big brother), 4 slingshots, 5 wheelbarrows rip
 turf. Each gang, in play order (most points first), acts in each step and then ends it; unspent
 points are lost. The biggest home turf (own hexes connected to the clubhouse) after turn 12 wins;
-with 4 gangs 25 home-turf hexes at the end of a turn win at once.
+with 4 gangs 25 home-turf hexes at the end of a turn win at once. Level on home turf, the gang
+with more of its turf anywhere on the board (cut off or not) wins; level on both, they share the
+win. Each panel shows both counts, and the end's line names the second where it decided.
 
 Sources: terrain-vague.en.txt, the Dutch original terrain-vague.nl.txt, settled by RULINGS.md.
 Modules: `hexes` geometry, `data` tables, `state` the State and its dump, `setup` board and
@@ -39,6 +41,9 @@ Protocol rulings (the books are silent):
 - `timeout_move`: in steps 2-5 `end_step` (RULINGS); a wrestling choice, and any setup choice, at
   random from the seed.
 - Outcome scores: 1 shared among the winners, 0 for the others.
+- Rules version 2 brought the leaving-during-the-wrestling ruling above; under version 1 a gang
+  leaving mid-wrestling took all its unfought duels with it, the attacks on it included. A game
+  recorded under version 1 is folded (and played on) by `RULES.folding(1)`, which keeps that way.
 More rulings sit where the code makes them: the docstrings of `setup`, `turns`, `wrestling` and
 `territory` (the frame), and of `actions`, `lines` and `protection` (pawn actions, lines and relays,
 lids). `actions` also gives the pawn actions' move encoding and error codes.
@@ -66,6 +71,7 @@ class TerrainVague(Rules):
     title = "Terrain Vague"
     min_players = 2
     max_players = 4
+    version = 2  # 2: a gang leaving mid-wrestling still has the attacks on it fought
     hidden_information = True
     simultaneous = True
     options = (
@@ -79,6 +85,12 @@ class TerrainVague(Rules):
                "big rip-off: whole (an enclosed area at once) or halved (halved rip costs)",
                choices=("whole", "halved")),
     )
+
+    def folds_version(self, version: int) -> bool:
+        return version in (1, 2)
+
+    def folding(self, version: int) -> Rules:
+        return VERSION_1 if version == 1 else self
 
     def check_options(self, players: int, options: dict[str, Any]) -> None:
         if players != 2 and options["gangs"] != data.DEFAULT_GANG_PAIR:
@@ -166,4 +178,15 @@ class TerrainVague(Rules):
         return shown
 
 
+class TerrainVagueVersion1(TerrainVague):
+    """Rules version 1, kept for the games recorded under it: the same but for a gang leaving
+    during the wrestling, whose unfought duels all went with it."""
+
+    version = 1
+
+    def forfeit(self, state: State, seat: int) -> State:
+        return turns.forfeit(state, state.seats[seat], leave_duels=wrestling.drop_gang_duels)
+
+
 RULES = TerrainVague()
+VERSION_1 = TerrainVagueVersion1()

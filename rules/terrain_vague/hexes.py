@@ -54,6 +54,7 @@ def neighbours(hex_: Hex) -> tuple[Hex, ...]:
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
 def neighbours_on_board(hex_: Hex, radius: int) -> tuple[Hex, ...]:
     return tuple(n for n in neighbours(hex_) if on_board(n, radius))
 

@@ -28,7 +28,7 @@ This module knows nothing of the game State: `Board` is a read-only snapshot of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator, Mapping
 
@@ -59,6 +59,9 @@ class Board:
     pieces: Mapping[Hex, Piece]
     clubhouses: Mapping[str, Hex]
     reach: int
+    # What the lines reach, worked out once per board: the board never changes once built, and
+    # the legal moves of a step ask the same lines again for every pawn and every action.
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @lru_cache(maxsize=None)
@@ -69,9 +72,13 @@ def ray(start: Hex, direction: Hex, length: int) -> tuple[Hex, ...]:
     return tuple((q + dq * k, r + dr * k) for k in range(1, length + 1))
 
 
-def rays(board: Board, start: Hex) -> Iterator[tuple[Hex, ...]]:
-    for direction in DIRECTIONS:
-        yield ray(start, direction, board.reach)
+def rays(board: Board, start: Hex) -> tuple[tuple[Hex, ...], ...]:
+    return _rays(start, board.reach)
+
+
+@lru_cache(maxsize=None)
+def _rays(start: Hex, length: int) -> tuple[tuple[Hex, ...], ...]:
+    return tuple(ray(start, direction, length) for direction in DIRECTIONS)
 
 
 def _foreign_piece(board: Board, hex_: Hex, gang: str) -> bool:
@@ -95,21 +102,31 @@ def _relays_of(board: Board, gang: str) -> frozenset:
 def linked_relays(board: Board, gang: str, start: Hex) -> list[Hex]:
     """Relays one link away from `start`: first relay on a line, over own turf only."""
     relays = _relays_of(board, gang)
+    cells, pieces, turf = board.cells, board.pieces, board.turf
     found = []
     for line in rays(board, start):
         for hex_ in line:
             if hex_ in relays:
                 found.append(hex_)
                 break
-            if hex_ not in board.cells or _foreign_piece(board, hex_, gang):
+            if hex_ not in cells or turf.get(hex_) != gang:
                 break
-            if board.turf.get(hex_) != gang:
+            piece = pieces.get(hex_)
+            if piece is not None and piece.gang != gang:
                 break
     return found
 
 
 def action_sources(board: Board, gang: str, origin: Hex) -> list[Hex]:
     """The origin and every relay it reaches, alone or chained (each at full range)."""
+    key = ("sources", gang, origin)
+    found = board.memo.get(key)
+    if found is None:
+        found = board.memo[key] = _action_sources(board, gang, origin)
+    return found
+
+
+def _action_sources(board: Board, gang: str, origin: Hex) -> list[Hex]:
     sources = [origin]
     seen = {origin}
     for source in sources:  # grows while iterating: a breadth-first search
@@ -193,11 +210,15 @@ def _line_targets(board: Board, gang: str, kind: str, line: tuple[Hex, ...]) -> 
     raise ValueError(f"unknown kind of action {kind!r}")
 
 
-def direct_targets(board: Board, gang: str, kind: str, start: Hex) -> set[Hex]:
+def direct_targets(board: Board, gang: str, kind: str, start: Hex) -> frozenset[Hex]:
     """What the action reaches from `start` along its six lines, without relays."""
-    found: set[Hex] = set()
-    for line in rays(board, start):
-        found.update(_line_targets(board, gang, kind, line))
+    key = (kind, gang, start)
+    found = board.memo.get(key)
+    if found is None:
+        reached: set[Hex] = set()
+        for line in rays(board, start):
+            reached.update(_line_targets(board, gang, kind, line))
+        found = board.memo[key] = frozenset(reached)
     return found
 
 

@@ -11,7 +11,8 @@ so `from_view` rebuilds a full state from a view by drawing the hidden choices.
 A state never changes, so what is costly to derive is cached on the object itself
 (`state.__dict__`): home turf (`territory`), the lines board, lids' protection and enclosed
 areas (`position`, `wheelbarrows`), the text board (`render`) and the presentation's cells
-(`presentation`). `evolve` leaves such caches behind with the old value.
+(`presentation`). `evolve` leaves such caches behind with the old value; `State.with_` keeps
+those that depend on the position alone (`POSITION_CACHES`) when the position has not changed.
 """
 
 from __future__ import annotations
@@ -145,6 +146,14 @@ ACT = "act"  # steps 2-5: the acting gang takes actions, then ends its step
 OVER = "over"
 
 
+# The position: what the board's caches below depend on (the player count never changes).
+POSITION_FIELDS = frozenset({"board", "pawns", "clubhouses"})
+# The caches (keys of a state's `__dict__`) derived from the position alone: `occupants`, home
+# turf (`territory`), the lines board and lids' protection (`position`), enclosed areas
+# (`wheelbarrows`). A cache that reads anything else (points, the ledger, the step) is not here.
+POSITION_CACHES = ("occupants", "_home_turf_cache", "_lines_board", "_protection", "_enclosed")
+
+
 @dataclass(frozen=True)
 class State:
     players: int
@@ -234,7 +243,15 @@ class State:
     # --- small updates shared by both halves of the package --------------------------------
 
     def with_(self, **changes: Any) -> State:
-        return evolve(self, **changes)
+        """The state with `changes`; a change that leaves the position alone (points paid, a
+        step ended, a duel's choice) keeps the position's caches, which depend on nothing else."""
+        new = evolve(self, **changes)
+        if POSITION_FIELDS.isdisjoint(changes):
+            kept, memo = new.__dict__, self.__dict__
+            for name in POSITION_CACHES:
+                if name in memo:
+                    kept[name] = memo[name]
+        return new
 
     def with_turf(self, hex_: Hex, gang: str, strength: str) -> State:
         """The hex becomes `gang`'s turf of `strength`: the new hex leaves that gang's supply and

@@ -27,7 +27,7 @@ Rulings made here:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rules.errors import IllegalMove, MalformedMove, NotYourTurn
 from rules.terrain_vague.moves import ACTION_TYPES
@@ -45,6 +45,7 @@ from rules.terrain_vague.state import (
 from rules.terrain_vague.territory import home_turf, home_turf_size, own_hex_count
 
 END_STEP = "end_step"
+LeaveDuels = Callable[[State, str], State]  # what a leaving gang's duels of a red turn become
 END_STEP_MOVE: dict[str, Any] = {"type": END_STEP}
 
 FRAME_TYPES = frozenset(
@@ -254,8 +255,9 @@ def _eliminate_at_step_two(state: State) -> State:
     return state
 
 
-def eliminate(state: State, gang: str) -> State:
-    """The gang leaves play: pawns and clubhouse off the board, turf left standing."""
+def eliminate(state: State, gang: str, leave_duels: LeaveDuels = wrestling.leave_duels) -> State:
+    """The gang leaves play: pawns and clubhouse off the board, turf left standing; its duels
+    of this red turn go as `leave_duels` rules (rules version 1 kept an older way)."""
     if gang in state.eliminated or state.phase == OVER:
         return state
     state = state.with_(
@@ -267,18 +269,18 @@ def eliminate(state: State, gang: str) -> State:
             {k: v for k, v in state.challenges.items() if gang not in (k, v)}
         ),
     )
-    state = wrestling.leave_duels(state, gang)
+    state = leave_duels(state, gang)
     if len(state.in_play) <= 1:
         return finish(state, list(state.in_play), "last_gang_standing")
     return state
 
 
-def forfeit(state: State, gang: str) -> State:
+def forfeit(state: State, gang: str, leave_duels: LeaveDuels = wrestling.leave_duels) -> State:
     """The gang leaves and loses; play goes on without it (with one gang left, that one wins)."""
     if state.phase == OVER or gang in state.eliminated:
         return state
     was_acting = state.acting == gang
-    state = eliminate(state, gang)
+    state = eliminate(state, gang, leave_duels)
     if state.phase == OVER:
         return state
     return _resume_after_leaving(state, gang, was_acting)

@@ -58,9 +58,13 @@ def _compute_enclosed_areas(state: State, gang: str) -> list[frozenset]:
 
 def _area_from(state: State, gang: str, start: Hex) -> set[Hex]:
     area, frontier = {start}, [start]
+    board, radius = state.board, state.radius
     while frontier:
-        for near in neighbours_on_board(frontier.pop(), state.radius):
-            if near not in area and near in state.board and owner(state, near) != gang:
+        for near in neighbours_on_board(frontier.pop(), radius):
+            if near in area or near not in board:
+                continue
+            turf = board[near]
+            if turf is None or turf.gang != gang:
                 area.add(near)
                 frontier.append(near)
     return area

@@ -246,6 +246,13 @@ def leave_duels(state: State, gang: str) -> State:
     return state
 
 
+def drop_gang_duels(state: State, gang: str) -> State:
+    """Rules version 1's way, kept to fold the games played under it: a gang leaving the game
+    leaves its unresolved duels too, the attacks on it included (their attackers lose them)."""
+    kept = tuple(d for d in state.duels if gang not in (d.attacker, d.defender))
+    return state.with_(duels=kept)
+
+
 def _drawn_choice(
     rng: Rng, gang: str, allowed: tuple[tuple[int, ...], ...]
 ) -> tuple[Choice, Rng]:

@@ -35,7 +35,7 @@ def _view(game, state, seat):
 
 def test_catalog_describes_every_bot_as_json() -> None:
     listed = bots.catalog()
-    assert list(listed) == ["mcts", "random"]
+    assert list(listed) == ["greedy", "mcts", "random"]
     for name, spec in listed.items():
         described = json.loads(json.dumps(spec.describe()))
         assert described["name"] == spec.name == name
@@ -43,6 +43,7 @@ def test_catalog_describes_every_bot_as_json() -> None:
         assert spec.default_level in spec.levels
         assert set(described["level_descriptions"]) == {str(n) for n in spec.levels}
     assert listed["mcts"].levels == (1, 2, 3) and listed["random"].levels == (1,)
+    assert listed["greedy"].levels == (1,)
 
 
 @pytest.mark.parametrize("name", ["alphazero", "", None, 3])
@@ -53,7 +54,7 @@ def test_an_unknown_bot_is_refused(name) -> None:
     assert error.value.code == "unknown_bot"
 
 
-@pytest.mark.parametrize("bot, level", [("random", 2), ("mcts", 0), ("mcts", 4), ("mcts", True),
+@pytest.mark.parametrize("bot, level", [("random", 2), ("greedy", 2), ("mcts", 0), ("mcts", 4), ("mcts", True),
                                         ("mcts", "2")])
 def test_a_bad_level_is_refused(bot, level) -> None:
     state = NIM.setup(2, {}, "s")
@@ -63,7 +64,7 @@ def test_a_bad_level_is_refused(bot, level) -> None:
     assert error.value.as_dict()["code"] == "invalid_level"
 
 
-@pytest.mark.parametrize("bot", ["random", "mcts"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts"])
 def test_a_seat_with_nothing_to_do_gets_no_move(bot) -> None:
     state = NIM.setup(2, {}, "s")
     with pytest.raises(bots.NoMoveToChoose) as error:
@@ -89,7 +90,7 @@ def _positions(game, players, seed, count):
 CASES = [(game, players) for game in TOYS for players in (2, 3) if players <= game.max_players]
 
 
-@pytest.mark.parametrize("bot", ["random", "mcts"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts"])
 @pytest.mark.parametrize("game, players", CASES, ids=lambda v: getattr(v, "id", str(v)))
 def test_bots_always_return_a_legal_move(game, players, bot) -> None:
     for n, (state, seat) in enumerate(_positions(game, players, f"legal-{bot}", 12)):
@@ -98,7 +99,7 @@ def test_bots_always_return_a_legal_move(game, players, bot) -> None:
         assert move in game.legal_moves(state, seat)
 
 
-@pytest.mark.parametrize("bot", ["random", "mcts"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts"])
 @pytest.mark.parametrize("game", TOYS, ids=lambda g: g.id)
 def test_the_same_seed_gives_the_same_move(game, bot) -> None:
     for state, seat in _positions(game, 2, "same-seed", 5):

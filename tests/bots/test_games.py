@@ -45,7 +45,7 @@ def _positions(game, players, seed, count, stride=7):
     return found
 
 
-@pytest.mark.parametrize("bot", ["random", "mcts"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts"])
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_bots_return_legal_moves(game, bot, tiny_mcts) -> None:
     for players in sorted({game.min_players, game.max_players}):
@@ -56,7 +56,7 @@ def test_bots_return_legal_moves(game, bot, tiny_mcts) -> None:
             game.apply(state, seat, move)
 
 
-@pytest.mark.parametrize("bot", ["random", "mcts"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts"])
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_the_same_seed_gives_the_same_move(game, bot, tiny_mcts) -> None:
     for state, seat in _positions(game, game.min_players, f"{game.id}-same", 3):
@@ -131,3 +131,23 @@ def test_mcts_takes_an_immediate_win(game, level) -> None:
             state = game.apply(state, case.seat, move)
         assert case.winning is None or first == case.winning
         assert _winners(game, state) == (case.seat,)
+
+
+def test_space_junkyards_evaluation_values_stored_resources_and_open_joints_while_tiles_remain() -> None:
+    """Two ships with the same score: the one with resources in its hold, or an opening to join
+    the next section to, stands better while the stack lasts; once it is empty, only the score."""
+    from bots.heuristics import space_junkyard as hints
+    from rules.space_junkyard.ship import score
+    from rules.values import evolve
+
+    game = rules.get("space_junkyard")
+    state = game.setup(2, {}, "evaluation")
+    bridge_only = state.ships[0]
+    assert hints.loose_openings(bridge_only.parts) == 1  # the bridge's one opening
+    full, empty = evolve(bridge_only, stores=(2, 2, 2)), evolve(bridge_only, stores=(0, 0, 0))
+    assert score(full.parts) == score(empty.parts)
+    assert hints.standing(full, 0.5) > hints.standing(empty, 0.5)
+    assert hints.standing(full, 0.0) == hints.standing(empty, 0.0) == score(full.parts)
+    ahead = evolve(state, ships=(full, evolve(state.ships[1], stores=(0, 0, 0))))
+    mine, theirs = hints.evaluate(game, ahead)
+    assert mine > theirs

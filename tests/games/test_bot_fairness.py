@@ -3,6 +3,7 @@ thinking at once, and a cap on every decision's thinking time."""
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from unittest.mock import patch
 
@@ -86,12 +87,15 @@ def test_a_bot_turn_over_its_accounts_quota_waits_in_the_queue_and_plays_nothing
     assert bot_quota.held(game.created_by_id, slots=1) == 0
 
 
-def test_the_decision_cap_lowers_a_levels_thinking_time_and_never_raises_it():
+def test_the_decision_cap_lowers_a_budgets_thinking_time_and_never_raises_it():
     level_three = registry.MCTS_BUDGETS[3]
+    assert level_three.milliseconds is None  # a level is iterations only (reproducible anywhere)
     assert registry.capped(level_three, 0.5).milliseconds == 500
-    assert registry.capped(level_three, 60).milliseconds == level_three.milliseconds
     assert registry.capped(level_three, None) == level_three
     assert registry.capped(level_three, 0.5).iterations == level_three.iterations
+    capped_budget = dataclasses.replace(level_three, milliseconds=4000)
+    assert registry.capped(capped_budget, 60).milliseconds == 4000
+    assert registry.capped(capped_budget, 0.5).milliseconds == 500
 
 
 @override_settings(SCRAPYARD_BOT_DECISION_SECONDS=0.25)

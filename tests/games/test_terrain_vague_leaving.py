@@ -112,3 +112,49 @@ def test_bars_drawn_for_a_gang_that_left_are_committed_before_their_reveal_in_th
     report = verify(records.record_of(game))
     assert report.ok, report.failure
     assert any(line.startswith(("1 revealed", "2 revealed")) for line in report.checked), report.checked
+
+
+# --- the same leaving, recorded under each rules version -------------------------------------
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_game_recorded_under_each_rules_version_replays_and_verifies_as_it_was_played(
+        clock, monkeypatch, version):
+    """A game created while the server played version 1 (its created event says so) keeps
+    version 1's way when a gang leaves mid-wrestling, on this server and in `rules.verify`: the
+    attack on the leaver is dropped, its attacker scores nothing. A version 2 game fights it."""
+    from games import records
+    from rules.terrain_vague import RULES
+    from rules.verify import verify
+
+    with monkeypatch.context() as old_server:
+        old_server.setattr(RULES, "version", version)  # the server the game was created on
+        game, users = _four_gangs_at_the_wrestling(clock)
+    assert game.rules_version == version
+    assert store.rules_of(game).version == version
+    duel = store.state_at(game).duels[0]
+    attacker, leaver = (store.state_at(game).seat_of(g) for g in (duel.attacker, duel.defender))
+    digits = [8, 8, 8, 7][: duel.attack_number]
+    services.move_submit(game_id=game.pk, user=users[attacker], expected_seq=game.seq,
+                         move={"type": "choose_digits", "digits": digits})
+    services.resign(game_id=game.pk, user=users[leaver])
+    game.refresh_from_db()
+    after = store.state_at(game)
+    fought = [(d.attacker, d.defender) for d in after.wrestled]
+    if version == 1:
+        assert fought == [] and after.points[duel.attacker] == 0
+    else:
+        assert fought == [(duel.attacker, duel.defender)]
+        assert after.points[duel.attacker] == wrestling.score(tuple(digits), after.wrestled[0].defence.tiles)[0]
+    store.recent_states.clear()
+    assert store.state_from_zero(game) == after  # the log folds the same from the first event
+    for seat in range(4):
+        if seat not in (leaver, attacker):
+            services.resign(game_id=game.pk, user=users[seat])
+    game.refresh_from_db()
+    assert game.status == "finished" and game.result["winners"] == [attacker]
+    record = records.record_of(game)
+    assert record["rules"]["version"] == version
+    report = verify(record)
+    assert report.ok, report.failure
+    assert any(f"terrain_vague version {version}" in line for line in report.checked), report.checked
