@@ -127,8 +127,7 @@ class Hub:
                     elif message["type"] == "message":
                         self._revoked(message["data"].decode())
                     elif message["type"] == "subscribe":
-                        self.epoch += 1
-                        self.connected = True
+                        self._subscribed()
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis away: streams poll meanwhile; try again soon
@@ -138,6 +137,16 @@ class Hub:
                 self.subscribed = False
                 self.connected = False
                 await client.aclose()
+
+    def _subscribed(self) -> None:
+        """Notices reach this process again: whatever was published before (a stream's first
+        watch starts the listener, and the notice of a change made meanwhile went nowhere) is
+        read by waking every stream, each of which reads the log and checks its access anew."""
+        self.epoch += 1
+        self.connected = True
+        for watchers in list(self.waiting.values()):
+            for woken in watchers:
+                woken.set()
 
     def _revoked(self, digest: str) -> None:
         auth.forget_token(digest)  # before waking: the stream's check must not find it remembered

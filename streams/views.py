@@ -446,9 +446,15 @@ async def _run(selector, **arguments) -> Any:
     return await sync_to_async(_fresh, thread_sensitive=False)(selector, **arguments)
 
 
+UNCHECKED = ("unchecked",)  # an access version no hub reports
+
+
 async def _stream(game_id: int, caller: Caller, full: dict[str, Any], after: int, kind: str) -> AsyncIterator[str]:
     recheck = settings.SCRAPYARD_STREAM_RECHECK_SECONDS
     woken = HUB.watch(game_id)
+    # The hub counts a game's access notices only while someone watches it: one that came
+    # between the full read and this watch was not counted, so the first pass checks access.
+    caller.access_seen = UNCHECKED
     FEED.watch(game_id)
     _watch_token(caller, woken)
     last_sent = time.monotonic()

@@ -226,3 +226,30 @@ def test_a_browser_sessions_streams_end_when_it_is_flushed_without_a_logout(kind
 
     for text in _run(scenario):
         assert _ended(text, kind) == {"type": "stream_end", "reason": "session_ended"}
+
+
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=60)  # only the push or the first pass's check can end it
+@pytest.mark.parametrize("kind", [SSE, NDJSON])
+def test_an_invitation_declined_while_the_stream_opens_still_ends_it(kind, monkeypatch):
+    """The decline's notice lands after the stream read the game but before it watches the game's
+    channel: the hub counts no notice for a game nobody watches, so the stream checks access on
+    its first pass rather than trusting the version it read before the full state."""
+    from streams import views
+
+    host, friend = register(), register()
+    created = host.post("/api/games/", {"rules": "scavenge", "players": 3, "private": True, "invitees": [friend.username]})
+    game_id = created.json()["id"]
+    read_full = views._game_full
+
+    def full_then_declined(**arguments):
+        full = read_full(**arguments)
+        assert friend.post(f"/api/games/{game_id}/decline/").status_code in (200, 204)
+        return full
+
+    monkeypatch.setattr(views, "_game_full", full_then_declined)
+
+    async def scenario():
+        stream = await _open(f"/api/games/{game_id}/stream/", friend.token, kind)
+        return await _read(stream, lambda t: _ended(t, kind) is not None, limit=5)
+
+    assert _ended(_run(scenario), kind) == {"type": "stream_end", "reason": "access_lost"}
