@@ -10,14 +10,13 @@ from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 import rules
 from competition import pairing, rating_fold, selectors, tournament_service
 from competition.models import SeekStatus, TournamentKind, TournamentStatus
 from games import auth
-from games.apis import PlainTextRenderer, ScopedApi, validated
+from games.apis import PlainTextApi, ScopedApi, validated
 from games.schema import operation
 
 
@@ -207,17 +206,11 @@ class TournamentApi(ReadOpenWriteSignedIn):
         return Response(selectors.tournament_detail(tournament_id=tournament_id))
 
 
-class TournamentTrfApi(ScopedApi):
+class TournamentTrfApi(PlainTextApi):
     """The tournament as a FIDE Tournament Report File (TRF16): plain text, one line per entrant,
     for an arbiter's own pairing tools (bbpPairings, JaVaFo)."""
 
     permission_classes = (AllowAny,)
-    renderer_classes = (PlainTextRenderer,)
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        if response.status_code >= 400:  # an error keeps the API's JSON shape whatever was asked
-            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
-        return super().finalize_response(request, response, *args, **kwargs)
 
     @operation("tournamentTrf", summary="The tournament as a FIDE TRF16 file (plain text; rounds finished so far)",
                answer=OpenApiTypes.STR, status=(200, "text/plain"),

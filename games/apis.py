@@ -583,16 +583,21 @@ class PlainTextRenderer(BaseRenderer):
         return data.encode(self.charset) if isinstance(data, str) else json.dumps(data).encode()
 
 
-class GameBoardTextApi(ScopedApi):
-    """The caller's text board, the same the mails show: plain text, lines within 78 columns."""
+class PlainTextApi(ScopedApi):
+    """A view whose answer is plain text; its errors keep the API's JSON shape."""
 
-    permission_classes = (AllowAny,)
     renderer_classes = (PlainTextRenderer,)
 
     def finalize_response(self, request, response, *args, **kwargs):
         if response.status_code >= 400:  # an error keeps the API's JSON shape whatever was asked
             request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
         return super().finalize_response(request, response, *args, **kwargs)
+
+
+class GameBoardTextApi(PlainTextApi):
+    """The caller's text board, the same the mails show: plain text, lines within 78 columns."""
+
+    permission_classes = (AllowAny,)
 
     @operation("gameBoardText", summary="Your seat's text board (plain text; what play-by-email mails show)",
                answer=OpenApiTypes.STR, status=(200, "text/plain"), game=True,

@@ -143,13 +143,25 @@ def _clock_words(control: dict | None) -> str:
     return ""
 
 
+def _visible_game_id(account: dict, words: list[str]) -> int | None:
+    """The game the words name, if the sender may see it."""
+    game_id = _game_id(words)
+    if game_id is None or not selectors.game_list(user=account["user"]).filter(pk=game_id).exists():
+        return None
+    return game_id
+
+
+def _no_such_game(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    _say(inbound, account, [NO_SUCH_GAME.format(id=words[0] if words else "?")])
+    return "game_not_found", "no such game, or not one the sender may see"
+
+
 def _board(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
     """A game's board as the sender may see it (a player's own seat, else as a spectator)."""
-    game_id = _game_id(words)
+    game_id = _visible_game_id(account, words)
     user = account["user"]
-    if game_id is None or not selectors.game_list(user=user).filter(pk=game_id).exists():
-        _say(inbound, account, [NO_SUCH_GAME.format(id=words[0] if words else "?")])
-        return "game_not_found", "no such game, or not one the sender may see"
+    if game_id is None:
+        return _no_such_game(inbound, account, words)
     game = selectors.game_get(game_id=game_id)
     inbound.game_id = game_id
     summary = selectors.game_summary(game=game)
@@ -212,11 +224,10 @@ def _new(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
 
 
 def _join(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
-    game_id = _game_id(words)
+    game_id = _visible_game_id(account, words)
     user = account["user"]
-    if game_id is None or not selectors.game_list(user=user).filter(pk=game_id).exists():
-        _say(inbound, account, [NO_SUCH_GAME.format(id=words[0] if words else "?")])
-        return "game_not_found", "no such game, or not one the sender may see"
+    if game_id is None:
+        return _no_such_game(inbound, account, words)
     seat = game_services.game_join(game_id=game_id, user=user)
     game = selectors.game_get(game_id=game_id)
     lines = [f"You have seat {seat.index} in game {game_id}."]
@@ -239,11 +250,10 @@ def _seek(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
 
 
 def _life(inbound: Inbound, account: dict, words: list[str], verb: str) -> tuple[str, str]:
-    game_id = _game_id(words)
+    game_id = _visible_game_id(account, words)
     user = account["user"]
-    if game_id is None or not selectors.game_list(user=user).filter(pk=game_id).exists():
-        _say(inbound, account, [NO_SUCH_GAME.format(id=words[0] if words else "?")])
-        return "game_not_found", "no such game, or not one the sender may see"
+    if game_id is None:
+        return _no_such_game(inbound, account, words)
     game = selectors.game_get(game_id=game_id)
     inbound.game_id = game_id
     inbound.seat = selectors.seat_of(game=game, user=user)
