@@ -11,10 +11,10 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
+from accounts import auth
 from analysis import selectors, services
-from games import auth
-from games.apis import ScopedApi
-from games.schema import error_responses
+from apikit.schema import error_responses
+from apikit.views import ScopedApi
 
 
 class AnalysedMoveAnswer(serializers.Serializer):

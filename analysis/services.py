@@ -23,7 +23,6 @@ from analysis import engine, signals
 from analysis.models import Analysis, AnalysisRequest, AnalysisStatus
 from bots.mcts import Budget
 from games import dispatch, errors, positions, selectors
-from games.models import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +40,7 @@ def game_analysable(*, game_id: int, user: Any) -> None:
     game = selectors.game_get(game_id=game_id)
     if game.private and selectors.seat_of(game=game, user=user) is None:
         raise errors.GameNotFound(f"there is no game {game_id}")
-    if game.status != GameStatus.FINISHED:
+    if not selectors.game_finished(game):
         raise errors.GameNotFinished(f"game {game_id} is {game.status}: a game is analysed once it has finished")
 
 

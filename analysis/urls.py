@@ -1,7 +1,7 @@
 from django.urls import path
 
 from analysis import apis
-from games.urls import with_and_without_slash
+from apikit.routes import with_and_without_slash
 
 _routes = [
     path("games/<int:game_id>/analysis/", apis.GameAnalysisApi.as_view(), name="game-analysis"),

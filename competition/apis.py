@@ -13,11 +13,11 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 import rules
+from accounts import auth
+from apikit.schema import operation
+from apikit.views import PlainTextApi, ScopedApi, validated
 from competition import pairing, rating_fold, selectors, tournament_service
 from competition.models import SeekStatus, TournamentKind, TournamentStatus
-from games import auth
-from games.apis import PlainTextApi, ScopedApi, validated
-from games.schema import operation
 
 
 class RatingRange(serializers.Serializer):

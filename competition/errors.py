@@ -1,6 +1,6 @@
-"""Competitive play's refusals, in the API's one error shape (their statuses: `games.http_errors`)."""
+"""Competitive play's refusals, in the API's one error shape (their statuses: `apikit.http_errors`)."""
 
-from games.errors import ServiceError
+from apikit.errors import ServiceError
 
 
 class SeekNotFound(ServiceError):

@@ -27,13 +27,12 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 import rules
+from apikit.errors import InvalidInput
 from competition import rating_fold, ratings
 from competition.errors import SeekNotFound, TooManySeeks
 from competition.models import Rating, Seek, SeekStatus
-from games import dispatch
+from games import dispatch, time_controls
 from games import services as games_services
-from games import time_controls
-from games.errors import InvalidInput
 from rules.values import canonical_json
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,10 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 import rules
+from accounts import selectors as account_selectors
+from accounts.errors import PlayerNotFound
 from competition import dutch, rating_fold, ratings, tournament_pairing, trf
-from competition.errors import PlayerNotFound, SeekNotFound, TournamentNotFound, TrfNotForTables
+from competition.errors import SeekNotFound, TournamentNotFound, TrfNotForTables
 from competition.models import Rating, RatingChange, Seek, SeekStatus, Tournament
 from games import selectors as games_selectors
 
@@ -241,7 +243,7 @@ def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
     totals = {name: sum(p[name] for p in pools) for name in ("games", "wins", "draws", "losses")}
     return {
         "username": user.username,
-        "is_bot": games_selectors.is_bot_account(user=user),
+        "is_bot": account_selectors.is_bot_account(user=user),
         **totals,
         "ratings": pools,
         "current_games": games_selectors.games_current(user=user),

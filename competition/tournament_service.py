@@ -21,13 +21,13 @@ from django.utils import timezone
 
 import bots
 import rules
+from apikit.errors import InvalidInput
 from competition import pairing, rating_fold, ratings, selectors, tournament_pairing, trf
 from competition.errors import AlreadyEntered, NotTheOrganiser, TournamentClosed, TournamentNotFound
 from competition.models import Entrant, Table, Tournament, TournamentKind, TournamentStatus
 from games import selectors as games_selectors
 from games import services as games_services
 from games import time_controls
-from games.errors import InvalidInput
 
 MAX_ENTRANTS = 128
 

@@ -1,7 +1,7 @@
 from django.urls import path
 
+from apikit.routes import with_and_without_slash
 from competition import apis
-from games.urls import with_and_without_slash
 
 _routes = [
     path("seeks/", apis.SeeksApi.as_view(), name="seeks"),

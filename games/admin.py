@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import Account, Deadline, Event, Game, Seat, Snapshot
+from games.models import Deadline, Event, Game, Seat, Snapshot
 
 
 class SeatInline(admin.TabularInline):
@@ -73,9 +73,3 @@ class DeadlineAdmin(admin.ModelAdmin):
     ordering = ("due_at",)
     readonly_fields = ("game", "seat", "seq", "due_at", "budget_seconds", "spent_seconds", "running_since",
                        "enqueued_at")
-
-
-@admin.register(Account)
-class AccountAdmin(admin.ModelAdmin):
-    list_display = ("user", "vacation_days_per_year", "vacation_since", "vacation_used_seconds")
-    search_fields = ("user__username",)

@@ -1,122 +1,23 @@
 """The REST API. Each view validates an input serializer, calls one service or selector, and
-renders the result; errors become {code, detail} in `games.http_errors.exception_handler`."""
+renders the result (the kit: `apikit.views`); errors become {code, detail} in
+`apikit.http_errors.exception_handler`."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.http import HttpResponse, QueryDict
-from django.utils.cache import patch_cache_control
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
-from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import auth, errors, schema, selectors, services, text_board
-from games.schema import operation
-from project import fastjson, throttles
-from project.etags import keyed_etag
-
-
-class ScopedApi(APIView):
-    """Every view of the API: its own permissions, then the scope its method needs (`scopes`, by
-    method; `games.auth`). Every GET reads; playing and seating play; the account is its own."""
-
-    scopes: dict[str, str] = {"GET": "read", "POST": "play"}
-
-    # DRF makes its parsers, authenticators, permissions and negotiator anew for every request;
-    # none of them keeps anything between requests, so each view class makes them once (a move
-    # is the most frequent request there is: docs/decisions/0006). Renderers and throttles keep
-    # a request's state on themselves and are made per request, as DRF does.
-    def get_parsers(self):
-        return _made_once(type(self), "parsers", super().get_parsers)
-
-    def get_authenticators(self):
-        return _made_once(type(self), "authenticators", super().get_authenticators)
-
-    def get_permissions(self):
-        return _made_once(type(self), "permissions", lambda: [*super(ScopedApi, self).get_permissions(), auth.TokenScopes()])
-
-    def get_content_negotiator(self):
-        return _made_once(type(self), "negotiator", super().get_content_negotiator)
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.has_header("Cache-Control"):
-            # Per caller (a seat's view), and stale the moment the game moves: a cache may keep
-            # it for this caller only and must ask again each time (ETag: a 304 when unchanged).
-            patch_cache_control(response, private=True, no_cache=True)
-            if getattr(response, "data", None) is not None:  # a DRF answer; others get the middleware's
-                response["ETag"] = _etag_of(response.data)
-        return response
-
-
-_MADE: dict[tuple[type, str], Any] = {}
-
-
-def _made_once(view: type, what: str, make: Any) -> Any:
-    """What `make()` gives for this view class, made at its first request. Two threads racing at
-    the first request each make one, and either is kept: both are the same."""
-    key = (view, what)
-    made = _MADE.get(key)
-    if made is None:
-        made = _MADE[key] = make()
-    return made
-
-
-def _etag_of(data: Any) -> str:
-    """A digest of the answer (what this caller may see), leaving out the clocks' `seconds_left`,
-    which changes every moment while nothing happens: `due_at` beside it says the same, and a
-    client polling an unchanged game gets its 304 (ConditionalGetMiddleware answers it). Keyed
-    with the server's secret (`project.http.keyed_etag`), so nobody can test a guess of the body
-    (an account's email, say) against it offline."""
-    return keyed_etag(fastjson.dumps(_without_countdown(data), sort_keys=True))
-
-
-def _without_countdown(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {key: _without_countdown(value) for key, value in data.items() if key != "seconds_left"}
-    if isinstance(data, list):
-        return [_without_countdown(value) for value in data]
-    return data
-
-
-class AccountCreateApi(APIView):
-    permission_classes = (AllowAny,)
-    authentication_classes = ()
-    throttle_classes = (throttles.LoginAddressRate,)
-
-    class AccountInputSerializer(serializers.Serializer):
-        username = serializers.CharField(max_length=150)
-        password = serializers.CharField(max_length=128, trim_whitespace=False)
-        email = serializers.EmailField(required=False, allow_blank=True)
-
-    @operation("accountCreate", summary="Create an account; answers its token", answer=schema.AccountAnswer,
-               status=201, request=AccountInputSerializer, codes=["username_taken"], body=True, auth="none")
-    def post(self, request):
-        data = validated(self.AccountInputSerializer, request.data)
-        user, token = services.account_create(**data)
-        return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
-
-
-class TokenObtainApi(APIView):
-    permission_classes = (AllowAny,)
-    authentication_classes = ()
-    throttle_classes = (throttles.LoginAddressRate, throttles.LoginUsernameRate)
-
-    class TokenInputSerializer(serializers.Serializer):
-        username = serializers.CharField()
-        password = serializers.CharField(trim_whitespace=False)
-
-    @operation("tokenObtain", summary="The token of an account, by username and password", answer=schema.TokenAnswer,
-               request=TokenInputSerializer, codes=["invalid_credentials"], body=True, auth="none")
-    def post(self, request):
-        token = services.token_obtain(**validated(self.TokenInputSerializer, request.data))
-        return Response({"token": token.key})
+from accounts import auth
+from apikit.schema import operation
+from apikit.views import PlainTextApi, ScopedApi, validated
+from games import errors, schema, selectors, services, text_board
 
 
 class RulesListApi(ScopedApi):
@@ -357,52 +258,6 @@ class GameTakebackApi(_GameLifeApi):
         return self.answer(request, game_id)
 
 
-class GameChatApi(ScopedApi):
-    """A game's chat: players and spectators apart while it runs (`games.services.chat`)."""
-
-    def get_permissions(self):
-        allowed = IsAuthenticated() if self.request.method == "POST" else AllowAny()
-        return [allowed, auth.TokenScopes()]
-
-    class ChatFilterSerializer(serializers.Serializer):
-        after = serializers.IntegerField(min_value=0, required=False, default=0, help_text="only lines after this id")
-
-    class ChatInputSerializer(serializers.Serializer):
-        text = serializers.CharField(max_length=500, help_text="one line, 1 to 500 characters")
-
-    @operation("gameChat", summary="The game's chat lines you may read (your channel; both once the game is over)",
-               answer=schema.ChatPage, parameters=[ChatFilterSerializer], game=True, codes=["invalid_input"], scope="read")
-    def get(self, request, game_id: int):
-        after = validated(self.ChatFilterSerializer, request.query_params)["after"]
-        game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
-        return Response({"channel": selectors.chat_channel(game=game, user=request.user),
-                         "lines": selectors.chat_lines(game=game, user=request.user, after=after)})
-
-    @operation("gameChatPost", summary="Say something in the game's chat", answer=schema.ChatLine, status=201,
-               request=ChatInputSerializer, body=True, auth="required", game=True,
-               codes=["invalid_input", "chat_too_fast"], scope="play")
-    def post(self, request, game_id: int):
-        text = validated(self.ChatInputSerializer, request.data)["text"]
-        line = services.chat_post(game_id=game_id, user=request.user, text=text, invitation=invitation_of(request))
-        return Response({"id": line.pk, "channel": line.channel, "username": request.user.username, "text": line.text,
-                         "at": line.created_at}, status=status.HTTP_201_CREATED)
-
-
-class ChatMuteApi(ScopedApi):
-    permission_classes = (IsAuthenticated,)
-
-    class MuteInputSerializer(serializers.Serializer):
-        username = serializers.CharField(max_length=150)
-        muted = serializers.BooleanField(required=False, default=True, help_text="false lifts the mute")
-
-    @operation("chatMute", summary="Mute (or unmute) another account's chat lines for you", answer=None, status=204,
-               request=MuteInputSerializer, body=True, auth="required", codes=["invalid_input"], scope="account")
-    def post(self, request):
-        data = validated(self.MuteInputSerializer, request.data)
-        services.chat_mute(user=request.user, username=data["username"], muted=data["muted"])
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
 class GameSeatReturnApi(ScopedApi):
     """The owner of a seat a stand-in bot plays after a timeout takes it back."""
 
@@ -414,65 +269,6 @@ class GameSeatReturnApi(ScopedApi):
         services.seat_return(game_id=game_id, user=request.user)
         game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))
         return Response(selectors.game_detail(game=game, user=request.user))
-
-
-class AccountVacationApi(ScopedApi):
-    """GET: the caller's vacation days and whether they are on vacation; POST {"on": bool}."""
-
-    permission_classes = (IsAuthenticated,)
-    scopes = {"GET": "account", "POST": "account"}
-
-    class VacationInputSerializer(serializers.Serializer):
-        on = serializers.BooleanField()
-
-    @operation("vacationGet", summary="Your vacation days this year, and whether you are on vacation",
-               answer=schema.VacationAnswer, auth="required", scope="account")
-    def get(self, request):
-        return Response(selectors.vacation_info(selectors.vacation_of(user=request.user)))
-
-    @operation("vacationSet", summary="Start or end your vacation (correspondence and bank clocks stop)",
-               answer=schema.VacationAnswer, request=VacationInputSerializer, body=True, auth="required",
-               codes=["no_vacation_left"], scope="account")
-    def post(self, request):
-        data = validated(self.VacationInputSerializer, request.data)
-        account = services.vacation_set(user=request.user, on=data["on"])
-        return Response(selectors.vacation_info(account))
-
-
-class AccountMeApi(ScopedApi):
-    """The caller's account: its email and which notices it wants by email."""
-
-    permission_classes = (IsAuthenticated,)
-    scopes = {"GET": "account", "PATCH": "account"}
-
-    class AccountUpdateInputSerializer(serializers.Serializer):
-        email = serializers.CharField(max_length=254, required=False, allow_blank=True)
-        notify = serializers.DictField(child=serializers.BooleanField(), required=False)
-
-    @operation("accountGet", summary="Your account: email and notice settings", answer=schema.AccountSettings,
-               auth="required", scope="account")
-    def get(self, request):
-        return Response(selectors.account_settings(services.account_of(request.user)))
-
-    @operation("accountUpdate", summary="Change your email or which notices you want by email",
-               answer=schema.AccountSettings, request=AccountUpdateInputSerializer, body=True, auth="required",
-               scope="account", codes=["invalid_input"])
-    def patch(self, request):
-        changes = validated(self.AccountUpdateInputSerializer, request.data)
-        return Response(selectors.account_settings(services.account_update(user=request.user, **changes)))
-
-
-class AccountBotApi(ScopedApi):
-    """The caller's account becomes a bot's (lichess's bot accounts): seated like the server's
-    bots, it learns of its turns from the API and plays with ordinary move requests."""
-
-    permission_classes = (IsAuthenticated,)
-    scopes = {"POST": "bot"}
-
-    @operation("accountBot", summary="Make your account a bot account (only before it has played)",
-               answer=schema.AccountInfo, auth="required", scope="bot", codes=["account_has_played"])
-    def post(self, request):
-        return Response(selectors.account_info(services.bot_account_mark(user=request.user)))
 
 
 class BotListApi(ScopedApi):
@@ -571,29 +367,6 @@ class GameStateApi(ScopedApi):
         return Response(selectors.view_at(game=game, user=request.user, at=game.seq if at is None else at))
 
 
-class PlainTextRenderer(BaseRenderer):
-    """Lets content negotiation pick text/plain: any Accept that admits it (text/plain, text/*,
-    */*) gets the text; one that does not (application/json alone) gets 406."""
-
-    media_type = "text/plain"
-    format = "txt"
-    charset = "utf-8"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        return data.encode(self.charset) if isinstance(data, str) else json.dumps(data).encode()
-
-
-class PlainTextApi(ScopedApi):
-    """A view whose answer is plain text; its errors keep the API's JSON shape."""
-
-    renderer_classes = (PlainTextRenderer,)
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        if response.status_code >= 400:  # an error keeps the API's JSON shape whatever was asked
-            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
-        return super().finalize_response(request, response, *args, **kwargs)
-
-
 class GameBoardTextApi(PlainTextApi):
     """The caller's text board, the same the mails show: plain text, lines within 78 columns."""
 
@@ -619,97 +392,3 @@ class HealthApi(APIView):
         return Response(health, status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE)
 
 
-class TokensApi(ScopedApi):
-    """Scoped personal tokens: list them, or make one (its key is shown in that answer only)."""
-
-    permission_classes = (IsAuthenticated,)
-    scopes = {"GET": "account", "POST": "account"}
-
-    class TokenCreateInputSerializer(serializers.Serializer):
-        scopes = serializers.ListField(child=serializers.ChoiceField(choices=auth.SCOPES), min_length=1)
-        name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-        expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-
-    @operation("tokenList", summary="Your scoped tokens that still work (never their keys)",
-               answer=schema.TokenInfo(many=True), auth="required", scope="account")
-    def get(self, request):
-        return Response(selectors.token_list(user=request.user))
-
-    @operation("tokenCreate", summary="Make a scoped token; its key is in this answer and nowhere else",
-               answer=schema.TokenInfo, status=201, request=TokenCreateInputSerializer, body=True, auth="required",
-               scope="account", codes=["too_many_tokens"])
-    def post(self, request):
-        data = validated(self.TokenCreateInputSerializer, request.data)
-        token, key = services.token_create(user=request.user, by=request.auth, **data)
-        return Response(selectors.token_info(token, key), status=status.HTTP_201_CREATED)
-
-
-class TokenRevokeApi(ScopedApi):
-    permission_classes = (IsAuthenticated,)
-    scopes = {"DELETE": "account"}
-
-    @operation("tokenRevoke", summary="Revoke a scoped token: it stops working at once", answer=None, status=204,
-               auth="required", scope="account", codes=["token_not_found", "not_found"])
-    def delete(self, request, token_id: int):
-        services.token_revoke(user=request.user, token_id=token_id)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class FirstTokenApi(ScopedApi):
-    """The account's first token (the one `POST /api/accounts/` and `/api/accounts/token/` give):
-    rotate it (a new key, the old one stops at once) or revoke it."""
-
-    permission_classes = (IsAuthenticated,)
-    scopes = {"POST": "account", "DELETE": "account"}
-
-    @operation("firstTokenRotate", summary="Give the account's first token a new key; the old key stops working at once",
-               answer=schema.TokenAnswer, auth="required", scope="account")
-    def post(self, request):
-        return Response({"token": services.first_token_rotate(user=request.user).key})
-
-    @operation("firstTokenRevoke", summary="Revoke the account's first token: it stops working at once "
-               "(POST /api/accounts/token/ makes a new one)", answer=None, status=204, auth="required", scope="account")
-    def delete(self, request):
-        services.first_token_revoke(user=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-def validated(serializer_class, data, *, known: tuple[str, ...] = ()) -> dict:
-    """`data` checked by the serializer. A JSON body (not a query string) may hold no field the
-    serializer does not name (nor `known`, fields read elsewhere): a misspelt `"privat": true`
-    is refused with `unknown_field`, not ignored."""
-    serializer = serializer_class(data=data)
-    if isinstance(data, dict) and not isinstance(data, QueryDict):
-        unknown = _unknown_field(serializer, data, known)
-        if unknown is not None:
-            raise errors.UnknownField(f"there is no field {unknown!r} here", field=unknown)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
-def _unknown_in_item(child: Any, item: dict, prefix: str) -> str | None:
-    if isinstance(child, serializers.Serializer):
-        return _unknown_field(child, item, prefix=prefix)
-    allowed = getattr(child, "allowed_keys", None)  # a DictField of a known shape (schema.BotSeatField)
-    return next((f"{prefix}{key}" for key in item if key not in allowed), None) if allowed is not None else None
-
-
-def _unknown_field(serializer: serializers.Serializer, data: dict, known: tuple[str, ...] = (), prefix: str = "") -> str | None:
-    """The first field of `data` (walking nested objects and lists of objects) that the
-    serializer does not name, as a path such as `bots[0].levle`; None when there is none."""
-    for key, value in data.items():
-        field = serializer.fields.get(key)
-        if field is None or field.read_only:
-            if key in known:
-                continue
-            return f"{prefix}{key}"
-        if isinstance(field, serializers.Serializer) and isinstance(value, dict):
-            found = _unknown_field(field, value, prefix=f"{prefix}{key}.")
-        elif isinstance(field, (serializers.ListSerializer, serializers.ListField)) and isinstance(value, list):
-            found = next((f for n, item in enumerate(value) if isinstance(item, dict)
-                          and (f := _unknown_in_item(field.child, item, f"{prefix}{key}[{n}].")) is not None), None)
-        else:
-            found = None
-        if found is not None:
-            return found
-    return None

@@ -10,10 +10,11 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from apikit.schema import operation
+from apikit.views import ScopedApi, validated
 from games import services, store
-from games.apis import ScopedApi, invitation_of, validated
+from games.apis import invitation_of
 from games.models import ConditionalLine
-from games.schema import operation
 from games.services.conditionals import MAX_MOVES
 from rules.errors import RulesError
 

@@ -35,9 +35,10 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 
+from accounts import selectors as account_selectors
 from games import dispatch, stores, time_controls
 from games.errors import DeadlinePassed
-from games.models import Account, Deadline, Game, GameStatus, Seat
+from games.models import Deadline, Game, GameStatus, Seat
 
 
 def deadlines_sync(game: Game, *, writes: stores.UnitOfWork, acted: int | None = None) -> None:
@@ -87,8 +88,8 @@ def _seats_with_owners(game: Game) -> list[Seat]:
     move's path, `games.stores`; read here otherwise)."""
     seats = list(game.seat_rows())
     if seats and not hasattr(seats[0], "vacation_since"):
-        owners = dict(Account.objects.filter(user_id__in=[seat.user_id for seat in seats if seat.user_id])
-                      .values_list("user_id", "vacation_since")) if time_controls.stops(game.time_control) else {}
+        owners = (account_selectors.vacations_since(user_ids=[seat.user_id for seat in seats if seat.user_id])
+                  if time_controls.stops(game.time_control) else {})
         for seat in seats:
             seat.vacation_since = owners.get(seat.user_id)
     return seats

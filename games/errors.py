@@ -1,5 +1,5 @@
 """The service's domain errors. Each carries a stable snake_case `code` and a `detail` for people;
-none knows about HTTP (the statuses live in `games.http_errors`, one table for every code).
+none knows about HTTP (the statuses live in `apikit.http_errors`, one table for every code).
 
 The rules raise their own `rules.errors.RulesError` subclasses (`NotYourTurn` among them, the one
 class for that refusal) and the bots `bots.base.BotError`; this module imports neither, so any
@@ -8,47 +8,15 @@ layer may import it.
 
 from __future__ import annotations
 
-from typing import Any
-
-
-class ServiceError(Exception):
-    code = "bad_request"
-
-    def __init__(self, detail: str, **extra: Any):
-        super().__init__(detail)
-        self.detail = detail
-        self.extra = extra
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "detail": self.detail, **self.extra}
-
-
-class InvalidInput(ServiceError):
-    code = "invalid_input"
+from apikit.errors import InvalidInput, ServiceError  # the games' own errors grow from these
 
 
 class InvalidInvitation(InvalidInput):
     code = "invalid_invitation"
 
 
-class UnknownField(InvalidInput):
-    code = "unknown_field"
-
-
-class InvalidCredentials(ServiceError):
-    code = "invalid_credentials"
-
-
-class UsernameTaken(ServiceError):
-    code = "username_taken"
-
-
 class GameNotFound(ServiceError):
     code = "game_not_found"
-
-
-class PlayerNotFound(ServiceError):
-    code = "player_not_found"
 
 
 class NotAPlayer(ServiceError):
@@ -99,22 +67,6 @@ class RulesVersionGone(ServiceError):
     code = "rules_version_gone"
 
 
-class TokenNotFound(ServiceError):
-    code = "token_not_found"
-
-
-class TooManyTokens(ServiceError):
-    code = "too_many_tokens"
-
-
-class NotABotAccount(ServiceError):
-    code = "not_a_bot_account"
-
-
-class AccountHasPlayed(ServiceError):
-    code = "account_has_played"
-
-
 class TooLateToAbort(ServiceError):
     code = "too_late_to_abort"
 
@@ -141,10 +93,6 @@ class TakebackRefused(ServiceError):
 
 class TakebackNotRequested(ServiceError):
     code = "no_takeback_requested"
-
-
-class ChatTooFast(ServiceError):
-    code = "chat_too_fast"
 
 
 class ConditionalNotFound(ServiceError):

@@ -10,12 +10,12 @@ move's own work (bench/RESULTS.md, "Step two, fifth session").
 `MoveShortcutMiddleware` answers such a move itself, with the very parts the view uses, so the
 answer is the one `MoveSubmitApi` would give, byte for byte:
 
-- the token read by `games.auth.ScopedTokenAuthentication`, the scope the view names for POST;
+- the token read by `accounts.auth.ScopedTokenAuthentication`, the scope the view names for POST;
 - the rate limits of the view's `throttle_classes` (`project.throttles`), checked by DRF's own
   `check_throttles`;
 - the body read by `project.http.strict_json`, the move played by `games.apis.move_played`;
 - every refusal from then on answered by the API's one exception handler
-  (`games.http_errors.exception_handler`), rendered as DRF renders it.
+  (`apikit.http_errors.exception_handler`), rendered as DRF renders it.
 
 Anything else is left to the full chain, before this has read the body or counted the request:
 another method or path, a session caller, a token that does not authenticate or lacks the
@@ -38,7 +38,8 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import set_rollback
 
-from games import apis, auth
+from accounts import auth
+from games import apis
 from project import fastjson, http
 from project.middleware import names_a_token
 
@@ -62,7 +63,7 @@ class MoveShortcutMiddleware:
         try:
             _VIEW().check_throttles(request)
             data = http.strict_json(request.read(settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1))
-            # From the environ, as the token was (`games.auth`): `request.headers` is never built here.
+            # From the environ, as the token was (`accounts.auth`): `request.headers` is never built here.
             key = request.META.get("HTTP_IDEMPOTENCY_KEY")
             body, headers = apis.move_played(game_id, request.user, data, key)
         except Exception as error:

@@ -12,9 +12,9 @@ from rest_framework import renderers, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from apikit.schema import operation
+from apikit.views import ScopedApi
 from games import records
-from games.apis import ScopedApi
-from games.schema import operation
 
 
 class RecordEventAnswer(serializers.Serializer):

@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.dateparse import parse_date, parse_datetime
 
+from accounts import errors as account_errors
 from games import errors, selectors, store
 from games.models import Event, Game, GameStatus, Seat
 from rules.verify import FORMAT
@@ -79,7 +80,7 @@ def player_games(*, username: str, viewer: Any, since: str | None = None, until:
     and the games' ids; the records are made as they are sent (`records_of`)."""
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
-        raise errors.PlayerNotFound(f"there is no player {username!r}")
+        raise account_errors.PlayerNotFound(f"there is no player {username!r}")
     bounds = {name: _moment(name, value, end=name == "until") for name, value in (("since", since), ("until", until))}
     if result is not None and result not in RESULTS:
         raise errors.InvalidInput(f"result is one of {', '.join(RESULTS)}", fields={"result": ["unknown result"]})

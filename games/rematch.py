@@ -15,11 +15,12 @@ from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from apikit.errors import ServiceError
+from apikit.schema import operation
+from apikit.views import ScopedApi, validated
 from games import selectors
-from games.apis import ScopedApi, invitation_of, validated
-from games.errors import ServiceError
+from games.apis import invitation_of
 from games.models import GameStatus
-from games.schema import operation
 from games.services.common import seat_of
 from games.services.lobby import game_create_seated
 

@@ -15,6 +15,7 @@ import random
 from celery import shared_task
 from django.conf import settings
 
+from accounts import services as account_services
 from games import bot_quota, deadlines, selectors, services, time_controls, timeouts
 from games.dispatch import INFRASTRUCTURE_ERRORS
 
@@ -68,7 +69,7 @@ def sweep_deadlines() -> int:
     retry: the next beat is the retry, and a sweep that outlived its beat expires unrun. Vacations
     whose days ran out end here too, so their clocks run again on time."""
     sent = deadlines.sweep()
-    services.vacations_expire()
+    account_services.vacations_expire()
     return sent
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from games.errors import InvalidInput
+from apikit.errors import InvalidInput
 
 STEP, CORRESPONDENCE, BANK = "step", "correspondence", "bank"
 CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 10, 14)

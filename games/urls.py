@@ -1,17 +1,7 @@
 from django.urls import path
 
+from apikit.routes import with_and_without_slash
 from games import apis, conditional_apis, record_api, rematch
-
-
-def with_and_without_slash(routes: list) -> list:
-    """Both `games/` and `games` reach each view: with APPEND_SLASH, a POST without the slash got
-    a 301 whose redirect drops the body, and a client following it believed the create worked."""
-    return [
-        both
-        for route in routes
-        for both in (route, path(str(route.pattern).rstrip("/"), route.callback))
-    ]
-
 
 _routes = [
     # The routes of play first: Django tries the patterns in order, on every request.
@@ -19,14 +9,6 @@ _routes = [
     path("games/<int:game_id>/", apis.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/legal-moves/", apis.GameLegalMovesApi.as_view(), name="game-legal-moves"),
     path("games/<int:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
-    path("accounts/", apis.AccountCreateApi.as_view(), name="account-create"),
-    path("accounts/token/", apis.TokenObtainApi.as_view(), name="token-obtain"),
-    path("accounts/me/", apis.AccountMeApi.as_view(), name="account-me"),
-    path("accounts/me/token/", apis.FirstTokenApi.as_view(), name="first-token"),
-    path("accounts/me/vacation/", apis.AccountVacationApi.as_view(), name="account-vacation"),
-    path("accounts/me/bot/", apis.AccountBotApi.as_view(), name="account-bot"),
-    path("tokens/", apis.TokensApi.as_view(), name="tokens"),
-    path("tokens/<int:token_id>/", apis.TokenRevokeApi.as_view(), name="token-revoke"),
     path("rules/", apis.RulesListApi.as_view(), name="rules-list"),
     path("rules/<str:rules_id>/", apis.RulesDetailApi.as_view(), name="rules-detail"),
     path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
@@ -41,8 +23,6 @@ _routes = [
     path("games/<int:game_id>/cancel/", apis.GameCancelApi.as_view(), name="game-cancel"),
     path("games/<int:game_id>/draw/", apis.GameDrawApi.as_view(), name="game-draw"),
     path("games/<int:game_id>/takeback/", apis.GameTakebackApi.as_view(), name="game-takeback"),
-    path("games/<int:game_id>/chat/", apis.GameChatApi.as_view(), name="game-chat"),
-    path("accounts/me/mutes/", apis.ChatMuteApi.as_view(), name="chat-mutes"),
     path("bots/", apis.BotListApi.as_view(), name="bot-list"),
     path("games/<int:game_id>/state/", apis.GameStateApi.as_view(), name="game-state"),
     path("health/", apis.HealthApi.as_view(), name="health"),

@@ -10,10 +10,9 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games.apis import ScopedApi, validated
-from games.schema import operation
+from apikit.schema import operation
+from apikit.views import ScopedApi, validated
 from hooks import events, selectors, services
-
 
 
 class WebhookInfo(serializers.Serializer):

@@ -1,6 +1,6 @@
-"""The webhooks' refusals, in the API's one error shape (their statuses: `games.http_errors`)."""
+"""The webhooks' refusals, in the API's one error shape (their statuses: `apikit.http_errors`)."""
 
-from games.errors import ServiceError
+from apikit.errors import ServiceError
 
 
 class WebhookNotFound(ServiceError):

@@ -29,16 +29,11 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import F, Q
 
+from accounts import selectors as account_selectors
 from games import dispatch, selectors, time_controls
-from hooks import events, receivers
+from hooks import events, receivers, signing, transport
 from hooks import selectors as hooks_selectors
-from hooks import signing, transport
-from hooks.errors import (
-    DeliveryNotFound,
-    TooManyWebhooks,
-    UrlNotAllowed,
-    WebhookDisabled,
-)
+from hooks.errors import DeliveryNotFound, TooManyWebhooks, UrlNotAllowed, WebhookDisabled
 from hooks.models import Attempt, Cursor, Delivery, DeliveryStatus, Endpoint
 
 FAN_OUT = "hooks.fan_out"
@@ -304,7 +299,7 @@ def _endpoint_disable(endpoint: Endpoint, delivery: Delivery, outcome: transport
 
 
 def _tell_owner(owner_id: int, endpoint_id: int, url: str, reason: str) -> None:
-    address = selectors.account_email(user_id=owner_id)
+    address = account_selectors.account_email(user_id=owner_id)
     if not address:
         return  # the endpoint's state (GET /api/webhooks/{id}/) says it all
     send_mail(

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from accounts import selectors as account_selectors
 from analysis import selectors as analysis_selectors
 from analysis import services as analysis_services
 from games import selectors
-from mail import compose, services
+from mail import compose
+# Its parts, not the package: the package holds inbound, which calls the commands.
+from mail.services import addresses, outbound
 
 KIND = "analysis"
 SIGNS = {"mistake": "??", "inaccuracy": "?!"}
@@ -40,10 +43,10 @@ def mail_owed(*, game_id: int) -> int:
     names = {seat["seat"]: seat["username"] or "a bot" for seat in selectors.seats_of(game=selectors.game_get(game_id=game_id))}
     made = 0
     for request in owed:
-        account = selectors.mail_account(user_id=request["user"])
+        account = account_selectors.mail_account(user_id=request["user"])
         if account and account["email"]:
-            made += services.outgoing_make(request["user"], account["email"], KIND, game_id, None,
-                                            _mail(game_id, answer, names, request["user"]), services.server_address(),
+            made += outbound.outgoing_make(request["user"], account["email"], KIND, game_id, None,
+                                            _mail(game_id, answer, names, request["user"]), addresses.server_address(),
                                             key=f"{KIND}:{game_id}:{request['user']}", held=False)
         analysis_services.request_mailed(request_id=request["request"])
     return made
@@ -66,5 +69,5 @@ def _mail(game_id: int, answer: dict[str, Any], names: dict[int, str], user_id: 
             "", compose.wrap(answer["seen_from"]), ""]
     body += [compose.wrap(line, " " * 8) for line in marked] or ["No move was marked."]
     body += ["", f"The graph and every move: {compose.game_url(game_id)}"]
-    body += compose.footer(game_id, services.unsubscribe_url(user_id), "")
+    body += compose.footer(game_id, addresses.unsubscribe_url(user_id), "")
     return compose.Mail(f"Analysis of game {game_id}", "\n".join(body) + "\n", compose.as_html(body))

@@ -7,8 +7,8 @@ from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games.apis import ScopedApi, validated
-from games.schema import operation
+from apikit.schema import operation
+from apikit.views import ScopedApi, validated
 from mail import services
 from mail.models import Cadence
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import selectors
+from chat import selectors as chat_selectors
 from mail.models import Outgoing
 
 SHOWN = 20  # a longer talk is cut to its newest lines: the rest is on the game's page
@@ -15,6 +15,6 @@ SHOWN = 20  # a longer talk is cut to its newest lines: the rest is on the game'
 def new_chat(user: Any, game: Any) -> list[dict[str, Any]]:
     last = (Outgoing.objects.filter(user_id=user.pk, game_id=game.pk).exclude(kind__in=("digest", "verify"))
             .order_by("-pk").values_list("created_at", flat=True).first())
-    lines = [line for line in selectors.chat_lines(game=game, user=user, since=last, limit=500)
+    lines = [line for line in chat_selectors.chat_lines(game=game, user=user, since=last, limit=500)
              if line["username"] != user.username]
     return lines[-SHOWN:]

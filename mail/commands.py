@@ -22,10 +22,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from accounts import selectors as account_selectors
+from apikit import errors as apikit_errors
 from games import errors, selectors, text_board
 from games import services as game_services
-from mail import compose, services
+from mail import compose
 from mail.models import Inbound
+# Its parts, not the package: the package holds inbound, which calls the commands.
+from mail.services import addresses, outbound, preferences, replies, sending
 from rules.errors import RulesError
 
 WORD = re.compile(r"[a-z_]+")
@@ -34,16 +38,16 @@ NO_SUCH_GAME = "There is no game {id} that you can see: check its number (the an
 
 def handle(inbound: Inbound, message: Any) -> tuple[str, str]:
     """Read one mail to the server's address; returns (outcome code, detail)."""
-    ids = selectors.accounts_with_email(email=inbound.sender) if inbound.sender else []
-    user_id = next((user_id for user_id in ids if services.address_verified(user_id, inbound.sender)), None)
-    command = services.first_command(services.body_text(message)) or _subject_command(inbound.subject)
+    ids = account_selectors.accounts_with_email(email=inbound.sender) if inbound.sender else []
+    user_id = next((user_id for user_id in ids if preferences.address_verified(user_id, inbound.sender)), None)
+    command = replies.first_command(replies.body_text(message)) or _subject_command(inbound.subject)
     if user_id is None:  # not (yet) a player's address: how to join, once a day at most
         from mail import signup
 
         inbound.command = command[:300]
         return signup.unknown_sender(inbound, message, command)
     inbound.user_id = user_id
-    account = selectors.mail_account(user_id=user_id)
+    account = account_selectors.mail_account(user_id=user_id)
     inbound.command = command[:300]
     words = command.lower().split()
     verb = words[0] if words else "help"
@@ -53,8 +57,8 @@ def handle(inbound: Inbound, message: Any) -> tuple[str, str]:
         return "unknown_command", f"not a command: {command[:100]!r}"
     try:
         return handler(inbound, account, words[1:])
-    except (errors.ServiceError, RulesError) as error:
-        detail = error.detail if isinstance(error, errors.ServiceError) else error.message
+    except (apikit_errors.ServiceError, RulesError) as error:
+        detail = error.detail if isinstance(error, apikit_errors.ServiceError) else error.message
         _say(inbound, account, [f"Not done ({verb}): {detail}"])
         return error.code, detail
 
@@ -71,12 +75,12 @@ def _subject_command(subject: str) -> str:
 def _say(inbound: Inbound, account: dict, lines: list[str], game_id: int | None = None) -> None:
     user = account["user"]
     body = [compose.wrap(line) if len(line) > compose.WIDTH else line for line in lines]
-    body += compose.footer(game_id, services.unsubscribe_url(user.pk), services.server_address())
-    subject = services.clean_header(inbound.subject) or "your mail"
+    body += compose.footer(game_id, addresses.unsubscribe_url(user.pk), addresses.server_address())
+    subject = sending.clean_header(inbound.subject) or "your mail"
     mail = compose.Mail(subject if subject.lower().startswith("re:") else f"Re: {subject}"[:200],
                         "\n".join(body) + "\n", compose.as_html(body))
-    services.outgoing_make(user.pk, account["email"], services.ANSWER, None, None, mail,
-                           services.server_address(), key=services.answer_key(inbound), held=False)
+    outbound.outgoing_make(user.pk, account["email"], outbound.ANSWER, None, None, mail,
+                           addresses.server_address(), key=replies.answer_key(inbound), held=False)
 
 
 def _help(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
@@ -99,7 +103,7 @@ def _games(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]
                 if game["status"] == "active" else "waiting for players to join"
             lines.append(f"  {game['game']}  {game['rules']}: {turn}")
             if game["seat"] is not None:
-                lines.append(f"      reply to: {services.reply_address(user.pk, game['game'], game['seat'])}")
+                lines.append(f"      reply to: {addresses.reply_address(user.pk, game['game'], game['seat'])}")
     _say(inbound, account, lines)
     return "games", f"{len(games)} game(s) listed"
 
@@ -216,7 +220,7 @@ def _new(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
                                      time_control=clock)
     lines = [f"Game {game.pk} ({rules_id}, {players} players) is open. It starts when every seat is taken.",
              "",
-             "Others join by mailing this line to " + services.server_address() + ":",
+             "Others join by mailing this line to " + addresses.server_address() + ":",
              f"  join {game.pk}",
              f"or on the web: {compose.game_url(game.pk)}"]
     _say(inbound, account, lines, game.pk)
@@ -258,9 +262,9 @@ def _life(inbound: Inbound, account: dict, words: list[str], verb: str) -> tuple
     inbound.game_id = game_id
     inbound.seat = selectors.seat_of(game=game, user=user)
     word = " ".join([verb, *words[1:]])
-    if word not in services.LIFE_COMMANDS:
+    if word not in replies.LIFE_COMMANDS:
         raise errors.InvalidInput(f"{word!r} is not a command: see help")
-    return services.life_do(inbound, account, services.preference_of(user.pk), game, word)
+    return replies.life_do(inbound, account, preferences.preference_of(user.pk), game, word)
 
 
 def _analysis(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:

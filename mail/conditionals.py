@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from apikit import errors as apikit_errors
 from games import errors, services
 from rules.errors import RulesError
 
@@ -54,11 +55,11 @@ def queue_by_mail(*, game: Any, user: Any, command: str, answer: Callable[[str, 
         for number, specs in enumerate(lines_of(command), start=1):
             line = services.conditional_create(game_id=game.pk, user=user, moves=_resolved(game.pk, user, specs))
             queued.append(line)
-    except (errors.ServiceError, RulesError) as error:
+    except (apikit_errors.ServiceError, RulesError) as error:
         for line in queued:
             services.conditional_cancel(game_id=game.pk, user=user, line_id=line.pk)
         code = error.code
-        detail = error.detail if isinstance(error, errors.ServiceError) else error.message
+        detail = error.detail if isinstance(error, apikit_errors.ServiceError) else error.message
         said = f"Your conditional moves were not queued (line {len(queued) + 1}, {code}): {detail}"
         answer(code, said)
         return code, detail

@@ -30,7 +30,9 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from games import errors, selectors, time_controls
+from accounts import selectors as account_selectors
+from apikit import errors as apikit_errors
+from games import selectors, time_controls
 from games import services as game_services
 from mail import compose
 from mail.models import Inbound, Preference
@@ -128,7 +130,7 @@ def join_reply(inbound: Inbound, message: Any) -> tuple[str, str]:
         name = chosen[1].lower()
     if not NAME.match(name):
         return _again(inbound, message, address, name, f"{name!r} cannot be a name here (2 to 30 letters, digits, - and _).")
-    existing = [user_id for user_id in selectors.accounts_with_email(email=address)]
+    existing = [user_id for user_id in account_selectors.accounts_with_email(email=address)]
     user_model = get_user_model()
     if existing:  # an account gave this address on the web but never confirmed it: the reply does
         user = user_model.objects.get(pk=existing[0])
@@ -141,7 +143,7 @@ def join_reply(inbound: Inbound, message: Any) -> tuple[str, str]:
         return _again(inbound, message, address, name, f"The name {name} was taken meanwhile.")
     try:
         user, _token = game_services.account_create(username=name, password=secrets.token_urlsafe(32), email=address)
-    except errors.ServiceError as error:
+    except apikit_errors.ServiceError as error:
         return _again(inbound, message, address, name, f"The account was not made: {error.detail}")
     user.set_unusable_password()  # no password until its owner sets one on the web
     user.save(update_fields=["password"])

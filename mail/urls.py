@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.urls import with_and_without_slash
+from apikit.routes import with_and_without_slash
 from mail import apis
 
 _routes = [

@@ -3,7 +3,7 @@
 Sessions, CSRF, the session's user and messages serve the browser: the web client, the admin, and
 API calls made with the browser's session. A caller that names a token (`Authorization: Token ...`:
 every bot, third-party client and the load of play) is authenticated by DRF from that header alone
-(`games.auth`: a token either authenticates or is refused, so the session is never consulted), and
+(`accounts.auth`: a token either authenticates or is refused, so the session is never consulted), and
 running the session stack for it was a measurable share of a move's CPU
 (docs/decisions/0007-browser-middleware-only-for-the-browser.md). Each class here is Django's own,
 passing a token caller straight on (the admin's checks still find the classes they require); every

@@ -53,7 +53,10 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # the docs page's assets, served from here: no CDN
+    "apikit",
+    "accounts",
     "games",
+    "chat",
     "streams",
     "hooks",
     "web",
@@ -211,7 +214,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.auth.ScopedTokenAuthentication",  # the first token, and scoped ones
+        "accounts.auth.ScopedTokenAuthentication",  # the first token, and scoped ones
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -221,7 +224,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PARSER_CLASSES": ["project.http.StrictJSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "project.fastjson.JsonFirstNegotiation",
-    "EXCEPTION_HANDLER": "games.http_errors.exception_handler",
+    "EXCEPTION_HANDLER": "apikit.http_errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["project.throttles.AccountRate", "project.throttles.AddressRate"],
     # Behind N reverse proxies, the client's address is the Nth from the right of
     # X-Forwarded-For; with 0 (the default) the header is ignored, so nobody can pick an address.
@@ -259,12 +262,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "PREPROCESSING_HOOKS": ["games.schema.documented_endpoints"],
+    "PREPROCESSING_HOOKS": ["apikit.schema.documented_endpoints"],
     # Enums stay inline (no enum postprocessing): each error response lists its own codes where a
     # client reads them. The streams, not DRF views, are added by hand.
     "POSTPROCESSING_HOOKS": [
-        "streams.schema.document_streams", "games.schema.security_and_readiness",
-        "games.schema.http_caching_and_strictness",
+        "streams.schema.document_streams", "apikit.schema.security_and_readiness",
+        "apikit.schema.http_caching_and_strictness",
     ],
 }
 
@@ -356,14 +359,14 @@ SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK
 
 # Abandoned games (games.tasks.sweep_abandoned): no person's move for this many days adjourns a
 # game; this many more days without one aborts it.
-# How long a process keeps a token it has read (games.auth): a revoked token stops at once in
+# How long a process keeps a token it has read (accounts.auth): a revoked token stops at once in
 # the process that revoked it and within this many seconds in the others. 0: read every time.
 SCRAPYARD_TOKEN_CACHE_SECONDS = float(os.environ.get("SCRAPYARD_TOKEN_CACHE_SECONDS", "10"))
 SCRAPYARD_ABANDON_DAYS = int(os.environ.get("SCRAPYARD_ABANDON_DAYS", "60"))
 SCRAPYARD_ADJOURN_GRACE_DAYS = int(os.environ.get("SCRAPYARD_ADJOURN_GRACE_DAYS", "7"))
 SCRAPYARD_ABANDON_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_ABANDON_SWEEP_SECONDS", "3600"))
 
-# Chat: lines an account may write a minute in one game (games.services.chat).
+# Chat: lines an account may write a minute in one game (chat.services).
 SCRAPYARD_CHAT_PER_MINUTE = int(os.environ.get("SCRAPYARD_CHAT_PER_MINUTE", "10"))
 
 # Snapshots are a cache of the fold: one every this many events keeps a load to at most that

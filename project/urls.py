@@ -16,6 +16,8 @@ urlpatterns = [
     path("api/ready", ops.ready),
     path("metrics", ops.metrics_view, name="metrics"),  # Prometheus, with its token only
     path("api/", include("games.urls")),  # the routes of play first (they are tried in order)
+    path("api/", include("accounts.urls")),
+    path("api/", include("chat.urls")),
     path("api/", include("streams.urls")),
     path("api/", include("hooks.urls")),
     path("api/", include("mail.urls")),

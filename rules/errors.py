@@ -5,7 +5,7 @@
 - `InvalidOptions`: bad `setup` arguments, naming the option;
 - `UnknownRules`: no game by that id.
 
-They know nothing of HTTP: `games.http_errors` maps codes to statuses.
+They know nothing of HTTP: `apikit.http_errors` maps codes to statuses.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A process may hold thousands of idle streams; each waits on an `asyncio.Event` h
 a Redis connection of its own. One listener task per event loop subscribes to every game's
 channel (`games.announce`) and wakes the streams of the game named, and to every account's
 channel, which wakes the account's feed when it is seated in a new game, and to the revoked
-tokens' channel (`games.auth`), which ends the streams opened with that token or that browser
+tokens' channel (`accounts.auth`), which ends the streams opened with that token or that browser
 session (`streams.sessions`): a revocation heard for a watched one is kept (`revoked`) while it is
 watched, so a stream that reads its credential again a moment later cannot find it live. A notice that who
 may watch a game changed (`members`) moves the game's `members` count, and each (re)subscription
@@ -24,7 +24,8 @@ from collections import defaultdict
 import redis.asyncio
 from django.conf import settings
 
-from games import announce, auth
+from accounts import auth
+from games import announce
 
 log = logging.getLogger(__name__)
 

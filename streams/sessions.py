@@ -2,7 +2,7 @@
 
 A stream opened with a session cookie (the web client's EventSource) must stop when that
 session ends, as a token's stream stops when the token is revoked. A logout publishes the
-session's digest on the revoked tokens' channel (`games.auth`), which every stream process's hub
+session's digest on the revoked tokens' channel (`accounts.auth`), which every stream process's hub
 hears (`streams.hub`): the stream ends at once. A session that ends another way (deleted,
 expired, or no longer valid after a password change) is found by reading it again, which a
 stream does before a batch at most every `SCRAPYARD_TOKEN_CACHE_SECONDS`, and on every batch
@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.http import HttpRequest
 
-from games import auth
+from accounts import auth
 
 PREFIX = "session:"  # never a token's digest (hex only): the two share the revocation channel
 

@@ -17,7 +17,7 @@ Access follows the caller, not the moment it connected. Every item is rendered f
 seat at that event: a `seat_left` naming the caller makes it a spectator from there on (so the
 seat's next occupant's secrets never reach it), a `seat_taken` naming it seats it. Before each
 batch the stream checks that its token still works (from the process's memory of tokens, which
-every revocation reaches at once: `games.auth`), or that its browser session is still signed in
+every revocation reaches at once: `accounts.auth`), or that its browser session is still signed in
 (a logout reaches it at once; a session ended otherwise is read again at most every
 `SCRAPYARD_TOKEN_CACHE_SECONDS`: `streams.sessions`) and, for a private game, that the caller may
 still see it whenever its seat changed or a notice says who may watch changed (an invitation
@@ -49,7 +49,11 @@ from django.http import HttpResponse, HttpResponseRedirect, JsonResponse, Stream
 from rest_framework import exceptions
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import auth, errors, http_errors, selectors
+from accounts import auth
+from apikit import errors as apikit_errors
+from apikit import http_errors
+from chat import selectors as chat_selectors
+from games import errors, selectors
 from project.security import origin_of
 from streams import handoff, sessions
 from streams.feed import FEED
@@ -127,7 +131,7 @@ async def game_stream(request, game_id: int):
         caller.invitation = request.GET.get("invitation", "")
         caller.access_seen = HUB.access_version(game_id)  # before the read: a change during it is seen
         full = await _run(_game_full, game_id=game_id, caller=caller)  # unknown: refused here
-    except (errors.ServiceError, exceptions.APIException) as error:
+    except (apikit_errors.ServiceError, exceptions.APIException) as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
     return _shared_with_pages(request, _streaming(_stream(game_id, caller, full, after, kind), kind))
@@ -145,7 +149,7 @@ async def chat_stream(request, game_id: int):
         caller = await _caller(request)
         caller.invitation = request.GET.get("invitation", "")
         await _run(selectors.game_for, game_id=game_id, user=caller.user, invitation=caller.invitation)
-    except (errors.ServiceError, exceptions.APIException) as error:
+    except (apikit_errors.ServiceError, exceptions.APIException) as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
     return _shared_with_pages(request, _streaming(_chat(game_id, caller, after, kind), kind))
@@ -203,7 +207,7 @@ def _shared_with_pages(request, response):
 
 
 def _refusal(error: Exception) -> JsonResponse:
-    """The error as the rest of the API answers it (`games.http_errors`)."""
+    """The error as the rest of the API answers it (`apikit.http_errors`)."""
     answer = http_errors.exception_handler(error, {})
     return JsonResponse(answer.data, status=answer.status_code)
 
@@ -414,7 +418,7 @@ def _chat_after(game_id: int, caller: Caller, after: int) -> list[dict[str, Any]
         game = selectors.game_for(game_id=game_id, user=caller.user, invitation=caller.invitation)
     except errors.GameNotFound:
         return None
-    return selectors.chat_lines(game=game, user=caller.user, after=after)
+    return chat_selectors.chat_lines(game=game, user=caller.user, after=after)
 
 
 def _watch_token(caller: Caller, woken: asyncio.Event) -> None:

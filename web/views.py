@@ -11,10 +11,12 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from accounts import services as account_services
+from apikit import errors as apikit_errors
 from competition import selectors as competition_selectors
-from games import errors, selectors, services, text_board
-from web import table
+from games import errors, selectors, text_board
 from project import http
+from web import table
 
 
 def lobby(request):
@@ -28,8 +30,8 @@ def signup(request):
         username = request.POST.get("username", "").strip()
         email = request.POST.get("email", "").strip()
         try:
-            user, _ = services.account_create(username=username, password=request.POST.get("password", ""), email=email)
-        except errors.ServiceError as error:
+            user, _ = account_services.account_create(username=username, password=request.POST.get("password", ""), email=email)
+        except apikit_errors.ServiceError as error:
             problem = error.detail
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")

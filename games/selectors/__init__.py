@@ -10,9 +10,6 @@ Writes are in `games.services`. One module per concern; every name below is impo
 - `feeds`: what the apps beside `games` follow (account feed, hooks, mail's fan-out, deadline
   warnings);
 - `life`: pending draw offers and takeback requests, seats still playing, the abandonment sweep;
-- `chat`: a game's chat channels and lines;
-- `accounts`: vacation, account settings, who an account is to the mailer;
-- `tokens`: scoped API tokens;
 - `catalogues`: the rules and bots this server offers;
 - `health`: the database and broker check;
 - `competition`: finished games for ratings and tournaments, a profile's current games.
@@ -28,6 +25,7 @@ from games.selectors.access import (
     game_get,
     game_owner_id,
     games_hidden_from,
+    has_taken_a_seat,
     invitation_matches,
     invitations_of,
     may_see,
@@ -35,20 +33,8 @@ from games.selectors.access import (
     seat_of,
     visible_games,
 )
-from games.selectors.game import (
-    board_text,
-    clocks_of,
-    game_detail,
-    game_list,
-    game_summary,
-    legal_moves_for,
-    move_answer,
-    move_read,
-    moves_unchanged_since,
-    presentation_of,
-    seats_of,
-    view_at,
-)
+from games.selectors.catalogues import GAME_DOCS, bots_catalogue, rules_catalogue, rules_detail
+from games.selectors.competition import finished_games, games_current
 from games.selectors.events import (
     FORCED_KEY_PREFIX,
     event_visible,
@@ -69,6 +55,22 @@ from games.selectors.feeds import (
     game_has_addressees,
     games_moved_since,
 )
+from games.selectors.game import (
+    board_text,
+    clocks_of,
+    game_detail,
+    game_finished,
+    game_list,
+    game_summary,
+    legal_moves_for,
+    move_answer,
+    move_read,
+    moves_unchanged_since,
+    presentation_of,
+    seats_of,
+    view_at,
+)
+from games.selectors.health import health, health_checks
 from games.selectors.life import (
     DRAW_ACCEPTED,
     DRAW_DECLINED,
@@ -83,27 +85,10 @@ from games.selectors.life import (
     still_playing,
     takeback_request,
 )
-from games.selectors.chat import chat_channel, chat_lines
-from games.selectors.accounts import (
-    User,
-    account_email,
-    account_info,
-    account_settings,
-    accounts_with_any_email,
-    accounts_with_email,
-    is_bot_account,
-    mail_account,
-    user_get,
-    vacation_end,
-    vacation_info,
-    vacation_of,
-)
-from games.selectors.tokens import token_info, token_list, tokens_live
-from games.selectors.catalogues import GAME_DOCS, bots_catalogue, rules_catalogue, rules_detail
-from games.selectors.health import health, health_checks
-from games.selectors.competition import finished_games, games_current
 
 __all__ = [
+    "has_taken_a_seat",
+    "game_finished",
     "ADJOURNED",
     "DRAW_ACCEPTED",
     "DRAW_DECLINED",
@@ -114,20 +99,12 @@ __all__ = [
     "TAKEBACK_ACCEPTED",
     "TAKEBACK_DECLINED",
     "TAKEBACK_REQUESTED",
-    "User",
-    "account_email",
     "account_game",
     "account_game_of",
     "account_games",
-    "account_info",
     "account_seats",
-    "account_settings",
-    "accounts_with_any_email",
-    "accounts_with_email",
     "board_text",
     "bots_catalogue",
-    "chat_channel",
-    "chat_lines",
     "check_invitation",
     "clocks_of",
     "deadline_warnings",
@@ -153,10 +130,8 @@ __all__ = [
     "health_checks",
     "invitation_matches",
     "invitations_of",
-    "is_bot_account",
     "last_person_move_at",
     "legal_moves_for",
-    "mail_account",
     "may_see",
     "move_answer",
     "move_read",
@@ -172,13 +147,6 @@ __all__ = [
     "starts_game",
     "still_playing",
     "takeback_request",
-    "token_info",
-    "token_list",
-    "tokens_live",
-    "user_get",
-    "vacation_end",
-    "vacation_info",
-    "vacation_of",
     "view_at",
     "visible_games",
 ]

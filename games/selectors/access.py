@@ -106,3 +106,8 @@ def games_hidden_from(*, user: Any, game_ids: Any) -> set[int]:
     """Of `game_ids`, the private games `user` may not see (a profile's history leaves them out)."""
     private = Game.objects.filter(pk__in=game_ids, private=True)
     return set(private.exclude(pk__in=Game.objects.filter(visible_games(user)).values("pk")).values_list("pk", flat=True))
+
+
+def has_taken_a_seat(*, user: Any) -> bool:
+    """Whether the account ever sat at a game (a bot account must never have played as a person)."""
+    return Seat.objects.filter(user=user).exists()

@@ -15,7 +15,6 @@ from games import errors
 from rules import docs as rules_docs
 from rules.errors import UnknownRules
 
-
 GAME_DOCS = Path(settings.BASE_DIR) / "docs" / "games"
 
 

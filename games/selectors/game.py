@@ -28,6 +28,11 @@ def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> Qu
     return games
 
 
+def game_finished(game: Game) -> bool:
+    """Whether the game is over (its result is final): what other apps ask of a game's status."""
+    return game.status == GameStatus.FINISHED
+
+
 def seats_of(*, game: Game) -> list[dict[str, Any]]:
     return [
         {

@@ -9,7 +9,6 @@ from typing import Any
 from games import store
 from games.models import Event, EventKind, Game, GameStatus
 
-
 DRAW_OFFERED, DRAW_ACCEPTED, DRAW_DECLINED = "draw_offered", "draw_accepted", "draw_declined"
 
 

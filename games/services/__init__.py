@@ -1,7 +1,6 @@
 """Writes. Every change to the server's data goes through here, for people, bots and timers
 alike; reads are in `games.selectors`. One module per concern:
 
-- `accounts`: sign-up, tokens (scoped ones too), vacation;
 - `lobby`: creating games, taking seats, stand-in bots;
 - `moves`: a person's move and a move made for a seat, under the game's row lock;
 - `bot_turns`: a bot seat's move, and bot turns whose wake-up was lost;
@@ -13,21 +12,7 @@ The log itself (appending, the hash chain) is `games.log`; the fold is `games.st
 never import `games.tasks`: they name the task they want run (`games.dispatch`).
 """
 
-from games.services.accounts import (
-    account_create,
-    account_of,
-    account_update,
-    bot_account_mark,
-    first_token_revoke,
-    first_token_rotate,
-    token_create,
-    token_obtain,
-    token_revoke,
-    vacation_set,
-    vacations_expire,
-)
 from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
-from games.services.chat import chat_mute, chat_post
 from games.services.conditionals import (
     conditional_cancel,
     conditional_create,
@@ -37,16 +22,7 @@ from games.services.conditionals import (
     conditionals_stalled,
 )
 from games.services.forced import forced_move_play
-from games.services.life import (
-    abandoned_end,
-    abort,
-    cancel,
-    draw,
-    leave,
-    resign,
-    resign_after_timeouts,
-    takeback,
-)
+from games.services.life import abandoned_end, abort, cancel, draw, leave, resign, resign_after_timeouts, takeback
 from games.services.lobby import (
     bot_account_seat,
     bot_seat_add,
@@ -69,18 +45,12 @@ __all__ = [
     "leave",
     "resign",
     "resign_after_timeouts",
-    "account_create",
-    "account_of",
-    "account_update",
-    "bot_account_mark",
     "bot_account_seat",
     "bot_seat_add",
     "bot_seat_play",
     "bot_seed",
     "bots_stalled",
     "canonical_move",
-    "chat_mute",
-    "chat_post",
     "conditional_cancel",
     "conditional_create",
     "conditional_preview",
@@ -99,11 +69,4 @@ __all__ = [
     "seat_return",
     "stand_in_take",
     "takeback",
-    "first_token_revoke",
-    "first_token_rotate",
-    "token_create",
-    "token_obtain",
-    "token_revoke",
-    "vacation_set",
-    "vacations_expire",
 ]

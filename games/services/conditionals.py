@@ -22,6 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from apikit.errors import ServiceError
 from games import dispatch, selectors, store
 from games.errors import (
     ConditionalDuplicate,
@@ -31,7 +32,6 @@ from games.errors import (
     ConditionalThroughChance,
     ConditionalUnsupported,
     GameNotActive,
-    ServiceError,
     StaleSeq,
     TooManyConditionals,
 )

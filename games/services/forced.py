@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import errors, selectors
+from apikit import errors as apikit_errors
+from games import selectors
 from games.services.moves import Submitted, move_submit
 from rules.errors import RulesError
 
@@ -30,5 +31,5 @@ def forced_move_play(*, game_id: int, seq: int, user: Any) -> Submitted | None:
     try:
         return move_submit(game_id=game_id, user=user, move=moves[0], expected_seq=seq,
                            idempotency_key=f"{selectors.FORCED_KEY_PREFIX}{game_id}-{seq}-{seat}")
-    except (errors.ServiceError, RulesError):  # another move or a deadline came first: nothing to do
+    except (apikit_errors.ServiceError, RulesError):  # another move or a deadline came first: nothing to do
         return None

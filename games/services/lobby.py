@@ -11,9 +11,12 @@ from django.db import transaction
 
 import bots
 import rules
+from accounts import selectors as account_selectors
+from accounts.errors import NotABotAccount
+from apikit.errors import InvalidInput
 from games import announce, selectors, time_controls, writer
-from games.errors import AlreadySeated, GameNotFound, GameNotOpen, InvalidInput, NotABotAccount
-from games.models import Account, EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
+from games.errors import AlreadySeated, GameNotFound, GameNotOpen
+from games.models import EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.services.common import hide_from_strangers, seat_of
 
 DEFAULT_TIME_CONTROL = {"type": "correspondence", "days": 14}
@@ -159,12 +162,12 @@ def bot_account_seat(*, game_id: int, user: Any, account: str) -> Seat:
     def decide(change: writer.Change) -> Seat:
         game = change.game
         _open_for_seating_by(user, game)
-        bot = Account.objects.select_related("user").filter(user__username=account, is_bot=True).first()
+        bot = account_selectors.bot_account_user(username=account)
         if bot is None:
             raise NotABotAccount(f"there is no bot account {account!r}")
-        if game.seats.filter(user=bot.user).exists():
+        if game.seats.filter(user=bot).exists():
             raise AlreadySeated(f"{account} already has a seat in game {game.pk}")
-        return _seat_next(change, user=bot.user)
+        return _seat_next(change, user=bot)
 
     return writer.write(game_id, decide)
 

@@ -37,10 +37,13 @@ from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
-from games.models import Account, Deadline, Event, Game, IdempotencyKey, Seat
+from games.models import Deadline, Event, Game, IdempotencyKey, Seat
 from games.stores import FIRST_ID, VersionMoved
 
-VACATION_SINCE = Account._meta.get_field("vacation_since")  # read with each seat, for its clock
+# The owner's account, reached as the reference store reaches it (`user__account__vacation_since`):
+# through the seat's user, so this store names no other app's model.
+ACCOUNT = Seat._meta.get_field("user").related_model._meta.get_field("account").related_model
+VACATION_SINCE = ACCOUNT._meta.get_field("vacation_since")  # read with each seat, for its clock
 
 
 def _quote(name: str) -> str:
@@ -152,7 +155,7 @@ def _from_json(field: Any, value: Any) -> Any:
 def _locked_read_sql(vendor: str, with_key: bool, checked: bool) -> str:
     """The statement of `locked_read`, written once per database and shape: with the row's
     version for a write that checks it, else locking the row (PostgreSQL)."""
-    accounts, events = _quote(Account._meta.db_table), _quote(Event._meta.db_table)
+    accounts, events = _quote(ACCOUNT._meta.db_table), _quote(Event._meta.db_table)
     vacation = (f"'vacation_since', (SELECT a.{_quote('vacation_since')} FROM {accounts} a "
                 f"WHERE a.{_quote('user_id')} = x.{_quote('user_id')})")
     seats = _rows_as_json(vendor, Seat, f"x.{_quote('game_id')} = g.{_quote('id')}", vacation)

@@ -13,10 +13,10 @@ from django.conf import settings
 from django.core import signing
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from accounts import selectors as account_selectors
 from games import errors, selectors
 from mail.models import Cadence, Preference, SeatAddress
 from mail.services.preferences import preference_of
-
 
 PLAY_ADDRESS = re.compile(r"^play\+([a-z0-9]{8,40})@", re.IGNORECASE)
 BOUNCE_ADDRESS = re.compile(r"^bounce\+(\d+)-([a-z0-9]{16})@", re.IGNORECASE)
@@ -104,7 +104,7 @@ def verify_url(user_id: int, address: str) -> str:
 def address_verify(*, token: str) -> int:
     """Follow a verification link: the account's present address is its owner's from now on."""
     found = re.fullmatch(r"(\d{1,12})-([0-9a-f]{16})", token or "")
-    account = selectors.mail_account(user_id=int(found[1])) if found else None
+    account = account_selectors.mail_account(user_id=int(found[1])) if found else None
     address = (account or {}).get("email") or ""
     if not address or not constant_time_compare(found[2], _short_mac(VERIFY_SALT, f"{found[1]}:{address.lower()}")):
         raise errors.InvalidInput("this link is not valid (it may be for an address the account no longer has)")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games import selectors, time_controls
+from accounts import selectors as account_selectors
+from games import time_controls
 from mail.models import Inbound, Preference
 from mail.services.addresses import BOUNCE_ADDRESS
 from mail.services.preferences import preference_of
@@ -16,7 +17,7 @@ def bounce_read(inbound: Inbound, message: Any) -> tuple[str, str]:
     turns its mail off; a temporary one is only noted."""
     found = BOUNCE_ADDRESS.match(inbound.recipient)
     user_id = int(found[1])
-    inbound.user_id = user_id if selectors.mail_account(user_id=user_id) else None
+    inbound.user_id = user_id if account_selectors.mail_account(user_id=user_id) else None
     statuses = re.findall(r"^Status:\s*([245])\.\d{1,3}\.\d{1,3}", _report_text(message), re.MULTILINE | re.IGNORECASE)
     if "5" in statuses and inbound.user_id:
         bounce_hard(user_id=user_id, reason=f"the mail server said {inbound.subject or 'undeliverable'}")
@@ -45,7 +46,7 @@ def bounce_hard(*, user_id: int, reason: str) -> None:
 
 def bounce_by_address(*, address: str, reason: str) -> int:
     """A provider reports a hard bounce by address (anymail's tracking webhook)."""
-    ids = selectors.accounts_with_email(email=address)
+    ids = account_selectors.accounts_with_email(email=address)
     for user_id in ids:
         bounce_hard(user_id=user_id, reason=reason)
     return len(ids)

@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from accounts import selectors as account_selectors
 from games import dispatch, selectors, time_controls
 from mail import chat_mail, compose
 from mail.models import Cadence, Cursor, Outgoing, OutgoingStatus, Preference
@@ -44,7 +45,7 @@ def _fan_out_to(user_id: int, game_id: int, seat: int) -> int:
         brief = selectors.account_game_of(game_id=game_id, seat=seat)
         if brief["seq"] <= cursor.seq:
             return 0
-        account = selectors.mail_account(user_id=user_id)
+        account = account_selectors.mail_account(user_id=user_id)
         preference = preference_of(user_id)
         made = 0
         if account and account["email"] and preference.cadence_for(game_id) != Cadence.NONE:
@@ -164,7 +165,7 @@ def outgoing_make(user_id: int, to: str, kind: str, game_id: int | None, seq: in
 
 def _verification_request(user_id: int, address: str) -> int:
     """Ask the address to confirm itself: one mail a day per (account, address), no more."""
-    account = selectors.mail_account(user_id=user_id)
+    account = account_selectors.mail_account(user_id=user_id)
     if not account or not address:
         return 0
     mail = compose.verify_address({"to": address, "username": account["username"], "link": verify_url(user_id, address)})
@@ -214,7 +215,7 @@ def digests_send(*, at: dt.datetime | None = None) -> int:
             locked.save(update_fields=["next_digest_at"])
             if not held:
                 continue
-            account = selectors.mail_account(user_id=locked.user_id)
+            account = account_selectors.mail_account(user_id=locked.user_id)
             items = [{"subject": item.subject, "text": item.text} for item in held]
             mail = compose.digest(items, account["username"], unsubscribe_url(locked.user_id))
             key = f"{locked.user_id}:digest:{held[0].pk}-{held[-1].pk}"
@@ -229,8 +230,8 @@ def deadline_warnings_note() -> int:
     """A deadline warning for each seat of an account with an address past 80% of its time, once
     per (account, game, seq)."""
     made = 0
-    for warning in selectors.deadline_warnings(user_ids=selectors.accounts_with_any_email()):
-        account = selectors.mail_account(user_id=warning["account"])
+    for warning in selectors.deadline_warnings(user_ids=account_selectors.accounts_with_any_email()):
+        account = account_selectors.mail_account(user_id=warning["account"])
         preference = preference_of(warning["account"])
         if not account["notify"].get(DEADLINE_WARNING, True) or preference.cadence_for(warning["game"]) == Cadence.NONE:
             continue
@@ -245,7 +246,7 @@ def deadline_warnings_note() -> int:
 def fan_outs_missed(*, at: dt.datetime | None = None) -> int:
     """Ask again for the fan-out of every game with news past a seated account's cursor."""
     at = at or time_controls.now()
-    moved = selectors.games_moved_since(user_ids=selectors.accounts_with_any_email(), game_ids=[], since=at - LOOK_BACK)
+    moved = selectors.games_moved_since(user_ids=account_selectors.accounts_with_any_email(), game_ids=[], since=at - LOOK_BACK)
     cursors = {
         (user, game): seq
         for user, game, seq in Cursor.objects.filter(game_id__in=[game["game"] for game in moved]).values_list("user_id", "game_id", "seq")

@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from accounts import selectors as account_selectors
+from accounts import services as account_services
+from apikit import errors as apikit_errors
+from chat import services as chat_service
+from chat import services as chat_services
 from games import errors, selectors, services
-from games.services import chat as chat_service
 from mail import compose, conditionals, reply_text
 from mail.models import Inbound, Outgoing, Preference, SeatAddress
 from mail.services.addresses import PLAY_ADDRESS, unsubscribe_url
@@ -23,7 +27,7 @@ def reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
     if address is None:
         return "unknown_address", "no seat has this reply address (it may have been replaced)"
     inbound.user_id, inbound.game_id, inbound.seat = address.user_id, address.game_id, address.seat
-    account = selectors.mail_account(user_id=address.user_id)
+    account = account_selectors.mail_account(user_id=address.user_id)
     user = account["user"]
     preference = preference_of(user.pk)
     if not account["email"] or inbound.sender.lower() != account["email"].lower():
@@ -48,13 +52,13 @@ def reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
 
 
 def _chat_post(game: Any, user: Any, lines: list[str]) -> str:
-    """The reply's chat lines into the game's chat (`games.services.chat_post`): what the answer says of them."""
+    """The reply's chat lines into the game's chat (`chat.services.chat_post`): what the answer says of them."""
     posted = 0
     try:
         for line in lines:
-            services.chat_post(game_id=game.pk, user=user, text=line[:chat_service.MAX_LENGTH])
+            chat_services.chat_post(game_id=game.pk, user=user, text=line[:chat_service.MAX_LENGTH])
             posted += 1
-    except errors.ServiceError as error:
+    except apikit_errors.ServiceError as error:
         return f"Your chat lines were not all posted ({posted} of {len(lines)}, {error.code}): {error.detail}"
     return f"Your chat line{'s are' if posted != 1 else ' is'} in game {game.pk}'s chat; the other players see it in their next mail."
 
@@ -75,8 +79,8 @@ def _command_do(inbound: Inbound, message: Any, account: dict, preference: Prefe
         return "board", "board sent"
     if word in ("vacation on", "vacation off"):
         try:
-            services.vacation_set(user=user, on=word.endswith("on"))
-        except errors.ServiceError as error:
+            account_services.vacation_set(user=user, on=word.endswith("on"))
+        except apikit_errors.ServiceError as error:
             _answer(inbound, account, preference, error.code, f"Vacation not changed: {error.detail}", game)
             return error.code, error.detail
         said = "Your vacation has started: your clocks are stopped." if word.endswith("on") else "Your vacation is over: your clocks run again."
@@ -121,7 +125,7 @@ def life_do(inbound: Inbound, account: dict, preference: Preference, game: Any, 
     code, call, kwargs, said = LIFE_COMMANDS[word]
     try:
         getattr(services, call)(game_id=game.pk, user=account["user"], **kwargs)
-    except errors.ServiceError as error:
+    except apikit_errors.ServiceError as error:
         _answer(inbound, account, preference, error.code, f"Not done ({word}): {error.detail}", game)
         return error.code, error.detail
     fresh = selectors.game_get(game_id=game.pk)
@@ -158,9 +162,9 @@ def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Prefe
             guard = int(parts["seq"])
         try:
             event_seq = _move_one(inbound, game, user, spec, guard, index)
-        except (errors.ServiceError, RulesError) as error:
+        except (apikit_errors.ServiceError, RulesError) as error:
             code = error.code
-            detail = error.detail if isinstance(error, errors.ServiceError) else error.message
+            detail = error.detail if isinstance(error, apikit_errors.ServiceError) else error.message
             fresh = selectors.game_get(game_id=game.pk)
             said = _played_words(game.pk, played)
             said += f"Your move {spec!r} was not played ({code}): {detail}"

@@ -262,7 +262,6 @@ def test_a_hidden_information_game_is_analysed_from_each_movers_view_only(ask, s
 def test_asking_takes_a_play_token_and_a_revoked_one_gets_nothing_queued(ask, sent):
     """As an attacker would try it: a read-only token, a just-revoked one, and a private game's id
     that answers exactly as an id that does not exist."""
-    from tests.api.conftest import Player
 
     game_id, (host, _) = _finished_race()
     reader = Player(host.username, host.post("/api/tokens/", {"scopes": ["read"]}).json()["token"])

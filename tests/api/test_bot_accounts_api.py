@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Account, Seat
+from accounts.models import Account
+from games.models import Seat
 from tests.api.conftest import Player, register
 
 pytestmark = pytest.mark.django_db

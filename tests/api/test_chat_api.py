@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import ChatMessage, Event
+from chat.models import ChatMessage
+from games.models import Event
 from tests.api.conftest import register, start_game
 
 pytestmark = pytest.mark.django_db

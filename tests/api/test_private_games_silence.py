@@ -10,7 +10,7 @@ import pytest
 
 from hooks import services as hook_services
 from hooks.models import Delivery
-from tests.api.conftest import register, start_game
+from tests.api.conftest import register
 
 pytestmark = pytest.mark.django_db
 

@@ -13,10 +13,12 @@ from django.contrib.staticfiles import finders
 from hypothesis import HealthCheck, given, settings
 from schemathesis import checks
 
+from accounts import urls as accounts_urls
 from analysis import urls as analysis_urls
+from apikit import http_errors
+from apikit import schema as kit_schema
+from chat import urls as chat_urls
 from competition import urls as competition_urls
-from games import http_errors
-from games import schema as games_schema
 from games import urls as games_urls
 from hooks import urls as hooks_urls
 from mail import urls as mail_urls
@@ -50,13 +52,13 @@ def test_the_schema_is_served_and_documents_every_operation(client):
     assert {"moveSubmit", "gameCreate", "gameEvents", "legalMoves", "health", "tokenCreate", "webhookCreate"} <= operations
     routes = {
         (str(route.pattern), method)
-        for route in games_urls.urlpatterns + hooks_urls.urlpatterns + mail_urls.urlpatterns + competition_urls.urlpatterns
-            + analysis_urls.urlpatterns
+        for route in games_urls.urlpatterns + accounts_urls.urlpatterns + chat_urls.urlpatterns + hooks_urls.urlpatterns
+            + mail_urls.urlpatterns + competition_urls.urlpatterns + analysis_urls.urlpatterns
         for method in _methods(route)
     }
     streams = {"gameStream", "gameChatStream", "accountStream"}  # not DRF views: documented by streams.schema
     assert streams <= operations
-    streams.add("ready")  # nor is readiness (project.ops): documented by games.schema
+    streams.add("ready")  # nor is readiness (project.ops): documented by apikit.schema
     canonical = {(path, method) for path, method in routes if path.endswith(("/", ".txt"))}
     assert len(operations - streams) == len(canonical)
     assert all(path.endswith(("/", ".txt")) for path in document["paths"])
@@ -72,7 +74,7 @@ def test_every_error_code_is_in_the_schema_with_the_code_and_detail_shape(client
         code = body["properties"]["code"]
         documented |= set(code.get("enum", ()))
         documented |= set(re.findall(r"`([a-z_]+)`", code.get("description", "")))
-    edge = set(games_schema.EDGE_STATUS) | set(games_schema.BODY_STATUS) | set(games_schema.AUTH_STATUS)
+    edge = set(kit_schema.EDGE_STATUS) | set(kit_schema.BODY_STATUS) | set(kit_schema.AUTH_STATUS)
     unused_anywhere = {"rules_error", "bot_error", "no_move_to_choose", "ambiguous_notation", "unknown_notation"}
     assert sorted(set(http_errors.STATUS) - unused_anywhere - documented) == []
     assert sorted(edge - documented) == []
@@ -83,7 +85,7 @@ def test_each_documented_code_has_the_status_it_is_answered_with(client):
     for name, body in _error_schemas(document).items():
         status = int(name[-3:])
         for code in body["properties"]["code"].get("enum", ()):
-            assert games_schema._status_of(code) == status, (name, code)
+            assert kit_schema._status_of(code) == status, (name, code)
 
 
 def test_the_docs_page_works_offline(client):

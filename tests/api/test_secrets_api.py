@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from accounts import services as account_services
 from games import services, store
 from games.models import Game
 from tests.api.conftest import Player
@@ -63,7 +64,7 @@ def _everything_seen(player: Player, game_id: int, seq: int) -> dict:
 def test_a_secret_choice_changes_nothing_another_seat_can_read(monkeypatch):
     monkeypatch.setattr(services.lobby, "new_seed", lambda: "same-seed-for-both-games")
     users = [get_user_model().objects.create_user(f"w{n}", password="pw-long-enough") for n in range(2)]
-    tokens = [services.token_obtain(username=u.username, password="pw-long-enough").key for u in users]
+    tokens = [account_services.token_obtain(username=u.username, password="pw-long-enough").key for u in users]
     players = [Player(u.username, t) for u, t in zip(users, tokens)]
 
     first, second = _to_the_duel(users), _to_the_duel(users)
@@ -75,7 +76,7 @@ def test_a_secret_choice_changes_nothing_another_seat_can_read(monkeypatch):
 
     seen = [_everything_seen(players[watcher], game.pk, game.seq + 1) for game in (first, second)]
     assert seen[0] == seen[1]
-    spectator = Player("nobody", services.account_create(username="nobody", password="pw-long-enough")[1].key)
+    spectator = Player("nobody", account_services.account_create(username="nobody", password="pw-long-enough")[1].key)
     assert _everything_seen(spectator, first.pk, first.seq + 1)["events"] == _everything_seen(
         spectator, second.pk, second.seq + 1
     )["events"]
@@ -89,7 +90,7 @@ def test_a_secret_choice_landing_while_the_other_seat_chooses_does_not_refuse_it
     the second is played all the same (its moves are the ones it chose from). A move whose
     position did change is still refused as stale."""
     users = [get_user_model().objects.create_user(f"s{n}", password="pw-long-enough") for n in range(2)]
-    players = [Player(u.username, services.token_obtain(username=u.username, password="pw-long-enough").key) for u in users]
+    players = [Player(u.username, account_services.token_obtain(username=u.username, password="pw-long-enough").key) for u in users]
     game = _to_the_duel(users)
     first, second = game.to_act
     listed = {seat: players[seat].get(f"/api/games/{game.pk}/legal-moves/").json() for seat in (first, second)}

@@ -9,9 +9,9 @@ import time
 import pytest
 from rest_framework.test import APIClient
 
+from accounts import services as accounts
+from accounts.models import ApiToken
 from games import time_controls
-from games.models import ApiToken
-from games.services import accounts
 from tests.api.conftest import Player, register, start_game
 
 pytestmark = pytest.mark.django_db
@@ -111,7 +111,7 @@ def test_an_account_holds_a_bounded_number_of_live_tokens(player, monkeypatch):
 
 
 def _hearing_revocations() -> None:
-    from games import auth
+    from accounts import auth
 
     deadline = time.monotonic() + 5
     while not auth.hearing_revocations():
@@ -134,7 +134,7 @@ def _revoked_by_another_process(key: str) -> None:
     import redis
     from django.conf import settings
 
-    from games import auth
+    from accounts import auth
 
     digest = hashlib.sha256(key.encode()).hexdigest()
     ApiToken.objects.filter(key_digest=digest).update(revoked_at=time_controls.now())
@@ -162,7 +162,7 @@ def test_a_process_reads_a_token_once_and_hears_of_a_revocation_elsewhere_at_onc
 
 @pytest.mark.redis
 def test_a_process_that_cannot_hear_revocations_keeps_no_tokens(player, settings):
-    from games import auth
+    from accounts import auth
 
     settings.SCRAPYARD_TOKEN_CACHE_SECONDS = 10
     _hearing_revocations()
@@ -179,7 +179,7 @@ def test_a_process_that_cannot_hear_revocations_keeps_no_tokens(player, settings
 
 @pytest.mark.redis
 def test_a_revoked_token_never_mints_even_before_its_revocation_is_heard(player, settings):
-    from games import auth
+    from accounts import auth
 
     settings.SCRAPYARD_TOKEN_CACHE_SECONDS = 10
     _hearing_revocations()
@@ -213,7 +213,7 @@ def test_the_first_token_can_be_rotated_and_revoked(player):
 
 
 def test_each_request_gets_its_own_copy_of_the_cached_account(player, settings):
-    from games import auth
+    from accounts import auth
 
     settings.SCRAPYARD_TOKEN_CACHE_SECONDS = 10
     first = auth.ScopedTokenAuthentication().authenticate_credentials(player.token)
@@ -253,7 +253,7 @@ def test_an_etag_is_keyed_with_the_server_secret_so_it_confirms_no_guess_of_the_
     ("Token nosuchkey", "Invalid token."),
 ])
 def test_a_malformed_token_header_is_refused_as_drf_refuses_it(player, header, answer):
-    """The header is read from the environ (`games.auth`), with DRF's own refusals."""
+    """The header is read from the environ (`accounts.auth`), with DRF's own refusals."""
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=header)
     refused = client.get("/api/tokens/")

@@ -64,7 +64,7 @@ def test_casual_and_aborted_games_change_nothing():
 
 
 def test_a_rated_game_needs_a_clock():
-    from games.errors import InvalidInput
+    from apikit.errors import InvalidInput
 
     one, two = make_users(2)
     with pytest.raises(InvalidInput):

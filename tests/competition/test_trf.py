@@ -151,7 +151,7 @@ def _account(player):
 
 @pytest.mark.django_db(transaction=True)
 def test_an_import_naming_no_account_or_out_of_rating_order_changes_nothing():
-    from games.errors import InvalidInput
+    from apikit.errors import InvalidInput
 
     organiser = _account(register())
     nobody = BBP_CASES[3][0]  # players P1..P7: no such accounts

@@ -8,7 +8,9 @@ import datetime as dt
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import deadlines, dispatch, errors, selectors, services, store, time_controls, timeouts
+from accounts import selectors as account_selectors
+from accounts import services as account_services
+from games import deadlines, dispatch, errors, services, store, time_controls, timeouts
 from games.models import Deadline, Event, Game, Seat
 
 pytestmark = pytest.mark.django_db
@@ -191,32 +193,32 @@ def test_vacation_stops_correspondence_clocks_and_restarts_them_where_they_were(
     game, users = _game({"type": "correspondence", "days": 3})
     seat = game.to_act[0]
     clock.advance(86_400)
-    services.vacation_set(user=users[seat], on=True)
+    account_services.vacation_set(user=users[seat], on=True)
     row = _row(game)
     assert row.due_at is None and row.spent_seconds == 86_400
     clock.advance(5 * 86_400)
     assert deadlines.sweep() == 0
-    services.vacation_set(user=users[seat], on=False)
+    account_services.vacation_set(user=users[seat], on=False)
     assert _row(game).due_at == clock.at + dt.timedelta(days=2)
-    info = selectors.vacation_info(services.account_of(users[seat]))
+    info = account_selectors.vacation_info(account_services.account_of(users[seat]))
     assert info["days_used"] == 5 and info["days_left"] == 25 and not info["on_vacation"]
 
 
 def test_step_clocks_never_stop_and_vacation_runs_out(clock):
     game, users = _game({"type": "step", "seconds": 60})
     seat = game.to_act[0]
-    services.vacation_set(user=users[seat], on=True)
+    account_services.vacation_set(user=users[seat], on=True)
     assert _row(game).due_at == T0 + dt.timedelta(seconds=60)
     clock.advance(31 * 86_400)
-    assert services.vacations_expire() == 1
-    assert selectors.vacation_info(services.account_of(users[seat]))["days_left"] == 0
+    assert account_services.vacations_expire() == 1
+    assert account_selectors.vacation_info(account_services.account_of(users[seat]))["days_left"] == 0
     with pytest.raises(errors.NoVacationLeft):
-        services.vacation_set(user=users[seat], on=True)
+        account_services.vacation_set(user=users[seat], on=True)
 
 
 def test_a_seat_due_while_on_vacation_starts_stopped(clock):
     users = _users(2)
-    services.vacation_set(user=users[1], on=True)
+    account_services.vacation_set(user=users[1], on=True)
     game = services.game_create(
         creator=users[0], rules_id="scavenge", players=2, options={}, time_control={"type": "bank"}
     )
@@ -231,7 +233,7 @@ def test_a_seat_due_while_on_vacation_starts_stopped(clock):
     on_vacation = _row(game, 1)
     assert on_vacation.due_at is None and on_vacation.running_since is None
     clock.advance(3600)
-    services.vacation_set(user=users[1], on=False)
+    account_services.vacation_set(user=users[1], on=False)
     assert _row(game, 1).due_at == clock.at + dt.timedelta(hours=240)
 
 

@@ -9,8 +9,8 @@ import uuid
 import pytest
 
 import rules
+from apikit.views import _without_countdown
 from games import dispatch, services, signals, store, tasks
-from games.apis import _without_countdown
 from games.models import ConditionalLine, Event, Game
 from tests.api.conftest import register, start_game
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import audit, services, store, writer
+from games import audit, store, writer
 from games.models import Deadline, Event, Game, IdempotencyKey, Snapshot
 from games.stores import fast
 from tests.api.conftest import start_game

@@ -11,6 +11,8 @@ from django.core.management import call_command
 from django.db import connection
 from rest_framework.test import APIClient
 
+from accounts import services as account_services
+from apikit import errors as apikit_errors
 from games import errors, services, store, stores
 from games.models import Event, Game
 
@@ -74,7 +76,7 @@ def test_one_move_per_seq_when_clients_race():
 def test_racing_retries_with_one_idempotency_key_store_one_move():
     game, users = _started_game()
     seat = game.to_act[0]
-    token = services.token_obtain(username=users[seat].username, password="pw-long-enough").key
+    token = account_services.token_obtain(username=users[seat].username, password="pw-long-enough").key
     move = store.rules_of(game).legal_moves(store.state_at(game), seat)[0]
 
     def retry(i: int):
@@ -139,7 +141,7 @@ def test_two_seats_accepting_a_draw_while_its_seat_moves_settle_one_way():
             assert game.result["reason"] == "draw_agreed" and not moved
         else:
             assert moved and any(isinstance(r, errors.DrawNotOffered) for r in results[:2])
-        assert all(isinstance(r, (Event, services.Submitted, errors.ServiceError)) for r in results), results
+        assert all(isinstance(r, (Event, services.Submitted, apikit_errors.ServiceError)) for r in results), results
         call_command("verify_log", str(game.pk))
 
 

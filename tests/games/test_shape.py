@@ -9,7 +9,11 @@ from pathlib import Path
 
 import bots.base
 import rules.errors
-from games import errors, http_errors
+from accounts import errors as account_errors
+from apikit import errors as kit_errors
+from apikit import http_errors
+from chat import errors as chat_errors
+from games import errors
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -123,8 +127,9 @@ def _codes(module) -> set[str]:
 
 
 def test_every_error_code_has_its_status_in_the_one_table():
-    codes = _codes(errors) | _codes(rules.errors) | _codes(bots.base)
-    assert {"stale_seq", "not_your_turn", "unknown_bot"} <= codes
+    codes = (_codes(errors) | _codes(kit_errors) | _codes(account_errors) | _codes(chat_errors)
+             | _codes(rules.errors) | _codes(bots.base))
+    assert {"stale_seq", "not_your_turn", "unknown_bot", "token_not_found", "chat_too_fast", "unknown_field"} <= codes
     assert sorted(codes - set(http_errors.STATUS)) == []
     assert not any(hasattr(cls, "status") for _, cls in inspect.getmembers(errors, inspect.isclass))
 

@@ -30,8 +30,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import rules
+from accounts.models import Account
 from games import concurrency, store, stores, time_controls
-from games.models import Account, Deadline, Event, Game, IdempotencyKey, Seat, Snapshot
+from games.models import Deadline, Event, Game, IdempotencyKey, Seat, Snapshot
 from games.services import lobby
 from tests.api.conftest import Player, register
 

@@ -14,6 +14,7 @@ import re
 import pytest
 from django.test import Client
 
+from accounts import selectors as account_selectors
 from games import selectors, time_controls
 from mail import services
 from mail.models import Inbound, Outgoing, Preference
@@ -155,7 +156,7 @@ def test_mails_hold_nothing_of_another_seats_secret(sink, gateway, eager_tasks, 
     frozen = time_controls.now()
     monkeypatch.setattr(time_controls, "now", lambda: frozen)
     alice, bob = mail_players("mo", "nat")
-    users = [selectors.user_get(user_id=_uid(name)) for name in ("mo", "nat")]
+    users = [account_selectors.user_get(user_id=_uid(name)) for name in ("mo", "nat")]
     for user in users:  # the random walk to the duel is the test's own: no move played for it
         services.settings_update(user=user, play_forced=False)
     first, second = _to_the_duel(users), _to_the_duel(users)

@@ -9,6 +9,7 @@ import random
 import pytest
 
 import rules
+from accounts import services as account_services
 from games import selectors, services, store
 from mail import compose
 from mail import services as mail_services
@@ -25,7 +26,7 @@ def _users(*names: str) -> list:
 
     users = []
     for name in names:
-        user, _ = services.account_create(username=name, password="correct horse battery", email=f"{name}@players.example")
+        user, _ = account_services.account_create(username=name, password="correct horse battery", email=f"{name}@players.example")
         mail_services.settings_update(user=user, play_forced=False)  # the test plays every move itself
         users.append(get_user_model().objects.get(pk=user.pk))
     return users

@@ -9,6 +9,7 @@ import smtplib
 import pytest
 from django.test import Client
 
+from accounts import selectors as account_selectors
 from bots import heuristics
 from games import selectors, store
 from games.models import Event
@@ -174,7 +175,7 @@ def test_in_a_simultaneous_step_another_seats_choice_does_not_make_a_mail_stale(
     from tests.api.test_secrets_api import _to_the_duel
 
     una, vic = mail_players("una", "vic")
-    users = [selectors.user_get(user_id=uid) for uid in _user_ids("una", "vic")]
+    users = [account_selectors.user_get(user_id=uid) for uid in _user_ids("una", "vic")]
     from mail import services as mail_services
 
     for user in users:  # the random walk to the duel is the test's own: no move played for it

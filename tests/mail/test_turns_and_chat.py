@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from chat.models import ChatMessage
 from games import selectors
-from games.models import ChatMessage, Event
+from games.models import Event
 from mail.models import Inbound
 from tests.mail.players import mail_game, mail_players
 from tests.mail.smtp import headline, listed_moves, send_reply, text_of

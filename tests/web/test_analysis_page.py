@@ -10,6 +10,7 @@ import random
 import pytest
 from django.contrib.auth import get_user_model
 
+from accounts import services as account_services
 from games import services
 from games.models import Game
 from tests.web.conftest import wait_for_js
@@ -36,7 +37,7 @@ def test_a_finished_games_analysis_is_requested_and_shown(browser, site, screens
     settings.SCRAPYARD_ANALYSIS_MILLISECONDS = 100
     alice = _sign_up(browser.new_context(viewport={"width": 1280, "height": 900}), site, "alicean")
     game_id = _create(alice, site, "terrafex")
-    bob, _ = services.account_create(username="bobanalysis", password="correct horse battery", email="")
+    bob, _ = account_services.account_create(username="bobanalysis", password="correct horse battery", email="")
     services.game_join(game_id=game_id, user=bob)
     _play_and_resign(game_id, moves=8)
 

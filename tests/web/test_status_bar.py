@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.test_browser import _my_turn, _play_one, _two_at_a_table
+from tests.web.test_browser import _my_turn, _two_at_a_table
 from web import table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from accounts import services as account_services
 from games import deadlines, services, store, tasks, time_controls
 from games.models import Deadline, Event, Game, Seat
 from tests.workers.conftest import wait_for
@@ -106,13 +107,13 @@ def test_vacation_stops_a_correspondence_clock_and_it_runs_again_after(start_wor
     start_worker()
     game, users = _game({"type": "correspondence", "days": 1})
     seat = game.to_act[0]
-    services.vacation_set(user=users[seat], on=True)
+    account_services.vacation_set(user=users[seat], on=True)
     row = Deadline.objects.get(game=game)
     assert row.due_at is None
     Deadline.objects.filter(pk=row.pk).update(spent_seconds=row.budget_seconds - 2)  # 2 s left
     time.sleep(4)
     assert not _timeouts(game)
-    services.vacation_set(user=users[seat], on=False)
+    account_services.vacation_set(user=users[seat], on=False)
     resumed = Deadline.objects.get(pk=row.pk).due_at
     timeout = wait_for(lambda: _timeouts(game), 10)[0]
     _stop_clocks(game)

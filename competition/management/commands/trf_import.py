@@ -7,8 +7,8 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from apikit.errors import ServiceError
 from competition import tournament_service
-from games.errors import ServiceError
 
 
 class Command(BaseCommand):

@@ -1,26 +1,26 @@
-"""A game's chat (`games.services.chat`): where the caller talks, and the lines it may read."""
+"""A game's chat (`chat.services`): where the caller talks, and the lines it may read."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.models import ChatChannel, ChatMessage, ChatMute, Game, GameStatus
-from games.selectors.access import seat_of
+from chat.models import ChatChannel, ChatMessage, ChatMute
+from games import selectors as game_selectors
 
 
-def chat_channel(*, game: Game, user: Any) -> str:
+def chat_channel(*, game: Any, user: Any) -> str:
     """Where the caller talks: with the players if seated, else with the spectators."""
-    return ChatChannel.PLAYERS if seat_of(game=game, user=user) is not None else ChatChannel.SPECTATORS
+    return ChatChannel.PLAYERS if game_selectors.seat_of(game=game, user=user) is not None else ChatChannel.SPECTATORS
 
 
-def chat_lines(*, game: Game, user: Any, after: int = 0, limit: int = 200, since: Any = None) -> list[dict[str, Any]]:
+def chat_lines(*, game: Any, user: Any, after: int = 0, limit: int = 200, since: Any = None) -> list[dict[str, Any]]:
     """The chat lines the caller may read after id `after` (and, given `since`, written after
     that time): its own channel while the game runs, both once it is over; none from accounts
     it muted."""
     lines = ChatMessage.objects.filter(game=game, id__gt=after).select_related("user").order_by("id")
     if since is not None:
         lines = lines.filter(created_at__gt=since)
-    if game.status != GameStatus.FINISHED:
+    if not game_selectors.game_finished(game):
         lines = lines.filter(channel=chat_channel(game=game, user=user))
     if user.is_authenticated:
         lines = lines.exclude(user__in=ChatMute.objects.filter(user=user).values("muted"))

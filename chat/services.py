@@ -12,9 +12,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from apikit.errors import InvalidInput
+from chat import selectors as chat_selectors
+from chat.errors import ChatTooFast
+from chat.models import ChatMessage, ChatMute
 from games import announce, selectors, time_controls
-from games.errors import ChatTooFast, InvalidInput
-from games.models import ChatMessage, ChatMute
 
 MAX_LENGTH = 500
 
@@ -29,7 +31,7 @@ def chat_post(*, game_id: int, user: Any, text: str, invitation: str = "") -> Ch
         since = time_controls.now() - dt.timedelta(minutes=1)
         if ChatMessage.objects.filter(game=game, user=user, created_at__gte=since).count() >= settings.SCRAPYARD_CHAT_PER_MINUTE:
             raise ChatTooFast(f"at most {settings.SCRAPYARD_CHAT_PER_MINUTE} lines a minute in a game: wait a little")
-        line = ChatMessage.objects.create(game=game, user=user, channel=selectors.chat_channel(game=game, user=user), text=text)
+        line = ChatMessage.objects.create(game=game, user=user, channel=chat_selectors.chat_channel(game=game, user=user), text=text)
         announce.chat_after_commit(game, line.pk)
     return line
 

@@ -1,5 +1,5 @@
-"""Accounts: vacation, settings as their owner sees them, and who an account is to the mailer
-(its address and the notices it wants)."""
+"""Reads of accounts: vacation, settings as their owner sees them, who an account is to the mailer
+(its address and the notices it wants), and scoped API tokens as their owner sees them."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 
+from accounts.models import Account, ApiToken
 from games import time_controls
-from games.models import Account
-
 
 User = get_user_model()
 
@@ -95,5 +95,40 @@ def user_get(*, user_id: int) -> Any:
     return User.objects.get(pk=user_id)
 
 
+def vacations_since(*, user_ids: list[int]) -> dict[int, Any]:
+    """When each of these accounts went on vacation (None: not on vacation), for their clocks."""
+    return dict(Account.objects.filter(user_id__in=user_ids).values_list("user_id", "vacation_since"))
+
+
+def bot_account_user(*, username: str) -> Any:
+    """The user of the bot account named `username`, or None when there is none."""
+    bot = Account.objects.select_related("user").filter(user__username=username, is_bot=True).first()
+    return None if bot is None else bot.user
+
+
 def is_bot_account(*, user: Any) -> bool:
     return Account.objects.filter(user=user, is_bot=True).exists()
+
+
+def tokens_live(*, user: Any, at: dt.datetime | None = None):
+    """The account's scoped tokens that still work: not revoked, not expired."""
+    at = at or time_controls.now()
+    live = ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+    return live.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=at))
+
+
+def token_info(token: ApiToken, key: str | None = None) -> dict[str, Any]:
+    """A token as its owner sees it; the key only in the answer that made it."""
+    return {
+        "id": token.pk,
+        "name": token.name,
+        "scopes": token.scopes,
+        "prefix": token.prefix,
+        "created_at": token.created_at,
+        "expires_at": token.expires_at,
+        **({"token": key} if key is not None else {}),
+    }
+
+
+def token_list(*, user: Any) -> list[dict[str, Any]]:
+    return [token_info(token) for token in tokens_live(user=user).order_by("pk")]

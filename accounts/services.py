@@ -1,4 +1,4 @@
-"""Accounts: sign-up, tokens (the first, all-powerful one, and scoped ones: `games.auth`), and vacation (which stops the account's correspondence and bank
+"""Accounts: sign-up, tokens (the first, all-powerful one, and scoped ones: `accounts.auth`), and vacation (which stops the account's correspondence and bank
 clocks; see `games.deadlines`).
 
 Each account has `vacation_days_per_year` (default 30), counted per calendar year (UTC) of the
@@ -21,17 +21,13 @@ from django.db import IntegrityError, transaction
 from rest_framework import exceptions
 from rest_framework.authtoken.models import Token
 
-from games import auth, selectors, time_controls
-from games.errors import (
-    AccountHasPlayed,
-    InvalidCredentials,
-    InvalidInput,
-    NoVacationLeft,
-    TokenNotFound,
-    TooManyTokens,
-    UsernameTaken,
-)
-from games.models import Account, ApiToken, Seat
+from accounts import auth, selectors
+from accounts.errors import AccountHasPlayed, InvalidCredentials, TokenNotFound, TooManyTokens, UsernameTaken
+from accounts.models import Account, ApiToken
+from apikit.errors import InvalidInput
+from games import selectors as game_selectors
+from games import time_controls
+from games.errors import NoVacationLeft
 from games.services.clocks import clocks_of_user_set
 
 User = get_user_model()
@@ -76,7 +72,7 @@ def bot_account_mark(*, user: Any) -> Account:
     account = Account.objects.select_for_update().get(pk=account_of(user).pk)
     if account.is_bot:
         return account
-    if Seat.objects.filter(user=user).exists():
+    if game_selectors.has_taken_a_seat(user=user):
         raise AccountHasPlayed("an account that has played as a person cannot become a bot's; make a new one")
     account.is_bot = True
     account.save(update_fields=["is_bot"])

@@ -1,7 +1,7 @@
 """Errors as HTTP answers: one JSON shape, {"code": <stable snake_case>, "detail": <for people>},
 and one table from code to status.
 
-Services raise `games.errors.ServiceError`s, the rules `rules.errors.RulesError`s, the bots
+Services raise `apikit.errors.ServiceError`s, the rules `rules.errors.RulesError`s, the bots
 `bots.base.BotError`s and DRF its own exceptions. `exception_handler` (DRF's hook) gives each its
 status from `STATUS`; a rules code not in the table (the rules may name their own, such as
 `unknown_field`) is 422 when the move was understood but is illegal, else 400.
@@ -17,8 +17,8 @@ from django.http import Http404
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
+from apikit.errors import ServiceError
 from bots.base import BotError
-from games.errors import ServiceError
 from project import http
 from rules.errors import IllegalMove, InvalidOptions, RulesError
 

@@ -38,9 +38,9 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import BasePermission
 
+from accounts.models import ApiToken
 from games import time_controls
 from games.stores.fast import loaded_instance
-from games.models import ApiToken
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,1 @@
+"""Accounts, tokens and authentication."""

@@ -1,0 +1,1 @@
+"""The API kit every app's REST views stand on."""
