@@ -27,9 +27,5 @@ class NotTheOrganiser(ServiceError):
     code = "not_the_organiser"
 
 
-class PlayerNotFound(ServiceError):
-    code = "player_not_found"
-
-
 class TrfNotForTables(ServiceError):
     code = "trf_two_player_only"
