@@ -6,7 +6,8 @@ Writes are in `games.services`. One module per concern; every name below is impo
 - `access`: which games a caller may see (private games, invitations) and its seat in one;
 - `game`: one game as a seat sees it (detail, summary, clocks, legal moves, the answer to a
   move, the board as text, a move read from notation, whether a reply's position still holds);
-- `events`: the log as a seat may see it, with notation; what a live stream shares;
+  what a live stream shares (the new events and the public state they leave);
+- `events`: the log as a seat may see it, with notation;
 - `feeds`: what the apps beside `games` follow (account feed, hooks, mail's fan-out, deadline
   warnings);
 - `life`: pending draw offers and takeback requests, seats still playing, the abandonment sweep;
@@ -38,6 +39,7 @@ from games.selectors.access import (
 from games.selectors.game import (
     board_text,
     clocks_of,
+    events_after,
     game_detail,
     game_list,
     game_summary,
@@ -46,13 +48,13 @@ from games.selectors.game import (
     move_read,
     moves_unchanged_since,
     presentation_of,
+    public_state,
     seats_of,
     view_at,
 )
 from games.selectors.events import (
     FORCED_KEY_PREFIX,
     event_visible,
-    events_after,
     events_seen_by,
     events_since_own_move,
     events_visible,
@@ -164,6 +166,7 @@ __all__ = [
     "moves_unchanged_since",
     "pending_proposals",
     "presentation_of",
+    "public_state",
     "private_game_viewers",
     "rules_catalogue",
     "rules_detail",
