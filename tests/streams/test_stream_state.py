@@ -222,6 +222,19 @@ class StreamBot(threading.Thread):
         return json.loads(body)["seq"]
 
 
+def _until_done(bots: list[StreamBot], quiet_for: float = 60) -> None:
+    """Until every bot's stream has ended; fails when no bot saw a newer state for `quiet_for`
+    seconds (the game stalled: no bot was told it could move)."""
+    newest, heard_at = -1, time.monotonic()
+    while any(bot.is_alive() for bot in bots):
+        for bot in bots:
+            bot.join(timeout=0.5)
+        seen = max(bot.last_state["seq"] if bot.last_state else -1 for bot in bots)
+        if seen > newest:
+            newest, heard_at = seen, time.monotonic()
+        assert time.monotonic() - heard_at < quiet_for, f"the game stalled at seq {newest}"
+
+
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.parametrize("rules_id", ["toy_race", "terrain_vague"])
@@ -234,9 +247,7 @@ def test_two_stream_only_bots_play_a_whole_game_with_one_request_per_move_of_the
     try:
         for bot in bots:
             bot.start()
-        for bot in bots:
-            bot.join(timeout=600)
-            assert not bot.is_alive(), "the game did not end"
+        _until_done(bots)
     finally:
         stop(server)
     game = players[0].get(f"/api/games/{game_id}/").json()
