@@ -12,6 +12,7 @@ import threading
 import time
 from urllib.parse import urlsplit
 
+import jsonschema
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient
@@ -156,6 +157,25 @@ def _public(state: dict) -> dict:
     said = {key: state[key] for key in PUBLIC}
     said["deadlines"] = [{key: value for key, value in entry.items() if key != "seconds_left"} for entry in said["deadlines"]]
     return said
+
+
+def test_every_item_of_a_game_stream_is_what_the_schema_says(client):
+    """Each item, state or event, matches exactly one branch of the schema's `GameStreamItem`."""
+    document = json.loads(client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").content)
+    item_schema = jsonschema.Draft202012Validator(
+        {"$ref": "#/components/schemas/GameStreamItem", "components": document["components"]})
+    game_id, players = start_game("scavenge", 2)
+
+    async def scenario():
+        seated, watcher = await _open(game_id, players[0].token, NDJSON), await _open(game_id, None, NDJSON, after="0")
+        played = await sync_to_async(_move)(await sync_to_async(_to_act)(players, game_id), game_id)
+        return [await _read(stream, _has_state_at(played["seq"], NDJSON)) for stream in (seated, watcher)]
+
+    texts = _run(scenario)
+    items = [item for text in texts for item in _items(text, NDJSON)]
+    assert {item.get("type") for item in items} == {"game_full", "game_state", None}
+    for item in items:
+        item_schema.validate(item)
 
 
 # --- a stream-only bot, over real HTTP -----------------------------------------------------------
