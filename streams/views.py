@@ -18,9 +18,10 @@ seq when it is to act (else none), read for that stream alone. No stream ever ca
 seat's moves, and the public part is read once for all of a game's streams (`streams.feed`), so
 neither an item nor its timing tells one seat anything of another's. A `game_state` whose seq the
 game has passed before the seat's moves were read is not sent (its moves would be stale): the
-events that passed it, and their own state, follow. A comment (an empty line in NDJSON) every
-`SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies from closing an idle stream; the stream
-ends after the last event of a finished game. The chat stream and the account feed, which may
+events that passed it, and their own state, follow.
+
+A comment (an empty line in NDJSON) every `SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies
+from closing an idle stream; the stream ends after the state that says a game is finished. The chat stream and the account feed, which may
 have nothing to say for hours, open with such a comment (an empty NDJSON line), sent with the
 headers: a client, and any proxy between, knows at once that the stream is open.
 
