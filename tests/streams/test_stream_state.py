@@ -102,6 +102,26 @@ def test_after_or_last_event_id_asks_for_the_events_after_it(kind):
     assert [item.get("type") for item in _items(at_full, kind)] == ["game_full"]
 
 
+def test_a_stream_opened_at_the_games_seq_reads_the_log_from_there_not_from_event_1(monkeypatch):
+    from games import selectors
+
+    game_id, players = start_game("scavenge", 2)
+    for _ in range(4):
+        _move(_to_act(players, game_id), game_id)
+    seq = players[0].get(f"/api/games/{game_id}/").json()["seq"]
+    reads, original = [], selectors.events_after
+    monkeypatch.setattr(selectors, "events_after", lambda **arguments: reads.append(arguments) or original(**arguments))
+
+    async def scenario():
+        stream = await _open(game_id, players[0].token, NDJSON)
+        played = await sync_to_async(_move)(await sync_to_async(_to_act)(players, game_id), game_id)
+        return await _read(stream, _has_state_at(played["seq"], NDJSON)), played
+
+    text, played = _run(scenario)
+    assert [event["seq"] for event in _events(_items(text, NDJSON))] == [played["seq"]]
+    assert reads and all(read["after"] >= seq for read in reads)
+
+
 def test_every_state_item_says_who_acts_the_clocks_and_the_status_and_only_the_seat_to_act_gets_its_moves():
     """Terrain Vague: hidden information, simultaneous steps. Each seat's stream carries its own
     moves exactly as /legal-moves/ gives them, never the other seat's; a spectator's none; the
