@@ -21,9 +21,10 @@ game has passed before the seat's moves were read is not sent (its moves would b
 events that passed it, and their own state, follow.
 
 A comment (an empty line in NDJSON) every `SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies
-from closing an idle stream; the stream ends after the state that says a game is finished. The chat stream and the account feed, which may
-have nothing to say for hours, open with such a comment (an empty NDJSON line), sent with the
-headers: a client, and any proxy between, knows at once that the stream is open.
+from closing an idle stream; the stream ends after the state that says a game is finished. The
+chat stream and the account feed, which may have nothing to say for hours, open with such a
+comment (an empty NDJSON line), sent with the headers: a client, and any proxy between, knows at
+once that the stream is open.
 
 Access follows the caller, not the moment it connected. Every item is rendered for the caller's
 seat at that event: a `seat_left` naming the caller makes it a spectator from there on (so the
