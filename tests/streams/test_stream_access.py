@@ -90,6 +90,8 @@ def test_a_stream_opened_in_a_seat_shows_the_next_occupant_nothing_secret_after_
     after_leaving = [event for event in _events(text, kind) if event["seq"] >= left_at]
     assert [event["seq"] for event in after_leaving] == [seq for seq in sorted(public) if seq >= left_at]
     assert after_leaving == [json.loads(json.dumps(public[event["seq"]])) for event in after_leaving]
+    states = [item for item in _all(text, kind) if item.get("type") == "game_state" and item["seq"] >= left_at]
+    assert states and all(state["legal_moves"] is None for state in states)  # the seat's moves are its occupant's
 
 
 def _revoke(owner, token_id: int) -> None:
