@@ -1,5 +1,7 @@
 """A complete third-party bot for Scrapyard, on the public API only: it makes its account a bot
-account, listens to its account feed, and answers each `your_turn` with a legal move.
+account, hears of its games on its account feed, and plays each from that game's stream alone:
+every state on the stream says whether it is to act and with which legal moves, so its only
+requests are the stream and one POST per move of its own.
 
     python examples/stream_bot.py --api http://127.0.0.1:8000 --streams http://127.0.0.1:8001 \\
         --token KEY [--games 1]
@@ -12,9 +14,12 @@ import argparse
 import json
 import random
 import sys
+import threading
 import time
 
 import requests
+
+STATES = ("game_full", "game_state")
 
 
 def choose(moves):
@@ -23,50 +28,58 @@ def choose(moves):
 
 class Bot:
     def __init__(self, api, streams, token):
-        self.api, self.streams = api.rstrip("/"), streams.rstrip("/")
-        self.http = requests.Session()
-        self.http.headers["Authorization"] = f"Token {token}"
+        self.api, self.streams, self.token = api.rstrip("/"), streams.rstrip("/"), token
+        self.playing = set()
 
-    def call(self, method, path, **body):
-        response = self.http.request(method, f"{self.api}/api{path}", json=body or None, timeout=30)
-        return response.status_code, response.json() if response.content else None
+    def session(self):  # one per thread: a requests.Session is not shared between threads
+        http = requests.Session()
+        http.headers["Authorization"] = f"Token {self.token}"
+        return http
 
     def become_bot(self):
-        status, answer = self.call("POST", "/accounts/me/bot/")
-        if status != 200:
-            sys.exit(f"cannot become a bot account: {answer}")
-        print(f"playing as {answer['username']}", flush=True)
+        answer = self.session().post(f"{self.api}/api/accounts/me/bot/", timeout=30)
+        if answer.status_code != 200:
+            sys.exit(f"cannot become a bot account: {answer.text}")
+        print(f"playing as {answer.json()['username']}", flush=True)
 
-    def notices(self):
-        """The account feed, one notice at a time; reconnects after a dropped connection."""
+    def items(self, http, path):
+        """A stream's items, one at a time (NDJSON); reconnects after a dropped connection."""
         while True:
             try:
-                with self.http.get(f"{self.streams}/api/stream/", headers={"Accept": "application/x-ndjson"},
-                                   stream=True, timeout=(10, 60)) as feed:
-                    feed.raise_for_status()
-                    for line in feed.iter_lines():
+                with http.get(f"{self.streams}{path}", headers={"Accept": "application/x-ndjson"},
+                              stream=True, timeout=(10, 60)) as stream:
+                    stream.raise_for_status()
+                    for line in stream.iter_lines():
                         if line:  # blank lines keep the connection alive
                             yield json.loads(line)
             except requests.RequestException as error:
-                print(f"feed lost ({error}); reconnecting", flush=True)
+                print(f"{path} lost ({error}); reconnecting", flush=True)
                 time.sleep(1)
 
     def play(self, game_id):
-        """Moves while it is our turn: one notice per turn, but a stale answer is simply retried."""
-        for _ in range(3):
-            status, listed = self.call("GET", f"/games/{game_id}/legal-moves/")
-            if status != 200 or not listed["moves"]:
+        """Moves at each state that gives it moves; a state older than its own last move (sent
+        before that move landed, in a step where it still had to act) is past and skipped."""
+        http, acted_at, mine = self.session(), -1, -1
+        for item in self.items(http, f"/api/games/{game_id}/stream/"):
+            if item.get("type") == "stream_end":
                 return
-            status, answer = self.call("POST", f"/games/{game_id}/moves/",
-                                       move=choose(listed["moves"]), expected_seq=listed["seq"])
-            if status == 201 or answer.get("code") not in ("stale_seq", "not_your_turn"):
+            if item.get("type") not in STATES:
+                continue  # an event: the state after it follows
+            legal = item["legal_moves"]
+            if legal and legal["moves"] and legal["seq"] > acted_at and legal["seq"] >= mine:
+                acted_at = legal["seq"]
+                answer = http.post(f"{self.api}/api/games/{game_id}/moves/", timeout=30,
+                                   json={"move": choose(legal["moves"]), "expected_seq": legal["seq"]})
+                mine = answer.json()["seq"] if answer.status_code == 201 else mine
+            if item["status"] == "finished":
                 return
 
     def run(self, games):
         finished = 0
-        for notice in self.notices():
-            if notice["type"] == "your_turn":
-                self.play(notice["game"])
+        for notice in self.items(self.session(), "/api/stream/"):
+            if notice["type"] in ("game_started", "your_turn") and notice["game"] not in self.playing:
+                self.playing.add(notice["game"])
+                threading.Thread(target=self.play, args=(notice["game"],), daemon=True).start()
             elif notice["type"] == "game_over":
                 finished += 1
                 print(f"game {notice['game']} over: {notice['result']}", flush=True)

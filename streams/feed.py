@@ -2,9 +2,11 @@
 
 When a move commits, every stream of that game wakes at once. Reading the log for each would be
 a query per stream per move; instead the first stream to ask reads the new events (one query,
-under the game's lock) and the others take them from here. Events are immutable, so sharing them
-is safe; each stream renders them for its own caller (`selectors.event_visible`), so nobody sees
-what is not theirs. A stream resuming from before the kept tail reads the log itself.
+under the game's lock) and the others take them from here, with the game's public state after the
+newest of them (`selectors.public_state`: seq, status, who is to act, clocks, result), which is the
+same for every caller. Events are immutable, so sharing them is safe; each stream renders them for
+its own caller (`selectors.event_visible`), so nobody sees what is not theirs. A stream resuming
+from before the kept tail reads the log itself.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ KEPT = 500  # events kept per game: a stream this far behind reads the log itsel
 class Tail:
     upto: int = -1  # the newest seq read; -1: nothing read yet
     events: list = field(default_factory=list)
-    finished: bool = False
+    state: dict[str, Any] = field(default_factory=dict)  # the game's public state at `upto`
     read_at: float = 0.0
 
 
@@ -46,21 +48,25 @@ class Feed:
 
     async def since(
         self, game_id: int, after: int, newest: int | None, fresh_for: float, run: Callable[..., Awaitable[Any]]
-    ) -> tuple[list, bool]:
-        """The stored events after `after` and whether the game is over. The tail is read again
-        when it is older than `fresh_for` seconds or lacks `newest` (a seq a notice announced);
-        `run` runs a selector off the event loop."""
+    ) -> tuple[list, dict[str, Any]]:
+        """The stored events after `after` and the game's public state after the newest of them
+        (`selectors.public_state`; `status` says whether the game is over). The tail is read again
+        when it is older than `fresh_for` seconds or lacks `newest` (a seq a notice announced) or
+        `after` (a stream that opened at a newer seq than the tail's); `run` runs a selector off
+        the event loop."""
         async with self.locks[game_id]:
             tail = self.tails.setdefault(game_id, Tail())
             stale = time.monotonic() - tail.read_at > fresh_for
-            if tail.upto < 0 or stale or (newest is not None and newest > tail.upto):
-                events, finished = await run(selectors.events_after, game_id=game_id, after=max(tail.upto, 0))
+            behind = after > tail.upto or (newest is not None and newest > tail.upto)  # a newer seq is known
+            if behind or stale:
+                # The first read starts where its stream does (most open at the game's seq), not at event 1.
+                start = tail.upto if tail.upto >= 0 else after
+                events, state = await run(selectors.events_after, game_id=game_id, after=start)
                 tail.events = (tail.events + events)[-KEPT:]
-                tail.upto = tail.events[-1].seq if tail.events else tail.upto
-                tail.finished, tail.read_at = finished, time.monotonic()
+                tail.upto, tail.state, tail.read_at = state["seq"], state, time.monotonic()
             kept_from = tail.events[0].seq if tail.events else tail.upto + 1
             if after + 1 >= kept_from:
-                return [event for event in tail.events if event.seq > after], tail.finished
+                return [event for event in tail.events if event.seq > after], tail.state
         return await run(selectors.events_after, game_id=game_id, after=after)  # far behind: its own read
 
 

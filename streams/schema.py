@@ -35,9 +35,11 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
     result["paths"]["/api/games/{game_id}/stream/"] = {
         "get": _operation(
             "gameStream",
-            "The caller's view of the game's log as it grows: each item exactly what /events/ gives "
-            "the caller; resume with Last-Event-ID or ?after=N; ends after a finished game's last event "
-            "[scope: read]",
+            "The caller's view of the game as it goes: game_full (SSE id: its seq), then each event after "
+            "that seq exactly as /events/ gives the caller (earlier ones only when asked for: ?after=N or "
+            "Last-Event-ID), each batch followed by a game_state (who is to act, the clocks, the status, "
+            "and the caller's own legal moves when its seat is to act); ends after a finished game's "
+            "last state [scope: read]",
             codes=[400, 401, 403, 404, 503],
             parameters=_game_stream_parameters("seq"),
             item="GameStreamItem",
@@ -86,15 +88,17 @@ def _item_schemas() -> dict[str, Any]:
     return {
         "GameStreamFull": {
             "type": "object",
-            "description": "the first item: the game as the caller sees it now (SSE: `event: game_full`)",
-            "properties": {
-                "type": {"type": "string", "enum": ["game_full"]},
-                "seq": {"type": "integer", "description": "the newest event the game includes"},
-                "game": _ref("GameDetail"),
-                "legal_moves": {"oneOf": [_ref("LegalMoves"), {"type": "null"}],
-                                "description": "a seated caller's legal moves (GET legal-moves), else null"},
-            },
-            "required": ["type", "seq", "game", "legal_moves"],
+            "description": "the first item: the game as the caller sees it now (SSE: `event: game_full`, `id:` "
+                           "its seq); the stream goes on from that seq unless ?after or Last-Event-ID asks for more",
+            "properties": {**_state_properties("game_full"), "game": _ref("GameDetail")},
+            "required": [*STATE_REQUIRED, "game"],
+        },
+        "GameStreamState": {
+            "type": "object",
+            "description": "after each batch of events, the state the newest of them left (SSE: `event: game_state`, "
+                           "`id:` its seq): enough for a bot to move without another request",
+            "properties": _state_properties("game_state"),
+            "required": STATE_REQUIRED,
         },
         "StreamEnd": {
             "type": "object",
@@ -107,8 +111,9 @@ def _item_schemas() -> dict[str, Any]:
         },
         "GameStreamItem": {
             "description": "one item of a game's stream: `game_full` first, then each event as /events/ gives it "
-                           "(SSE: `id:` its seq, `event:` its kind), perhaps `stream_end` last",
-            "oneOf": [_ref("GameStreamFull"), _ref("EventAnswer"), _ref("StreamEnd")],
+                           "(SSE: `id:` its seq, `event:` its kind) and a `game_state` after each batch, perhaps "
+                           "`stream_end` last",
+            "oneOf": [_ref("GameStreamFull"), _ref("GameStreamState"), _ref("EventAnswer"), _ref("StreamEnd")],
         },
         "ChatStreamItem": {
             "description": "one item of a game's chat stream: a chat line as /chat/ gives it (SSE: `event: chat`, "
@@ -137,6 +142,26 @@ def _item_schemas() -> dict[str, Any]:
             "description": "one item of the account's feed",
             "oneOf": [_ref("AccountNotice"), _ref("StreamEnd")],
         },
+    }
+
+
+STATE_REQUIRED = ["type", "seq", "status", "to_act", "deadline", "deadlines", "result", "legal_moves"]
+
+
+def _state_properties(kind: str) -> dict[str, Any]:
+    """What every state item of a game's stream says: the same for every caller, but its legal moves."""
+    return {
+        "type": {"type": "string", "enum": [kind]},
+        "seq": {"type": "integer", "description": "the newest event the state includes"},
+        "status": {"type": "string", "enum": ["open", "active", "finished"]},
+        "to_act": {"type": "array", "items": {"type": "integer"},
+                   "description": "the seats that must act now (several in a simultaneous step)"},
+        "deadline": {"type": ["string", "null"], "format": "date-time", "description": "the earliest running due time"},
+        "deadlines": {"type": "array", "items": _ref("Deadline"), "description": "the clock of each seat that must act"},
+        "result": {"type": ["object", "null"], "additionalProperties": {}, "description": "once the game is over"},
+        "legal_moves": {"oneOf": [_ref("LegalMoves"), {"type": "null"}],
+                        "description": "null for a spectator; a seat's own legal moves at `seq` as GET legal-moves "
+                                       "gives them (empty while it is not to act); never another seat's"},
     }
 
 

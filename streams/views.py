@@ -2,16 +2,29 @@
 
 The first item is `game_full`: the game as the caller sees it now (`game`: what
 `GET /api/games/{id}/` gives, view included; `legal_moves`: what `/legal-moves/` gives a seated
-caller, else null; `seq`: the event the state includes), so a client needs no other request to
-start. It has no `id:`, so resuming is unchanged. Each event item after it is exactly what
-`GET /api/games/{id}/events/` gives the caller (a spectator sees only public payloads), as
-Server-Sent Events (`id:` is the event's seq, so a browser's EventSource resumes by itself with
-`Last-Event-ID`) or, with `Accept: application/x-ndjson`, one JSON object a line. `?after=N` or
-`Last-Event-ID: N` resumes after event N. A comment (an empty line in NDJSON) every
-`SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies from closing an idle stream; the stream
-ends after the last event of a finished game. The chat stream and the account feed, which may
-have nothing to say for hours, open with such a comment (an empty NDJSON line), sent with the
-headers: a client, and any proxy between, knows at once that the stream is open.
+caller, else null; `seq`: the event the state includes, also its SSE `id:`), so a client needs no
+other request to start. The stream goes on from that seq: only events after it come, unless the
+client asks for earlier ones with `?after=N` or `Last-Event-ID: N` (then the events after N).
+Each event item is exactly what `GET /api/games/{id}/events/` gives the caller (a spectator sees
+only public payloads), as Server-Sent Events (`id:` is the event's seq, so a browser's
+EventSource resumes by itself with `Last-Event-ID`) or, with `Accept: application/x-ndjson`, one
+JSON object a line. After each batch of events comes a `game_state` (`id:` its seq): the state the
+newest of them left, so a bot plays from its stream alone.
+
+Every state item (`game_full`, `game_state`) says the `seq`, `status`, `to_act`, the clocks
+(`deadline`, `deadlines`: each due time) and `result`, the same for every caller (all of it is in
+`GET /api/games/{id}/`), and `legal_moves`: null for a spectator; for a seat, its own moves at that
+seq when it is to act (else none), read for that stream alone. No stream ever carries another
+seat's moves, and the public part is read once for all of a game's streams (`streams.feed`), so
+neither an item nor its timing tells one seat anything of another's. A `game_state` whose seq the
+game has passed before the seat's moves were read is not sent (its moves would be stale): the
+events that passed it, and their own state, follow.
+
+A comment (an empty line in NDJSON) every `SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies
+from closing an idle stream; the stream ends after the state that says a game is finished. The
+chat stream and the account feed, which may have nothing to say for hours, open with such a
+comment (an empty NDJSON line), sent with the headers: a client, and any proxy between, knows at
+once that the stream is open.
 
 Access follows the caller, not the moment it connected. Every item is rendered for the caller's
 seat at that event: a `seat_left` naming the caller makes it a spectator from there on (so the
@@ -126,13 +139,14 @@ async def game_stream(request, game_id: int):
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
     try:
-        after = _resume_point(request)
+        asked = _resume_point(request)
         caller = await _caller(request)
         caller.invitation = request.GET.get("invitation", "")
         caller.access_seen = HUB.access_version(game_id)  # before the read: a change during it is seen
         full = await _run(_game_full, game_id=game_id, caller=caller)  # unknown: refused here
     except (apikit_errors.ServiceError, exceptions.APIException) as error:
         return _shared_with_pages(request, _refusal(error))
+    after = full["seq"] if asked is None else asked  # game_full holds everything up to its seq
     kind = _kind(request)
     return _shared_with_pages(request, _streaming(_stream(game_id, caller, full, after, kind), kind))
 
@@ -145,7 +159,7 @@ async def chat_stream(request, game_id: int):
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
     try:
-        after = _resume_point(request)
+        after = _resume_point(request) or 0
         caller = await _caller(request)
         caller.invitation = request.GET.get("invitation", "")
         await _run(selectors.game_for, game_id=game_id, user=caller.user, invitation=caller.invitation)
@@ -304,10 +318,13 @@ def _changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[st
     return items
 
 
-def _resume_point(request) -> int:
+def _resume_point(request) -> int | None:
+    """Where the client asked to resume (None: it did not ask)."""
     # A browser's EventSource reconnects to the URL it opened (with its `?after=`) and sends the
     # last id it saw as Last-Event-ID: the header is the newer of the two.
-    raw = request.headers.get("Last-Event-ID") or request.GET.get("after", "0")
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("after")
+    if raw is None:
+        return None
     try:
         after = int(raw)
     except ValueError:
@@ -342,8 +359,32 @@ def _game_full(game_id: int, caller: Caller) -> dict[str, Any]:
     game = selectors.game_for(game_id=game_id, user=caller.user, invitation=caller.invitation)
     caller.seat, caller.private = selectors.seat_of(game=game, user=caller.user), game.private
     legal = selectors.legal_moves_for(game=game, user=caller.user) if caller.seat is not None else None
-    return {"type": "game_full", "seq": game.seq, "game": selectors.game_detail(game=game, user=caller.user),
-            "legal_moves": legal}
+    return {"type": "game_full", **selectors.public_state(game=game),
+            "game": selectors.game_detail(game=game, user=caller.user), "legal_moves": legal}
+
+
+async def _game_state(game_id: int, caller: Caller, state: dict[str, Any]) -> dict[str, Any] | None:
+    """The state item for the caller (`state`: the public state the newest event sent left), with
+    the legal moves of the caller's seat; None when the game passed that seq before they were read."""
+    seat = caller.seat
+    if seat is None:
+        legal = None
+    elif seat in state["to_act"] and state["status"] == ACTIVE:
+        legal = await _run(_own_moves, game_id=game_id, caller=caller)
+        if legal is None or legal["seq"] != state["seq"]:
+            return None
+    else:
+        legal = {"seq": state["seq"], "seat": seat, "moves": [], "notation": []}  # as /legal-moves/ says it
+    return {"type": "game_state", **state, "legal_moves": legal}
+
+
+def _own_moves(game_id: int, caller: Caller) -> dict[str, Any] | None:
+    """The legal moves of the caller's seat now, as `/legal-moves/` gives them; None if the
+    caller holds another seat now, or none (a seat event the stream has not sent yet)."""
+    game = selectors.game_get(game_id=game_id)
+    if selectors.seat_of(game=game, user=caller.user) != caller.seat:
+        return None
+    return selectors.legal_moves_for(game=game, user=caller.user)
 
 
 def _may_see(game_id: int, caller: Caller) -> bool:
@@ -463,10 +504,11 @@ async def _stream(game_id: int, caller: Caller, full: dict[str, Any], after: int
     _watch_token(caller, woken)
     last_sent = time.monotonic()
     try:
-        yield _frame(full, kind, "game_full")
+        yield _frame(full, kind, "game_full", full["seq"])
         while True:
             woken.clear()  # before reading, so news during the read wakes the next wait
-            events, finished = await FEED.since(game_id, after, HUB.newest(game_id), recheck, _run)
+            events, state = await FEED.since(game_id, after, HUB.newest(game_id), recheck, _run)
+            finished = state["status"] == FINISHED
             moved = Caller(caller.user, seat=caller.seat)
             seat_moved = any([moved.follow(event) for event in events])
             reason = await _lost(game_id, caller, seat_moved)  # after the read: true of every event read
@@ -478,6 +520,9 @@ async def _stream(game_id: int, caller: Caller, full: dict[str, Any], after: int
                 yield _frame(selectors.event_visible(event, caller.seat, finished), kind, event.kind, event.seq)
                 after = event.seq
                 last_sent = time.monotonic()
+            told = await _game_state(game_id, caller, state) if events else None
+            if told is not None:
+                yield _frame(told, kind, "game_state", told["seq"])
             if finished:
                 return
             keep_alive = await _news_or_keep_alive(woken, last_sent, kind)

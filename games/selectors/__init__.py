@@ -67,6 +67,7 @@ from games.selectors.game import (
     move_read,
     moves_unchanged_since,
     presentation_of,
+    public_state,
     seats_of,
     view_at,
 )
@@ -139,6 +140,7 @@ __all__ = [
     "moves_unchanged_since",
     "pending_proposals",
     "presentation_of",
+    "public_state",
     "private_game_viewers",
     "rules_catalogue",
     "rules_detail",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from games import errors, store
+from games import store
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
 from games.selectors.access import seat_of
 from rules import notation as move_notation
@@ -73,16 +73,6 @@ def _system_text(payload: dict[str, Any]) -> str:
         who = payload.get("username") or f"bot {payload.get('bot')}"
         return f"{who} takes a seat"
     return str(payload.get("type", "system")).replace("_", " ")
-
-
-def events_after(*, game_id: int, after: int) -> tuple[list[Event], bool]:
-    """A game's events after seq `after`, as stored, and whether the game is over (what a live
-    stream shares between its watchers; each renders its own view with `event_visible`)."""
-    status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()  # streams' hot path
-    if status is None:
-        raise errors.GameNotFound(f"there is no game {game_id}")
-    events = list(Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq"))
-    return events, status == GameStatus.FINISHED
 
 
 def event_visible(event: Event, seat: int | None, everything: bool = False) -> dict[str, Any]:

@@ -105,6 +105,28 @@ def clocks_of(*, game: Game) -> dict[str, Any]:
     }
 
 
+def public_state(*, game: Game) -> dict[str, Any]:
+    """What every state frame of a game's stream says, the same for every caller: the seq, the
+    status, who is to act, the clocks (each due time) and the result. All of it is in
+    `GET /api/games/{id}/` for anyone who may see the game, so sharing it leaks nothing."""
+    due = deadlines.deadlines_of(game)
+    return {"seq": game.seq, "status": game.status, "to_act": game.to_act, "deadline": earliest_deadline(due),
+            "deadlines": due, "result": game.result}
+
+
+def events_after(*, game_id: int, after: int) -> tuple[list[Event], dict[str, Any]]:
+    """A game's events after seq `after`, as stored, and its public state (`public_state`) just
+    after the newest of them: what a live stream shares between its watchers (each renders the
+    events for its own caller with `event_visible`). The game is read first and the events only
+    up to its seq, so the state is exactly the one the last event left (a move committed between
+    the two reads comes with the next read, and its own state)."""
+    game = Game.objects.prefetch_related("deadlines").filter(pk=game_id).first()  # streams' hot path
+    if game is None:
+        raise errors.GameNotFound(f"there is no game {game_id}")
+    events = list(Event.objects.filter(game_id=game_id, seq__gt=after, seq__lte=game.seq).order_by("seq"))
+    return events, public_state(game=game)
+
+
 def earliest_deadline(due: list[dict[str, Any]]) -> dt.datetime | None:
     """The earliest running deadline of `deadlines.deadlines_of`'s entries."""
     return min((entry["due_at"] for entry in due if entry["due_at"] is not None), default=None)

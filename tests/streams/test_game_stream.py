@@ -29,13 +29,17 @@ def _sse_all(text: str) -> list[dict]:
     return [json.loads(line[len("data: "):]) for line in text.splitlines() if line.startswith("data: ")]
 
 
+STATES = ("game_full", "game_state")  # the state items between a game stream's events
+
+
 def _sse_items(text: str) -> list[dict]:
-    """The events a stream sent, after its first item (`game_full`, the state it starts from)."""
-    return [item for item in _sse_all(text) if item.get("type") != "game_full"]
+    """The events a stream sent, without its state items (`game_full`, where it starts from, and
+    the `game_state` after each batch)."""
+    return [item for item in _sse_all(text) if item.get("type") not in STATES]
 
 
 def _ndjson_items(text: str) -> list[dict]:
-    return [item for item in (json.loads(line) for line in text.splitlines() if line) if item.get("type") != "game_full"]
+    return [item for item in (json.loads(line) for line in text.splitlines() if line) if item.get("type") not in STATES]
 
 
 async def _read(response, until, limit: float = 10.0) -> str:
@@ -122,8 +126,9 @@ def test_each_caller_streams_exactly_what_events_gives_it_and_new_events_follow(
         return events_seat0, players[0].client.__class__().get(f"/api/games/{game_id}/events/").json()
 
     async def scenario():
-        seat0 = await AsyncClient().get(f"/api/games/{game_id}/stream/", headers={"Authorization": f"Token {players[0].token}"})
-        spectator = await AsyncClient().get(f"/api/games/{game_id}/stream/")
+        seat0 = await AsyncClient().get(f"/api/games/{game_id}/stream/?after=0",
+                                        headers={"Authorization": f"Token {players[0].token}"})
+        spectator = await AsyncClient().get(f"/api/games/{game_id}/stream/?after=0")
         assert seat0.status_code == 200 and seat0["Content-Type"].startswith("text/event-stream")
         first = await _read(seat0, lambda t: any(item["seq"] == seq_now for item in _sse_items(t)))
         watched = await _read(spectator, lambda t: any(item["seq"] == seq_now for item in _sse_items(t)))
@@ -376,7 +381,7 @@ def _open_stream(port: int, game_id: int, token: str):
     for _ in range(100):  # the server is starting
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=45)
-            conn.request("GET", f"/api/games/{game_id}/stream/", headers={"Authorization": f"Token {token}"})
+            conn.request("GET", f"/api/games/{game_id}/stream/?after=0", headers={"Authorization": f"Token {token}"})
             response = conn.getresponse()
             assert response.status == 200, response.read()
             return response

@@ -90,6 +90,8 @@ def test_a_stream_opened_in_a_seat_shows_the_next_occupant_nothing_secret_after_
     after_leaving = [event for event in _events(text, kind) if event["seq"] >= left_at]
     assert [event["seq"] for event in after_leaving] == [seq for seq in sorted(public) if seq >= left_at]
     assert after_leaving == [json.loads(json.dumps(public[event["seq"]])) for event in after_leaving]
+    states = [item for item in _all(text, kind) if item.get("type") == "game_state" and item["seq"] >= left_at]
+    assert states and all(state["legal_moves"] is None for state in states)  # the seat's moves are its occupant's
 
 
 def _revoke(owner, token_id: int) -> None:
@@ -158,9 +160,13 @@ def test_the_game_streams_first_item_is_the_full_state_as_the_caller_sees_it(kin
     text, watched = _run(scenario)
     first, spectators = _all(text, kind)[0], _all(watched, kind)[0]
     if kind == SSE:
-        assert text.startswith("event: game_full\ndata: ")  # no id: resuming is unchanged
+        assert text.startswith(f"id: {detail['seq']}\nevent: game_full\ndata: ")  # Last-Event-ID resumes from it
     assert first["type"] == "game_full" and first["seq"] == detail["seq"]
     assert first["legal_moves"] == legal
+    for said in (first, spectators):  # a state item: who is to act, the clocks, the status, for everyone
+        assert {key: said[key] for key in ("seq", "status", "to_act", "deadline", "result")} == {
+            key: detail[key] for key in ("seq", "status", "to_act", "deadline", "result")}
+        assert [entry["due_at"] for entry in said["deadlines"]] == [entry["due_at"] for entry in detail["deadlines"]]
     assert {key: value for key, value in first["game"].items() if key != "deadlines"} == {
         key: value for key, value in detail.items() if key != "deadlines"
     }
