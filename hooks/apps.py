@@ -7,7 +7,4 @@ class HooksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games import signals  # here, not at import: the app registry is ready now
-        from hooks import receivers
-
-        signals.events_recorded.connect(receivers.events_recorded, dispatch_uid="hooks.events_recorded")
+        from hooks import consumer  # noqa: F401 - here, not at import: registers the consumer once models are ready

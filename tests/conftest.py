@@ -205,11 +205,11 @@ def _counts_of_earlier_tests_forgotten():
     receivers keep in the process for a moment)."""
     from django.core.cache import cache
 
-    from hooks import receivers as hooks_receivers
+    from consumers import framework
     from mail import receivers as mail_receivers
     from project import throttles
 
-    hooks_receivers.forget_remembered()
+    framework.forget_remembered()
     mail_receivers.forget_remembered()
     throttles.forget_allowances()
     try:

@@ -16,7 +16,9 @@ from standardwebhooks import Webhook
 from games import selectors
 from games import services as game_services
 from games import time_controls
+from consumers import framework
 from hooks import services, transport
+from hooks.consumer import WEBHOOKS
 from hooks.models import Delivery, Endpoint
 from tests.api.conftest import register
 from tests.api.test_secrets_api import _to_the_duel
@@ -137,8 +139,8 @@ def test_a_retry_waits_its_turn(receiver, alice_and_bob, settings):
     delivery = Delivery.objects.get()
     assert len(receiver.received) == 1 and delivery.status == "pending" and delivery.retries == 1
     assert 60 <= (delivery.next_attempt_at - timezone.now()).total_seconds() <= 67
-    assert services.deliveries_due_send() == 0
-    assert services.deliveries_due_send(at=delivery.next_attempt_at) == 1
+    assert framework.due_send(WEBHOOKS) == 0
+    assert framework.due_send(WEBHOOKS, at=delivery.next_attempt_at) == 1
 
 
 def test_an_endpoint_failing_for_a_day_is_disabled_and_its_owner_mailed(
@@ -371,7 +373,7 @@ def test_deleting_an_endpoint_while_an_attempt_is_recorded_is_a_204_not_a_500(lo
 
     def record():
         try:
-            services._record(delivery, outcome, timezone.now())
+            framework.record(WEBHOOKS, delivery, framework.Outcome(delivered=True, detail=(outcome, timezone.now())), timezone.now())
             recorded.append("done")
         except Exception as error:  # reported below
             recorded.append(error)
@@ -453,17 +455,19 @@ def test_a_prompt_answer_is_delivered_within_the_deadline(receiver):
     assert outcome.delivered and outcome.status_code == 204
 
 
-def test_webhook_tasks_have_a_queue_and_workers_of_their_own():
+def test_webhook_tasks_have_a_queue_and_workers_of_their_own(monkeypatch):
     import configparser
     from pathlib import Path
 
-    from project.celery import app
+    from games import dispatch
 
-    route = app.amqp.router.route
-    for task in ("hooks.deliver", "hooks.fan_out", "hooks.sweep", "hooks.sweep_missed"):
-        assert route({}, task)["queue"].name == "webhooks", task
-    for task in ("games.apply_timeout", "games.play_bots", "mail.send", "mail.fan_out"):
-        assert route({}, task)["queue"].name != "webhooks", task
+    sent = []
+    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: sent.append((name, args, options)))
+    framework.send_after_commit(WEBHOOKS, [1])
+    framework.fan_outs_missed(WEBHOOKS)  # nothing followed: nothing sent
+    framework._send(WEBHOOKS, framework.FAN_OUT, (WEBHOOKS.name, 1))
+    assert sent and all(options["queue"] == "webhooks" for _, _, options in sent)
+    assert all(consumer.queue != "webhooks" for consumer in framework.registered() if consumer is not WEBHOOKS)
     config = configparser.RawConfigParser()
     config.read(Path(__file__).resolve().parents[2] / "deploy" / "supervisord.conf")
     assert "--queues=webhooks" in config.get("program:webhooks", "command")
