@@ -94,10 +94,11 @@ class Consumer:
     def held(self, recipient: int) -> None:
         """News came while the recipient was not ready (mail asks the address to confirm itself)."""
 
-    def notices(self, recipient: int, seat: int | None, game: dict[str, Any], after: int) -> list[dict[str, Any]]:
+    def notices(self, recipient: int, seat: int | None, game: dict[str, Any], after: int) -> list[dict[str, Any]] | int:
         """The notices owed for the game's events after `after` up to `game["seq"]` (`game` is
-        `selectors.account_game_of`): each a dict of the row's fields (with `key` unique), or
-        made by the consumer itself (`rows_make`) and left out."""
+        `selectors.account_game_of`): each a dict of the row's fields (with `key` unique); or
+        how many rows it made itself (through `rows_make`, which a consumer making rows outside
+        a fan-out uses too)."""
         raise NotImplementedError
 
     def followed(self, since: dt.datetime) -> list[dict[str, Any]]:
@@ -108,6 +109,10 @@ class Consumer:
     def games_of(self, recipient: int) -> list[int]:
         """The games whose held news `recipient_ready` fans out."""
         return []
+
+    def games_past(self, recipient: int) -> dict[int, int]:
+        """Games (id -> seq) whose held news is no longer worth telling (a finished game)."""
+        return {}
 
     def wakes(self, game_id: int) -> list[tuple[str, tuple]]:
         """Tasks to send before the fan-out when the game has news (its own, on its queue)."""
@@ -232,7 +237,7 @@ def fan_out(consumer: Consumer, game_id: int) -> int:
     for recipient, seat in consumer.recipients(game_id).items():
         if consumer.ready(recipient):
             made += _fan_out_to(consumer, recipient, seat, game_id)
-        elif _behind(consumer, recipient, game_id):
+        else:
             consumer.held(recipient)
     return made
 
@@ -245,24 +250,30 @@ def _fan_out_to(consumer: Consumer, recipient: int, seat: int | None, game_id: i
         game = selectors.account_game_of(game_id=game_id, seat=seat)
         if game["seq"] <= cursor.seq:
             return 0
-        made = rows_make(consumer, consumer.notices(recipient, seat, game, cursor.seq))
+        owed = consumer.notices(recipient, seat, game, cursor.seq)
+        made = owed if isinstance(owed, int) else rows_make(consumer, owed)
         cursor.seq = game["seq"]
         cursor.save(update_fields=["seq"])
     return made
 
 
-def _behind(consumer: Consumer, recipient: int, game_id: int) -> bool:
-    seq = Cursor.objects.filter(consumer=consumer.name, recipient=recipient, game_id=game_id).values_list("seq", flat=True).first()
-    return selectors.game_get(game_id=game_id).seq > (seq or 0)
-
-
 def recipient_ready(consumer: Consumer, recipient: int) -> int:
     """The recipient is ready now (its address confirmed): its held news is fanned out, which
-    gives what is still relevant (the game's state now), never one notice per event missed."""
+    gives what is still relevant (each game as it is now: one notice per kind, never one per
+    event missed); the games it no longer needs news of (`games_past`) are caught up silently."""
+    for game_id, seq in consumer.games_past(recipient).items():
+        catch_up(consumer, recipient, game_id, seq)
     games = consumer.games_of(recipient)
     for game_id in games:
         transaction.on_commit(lambda game_id=game_id: _send(consumer, FAN_OUT, (consumer.name, game_id)), robust=True)
     return len(games)
+
+
+def catch_up(consumer: Consumer, recipient: int, game_id: int, seq: int) -> None:
+    """The cursor moves to `seq` with no notice made (news nobody needs any more)."""
+    Cursor.objects.bulk_create([Cursor(consumer=consumer.name, recipient=recipient, game_id=game_id)],
+                               ignore_conflicts=True)
+    Cursor.objects.filter(consumer=consumer.name, recipient=recipient, game_id=game_id, seq__lt=seq).update(seq=seq)
 
 
 def rows_make(consumer: Consumer, rows: Iterable[dict[str, Any]]) -> int:
@@ -278,8 +289,8 @@ def rows_make(consumer: Consumer, rows: Iterable[dict[str, Any]]) -> int:
     fresh = [name for name in wanted if name not in known]
     model.objects.bulk_create([model(**{"next_attempt_at": at, "enqueued_at": at, **_fields(consumer, wanted[name])})
                                for name in fresh], ignore_conflicts=True)
-    made = list(model.objects.filter(**{f"{key}__in": fresh}).values_list("pk", flat=True))
-    send_after_commit(consumer, made)
+    made = list(model.objects.filter(**{f"{key}__in": fresh}).values_list("pk", "status"))
+    send_after_commit(consumer, [pk for pk, status in made if status == PENDING])  # not one held (a digest's)
     return len(made)
 
 
@@ -398,9 +409,9 @@ def due_send(consumer: Consumer, *, at: dt.datetime | None = None, limit: int = 
         .values_list("pk", flat=True)[:limit]
     )
     if due:
-        with transaction.atomic():
-            consumer.row_model.objects.filter(pk__in=due).update(enqueued_at=at)
-            send_after_commit(consumer, due)
+        consumer.row_model.objects.filter(pk__in=due).update(enqueued_at=at)  # committed: the sweep is no transaction
+        for row_id in due:
+            _send(consumer, DELIVER, (consumer.name, row_id))
     return len(due)
 
 

@@ -451,7 +451,6 @@ CELERY_BEAT_SCHEDULE: dict = {
     "conditionals": {"task": "games.sweep_conditionals", "schedule": 10.0, "options": {"expires": 10}},
     # every consumer of the log (mail, webhooks, ...): rows due, fan-outs lost, their own upkeep
     "consumers": {"task": "consumers.sweep", "schedule": 1.0, "options": {"expires": 5}},
-    "mail": {"task": "mail.sweep", "schedule": 5.0, "options": {"expires": 10}},
     "abandoned-games": {
         "task": "games.sweep_abandoned",
         "schedule": SCRAPYARD_ABANDON_SWEEP_SECONDS,

@@ -206,11 +206,9 @@ def _counts_of_earlier_tests_forgotten():
     from django.core.cache import cache
 
     from consumers import framework
-    from mail import receivers as mail_receivers
     from project import throttles
 
     framework.forget_remembered()
-    mail_receivers.forget_remembered()
     throttles.forget_allowances()
     try:
         cache.clear()
