@@ -7,4 +7,7 @@ class HooksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from hooks import consumer  # noqa: F401 - here, not at import: registers the consumer once models are ready
+        from games import signals
+        from hooks import consumer  # here, not at import: registers the consumer once models are ready
+
+        signals.invitation_changed.connect(consumer.invitation_changed, dispatch_uid="hooks.invitation_changed")

@@ -135,6 +135,27 @@ def deliveries_make(endpoint: Endpoint, notices: list[tuple[str, int | None, int
     return framework.rows_make(WEBHOOKS, [delivery_fields(endpoint, *notice) for notice in notices])
 
 
+def invitation_changed(sender: Any, *, game_id: int, invitee_id: int, inviter_id: int | None, status: str,
+                       **kwargs: Any) -> int:
+    """`games.signals.invitation_changed` receiver: a delivery to each active endpoint of the
+    invitee and of the inviter that wants this type (one naming another game does not), once per
+    (endpoint, type, game, invitee)."""
+    type_ = events.INVITATIONS.get(status)
+    notice = selectors.invitation_notice_get(game_id=game_id, invitee_id=invitee_id)
+    if type_ is None or notice is None:
+        return 0
+    data = {**notice, "status": "pending" if type_ == events.INVITATION_CREATED else status}
+    made = 0
+    owners = {invitee_id, inviter_id} - {None}
+    with transaction.atomic():
+        for endpoint in Endpoint.objects.filter(active=True, owner_id__in=owners):
+            if type_ in endpoint.events and endpoint.game_id in (None, game_id):
+                key = f"{type_}_{game_id}_{invitee_id}"
+                row = {**delivery_fields(endpoint, type_, None, None, data, key=key), "game_id": game_id}
+                made += framework.rows_make(WEBHOOKS, [row])
+    return made
+
+
 def endpoints_changed() -> None:
     """An endpoint was made or enabled: every process asks the database again."""
     transaction.on_commit(lambda: framework.listeners_changed(WEBHOOKS), robust=True)
