@@ -28,6 +28,11 @@ class Webhooks(framework.Consumer):
     done_status = "delivered"
     look_back = dt.timedelta(days=1)
     sweep_seconds = 1.0
+    quota_kinds = (events.PING,)  # the one message a person makes at will
+
+    @property
+    def quota(self) -> tuple[int, float]:
+        return settings.SCRAPYARD_WEBHOOK_PINGS_PER_HOUR, 3600.0
 
     @property
     def retry_waits(self) -> list[float]:

@@ -23,6 +23,7 @@ from hooks import signing
 from hooks.consumer import WEBHOOKS, deadline_warnings_note, delivery_fields, endpoints_changed, log_prune
 from hooks.errors import (
     DeliveryNotFound,
+    TooManyPings,
     TooManyWebhooks,
     UrlNotAllowed,
     WebhookDisabled,
@@ -139,6 +140,9 @@ def ping(*, user: Any, endpoint_id: int) -> Delivery:
     """A `ping` message to the endpoint, to try it out (and its signature check)."""
     with transaction.atomic():
         endpoint = _active_endpoint_of(user, endpoint_id)
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one count at a time per account
+        if not framework.within_quota(WEBHOOKS, user.pk):
+            raise TooManyPings(f"an account may ping its webhooks {WEBHOOKS.quota[0]} times an hour: try again later")
         unique = f"{events.PING}_{uuid.uuid4().hex[:16]}"
         fields = delivery_fields(endpoint, events.PING, None, None, {"webhook": endpoint.pk}, unique)
         at = time_controls.now()

@@ -351,6 +351,8 @@ SCRAPYARD_WEBHOOK_RETRY_SECONDS = [
 SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS", "10"))
 SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK = _env_flag("SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK", False)
 SCRAPYARD_WEBHOOKS_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_WEBHOOKS_PER_ACCOUNT", "20"))
+# Pings an account may ask for an hour, all its endpoints together (the consumer's quota).
+SCRAPYARD_WEBHOOK_PINGS_PER_HOUR = int(os.environ.get("SCRAPYARD_WEBHOOK_PINGS_PER_HOUR", "60"))
 SCRAPYARD_WEBHOOK_LOG_DAYS = int(os.environ.get("SCRAPYARD_WEBHOOK_LOG_DAYS", "30"))
 # How often the sweep looks for games whose webhook fan-out request was lost (hooks.consumer).
 SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS", "10"))

@@ -473,3 +473,17 @@ def test_webhook_tasks_have_a_queue_and_workers_of_their_own(monkeypatch):
     assert "--queues=webhooks" in config.get("program:webhooks", "command")
     assert all("webhooks" not in config.get(section, "command").split("--queues=")[-1].split()[0]
                for section in config.sections() if section != "program:webhooks" and "--queues=" in config.get(section, "command", fallback=""))
+
+
+def test_pings_keep_to_the_consumers_quota_per_account(alice_and_bob, settings):
+    """A ping is the one message a person makes at will: the framework's quota counts them per
+    account, all its endpoints together."""
+    settings.SCRAPYARD_WEBHOOK_PINGS_PER_HOUR = 2
+    alice, bob = alice_and_bob
+    first, second = (_endpoint(alice, f"http://127.0.0.1:9/{name}") for name in ("a", "b"))
+    assert alice.post(f"/api/webhooks/{first['id']}/ping/").status_code == 202
+    assert alice.post(f"/api/webhooks/{second['id']}/ping/").status_code == 202
+    refused = alice.post(f"/api/webhooks/{first['id']}/ping/")
+    assert (refused.status_code, refused.json()["code"]) == (429, "too_many_pings")
+    hook = _endpoint(bob, "http://127.0.0.1:9/c")
+    assert bob.post(f"/api/webhooks/{hook['id']}/ping/").status_code == 202  # another account's own count
