@@ -20,10 +20,11 @@ def fan_out(consumer: str, game_id: int) -> int:
 def deliver(consumer: str, row_id: int) -> str | None:
     """What the attempt came to (None: not due, or another worker has it); the metrics count it
     per consumer (project.metrics)."""
-    outcome = framework.attempt(framework.get(consumer), row_id)
+    declared = framework.get(consumer)
+    outcome = framework.attempt(declared, row_id)
     if outcome is None:
         return None
-    return outcome.status or ("delivered" if outcome.delivered else "retry" if outcome.retry else "refused")
+    return outcome.status or (declared.done_status if outcome.delivered else "retry" if outcome.retry else "refused")
 
 
 @shared_task(name=framework.SWEEP, acks_late=True, ignore_result=True, expires=5)
