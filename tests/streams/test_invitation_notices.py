@@ -106,3 +106,12 @@ def test_the_invitation_types_are_in_the_schema(client):
     named = events.get("enum") or schemas[events["$ref"].rsplit("/", 1)[-1]]["enum"]
     assert set(TYPES) <= set(named)
     assert "delete" in document["paths"]["/api/games/{game_id}/invitations/{username}/"]
+
+
+def test_an_invitee_who_joined_and_left_may_join_again():
+    host, ann = register(), register()
+    game = _private(host, ann)
+    assert ann.post(f"/api/games/{game}/join/").status_code == 201
+    assert ann.post(f"/api/games/{game}/leave/").status_code in (200, 204)
+    assert ann.get(f"/api/games/{game}/").status_code == 200
+    assert ann.post(f"/api/games/{game}/join/").status_code == 201
