@@ -65,7 +65,8 @@ def test_news_of_a_game_arrives_signed_the_standard_webhooks_way(receiver, alice
     alice, bob = alice_and_bob
     hook = _endpoint(alice, receiver.url())
     assert hook["secret"].startswith("whsec_") and hook["events"] == sorted(
-        ["event", "game_started", "your_turn", "deadline_warning", "game_over"]
+        ["event", "game_started", "your_turn", "deadline_warning", "game_over",
+         "invitation_created", "invitation_declined", "invitation_cancelled", "invitation_accepted"]
     )
     game_id = _toy_game(alice, bob)
     assert services.fan_out(game_id=game_id) > 0
