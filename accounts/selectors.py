@@ -91,6 +91,11 @@ def accounts_with_any_email() -> list[int]:
     return list(User.objects.exclude(email="").values_list("pk", flat=True))
 
 
+def accounts_emails() -> list[tuple[int, str]]:
+    """(account, address) of every account that gave an address."""
+    return list(User.objects.exclude(email="").values_list("pk", "email"))
+
+
 def user_get(*, user_id: int) -> Any:
     return User.objects.get(pk=user_id)
 

@@ -70,6 +70,7 @@ STATUS: dict[str, int] = {
     "delivery_not_found": 404,
     "too_many_webhooks": 409,
     "webhook_disabled": 409,
+    "too_many_pings": 429,
     "url_not_allowed": 400,
     "seek_not_found": 404,
     "too_many_seeks": 409,

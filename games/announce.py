@@ -78,6 +78,14 @@ def seated(game: Game, user_id: int) -> None:
     transaction.on_commit(lambda: _publish_to_account(user_id, game_id), robust=True)
 
 
+def account_news(user_id: int, game_id: int) -> None:
+    """Something concerning the account changed outside a game's log (an invitation): its feed
+    looks again, once the change commits."""
+    if not settings.REDIS_URL:
+        return
+    transaction.on_commit(lambda: _publish_to_account(user_id, game_id), robust=True)
+
+
 def _publish_to_account(user_id: int, game_id: int) -> None:
     try:
         _client(settings.REDIS_URL).publish(f"{account_prefix()}{user_id}", json.dumps({"game": game_id}))

@@ -141,6 +141,17 @@ class GameDeclineApi(ScopedApi):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class GameInvitationCancelApi(ScopedApi):
+    permission_classes = (IsAuthenticated,)
+
+    @operation("gameInvitationCancel", summary="Cancel your invitation of an account to your private game",
+               answer=None, status=204, auth="required", game=True, scope="play",
+               codes=["not_the_creator", "invalid_input"])
+    def delete(self, request, game_id: int, username: str):
+        services.invitation_cancel(game_id=game_id, user=request.user, username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class InvitationsApi(ScopedApi):
     permission_classes = (IsAuthenticated,)
 

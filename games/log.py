@@ -20,7 +20,6 @@ from games import errors, stores
 from games.models import GENESIS_HASH, Event, Game, IdempotencyKey
 from rules import record
 
-
 # The arithmetic is pure and shared with the record's verifier (`rules.verify`).
 event_salt = record.event_salt
 private_digest = record.private_digest

@@ -93,6 +93,8 @@ def _loaded(game: Game, name: str) -> Iterable[Any]:
 class InvitationStatus(models.TextChoices):
     PENDING = "pending", "pending"
     DECLINED = "declined", "declined"
+    ACCEPTED = "accepted", "accepted: the invitee took a seat"
+    CANCELLED = "cancelled", "cancelled by the game's creator"
 
 
 class Invitation(models.Model):

@@ -9,6 +9,9 @@ for a message that never arrives, since a process can die between the commit and
 from django.dispatch import Signal
 
 events_recorded = Signal()  # keyword arguments: game_id, seq
+# Sent likewise once an invitation to a private game was made, declined, cancelled or accepted:
+# the invitee's and the inviter's account streams and webhooks tell it (`games.services.lobby`).
+invitation_changed = Signal()  # keyword arguments: game_id, invitee_id, inviter_id, status
 # Sent likewise once the transaction that finished a game has committed (after its
 # `events_recorded`): ratings and tournaments follow finished games, not every move.
 game_finished = Signal()  # keyword arguments: game_id

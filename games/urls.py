@@ -14,6 +14,8 @@ _routes = [
     path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
     path("games/<int:game_id>/join/", apis.GameJoinApi.as_view(), name="game-join"),
     path("games/<int:game_id>/decline/", apis.GameDeclineApi.as_view(), name="game-decline"),
+    path("games/<int:game_id>/invitations/<str:username>/", apis.GameInvitationCancelApi.as_view(),
+         name="game-invitation-cancel"),
     path("invitations/", apis.InvitationsApi.as_view(), name="invitations"),
     path("games/<int:game_id>/bots/", apis.GameBotAddApi.as_view(), name="game-bots"),
     path("games/<int:game_id>/return/", apis.GameSeatReturnApi.as_view(), name="game-seat-return"),

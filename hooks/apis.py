@@ -128,7 +128,7 @@ class WebhookApi(WebhooksScoped):
 class WebhookPingApi(WebhooksScoped):
     @operation("webhookPing", summary="Send the endpoint a signed `ping` message now", answer=DeliveryInfo,
                status=202, auth="required", scope="webhooks",
-               codes=["webhook_not_found", "not_found", "webhook_disabled"])
+               codes=["webhook_not_found", "not_found", "webhook_disabled", "too_many_pings"])
     def post(self, request, webhook_id: int):
         delivery = services.ping(user=request.user, endpoint_id=webhook_id)
         return Response(selectors.delivery_of(delivery_id=delivery.pk), status=status.HTTP_202_ACCEPTED)

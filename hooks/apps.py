@@ -7,7 +7,7 @@ class HooksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games import signals  # here, not at import: the app registry is ready now
-        from hooks import receivers
+        from games import signals
+        from hooks import consumer  # here, not at import: registers the consumer once models are ready
 
-        signals.events_recorded.connect(receivers.events_recorded, dispatch_uid="hooks.events_recorded")
+        signals.invitation_changed.connect(consumer.invitation_changed, dispatch_uid="hooks.invitation_changed")

@@ -19,5 +19,9 @@ class WebhookDisabled(ServiceError):
     code = "webhook_disabled"
 
 
+class TooManyPings(ServiceError):
+    code = "too_many_pings"
+
+
 class UrlNotAllowed(ServiceError):
     code = "url_not_allowed"

@@ -3,7 +3,10 @@
 The types are the account feed's (`GET /api/stream/`) plus `event`, each log event as `/events/`
 gives it to the endpoint's owner: `game_started`, `your_turn` (when the newest event leaves the
 owner to act), `deadline_warning` (80% of the move's time used), `game_over` (with the result),
-and `ping` (`POST /api/webhooks/{id}/ping/`). Every body is JSON in the Standard Webhooks shape,
+the invitations to a private game to or from the owner (`invitation_created`,
+`invitation_declined`, `invitation_cancelled`, `invitation_accepted`: each with the body the
+account feed gives, `{"invitation", "game", "rules", "invitee", "inviter", "status"}`), and `ping`
+(`POST /api/webhooks/{id}/ping/`). Every body is JSON in the Standard Webhooks shape,
 `{"type", "timestamp", "data"}`; `data` holds only what the owner may see: its own seat's view, or
 a spectator's for a game it follows without a seat.
 """
@@ -21,7 +24,13 @@ from games import selectors
 EVENT, GAME_STARTED, YOUR_TURN, DEADLINE_WARNING, GAME_OVER, PING = (
     "event", "game_started", "your_turn", "deadline_warning", "game_over", "ping",
 )
-TYPES = (EVENT, GAME_STARTED, YOUR_TURN, DEADLINE_WARNING, GAME_OVER)  # what an endpoint subscribes to
+INVITATION_CREATED, INVITATION_DECLINED, INVITATION_CANCELLED, INVITATION_ACCEPTED = (
+    "invitation_created", "invitation_declined", "invitation_cancelled", "invitation_accepted",
+)
+INVITATIONS = {"created": INVITATION_CREATED, "declined": INVITATION_DECLINED, "cancelled": INVITATION_CANCELLED,
+               "accepted": INVITATION_ACCEPTED}  # what `games.signals.invitation_changed` says -> the type
+TYPES = (EVENT, GAME_STARTED, YOUR_TURN, DEADLINE_WARNING, GAME_OVER,
+         *INVITATIONS.values())  # what an endpoint subscribes to
 ACTIVE, FINISHED = "active", "finished"  # a game's `status` as the API gives it
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from consumers.models import OutboxRow
 from hooks.transport import KEPT_BYTES
 
 
@@ -33,27 +34,18 @@ class Endpoint(models.Model):
         return f"webhook {self.pk} of {self.owner_id} -> {self.url}"
 
 
-class Cursor(models.Model):
-    """How far an endpoint has been told a game's log: every event up to `seq` has its
-    deliveries. The fan-out takes this row's lock, so two fan-outs of one game never interleave."""
-
-    endpoint = models.ForeignKey(Endpoint, on_delete=models.CASCADE, related_name="cursors")
-    game_id = models.BigIntegerField()
-    seq = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=("endpoint", "game_id"), name="cursor_unique_game")]
-
-
 class DeliveryStatus(models.TextChoices):
     PENDING = "pending", "pending: due at next_attempt_at"
     DELIVERED = "delivered", "delivered: the endpoint answered 2xx"
     FAILED = "failed", "failed: refused, or retried for a day in vain"
 
 
-class Delivery(models.Model):
-    """One message to one endpoint. `webhook_id` is derived from (endpoint, game, seq, type), so
+class Delivery(OutboxRow):
+    """One message to one endpoint: the webhooks consumer's outbox row (`consumers.framework`
+    leases, retries and sweeps it). `webhook_id` is derived from (endpoint, game, seq, type), so
     a repeated fan-out finds the message already there, and every retry carries the same id."""
+
+    KEY_FIELD, KIND_FIELD = "webhook_id", "type"
 
     endpoint = models.ForeignKey(Endpoint, on_delete=models.CASCADE, related_name="deliveries")
     webhook_id = models.CharField(max_length=100, unique=True)
@@ -62,10 +54,6 @@ class Delivery(models.Model):
     seq = models.PositiveIntegerField(null=True, blank=True)
     payload = models.JSONField()
     status = models.CharField(max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
-    retries = models.PositiveSmallIntegerField(default=0, help_text="failed attempts since it was made or replayed")
-    next_attempt_at = models.DateTimeField(null=True, blank=True)
-    leased_until = models.DateTimeField(null=True, blank=True, help_text="a worker is attempting it until then")
-    enqueued_at = models.DateTimeField(null=True, blank=True, help_text="last time a sweep sent it to the queue")
     created_at = models.DateTimeField(auto_now_add=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
 

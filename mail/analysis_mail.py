@@ -12,6 +12,7 @@ from analysis import selectors as analysis_selectors
 from analysis import services as analysis_services
 from games import selectors
 from mail import compose
+
 # Its parts, not the package: the package holds inbound, which calls the commands.
 from mail.services import addresses, outbound
 

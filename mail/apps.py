@@ -10,10 +10,9 @@ class MailConfig(AppConfig):
         from anymail import signals as anymail_signals
 
         from analysis import signals as analysis_signals
-        from games import signals  # here, not at import: the app registry is ready now
-        from mail import analysis_mail, receivers
+        from mail import analysis_mail, consumer, receivers  # here, not at import: the app registry is ready now
 
-        signals.events_recorded.connect(receivers.events_recorded, dispatch_uid="mail.events_recorded")
+        assert consumer.MAIL  # registered with the consumer framework
         analysis_signals.analysis_done.connect(analysis_mail.analysis_done, dispatch_uid="mail.analysis_done")
         anymail_signals.inbound.connect(receivers.anymail_inbound, dispatch_uid="mail.anymail_inbound")
         anymail_signals.tracking.connect(receivers.anymail_tracking, dispatch_uid="mail.anymail_tracking")

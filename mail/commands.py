@@ -28,6 +28,7 @@ from games import errors, selectors, text_board
 from games import services as game_services
 from mail import compose
 from mail.models import Inbound
+
 # Its parts, not the package: the package holds inbound, which calls the commands.
 from mail.services import addresses, outbound, preferences, replies, sending
 from rules.errors import RulesError

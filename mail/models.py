@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from consumers.models import OutboxRow
+
 
 class Cadence(models.TextChoices):
     IMMEDIATE = "immediate", "a mail for each notice"
@@ -55,18 +57,6 @@ class SeatAddress(models.Model):
         constraints = [models.UniqueConstraint(fields=("game_id", "seat", "user"), name="mail_address_unique_seat")]
 
 
-class Cursor(models.Model):
-    """How far an account's mails have followed a game: every notice up to `seq` is made. The
-    fan-out takes this row's lock, so two fan-outs of one game never interleave."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    game_id = models.BigIntegerField()
-    seq = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=("user", "game_id"), name="mail_cursor_unique_game")]
-
-
 class OutgoingStatus(models.TextChoices):
     HELD = "held", "held for the daily digest"
     PENDING = "pending", "to send"
@@ -76,9 +66,10 @@ class OutgoingStatus(models.TextChoices):
     FAILED = "failed", "the mail server refused it for good"
 
 
-class Outgoing(models.Model):
+class Outgoing(OutboxRow):
     """One mail to one account, made once per `key` (account, game, seq, kind), and composed when
-    made: it shows the game as it was at that seq, however late it goes out."""
+    made: it shows the game as it was at that seq, however late it goes out. The mail consumer's
+    outbox row (`consumers.framework` leases, retries and sweeps it)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mails")
     key = models.CharField(max_length=120, unique=True)
@@ -92,9 +83,6 @@ class Outgoing(models.Model):
     reply_to = models.CharField(max_length=254, blank=True, default="")
     message_id = models.CharField(max_length=200, unique=True)
     status = models.CharField(max_length=10, choices=OutgoingStatus.choices, default=OutgoingStatus.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    next_attempt_at = models.DateTimeField(null=True, blank=True)
-    leased_until = models.DateTimeField(null=True, blank=True)
     error = models.CharField(max_length=300, blank=True, default="")
     digest = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="items")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -1,68 +1,9 @@
-"""What mail does when `games` records events, and when a provider's webhook (django-anymail)
-brings a reply or a bounce.
-
-After a commit, a game's news goes to a worker for the fan-out only if some seat of it has an
-address to write to; that answer is cached for a few seconds per game, so a game of bots and
-address-less accounts costs one cached look per move. A seat that gives its address meanwhile is
-caught by the sweep (`services.fan_outs_missed`).
-"""
+"""What mail does when a provider's webhook (django-anymail) brings a reply or a bounce. A game's
+news reaches mail through the consumer framework (`mail.consumer`)."""
 
 from __future__ import annotations
 
-import logging
-import time
-
-from django.core.cache import cache
-
-from games import dispatch, selectors
 from mail import services
-
-log = logging.getLogger(__name__)
-
-ADDRESSEES_SECONDS = 10
-
-
-def events_recorded(sender, *, game_id: int, seq: int, **kwargs) -> None:
-    if _has_addressees(game_id):
-        dispatch.send(services.FORCED, (game_id,))  # first: a forced move played spares a mail
-        dispatch.send(services.FAN_OUT, (game_id,))
-
-
-# Each process also remembers the answer for a moment, sparing every move a round trip to the
-# shared cache; the sweep (`mail.sweep`) sends what a stale answer left out.
-_remembered: dict[int, tuple[float, bool]] = {}
-REMEMBERED_SECONDS = 2.0
-
-
-def _has_addressees(game_id: int) -> bool:
-    remembered = _remembered.get(game_id)
-    if remembered is not None and remembered[0] > time.monotonic():
-        return remembered[1]
-    if len(_remembered) > 10_000:
-        _remembered.clear()
-    known = _has_addressees_shared(game_id)
-    _remembered[game_id] = (time.monotonic() + REMEMBERED_SECONDS, known)
-    return known
-
-
-def forget_remembered() -> None:
-    _remembered.clear()
-
-
-def _has_addressees_shared(game_id: int) -> bool:
-    key = f"mail:addressees:{game_id}"
-    try:
-        known = cache.get(key)
-    except Exception as error:  # the cache away: ask the database
-        log.warning("mail addressee cache unreadable (%s)", error)
-        known = None
-    if known is None:
-        known = selectors.game_has_addressees(game_id=game_id)
-        try:
-            cache.set(key, known, ADDRESSEES_SECONDS)
-        except Exception:  # only a cache
-            pass
-    return bool(known)
 
 
 def anymail_inbound(sender, event, esp_name: str, **kwargs) -> None:

@@ -37,6 +37,7 @@ from games import services as game_services
 from mail import compose
 from mail.models import Inbound, Preference
 from mail.services.addresses import server_address
+from mail.services.preferences import address_confirmed
 from mail.services.replies import body_text
 
 log = logging.getLogger(__name__)
@@ -136,6 +137,7 @@ def join_reply(inbound: Inbound, message: Any) -> tuple[str, str]:
         user = user_model.objects.get(pk=existing[0])
         Preference.objects.get_or_create(user=user)
         Preference.objects.filter(user=user).update(verified_email=address)
+        address_confirmed(user.pk)  # what was held for it goes out now
         inbound.user_id = user.pk
         _welcome(inbound, message, user, address, made=False)
         return "address_confirmed", f"the address of {user.username} is confirmed"

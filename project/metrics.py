@@ -164,10 +164,11 @@ def deadline_late(seconds: float) -> None:
 
 
 @task_postrun.connect
-def _count_outcomes(sender=None, retval=None, state=None, **_: Any) -> None:
-    """mail.send returns the mail's status, hooks.deliver the attempt's outcome; None: nothing
-    was due (another worker had it)."""
-    counter = {"mail.send": MAILS, "hooks.deliver": WEBHOOK_DELIVERIES}.get(getattr(sender, "name", ""))
+def _count_outcomes(sender=None, retval=None, state=None, args=None, **_: Any) -> None:
+    """`consumers.deliver` returns what the attempt came to, for the consumer named first in its
+    arguments (mail, webhooks); None: nothing was due (another worker had it)."""
+    consumer = args[0] if getattr(sender, "name", "") == "consumers.deliver" and args else ""
+    counter = {"mail": MAILS, "hooks": WEBHOOK_DELIVERIES}.get(consumer)
     if counter is not None:
         outcome = retval if isinstance(retval, str) else ("error" if state == "FAILURE" else "not_due")
         counter.labels(outcome=outcome).inc()

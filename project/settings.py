@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "chat",
     "streams",
+    "consumers",
     "hooks",
     "web",
     "mail",
@@ -355,8 +356,10 @@ SCRAPYARD_WEBHOOK_RETRY_SECONDS = [
 SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_TIMEOUT_SECONDS", "10"))
 SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK = _env_flag("SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK", False)
 SCRAPYARD_WEBHOOKS_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_WEBHOOKS_PER_ACCOUNT", "20"))
+# Pings an account may ask for an hour, all its endpoints together (the consumer's quota).
+SCRAPYARD_WEBHOOK_PINGS_PER_HOUR = int(os.environ.get("SCRAPYARD_WEBHOOK_PINGS_PER_HOUR", "60"))
 SCRAPYARD_WEBHOOK_LOG_DAYS = int(os.environ.get("SCRAPYARD_WEBHOOK_LOG_DAYS", "30"))
-# How often beat looks for games whose fan-out request was lost (hooks.tasks.sweep_missed).
+# How often the sweep looks for games whose webhook fan-out request was lost (hooks.consumer).
 SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS", "10"))
 
 # Abandoned games (games.tasks.sweep_abandoned): no person's move for this many days adjourns a
@@ -417,8 +420,10 @@ CELERY_TASK_ROUTES = {
     "games.sweep_conditionals": {"queue": "deadlines"},
     # An analysis is a bot's search over every move of a game: the bots' workers and their CPU.
     "analysis.run": {"queue": "bots"},
-    # Webhooks have workers of their own: a slow or hostile endpoint delays only other webhooks.
-    "hooks.*": {"queue": "webhooks"},
+    # The consumers of the log (consumers.framework) send their fan-outs and deliveries to each
+    # consumer's own queue (`Consumer.queue`: webhooks have workers of their own, so a slow or
+    # hostile endpoint delays only other webhooks); their one sweep runs here.
+    "consumers.sweep": {"queue": "default"},
 }
 # A worker that loses the broker keeps trying for ever, from its first start too (the
 # supervisor restarts it should it die all the same); tasks it was running when the connection
@@ -451,8 +456,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
     "wake-stalled-bots": {"task": "games.wake_stalled_bots", "schedule": 10.0, "options": {"expires": 10}},
     "conditionals": {"task": "games.sweep_conditionals", "schedule": 10.0, "options": {"expires": 10}},
-    "webhooks": {"task": "hooks.sweep", "schedule": 1.0, "options": {"expires": 5}},
-    "mail": {"task": "mail.sweep", "schedule": 5.0, "options": {"expires": 10}},
+    # every consumer of the log (mail, webhooks, ...): rows due, fan-outs lost, their own upkeep
+    "consumers": {"task": "consumers.sweep", "schedule": 1.0, "options": {"expires": 5}},
     "abandoned-games": {
         "task": "games.sweep_abandoned",
         "schedule": SCRAPYARD_ABANDON_SWEEP_SECONDS,
@@ -463,11 +468,6 @@ CELERY_BEAT_SCHEDULE: dict = {
                     "options": {"expires": 10}},
     # analyses whose message was lost or whose worker died, and their mails still owed
     "analysis": {"task": "analysis.sweep", "schedule": SCRAPYARD_ANALYSIS_SWEEP_SECONDS, "options": {"expires": 30}},
-    "webhooks-missed": {
-        "task": "hooks.sweep_missed",
-        "schedule": SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS,
-        "options": {"expires": 30},
-    },
 }
 
 # Several beats (one per node) send the schedule once: the one holding a lease in Redis sends,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+INVITATION_TYPES = ("invitation_created", "invitation_declined", "invitation_cancelled", "invitation_accepted")
 ERRORS = {
     400: ["invalid_input"],
     401: ["not_authenticated", "authentication_failed"],
@@ -59,7 +60,9 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
         "get": _operation(
             "accountStream",
             "The account's feed: game_started, your_turn, deadline_warning, game_adjourned and "
-            "game_over for each of its games, on one connection [scope: read]",
+            "game_over for each of its games, and invitation_created, invitation_declined, "
+            "invitation_cancelled and invitation_accepted for the invitations to or from it, on one "
+            "connection [scope: read]",
             codes=[401, 403, 503],
             item="AccountStreamItem",
         )
@@ -138,9 +141,24 @@ def _item_schemas() -> dict[str, Any]:
             },
             "required": ["type", "game", "rules", "seat", "seq"],
         },
+        "InvitationNotice": {
+            "type": "object",
+            "description": "an invitation to a private game, to or from the account, made or changed "
+                           "(SSE: `event:` its type); the same body a webhook's `data` carries",
+            "properties": {
+                "type": {"type": "string", "enum": list(INVITATION_TYPES)},
+                "invitation": {"type": "integer", "description": "the invitation's id"},
+                "game": game,
+                "rules": {"type": "string"},
+                "invitee": {"type": "string", "description": "the invited account's username"},
+                "inviter": {"type": ["string", "null"], "description": "the game's creator, who invited"},
+                "status": {"type": "string", "enum": ["pending", "declined", "cancelled", "accepted"]},
+            },
+            "required": ["type", "invitation", "game", "rules", "invitee", "inviter", "status"],
+        },
         "AccountStreamItem": {
             "description": "one item of the account's feed",
-            "oneOf": [_ref("AccountNotice"), _ref("StreamEnd")],
+            "oneOf": [_ref("AccountNotice"), _ref("InvitationNotice"), _ref("StreamEnd")],
         },
     }
 

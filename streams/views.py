@@ -174,8 +174,10 @@ async def account_stream(request):
     """`GET /api/stream/`: the caller's games as they change, on one connection: `game_started`,
     `your_turn` (again after each event while it stays the caller's turn), `deadline_warning`
     (once 80% of the move's time is used), `game_adjourned` (nobody moved for the abandonment
-    days: the game is aborted at `aborts_at` unless someone moves), `game_over` (with the result). On connecting, each game
-    being played is announced, with `your_turn` where it is."""
+    days: the game is aborted at `aborts_at` unless someone moves), `game_over` (with the result);
+    and the invitations to a private game to or from the account: `invitation_created`,
+    `invitation_declined`, `invitation_cancelled`, `invitation_accepted`. On connecting, each game
+    being played is announced, with `your_turn` where it is, and each pending invitation."""
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
     try:
@@ -241,6 +243,7 @@ async def _account_feed(caller: Caller, kind: str) -> AsyncIterator[str]:
     user = caller.user
     woken = asyncio.Event()
     known: dict[int, dict[str, Any]] = {}
+    invitations: dict[int, str] = {}  # invitation -> status, as last told
     watched: set[int] = set()
     last_sent = time.monotonic()
     HUB.watch_account(user.pk, woken)
@@ -262,6 +265,9 @@ async def _account_feed(caller: Caller, kind: str) -> AsyncIterator[str]:
                     yield _frame(item, kind, item["type"])
                     last_sent = time.monotonic()
             known = {game["game"]: game for game in games if game["status"] != FINISHED}
+            for item in await _invitation_changes(user, invitations):
+                yield _frame(item, kind, item["type"])
+                last_sent = time.monotonic()
             keep_alive = await _news_or_keep_alive(woken, last_sent, kind)
             if keep_alive:
                 yield keep_alive
@@ -295,6 +301,24 @@ async def _news_or_keep_alive(woken: asyncio.Event, last_sent: float, kind: str)
         if time.monotonic() - last_sent >= keepalive:
             return _keep_alive(kind)
     return None
+
+
+INVITATION_TYPES = {"pending": "invitation_created", "declined": "invitation_declined",
+                    "cancelled": "invitation_cancelled", "accepted": "invitation_accepted"}
+
+
+async def _invitation_changes(user: Any, told: dict[int, str]) -> list[dict[str, Any]]:
+    """The invitations to or from the account that are new or changed since last told (`told`,
+    updated here): on connecting, each pending one is announced as `invitation_created`."""
+    items = []
+    for notice in await _run(selectors.invitation_notices_of, user=user, known=tuple(told)):
+        before = told.get(notice["invitation"])
+        if before != notice["status"] and (before is not None or notice["status"] == "pending"):
+            items.append({"type": INVITATION_TYPES[notice["status"]], **notice})
+        told[notice["invitation"]] = notice["status"]
+    for invitation in [invitation for invitation, status in told.items() if status != "pending"]:
+        told.pop(invitation)  # told its end: nothing more will come of it
+    return items
 
 
 def _changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[str, Any]]:

@@ -205,12 +205,10 @@ def _counts_of_earlier_tests_forgotten():
     receivers keep in the process for a moment)."""
     from django.core.cache import cache
 
-    from hooks import receivers as hooks_receivers
-    from mail import receivers as mail_receivers
+    from consumers import framework
     from project import throttles
 
-    hooks_receivers.forget_remembered()
-    mail_receivers.forget_remembered()
+    framework.forget_remembered()
     throttles.forget_allowances()
     try:
         cache.clear()

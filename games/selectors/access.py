@@ -96,6 +96,26 @@ def invitations_of(*, user: Any) -> list[dict[str, Any]]:
     ]
 
 
+def invitation_notices_of(*, user: Any, known: tuple[int, ...] = ()) -> list[dict[str, Any]]:
+    """The invitations the account's feed follows: those pending to it or from it (its private
+    games), and those among `known` whatever became of them, each as
+    `{"invitation", "game", "rules", "invitee", "inviter", "status"}`."""
+    mine = Q(user=user) | Q(game__created_by=user)
+    rows = Invitation.objects.filter(mine).filter(Q(status=InvitationStatus.PENDING) | Q(pk__in=list(known)))
+    return [invitation_notice(row) for row in rows.select_related("game", "game__created_by", "user").order_by("pk")]
+
+
+def invitation_notice(row: Invitation) -> dict[str, Any]:
+    return {"invitation": row.pk, "game": row.game_id, "rules": row.game.rules, "invitee": row.user.username,
+            "inviter": row.game.created_by.username if row.game.created_by else None, "status": row.status}
+
+
+def invitation_notice_get(*, game_id: int, invitee_id: int) -> dict[str, Any] | None:
+    row = Invitation.objects.select_related("game", "game__created_by", "user").filter(
+        game_id=game_id, user_id=invitee_id).first()
+    return invitation_notice(row) if row else None
+
+
 def seat_of(*, game: Game, user: Any) -> int | None:
     if not user.is_authenticated:
         return None

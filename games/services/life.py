@@ -41,7 +41,7 @@ from games.errors import (
     TakebackRefused,
     TooLateToAbort,
 )
-from games.models import Event, EventKind, Game, GameStatus, Seat
+from games.models import Event, EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.services.common import hide_from_strangers, seat_of
 
 RESIGN, ABORT, SEAT_LEFT, CANCEL = "resign", "abort", "seat_left", "cancel"
@@ -129,6 +129,9 @@ def leave(*, game_id: int, user: Any) -> None:
         if game.created_by_id == user.pk:
             raise CreatorCannotLeave("you made this game: cancel it instead of leaving it")
         Seat.objects.filter(game=game, index=seat).delete()
+        # a named invitee who took a seat and left it is invited again, as before it joined
+        Invitation.objects.filter(game=game, user=user, status=InvitationStatus.ACCEPTED).update(
+            status=InvitationStatus.PENDING)
         change.append(EventKind.SYSTEM, seat, {"type": SEAT_LEFT, "username": user.username})
 
     return writer.write(game_id, decide)

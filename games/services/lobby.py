@@ -14,8 +14,8 @@ import rules
 from accounts import selectors as account_selectors
 from accounts.errors import NotABotAccount
 from apikit.errors import InvalidInput
-from games import announce, selectors, time_controls, writer
-from games.errors import AlreadySeated, GameNotFound, GameNotOpen
+from games import announce, selectors, signals, time_controls, writer
+from games.errors import AlreadySeated, GameNotFound, GameNotOpen, NotTheCreator
 from games.models import EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.services.common import hide_from_strangers, seat_of
 
@@ -82,6 +82,8 @@ def game_create(
         for wanted in bot_seats:
             _take_seat(change, Seat(game=game, index=wanted["seat"], bot=wanted["bot"], bot_level=wanted["level"]))
         Invitation.objects.bulk_create([Invitation(game=game, user=user) for user in invited])
+        for user in invited:
+            _invitation_changed(game, user.pk, INVITATION_CREATED)
         return game
 
     return writer.create(fields, decide)
@@ -140,8 +142,40 @@ def invitation_decline(*, game_id: int, user: Any) -> None:
         if not updated:
             raise GameNotFound(f"there is no game {game_id}")
         announce.members_changed(change.game)  # its open streams end
+        _invitation_changed(change.game, user.pk, InvitationStatus.DECLINED)
 
     writer.write(game_id, decide)
+
+
+def invitation_cancel(*, game_id: int, user: Any, username: str) -> None:
+    """The game's creator takes back its invitation of `username` (pending): the private game is
+    no longer shown to that account, which may not join it any more."""
+    def decide(change: writer.Change) -> None:
+        game = change.game
+        hide_from_strangers(game, user)
+        if game.created_by_id != user.pk:
+            raise NotTheCreator("only the game's creator may cancel an invitation")
+        invited = Invitation.objects.filter(game=game, user__username=username, status=InvitationStatus.PENDING).first()
+        if invited is None:
+            raise InvalidInput(f"{username} has no pending invitation to game {game_id}", fields={"username": ["not invited"]})
+        Invitation.objects.filter(pk=invited.pk).update(status=InvitationStatus.CANCELLED)
+        announce.members_changed(game)  # the invitee's open streams end
+        _invitation_changed(game, invited.user_id, InvitationStatus.CANCELLED)
+
+    writer.write(game_id, decide)
+
+
+INVITATION_CREATED = "created"  # what `invitation_changed` says of a new one; else the invitation's new status
+
+
+def _invitation_changed(game: Game, invitee_id: int, status: str) -> None:
+    """Once committed: the invitee's and the inviter's feeds wake, and `invitation_changed` goes
+    to the apps beside (webhooks)."""
+    game_id, inviter_id = game.pk, game.created_by_id
+    for account in (invitee_id, inviter_id):
+        announce.account_news(account, game_id)
+    transaction.on_commit(lambda: signals.invitation_changed.send_robust(
+        Game, game_id=game_id, invitee_id=invitee_id, inviter_id=inviter_id, status=status), robust=True)
 
 
 def bot_seat_add(*, game_id: int, user: Any, bot: str, level: int | None = None) -> Seat:
@@ -219,7 +253,11 @@ def game_join(*, game_id: int, user: Any, invitation: str = "") -> Seat:
         _check_open(game)
         if game.seats.filter(user=user).exists():
             raise AlreadySeated(f"you already have a seat in game {game.pk}")
-        return _seat_next(change, user=user)
+        seat = _seat_next(change, user=user)
+        if Invitation.objects.filter(game=game, user=user, status=InvitationStatus.PENDING).update(
+                status=InvitationStatus.ACCEPTED):
+            _invitation_changed(game, user.pk, InvitationStatus.ACCEPTED)
+        return seat
 
     return writer.write(game_id, decide)
 

@@ -1,13 +1,16 @@
 """Play by email: notices out, replies in. One module per concern; every name below is
 importable as `mail.services.<name>`, as callers use it.
 
-Out. After each commit `games` says which game has news (`mail.receivers`); `outbound.fan_out`
-then makes, for every seated account with an address, the mails it is owed (game started, your
-turn, game over), under a per-(account, game) cursor lock, once per (account, game, seq, kind):
-the key is unique. Each mail is composed when made, from the same per-seat selectors as the API,
-and sent after the commit by a worker that leases it first (`sending`); SMTP errors are retried
-with waits, and beat's sweep sends whatever a lost message left behind, the daily digests and the
-deadline warnings. `forced` plays a seat's only move for an account that chose it.
+Out. Mail is a consumer of the log (`mail.consumer`, on `consumers.framework`): after each
+commit the framework's fan-out makes, for every seated account with a confirmed address, the
+mails it is owed (game started, your turn, game over: `outbound.account_notices_make`), under a
+per-(account, game) cursor lock, once per (account, game, seq, kind): the key is unique. An
+account whose address is not confirmed has its news held (`outbound.address_confirmed` sends
+what is still relevant once it is). Each mail is composed when made, from the same per-seat
+selectors as the API, and sent after the commit by a worker that leases it first (`sending`);
+SMTP errors are retried with the framework's waits, and its sweep sends whatever a lost message
+left behind, the daily digests and the deadline warnings. `forced` plays a seat's only move for
+an account that chose it.
 
 In. A reply reaches `inbound.inbound_store` from the SMTP gateway or a provider's webhook; it is
 stored before anything else (nothing a player sent is lost) and then read by
@@ -20,61 +23,6 @@ Neither. `addresses`: reply, bounce, unsubscribe and verification addresses and 
 `preferences`: how an account wants its mail, and whether its address is confirmed.
 """
 
-from mail.services.outbound import (
-    ANSWER,
-    ANSWER_WINDOW,
-    BOUNCED,
-    DEADLINE_WARNING,
-    DIGEST,
-    FAN_OUT,
-    FAST_STEP_SECONDS,
-    GAME_OVER,
-    GAME_STARTED,
-    LOOK_BACK,
-    PROPOSAL,
-    PROPOSED,
-    SEND,
-    VERIFY,
-    YOUR_TURN,
-    deadline_warnings_note,
-    digests_send,
-    fan_out,
-    fan_outs_missed,
-    next_digest_time,
-    notices,
-    outgoing_make,
-    seat_context,
-    too_fast_for_mail,
-)
-from mail.services.sending import CONTROL, LEASE, clean_header, due_send, outgoing_send
-from mail.services.forced import FORCED, FORCED_LOOK_BACK, forced_moves_missed, forced_moves_play, forced_moves_wanted
-from mail.services.inbound import (
-    HANDLE_INBOUND,
-    MailRefused,
-    SENDER_WINDOW,
-    carries_token,
-    inbound_handle,
-    inbound_list,
-    inbound_store,
-    inbound_unread_handle,
-    recipient_allowed,
-    recipient_known,
-    sender_allowed,
-    untokened_allowed,
-)
-from mail.services.replies import (
-    DONE_CODES,
-    GUARD,
-    LIFE_ACTIONS,
-    LIFE_COMMANDS,
-    QUOTE_INTRO,
-    answer_key,
-    body_text,
-    first_command,
-    life_do,
-    reply_handle,
-)
-from mail.services.bounces import bounce_by_address, bounce_hard, bounce_read
 from mail.services.addresses import (
     BOUNCE_ADDRESS,
     PLAY_ADDRESS,
@@ -91,7 +39,68 @@ from mail.services.addresses import (
     unsubscribe_url,
     verify_url,
 )
-from mail.services.preferences import SENT_WHEN, address_verified, preference_of, settings_of, settings_update
+from mail.services.bounces import bounce_by_address, bounce_hard, bounce_read
+from mail.services.forced import FORCED, FORCED_LOOK_BACK, forced_moves_missed, forced_moves_play, forced_moves_wanted
+from mail.services.inbound import (
+    HANDLE_INBOUND,
+    SENDER_WINDOW,
+    MailRefused,
+    carries_token,
+    inbound_handle,
+    inbound_list,
+    inbound_store,
+    inbound_unread_handle,
+    recipient_allowed,
+    recipient_known,
+    sender_allowed,
+    untokened_allowed,
+)
+from mail.services.outbound import (
+    ANSWER,
+    ANSWER_WINDOW,
+    BOUNCED,
+    DEADLINE_WARNING,
+    DIGEST,
+    FAST_STEP_SECONDS,
+    GAME_OVER,
+    GAME_STARTED,
+    LOOK_BACK,
+    MAIL,
+    PROPOSAL,
+    PROPOSED,
+    VERIFY,
+    YOUR_TURN,
+    account_notices_make,
+    deadline_warnings_note,
+    digests_send,
+    fan_out,
+    next_digest_time,
+    notices,
+    outgoing_make,
+    seat_context,
+    too_fast_for_mail,
+)
+from mail.services.preferences import (
+    SENT_WHEN,
+    address_confirmed,
+    address_verified,
+    preference_of,
+    settings_of,
+    settings_update,
+)
+from mail.services.replies import (
+    DONE_CODES,
+    GUARD,
+    LIFE_ACTIONS,
+    LIFE_COMMANDS,
+    QUOTE_INTRO,
+    answer_key,
+    body_text,
+    first_command,
+    life_do,
+    reply_handle,
+)
+from mail.services.sending import CONTROL, LEASE, clean_header, due_send, outgoing_send
 
 __all__ = [
     "ANSWER",
@@ -102,7 +111,6 @@ __all__ = [
     "DEADLINE_WARNING",
     "DIGEST",
     "DONE_CODES",
-    "FAN_OUT",
     "FAST_STEP_SECONDS",
     "FORCED",
     "FORCED_LOOK_BACK",
@@ -114,12 +122,12 @@ __all__ = [
     "LIFE_ACTIONS",
     "LIFE_COMMANDS",
     "LOOK_BACK",
+    "MAIL",
     "MailRefused",
     "PLAY_ADDRESS",
     "PROPOSAL",
     "PROPOSED",
     "QUOTE_INTRO",
-    "SEND",
     "SENDER_WINDOW",
     "SENT_WHEN",
     "UNSUBSCRIBE_SALT",
@@ -139,11 +147,12 @@ __all__ = [
     "bounce_read",
     "carries_token",
     "clean_header",
+    "account_notices_make",
+    "address_confirmed",
     "deadline_warnings_note",
     "digests_send",
     "due_send",
     "fan_out",
-    "fan_outs_missed",
     "first_command",
     "forced_moves_missed",
     "forced_moves_play",

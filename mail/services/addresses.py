@@ -16,7 +16,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from accounts import selectors as account_selectors
 from games import errors, selectors
 from mail.models import Cadence, Preference, SeatAddress
-from mail.services.preferences import preference_of
+from mail.services.preferences import address_confirmed, preference_of
 
 PLAY_ADDRESS = re.compile(r"^play\+([a-z0-9]{8,40})@", re.IGNORECASE)
 BOUNCE_ADDRESS = re.compile(r"^bounce\+(\d+)-([a-z0-9]{16})@", re.IGNORECASE)
@@ -110,6 +110,7 @@ def address_verify(*, token: str) -> int:
         raise errors.InvalidInput("this link is not valid (it may be for an address the account no longer has)")
     preference_of(int(found[1]))
     Preference.objects.filter(user_id=int(found[1])).update(verified_email=address)
+    address_confirmed(int(found[1]))  # what was held for it goes out now
     return int(found[1])
 
 

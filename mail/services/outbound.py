@@ -1,6 +1,9 @@
-"""Mail out: the notices a game's news owes each seated account (fan-out under a per-(account,
-game) cursor, once per (account, game, seq, kind)), each mail made once per key and sent after
-the commit or held for the digest; the digests, the deadline warnings and the fan-out sweep."""
+"""Mail out: the notices a game's news owes a seated account (`account_notices_make`, run by the
+consumer framework's fan-out under its cursor: `mail.consumer`), each mail made once per key
+(account, game, seq, kind) and sent after the commit or held for the digest; the digests and the
+deadline warnings. An account whose address is not confirmed has its news held, not dropped: its
+cursor waits, and once it confirms, each game's news is told as the game is then
+(`preferences.address_confirmed`)."""
 
 from __future__ import annotations
 
@@ -15,17 +18,16 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts import selectors as account_selectors
-from games import dispatch, selectors, time_controls
+from consumers import framework
+from games import selectors, time_controls
 from mail import chat_mail, compose
-from mail.models import Cadence, Cursor, Outgoing, OutgoingStatus, Preference
+from mail.models import Cadence, Outgoing, OutgoingStatus, Preference
 from mail.services.addresses import reply_address, unsubscribe_url, verify_url
-from mail.services.preferences import address_verified, preference_of
+from mail.services.preferences import MAIL, address_verified, preference_of
 
 log = logging.getLogger(__name__)
 
 
-SEND = "mail.send"
-FAN_OUT = "mail.fan_out"
 LOOK_BACK = dt.timedelta(minutes=10)  # how far back the sweep looks for news a lost fan-out missed
 GAME_STARTED, YOUR_TURN, DEADLINE_WARNING, GAME_OVER = "game_started", "your_turn", "deadline_warning", "game_over"
 ANSWER, DIGEST, BOUNCED, PROPOSAL = "answer", "digest", "bounced", "proposal"
@@ -35,34 +37,42 @@ ANSWER_WINDOW = dt.timedelta(hours=1)
 
 def fan_out(*, game_id: int) -> int:
     """The mails owed to each seated account for the game's events since its cursor."""
-    return sum(_fan_out_to(user_id, game_id, seat) for user_id, seat in selectors.account_seats(game_id=game_id).items())
+    return framework.fan_out(framework.get(MAIL), game_id)
 
 
-def _fan_out_to(user_id: int, game_id: int, seat: int) -> int:
-    with transaction.atomic():
-        Cursor.objects.bulk_create([Cursor(user_id=user_id, game_id=game_id)], ignore_conflicts=True)
-        cursor = Cursor.objects.select_for_update().get(user_id=user_id, game_id=game_id)
-        brief = selectors.account_game_of(game_id=game_id, seat=seat)
-        if brief["seq"] <= cursor.seq:
-            return 0
-        account = account_selectors.mail_account(user_id=user_id)
-        preference = preference_of(user_id)
-        made = 0
-        if account and account["email"] and preference.cadence_for(game_id) != Cadence.NONE:
-            seen = selectors.events_seen_by(game_id=game_id, seat=seat, after=cursor.seq, upto=brief["seq"])
-            game = selectors.game_get(game_id=game_id)
-            fast = too_fast_for_mail(game.time_control)
-            forced_last = bool(seen) and seen[-1]["seat"] == seat and selectors.move_was_forced(
-                game_id=game_id, seq=seen[-1]["seq"])
-            for kind in notices(brief, seen, forced_last=forced_last):
-                if kind == GAME_STARTED and not account["notify"].get(kind, True) and brief["seat"] in brief["to_act"]:
-                    kind = YOUR_TURN  # no start notices wanted, but the first move is still asked for
-                if kind == YOUR_TURN and fast:
-                    continue  # a reply cannot keep up: the deadline warning stands in
-                if account["notify"].get(kind, True):
-                    made += _notice_make(account, preference, game_id, kind)
-        cursor.seq = brief["seq"]
-        cursor.save(update_fields=["seq"])
+def account_ready(user_id: int) -> bool:
+    """News is told to an account with an address its owner confirmed; else it is held."""
+    account = account_selectors.mail_account(user_id=user_id)
+    return bool(account and account["email"]) and address_verified(user_id, account["email"])
+
+
+def account_held(user_id: int) -> None:
+    """News came for an account whose address is not confirmed: the address is asked to confirm
+    itself (once a day at most), and the news waits."""
+    account = account_selectors.mail_account(user_id=user_id)
+    if account and account["email"]:
+        _verification_request(user_id, account["email"])
+
+
+def account_notices_make(user_id: int, seat: int | None, brief: dict[str, Any], after: int) -> int:
+    """The mails the game's events after `after` owe the account, as the game is now (`brief`)."""
+    game_id = brief["game"]
+    account = account_selectors.mail_account(user_id=user_id)
+    preference = preference_of(user_id)
+    if not account or not account["email"] or preference.cadence_for(game_id) == Cadence.NONE:
+        return 0
+    seen = selectors.events_seen_by(game_id=game_id, seat=seat, after=after, upto=brief["seq"])
+    game = selectors.game_get(game_id=game_id)
+    fast = too_fast_for_mail(game.time_control)
+    forced_last = bool(seen) and seen[-1]["seat"] == seat and selectors.move_was_forced(game_id=game_id, seq=seen[-1]["seq"])
+    made = 0
+    for kind in notices(brief, seen, forced_last=forced_last):
+        if kind == GAME_STARTED and not account["notify"].get(kind, True) and brief["seat"] in brief["to_act"]:
+            kind = YOUR_TURN  # no start notices wanted, but the first move is still asked for
+        if kind == YOUR_TURN and fast:
+            continue  # a reply cannot keep up: the deadline warning stands in
+        if account["notify"].get(kind, True):
+            made += _notice_make(account, preference, game_id, kind)
     return made
 
 
@@ -146,21 +156,16 @@ def outgoing_make(user_id: int, to: str, kind: str, game_id: int | None, seq: in
         log.warning("answer limit reached for account %s: %s not made", user_id, kind)
         return 0
     digest = held and preference is not None and preference.cadence_for(game_id) == Cadence.DIGEST
-    row = Outgoing(
-        user_id=user_id, key=key, kind=kind, game_id=game_id, seq=seq, to=to, subject=mail.subject[:200],
-        text=mail.text, html=mail.html, reply_to=reply_to, next_attempt_at=time_controls.now(),
-        message_id=f"<{kind}.{game_id or 0}.{seq or 0}.{secrets.token_hex(8)}@{settings.SCRAPYARD_MAIL_DOMAIN}>",
-        status=OutgoingStatus.HELD if digest else OutgoingStatus.PENDING,
-    )
-    made = Outgoing.objects.bulk_create([row], ignore_conflicts=True)
-    stored = Outgoing.objects.filter(key=key).values_list("pk", "message_id").first()
-    if stored is None or stored[1] != row.message_id:
-        return 0  # made before (a repeated fan-out)
-    if digest:
+    row = {
+        "key": key, "user_id": user_id, "kind": kind, "game_id": game_id, "seq": seq, "to": to,
+        "subject": mail.subject[:200], "text": mail.text, "html": mail.html, "reply_to": reply_to,
+        "message_id": f"<{kind}.{game_id or 0}.{seq or 0}.{secrets.token_hex(8)}@{settings.SCRAPYARD_MAIL_DOMAIN}>",
+        "status": OutgoingStatus.HELD if digest else OutgoingStatus.PENDING,
+    }
+    made = framework.rows_make(framework.get(MAIL), [row])  # sent after the commit, unless held
+    if made and digest:
         _digest_schedule(preference)
-    else:
-        transaction.on_commit(lambda pk=stored[0]: dispatch.send(SEND, (pk,)), robust=True)
-    return len(made)
+    return made
 
 
 def _verification_request(user_id: int, address: str) -> int:
@@ -176,11 +181,10 @@ def _verification_request(user_id: int, address: str) -> int:
 
 def _answers_allowed(user_id: int, to: str) -> bool:
     """Answers and verification mails are made on a stranger's say-so (a mail in, a sign-up):
-    at most SCRAPYARD_MAIL_ANSWER_LIMIT an hour per account and per address, whoever asks."""
-    since = time_controls.now() - ANSWER_WINDOW
-    made = Outgoing.objects.filter(kind__in=(ANSWER, VERIFY), created_at__gte=since)
-    limit = settings.SCRAPYARD_MAIL_ANSWER_LIMIT
-    return made.filter(user_id=user_id).count() < limit and made.filter(to__iexact=to).count() < limit
+    the consumer's quota (SCRAPYARD_MAIL_ANSWER_LIMIT an hour) per account and per address,
+    whoever asks."""
+    consumer = framework.get(MAIL)
+    return framework.within_quota(consumer, user_id) and framework.within_quota(consumer, to__iexact=to)
 
 
 def _digest_schedule(preference: Preference) -> None:
@@ -241,17 +245,3 @@ def deadline_warnings_note() -> int:
         with transaction.atomic():
             made += _notice_make(account, preference, warning["game"], DEADLINE_WARNING)
     return made
-
-
-def fan_outs_missed(*, at: dt.datetime | None = None) -> int:
-    """Ask again for the fan-out of every game with news past a seated account's cursor."""
-    at = at or time_controls.now()
-    moved = selectors.games_moved_since(user_ids=account_selectors.accounts_with_any_email(), game_ids=[], since=at - LOOK_BACK)
-    cursors = {
-        (user, game): seq
-        for user, game, seq in Cursor.objects.filter(game_id__in=[game["game"] for game in moved]).values_list("user_id", "game_id", "seq")
-    }
-    behind = [game["game"] for game in moved if any(cursors.get((user, game["game"]), 0) < game["seq"] for user in game["accounts"])]
-    for game_id in behind:
-        dispatch.send(FAN_OUT, (game_id,))
-    return len(behind)

@@ -9,8 +9,11 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from consumers import framework
 from games import errors
 from mail.models import Cadence, Preference
+
+MAIL = "mail"  # the consumer (`mail.consumer`)
 
 
 def preference_of(user_id: int) -> Preference:
@@ -81,3 +84,10 @@ def address_verified(user_id: int, address: str) -> bool:
     if not settings.SCRAPYARD_MAIL_VERIFY:
         return True
     return bool(address) and preference_of(user_id).verified_email.lower() == address.lower()
+
+
+def address_confirmed(user_id: int) -> int:
+    """The account's address is confirmed (its link followed, or a sign-up by mail proved it):
+    what was held for it goes out, as each game is now: the start of a game begun meanwhile, the
+    newest position of each game where it is to act; a game that ended meanwhile is not told."""
+    return framework.recipient_ready(framework.get(MAIL), user_id)

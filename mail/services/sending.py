@@ -1,5 +1,6 @@
-"""Mail out, sending: one attempt at one mail under a lease, SMTP errors retried with waits, and
-the sweep that sends what a lost request left behind."""
+"""Mail out, sending: how one mail is handed to the mail server, and what its answer means (sent,
+worth trying again, refused for good). The lease, the waits between retries and the sweep that
+sends what a lost request left behind are the consumer framework's (`mail.consumer`)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,12 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db.models import F, Q
 
-from games import dispatch, time_controls
+from consumers import framework
 from mail import threads
 from mail.models import Inbound, Outgoing, OutgoingStatus
 from mail.services.addresses import bounce_address, unsubscribe_url
-from mail.services.outbound import ANSWER, BOUNCED, SEND
+from mail.services.outbound import ANSWER, BOUNCED, MAIL
 from mail.services.preferences import preference_of
 
 log = logging.getLogger(__name__)
@@ -29,27 +29,29 @@ LEASE = dt.timedelta(seconds=60)
 
 
 def outgoing_send(*, outgoing_id: int, at: dt.datetime | None = None) -> str | None:
-    """One attempt at one mail, under a lease (only one worker sends it). Returns its status."""
-    at = at or time_controls.now()
-    claimed = Outgoing.objects.filter(pk=outgoing_id, status=OutgoingStatus.PENDING, next_attempt_at__lte=at).filter(
-        Q(leased_until__isnull=True) | Q(leased_until__lt=at)
-    ).update(leased_until=at + LEASE, attempts=F("attempts") + 1)
-    if not claimed:
+    """One attempt at one mail, under the framework's lease (only one worker sends it). Returns
+    its status after the attempt (None: not due, or another worker has it)."""
+    if framework.attempt(framework.get(MAIL), outgoing_id, at=at) is None:
         return None
-    mail = Outgoing.objects.get(pk=outgoing_id)
+    return Outgoing.objects.filter(pk=outgoing_id).values_list("status", flat=True).first()
+
+
+def outgoing_deliver(mail: Outgoing) -> framework.Outcome:
+    """Hand the mail to the mail server: sent, retried after a temporary refusal, or not (a
+    bounced address drops it; a mail that cannot be written, or a permanent refusal, fails)."""
     if mail.kind != BOUNCED and preference_of(mail.user_id).bounced_at is not None:
-        return _finish(mail, OutgoingStatus.DROPPED, "the address bounced; mail is off")
+        return framework.Outcome(delivered=False, status=OutgoingStatus.DROPPED, note="the address bounced; mail is off")
     try:
         message = _message(mail)
         message.message()  # built here: a header that cannot be written fails now, not on every retry
     except Exception as error:  # noqa: BLE001 - whatever it is, sending again would fail the same way
         log.warning("mail %s cannot be written: %s", mail.pk, type(error).__name__)
-        return _finish(mail, OutgoingStatus.FAILED, f"cannot be written: {type(error).__name__}")
+        return framework.Outcome(delivered=False, note=f"cannot be written: {type(error).__name__}")
     try:
         get_connection().send_messages([message])
     except (smtplib.SMTPException, OSError) as error:
-        return _retry_or_fail(mail, error, at)
-    return _finish(mail, OutgoingStatus.SENT, "", sent_at=time_controls.now())
+        return _refused(mail, error)
+    return framework.Outcome(delivered=True)
 
 
 def _message(mail: Outgoing) -> EmailMultiAlternatives:
@@ -84,39 +86,19 @@ def _answered_message_id(mail: Outgoing) -> str:
     return named if re.fullmatch(r"<[^<>\s]{1,200}>", named) else ""
 
 
-def _retry_or_fail(mail: Outgoing, error: Exception, at: dt.datetime) -> str:
-    waits = settings.SCRAPYARD_MAIL_RETRY_SECONDS
+def _refused(mail: Outgoing, error: Exception) -> framework.Outcome:
     permanent = isinstance(error, smtplib.SMTPResponseException) and 500 <= error.smtp_code < 600
     permanent = permanent or (isinstance(error, smtplib.SMTPRecipientsRefused) and all(
         500 <= code < 600 for code, _ in error.recipients.values()))
     reason = f"{type(error).__name__}: {error}"[:300]
-    if permanent or mail.attempts > len(waits):
-        log.warning("mail %s to %s failed for good: %s", mail.pk, mail.to, reason)
-        return _finish(mail, OutgoingStatus.FAILED, reason)
-    Outgoing.objects.filter(pk=mail.pk).update(
-        next_attempt_at=at + dt.timedelta(seconds=waits[mail.attempts - 1]), leased_until=None, error=reason
-    )
-    return OutgoingStatus.PENDING
-
-
-def _finish(mail: Outgoing, status: str, reason: str, sent_at: dt.datetime | None = None) -> str:
-    Outgoing.objects.filter(pk=mail.pk).update(status=status, error=reason, leased_until=None, sent_at=sent_at)
-    return status
+    if permanent:
+        log.warning("mail %s to %s refused for good: %s", mail.pk, mail.to, reason)
+    return framework.Outcome(delivered=False, retry=not permanent, note=reason)
 
 
 def due_send(*, at: dt.datetime | None = None, limit: int = 500) -> int:
-    """Send every pending mail that is due and nobody is sending (retries, and mails whose send
-    request was lost: those made more than a lease ago)."""
-    at = at or time_controls.now()
-    due = Outgoing.objects.filter(status=OutgoingStatus.PENDING, next_attempt_at__lte=at).filter(
-        Q(leased_until__isnull=True, created_at__lt=at - LEASE, attempts=0)
-        | Q(leased_until__isnull=True, attempts__gt=0)
-        | Q(leased_until__lt=at)
-    )
-    ids = list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:limit])
-    for outgoing_id in ids:
-        dispatch.send(SEND, (outgoing_id,))
-    return len(ids)
+    """Send every pending mail that is due and nobody is sending (the framework's sweep)."""
+    return framework.due_send(framework.get(MAIL), at=at, limit=limit)
 
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]+")

@@ -28,15 +28,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def in_thread(settings, monkeypatch):
     """The thread on, as in production; what it sends is noted here, and the receivers of mail and
     hooks answer "nobody listens" (their work is theirs to test)."""
-    from hooks import receivers as hooks_receivers
-    from mail import receivers as mail_receivers
+    from consumers import framework
 
     settings.SCRAPYARD_AFTER_COMMIT_THREAD = True
     sent: list[tuple[str, tuple, str]] = []
     monkeypatch.setattr(dispatch, "send",
                         lambda name, args, **options: sent.append((name, args, threading.current_thread().name)))
-    monkeypatch.setattr(mail_receivers, "_has_addressees", lambda game_id: False)
-    monkeypatch.setattr(hooks_receivers, "listening", lambda: False)
+    monkeypatch.setattr(framework, "listening", lambda consumer, game_id: False)
     yield sent
     assert after_commit.drain()
 

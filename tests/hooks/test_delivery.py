@@ -16,7 +16,9 @@ from standardwebhooks import Webhook
 from games import selectors
 from games import services as game_services
 from games import time_controls
+from consumers import framework
 from hooks import services, transport
+from hooks.consumer import WEBHOOKS
 from hooks.models import Delivery, Endpoint
 from tests.api.conftest import register
 from tests.api.test_secrets_api import _to_the_duel
@@ -63,7 +65,8 @@ def test_news_of_a_game_arrives_signed_the_standard_webhooks_way(receiver, alice
     alice, bob = alice_and_bob
     hook = _endpoint(alice, receiver.url())
     assert hook["secret"].startswith("whsec_") and hook["events"] == sorted(
-        ["event", "game_started", "your_turn", "deadline_warning", "game_over"]
+        ["event", "game_started", "your_turn", "deadline_warning", "game_over",
+         "invitation_created", "invitation_declined", "invitation_cancelled", "invitation_accepted"]
     )
     game_id = _toy_game(alice, bob)
     assert services.fan_out(game_id=game_id) > 0
@@ -137,8 +140,8 @@ def test_a_retry_waits_its_turn(receiver, alice_and_bob, settings):
     delivery = Delivery.objects.get()
     assert len(receiver.received) == 1 and delivery.status == "pending" and delivery.retries == 1
     assert 60 <= (delivery.next_attempt_at - timezone.now()).total_seconds() <= 67
-    assert services.deliveries_due_send() == 0
-    assert services.deliveries_due_send(at=delivery.next_attempt_at) == 1
+    assert framework.due_send(WEBHOOKS) == 0
+    assert framework.due_send(WEBHOOKS, at=delivery.next_attempt_at) == 1
 
 
 def test_an_endpoint_failing_for_a_day_is_disabled_and_its_owner_mailed(
@@ -371,7 +374,7 @@ def test_deleting_an_endpoint_while_an_attempt_is_recorded_is_a_204_not_a_500(lo
 
     def record():
         try:
-            services._record(delivery, outcome, timezone.now())
+            framework.record(WEBHOOKS, delivery, framework.Outcome(delivered=True, detail=(outcome, timezone.now())), timezone.now())
             recorded.append("done")
         except Exception as error:  # reported below
             recorded.append(error)
@@ -453,19 +456,35 @@ def test_a_prompt_answer_is_delivered_within_the_deadline(receiver):
     assert outcome.delivered and outcome.status_code == 204
 
 
-def test_webhook_tasks_have_a_queue_and_workers_of_their_own():
+def test_webhook_tasks_have_a_queue_and_workers_of_their_own(monkeypatch):
     import configparser
     from pathlib import Path
 
-    from project.celery import app
+    from games import dispatch
 
-    route = app.amqp.router.route
-    for task in ("hooks.deliver", "hooks.fan_out", "hooks.sweep", "hooks.sweep_missed"):
-        assert route({}, task)["queue"].name == "webhooks", task
-    for task in ("games.apply_timeout", "games.play_bots", "mail.send", "mail.fan_out"):
-        assert route({}, task)["queue"].name != "webhooks", task
+    sent = []
+    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: sent.append((name, args, options)))
+    framework.send_after_commit(WEBHOOKS, [1])
+    framework.fan_outs_missed(WEBHOOKS)  # nothing followed: nothing sent
+    framework._send(WEBHOOKS, framework.FAN_OUT, (WEBHOOKS.name, 1))
+    assert sent and all(options["queue"] == "webhooks" for _, _, options in sent)
+    assert all(consumer.queue != "webhooks" for consumer in framework.registered() if consumer is not WEBHOOKS)
     config = configparser.RawConfigParser()
     config.read(Path(__file__).resolve().parents[2] / "deploy" / "supervisord.conf")
     assert "--queues=webhooks" in config.get("program:webhooks", "command")
     assert all("webhooks" not in config.get(section, "command").split("--queues=")[-1].split()[0]
                for section in config.sections() if section != "program:webhooks" and "--queues=" in config.get(section, "command", fallback=""))
+
+
+def test_pings_keep_to_the_consumers_quota_per_account(alice_and_bob, settings):
+    """A ping is the one message a person makes at will: the framework's quota counts them per
+    account, all its endpoints together."""
+    settings.SCRAPYARD_WEBHOOK_PINGS_PER_HOUR = 2
+    alice, bob = alice_and_bob
+    first, second = (_endpoint(alice, f"http://127.0.0.1:9/{name}") for name in ("a", "b"))
+    assert alice.post(f"/api/webhooks/{first['id']}/ping/").status_code == 202
+    assert alice.post(f"/api/webhooks/{second['id']}/ping/").status_code == 202
+    refused = alice.post(f"/api/webhooks/{first['id']}/ping/")
+    assert (refused.status_code, refused.json()["code"]) == (429, "too_many_pings")
+    hook = _endpoint(bob, "http://127.0.0.1:9/c")
+    assert bob.post(f"/api/webhooks/{hook['id']}/ping/").status_code == 202  # another account's own count

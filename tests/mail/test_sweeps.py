@@ -10,7 +10,9 @@ import pytest
 
 from games import dispatch, time_controls
 from mail import services
-from mail.models import Cursor, Outgoing
+from consumers import framework
+from consumers.models import Cursor
+from mail.models import Outgoing
 from tests.api.conftest import register
 
 pytestmark = pytest.mark.django_db
@@ -27,16 +29,20 @@ def _names(send) -> list[str]:
     return [call.args[0] for call in send.call_args_list]
 
 
+def _mail_fan_outs_missed() -> int:
+    return framework.fan_outs_missed(framework.get("mail"))
+
+
 def test_the_sweep_finds_a_lost_fan_out_then_leaves_it_alone(sent):
     alice, bob = register(email="a@players.example"), register(email="b@players.example")
     game_id = alice.post("/api/games/", {"rules": "toy_race", "players": 2}).json()["id"]
     assert bob.post(f"/api/games/{game_id}/join/").status_code == 201
     sent.reset_mock()
-    assert services.fan_outs_missed() == 1 and _names(sent) == [services.FAN_OUT]
+    assert _mail_fan_outs_missed() == 1 and _names(sent) == [framework.FAN_OUT]
     services.fan_out(game_id=game_id)  # what the worker does with it
-    assert Cursor.objects.filter(game_id=game_id).count() == 2
+    assert Cursor.objects.filter(consumer="mail", game_id=game_id).count() == 2
     sent.reset_mock()
-    assert services.fan_outs_missed() == 0
+    assert _mail_fan_outs_missed() == 0
     assert Outgoing.objects.filter(status="pending").exists()
 
 
@@ -50,7 +56,7 @@ def test_the_sweep_sends_a_mail_whose_send_was_lost_and_reads_a_reply_left_unrea
     sent.reset_mock()
     assert services.due_send() == 0  # just made: its own send request may still be on the way
     later = time_controls.now() + dt.timedelta(minutes=2)
-    assert services.due_send(at=later) == pending and set(_names(sent)) == {services.SEND}
+    assert services.due_send(at=later) == pending and set(_names(sent)) == {framework.DELIVER}
     for outgoing_id in Outgoing.objects.values_list("pk", flat=True):
         services.outgoing_send(outgoing_id=outgoing_id, at=later)
     assert services.due_send(at=later) == 0 and not Outgoing.objects.exclude(status="sent").exists()

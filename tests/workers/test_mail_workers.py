@@ -61,12 +61,12 @@ def test_a_mail_refused_at_first_is_sent_once_the_mail_server_is_back(start_work
     alice, bob = (register(name, email=f"{name}@players.example") for name in ("yola", "zeke"))
     game_id = alice.post("/api/games/", {"rules": "toy_race", "players": 2}).json()["id"]
     assert bob.post(f"/api/games/{game_id}/join/").status_code == 201
-    wait_for(lambda: Outgoing.objects.filter(attempts__gte=1, status="pending").exclude(error="").exists(), 30)
+    wait_for(lambda: Outgoing.objects.filter(retries__gte=1, status="pending").exclude(error="").exists(), 30)
     server = Controller(box, hostname="127.0.0.1", port=box.port)
     server.start()
     try:
         wait_for(lambda: not Outgoing.objects.exclude(status="sent").exists(), 60)  # the sweep sends them again
     finally:
         server.stop()
-    retried = Outgoing.objects.filter(attempts__gte=2)
+    retried = Outgoing.objects.filter(retries__gte=1)
     assert retried.exists() and len(box.envelopes()) == Outgoing.objects.count()

@@ -10,7 +10,7 @@ import pytest
 from standardwebhooks import Webhook
 
 from games import signals
-from hooks import receivers
+from consumers import receivers
 from hooks.models import Delivery, Endpoint
 from tests.api.conftest import register
 from tests.streams.test_account_stream import _play_out
@@ -74,9 +74,9 @@ def test_workers_tell_an_endpoint_of_a_whole_game_signed_and_retry_a_failure(sta
 @pytest.fixture
 def fan_out_requests_lost():
     """The web process's fan-out requests never leave (as if it died after each commit)."""
-    assert signals.events_recorded.disconnect(dispatch_uid="hooks.events_recorded")
+    assert signals.events_recorded.disconnect(dispatch_uid="consumers.events_recorded")
     yield
-    signals.events_recorded.connect(receivers.events_recorded, dispatch_uid="hooks.events_recorded")
+    signals.events_recorded.connect(receivers.events_recorded, dispatch_uid="consumers.events_recorded")
 
 
 def test_the_sweeps_deliver_what_lost_messages_missed(start_worker, receiver, loopback_allowed, fan_out_requests_lost):

@@ -1,0 +1,455 @@
+"""One way to consume the log. A consumer (mail, webhooks, ...) declares what it wants from a
+game's news and for whom, and how it delivers one notice; this module does the rest, the same
+way for every consumer:
+
+1. A game's transaction commits; `games.signals.events_recorded` reaches `consumers.receivers`,
+   which asks each consumer listening to that game (a cached answer: `listening`) for a fan-out
+   on the consumer's own queue. Lost: the sweep (`fan_outs_missed`) finds games past a cursor.
+2. `fan_out` walks the consumer's recipients under one `Cursor` lock each (a row lock inside
+   the transaction, nothing held across transactions: safe behind PgBouncer's transaction
+   pooling), asks the consumer for the notices of the events since the cursor, stores each as an
+   outbox row (once per key), and sends the new rows to `consumers.deliver` after the commit. A
+   recipient not `ready` (an address not confirmed) is held: its cursor stays where it is, and
+   `recipient_ready` fans out what is still owed to it once it is.
+3. `attempt` leases a row (one UPDATE: two workers never both get it), lets the consumer deliver
+   it, and records the outcome: done, retried after the consumer's waits (with jitter), or failed.
+4. The sweep (beat, `consumers.sweep`) sends again what is due and nobody took up within
+   `resend_seconds` (a message lost with the broker, a worker that died holding a lease), finds
+   the fan-outs that were lost, and runs each consumer's own periodic work.
+
+A consumer where a person can cause the work (a mail answered, a ping) counts it against a
+quota per account (`within_quota`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import random
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.db import models, transaction
+from django.db.models import F, Q
+
+from consumers.models import FAILED, PENDING, Cursor, Message, OutboxRow
+from games import dispatch, selectors, time_controls
+
+log = logging.getLogger(__name__)
+
+FAN_OUT, DELIVER, SWEEP = "consumers.fan_out", "consumers.deliver", "consumers.sweep"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one attempt came to: `delivered`; else worth trying again (`retry`) or not. `status`
+    names a final state other than done or failed (a mail dropped), `note` what went wrong."""
+
+    delivered: bool
+    retry: bool = False
+    status: str = ""
+    note: str = ""
+    detail: Any = None  # the consumer's own record of the attempt, for its `settle`
+
+
+class Consumer:
+    """What a consumer declares. Only `name`, `recipients` and `notices` and `deliver` are its
+    own; the rest has defaults."""
+
+    name: str = ""
+    queue: str = "default"
+    row_model: type[OutboxRow] = Message
+    done_status = "done"
+    retry_waits: Sequence[float] = (5, 30, 120, 600, 1800)
+    lease_seconds: float = 60
+    resend_seconds: float = 30  # a row sent to the queue and not attempted by then is sent again
+    look_back = dt.timedelta(days=1)  # how far back the sweep looks for games with missed news
+    sweep_seconds: float = 1.0  # due rows and `periodic`
+    missed_sweep_seconds: float = 10.0  # fan-outs lost
+    listening_seconds: float = 10.0  # how long the shared cache keeps `listens_to`'s answer
+    quota: tuple[int, float] | None = None  # (rows, seconds) an account may cause
+    quota_kinds: Sequence[str] = ()  # the kinds a person causes; none: every row counts
+
+    # --- what it wants, and for whom ---
+
+    def listens_to(self, game_id: int) -> bool:
+        """Whether a game's news may concern it at all (asked of the database; cached)."""
+        return True
+
+    def listening_scope(self, game_id: int) -> str:
+        """What `listens_to`'s answer depends on: the game (the default) or "" (all games alike)."""
+        return str(game_id)
+
+    def recipients(self, game_id: int) -> dict[int, int | None]:
+        """Who follows the game: recipient id -> the seat it sees the game as (None: a spectator)."""
+        raise NotImplementedError
+
+    def ready(self, recipient: int) -> bool:
+        """False holds the recipient's news (its cursor stays) until `recipient_ready`."""
+        return True
+
+    def held(self, recipient: int) -> None:
+        """News came while the recipient was not ready (mail asks the address to confirm itself)."""
+
+    def notices(self, recipient: int, seat: int | None, game: dict[str, Any], after: int) -> list[dict[str, Any]] | int:
+        """The notices owed for the game's events after `after` up to `game["seq"]` (`game` is
+        `selectors.account_game_of`): each a dict of the row's fields (with `key` unique); or
+        how many rows it made itself (through `rows_make`, which a consumer making rows outside
+        a fan-out uses too)."""
+        raise NotImplementedError
+
+    def followed(self, since: dt.datetime) -> list[dict[str, Any]]:
+        """For the sweep: the games that may have news for a ready recipient, each
+        `{"game", "seq", "recipients": [...]}`."""
+        return []
+
+    def games_of(self, recipient: int) -> list[int]:
+        """The games whose held news `recipient_ready` fans out."""
+        return []
+
+    def games_past(self, recipient: int) -> dict[int, int]:
+        """Games (id -> seq) whose held news is no longer worth telling (a finished game)."""
+        return {}
+
+    def wakes(self, game_id: int) -> list[tuple[str, tuple]]:
+        """Tasks to send before the fan-out when the game has news (its own, on its queue)."""
+        return []
+
+    # --- how it delivers ---
+
+    def deliverable(self, rows: models.QuerySet) -> models.QuerySet:
+        """Narrow the rows the framework may attempt (an endpoint paused)."""
+        return rows
+
+    def deliver(self, row: OutboxRow) -> Outcome:
+        raise NotImplementedError
+
+    def settle(self, row: OutboxRow, outcome: Outcome, at: dt.datetime) -> None:
+        """Record its own fields of the outcome on `row` (saved by the framework, under its lock)."""
+
+    def periodic(self) -> int:
+        """Its own work each sweep (digests, deadline warnings)."""
+        return 0
+
+    def account_field(self) -> str:
+        """The row field naming the account a quota counts against."""
+        return "recipient"
+
+
+_consumers: dict[str, Consumer] = {}
+
+
+def register(consumer: Consumer) -> Consumer:
+    _consumers[consumer.name] = consumer
+    return consumer
+
+
+def unregister(name: str) -> None:
+    _consumers.pop(name, None)
+
+
+def get(name: str) -> Consumer:
+    return _consumers[name]
+
+
+def registered() -> list[Consumer]:
+    return list(_consumers.values())
+
+
+# --- is anyone listening? -------------------------------------------------------------------
+
+# Each process remembers the answer for a moment, sparing every move a round trip to the shared
+# cache; what a stale answer left out, the sweep fans out.
+REMEMBERED_SECONDS = 2.0
+_remembered: dict[tuple[str, str], tuple[float, bool]] = {}
+
+
+def listening(consumer: Consumer, game_id: int) -> bool:
+    scope = (consumer.name, consumer.listening_scope(game_id))
+    remembered = _remembered.get(scope)
+    if remembered is not None and remembered[0] > time.monotonic():
+        return remembered[1]
+    if len(_remembered) > 10_000:
+        _remembered.clear()
+    known = _listening_shared(consumer, game_id, scope[1])
+    _remembered[scope] = (time.monotonic() + REMEMBERED_SECONDS, known)
+    return known
+
+
+def _listening_key(consumer: Consumer, scope: str) -> str:
+    return f"consumers:listening:{consumer.name}:{scope}"
+
+
+def _listening_shared(consumer: Consumer, game_id: int, scope: str) -> bool:
+    key = _listening_key(consumer, scope)
+    try:
+        known = cache.get(key)
+    except Exception as error:  # the cache away: ask the database
+        log.warning("%s listener cache unreadable (%s)", consumer.name, error)
+        known = None
+    if known is None:
+        known = consumer.listens_to(game_id)
+        try:
+            cache.set(key, known, consumer.listening_seconds)
+        except Exception:  # only a cache
+            pass
+    return bool(known)
+
+
+def listeners_changed(consumer: Consumer, scope: str = "") -> None:
+    """Who listens changed (an endpoint made): this process and the shared cache ask again;
+    other processes within `REMEMBERED_SECONDS`, and the sweep catches what they miss."""
+    for remembered in [key for key in _remembered if key[0] == consumer.name]:
+        _remembered.pop(remembered, None)
+    try:
+        cache.delete(_listening_key(consumer, scope))
+    except Exception as error:
+        log.warning("%s listener cache not cleared (%s); the sweep fans out meanwhile", consumer.name, error)
+
+
+def forget_remembered() -> None:
+    _remembered.clear()
+
+
+def news(game_id: int) -> None:
+    """A game's news committed: each listening consumer's fan-out, on its queue."""
+    for consumer in registered():
+        if not listening(consumer, game_id):
+            continue
+        for task, args in consumer.wakes(game_id):
+            _send(consumer, task, args)
+        _send(consumer, FAN_OUT, (consumer.name, game_id))
+
+
+def _send(consumer: Consumer, task: str, args: tuple) -> None:
+    dispatch.send(task, args, queue=consumer.queue)
+
+
+# --- the fan-out ----------------------------------------------------------------------------
+
+
+def fan_out(consumer: Consumer, game_id: int) -> int:
+    """The rows owed to each of the game's recipients for its events since their cursors."""
+    made = 0
+    for recipient, seat in consumer.recipients(game_id).items():
+        if consumer.ready(recipient):
+            made += _fan_out_to(consumer, recipient, seat, game_id)
+        else:
+            consumer.held(recipient)
+    return made
+
+
+def _fan_out_to(consumer: Consumer, recipient: int, seat: int | None, game_id: int) -> int:
+    with transaction.atomic():
+        Cursor.objects.bulk_create([Cursor(consumer=consumer.name, recipient=recipient, game_id=game_id)],
+                                   ignore_conflicts=True)
+        cursor = Cursor.objects.select_for_update().get(consumer=consumer.name, recipient=recipient, game_id=game_id)
+        game = selectors.account_game_of(game_id=game_id, seat=seat)
+        if game["seq"] <= cursor.seq:
+            return 0
+        owed = consumer.notices(recipient, seat, game, cursor.seq)
+        made = owed if isinstance(owed, int) else rows_make(consumer, owed)
+        cursor.seq = game["seq"]
+        cursor.save(update_fields=["seq"])
+    return made
+
+
+def recipient_ready(consumer: Consumer, recipient: int) -> int:
+    """The recipient is ready now (its address confirmed): its held news is fanned out, which
+    gives what is still relevant (each game as it is now: one notice per kind, never one per
+    event missed); the games it no longer needs news of (`games_past`) are caught up silently."""
+    for game_id, seq in consumer.games_past(recipient).items():
+        catch_up(consumer, recipient, game_id, seq)
+    games = consumer.games_of(recipient)
+    for game_id in games:
+        transaction.on_commit(lambda game_id=game_id: _send(consumer, FAN_OUT, (consumer.name, game_id)), robust=True)
+    return len(games)
+
+
+def catch_up(consumer: Consumer, recipient: int, game_id: int, seq: int) -> None:
+    """The cursor moves to `seq` with no notice made (news nobody needs any more)."""
+    Cursor.objects.bulk_create([Cursor(consumer=consumer.name, recipient=recipient, game_id=game_id)],
+                               ignore_conflicts=True)
+    Cursor.objects.filter(consumer=consumer.name, recipient=recipient, game_id=game_id, seq__lt=seq).update(seq=seq)
+
+
+def rows_make(consumer: Consumer, rows: Iterable[dict[str, Any]]) -> int:
+    """Store rows (dicts of fields with a unique `key`), each once however often it is made, and
+    send the new ones after the commit. Returns how many are new."""
+    at = time_controls.now()
+    wanted = {row["key"]: row for row in rows}
+    if not wanted:
+        return 0
+    model = consumer.row_model
+    key = _key_field(model)
+    known = set(model.objects.filter(**{f"{key}__in": list(wanted)}).values_list(key, flat=True))
+    fresh = [name for name in wanted if name not in known]
+    model.objects.bulk_create([model(**{"next_attempt_at": at, "enqueued_at": at, **_fields(consumer, wanted[name])})
+                               for name in fresh], ignore_conflicts=True)
+    made = list(model.objects.filter(**{f"{key}__in": fresh}).values_list("pk", "status"))
+    send_after_commit(consumer, [pk for pk, status in made if status == PENDING])  # not one held (a digest's)
+    return len(made)
+
+
+def _key_field(model: type[OutboxRow]) -> str:
+    return getattr(model, "KEY_FIELD", "key")
+
+
+def _fields(consumer: Consumer, row: dict[str, Any]) -> dict[str, Any]:
+    fields = dict(row)
+    key = _key_field(consumer.row_model)
+    if key != "key":
+        fields[key] = fields.pop("key")
+    if consumer.row_model is Message:
+        fields.setdefault("consumer", consumer.name)
+    return fields
+
+
+def message(*, recipient: int, kind: str, game_id: int | None = None, seq: int | None = None,
+            payload: dict[str, Any] | None = None, key: str = "") -> dict[str, Any]:
+    """A row of the plain outbox (`Message`), keyed once per (recipient, game, seq, kind)."""
+    return {"recipient": recipient, "kind": kind, "game_id": game_id, "seq": seq, "payload": payload or {},
+            "key": key or f"{recipient}:{game_id}:{seq}:{kind}"}
+
+
+def send_after_commit(consumer: Consumer, row_ids: Iterable[int]) -> None:
+    # robust: the rows are stored whatever the broker says; the sweep sends them again.
+    for row_id in row_ids:
+        transaction.on_commit(lambda row_id=row_id: _send(consumer, DELIVER, (consumer.name, row_id)), robust=True)
+
+
+# --- delivering -----------------------------------------------------------------------------
+
+
+def _due(consumer: Consumer, at: dt.datetime) -> models.QuerySet:
+    rows = consumer.row_model.objects.filter(
+        Q(leased_until__isnull=True) | Q(leased_until__lt=at), status=PENDING, next_attempt_at__lte=at,
+    )
+    if consumer.row_model is Message:
+        rows = rows.filter(consumer=consumer.name)
+    return consumer.deliverable(rows)
+
+
+def attempt(consumer: Consumer, row_id: int, at: dt.datetime | None = None) -> Outcome | None:
+    """One attempt at a row, if it is due and nobody else holds it (None if not)."""
+    at = at or time_controls.now()
+    row = _claim(consumer, row_id, at)
+    if row is None:
+        return None
+    try:
+        outcome = consumer.deliver(row)
+    except Exception as error:  # a defect of the consumer: retried like any failure, and logged
+        log.exception("%s could not deliver row %s", consumer.name, row_id)
+        outcome = Outcome(delivered=False, retry=True, note=f"{type(error).__name__}: {error}"[:300])
+    record(consumer, row, outcome, time_controls.now())
+    return outcome
+
+
+def _claim(consumer: Consumer, row_id: int, at: dt.datetime) -> OutboxRow | None:
+    """Lease the row for one attempt: a single UPDATE, so two workers never both get it."""
+    lease = at + dt.timedelta(seconds=consumer.lease_seconds)
+    claimed = _due(consumer, at).filter(pk=row_id).update(leased_until=lease)
+    return consumer.row_model.objects.filter(pk=row_id).first() if claimed else None
+
+
+def record(consumer: Consumer, row: OutboxRow, outcome: Outcome, at: dt.datetime) -> None:
+    """The one retry policy: done; or again after the consumer's next wait (plus up to 10%
+    jitter, so the retries of one outage spread out); or failed once every wait is used."""
+    waits = consumer.retry_waits
+    with transaction.atomic():
+        if not consumer.row_model.objects.select_for_update().filter(pk=row.pk).exists():
+            return  # deleted while the attempt ran (its endpoint, its account): nothing to record
+        row.leased_until = None
+        if outcome.delivered:
+            row.status, row.next_attempt_at = consumer.done_status, None
+        elif outcome.retry and row.retries < len(waits):
+            wait = waits[row.retries] * random.uniform(1.0, 1.1)
+            row.retries += 1
+            row.next_attempt_at = at + dt.timedelta(seconds=wait)
+        else:
+            row.status, row.next_attempt_at = outcome.status or FAILED, None
+        consumer.settle(row, outcome, at)
+        row.save()
+
+
+# --- the sweep ------------------------------------------------------------------------------
+
+
+def sweep(*, at: dt.datetime | None = None, force: bool = False) -> int:
+    """Beat's one sweep over every consumer, each at its own pace (an atomic `cache.add` per
+    period, so two beats or a slow sweep do not double the work)."""
+    done = 0
+    for consumer in registered():
+        if force or _turn(consumer, "due", consumer.sweep_seconds):
+            done += due_send(consumer, at=at) + consumer.periodic()
+        if force or _turn(consumer, "missed", consumer.missed_sweep_seconds):
+            done += fan_outs_missed(consumer, at=at)
+    return done
+
+
+def _turn(consumer: Consumer, part: str, seconds: float) -> bool:
+    try:
+        return bool(cache.add(f"consumers:swept:{consumer.name}:{part}", 1, max(seconds - 0.5, 0.5)))
+    except Exception:  # the cache away: sweep anyway, the work is idempotent
+        return True
+
+
+def due_send(consumer: Consumer, *, at: dt.datetime | None = None, limit: int = 1000) -> int:
+    """Send every due row nobody is attempting: retries whose wait is over (due again since they
+    were last sent), and rows no worker took up within `resend_seconds` (lost with a broker)."""
+    at = at or time_controls.now()
+    resend_before = at - dt.timedelta(seconds=consumer.resend_seconds)
+    due = list(
+        _due(consumer, at)
+        .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=resend_before) | Q(next_attempt_at__gt=F("enqueued_at")))
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    if due:
+        consumer.row_model.objects.filter(pk__in=due).update(enqueued_at=at)  # committed: the sweep is no transaction
+        for row_id in due:
+            _send(consumer, DELIVER, (consumer.name, row_id))
+    return len(due)
+
+
+def fan_outs_missed(consumer: Consumer, *, at: dt.datetime | None = None) -> int:
+    """Ask again for the fan-out of every game past a ready recipient's cursor (its first
+    request was lost); returns how many games."""
+    at = at or time_controls.now()
+    moved = consumer.followed(at - consumer.look_back)
+    if not moved:
+        return 0
+    cursors = {
+        (recipient, game): seq
+        for recipient, game, seq in Cursor.objects.filter(
+            consumer=consumer.name, game_id__in=[game["game"] for game in moved]
+        ).values_list("recipient", "game_id", "seq")
+    }
+    behind = [game["game"] for game in moved
+              if any(cursors.get((recipient, game["game"]), 0) < game["seq"] for recipient in game["recipients"])]
+    for game_id in behind:
+        _send(consumer, FAN_OUT, (consumer.name, game_id))
+    return len(behind)
+
+
+# --- quotas ---------------------------------------------------------------------------------
+
+
+def within_quota(consumer: Consumer, account_id: int | None = None, **also: Any) -> bool:
+    """Whether the account (or the rows matching `also`, an address) has made fewer than the
+    consumer's quota of the rows a person causes within its window."""
+    if consumer.quota is None:
+        return True
+    limit, seconds = consumer.quota
+    since = time_controls.now() - dt.timedelta(seconds=seconds)
+    rows = consumer.row_model.objects.filter(created_at__gte=since, **also)
+    if consumer.row_model is Message:
+        rows = rows.filter(consumer=consumer.name)
+    if consumer.quota_kinds:
+        rows = rows.filter(**{f"{getattr(consumer.row_model, 'KIND_FIELD', 'kind')}__in": list(consumer.quota_kinds)})
+    if account_id is not None:
+        rows = rows.filter(**{consumer.account_field(): account_id})
+    return rows.count() < limit

@@ -1,0 +1,134 @@
+"""A consumer written here, against the framework alone (`consumers.framework`): it says whom a
+game's news is for, what notice each event makes and how one is delivered, and gets the cursor,
+the fan-out after each commit, the lease, the retries with their waits and the sweep with no code
+of its own."""
+
+from __future__ import annotations
+
+import datetime as dt
+from unittest.mock import patch
+
+import pytest
+
+from consumers import framework
+from consumers.models import Cursor, Message
+from games import dispatch, selectors, time_controls
+from tests.api.conftest import register
+
+pytestmark = pytest.mark.django_db
+
+
+class Notes(framework.Consumer):
+    """Each event a seated account sees, as a note; delivering a note fails as often as told."""
+
+    name = "test_notes"
+    retry_waits = (60, 600)
+
+    def __init__(self) -> None:
+        self.failures_left = 0
+        self.delivered: list[tuple[int, int]] = []
+
+    def recipients(self, game_id):
+        return selectors.account_seats(game_id=game_id)
+
+    def notices(self, recipient, seat, game, after):
+        seen = selectors.events_seen_by(game_id=game["game"], seat=seat, after=after, upto=game["seq"])
+        return [framework.message(recipient=recipient, kind=event["kind"], game_id=game["game"], seq=event["seq"])
+                for event in seen]
+
+    def followed(self, since):
+        moved = selectors.games_moved_since(user_ids=[], game_ids=list(Cursor.objects.filter(consumer=self.name)
+                                            .values_list("game_id", flat=True)), since=since)
+        return [{"game": game["game"], "seq": game["seq"], "recipients": list(game["accounts"])} for game in moved]
+
+    def deliver(self, row):
+        if self.failures_left:
+            self.failures_left -= 1
+            return framework.Outcome(delivered=False, retry=True, note="busy")
+        self.delivered.append((row.recipient, row.seq))
+        return framework.Outcome(delivered=True)
+
+
+@pytest.fixture
+def eager_tasks():
+    from project.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def notes():
+    consumer = framework.register(Notes())
+    yield consumer
+    framework.unregister(consumer.name)
+
+
+def _game(first, second) -> int:
+    game_id = first.post("/api/games/", {"rules": "toy_race", "players": 2}).json()["id"]
+    assert second.post(f"/api/games/{game_id}/join/").status_code == 201
+    return game_id
+
+
+def test_a_new_consumer_is_fanned_out_to_after_each_commit_once_per_event(notes, eager_tasks,
+                                                                         django_capture_on_commit_callbacks):
+    alice, bob = register(), register()
+    with django_capture_on_commit_callbacks(execute=True):
+        game_id = _game(alice, bob)
+    rows = Message.objects.filter(consumer="test_notes", game_id=game_id)
+    assert rows.count() > 0 and set(rows.values_list("status", flat=True)) == {"done"}
+    assert sorted(notes.delivered) == sorted(rows.values_list("recipient", "seq"))
+    made = rows.count()
+    assert framework.fan_out(notes, game_id) == 0 and rows.count() == made  # the cursor: nothing twice
+    assert set(Cursor.objects.filter(consumer="test_notes").values_list("seq", flat=True)) == {selectors.game_get(game_id=game_id).seq}
+
+
+def test_a_new_consumer_gets_the_lease_and_the_retries(notes):
+    alice, bob = register(), register()
+    with patch.object(dispatch, "send"):  # the broker loses every message: the steps are driven here
+        game_id = _game(alice, bob)
+        framework.fan_out(notes, game_id)
+    row = Message.objects.filter(consumer="test_notes").order_by("pk").first()
+
+    Message.objects.filter(pk=row.pk).update(leased_until=time_controls.now() + dt.timedelta(seconds=30))
+    assert framework.attempt(notes, row.pk) is None  # another worker holds it
+    Message.objects.filter(pk=row.pk).update(leased_until=time_controls.now() - dt.timedelta(seconds=1))
+
+    notes.failures_left = 1
+    assert framework.attempt(notes, row.pk).retry
+    row.refresh_from_db()
+    assert row.status == "pending" and row.retries == 1 and row.leased_until is None
+    assert 60 <= (row.next_attempt_at - time_controls.now()).total_seconds() <= 67  # the wait, with jitter
+    assert framework.attempt(notes, row.pk) is None  # not due yet
+    assert framework.attempt(notes, row.pk, at=row.next_attempt_at).delivered
+    row.refresh_from_db()
+    assert row.status == "done" and notes.delivered == [(row.recipient, row.seq)]
+
+    other = Message.objects.filter(consumer="test_notes", status="pending").order_by("pk").first()
+    notes.failures_left = 3  # more failures than waits: it fails for good
+    for _ in range(3):
+        framework.attempt(notes, other.pk, at=time_controls.now() + dt.timedelta(days=1))
+    other.refresh_from_db()
+    assert other.status == "failed" and other.retries == 2
+
+
+def test_a_new_consumer_gets_the_sweep(notes):
+    alice, bob = register(), register()
+    with patch.object(dispatch, "send") as sent:
+        game_id = _game(alice, bob)
+        framework.fan_out(notes, game_id)  # a first fan-out: the sweep knows the game from its cursor
+        pending = Message.objects.filter(consumer="test_notes", status="pending").count()
+        sent.reset_mock()
+        assert framework.due_send(notes) == 0  # just sent: its message may still be on the way
+        later = time_controls.now() + dt.timedelta(seconds=notes.resend_seconds + 1)
+        assert framework.due_send(notes, at=later) == pending  # lost with the broker: sent again
+        mover = alice if alice.get(f"/api/games/{game_id}/legal-moves/").json().get("moves") else bob
+        listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
+        assert mover.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+        sent.reset_mock()
+        assert framework.sweep(force=True) >= 1  # the move's fan-out was lost too: found again
+    asked = [call.args for call in sent.call_args_list]
+    assert (framework.FAN_OUT, ("test_notes", game_id)) in asked
+    assert all(call.kwargs["queue"] == notes.queue for call in sent.call_args_list if call.args[1][0] == "test_notes")
