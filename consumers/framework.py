@@ -35,7 +35,8 @@ from django.core.cache import cache
 from django.db import models, transaction
 from django.db.models import F, Q
 
-from consumers.models import FAILED, PENDING, Cursor, Message, OutboxRow
+from consumers.models import Cursor, Message
+from consumers.outbox import FAILED, PENDING, OutboxRow
 from games import dispatch, selectors, time_controls
 
 log = logging.getLogger(__name__)

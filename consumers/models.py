@@ -1,12 +1,14 @@
 """The consumer framework's tables: how far each consumer has followed each game for each
 recipient (`Cursor`), the fields every outbox row carries for its lease and retries
-(`OutboxRow`), and a plain outbox (`Message`) for consumers that need no table of their own.
+(`consumers.outbox.OutboxRow`), and a plain outbox (`Message`) for consumers that need no table of their own.
 
 A game is named by its id only, never by a foreign key into `games`."""
 
 from __future__ import annotations
 
 from django.db import models
+
+from consumers.outbox import OutboxRow
 
 
 class Cursor(models.Model):
@@ -24,24 +26,6 @@ class Cursor(models.Model):
             models.UniqueConstraint(fields=("consumer", "recipient", "game_id"), name="consumer_cursor_unique"),
         ]
         indexes = [models.Index(fields=("consumer", "game_id"), name="consumer_cursor_game")]
-
-
-PENDING, FAILED = "pending", "failed"
-
-
-class OutboxRow(models.Model):
-    """What the framework needs of a consumer's outbox row: a `status` that is "pending" until
-    done or "failed", the failed attempts retried so far, when the next attempt is due, the lease
-    of the worker attempting it, and when it was last sent to the queue (the sweep resends what
-    no worker took up)."""
-
-    retries = models.PositiveSmallIntegerField(default=0, help_text="failed attempts since it was made or replayed")
-    next_attempt_at = models.DateTimeField(null=True, blank=True)
-    leased_until = models.DateTimeField(null=True, blank=True, help_text="a worker is attempting it until then")
-    enqueued_at = models.DateTimeField(null=True, blank=True, help_text="last time it was sent to the queue")
-
-    class Meta:
-        abstract = True
 
 
 class Message(OutboxRow):

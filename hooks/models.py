@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from consumers.models import OutboxRow
+from consumers.outbox import OutboxRow
 from hooks.transport import KEPT_BYTES
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from consumers.models import OutboxRow
+from consumers.outbox import OutboxRow
 
 
 class Cadence(models.TextChoices):

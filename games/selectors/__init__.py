@@ -40,7 +40,6 @@ from games.selectors.competition import finished_games, games_current
 from games.selectors.events import (
     FORCED_KEY_PREFIX,
     event_visible,
-    events_after,
     events_seen_by,
     events_since_own_move,
     events_visible,
@@ -60,6 +59,7 @@ from games.selectors.feeds import (
 from games.selectors.game import (
     board_text,
     clocks_of,
+    events_after,
     game_detail,
     game_finished,
     game_list,

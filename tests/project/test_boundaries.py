@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "analysis", "apikit", "chat", "competition", "games", "hooks", "mail", "streams", "web")
+APPS = ("accounts", "analysis", "apikit", "chat", "competition", "consumers", "games", "hooks", "mail", "streams", "web")
 PACKAGES = (*APPS, "bots", "project", "rules")
 
 
