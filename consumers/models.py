@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from consumers.outbox import OutboxRow
+from consumers.outbox import PENDING, OutboxRow
 
 
 class Cursor(models.Model):
