@@ -262,12 +262,17 @@ def _attnames(model: type[Model]) -> tuple[str, ...]:
     return tuple(field.attname for field in model._meta.concrete_fields)
 
 
+def is_oauth(auth: Any) -> bool:
+    """Whether the credential is a third-party app's OAuth access token (oauth2_provider's)."""
+    return isinstance(auth, Model) and hasattr(auth, "token_checksum")
+
+
 def scopes_of(auth: Any) -> frozenset[str]:
     """What the request's credentials may do: a scoped token its scopes, an OAuth access token
     those its player granted, anything else all."""
     if isinstance(auth, ApiToken):
         return frozenset(auth.scopes)
-    if isinstance(auth, Model) and hasattr(auth, "token_checksum"):  # oauth2_provider's AccessToken
+    if is_oauth(auth):
         return frozenset(auth.scope.split())
     return frozenset(SCOPES)
 

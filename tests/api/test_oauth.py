@@ -301,3 +301,21 @@ def test_a_confidential_app_gets_its_secret_once_and_needs_it(live_server):
     with_secret = requests.post(f"{base}/oauth/token/", auth=(app["client_id"], app["client_secret"]), data={
         "grant_type": "authorization_code", "code": code, "redirect_uri": CALLBACK, "code_verifier": verifier})
     assert with_secret.status_code == 200, with_secret.text
+
+
+def test_an_app_with_the_account_scope_may_not_manage_personal_tokens(live_server):
+    """A personal token an app made, or the first token it rotated into its hands, would outlive
+    the app's revocation: the player manages those alone."""
+    base = live_server.url
+    player = register()
+    browser = _signed_in(base, player.username)
+    app = _register_app(base, browser)
+    code, verifier = _code(base, browser, app["client_id"], scope="read account")
+    access = _exchange(base, app["client_id"], code, verifier).json()["access_token"]
+    assert requests.get(f"{base}/api/accounts/me/", headers=_bearer(access)).status_code == 200
+    for method, path, body in (("post", "/api/tokens/", {"scopes": ["read"]}), ("get", "/api/tokens/", None),
+                               ("delete", "/api/tokens/1/", None), ("post", "/api/accounts/me/token/", None),
+                               ("delete", "/api/accounts/me/token/", None)):
+        refused = requests.request(method, f"{base}{path}", json=body, headers=_bearer(access))
+        assert (refused.status_code, refused.json()["code"]) == (403, "personal_credentials_only"), (method, path)
+    assert player.get("/api/tokens/").status_code == 200  # the player's own token still may
