@@ -150,13 +150,19 @@ class _Lines:
 def test_an_app_signs_a_player_in_plays_with_bearer_refreshes_and_revokes_ending_its_streams(live_server):
     base = live_server.url
     game_id, (player, _) = start_game("scavenge", 2)
-    browser = _signed_in(base, player.username)
-    app = _register_app(base, browser)
+    app = _register_app(base, _signed_in(base, register().username))  # an app author's account
     assert app["client_secret"] is None  # a public app has none: PKCE proves it
 
     verifier, challenge = _pkce()
-    page = _consent_page(browser, _authorize_url(base, app["client_id"], challenge, "read play"))
-    assert page.status_code == 200
+    browser = requests.Session()  # the player's, signed out: the app sends it to sign in first
+    sent = browser.get(_authorize_url(base, app["client_id"], challenge, "read play"), allow_redirects=False)
+    assert sent.status_code == 302 and urlsplit(sent.headers["Location"]).path == "/login/"
+    login = browser.get(f"{base}{sent.headers['Location']}")
+    signed_in = browser.post(login.url, data={
+        "username": player.username, "password": PASSWORD, "csrfmiddlewaretoken": _csrf(login.text),
+        "next": parse_qs(urlsplit(sent.headers["Location"]).query)["next"][0]}, headers={"Referer": login.url})
+    page = signed_in  # the login form's redirect followed: back to the consent page
+    assert page.status_code == 200 and urlsplit(page.url).path == "/oauth/authorize/", page.url
     assert "Board Buddy" in page.text
     assert 'data-scope="read"' in page.text and 'data-scope="play"' in page.text
     assert 'data-scope="account"' not in page.text
