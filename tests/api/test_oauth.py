@@ -60,10 +60,11 @@ def _pkce() -> tuple[str, str]:
     return verifier, challenge
 
 
-def _authorize_url(base: str, client_id: str, challenge: str | None, scope: str = "read play",
+def _authorize_url(base: str, client_id: str, challenge: str | None, scope: str | None = "read play",
                    method: str | None = "S256") -> str:
-    query = {"response_type": "code", "client_id": client_id, "redirect_uri": CALLBACK, "scope": scope,
-             "state": "s-42"}
+    query = {"response_type": "code", "client_id": client_id, "redirect_uri": CALLBACK, "state": "s-42"}
+    if scope is not None:
+        query["scope"] = scope
     if challenge is not None:
         query["code_challenge"] = challenge
     if method is not None:
@@ -88,7 +89,7 @@ def _approve(base: str, browser: requests.Session, page: requests.Response, allo
     return {name: values[0] for name, values in parse_qs(urlsplit(location).query).items()}
 
 
-def _code(base: str, browser: requests.Session, client_id: str, scope: str = "read play") -> tuple[str, str]:
+def _code(base: str, browser: requests.Session, client_id: str, scope: str | None = "read play") -> tuple[str, str]:
     verifier, challenge = _pkce()
     page = _consent_page(browser, _authorize_url(base, client_id, challenge, scope))
     assert page.status_code == 200, page.text
@@ -325,3 +326,23 @@ def test_an_app_with_the_account_scope_may_not_manage_personal_tokens(live_serve
         refused = requests.request(method, f"{base}{path}", json=body, headers=_bearer(access))
         assert (refused.status_code, refused.json()["code"]) == (403, "personal_credentials_only"), (method, path)
     assert player.get("/api/tokens/").status_code == 200  # the player's own token still may
+
+
+def test_a_refresh_token_used_twice_ends_its_whole_chain_and_no_scope_asked_means_read(live_server):
+    base = live_server.url
+    player = register()
+    browser = _signed_in(base, player.username)
+    app = _register_app(base, browser)
+    code, verifier = _code(base, browser, app["client_id"], scope=None)
+    first = _exchange(base, app["client_id"], code, verifier).json()
+    assert first["scope"] == "read"
+
+    def refresh(token: str) -> requests.Response:
+        return requests.post(f"{base}/oauth/token/", data={
+            "grant_type": "refresh_token", "refresh_token": token, "client_id": app["client_id"]})
+
+    second = refresh(first["refresh_token"]).json()
+    replayed = refresh(first["refresh_token"])  # a stolen copy of the old refresh token, used again
+    assert (replayed.status_code, replayed.json()["error"]) == (400, "invalid_grant")
+    assert requests.get(f"{base}/api/games/", headers=_bearer(second["access_token"])).status_code == 401
+    assert refresh(second["refresh_token"]).status_code == 400
