@@ -346,3 +346,24 @@ def test_a_refresh_token_used_twice_ends_its_whole_chain_and_no_scope_asked_mean
     assert (replayed.status_code, replayed.json()["error"]) == (400, "invalid_grant")
     assert requests.get(f"{base}/api/games/", headers=_bearer(second["access_token"])).status_code == 401
     assert refresh(second["refresh_token"]).status_code == 400
+
+
+def test_a_player_takes_an_apps_access_back_from_the_account_page(live_server):
+    base = live_server.url
+    player = register()
+    browser = _signed_in(base, player.username)
+    app = _register_app(base, browser)
+    code, verifier = _code(base, browser, app["client_id"], scope="read")
+    access = _exchange(base, app["client_id"], code, verifier).json()["access_token"]
+    assert requests.get(f"{base}/api/games/", headers=_bearer(access)).status_code == 200
+    account = browser.get(f"{base}/account/")
+    assert "/oauth/authorized_tokens/" in account.text
+    listed = browser.get(f"{base}/oauth/authorized_tokens/")
+    assert "Board Buddy" in listed.text
+    revoke_path = re.search(r'href="(/oauth/authorized_tokens/\d+/delete/)"', listed.text)[1]
+    page = browser.get(f"{base}{revoke_path}")
+    done = browser.post(f"{base}{revoke_path}", data={"csrfmiddlewaretoken": _csrf(page.text)},
+                        headers={"Referer": page.url}, allow_redirects=False)
+    assert done.status_code == 302, done.text
+    refused = requests.get(f"{base}/api/games/", headers=_bearer(access))
+    assert refused.status_code == 401 and refused.json()["code"] == "authentication_failed"
