@@ -167,7 +167,7 @@ async def account_stream(request):
     try:
         caller = await _caller(request)
         if not caller.user.is_authenticated:
-            raise exceptions.NotAuthenticated("the account feed needs an account: send Authorization: Token <key>")
+            raise exceptions.NotAuthenticated("the account feed needs an account: send Authorization: Token <key> (or Bearer <key>)")
     except exceptions.APIException as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)

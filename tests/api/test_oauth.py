@@ -148,9 +148,25 @@ class _Lines:
         raise AssertionError(f"no {kind} in {self.items}")
 
 
+def _play_one_move_with(base: str, game_id: int, access: str, opponent) -> None:
+    """One move of seat 0 posted with the app's Bearer token (the move shortcut's path), the
+    opponent moving first while seat 0 is not to act."""
+    for _ in range(20):
+        game = requests.get(f"{base}/api/games/{game_id}/", headers=_bearer(access)).json()
+        if 0 in game["to_act"]:
+            listed = requests.get(f"{base}/api/games/{game_id}/legal-moves/", headers=_bearer(access)).json()
+            moved = requests.post(f"{base}/api/games/{game_id}/moves/", headers=_bearer(access),
+                                  json={"move": listed["moves"][0], "expected_seq": listed["seq"]})
+            assert moved.status_code == 201, moved.text
+            return
+        listed = opponent.get(f"/api/games/{game_id}/legal-moves/").json()
+        assert opponent.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+    raise AssertionError("seat 0 never came to act")
+
+
 def test_an_app_signs_a_player_in_plays_with_bearer_refreshes_and_revokes_ending_its_streams(live_server):
     base = live_server.url
-    game_id, (player, _) = start_game("scavenge", 2)
+    game_id, (player, opponent) = start_game("scavenge", 2)
     app = _register_app(base, _signed_in(base, register().username))  # an app author's account
     assert app["client_secret"] is None  # a public app has none: PKCE proves it
 
@@ -184,6 +200,7 @@ def test_an_app_signs_a_player_in_plays_with_bearer_refreshes_and_revokes_ending
     assert requests.get(f"{base}/api/games/{game_id}/", headers={"Authorization": f"Token {access}"}).status_code == 200
     refused = requests.get(f"{base}/api/accounts/me/", headers=_bearer(access))
     assert (refused.status_code, refused.json()["code"]) == (403, "missing_scope")
+    _play_one_move_with(base, game_id, access, opponent)
     made = requests.post(f"{base}/api/games/", json={"rules": "scavenge", "players": 2}, headers=_bearer(access))
     assert made.status_code == 201, made.text
     assert "RateLimit" in made.headers and '"account"' in made.headers["RateLimit-Policy"]  # counted per account
