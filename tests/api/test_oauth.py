@@ -384,3 +384,18 @@ def test_a_player_takes_an_apps_access_back_from_the_account_page(live_server):
     assert done.status_code == 302, done.text
     refused = requests.get(f"{base}/api/games/", headers=_bearer(access))
     assert refused.status_code == 401 and refused.json()["code"] == "authentication_failed"
+
+
+def test_an_unknown_app_or_an_unregistered_redirect_is_told_to_the_player_never_redirected(live_server):
+    """RFC 6749 4.1.2.1: with a client or redirect URI that cannot be trusted, the server must not
+    send the player anywhere; it says what is wrong on its own page."""
+    base = live_server.url
+    player = register()
+    browser = _signed_in(base, player.username)
+    app = _register_app(base, browser)
+    _, challenge = _pkce()
+    elsewhere = _authorize_url(base, app["client_id"], challenge).replace("127.0.0.1%3A9", "evil.example")
+    for url in (_authorize_url(base, "no-such-app", challenge), elsewhere):
+        answer = _consent_page(browser, url)
+        assert answer.status_code == 400 and "Location" not in answer.headers, (url, answer.status_code)
+        assert "cannot be granted" in answer.text and "authorizationForm" not in answer.text
