@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 import requests
+from oauth2_provider.models import get_application_model
 
 from tests.api.conftest import register, start_game
 from tests.streams.test_game_stream import free_port, start_uvicorn, stop
@@ -399,3 +400,33 @@ def test_an_unknown_app_or_an_unregistered_redirect_is_told_to_the_player_never_
         answer = _consent_page(browser, url)
         assert answer.status_code == 400 and "Location" not in answer.headers, (url, answer.status_code)
         assert "cannot be granted" in answer.text and "authorizationForm" not in answer.text
+
+
+def test_deleting_an_app_revokes_its_tokens_everywhere(monkeypatch):
+    """However an access token is deleted (here by its app's deletion, a cascade), its digest is
+    published as revoked, which every process and stream hears (accounts.auth, streams.hub)."""
+    import datetime as dt
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+    from oauth2_provider.models import get_access_token_model
+    from rest_framework.test import APIClient
+
+    from accounts import auth
+
+    published: list[str] = []
+    monkeypatch.setattr(auth, "_publish_revoked", published.append)
+    player = register()
+    user = get_user_model().objects.get(username=player.username)
+    application = get_application_model().objects.create(
+        name="Gone Soon", user=user, client_type="public", authorization_grant_type="authorization-code",
+        redirect_uris=CALLBACK)
+    key = "syo_" + secrets.token_urlsafe(32)
+    get_access_token_model().objects.create(user=user, application=application, token=key, scope="read",
+                                            expires=timezone.now() + dt.timedelta(hours=1))
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert client.get("/api/games/").status_code == 200
+    application.delete()
+    assert published == [auth.key_digest(key)]
+    assert client.get("/api/games/").status_code == 401
