@@ -1,11 +1,14 @@
 """Who is asking and what they may do: tokens with scopes.
 
-Three kinds of token travel as `Authorization: Token <key>` or, alike, `Authorization: Bearer <key>`. An account's first token (DRF's
-authtoken, from `POST /api/accounts/` or `/api/accounts/token/`) may do everything, as may a
-browser session. A scoped token (`POST /api/tokens/`) may do only what its scopes name, until it
-expires or is revoked; the server keeps only its key's SHA-256, so a stolen database holds no
-usable key. A view names the scope each method needs (`scopes`); a request outside its token's
-scopes gets 403 `missing_scope` naming the scope.
+Three kinds of token travel as `Authorization: Token <key>` or, alike, `Authorization: Bearer
+<key>`. An account's first token (DRF's authtoken, from `POST /api/accounts/` or
+`/api/accounts/token/`) may do everything, as may a browser session. A scoped token (`POST
+/api/tokens/`) may do only what its scopes name, until it expires or is revoked; the server keeps
+only its key's SHA-256, so a stolen database holds no usable key. An OAuth access token (keys
+starting `syo_`, `accounts.oauth`), which a player gave a third-party app, has the same scopes and
+is read, kept and revoked the same way (django-oauth-toolkit keeps its SHA-256 too). A view
+names the scope each method needs (`scopes`); a request outside its token's scopes gets 403
+`missing_scope` naming the scope.
 
 Every API request names its token, and reading it cost a statement per request
 (docs/decisions/0009-tokens-kept-per-process.md). Each process keeps the tokens it has read for
