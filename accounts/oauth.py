@@ -14,8 +14,8 @@ stream opened with it ends (`streams.hub`).
 
 from __future__ import annotations
 
+import re
 import secrets
-from urllib.parse import urlsplit
 
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
@@ -68,6 +68,11 @@ def _access_token_deleted(sender, instance, **_) -> None:
 # --- pages ------------------------------------------------------------------------------------
 
 
+# An origin as the CSP may name it: a redirect URI's host comes from the request, so anything else
+# (a `;` starting another directive) is never written into the header.
+PLAIN_ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+
+
 class AuthorizationView(oauth_views.AuthorizationView):
     """The consent page, in the site's look (web/templates/oauth2_provider/authorize.html). The
     approving form posts here and is answered with a redirect to the app: the page's CSP names
@@ -81,8 +86,8 @@ class AuthorizationView(oauth_views.AuthorizationView):
     def dispatch(self, request, *args, **kwargs):
         response = super().dispatch(request, *args, **kwargs)
         redirect_uri = request.POST.get("redirect_uri") or request.GET.get("redirect_uri", "")
-        origin = origin_of(redirect_uri) if urlsplit(redirect_uri).scheme in ("http", "https") else ""
-        if origin:
+        origin = origin_of(redirect_uri)
+        if response.status_code in (200, 302) and PLAIN_ORIGIN.fullmatch(origin):  # nothing else enters the header
             response["Content-Security-Policy"] = content_security_policy().replace(
                 "form-action 'self'", f"form-action 'self' {origin}"
             )

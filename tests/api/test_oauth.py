@@ -400,6 +400,7 @@ def test_an_unknown_app_or_an_unregistered_redirect_is_told_to_the_player_never_
         answer = _consent_page(browser, url)
         assert answer.status_code == 400 and "Location" not in answer.headers, (url, answer.status_code)
         assert "cannot be granted" in answer.text and "authorizationForm" not in answer.text
+        assert "evil.example" not in answer.headers["Content-Security-Policy"]  # its CSP names no other site
 
 
 def test_deleting_an_app_revokes_its_tokens_everywhere(monkeypatch):
