@@ -8,7 +8,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import auth, schema, selectors, services
+from accounts import auth, errors, schema, selectors, services
 from apikit.schema import operation
 from apikit.views import ScopedApi, validated
 from project import throttles
@@ -84,6 +84,12 @@ class AccountBotApi(ScopedApi):
         return Response(selectors.account_info(services.bot_account_mark(user=request.user)))
 
 
+def _personal(request) -> None:
+    """Personal tokens are the player's own business, never an app's (errors.PersonalCredentialsOnly)."""
+    if auth.is_oauth(request.auth):
+        raise errors.PersonalCredentialsOnly("an app's OAuth token may not manage personal tokens; sign in yourself")
+
+
 class TokensApi(ScopedApi):
     """Scoped personal tokens: list them, or make one (its key is shown in that answer only)."""
 
@@ -96,14 +102,16 @@ class TokensApi(ScopedApi):
         expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
     @operation("tokenList", summary="Your scoped tokens that still work (never their keys)",
-               answer=schema.TokenInfo(many=True), auth="required", scope="account")
+               answer=schema.TokenInfo(many=True), auth="required", scope="account", codes=["personal_credentials_only"])
     def get(self, request):
+        _personal(request)
         return Response(selectors.token_list(user=request.user))
 
     @operation("tokenCreate", summary="Make a scoped token; its key is in this answer and nowhere else",
                answer=schema.TokenInfo, status=201, request=TokenCreateInputSerializer, body=True, auth="required",
-               scope="account", codes=["too_many_tokens"])
+               scope="account", codes=["too_many_tokens", "personal_credentials_only"])
     def post(self, request):
+        _personal(request)
         data = validated(self.TokenCreateInputSerializer, request.data)
         token, key = services.token_create(user=request.user, by=request.auth, **data)
         return Response(selectors.token_info(token, key), status=status.HTTP_201_CREATED)
@@ -114,8 +122,9 @@ class TokenRevokeApi(ScopedApi):
     scopes = {"DELETE": "account"}
 
     @operation("tokenRevoke", summary="Revoke a scoped token: it stops working at once", answer=None, status=204,
-               auth="required", scope="account", codes=["token_not_found", "not_found"])
+               auth="required", scope="account", codes=["token_not_found", "not_found", "personal_credentials_only"])
     def delete(self, request, token_id: int):
+        _personal(request)
         services.token_revoke(user=request.user, token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -128,13 +137,16 @@ class FirstTokenApi(ScopedApi):
     scopes = {"POST": "account", "DELETE": "account"}
 
     @operation("firstTokenRotate", summary="Give the account's first token a new key; the old key stops working at once",
-               answer=schema.TokenAnswer, auth="required", scope="account")
+               answer=schema.TokenAnswer, auth="required", scope="account", codes=["personal_credentials_only"])
     def post(self, request):
+        _personal(request)
         return Response({"token": services.first_token_rotate(user=request.user).key})
 
     @operation("firstTokenRevoke", summary="Revoke the account's first token: it stops working at once "
-               "(POST /api/accounts/token/ makes a new one)", answer=None, status=204, auth="required", scope="account")
+               "(POST /api/accounts/token/ makes a new one)", answer=None, status=204, auth="required", scope="account",
+               codes=["personal_credentials_only"])
     def delete(self, request):
+        _personal(request)
         services.first_token_revoke(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -1,11 +1,14 @@
 """Who is asking and what they may do: tokens with scopes.
 
-Two kinds of token travel as `Authorization: Token <key>`. An account's first token (DRF's
-authtoken, from `POST /api/accounts/` or `/api/accounts/token/`) may do everything, as may a
-browser session. A scoped token (`POST /api/tokens/`) may do only what its scopes name, until it
-expires or is revoked; the server keeps only its key's SHA-256, so a stolen database holds no
-usable key. A view names the scope each method needs (`scopes`); a request outside its token's
-scopes gets 403 `missing_scope` naming the scope.
+Three kinds of token travel as `Authorization: Token <key>` or, alike, `Authorization: Bearer
+<key>`. An account's first token (DRF's authtoken, from `POST /api/accounts/` or
+`/api/accounts/token/`) may do everything, as may a browser session. A scoped token (`POST
+/api/tokens/`) may do only what its scopes name, until it expires or is revoked; the server keeps
+only its key's SHA-256, so a stolen database holds no usable key. An OAuth access token (keys
+starting `syo_`, `accounts.oauth`), which a player gave a third-party app, has the same scopes and
+is read, kept and revoked the same way (django-oauth-toolkit keeps its SHA-256 too). A view
+names the scope each method needs (`scopes`); a request outside its token's scopes gets 403
+`missing_scope` naming the scope.
 
 Every API request names its token, and reading it cost a statement per request
 (docs/decisions/0009-tokens-kept-per-process.md). Each process keeps the tokens it has read for
@@ -46,6 +49,8 @@ log = logging.getLogger(__name__)
 
 SCOPES = ("read", "play", "bot", "webhooks", "account")
 SCOPED_PREFIX = "sy_"
+OAUTH_PREFIX = "syo_"
+KEYWORDS = (b"token", b"bearer")
 
 
 def key_digest(key: str) -> str:
@@ -53,14 +58,15 @@ def key_digest(key: str) -> str:
 
 
 class ScopedTokenAuthentication(TokenAuthentication):
-    """DRF's token authentication, also reading scoped tokens (their keys start with `sy_`)."""
+    """DRF's token authentication, also reading scoped tokens (their keys start with `sy_`) and
+    OAuth access tokens (`syo_`), each as `Token <key>` or `Bearer <key>`."""
 
     def authenticate(self, request):
         """DRF's, with the header read from the WSGI environ: DRF asks `request.headers`, which
         Django builds from every environ entry (granian's hold the server's whole process
         environment), a cost on every request for the one header wanted here."""
         words = request.META.get("HTTP_AUTHORIZATION", "").encode("latin-1").split()
-        if not words or words[0].lower() != b"token":
+        if not words or words[0].lower() not in KEYWORDS:
             return None
         if len(words) == 1:
             raise exceptions.AuthenticationFailed("Invalid token header. No credentials provided.")
@@ -81,11 +87,13 @@ class ScopedTokenAuthentication(TokenAuthentication):
         else:
             user, token = self._look_up(key)
             _remember(digest, user, token)
-        if isinstance(token, ApiToken) and token.expires_at is not None and token.expires_at <= time_controls.now():
+        if _expired(token):
             raise exceptions.AuthenticationFailed("this token has expired")
         return user, token
 
     def _look_up(self, key: str) -> tuple[Any, Any]:
+        if key.startswith(OAUTH_PREFIX):
+            return _oauth_look_up(key)
         if not key.startswith(SCOPED_PREFIX):
             return super().authenticate_credentials(key)
         token = ApiToken.objects.select_related("user").filter(key_digest=key_digest(key)).first()
@@ -94,6 +102,24 @@ class ScopedTokenAuthentication(TokenAuthentication):
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed("user inactive or deleted")
         return token.user, token
+
+
+def _oauth_look_up(key: str) -> tuple[Any, Any]:
+    from oauth2_provider.models import get_access_token_model
+
+    token = get_access_token_model().objects.select_related("user").filter(token_checksum=key_digest(key)).first()
+    if token is None or token.user is None:  # revoked tokens are deleted; a client's own has no user
+        raise exceptions.AuthenticationFailed("invalid token")
+    if not token.user.is_active:
+        raise exceptions.AuthenticationFailed("user inactive or deleted")
+    return token.user, token
+
+
+def _expired(token: Any) -> bool:
+    if isinstance(token, ApiToken):
+        return token.expires_at is not None and token.expires_at <= time_controls.now()
+    expires = getattr(token, "expires", None)  # an OAuth access token always expires
+    return expires is not None and expires <= time_controls.now()
 
 
 _known: dict[str, tuple[float, Model, Model]] = {}  # key digest -> (until, account, token)
@@ -120,8 +146,7 @@ def known_live(digest: str) -> bool:
     known = _known.get(digest)
     if known is None or known[0] <= time.monotonic():
         return False
-    token = known[2]
-    return not (isinstance(token, ApiToken) and token.expires_at is not None and token.expires_at <= time_controls.now())
+    return not _expired(known[2])
 
 
 def forget_token(key_digest_: str | None = None) -> None:
@@ -240,10 +265,18 @@ def _attnames(model: type[Model]) -> tuple[str, ...]:
     return tuple(field.attname for field in model._meta.concrete_fields)
 
 
+def is_oauth(auth: Any) -> bool:
+    """Whether the credential is a third-party app's OAuth access token (oauth2_provider's)."""
+    return isinstance(auth, Model) and hasattr(auth, "token_checksum")
+
+
 def scopes_of(auth: Any) -> frozenset[str]:
-    """What the request's credentials may do: a scoped token its scopes, anything else all."""
+    """What the request's credentials may do: a scoped token its scopes, an OAuth access token
+    those its player granted, anything else all."""
     if isinstance(auth, ApiToken):
         return frozenset(auth.scopes)
+    if is_oauth(auth):
+        return frozenset(auth.scope.split())
     return frozenset(SCOPES)
 
 

@@ -30,3 +30,10 @@ class NotABotAccount(ServiceError):
 
 class AccountHasPlayed(ServiceError):
     code = "account_has_played"
+
+
+class PersonalCredentialsOnly(ServiceError):
+    """An app's OAuth token may not manage the player's personal tokens: one it made, or the
+    first token it read, would outlive the app's own revocation."""
+
+    code = "personal_credentials_only"

@@ -1,5 +1,7 @@
 """What the accounts' API answers, described to drf-spectacular (never rendered)."""
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from rest_framework import serializers
 
 
@@ -42,3 +44,43 @@ class VacationAnswer(serializers.Serializer):
     days_used = serializers.FloatField()
     days_left = serializers.FloatField()
     ends_at = serializers.DateTimeField(allow_null=True)
+
+
+# --- the security schemes (accounts.auth) -------------------------------------------------------
+
+
+class TokensAndOAuth(OpenApiAuthenticationExtension):
+    """The schema's account of `accounts.auth.ScopedTokenAuthentication`: one key read three ways.
+    `tokenAuth` is `Authorization: Token <key>`, `bearerAuth` the same keys as `Bearer <key>`, and
+    `oauth2` the authorization code flow (PKCE, S256) whose access tokens are sent as Bearer.
+    Each operation lists all three, `oauth2` with the scope the operation needs."""
+
+    target_class = "accounts.auth.ScopedTokenAuthentication"
+    name = ("tokenAuth", "bearerAuth", "oauth2")
+    priority = 1
+
+    def get_security_definition(self, auto_schema):
+        from accounts.oauth import SCOPE_WORDS
+
+        token = build_bearer_security_scheme_object(header_name="Authorization", token_prefix="Token")
+        token["description"] = (
+            "`Authorization: Token <key>`: an account's first token (`POST /api/accounts/token/`) may do "
+            "everything; a personal token (`POST /api/tokens/`) what its scopes name"
+        )
+        bearer = {
+            "type": "http", "scheme": "bearer",
+            "description": "the same keys as tokenAuth, or an OAuth access token (oauth2), as `Authorization: Bearer <key>`",
+        }
+        oauth2 = {
+            "type": "oauth2",
+            "description": "for third-party apps: authorization code with PKCE (S256 only); see docs/oauth.md",
+            "flows": {"authorizationCode": {
+                "authorizationUrl": "/oauth/authorize/", "tokenUrl": "/oauth/token/", "refreshUrl": "/oauth/token/",
+                "scopes": dict(SCOPE_WORDS),
+            }},
+        }
+        return [token, bearer, oauth2]
+
+    def get_security_requirement(self, auto_schema):
+        scope = getattr(auto_schema.view, "scopes", {}).get(auto_schema.method)
+        return [{"tokenAuth": []}, {"bearerAuth": []}, {"oauth2": [scope] if scope else []}]

@@ -41,6 +41,7 @@ STATUS: dict[str, int] = {
     "no_draw_offered": 409,
     "creator_cannot_leave": 409,
     "not_the_creator": 403,
+    "personal_credentials_only": 403,
     "rules_not_found": 404,
     "takeback_refused": 409,
     "no_takeback_requested": 409,

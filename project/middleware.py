@@ -1,7 +1,7 @@
 """Middleware only where a request needs it.
 
 Sessions, CSRF, the session's user and messages serve the browser: the web client, the admin, and
-API calls made with the browser's session. A caller that names a token (`Authorization: Token ...`:
+API calls made with the browser's session. A caller that names a token (`Authorization: Token ...` or `Bearer ...`:
 every bot, third-party client and the load of play) is authenticated by DRF from that header alone
 (`accounts.auth`: a token either authenticates or is refused, so the session is never consulted), and
 running the session stack for it was a measurable share of a move's CPU
@@ -21,7 +21,8 @@ from django.middleware.csrf import CsrfViewMiddleware
 
 
 def names_a_token(request) -> bool:
-    return request.META.get("HTTP_AUTHORIZATION", "")[:6].lower() == "token "
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    return header[:6].lower() == "token " or header[:7].lower() == "bearer "
 
 
 class _ForBrowsers:

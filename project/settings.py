@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "competition",
     "analysis",
     "anymail",
+    "oauth2_provider",  # OAuth 2 for third-party apps (accounts.oauth); after web, whose templates restyle its pages
 ]
 
 MIDDLEWARE = [
@@ -242,8 +243,9 @@ SPECTACULAR_SETTINGS = {
         "Slow and timed board games as a service. Every error is a JSON object "
         '`{"code": ..., "detail": ...}` with a stable `code`; each operation lists the codes it '
         "may answer with. Authenticate with `Authorization: Token <key>` "
-        "(`POST /api/accounts/token/`), or a scoped token (`POST /api/tokens/`): an operation's "
-        "summary names the scope it needs. Rate limits, per minute by default: 1200 requests per "
+        "(`POST /api/accounts/token/`), or a scoped token (`POST /api/tokens/`), or an OAuth access "
+        "token of a third-party app (`/oauth/authorize/`, authorization code with PKCE), each also as "
+        "`Authorization: Bearer <key>`: an operation's summary names the scope it needs. Rate limits, per minute by default: 1200 requests per "
         "signed-in account, 600 per address without one, 10 password attempts per username and 30 "
         "per address on the account and token endpoints; every answer says where the caller stands in "
         "`RateLimit-Policy` and `RateLimit` (the IETF draft's fields); over a limit, 429 `rate_limited` with "
@@ -272,6 +274,30 @@ SPECTACULAR_SETTINGS = {
         "streams.schema.document_streams", "apikit.schema.security_and_readiness",
         "apikit.schema.http_caching_and_strictness",
     ],
+}
+
+# OAuth 2 for third-party apps (accounts.oauth, docs/oauth.md): authorization code with PKCE
+# (S256 only), the personal tokens' scopes, refresh tokens that rotate, RFC 7009 revocation. Tokens
+# are kept as their SHA-256 only, as personal tokens are.
+OAUTH2_PROVIDER = {
+    "SCOPES": {scope: scope for scope in ("read", "play", "bot", "webhooks", "account")},  # words: accounts.oauth
+    "DEFAULT_SCOPES": ["read"],
+    "PKCE_REQUIRED": True,
+    "OAUTH2_SERVER_CLASS": "accounts.oauth.Server",
+    "ACCESS_TOKEN_GENERATOR": "accounts.oauth.access_token",
+    "REFRESH_TOKEN_GENERATOR": "accounts.oauth.refresh_token",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("SCRAPYARD_OAUTH_ACCESS_SECONDS", str(3600))),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": int(os.environ.get("SCRAPYARD_OAUTH_REFRESH_SECONDS", str(90 * 86400))),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,  # a stolen refresh token used twice ends the whole family
+    "REQUEST_APPROVAL_PROMPT": "force",  # the consent page every time: a player sees what is asked
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],  # http for apps on the player's own machine
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
 }
 
 # Live streams (streams.views) are served by an ASGI process of their own; the WSGI server sends a

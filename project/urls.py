@@ -28,6 +28,7 @@ urlpatterns = [
     path("mail/v/<str:token>/", mail_views.verify, name="mail-verify"),
     path("mail/password/<uidb64>/<token>/", mail_views.password_set, name="mail-password"),
     path("mail/inbound/", include("mail.webhooks")),  # the configured provider's webhooks only
+    path("oauth/", include("accounts.oauth_urls")),  # OAuth 2 for third-party apps (accounts.oauth)
     path("admin/login/", password_form_limited(admin.site.login)),  # the API's password limits
     path("admin/", admin.site.urls),
     path("", include("web.urls")),

@@ -202,7 +202,7 @@ def _operation(name: str, summary: str, codes: list[int], parameters: list | Non
         "summary": summary,
         "tags": ["streams"],
         "parameters": parameters or [],
-        "security": [{"tokenAuth": []}, {"cookieAuth": []}, {}],
+        "security": [{"tokenAuth": []}, {"bearerAuth": []}, {"oauth2": ["read"]}, {"cookieAuth": []}, {}],
         "responses": {
             "200": {
                 "description": "the stream; a keep-alive every 15 s of silence",

@@ -183,7 +183,7 @@ async def account_stream(request):
     try:
         caller = await _caller(request)
         if not caller.user.is_authenticated:
-            raise exceptions.NotAuthenticated("the account feed needs an account: send Authorization: Token <key>")
+            raise exceptions.NotAuthenticated("the account feed needs an account: send Authorization: Token <key> (or Bearer <key>)")
     except exceptions.APIException as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
@@ -362,15 +362,16 @@ async def _caller(request) -> Caller:
     """The account asking (anonymous: a spectator): a token as the API reads it, else the
     browser's session. A scoped token needs `read`."""
     header = request.headers.get("Authorization", "")
-    if header.startswith("Token "):
-        key = header[6:].strip()
+    keyword, _, key = header.partition(" ")
+    if keyword.lower() in ("token", "bearer") and key.strip():
+        key = key.strip()
         authenticate = auth.ScopedTokenAuthentication().authenticate_credentials
         user, token = await _run(authenticate, key=key)
         if "read" not in auth.scopes_of(token):
             raise auth.MissingScope("read")
         return Caller(user=user, key=key, digest=auth.key_digest(key))
     if header:
-        raise exceptions.AuthenticationFailed("use Authorization: Token <key>")
+        raise exceptions.AuthenticationFailed("use Authorization: Token <key> or Bearer <key>")
     user = await _run(get_user, request=request)
     if not user.is_authenticated:
         return Caller(user=user)

@@ -325,9 +325,21 @@ def test_operations_without_credentials_say_so_and_the_others_name_them(client):
     security = {op["operationId"]: op["security"] for item in document["paths"].values() for op in item.values()}
     for anonymous in ("accountCreate", "tokenObtain", "health", "ready"):
         assert security[anonymous] == [], anonymous
-    assert security["moveSubmit"] == [{"tokenAuth": []}, {"cookieAuth": []}]
+    assert security["moveSubmit"] == [{"tokenAuth": []}, {"bearerAuth": []}, {"oauth2": ["play"]}, {"cookieAuth": []}]
     assert {} in security["gameGet"]  # a public game: a token is welcome, not needed
-    assert all(value == [] or {"tokenAuth": []} in value for value in security.values())
+    assert {"oauth2": ["read"]} in security["gameGet"] and {"oauth2": ["account"]} in security["accountGet"]
+    assert all(value == [] or {"tokenAuth": []} in value and {"bearerAuth": []} in value for value in security.values())
+
+
+def test_the_security_schemes_describe_tokens_bearer_and_the_oauth_flow(client):
+    """Personal tokens as `Token` or `Bearer`, and OAuth's authorization code flow with the
+    personal tokens' scopes (accounts.oauth)."""
+    schemes = _schema(client)["components"]["securitySchemes"]
+    assert schemes["tokenAuth"]["type"] == "apiKey" and schemes["tokenAuth"]["in"] == "header"
+    assert schemes["bearerAuth"] == {**schemes["bearerAuth"], "type": "http", "scheme": "bearer"}
+    flow = schemes["oauth2"]["flows"]["authorizationCode"]
+    assert (flow["authorizationUrl"], flow["tokenUrl"], flow["refreshUrl"]) == ("/oauth/authorize/", "/oauth/token/", "/oauth/token/")
+    assert set(flow["scopes"]) == {"read", "play", "bot", "webhooks", "account"}
 
 
 def test_streams_name_their_media_types_and_item_schemas(client):

@@ -260,5 +260,7 @@ def test_a_malformed_token_header_is_refused_as_drf_refuses_it(player, header, a
     assert refused.status_code == 401 and refused.json()["detail"] == answer, refused.content
     client.credentials(HTTP_AUTHORIZATION=f"token {player.token}")  # the keyword in any case, as DRF reads it
     assert client.get("/api/tokens/").status_code == 200
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {player.token}")  # another scheme: no caller at all
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {player.token}")  # the same keys as Bearer (RFC 6750)
+    assert client.get("/api/tokens/").status_code == 200
+    client.credentials(HTTP_AUTHORIZATION=f"Basic {player.token}")  # another scheme: no caller at all
     assert client.get("/api/tokens/").status_code == 401
