@@ -143,7 +143,7 @@ def outgoing_make(user_id: int, to: str, kind: str, game_id: int | None, seq: in
     if kind != VERIFY and not address_verified(user_id, to):
         _verification_request(user_id, to)
         return 0
-    if kind in (ANSWER, VERIFY) and not key.endswith(PROVEN_ANSWER) and not _answers_allowed(user_id, to):
+    if kind in (ANSWER, VERIFY) and not _answers_allowed(user_id, to, proven=key.endswith(PROVEN_ANSWER)):
         log.warning("answer limit reached for account %s: %s not made", user_id, kind)
         return 0
     digest = held and preference is not None and preference.cadence_for(game_id) == Cadence.DIGEST
@@ -175,14 +175,15 @@ def _verification_request(user_id: int, address: str) -> int:
     return outgoing_make(user_id, address, VERIFY, None, None, mail, key=key, held=False)
 
 
-def _answers_allowed(user_id: int, to: str) -> bool:
+def _answers_allowed(user_id: int, to: str, proven: bool = False) -> bool:
     """Answers and verification mails are made on a stranger's say-so (a mail in, a sign-up):
-    at most SCRAPYARD_MAIL_ANSWER_LIMIT an hour per account and per address, whoever asks. Not
-    counted: answers to mail that proved its account (`PROVEN_ANSWER`), limited per account as it
-    comes in; a flood forging a player's From would otherwise spend the answers to the player's
-    own replies and commands."""
+    at most SCRAPYARD_MAIL_ANSWER_LIMIT an hour per account and per address, whoever asks.
+    Answers to mail that proved its account (`PROVEN_ANSWER`) are counted apart, against a limit
+    of the same size: a flood forging a player's From would otherwise spend the answers to the
+    player's own replies and commands."""
     since = time_controls.now() - ANSWER_WINDOW
-    made = Outgoing.objects.filter(kind__in=(ANSWER, VERIFY), created_at__gte=since).exclude(key__endswith=PROVEN_ANSWER)
+    made = Outgoing.objects.filter(kind__in=(ANSWER, VERIFY), created_at__gte=since)
+    made = made.filter(key__endswith=PROVEN_ANSWER) if proven else made.exclude(key__endswith=PROVEN_ANSWER)
     limit = settings.SCRAPYARD_MAIL_ANSWER_LIMIT
     return made.filter(user_id=user_id).count() < limit and made.filter(to__iexact=to).count() < limit
 
