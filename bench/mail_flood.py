@@ -10,7 +10,11 @@ until the answer reaches the sink is measured:
 - while 500 mails from 500 made-up senders come to the server's address over ten connections
   at once (the flood is read a few a beat, behind the tokened replies:
   SCRAPYARD_MAIL_UNTOKENED_BURST and _PER_BEAT);
-- the same flood with every mail read at once, as before (the burst set beyond the flood).
+- the same flood with every mail read at once, as before (the burst set beyond the flood);
+- 500 mails forging the player's own From to the server's address, while the player sends the
+  command `games` to its own command address (the Reply-To of every answer to a command), or
+  with `--commands-to server` to the server's address (the only way before command addresses):
+  the time until the answer to that command reaches the sink.
 
 Figures go to stdout and bench/results/mail_flood.md. Needs PostgreSQL (`BENCH_DATABASE_URL`,
 default postgres://postgres@127.0.0.1:5432/scrapyard_bench_mail, dropped and created afresh).
@@ -36,23 +40,29 @@ from bench.deadlines import fresh_database
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "mail_flood.md"
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/scrapyard_bench_mail"
+WAIT_CAP = 300.0  # seconds a reply's answer is waited for (--cap); a figure at the cap means none came
 
 
 class Sink:
     """The players' mail servers: remembers when each mail came, by recipient."""
 
     def __init__(self) -> None:
-        self.arrived: list[tuple[float, list[str]]] = []
+        self.arrived: list[tuple[float, list[str], bytes]] = []
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope):
         with self.lock:
-            self.arrived.append((time.monotonic(), list(envelope.rcpt_tos)))
+            self.arrived.append((time.monotonic(), list(envelope.rcpt_tos), envelope.original_content or envelope.content or b""))
         return "250 OK"
 
     def count_to(self, address: str) -> int:
         with self.lock:
-            return sum(1 for _, to in self.arrived if address in to)
+            return sum(1 for _, to, _ in self.arrived if address in to)
+
+    def has(self, address: str, mark: str) -> bool:
+        """Whether a mail to `address` carrying `mark` (in its subject) has come."""
+        with self.lock:
+            return any(address in to and mark.encode() in content for _, to, content in self.arrived)
 
 
 def free_port() -> int:
@@ -105,10 +115,10 @@ def mail(sender: str, to: str, line: str) -> email.message.EmailMessage:
     return message
 
 
-def flood(port: int, to: str, count: int, tag: str, connections: int = 10) -> None:
-    """`count` mails from as many made-up senders, over several connections at once (a flood
-    comes from many servers)."""
-    share = [threading.Thread(target=flood_one, args=(port, to, range(part, count, connections), tag))
+def flood(port: int, to: str, count: int, tag: str, connections: int = 10, forged: str = "") -> None:
+    """`count` mails from as many made-up senders (or all claiming `forged`), over several
+    connections at once (a flood comes from many servers)."""
+    share = [threading.Thread(target=flood_one, args=(port, to, range(part, count, connections), tag, forged))
              for part in range(connections)]
     for thread in share:
         thread.start()
@@ -116,10 +126,10 @@ def flood(port: int, to: str, count: int, tag: str, connections: int = 10) -> No
         thread.join()
 
 
-def flood_one(port: int, to: str, numbers: range, tag: str) -> None:
+def flood_one(port: int, to: str, numbers: range, tag: str, forged: str = "") -> None:
     with smtplib.SMTP("127.0.0.1", port, timeout=120) as client:
         for n in numbers:
-            sender = f"made-up{n}.{tag}@nowhere{n % 41}.example"
+            sender = forged or f"made-up{n}.{tag}@nowhere{n % 41}.example"
             try:
                 client.send_message(mail(sender, to, "help"), from_addr=sender, to_addrs=[to])
             except smtplib.SMTPRecipientsRefused:
@@ -134,7 +144,7 @@ def reply_times(port: int, sink: Sink, player: str, address: str, replies: int, 
         with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
             client.send_message(mail(player, address, "board"), from_addr=player, to_addrs=[address])
         while sink.count_to(player) == before:
-            if time.monotonic() - started > 300:
+            if time.monotonic() - started > WAIT_CAP:
                 break
             time.sleep(0.02)
         times.append(time.monotonic() - started)
@@ -142,7 +152,28 @@ def reply_times(port: int, sink: Sink, player: str, address: str, replies: int, 
     return times
 
 
-def run(replies: int, flood_size: int) -> list[tuple[str, list[float]]]:
+def command_times(port: int, sink: Sink, player: str, address: str, replies: int, gap: float) -> list[float]:
+    """The player's command `games` to `address`, each with a mark of its own in the subject; the
+    time until the answer carrying that mark reaches the sink."""
+    times = []
+    for n in range(replies):
+        mark = f"bench-mark-{n}-{time.monotonic_ns()}"
+        started = time.monotonic()
+        with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
+            message = mail(player, address, "games")
+            del message["Subject"]
+            message["Subject"] = mark
+            client.send_message(message, from_addr=player, to_addrs=[address])
+        while not sink.has(player, mark):
+            if time.monotonic() - started > WAIT_CAP:
+                break
+            time.sleep(0.02)
+        times.append(time.monotonic() - started)
+        time.sleep(gap)
+    return times
+
+
+def run(replies: int, flood_size: int, commands_to: str = "own") -> list[tuple[str, list[float]]]:
     from aiosmtpd.controller import Controller
     from django.conf import settings
 
@@ -159,6 +190,7 @@ def run(replies: int, flood_size: int) -> list[tuple[str, list[float]]]:
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
     settings.SCRAPYARD_MAIL_VERIFY = False
     settings.SCRAPYARD_MAIL_SENDER_LIMIT = 1_000_000  # this benchmark measures the order, not the refusals
+    settings.SCRAPYARD_MAIL_PEER_LIMIT = 1_000_000  # nor the limit per connecting address: all come from loopback here
     gateway_port = free_port()
     controller("127.0.0.1", gateway_port).start()
     one_worker()
@@ -183,11 +215,20 @@ def run(replies: int, flood_size: int) -> list[tuple[str, list[float]]]:
         found.append((label, reply_times(gateway_port, sink, "ann@bench.example", address, replies, 0.5)))
         print(f"{label}: {', '.join(f'{t:.2f}' for t in found[-1][1])} s", flush=True)
         flooder.join()
-        if label.endswith("(before)"):
-            break
         deadline = time.monotonic() + 600  # let the case's backlog drain before the next one
         while Inbound.objects.filter(outcome="received").exists() and time.monotonic() < deadline:
             time.sleep(1)
+    settings.SCRAPYARD_MAIL_UNTOKENED_BURST = burst
+    Inbound.objects.exclude(recipient__startswith="play+").delete()
+    to = services.command_address(ann.pk) if commands_to == "own" else services.server_address()
+    label = f"{flood_size} mails forging the player's From; its commands to {'its own command' if commands_to == 'own' else 'the server'}'s address"
+    flooder = threading.Thread(target=flood, args=(gateway_port, services.server_address(), flood_size, "fgd"),
+                               kwargs={"forged": "ann@bench.example"})
+    flooder.start()
+    time.sleep(3.0)
+    found.append((label, command_times(gateway_port, sink, "ann@bench.example", to, replies, 0.5)))
+    print(f"{label}: {', '.join(f'{t:.2f}' for t in found[-1][1])} s", flush=True)
+    flooder.join()
     stop.set()
     return found
 
@@ -196,7 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--replies", type=int, default=8)
     parser.add_argument("--flood", type=int, default=500)
+    parser.add_argument("--commands-to", choices=("own", "server"), default="own",
+                        help="where the player's commands go during the forged flood (server: as before command addresses)")
+    parser.add_argument("--cap", type=float, default=300.0, help="seconds to wait for each answer")
     args = parser.parse_args(argv)
+    global WAIT_CAP
+    WAIT_CAP = args.cap
     db_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
     fresh_database(db_url)
     os.environ["DATABASE_URL"] = db_url
@@ -211,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    found = run(args.replies, args.flood)
+    found = run(args.replies, args.flood, args.commands_to)
     load = os.getloadavg()
     lines = [
         f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} cores, "

@@ -439,14 +439,17 @@ def fan_outs_missed(consumer: Consumer, *, at: dt.datetime | None = None) -> int
 # --- quotas ---------------------------------------------------------------------------------
 
 
-def within_quota(consumer: Consumer, account_id: int | None = None, **also: Any) -> bool:
-    """Whether the account (or the rows matching `also`, an address) has made fewer than the
-    consumer's quota of the rows a person causes within its window."""
+def within_quota(consumer: Consumer, account_id: int | None = None, where: Q | None = None, **also: Any) -> bool:
+    """Whether the account (or the rows matching `also`, an address; and `where`, when the
+    consumer counts kinds of row apart) has made fewer than the consumer's quota of the rows a
+    person causes within its window."""
     if consumer.quota is None:
         return True
     limit, seconds = consumer.quota
     since = time_controls.now() - dt.timedelta(seconds=seconds)
     rows = consumer.row_model.objects.filter(created_at__gte=since, **also)
+    if where is not None:
+        rows = rows.filter(where)
     if consumer.row_model is Message:
         rows = rows.filter(consumer=consumer.name)
     if consumer.quota_kinds:

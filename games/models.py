@@ -292,3 +292,15 @@ class ConditionalLine(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=("game", "seat", "created_at"), name="conditional_game_seat")]
+
+
+class RematchOffer(models.Model):
+    """A rematch offered after a finished game (`games.rematch`): the seat that offered it and,
+    once accepted, the game it made. A row and not an event of the game: the finished game's log
+    is closed (docs/decisions/0022-rematch-offer-a-row.md). One a game; its row lock makes two
+    accepts at once one game, in any process."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    offered_by = models.SmallIntegerField()
+    made = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, related_name="+")
+    offered_at = models.DateTimeField(auto_now_add=True)

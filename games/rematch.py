@@ -3,14 +3,17 @@
 the new game is made by the lobby's own `game_create_seated`, already started. Where every other
 seat is a bot, the offer is the whole of it: bots always accept.
 
-The offer is a short-lived note in the cache, not a row: an offer lost (the cache emptied) is
-made again with one click, and the game it led to is a game like any other."""
+The offer is a row (`RematchOffer`), so every process sees it and it outlives a restart or an
+emptied cache; not an event, since the finished game's log is closed (docs/decisions/0022).
+Accepting locks the row, so two accepts at once, in any processes, make one game."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
-from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -20,11 +23,11 @@ from apikit.schema import operation
 from apikit.views import ScopedApi, validated
 from games import selectors
 from games.apis import invitation_of
-from games.models import GameStatus
+from games.models import GameStatus, RematchOffer
 from games.services.common import seat_of
 from games.services.lobby import game_create_seated
 
-OFFER_KEPT = 7 * 24 * 3600  # seconds an unanswered offer stands
+OFFER_KEPT = timedelta(days=7)  # how long an unanswered offer stands
 
 
 class RematchNotNow(ServiceError):
@@ -39,15 +42,24 @@ class NoRematchOffered(ServiceError):
     code = "no_rematch_offered"
 
 
-def _key(game_id: int) -> str:
-    return f"rematch:{game_id}"
+def _answer(offer: RematchOffer | None) -> dict[str, Any]:
+    if offer is None:
+        return {"offered_by": None, "game": None}
+    return {"offered_by": offer.offered_by, "game": offer.made_id}
+
+
+def _standing(rows: Any) -> RematchOffer | None:
+    """The offer that stands: one that made its game, or one still within its time."""
+    offer = rows.first()
+    if offer is not None and offer.made_id is None and offer.offered_at < timezone.now() - OFFER_KEPT:
+        return None
+    return offer
 
 
 def rematch_of(*, game_id: int, user: Any, invitation: str = "") -> dict[str, Any]:
     """What stands: who offered a rematch (a seat, or None) and the new game once made."""
     selectors.game_for(game_id=game_id, user=user, invitation=invitation)
-    found = cache.get(_key(game_id)) or {}
-    return {"offered_by": found.get("offered_by"), "game": found.get("game")}
+    return _answer(_standing(RematchOffer.objects.filter(game_id=game_id)))
 
 
 def rematch_offer(*, game_id: int, user: Any, invitation: str = "") -> dict[str, Any]:
@@ -56,37 +68,43 @@ def rematch_offer(*, game_id: int, user: Any, invitation: str = "") -> dict[str,
     seat = seat_of(game, user)
     if game.status != GameStatus.FINISHED:
         raise RematchNotNow(f"game {game_id} is {game.status}: a rematch comes once it is finished")
-    found = cache.get(_key(game_id)) or {}
-    if found.get("game") is not None:
-        return found
-    if found.get("offered_by") not in (None, seat):
-        return rematch_accept(game_id=game_id, user=user, invitation=invitation)
-    offer = {"offered_by": seat, "game": None}
     people = [row for row in game.seat_rows() if row.user_id is not None and row.index != seat]
-    if not people:  # only bots to ask: they accept at once
-        offer["game"] = _new_game(game, user)
-    cache.set(_key(game_id), offer, OFFER_KEPT)
-    return offer
+    with transaction.atomic():
+        offer = _standing(RematchOffer.objects.select_for_update().filter(game_id=game_id))
+        if offer is not None and (offer.made_id is not None or offer.offered_by == seat):
+            return _answer(offer)
+        if offer is not None:  # another seat offered first: this is an accept
+            return _accept_locked(game, offer, seat)
+        try:
+            with transaction.atomic():  # a savepoint: an offer made at the same moment elsewhere
+                offer, _ = RematchOffer.objects.update_or_create(
+                    game_id=game_id, defaults={"offered_by": seat, "made": None, "offered_at": timezone.now()})
+        except IntegrityError:
+            return rematch_offer(game_id=game_id, user=user, invitation=invitation)
+        if not people:  # only bots to ask: they accept at once
+            offer.made_id = _new_game(game, user)
+            offer.save(update_fields=["made"])
+        return _answer(offer)
 
 
 def rematch_accept(*, game_id: int, user: Any, invitation: str = "") -> dict[str, Any]:
     """Accept the rematch another seat offered: the new game is made, seats moved on by one."""
     game = selectors.game_for(game_id=game_id, user=user, invitation=invitation)
     seat = seat_of(game, user)
-    found = cache.get(_key(game_id)) or {}
-    if found.get("game") is not None:
-        return found
-    if found.get("offered_by") in (None, seat):
-        raise NoRematchOffered("nobody else has offered a rematch of this game")
-    if not cache.add(f"{_key(game_id)}:making", True, 60):  # two accepts at once: one game
-        return cache.get(_key(game_id)) or found
-    try:
-        offerer = next(row.user for row in game.seat_rows() if row.index == found["offered_by"])
-        made = {**found, "game": _new_game(game, offerer)}
-        cache.set(_key(game_id), made, OFFER_KEPT)
-        return made
-    finally:
-        cache.delete(f"{_key(game_id)}:making")
+    with transaction.atomic():
+        offer = _standing(RematchOffer.objects.select_for_update().filter(game_id=game_id))
+        if offer is None or (offer.made_id is None and offer.offered_by == seat):
+            raise NoRematchOffered("nobody else has offered a rematch of this game")
+        return _accept_locked(game, offer, seat)
+
+
+def _accept_locked(game: Any, offer: RematchOffer, seat: int) -> dict[str, Any]:
+    """Under the offer's row lock: the game made once, whoever asks second finds it."""
+    if offer.made_id is None:
+        offerer = next(row.user for row in game.seat_rows() if row.index == offer.offered_by)
+        offer.made_id = _new_game(game, offerer)
+        offer.save(update_fields=["made"])
+    return _answer(offer)
 
 
 def _new_game(game: Any, creator: Any) -> int:

@@ -3,7 +3,9 @@ reply address yet opens, joins, seeks and lists games by mail, and each command 
 
 Only mail from an account's confirmed address is read as a command; anything else is kept and
 refused without an answer (an answer to a forged From would be mail to a stranger). A game the
-sender may not see is answered exactly as a game that does not exist.
+sender may not see is answered exactly as a game that does not exist. Every answer's Reply-To is
+the account's own command address (`me+<account>-<mac>@`): commands sent there are read the same,
+but on the players' path, so a flood forging the account's From delays none of them.
 
     help                              the commands, with examples
     games                             your games, whose turn it is, and each one's reply address
@@ -37,11 +39,17 @@ WORD = re.compile(r"[a-z_]+")
 NO_SUCH_GAME = "There is no game {id} that you can see: check its number (the answer to games lists yours)."
 
 
-def handle(inbound: Inbound, message: Any) -> tuple[str, str]:
-    """Read one mail to the server's address; returns (outcome code, detail)."""
+def handle(inbound: Inbound, message: Any, proven: int | None = None) -> tuple[str, str]:
+    """Read one mail to the server's address, or to the account `proven` by its command address;
+    returns (outcome code, detail)."""
     ids = account_selectors.accounts_with_email(email=inbound.sender) if inbound.sender else []
+    if proven is not None:  # the address names the account; its From must be that account's too
+        ids = [user_id for user_id in ids if user_id == proven]
     user_id = next((user_id for user_id in ids if preferences.address_verified(user_id, inbound.sender)), None)
     command = replies.first_command(replies.body_text(message)) or _subject_command(inbound.subject)
+    if user_id is None and proven is not None:  # an account's command address, from another From
+        inbound.command = command[:300]
+        return "wrong_sender", "the command address of another account than the From's"
     if user_id is None:  # not (yet) a player's address: how to join, once a day at most
         from mail import signup
 
@@ -76,12 +84,12 @@ def _subject_command(subject: str) -> str:
 def _say(inbound: Inbound, account: dict, lines: list[str], game_id: int | None = None) -> None:
     user = account["user"]
     body = [compose.wrap(line) if len(line) > compose.WIDTH else line for line in lines]
-    body += compose.footer(game_id, addresses.unsubscribe_url(user.pk), addresses.server_address())
+    body += compose.footer(game_id, addresses.unsubscribe_url(user.pk), addresses.command_address(user.pk))
     subject = sending.clean_header(inbound.subject) or "your mail"
     mail = compose.Mail(subject if subject.lower().startswith("re:") else f"Re: {subject}"[:200],
                         "\n".join(body) + "\n", compose.as_html(body))
     outbound.outgoing_make(user.pk, account["email"], outbound.ANSWER, None, None, mail,
-                           addresses.server_address(), key=replies.answer_key(inbound), held=False)
+                           addresses.command_address(user.pk), key=replies.answer_key(inbound), held=False)
 
 
 def _help(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:

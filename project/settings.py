@@ -359,6 +359,9 @@ SCRAPYARD_MAIL_SENDER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_SENDER_LIMIT", 
 SCRAPYARD_MAIL_UNTOKENED_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_LIMIT", "1000"))
 SCRAPYARD_MAIL_UNTOKENED_BURST = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_BURST", "20"))
 SCRAPYARD_MAIL_UNTOKENED_PER_BEAT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_PER_BEAT", "5"))
+# From one connecting address (IP) at most this many mails without a token in ten minutes, per
+# gateway process (then 451): a forger sets any From, not the address it connects from.
+SCRAPYARD_MAIL_PEER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_PEER_LIMIT", "200"))
 # At most this many recipients in one SMTP transaction, and this many bytes stored a day per
 # account and per From address; answers and verification mails per account and per address an hour.
 SCRAPYARD_MAIL_MAX_RECIPIENTS = int(os.environ.get("SCRAPYARD_MAIL_MAX_RECIPIENTS", "5"))

@@ -296,10 +296,7 @@ def sink(settings):
 @pytest.fixture
 def gateway():
     """The play-by-email SMTP gateway, in this process; yields its port."""
-    from asgiref.sync import SyncToAsync
-    from django.db import connections
-
-    from mail.gateway import controller
+    from mail.gateway import close_connections, controller
     from tests.mail.smtp import free_port
 
     port = free_port()
@@ -307,6 +304,6 @@ def gateway():
     server.start()
     yield port
     server.stop()
-    # The gateway's database calls ran on asgiref's one shared thread: close its connection, so
-    # the test database can be dropped.
-    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+    # The gateway's database calls ran on its pools' threads: close their connections, so the
+    # test database can be dropped.
+    close_connections()

@@ -20,6 +20,10 @@ from mail.services.preferences import address_confirmed, preference_of
 
 PLAY_ADDRESS = re.compile(r"^play\+([a-z0-9]{8,40})@", re.IGNORECASE)
 BOUNCE_ADDRESS = re.compile(r"^bounce\+(\d+)-([a-z0-9]{16})@", re.IGNORECASE)
+# An account's own command address: commands as to the server's address, but proven (its mac went
+# only to the account's confirmed mailbox, as the Reply-To of answers to its commands), so they
+# are read on the players' path and never share a limit with mail that merely claims its From.
+COMMAND_ADDRESS = re.compile(r"^me\+(\d+)-([a-z0-9]{16})@", re.IGNORECASE)
 UNSUBSCRIBE_SALT = "mail.unsubscribe"
 VERIFY_SALT = "mail.verify"
 
@@ -58,6 +62,30 @@ def _new_token() -> str:
 def bounce_address(user_id: int) -> str:
     """The envelope sender of the account's mails (VERP): a bounce names the account it is for."""
     return f"bounce+{user_id}-{bounce_mac(user_id)}@{settings.SCRAPYARD_MAIL_DOMAIN}"
+
+
+def proven_address(address: str) -> bool:
+    """Whether mail to this address proves its account: a seat's reply address, an account's
+    command address or bounce address (each went only to the account's confirmed mailbox)."""
+    address = address or ""
+    return bool(PLAY_ADDRESS.match(address) or BOUNCE_ADDRESS.match(address) or COMMAND_ADDRESS.match(address))
+
+
+def command_address(user_id: int) -> str:
+    """The account's own address for commands (the Reply-To of every answer to one)."""
+    return f"me+{user_id}-{command_mac(user_id)}@{settings.SCRAPYARD_MAIL_DOMAIN}"
+
+
+def command_mac(user_id: int) -> str:
+    return salted_hmac("mail.commands", str(user_id)).hexdigest()[:16]
+
+
+def command_owner(address: str) -> int | None:
+    """The account a command address belongs to, or None for any other address or a wrong mac."""
+    found = COMMAND_ADDRESS.match(address or "")
+    if found and constant_time_compare(found[2].lower(), command_mac(int(found[1]))):
+        return int(found[1])
+    return None
 
 
 def bounce_mac(user_id: int) -> str:

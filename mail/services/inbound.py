@@ -18,7 +18,15 @@ from django.utils.crypto import constant_time_compare
 
 from games import dispatch, time_controls
 from mail.models import Inbound, InboundOutcome, RawMessage, SeatAddress
-from mail.services.addresses import BOUNCE_ADDRESS, PLAY_ADDRESS, bounce_mac, server_address
+from mail.services.addresses import (
+    BOUNCE_ADDRESS,
+    COMMAND_ADDRESS,
+    PLAY_ADDRESS,
+    bounce_mac,
+    command_owner,
+    proven_address,
+    server_address,
+)
 from mail.services.bounces import bounce_read
 from mail.services.replies import DONE_CODES, reply_handle
 from mail.services.sending import clean_header
@@ -39,10 +47,12 @@ class MailRefused(Exception):
 
 
 def recipient_known(address: str) -> bool:
-    """Whether the gateway takes mail for this address: a live reply address, a bounce address, or
-    the server's own address (commands)."""
+    """Whether the gateway takes mail for this address: a live reply address, a bounce address, the
+    server's own address or an account's command address (commands)."""
     if (address or "").lower() == server_address():
         return True
+    if COMMAND_ADDRESS.match(address or ""):
+        return command_owner(address) is not None
     if (address or "").lower().startswith("join+"):
         from mail import signup
 
@@ -56,10 +66,11 @@ def recipient_known(address: str) -> bool:
 
 def carries_token(address: str) -> bool:
     """Whether mail to this address proves something about its sender: a seat's reply address (its
-    token was mailed to the account's confirmed address only) or an account's bounce address.
+    token was mailed to the account's confirmed address only), an account's command address (the
+    same) or an account's bounce address.
     Such mail is limited per account; any other (the server's address, a join address) is mail a
     stranger can send claiming any From, limited apart (`sender_allowed`, `untokened_allowed`)."""
-    return bool(PLAY_ADDRESS.match(address or "") or BOUNCE_ADDRESS.match(address or ""))
+    return proven_address(address)
 
 
 def sender_allowed(sender: str, at: dt.datetime | None = None) -> bool:
@@ -78,21 +89,31 @@ def untokened_allowed(at: dt.datetime | None = None) -> bool:
 
 
 def _untokened(rows):
-    return rows.exclude(recipient__startswith="play+").exclude(recipient__startswith="bounce+")
+    return rows.exclude(_TOKENED)
+
+
+_TOKENED = Q(recipient__startswith="play+") | Q(recipient__startswith="bounce+") | Q(recipient__startswith="me+")
 
 
 def recipient_allowed(address: str, at: dt.datetime | None = None) -> bool:
     """Whether the account this reply address belongs to may get more mail now (the same limit
     as a sender's, counted per account whatever the senders claim)."""
-    play = PLAY_ADDRESS.match(address or "")
-    if not play:
-        return True
+    user_id = _owner(address)
     at = at or time_controls.now()
-    user_id = SeatAddress.objects.filter(token=play[1].lower()).values_list("user_id", flat=True).first()
     if user_id is None:
         return True
-    recent = Inbound.objects.filter(user_id=user_id, received_at__gte=at - SENDER_WINDOW).count()
+    # Only mail that proved the account counts: mail to the server's address is the account's
+    # once read as its command, and a flood forging its From would otherwise spend this too.
+    recent = Inbound.objects.filter(_TOKENED, user_id=user_id, received_at__gte=at - SENDER_WINDOW).count()
     return recent < settings.SCRAPYARD_MAIL_SENDER_LIMIT
+
+
+def _owner(address: str) -> int | None:
+    """The account a reply address or a command address belongs to (None for any other)."""
+    play = PLAY_ADDRESS.match(address or "")
+    if play:
+        return SeatAddress.objects.filter(token=play[1].lower()).values_list("user_id", flat=True).first()
+    return command_owner(address)
 
 
 def _header_text(message: Any, name: str) -> str:
@@ -133,22 +154,22 @@ def inbound_store(*, via: str, envelope_sender: str, recipients: list[str], raw:
     recipients = list(dict.fromkeys(address.strip().lower() for address in recipients))[:settings.SCRAPYARD_MAIL_MAX_RECIPIENTS]
     owners = dict(SeatAddress.objects.filter(token__in=[m[1].lower() for m in map(PLAY_ADDRESS.match, recipients) if m])
                   .values_list("token", "user_id"))
+    owners |= {address: owner for address in recipients if (owner := command_owner(address)) is not None}
     fresh = [address for address in recipients
              if not Inbound.objects.filter(recipient=address[:254], fingerprint=fingerprint).exists()]
     if not fresh:
         return []
-    _byte_limits_check(sender, [owners[m[1].lower()] for m in map(PLAY_ADDRESS.match, fresh) if m and m[1].lower() in owners], len(raw))
+    _byte_limits_check(sender, [owner for address in fresh if (owner := _stored_owner(address, owners)) is not None], len(raw))
     ids = []
     with transaction.atomic():
         stored = RawMessage.objects.create(sender=sender[:254], size=len(raw), raw=raw)
         for recipient in fresh:
-            play = PLAY_ADDRESS.match(recipient)
             try:
                 with transaction.atomic():
                     row = Inbound.objects.create(
                         via=via, sender=sender[:254], envelope_sender=(envelope_sender or "")[:254], recipient=recipient[:254],
                         subject=subject, message=stored, fingerprint=fingerprint,
-                        user_id=owners.get(play[1].lower()) if play else None,
+                        user_id=_stored_owner(recipient, owners),
                     )
             except IntegrityError:  # the same mail, stored for this recipient a moment ago
                 continue
@@ -160,6 +181,11 @@ def inbound_store(*, via: str, envelope_sender: str, recipients: list[str], raw:
         if not ids:
             stored.delete()
     return ids
+
+
+def _stored_owner(address: str, owners: dict[str, int]) -> int | None:
+    play = PLAY_ADDRESS.match(address)
+    return owners.get(play[1].lower()) if play else owners.get(address)
 
 
 def _byte_limits_check(sender: str, user_ids: list[int], size: int) -> None:
@@ -191,10 +217,10 @@ def inbound_handle(*, inbound_id: int) -> str:
             from mail import signup  # sign-up by mail: a reply to the answer an unknown address got
 
             code, detail = signup.join_reply(inbound, message)
-        elif inbound.recipient.lower() == server_address():
+        elif inbound.recipient.lower() == server_address() or COMMAND_ADDRESS.match(inbound.recipient):
             from mail import commands  # the commands read games through this module's helpers
 
-            code, detail = commands.handle(inbound, message)
+            code, detail = commands.handle(inbound, message, proven=command_owner(inbound.recipient))
         else:
             code, detail = reply_handle(inbound, message)
         inbound.code, inbound.detail = code, detail[:500]
@@ -216,7 +242,7 @@ def inbound_unread_handle(*, at: dt.datetime | None = None) -> int:
     at = at or time_controls.now()
     unread = Inbound.objects.filter(outcome=InboundOutcome.RECEIVED).order_by("pk")
     tokened = list(unread.filter(received_at__lt=at - dt.timedelta(seconds=30))
-                   .filter(Q(recipient__startswith="play+") | Q(recipient__startswith="bounce+")).values_list("pk", flat=True)[:200])
+                   .filter(_TOKENED).values_list("pk", flat=True)[:200])
     waiting = list(_untokened(unread).values_list("pk", flat=True)[:settings.SCRAPYARD_MAIL_UNTOKENED_PER_BEAT])
     for inbound_id in [*tokened, *waiting]:
         dispatch.send(HANDLE_INBOUND, (inbound_id,))

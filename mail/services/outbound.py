@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
 from accounts import selectors as account_selectors
 from consumers import framework
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 LOOK_BACK = dt.timedelta(minutes=10)  # how far back the sweep looks for news a lost fan-out missed
 GAME_STARTED, YOUR_TURN, DEADLINE_WARNING, GAME_OVER = "game_started", "your_turn", "deadline_warning", "game_over"
 ANSWER, DIGEST, BOUNCED, PROPOSAL = "answer", "digest", "bounced", "proposal"
+# The end of an answer's key when the mail it answers proved its account (`replies.answer_key`).
+PROVEN_ANSWER = ":proven"
 VERIFY = "verify"
 ANSWER_WINDOW = dt.timedelta(hours=1)
 
@@ -152,7 +155,7 @@ def outgoing_make(user_id: int, to: str, kind: str, game_id: int | None, seq: in
     if kind != VERIFY and not address_verified(user_id, to):
         _verification_request(user_id, to)
         return 0
-    if kind in (ANSWER, VERIFY) and not _answers_allowed(user_id, to):
+    if kind in (ANSWER, VERIFY) and not _answers_allowed(user_id, to, proven=key.endswith(PROVEN_ANSWER)):
         log.warning("answer limit reached for account %s: %s not made", user_id, kind)
         return 0
     digest = held and preference is not None and preference.cadence_for(game_id) == Cadence.DIGEST
@@ -179,12 +182,17 @@ def _verification_request(user_id: int, address: str) -> int:
     return outgoing_make(user_id, address, VERIFY, None, None, mail, key=key, held=False)
 
 
-def _answers_allowed(user_id: int, to: str) -> bool:
+def _answers_allowed(user_id: int, to: str, proven: bool = False) -> bool:
     """Answers and verification mails are made on a stranger's say-so (a mail in, a sign-up):
     the consumer's quota (SCRAPYARD_MAIL_ANSWER_LIMIT an hour) per account and per address,
-    whoever asks."""
+    whoever asks. Answers to mail that proved its account (`PROVEN_ANSWER`) are counted apart,
+    against a quota of the same size: a flood forging a player's From would otherwise spend the
+    answers to the player's own replies and commands."""
     consumer = framework.get(MAIL)
-    return framework.within_quota(consumer, user_id) and framework.within_quota(consumer, to__iexact=to)
+    proof = Q(key__endswith=PROVEN_ANSWER)
+    counted = proof if proven else ~proof
+    return (framework.within_quota(consumer, user_id, where=counted)
+            and framework.within_quota(consumer, where=counted, to__iexact=to))
 
 
 def _digest_schedule(preference: Preference) -> None:

@@ -14,8 +14,8 @@ from chat import services as chat_services
 from games import errors, selectors, services
 from mail import compose, conditionals, reply_text
 from mail.models import Inbound, Outgoing, Preference, SeatAddress
-from mail.services.addresses import PLAY_ADDRESS, unsubscribe_url
-from mail.services.outbound import ANSWER, outgoing_make, seat_context
+from mail.services.addresses import PLAY_ADDRESS, proven_address, unsubscribe_url
+from mail.services.outbound import ANSWER, PROVEN_ANSWER, outgoing_make, seat_context
 from mail.services.preferences import preference_of
 from mail.services.sending import clean_header
 from rules.errors import NotYourTurn, RulesError
@@ -230,7 +230,10 @@ def _replied_seq(message: Any, user_id: int, game_id: int) -> int | None:
 
 
 def answer_key(inbound: Inbound) -> str:
-    return f"{inbound.user_id}:{inbound.game_id}:inbound{inbound.pk}:{ANSWER}"
+    """The answer's key: once per mail in; marked when that mail proved its account (a reply
+    address, a command address), whose answers keep out of the strangers' hourly limit."""
+    key = f"{inbound.user_id}:{inbound.game_id}:inbound{inbound.pk}:{ANSWER}"
+    return key + PROVEN_ANSWER if proven_address(inbound.recipient) else key
 
 
 def _answer(inbound: Inbound, account: dict, preference: Preference, code: str, said: str, game: Any) -> None:

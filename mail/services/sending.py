@@ -75,8 +75,8 @@ def _message(mail: Outgoing) -> EmailMultiAlternatives:
 def _answered_message_id(mail: Outgoing) -> str:
     if mail.kind != ANSWER:
         return ""
-    inbound_id = mail.key.rsplit(":", 2)[-2].removeprefix("inbound")
-    raw = Inbound.objects.filter(pk=int(inbound_id)).values_list("message__raw", flat=True).first() if inbound_id.isdigit() else None
+    named_in_key = re.search(r":inbound(\d+):", mail.key)  # replies.answer_key
+    raw = Inbound.objects.filter(pk=int(named_in_key[1])).values_list("message__raw", flat=True).first() if named_in_key else None
     if raw is None:
         return ""
     try:

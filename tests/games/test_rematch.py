@@ -69,3 +69,36 @@ def test_refused_before_the_end_and_to_a_stranger():
     assert stranger.status_code == 403 and stranger.json()["code"] == "not_a_player"
     bad = first.post(f"/api/games/{game_id}/rematch/", {"action": "please"})
     assert bad.status_code == 400 and Game.objects.count() == 2
+
+
+def test_an_offer_outlives_an_emptied_cache_and_is_seen_by_every_process():
+    """The offer is a row: another process (its own cache) and a restart see it. It was a note in
+    the cache: emptied, the offer was gone and the other player's accept refused."""
+    from django.core.cache import cache
+
+    from games.models import RematchOffer
+
+    game_id, (first, second) = _finished_game()
+    first.post(f"/api/games/{game_id}/rematch/", {"action": "offer"})
+    cache.clear()  # what another process, or this one after a restart, starts from
+    assert second.get(f"/api/games/{game_id}/rematch/").json() == {"offered_by": 0, "game": None}
+    assert RematchOffer.objects.filter(game_id=game_id, offered_by=0).exists()
+    accepted = second.post(f"/api/games/{game_id}/rematch/", {"action": "accept"})
+    assert accepted.status_code == 200 and accepted.json()["game"] is not None
+
+
+def test_an_unanswered_offer_lapses_after_a_week():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import RematchOffer
+
+    game_id, (first, second) = _finished_game()
+    first.post(f"/api/games/{game_id}/rematch/", {"action": "offer"})
+    RematchOffer.objects.filter(game_id=game_id).update(offered_at=timezone.now() - timedelta(days=8))
+    assert second.get(f"/api/games/{game_id}/rematch/").json() == {"offered_by": None, "game": None}
+    late = second.post(f"/api/games/{game_id}/rematch/", {"action": "accept"})
+    assert late.status_code == 409 and late.json()["code"] == "no_rematch_offered"
+    again = second.post(f"/api/games/{game_id}/rematch/", {"action": "offer"})
+    assert again.json() == {"offered_by": 1, "game": None}  # a new offer, from the other seat

@@ -7,12 +7,13 @@ from __future__ import annotations
 import email.message
 import email.utils
 import smtplib
+import threading
 
 import pytest
 
 from games import dispatch, selectors
 from mail import services
-from mail.models import Inbound
+from mail.models import Inbound, Outgoing
 from tests.mail.players import mail_game, mail_players
 from tests.mail.smtp import send_reply
 
@@ -61,6 +62,7 @@ def test_a_forged_flood_from_a_players_address_does_not_lock_the_player_out(sink
 
 
 def test_made_up_senders_never_queue_ahead_of_a_players_move(sink, gateway, settings, monkeypatch):
+    settings.SCRAPYARD_MAIL_PEER_LIMIT = 10**6  # a flood from many servers (here all on loopback)
     sent = []
     monkeypatch.setattr(dispatch, "send", lambda name, args, **options: sent.append((name, args)))
     dave, erin = mail_players("dan", "eve")
@@ -81,3 +83,77 @@ def test_made_up_senders_never_queue_ahead_of_a_players_move(sink, gateway, sett
     services.inbound_unread_handle()
     assert len(sent) == settings.SCRAPYARD_MAIL_UNTOKENED_PER_BEAT
     assert services.inbound_handle(inbound_id=reply.pk) == "played"
+
+
+def test_a_players_reply_never_waits_behind_strangers_mail_at_the_gateway(sink, gateway, settings, monkeypatch):
+    """The gateway's database calls for strangers' mail run apart from players' (they shared one
+    thread: a reply waited behind the whole flood's calls). Here every strangers' call is held
+    at RCPT; a player's reply to its own address is taken meanwhile."""
+    settings.SCRAPYARD_MAIL_PEER_LIMIT = 10**6
+    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: None)
+    dave, erin = mail_players("dora", "emil")
+    game_id = mail_game(dave, erin, "toy_race")
+    address = services.address_of(user=_user(dave), game_id=game_id)
+    held, release = threading.Semaphore(0), threading.Event()
+    allowed = services.sender_allowed
+
+    def slow_sender_allowed(sender, at=None):  # a flood's database calls, as slow as you like
+        held.release()
+        release.wait(60)
+        return allowed(sender, at)
+
+    monkeypatch.setattr(services, "sender_allowed", slow_sender_allowed)
+    strangers = [threading.Thread(target=_flood, args=(gateway, [f"x{n}@made-up.example"], services.server_address()))
+                 for n in range(4)]
+    for thread in strangers:
+        thread.start()
+    try:
+        assert held.acquire(timeout=30)  # a stranger's call is under way, and holds its thread
+        send_reply(gateway, "dora@players.example", address, "board")  # answered 250 meanwhile
+        assert Inbound.objects.filter(recipient=address).count() == 1
+        assert not Inbound.objects.exclude(recipient=address).exists()  # the strangers' still held
+    finally:
+        release.set()
+        for thread in strangers:
+            thread.join(60)
+    assert Inbound.objects.exclude(recipient=address).count() == 4
+
+
+def test_commands_to_the_accounts_own_address_pass_a_flood_forging_its_from(sink, gateway, settings, monkeypatch):
+    """A flood forging dave's From spends the untokened share of his address at the server's
+    address, and the answers an hour his address may be sent on a stranger's say-so; his commands
+    to his own command address (the Reply-To of every answer to a command, which only his mailbox
+    saw) are taken, read as his at once, and answered."""
+    settings.SCRAPYARD_MAIL_SENDER_LIMIT = 20
+    sent = []
+    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: sent.append((name, args)))
+    dave, erin = mail_players("davy", "erna")
+    mail_game(dave, erin, "toy_race")
+    codes = _flood(gateway, ["davy@players.example"] * 21, services.server_address())
+    assert codes[20] == 451  # the forged From's share is spent: the server's address says later
+    settings.SCRAPYARD_MAIL_ANSWER_LIMIT = 3
+    for forged in Inbound.objects.filter(recipient=services.server_address()).order_by("pk"):
+        services.inbound_handle(inbound_id=forged.pk)  # read as davy's: answered, up to the limit
+    assert Outgoing.objects.filter(user=_user(dave), kind=services.ANSWER).count() == 3  # the forgeries spent it
+    own = services.command_address(_user(dave).pk)
+    send_reply(gateway, "davy@players.example", own, "games")
+    command = Inbound.objects.get(recipient=own)
+    assert command.user_id == _user(dave).pk and (services.HANDLE_INBOUND, (command.pk,)) in sent
+    assert services.inbound_handle(inbound_id=command.pk) == "games"
+    answer = Outgoing.objects.filter(user=_user(dave), kind=services.ANSWER).latest("pk")
+    assert answer.reply_to == own and own in answer.text  # the way back to the same address, for the next command
+    forged = services.command_address(_user(erin).pk)
+    send_reply(gateway, "davy@players.example", forged, "games")  # another's address: not his
+    assert services.inbound_handle(inbound_id=Inbound.objects.get(recipient=forged).pk) == "wrong_sender"
+
+
+def test_strangers_mail_is_limited_per_connecting_address_and_players_replies_are_not(sink, gateway, settings, monkeypatch):
+    settings.SCRAPYARD_MAIL_PEER_LIMIT = 5
+    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: None)
+    dave, erin = mail_players("dirk", "elsa")
+    game_id = mail_game(dave, erin, "toy_race")
+    codes = _flood(gateway, [f"someone{n}@made-up{n}.example" for n in range(7)], services.server_address())
+    assert codes == [250] * 5 + [451] * 2  # made-up senders, one mail each: the address they come from counts
+    address = services.address_of(user=_user(dave), game_id=game_id)
+    send_reply(gateway, "dirk@players.example", address, "board")  # from the same address: a reply passes
+    assert Inbound.objects.filter(recipient=address).count() == 1

@@ -2,8 +2,10 @@
 390x844, into docs/screenshots/ (or SCRAPYARD_SCREENSHOTS). Not a test of the suite (its name
 does not start with test_): `python -m web.screenshots` runs it, on the embedded default.
 
-Both seats are people; their moves are random legal ones played through the API (seeded, so a
-run draws the same games), and the page is seat 0's, as its player sees it."""
+Both seats are people; each plays the greedy bot's move for what its own seat sees (a game's
+middle then looks like one people play: random moves left Terrain Vague's clubhouse on enemy turf,
+the gang out before any pawn was called, a third of the time), played through the API, and the
+page is seat 0's, as its player sees it."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import bots
+import rules as catalogue
 from tests.api.conftest import start_game
 from tests.web.conftest import wait_for_js
 
@@ -21,20 +25,22 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 OUT = Path(os.environ.get("SCRAPYARD_SCREENSHOTS", Path(__file__).resolve().parents[2] / "docs" / "screenshots"))
 SIZES = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 SHORTER = {"space_junkyard": {"short": True}}
-MIDDLE = {"scavenge": 12, "terrafex": 16, "space_junkyard": 40, "terrain_vague": 30}
+MIDDLE = {"scavenge": 12, "terrafex": 16, "space_junkyard": 40, "terrain_vague": 90}
 
 
 def _play(game_id, seated, rnd, moves: int) -> None:
-    """`moves` random legal moves (fewer if the game ends), through the API."""
-    for _ in range(moves):
+    """`moves` greedy moves (fewer if the game ends), each from its seat's own view, through the API."""
+    for turn in range(moves):
         game = seated[0].get(f"/api/games/{game_id}/").json()
         if game["status"] == "finished":
             return
         seat = rnd.choice(game["to_act"])
+        mine = seated[seat].get(f"/api/games/{game_id}/").json()
         listed = seated[seat].get(f"/api/games/{game_id}/legal-moves/").json()
-        if listed["seq"] != game["seq"] or not listed["moves"]:
+        if listed["seq"] != game["seq"] or mine["seq"] != game["seq"] or not listed["moves"]:
             continue
-        seated[seat].submit(game_id, rnd.choice(listed["moves"]), listed["seq"])
+        move = bots.choose_move(catalogue.get(game["rules"]), mine["view"], seat, bot="greedy", level=1, seed=f"{game_id}-{turn}")
+        seated[seat].submit(game_id, move, listed["seq"])
 
 
 def _shoot(browser, site, player, game_id: int, name: str) -> None:

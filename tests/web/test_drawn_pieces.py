@@ -1,5 +1,5 @@
 """Pieces drawn, not coded: no tile numbers, letter codes or per-hex coordinates written on the
-boards (coordinates only round the edge), every board part named in words for a screen reader,
+boards (coordinates only round the edge; Scavenge's pawns and good stuff not letters), every board part named in words for a screen reader,
 and Space Junkyard's step arrows at least 40 px at a phone's width."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ UNNAMED = """[...document.querySelectorAll('#board [data-target]')].filter((node
   .map((node) => node.dataset.target)"""
 
 
-@pytest.mark.parametrize("rules", ["terrafex", "space_junkyard", "terrain_vague"])
+@pytest.mark.parametrize("rules", ["scavenge", "terrafex", "space_junkyard", "terrain_vague"])
 def test_no_codes_on_the_pieces_and_every_part_named_in_words(browser, site, rules):
     page = _sign_up(browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True), site, f"drawn_{rules}")
     _create(page, site, rules, bot_seat=1)
@@ -30,6 +30,8 @@ def test_no_codes_on_the_pieces_and_every_part_named_in_words(browser, site, rul
         page.locator(".board-svg").wait_for()
         written = page.evaluate(WRITTEN)
         assert [text for text in written if CODES.search(text)] == [], written
+        if rules == "scavenge":  # pawns and the good stuff drawn, not lettered (●, "G", "*"): counts only
+            assert [text for text in written if not text.isdigit()] == [], written
         if rules == "terrain_vague":  # coordinates only round the edge: no text in a hex
             assert page.locator("#board .cell text").count() == 0
         assert page.evaluate(UNNAMED) == []

@@ -37,3 +37,28 @@ export const GANG_PIECES = {
 export function legendPicture(draw, fill = '#888') {
   return svg('svg', { viewBox: '-12 -12 24 24', width: 24, height: 24, class: 'legend-pic', 'aria-hidden': 'true' }, draw(fill));
 }
+
+// A seat's mark (● ▲ ■ ◆ by seat), drawn, so colour is never the only signal: white on the piece.
+const SEAT_MARKS = [
+  (r) => svg('circle', { r, fill: '#fff', stroke: INK, 'stroke-width': 0.8 }),
+  (r) => svg('path', { d: `M0 ${-r * 1.2} L${r * 1.1} ${r * 0.8} H${-r * 1.1} Z`, fill: '#fff', stroke: INK, 'stroke-width': 0.8 }),
+  (r) => svg('path', { d: `M${-r} ${-r} H${r} V${r} H${-r} Z`, fill: '#fff', stroke: INK, 'stroke-width': 0.8 }),
+  (r) => svg('path', { d: `M0 ${-r * 1.3} L${r * 1.3} 0 L0 ${r * 1.3} L${-r * 1.3} 0 Z`, fill: '#fff', stroke: INK, 'stroke-width': 0.8 }),
+];
+
+// Scavenge's pieces: a player's pawn in its seat's colour (the `seat-N` class) with the seat's
+// mark on its body, and the good stuff, a treasure chest. Paths, not rects or polygons: the
+// boards' CSS styles a cell's rects and polygons as its squares.
+export const SCAVENGE_PIECES = {
+  pawn: (seat) => svg('g', { class: 'pawn-pic scavenge-pawn' },
+    svg('path', { d: 'M-8 9 Q-8 1 -3 -1 L3 -1 Q8 1 8 9 Z', class: `seat-${seat}`, stroke: INK, 'stroke-width': 1.3, 'stroke-linejoin': 'round' }),
+    svg('circle', { cy: -5.5, r: 4.5, class: `seat-${seat}`, stroke: INK, 'stroke-width': 1.3 }),
+    svg('path', { d: 'M-9.5 7.5 H9.5 V10.5 H-9.5 Z', class: `seat-${seat}`, stroke: INK, 'stroke-width': 1.1, 'stroke-linejoin': 'round' }),
+    svg('g', { transform: 'translate(0 4.5)' }, SEAT_MARKS[seat % SEAT_MARKS.length](2.4))),
+  goodStuff: () => svg('g', { class: 'pawn-pic good-stuff' },
+    svg('path', { d: 'M-9 -2 H9 V9 H-9 Z', fill: '#a0662a', stroke: INK, 'stroke-width': 1.3, 'stroke-linejoin': 'round' }),
+    svg('path', { d: 'M-9 -2 Q-9 -9 0 -9 Q9 -9 9 -2 Z', fill: '#c98a3c', stroke: INK, 'stroke-width': 1.3 }),
+    svg('path', { d: 'M-9 -2 H9', stroke: '#f5c542', 'stroke-width': 2 }),
+    svg('path', { d: 'M-2 -3.5 H2 V1.5 H-2 Z', fill: '#f5c542', stroke: INK, 'stroke-width': 0.9 }),
+    svg('path', { d: 'M6 -12 l1 2.2 2.2 1 -2.2 1 -1 2.2 -1 -2.2 -2.2 -1 2.2 -1 Z', fill: '#f5c542', stroke: '#7a5a00', 'stroke-width': 0.6 })),
+};

@@ -1,10 +1,11 @@
 // Scavenge: the junkyard as the view's `board` gives it (squares "row,col"), its hole one square
-// (the "centre"), each player's start point and token with its stack of trash, and the good stuff:
-// in the centre, or carried.
+// (the "centre"), each player's start point and pawn with its stack of trash, and the good stuff
+// (a treasure chest): in the centre, or beside the pawn that carries it. All drawn: the only
+// words on the board are the trash counts and the coordinates round the edge.
 import { svg, text, cell, edgeLabels } from './svg.js';
+import { at, legendPicture, SCAVENGE_PIECES } from './pieces.js';
 
 const CELL = 36;
-const MARKS = ['●', '▲', '■', '◆']; // a shape per seat, so colour is never the only signal
 
 export default function draw(view, { seat }) {
   const size = view.board.size;
@@ -27,10 +28,11 @@ export default function draw(view, { seat }) {
       const start = startAt.get(key);
       const x = col * CELL;
       const y = row * CELL;
-      const label = `${row},${col}${token ? `: player ${token.seat}${token.seat === seat ? ' (you)' : ''}, trash ${token.trash}` : ''}${start ? `, start of player ${start.seat}` : ''}`;
+      const label = `square ${row},${col}${token ? `: player ${token.seat}${token.seat === seat ? ' (you)' : ''}, trash ${token.trash}${token === carrier ? ', with the good stuff' : ''}` : ''}${start ? `, start of player ${start.seat}` : ''}`;
       root.append(cell(key, label, token ? `p${token.seat}t${token.trash}` : '',
         svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: start ? `start seat-${start.seat}` : 'square' }),
-        token ? text(x + CELL / 2, y + CELL / 2, MARKS[token.seat] + (token === carrier ? '*' : ''), { class: `token seat-${token.seat}` }) : null,
+        token ? at(x + CELL / 2 - 2, y + CELL / 2 + 1, 1.1, SCAVENGE_PIECES.pawn(token.seat)) : null,
+        token === carrier && token ? at(x + CELL - 8, y + 9, 0.5, SCAVENGE_PIECES.goodStuff()) : null,
         token ? trashStack(x, y, token.trash) : null));
     }
   }
@@ -39,25 +41,27 @@ export default function draw(view, { seat }) {
   const side = (Math.max(...holeRows) - Math.min(...holeRows) + 1) * CELL;
   const inCentre = view.good_stuff === 'centre';
   const there = tokenAt.get('centre');
-  const mark = there ? `${MARKS[there.seat]}${there === carrier ? '*' : ''}` : inCentre ? 'G' : '';
+  const [cx, cy] = [left + side / 2, top + side / 2];
+  const drawn = there
+    ? [at(cx, cy, 1.8, SCAVENGE_PIECES.pawn(there.seat)), there === carrier ? at(cx + side / 4, cy - side / 4, 0.8, SCAVENGE_PIECES.goodStuff()) : null]
+    : inCentre ? [at(cx, cy + 2, 2, SCAVENGE_PIECES.goodStuff())] : [];
   const label = there ? `the centre: player ${there.seat}${there === carrier ? ' with the good stuff' : ''}` : inCentre ? 'the centre, with the good stuff' : 'the empty centre';
   root.append(cell('centre', label, there ? `p${there.seat}` : inCentre ? 'stuff' : 'empty',
     svg('rect', { x: left + 2, y: top + 2, width: side - 4, height: side - 4, rx: 8, class: 'centre' }),
-    text(left + side / 2, top + side / 2, mark, { class: there ? `token seat-${there.seat}` : 'stuff' })));
+    ...drawn));
   return root;
 }
 
-// The token's trash: one small bar a piece, stacked in the square's corner, and its count.
+// The pawn's trash: one small bar a piece, stacked in the square's corner, and its count.
 function trashStack(x, y, pieces) {
-  const bars = Array.from({ length: pieces }, (_, i) => svg('rect', { x: x + CELL - 9, y: y + CELL - 6 - i * 4, width: 6, height: 3, class: 'trash' }));
-  return svg('g', { class: 'trash-stack' }, ...bars, pieces ? text(x + 7, y + CELL - 7, pieces, { class: 'coord' }) : null);
+  const bars = Array.from({ length: pieces }, (_, i) => svg('rect', { x: x + CELL - 8, y: y + CELL - 6 - i * 4, width: 6, height: 3, class: 'trash' }));
+  return svg('g', { class: 'trash-stack' }, ...bars, pieces ? text(x + 6, y + 8, pieces, { class: 'coord' }) : null);
 }
 
 export const legend = [
-  ['● ▲ ■ ◆', "a player's token, in its colour (shape by seat)"],
-  ['*', 'the token carries the good stuff'],
-  ['G', 'the good stuff, lying in the centre'],
+  [() => legendPicture(() => SCAVENGE_PIECES.pawn(0)), "a player's pawn, in its colour, with its seat's mark (● ▲ ■ ◆)"],
+  [() => legendPicture(() => SCAVENGE_PIECES.goodStuff()), 'the good stuff: in the centre, or small beside the pawn that carries it'],
   ['dashed square', "a player's start corner, in its colour"],
-  ['bars and number', 'the trash a token carries'],
+  ['bars and number', 'the trash a pawn carries (bars in its corner, the count top left)'],
   ['row,col', 'squares are named row then column, 0-9, as on the edges'],
 ];

@@ -6,10 +6,12 @@
 // tile id.
 import { svg, text, cell } from './svg.js';
 
+// Sizes in the drawing's units. A phone (390 px) draws the map at about 0.73 px a unit, where a
+// finger needs 44 px: the margin's push entries and a ship's places are 60 units and more.
 const CELL = 64;
-const MARGIN = 28;
+const MARGIN = 60;
 const SHIP_PANEL = 210; // width of one ship's panel under the map: two side by side under a 6x6 map
-const SHIP_CELL = 52;
+const SHIP_CELL = 62;
 const MARKS = ['●', '▲', '■', '◆']; // a shape per ship, so colour is never the only signal
 const SIDES = ['N', 'E', 'S', 'W'];
 const ENTRY_AT = {
@@ -44,19 +46,28 @@ function resourceRow(bagText, cx, cy, r) {
   return letters.map((letter, i) => resourceIcon(letter, left + i * step, cy, r));
 }
 
-// What a section does, as icons on a line each: makes (a plus), stores (an open crate), converts
+// A tile's pictures keep to zones of their own, so none lies over another at any size: the
+// corridor costs in a band along each edge (N and S as a row, E and W as a column), the points
+// star in the top right corner, the ships in the bottom corners, and what the section does in
+// the middle, one line each (at most three): makes (a plus), stores (an open crate), converts
 // (one resource, an arrow, another) and recycles (two turning arrows), each with its resources.
+const LINES_AT = [0.34, 0.5, 0.66];
+const LINE_RADIUS = 0.055;
+const ICON_AT = 0.26;
+const ROW_FROM = 0.36;
+const ROW_TO = 0.82;
+
 function abilityLines(face, x, y, size) {
-  const r = size * 0.065;
+  const r = size * LINE_RADIUS;
   const lines = [];
   if (face.produce) lines.push(['make', face.produce]);
   if (face.store) lines.push(['store', face.store]);
   if (face.convert) lines.push(['convert', face.convert]);
   if (face.recycle) lines.push(['recycle', face.recycle]);
   const parts = [];
-  lines.forEach(([kind, what], index) => {
-    const cy = y + size * (0.34 + index * 0.2);
-    const iconX = x + size * 0.2;
+  lines.slice(0, LINES_AT.length).forEach(([kind, what], index) => {
+    const cy = y + size * LINES_AT[index];
+    const iconX = x + size * ICON_AT;
     if (kind === 'make') parts.push(svg('path', { d: `M${iconX - r * 1.2} ${cy} h${r * 2.4} M${iconX} ${cy - r * 1.2} v${r * 2.4}`, class: 'ability-icon make' }));
     if (kind === 'store') parts.push(svg('path', { d: `M${iconX - r * 1.3} ${cy - r * 1.1} v${r * 2.2} h${r * 2.6} v${-r * 2.2}`, class: 'ability-icon store' }));
     if (kind === 'recycle') {
@@ -67,11 +78,22 @@ function abilityLines(face, x, y, size) {
         resourceIcon(what[1], iconX + r * 5.2, cy, r));
       return;
     }
-    // The resources after the icon, as many as fit the tile (smaller where there are many).
-    const fit = Math.min(r, (size * 0.6) / (what.length * 2.4));
-    parts.push(...resourceRow(what, x + size * 0.35 + (what.length * 2.4 * fit) / 2 - fit * 1.2 + fit, cy, fit));
+    // The resources after the icon, as many as fit before the E band (smaller where there are many).
+    const fit = Math.min(r, (size * (ROW_TO - ROW_FROM)) / (what.length * 2.4));
+    const step = fit * 2.4;
+    const first = x + size * ROW_FROM + fit * 1.2;
+    parts.push(...[...what].map((letter, i) => resourceIcon(letter, first + i * step, cy, fit)));
   });
   return parts;
+}
+
+// A corridor's cost in the band along its edge: a row on N and S, a column on E and W.
+function corridorCost(cost, side, mx, my, r) {
+  const along = r * 2.4;
+  const start = -((cost.length - 1) * along) / 2;
+  return [...cost].map((letter, i) => (side % 2 === 0
+    ? resourceIcon(letter, mx + start + i * along, my, r)
+    : resourceIcon(letter, mx, my + start + i * along, r)));
 }
 
 // A section's points: a star with the number in it (none for no points).
@@ -116,11 +138,12 @@ function tileFace(id, face, x, y, size, rotation = 0) {
     const inward = [[0, 1], [-1, 0], [0, -1], [1, 0]][side];
     const mx = (x1 + x2) / 2 + inward[0] * size * 0.1;
     const my = (y1 + y2) / 2 + inward[1] * size * 0.1;
+    const r = size * 0.045;
     parts.push(svg('line', { x1, y1, x2: x1 + (x2 - x1) * 0.3, y2: y1 + (y2 - y1) * 0.3, class: 'wall' }));
     parts.push(svg('line', { x1: x2 - (x2 - x1) * 0.3, y1: y2 - (y2 - y1) * 0.3, x2, y2, class: 'wall' }));
-    if (edge) parts.push(...resourceRow(edge, mx, my, size * 0.05));
+    if (edge) parts.push(...corridorCost(edge, side, mx, my, r));
   });
-  parts.push(...pointsStar(face.points, x + size * 0.8, y + size * 0.2, size * 0.11));
+  parts.push(...pointsStar(face.points, x + size * 0.82, y + size * 0.18, size * 0.1));
   parts.push(...abilityLines(face, x, y, size));
   return parts;
 }
@@ -143,7 +166,7 @@ function drawMap(root, view, seat, moves) {
       const label = `row ${row + 1}, column ${col + 1}: ${tile ? faceWords(tile, faces[tile]) : 'empty space'}${ships.length ? `; ship ${ships.join(' and ')}` : ''}`;
       root.append(cell(`map:${col},${row}`, label, `${tile ?? ''}@${ships.join(',')}`,
         ...tileFace(tile, faces[tile], x, y, CELL),
-        ...ships.map((ship, i) => shipIcon(x + CELL / 2 + (i - (ships.length - 1) / 2) * 24, y + CELL - 14, ship, ship === seat))));
+        ...ships.map((ship, i) => shipIcon(x + SHIP_SPOTS[i % 4][0], y + SHIP_SPOTS[i % 4][1], ship, ship === seat, 0.75))));
     }
   }
   const mine = seat !== null && seat !== undefined ? view.ships[seat] : null;
@@ -152,9 +175,13 @@ function drawMap(root, view, seat, moves) {
   drawEdge(root, view);
 }
 
+// Where ships stand on a tile: the bottom corners, then the top ones (clear of its pictures but
+// the points star, which a fourth ship may cover).
+const SHIP_SPOTS = [[10, CELL - 8], [CELL - 10, CELL - 8], [10, 10], [CELL - 10, 10]];
+
 // A ship on the map: a little rocket in its player's colour with its mark (● ▲ ■ ◆); yours ringed.
-function shipIcon(cx, cy, index, yours) {
-  return svg('g', { class: `ship-icon${yours ? ' yours' : ''}` },
+function shipIcon(cx, cy, index, yours, scale = 1) {
+  return svg('g', { class: `ship-icon${yours ? ' yours' : ''}`, transform: scale === 1 ? undefined : `translate(${cx} ${cy}) scale(${scale}) translate(${-cx} ${-cy})` },
     svg('path', { d: `M${cx} ${cy - 12} C${cx + 9} ${cy - 6} ${cx + 9} ${cy + 4} ${cx + 6} ${cy + 9} H${cx - 6} C${cx - 9} ${cy + 4} ${cx - 9} ${cy - 6} ${cx} ${cy - 12} Z`, class: `ship-body seat-${index}` }),
     text(cx, cy + 1, MARKS[index], { class: 'ship-mark' }));
 }
@@ -206,7 +233,7 @@ function drawEdge(root, view) {
       const entry = `${side}${line}`;
       const [cx, cy] = place(line, size);
       root.append(cell(entry, `entry ${entry}${closed.has(entry) ? ' (closed)' : ''}`, closed.has(entry) ? 'closed' : 'open',
-        svg('rect', { x: cx - 12, y: cy - 12, width: 24, height: 24, rx: 12, class: closed.has(entry) ? 'entry closed' : 'entry' }),
+        svg('rect', { x: cx - 16, y: cy - 16, width: 32, height: 32, rx: 16, class: closed.has(entry) ? 'entry closed' : 'entry' }),
         text(cx, cy, entry, { class: 'coord' })));
     }
   }
@@ -215,7 +242,7 @@ function drawEdge(root, view) {
     const cx = right ? far - MARGIN / 2 : MARGIN / 2;
     const cy = down ? far - MARGIN / 2 : MARGIN / 2;
     root.append(cell(corner, `corner ${corner}`, '',
-      svg('rect', { x: cx - 13, y: cy - 13, width: 26, height: 26, rx: 4, class: 'entry corner' }),
+      svg('rect', { x: cx - 17, y: cy - 17, width: 34, height: 34, rx: 4, class: 'entry corner' }),
       text(cx, cy, corner, { class: 'coord' })));
   }
 }

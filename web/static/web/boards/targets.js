@@ -4,7 +4,7 @@
 // own drawing does not change. Runs once the board is in the page (the scale is the layout's).
 import { svg } from './svg.js';
 
-export const MIN_TARGET = 40;
+export const MIN_TARGET = 44;
 
 export function widenTargets(root) {
   if (!root || !root.isConnected || typeof root.getScreenCTM !== 'function') return;

@@ -118,7 +118,8 @@ export default function draw(view, { moves = [] } = {}) {
   return root;
 }
 
-// The clubhouse and up to four pawns on a hex, as pictures side by side (more are named in words).
+// The clubhouse and up to four pawns on a hex, as pictures on counters side by side (more are
+// named in words).
 function pieces(cx, cy, club, pawns) {
   const drawn = [];
   const all = [...(club ? [{ gang: club, kind: 'clubhouse' }] : []), ...pawns];
@@ -126,7 +127,12 @@ function pieces(cx, cy, club, pawns) {
   const scale = all.length === 1 ? 0.95 : 0.62;
   all.slice(0, 4).forEach((piece, index) => {
     const [dx, dy] = spots[index];
-    drawn.push(at(cx + dx, cy + dy, scale, GANG_PIECES[piece.kind]?.(GANG_COLOUR[piece.gang] ?? '#777') ?? svg('g')));
+    const colour = GANG_COLOUR[piece.gang] ?? '#777';
+    // On a pale counter ringed in the gang's colour: a green pawn on the Brambles' green turf
+    // was lost in it.
+    drawn.push(at(cx + dx, cy + dy, scale, svg('g', {},
+      svg('circle', { r: 12, class: 'pawn-counter', fill: '#fbf8ef', stroke: colour, 'stroke-width': 2.2 }),
+      GANG_PIECES[piece.kind]?.(colour) ?? svg('g'))));
   });
   if (all.length > 4) drawn.push(text(cx, cy + 17, `+${all.length - 4}`, { class: 'token' }));
   return drawn;
