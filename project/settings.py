@@ -421,6 +421,8 @@ CELERY_TASK_ROUTES = {
 # supervisor restarts it should it die all the same); tasks it was running when the connection
 # dropped are cancelled rather than finished into a dead connection: their messages come back.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# ... every second, and a lost connection's clean-up that fails does not kill it (project.worker).
+CELERY_WORKER_CONSUMER = "project.worker:Consumer"
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_ACKS_LATE = True
