@@ -87,9 +87,23 @@ def test_analyses_have_a_queue_and_a_low_priority_worker_of_their_own():
         assert route({}, task)["queue"].name != "analysis", task
     config = configparser.RawConfigParser()
     config.read(ROOT / "deploy" / "supervisord.conf")
-    command = config.get("program:analysis", "command")
-    assert command.startswith("nice -n 19 ") and "--queues=analysis" in command
+    assert "--queues=analysis" in config.get("program:analysis", "command")
+    assert config.get("program:analysis", "environment") == 'SCRAPYARD_WORKER_NICE="19"'
     assert "analysis" in config.get("group:workers", "programs").split(",")
     for section in config.sections():
         queues = config.get(section, "command", fallback="").partition("--queues=")[2].split(" ")[0]
         assert section == "program:analysis" or "analysis" not in queues.split(","), section
+
+
+def test_a_pool_process_takes_the_niceness_its_worker_is_given(monkeypatch):
+    import os
+
+    from project import celery
+
+    niced = []
+    monkeypatch.setattr(os, "setpriority", lambda which, who, niceness: niced.append((which, who, niceness)))
+    monkeypatch.setenv("SCRAPYARD_WORKER_NICE", "19")
+    celery._pool_process_niceness()
+    monkeypatch.delenv("SCRAPYARD_WORKER_NICE")
+    celery._pool_process_niceness()
+    assert niced == [(os.PRIO_PROCESS, 0, 19)]
