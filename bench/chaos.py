@@ -621,7 +621,7 @@ def main(argv: list[str] | None = None) -> int:
     api = Api(f"http://127.0.0.1:{env['PORT']}", tally)
     stop = threading.Event()
     try:
-        if not until(lambda: server.all_running() and api.call("GET", "/api/health/", record=False)[0] == 200, 60):
+        if not until(lambda: server.all_running() and api.call("GET", "/api/health/", record=False)[0] == 200, 240):
             raise SystemExit("the server did not come up:\n" + (var / "supervisor.out").read_text()[-3000:])
         print(f"server up in {time.monotonic() - began:.0f} s", flush=True)
         os.environ["REDIS_URL"] = redis.url  # this process's own after-commit sends go to the server's Redis
@@ -669,7 +669,7 @@ def main(argv: list[str] | None = None) -> int:
             for game_id, pair in person_games[:4]:
                 race(api, book, game_id, pair)
         print(f"races: {len(book.race_winners)}, winners {Counter(book.race_winners)}", flush=True)
-        for name in ("deadlines", "bots", "deadlines", "bots"):
+        for name in ("workers:deadlines", "workers:bots", "workers:deadlines", "workers:bots"):
             server.kill_program(name)
             time.sleep(2)
         print("workers killed 4 times", flush=True)
