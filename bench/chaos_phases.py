@@ -124,6 +124,22 @@ def flood_lines(figures: dict) -> list[str]:
 # --- a Redis outage with step clocks ---------------------------------------------------------------
 
 
+def workers_settled(count: int, timeout: float = 300) -> float | None:
+    """Seconds until all `count` Celery workers answer a ping (the SIGKILLed ones have booted
+    again), so that the outage measures the outage and not a worker's boot; None if they never do."""
+    from project.celery import app
+
+    began = time.monotonic()
+    while time.monotonic() - began < timeout:
+        try:
+            if len(app.control.ping(timeout=1.0)) >= count:
+                return round(time.monotonic() - began, 1)
+        except Exception:  # noqa: BLE001 - Redis coming back: not yet
+            time.sleep(0.5)
+    return None
+
+
+
 def redis_outage_with_step_clock(redis, names: list[str], down: float) -> dict:
     """See the module doc: lateness from max(deadline, Redis's return), and doubled timeouts."""
     from django.db import connections
