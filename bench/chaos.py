@@ -679,8 +679,8 @@ def main(argv: list[str] | None = None) -> int:
             redis.start()
             time.sleep(4)
         print(f"{args.outages} Redis outages", flush=True)
-        settled = chaos_phases.workers_settled(5)
-        print(f"every worker answering a ping {settled} s after the outages", flush=True)
+        workers_back = chaos_phases.workers_settled(5)
+        print(f"every worker answering a ping {workers_back} s after the outages", flush=True)
         outage = chaos_phases.redis_outage_with_step_clock(redis, names, args.outage_seconds)
         print(*chaos_phases.outage_lines(outage), sep="\n", flush=True)
         killed = chaos_phases.supervised_kills(server, env, until)
@@ -737,7 +737,7 @@ def main(argv: list[str] | None = None) -> int:
         f"forfeits on the clock through the outages: timeouts late by median {late[len(late) // 2] if late else 0:.1f} s, "
         f"at most {max(late, default=0):.1f} s (SCRAPYARD_CLOCKS_RESEND 30 s, OVERDUE_RESEND 3 s)",
         f"after the SIGKILLs of the deadlines and bots workers and the short outages, every worker answered a ping "
-        f"{settled} s later; then the long outage:",
+        f"{workers_back} s later; then the long outage:",
         *chaos_phases.outage_lines(outage), *chaos_phases.kill_lines(killed), *chaos_phases.flood_lines(flood),
     ]
     return report(args, tally, book, lost, doubled, (leaked, secrets_checked), sent, still_up,
