@@ -29,7 +29,7 @@ migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
 # Every process under supervisord (deploy/supervisord.conf), which restarts any that dies: the
-# web server, one Celery worker per queue (deadlines, bots, default) and beat on its own.
+# web server, one Celery worker per queue (deadlines, bots, default, webhooks, analysis) and beat on its own.
 # Ctrl-C stops them all. Beyond one machine, run the same programs on each (one beat will do; a
 # second is harmless, the sweeps it drives are idempotent).
 export HOST PORT STREAM_PORT SMTP_PORT
@@ -54,6 +54,8 @@ export SCRAPYARD_DEADLINE_PROCESSES ?= 2
 export SCRAPYARD_BOT_PROCESSES ?= $(CORES)
 export SCRAPYARD_DEFAULT_PROCESSES ?= 1
 export SCRAPYARD_WEBHOOK_PROCESSES ?= 2
+# Analyses run one at a time at the lowest CPU priority (deploy/supervisord.conf).
+export SCRAPYARD_ANALYSIS_PROCESSES ?= 1
 
 run: migrate
 	mkdir -p $(SCRAPYARD_VAR_DIR)
@@ -68,7 +70,7 @@ status: install
 	$(BIN)/supervisorctl --configuration deploy/supervisord.conf status
 
 worker: install
-	$(BIN)/celery -A project worker --queues=deadlines,bots,default --loglevel=INFO
+	$(BIN)/celery -A project worker --queues=deadlines,bots,default,webhooks,analysis --loglevel=INFO
 
 # The suite runs in a process per core (pytest-xdist, at most 4: each takes two Redis dbs, see
 # tests/isolation.py), each test handed to whichever process is free. TEST_PROCESSES=0 runs it

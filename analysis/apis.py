@@ -67,7 +67,7 @@ class GameAnalysisApi(ScopedApi):
                    summary="Ask for a finished game's analysis: 202 while it is queued or running, 200 once "
                            "done (then it is the stored one, not run again) [scope: play]",
                    responses={200: AnalysisAnswer, 202: AnalysisAnswer,
-                              **error_responses("gameAnalysisRequest", ["game_not_finished"], game=True,
+                              **error_responses("gameAnalysisRequest", ["game_not_finished", "too_many_analyses", "analysis_runs_used"], game=True,
                                                 auth="required", scope="play")})
     def post(self, request, game_id: int):
         analysis = services.analysis_request(game_id=game_id, user=request.user)

@@ -16,10 +16,13 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from analysis import engine, signals
+from analysis import errors as analysis_errors
 from analysis.models import Analysis, AnalysisRequest, AnalysisStatus
 from bots.mcts import Budget
 from games import dispatch, errors, positions, selectors
@@ -45,18 +48,74 @@ def game_analysable(*, game_id: int, user: Any) -> None:
 
 
 def analysis_request(*, game_id: int, user: Any, by_mail: bool = False) -> Analysis:
-    """The game's analysis, queued if it was never asked for (or failed); the caller is noted."""
+    """The game's analysis, queued if it was never asked for (or failed); the caller is noted.
+    A request that would queue work is refused over the account's or the game's quota
+    (`quota_check`); asking for one already queued, running or done costs nothing."""
     game_analysable(game_id=game_id, user=user)
-    analysis, made = _analysis_row(game_id)
-    if not made and analysis.status == AnalysisStatus.FAILED:
-        made = Analysis.objects.filter(pk=analysis.pk, status=AnalysisStatus.FAILED).update(
-            status=AnalysisStatus.QUEUED, queued_at=timezone.now(), attempts=0, problem="") == 1
-        analysis.refresh_from_db()
-    if user.is_authenticated:
-        _note_request(analysis, user, by_mail)
-    if made:
-        transaction.on_commit(lambda: dispatch.send(RUN, (analysis.pk,)), robust=True)
+    with transaction.atomic():
+        _lock_account(user)  # one request of an account at a time: two cannot both pass the quota
+        existing = Analysis.objects.filter(game_id=game_id).values_list("status", flat=True).first()
+        if existing in (None, AnalysisStatus.FAILED):
+            quota_check(user=user, game_id=game_id)
+        analysis, made = _analysis_row(game_id)
+        if not made and analysis.status == AnalysisStatus.FAILED:
+            made = Analysis.objects.filter(pk=analysis.pk, status=AnalysisStatus.FAILED).update(
+                status=AnalysisStatus.QUEUED, queued_at=timezone.now(), attempts=0, problem="") == 1
+            analysis.refresh_from_db()
+        if user.is_authenticated:
+            _note_request(analysis, user, by_mail)
+        if made:
+            _count_run(game_id)
+            transaction.on_commit(lambda: dispatch.send(RUN, (analysis.pk,)), robust=True)
     return analysis
+
+
+# --- quotas: a person asking for many analyses, or one game's again and again --------------------
+
+GAME_RUNS_WINDOW_SECONDS = 24 * 3600
+
+
+def quota_check(*, user: Any, game_id: int) -> None:
+    """Refuse (429) a request that would queue an analysis when the account already has
+    `SCRAPYARD_ANALYSIS_PER_ACCOUNT` queued or running (each counts for everyone who asked for
+    it), or the game's was queued `SCRAPYARD_ANALYSIS_RUNS_PER_GAME` times in a day."""
+    limit = settings.SCRAPYARD_ANALYSIS_PER_ACCOUNT
+    if user.is_authenticated and _outstanding_of(user) >= limit:
+        raise analysis_errors.TooManyAnalyses(
+            f"you have {limit} analyses queued or running; ask again once one is done", retry_after=60)
+    if _runs_of(game_id) >= settings.SCRAPYARD_ANALYSIS_RUNS_PER_GAME:
+        raise analysis_errors.AnalysisRunsUsed(
+            f"game {game_id}'s analysis was queued {settings.SCRAPYARD_ANALYSIS_RUNS_PER_GAME} times today; "
+            "ask again tomorrow", retry_after=3600)
+
+
+def _lock_account(user: Any) -> None:
+    if user.is_authenticated:
+        list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+
+
+def _outstanding_of(user: Any) -> int:
+    return AnalysisRequest.objects.filter(
+        user=user, analysis__status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)).count()
+
+
+def _runs_key(game_id: int) -> str:
+    return f"analysis:runs:{game_id}"
+
+
+def _runs_of(game_id: int) -> int:
+    try:
+        return int(cache.get(_runs_key(game_id), 0))
+    except Exception:  # the cache away: a quota fails open, as the rate limits do
+        return 0
+
+
+def _count_run(game_id: int) -> None:
+    try:
+        cache.add(_runs_key(game_id), 0, timeout=GAME_RUNS_WINDOW_SECONDS)
+        cache.incr(_runs_key(game_id))
+    except Exception:  # the cache away (or the key just expired): uncounted, not refused
+        pass
 
 
 def _analysis_row(game_id: int) -> tuple[Analysis, bool]:

@@ -1,5 +1,5 @@
-"""Analysis tasks: `analysis.run` on the bots queue (a search over every move of a game), the
-sweep on the default queue. Each takes ids and is safe to run twice (the run's lease)."""
+"""Analysis tasks: `analysis.run` on the analysis queue (a search over every move of a game, on
+a worker of its own at the lowest CPU priority), the sweep on the default queue. Each takes ids and is safe to run twice (the run's lease)."""
 
 from __future__ import annotations
 

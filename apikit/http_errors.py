@@ -63,6 +63,9 @@ STATUS: dict[str, int] = {
     "conditional_invalid": 422,
     "too_many_conditionals": 409,
     "conditional_duplicate": 409,
+    # analysis.services
+    "too_many_analyses": 429,
+    "analysis_runs_used": 429,
     # games.rematch
     "rematch_not_now": 409,
     "no_rematch_offered": 409,
@@ -134,7 +137,10 @@ def _drf_body(exc: drf.APIException) -> dict[str, Any]:
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, (ServiceError, RulesError, BotError)):
-        return Response(body_of(exc), status=status_of(exc))
+        response = Response(body_of(exc), status=status_of(exc))
+        if getattr(exc, "extra", {}).get("retry_after"):  # a quota: when asking again may succeed
+            response["Retry-After"] = str(int(exc.extra["retry_after"]))
+        return response
     if http.is_outage(exc):
         outage = http.outage_response(exc)
         return Response(json.loads(outage.content), status=outage.status_code, headers={"Retry-After": outage["Retry-After"]})

@@ -13,7 +13,11 @@ the API (retrying a failed request with the same Idempotency-Key, as a careful c
   surrogates and NUL, oversized bodies, unknown fields, wrong types, other people's games,
   bad tokens, unknown routes and methods; 60 KiB bodies built to make a body check slow, timed
   against a benign body of the same size;
-- a hostile webhook endpoint that answers a byte a second, following three players' games.
+- a hostile webhook endpoint that answers a byte a second, following three players' games;
+- a Redis outage of `--outage-seconds` (20) with games on step clocks falling due through it, the
+  stream server, SMTP gateway and web server SIGKILLed, and a flood of 20 analyses beside a live
+  bot game (`bench.chaos_phases`: how late the timeouts came after Redis's return, how soon each
+  killed process answered again, the bot's reply time with and without the flood).
 
 Then it waits for the workers to catch up and counts:
 - lost: an acknowledged move not in the log, a deadline not enforced, a bot turn not played, a
@@ -52,6 +56,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bench import chaos_phases
 from bench.deadlines import fresh_database, machine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -582,6 +587,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fuzz", type=int, default=2000, help="hostile requests (at least 2,000)")
     parser.add_argument("--outages", type=int, default=5, help="Redis outages")
     parser.add_argument("--no-postgres-restart", action="store_true")
+    parser.add_argument("--outage-seconds", type=float, default=20, help="the long Redis outage with step clocks")
     parser.add_argument("--no-write", action="store_true", help="print only; leave the results file")
     args = parser.parse_args(argv)
     began = time.monotonic()
@@ -598,8 +604,11 @@ def main(argv: list[str] | None = None) -> int:
         "SCRAPYARD_BIN": str(BIN), "HOST": "127.0.0.1", "PORT": str(free_port()),
         "STREAM_PORT": str(free_port()), "SMTP_PORT": str(free_port()), "SCRAPYARD_STREAM_HANDOFF": str(var / "streams.sock"),
         "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2", "SCRAPYARD_BOT_PROCESSES": "2",
-        "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1", "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
+        "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1", "SCRAPYARD_ANALYSIS_PROCESSES": "1",
+        "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
         "SCRAPYARD_BOT_GAMES_PER_ACCOUNT": "2",
+        # The flood: one account queues 20 analyses (the quota's refusals are the tests' business).
+        "SCRAPYARD_ANALYSIS_PER_ACCOUNT": "20",
         # The fuzz comes from one address and the players from a few accounts: limits would only
         # turn it into 429s, which the rate-limit tests cover.
         "SCRAPYARD_RATE_ACCOUNT": "1000000", "SCRAPYARD_RATE_ADDRESS": "1000000",
@@ -612,11 +621,13 @@ def main(argv: list[str] | None = None) -> int:
     api = Api(f"http://127.0.0.1:{env['PORT']}", tally)
     stop = threading.Event()
     try:
-        if not until(lambda: server.all_running() and api.call("GET", "/api/health/", record=False)[0] == 200, 60):
+        if not until(lambda: server.all_running() and api.call("GET", "/api/health/", record=False)[0] == 200, 240):
             raise SystemExit("the server did not come up:\n" + (var / "supervisor.out").read_text()[-3000:])
         print(f"server up in {time.monotonic() - began:.0f} s", flush=True)
+        os.environ["REDIS_URL"] = redis.url  # this process's own after-commit sends go to the server's Redis
         setup_django(db_url)
         tokens = [register(api, f"chaos{n}") for n in range(12)]
+        names = [f"chaos{n}" for n in range(12)]
         stranger = register(api, "stranger")
 
         person_games = []
@@ -658,7 +669,7 @@ def main(argv: list[str] | None = None) -> int:
             for game_id, pair in person_games[:4]:
                 race(api, book, game_id, pair)
         print(f"races: {len(book.race_winners)}, winners {Counter(book.race_winners)}", flush=True)
-        for name in ("deadlines", "bots", "deadlines", "bots"):
+        for name in ("workers:deadlines", "workers:bots", "workers:deadlines", "workers:bots"):
             server.kill_program(name)
             time.sleep(2)
         print("workers killed 4 times", flush=True)
@@ -668,6 +679,12 @@ def main(argv: list[str] | None = None) -> int:
             redis.start()
             time.sleep(4)
         print(f"{args.outages} Redis outages", flush=True)
+        workers_back = chaos_phases.workers_settled(5)
+        print(f"every worker answering a ping {workers_back} s after the outages", flush=True)
+        outage = chaos_phases.redis_outage_with_step_clock(redis, names, args.outage_seconds)
+        print(*chaos_phases.outage_lines(outage), sep="\n", flush=True)
+        killed = chaos_phases.supervised_kills(server, env, until)
+        print(*chaos_phases.kill_lines(killed), sep="\n", flush=True)
         if not args.no_postgres_restart:
             tally.postgres_down.set()
             restart_postgres()
@@ -685,6 +702,8 @@ def main(argv: list[str] | None = None) -> int:
         from django.db import connections
 
         connections.close_all()
+        flood = chaos_phases.analysis_flood(api, tokens, names, random.Random(11))
+        print(*chaos_phases.flood_lines(flood), sep="\n", flush=True)
         bot_ids = [game_id for game_id, _ in bot_games]
 
         def settled() -> bool:
@@ -693,7 +712,9 @@ def main(argv: list[str] | None = None) -> int:
 
         until(settled, 120, 1.0)  # the workers catch up with what the outages held back
         lost = count_lost(book, forfeits, bot_ids, target["id"], target_seq)
+        lost["deadlines through the long outage"] = outage["missing"]
         doubled = count_doubled(book, forfeits)
+        doubled["timeouts through the long outage"] = outage["doubled"]
         leaked, secrets_checked = count_leaked(api, person_games + bot_games, stranger)
         late = sorted(deadline_lateness(forfeits, steps))
         hooks = webhook_figures(slow_hooks)
@@ -715,6 +736,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{hooks['longest_ms']} ms (deadline 10 s a delivery, on the webhooks queue)",
         f"forfeits on the clock through the outages: timeouts late by median {late[len(late) // 2] if late else 0:.1f} s, "
         f"at most {max(late, default=0):.1f} s (SCRAPYARD_CLOCKS_RESEND 30 s, OVERDUE_RESEND 3 s)",
+        f"after the SIGKILLs of the deadlines and bots workers and the short outages, every worker answered a ping "
+        f"{workers_back} s later; then the long outage:",
+        *chaos_phases.outage_lines(outage), *chaos_phases.kill_lines(killed), *chaos_phases.flood_lines(flood),
     ]
     return report(args, tally, book, lost, doubled, (leaked, secrets_checked), sent, still_up,
                   time.monotonic() - began, edges)
@@ -749,7 +773,7 @@ def report(args, tally: Tally, book: Book, lost: dict, doubled: dict, leaks: tup
             "# Fault injection (`python -m bench.chaos`)\n\n"
             f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {machine()}; load average "
             f"{os.getloadavg()[0]:.1f} at the end.\n\n"
-            f"Command: `python -m bench.chaos --fuzz {args.fuzz} --outages {args.outages}"
+            f"Command: `python -m bench.chaos --fuzz {args.fuzz} --outages {args.outages} --outage-seconds {args.outage_seconds:g}"
             f"{' --no-postgres-restart' if args.no_postgres_restart else ''}`\n\n"
             "| lost | doubled | 5xx | leaked |\n|---|---|---|---|\n"
             f"| {totals['lost']} | {totals['doubled']} | {totals['5xx']} | {totals['leaked']} |\n\n"

@@ -449,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
         # nginx routes the streams to the stream servers: no node hands a stream's socket over.
         "SCRAPYARD_WEB_SERVER": args.web_server, "SCRAPYARD_STREAM_HANDOFF": "",
         "SCRAPYARD_BOT_PROCESSES": "1", "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1",
+        "SCRAPYARD_ANALYSIS_PROCESSES": "1",
         "SCRAPYARD_CLOCKS_RESEND": "5", "SCRAPYARD_BOT_STALLED_SECONDS": "5", "SCRAPYARD_BOT_GAMES_PER_ACCOUNT": "4",
         "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1",
         "SCRAPYARD_RATE_ACCOUNT": "1000000", "SCRAPYARD_RATE_ADDRESS": "1000000",

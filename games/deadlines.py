@@ -18,7 +18,10 @@ sweep holds, on PostgreSQL), stamps `enqueued_at` and, after commit, sends one
 inside Redis' visibility timeout; the look-ahead absorbs a sweep delayed by a busy machine). A
 row already sent is sent again after `SCRAPYARD_CLOCKS_RESEND` seconds, which recovers a task
 lost with a killed worker, and once sooner, `SCRAPYARD_CLOCKS_OVERDUE_RESEND` seconds past its
-deadline, when the message sent on time has plainly not been acted on (a broker outage lost it); a task that finds its deadline moved later hands the row back unsent
+deadline, when the message sent on time has plainly not been acted on (a broker outage lost it).
+A row sent before Redis last started (`dispatch.broker_started_at`) is sent again at once: its
+message went with the Redis that stopped. A send the broker refused hands its rows back to the
+next sweep. A task that finds its deadline moved later hands the row back unsent
 (`hand_back_if_moved`). What a timeout then does is `games.timeouts`.
 
 A person's move that arrives after its deadline, before the timeout, is refused with
@@ -211,26 +214,36 @@ def sweep(*, at: dt.datetime | None = None, limit: int = 5000) -> int:
     horizon = at + dt.timedelta(seconds=settings.SCRAPYARD_CLOCKS_LOOKAHEAD)
     resend_before = at - dt.timedelta(seconds=settings.SCRAPYARD_CLOCKS_RESEND)
     overdue = dt.timedelta(seconds=settings.SCRAPYARD_CLOCKS_OVERDUE_RESEND)
+    lost = Q(enqueued_at__lt=resend_before)
+    broker_started = dispatch.broker_started_at(at)
+    if broker_started is not None:
+        lost |= Q(enqueued_at__lt=broker_started)  # sent to a Redis that has since restarted empty
     with transaction.atomic():
         due = Deadline.objects.filter(due_at__lte=horizon).filter(
             Q(enqueued_at__isnull=True)
-            | Q(enqueued_at__lt=resend_before)
-            # Sent on time, yet still here well past its deadline: its message was lost (a broker
-            # that came back empty). Sent again once, at once; later resends wait RESEND seconds.
+            | lost
+            # Sent on time, yet still here well past its deadline: its message was lost (a worker
+            # that held it lost its connection). Sent again once, at once; later resends wait RESEND seconds.
             | (Q(due_at__lt=at - overdue, enqueued_at__lt=at - overdue) & Q(enqueued_at__lt=F("due_at") + overdue))
         )
         if connection.features.has_select_for_update_skip_locked:
             due = due.select_for_update(skip_locked=True)
         rows = list(due.order_by("due_at").values_list("pk", "game_id", "seq", "seat", "due_at")[:limit])
         Deadline.objects.filter(pk__in=[row[0] for row in rows]).update(enqueued_at=at)
-        transaction.on_commit(lambda: _send(rows))
+        transaction.on_commit(lambda: _send(rows, at))
     return len(rows)
 
 
-def _send(rows: list[tuple]) -> None:
-    for _, game_id, seq, seat, due_at in rows:
+def _send(rows: list[tuple], at: dt.datetime) -> None:
+    for index, (_, game_id, seq, seat, due_at) in enumerate(rows):
         eta = due_at if due_at > time_controls.now() else None
-        dispatch.send(dispatch.APPLY_TIMEOUT, (game_id, seq, seat), eta=eta)
+        try:
+            dispatch.send(dispatch.APPLY_TIMEOUT, (game_id, seq, seat), eta=eta)
+        except Exception:
+            # The broker is away: the rows not sent go back to the next sweep, unstamped, rather
+            # than wait out RESEND as if their messages were somewhere.
+            Deadline.objects.filter(pk__in=[row[0] for row in rows[index:]], enqueued_at=at).update(enqueued_at=None)
+            raise
 
 
 def hand_back_if_moved(game_id: int, seat: int) -> bool:

@@ -8,8 +8,10 @@ With `CELERY_TASK_ALWAYS_EAGER` (one process, no broker) the task runs here and 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from project.celery import app, tasks_eager
@@ -39,3 +41,23 @@ def broker_check() -> str:
         return "ok"
     except Exception as error:  # any failure is the answer
         return f"error: {type(error).__name__}"
+
+
+def broker_started_at(now: dt.datetime) -> dt.datetime | None:
+    """At the latest, when the broker (Redis) last started: a message sent before then went with
+    the memory of the one that stopped (Redis keeps nothing on disk here). None for the embedded
+    files broker, or while Redis does not answer."""
+    if not settings.REDIS_URL:
+        return None
+    try:
+        uptime = _broker_client().info("server")["uptime_in_seconds"]
+    except Exception:  # away: nothing can be sent meanwhile anyway
+        return None
+    return now - dt.timedelta(seconds=uptime + 1)  # uptime counts whole seconds
+
+
+@functools.cache
+def _broker_client():
+    import redis
+
+    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)

@@ -159,10 +159,17 @@ class Gateway:
         return "250 2.0.0 Stored"
 
 
+# How long the gateway may take to listen and answer itself at start: a busy machine (the
+# gateway restarted after a crash, under load) took more than 10 s, and a start that gave up
+# began again from Django's setup, never catching up.
+READY_SECONDS = 60
+
+
 def _peer(session: Session) -> str:
     peer = session.peer
     return str(peer[0]) if isinstance(peer, (tuple, list)) and peer else str(peer or "")
 
 
 def controller(host: str, port: int) -> Controller:
-    return Controller(Gateway(), hostname=host, port=port, data_size_limit=MAX_MESSAGE_BYTES, ready_timeout=10)
+    return Controller(Gateway(), hostname=host, port=port, data_size_limit=MAX_MESSAGE_BYTES,
+                      ready_timeout=READY_SECONDS)

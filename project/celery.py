@@ -2,7 +2,7 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 from project import broker
 
@@ -12,6 +12,16 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 app = Celery("project")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.worker_process_init.connect
+def _pool_process_niceness(**_) -> None:
+    """A worker's pool process runs its tasks at SCRAPYARD_WORKER_NICE (the analysis worker: 19,
+    deploy/supervisord.conf); the worker's main process, which boots and talks to the broker,
+    keeps the usual priority."""
+    niceness = int(os.environ.get("SCRAPYARD_WORKER_NICE", "0") or 0)
+    if niceness:
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
 
 
 def tasks_eager() -> bool:

@@ -436,7 +436,7 @@ else:
         "polling_interval": 0.1,
     }
 
-# Four queues, each with worker processes of its own (deploy/supervisord.conf): a deadline
+# Five queues, each with worker processes of its own (deploy/supervisord.conf): a deadline
 # never waits behind a bot's search, and neither waits behind notifications.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
@@ -447,8 +447,10 @@ CELERY_TASK_ROUTES = {
     # A conditional reply is a quick fold, and a waiting player's clock may be running.
     "games.play_conditionals": {"queue": "deadlines"},
     "games.sweep_conditionals": {"queue": "deadlines"},
-    # An analysis is a bot's search over every move of a game: the bots' workers and their CPU.
-    "analysis.run": {"queue": "bots"},
+    # An analysis is a bot's search over every move of a game, which anyone may ask for: a
+    # queue and worker of its own (run at the lowest CPU priority), so a flood of them delays
+    # neither a bot's reply nor a deadline.
+    "analysis.run": {"queue": "analysis"},
     # The consumers of the log (consumers.framework) send their fan-outs and deliveries to each
     # consumer's own queue (`Consumer.queue`: webhooks have workers of their own, so a slow or
     # hostile endpoint delays only other webhooks); their one sweep runs here.
@@ -458,6 +460,8 @@ CELERY_TASK_ROUTES = {
 # supervisor restarts it should it die all the same); tasks it was running when the connection
 # dropped are cancelled rather than finished into a dead connection: their messages come back.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# ... every second, and a lost connection's clean-up that fails does not kill it (project.worker).
+CELERY_WORKER_CONSUMER = "project.worker:Consumer"
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_ACKS_LATE = True
@@ -480,6 +484,10 @@ SCRAPYARD_ANALYSIS_MILLISECONDS = int(os.environ.get("SCRAPYARD_ANALYSIS_MILLISE
 SCRAPYARD_ANALYSIS_LEASE_SECONDS = float(os.environ.get("SCRAPYARD_ANALYSIS_LEASE_SECONDS", "120"))
 SCRAPYARD_ANALYSIS_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_ANALYSIS_STALLED_SECONDS", "60"))
 SCRAPYARD_ANALYSIS_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_ANALYSIS_SWEEP_SECONDS", "30"))
+# Quotas (analysis.services.quota_check): analyses queued or running at once per account, and
+# how often one game's analysis may be queued in a day (a failed one asked for again).
+SCRAPYARD_ANALYSIS_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_ANALYSIS_PER_ACCOUNT", "2"))
+SCRAPYARD_ANALYSIS_RUNS_PER_GAME = int(os.environ.get("SCRAPYARD_ANALYSIS_RUNS_PER_GAME", "3"))
 # Deadlines live in the database; beat sweeps them every second (games.clocks).
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},

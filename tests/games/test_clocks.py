@@ -285,6 +285,46 @@ def test_a_timeout_sent_on_time_and_lost_is_sent_again_seconds_past_its_deadline
     assert len(sent) == 3
 
 
+def test_a_timeout_sent_before_redis_last_started_is_sent_again_at_once(
+    clock, monkeypatch, django_capture_on_commit_callbacks, settings
+):
+    """Its message went with the Redis that stopped (it keeps nothing): no waiting for the
+    overdue resend, let alone RESEND."""
+    settings.SCRAPYARD_CLOCKS_RESEND, settings.SCRAPYARD_CLOCKS_OVERDUE_RESEND = 30, 3
+    sent = []
+    monkeypatch.setattr(dispatch, "send", lambda name, args, eta=None: sent.append((name, args, eta)))
+    started = {"at": T0 - dt.timedelta(hours=1)}
+    monkeypatch.setattr(dispatch, "broker_started_at", lambda now: started["at"])
+    game, _ = _game({"type": "step", "seconds": 3})
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deadlines.sweep() == 1  # sent with its ETA
+    clock.advance(1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deadlines.sweep() == 0  # the same Redis: its message is there
+    started["at"] = clock.at  # Redis restarted, empty
+    clock.advance(1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deadlines.sweep() == 1  # before its deadline even: sent again, with its ETA
+        assert deadlines.sweep() == 0
+    assert len(sent) == 2 and sent[1][2] == _row(game).due_at
+
+
+def test_rows_the_broker_refused_go_back_to_the_next_sweep(clock, monkeypatch, django_capture_on_commit_callbacks):
+    def refuse(name, args, eta=None):
+        raise ConnectionError("Redis away")
+
+    monkeypatch.setattr(dispatch, "send", refuse)
+    games = [_game({"type": "step", "seconds": 3})[0] for _ in range(2)]
+    with pytest.raises(ConnectionError), django_capture_on_commit_callbacks(execute=True):
+        deadlines.sweep()
+    assert [_row(game).enqueued_at for game in games] == [None, None]  # not stamped as sent
+    sent = []
+    monkeypatch.setattr(dispatch, "send", lambda name, args, eta=None: sent.append(args))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert deadlines.sweep() == 2
+    assert sorted(game_id for game_id, _, _ in sent) == sorted(game.pk for game in games)
+
+
 def test_a_timeout_sent_before_its_deadline_moved_later_is_handed_back(clock):
     game, _ = _game({"type": "step", "seconds": 60})
     Deadline.objects.filter(game=game).update(enqueued_at=clock.at)

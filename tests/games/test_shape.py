@@ -10,6 +10,7 @@ from pathlib import Path
 import bots.base
 import rules.errors
 from accounts import errors as account_errors
+from analysis import errors as analysis_errors
 from apikit import errors as kit_errors
 from apikit import http_errors
 from chat import errors as chat_errors
@@ -127,7 +128,7 @@ def _codes(module) -> set[str]:
 
 
 def test_every_error_code_has_its_status_in_the_one_table():
-    codes = (_codes(errors) | _codes(kit_errors) | _codes(account_errors) | _codes(chat_errors)
+    codes = (_codes(errors) | _codes(kit_errors) | _codes(account_errors) | _codes(chat_errors) | _codes(analysis_errors)
              | _codes(rules.errors) | _codes(bots.base))
     assert {"stale_seq", "not_your_turn", "unknown_bot", "token_not_found", "chat_too_fast", "unknown_field"} <= codes
     assert sorted(codes - set(http_errors.STATUS)) == []

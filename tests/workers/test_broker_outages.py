@@ -5,7 +5,7 @@ against a Redis server of this test's own, which the test kills outright five ti
 shutdown; it keeps nothing on disk, so every message in it is lost too). ETA timeouts are held by
 the deadline worker and bot wake-ups are in flight or unsent when Redis goes. Afterwards every
 deadline has been enforced exactly once, never early, every bot has answered, and every process
-the supervisor runs is up. A stop (what `make run`'s Ctrl-C does) reaches the four workers at
+the supervisor runs is up. A stop (what `make run`'s Ctrl-C does) reaches the five workers at
 once, and each ends by its own warm shutdown: nothing killed.
 """
 
@@ -39,7 +39,7 @@ pytestmark = [
 
 BIN = Path(sys.executable).parent
 OUTAGES = 5
-WORKERS = ("workers:deadlines", "workers:bots", "workers:default", "workers:webhooks")  # deploy/supervisord.conf
+WORKERS = ("workers:deadlines", "workers:bots", "workers:default", "workers:webhooks", "workers:analysis")  # deploy/supervisord.conf
 PROGRAMS = ("web", "streams", "smtp", *WORKERS, "beat")
 DOWN_SECONDS = 3.0
 UP_SECONDS = 4.0
@@ -174,6 +174,7 @@ def supervised(private_redis, tmp_path):
         "SCRAPYARD_BOT_PROCESSES": "2",
         "SCRAPYARD_DEFAULT_PROCESSES": "1",
         "SCRAPYARD_WEBHOOK_PROCESSES": "1",
+        "SCRAPYARD_ANALYSIS_PROCESSES": "1",
         "SCRAPYARD_CLOCKS_RESEND": "3",
         "SCRAPYARD_BOT_STALLED_SECONDS": "3",
         "PYTHONUNBUFFERED": "1",
@@ -276,7 +277,7 @@ def test_a_stop_reaches_every_worker_at_once_and_each_ends_by_its_own_warm_shutd
     from project.celery import app  # pointed at the test's own Redis, as the workers are
 
     def every_worker_answers() -> bool:
-        """all four workers answer a ping: up, with their signal handlers in place"""
+        """all five workers answer a ping: up, with their signal handlers in place"""
         return len(app.control.ping(timeout=0.5)) == len(WORKERS)
 
     wait_for(every_worker_answers, 60, 0.5)
