@@ -9,14 +9,16 @@ import json
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.datastructures import MultiValueDict
 from django.utils.cache import patch_cache_control
 from rest_framework import serializers
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request, _hasattr
 from rest_framework.views import APIView
 
 from accounts import auth
 from apikit import errors
-from project import fastjson
+from project import fastjson, http
 from project.etags import keyed_etag
 
 
@@ -30,6 +32,11 @@ class ScopedApi(APIView):
     # none of them keeps anything between requests, so each view class makes them once (a move
     # is the most frequent request there is: docs/decisions/0006). Renderers and throttles keep
     # a request's state on themselves and are made per request, as DRF does.
+    def initialize_request(self, request, *args, **kwargs):
+        # DRF's, with the request that reads a plain JSON body in one step (`ApiRequest`).
+        return ApiRequest(request, parsers=self.get_parsers(), authenticators=self.get_authenticators(),
+                          negotiator=self.get_content_negotiator(), parser_context=self.get_parser_context(request))
+
     def get_parsers(self):
         return _made_once(type(self), "parsers", super().get_parsers)
 
@@ -42,6 +49,12 @@ class ScopedApi(APIView):
     def get_content_negotiator(self):
         return _made_once(type(self), "negotiator", super().get_content_negotiator)
 
+    @property
+    def default_response_headers(self):
+        # Allow (the methods the class defines) and Vary: Accept (when it has several renderers)
+        # depend on the class alone; DRF works them out again for every answer.
+        return dict(_made_once(type(self), "headers", lambda: APIView.default_response_headers.fget(self)))
+
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
         if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.has_header("Cache-Control"):
@@ -51,6 +64,31 @@ class ScopedApi(APIView):
             if getattr(response, "data", None) is not None:  # a DRF answer; others get the middleware's
                 response["ETag"] = _etag_of(response.data)
         return response
+
+
+class ApiRequest(Request):
+    """DRF's request. A body sent as `application/json` to a view whose one parser is the API's
+    (`project.http.StrictJSONParser`, every view's) is read by that parser's reading, without
+    DRF's parser selection, media type parsing and second copy of the body; any other body
+    goes DRF's way. The data, and every refusal, are the same either way."""
+
+    def _load_data_and_files(self):
+        if _hasattr(self, "_data") or not self._plain_json():
+            return super()._load_data_and_files()
+        try:
+            self._data = http.strict_json(self._request.body)
+        except Exception:
+            self._data = self._full_data = QueryDict("", encoding=self._request._encoding)  # as DRF leaves it
+            self._files = MultiValueDict()
+            raise
+        self._full_data = self._data
+        self._files = MultiValueDict()
+
+    def _plain_json(self) -> bool:
+        meta = self._request.META
+        return (meta.get("CONTENT_TYPE") == "application/json" and meta.get("CONTENT_LENGTH", "0") not in ("", "0")
+                and len(self.parsers) == 1 and type(self.parsers[0]) is http.StrictJSONParser
+                and not self._request._read_started)
 
 
 _MADE: dict[tuple[type, str], Any] = {}
