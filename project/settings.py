@@ -365,6 +365,13 @@ SCRAPYARD_CHAT_PER_MINUTE = int(os.environ.get("SCRAPYARD_CHAT_PER_MINUTE", "10"
 # Snapshots are a cache of the fold: one every this many events keeps a load to at most that
 # many applied moves, however long the game.
 SCRAPYARD_SNAPSHOT_EVERY = int(os.environ.get("SCRAPYARD_SNAPSHOT_EVERY", "32"))
+# What a seat sees of a game at a seq (games.selectors.seen): kept in the shared cache when it
+# is Redis (every process reads the one entry), for this many seconds, and the last this many in
+# each process's memory in front of it (0: none).
+SCRAPYARD_SEEN_SHARED = bool(os.environ.get("REDIS_URL"))
+SCRAPYARD_SEEN_SECONDS = int(os.environ.get("SCRAPYARD_SEEN_SECONDS", "3600"))
+SCRAPYARD_SEEN_IN_MEMORY = int(os.environ.get("SCRAPYARD_SEEN_IN_MEMORY", "512"))
+
 # Committed states each process keeps in memory (games.store); 0 turns the cache off.
 SCRAPYARD_RECENT_STATES = int(os.environ.get("SCRAPYARD_RECENT_STATES", "1024"))
 

@@ -209,8 +209,11 @@ def _counts_of_earlier_tests_forgotten():
     from mail import receivers as mail_receivers
     from project import throttles
 
+    from games.selectors import seen
+
     hooks_receivers.forget_remembered()
     mail_receivers.forget_remembered()
+    seen.forget()
     throttles.forget_allowances()
     try:
         cache.clear()

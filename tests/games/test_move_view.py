@@ -11,7 +11,6 @@ import json
 from typing import Any
 
 import pytest
-
 from django.core.cache import cache
 from rest_framework import negotiation
 
@@ -85,7 +84,7 @@ def test_a_played_move_and_its_replay_carry_the_views_headers():
 def test_an_indented_answer_is_still_given_when_asked_for():
     game_id, game, mover, _ = _game()
     body = json.dumps({"move": _legal(mover, game_id), "expected_seq": game.seq + 3}).encode()
-    answer = _raw_post(mover, game_id, body, **{"Accept": "application/json; indent=2"})
+    answer = _raw_post(mover, game_id, body, Accept="application/json; indent=2")
     assert answer.status_code == 409
     assert answer.content.startswith(b"{\n  ")
 
