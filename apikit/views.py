@@ -6,17 +6,20 @@ ignoring it. Errors become {code, detail} in `apikit.http_errors.exception_handl
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.http import QueryDict
 from django.utils.cache import patch_cache_control
+from django.utils.datastructures import MultiValueDict
 from rest_framework import serializers
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request, _hasattr
 from rest_framework.views import APIView
 
 from accounts import auth
 from apikit import errors
-from project import fastjson
+from project import fastjson, http
 from project.etags import keyed_etag
 
 
@@ -30,6 +33,11 @@ class ScopedApi(APIView):
     # none of them keeps anything between requests, so each view class makes them once (a move
     # is the most frequent request there is: docs/decisions/0006). Renderers and throttles keep
     # a request's state on themselves and are made per request, as DRF does.
+    def initialize_request(self, request, *args, **kwargs):
+        # DRF's, with the request that reads a plain JSON body in one step (`ApiRequest`).
+        return ApiRequest(request, parsers=self.get_parsers(), authenticators=self.get_authenticators(),
+                          negotiator=self.get_content_negotiator(), parser_context=self.get_parser_context(request))
+
     def get_parsers(self):
         return _made_once(type(self), "parsers", super().get_parsers)
 
@@ -42,15 +50,47 @@ class ScopedApi(APIView):
     def get_content_negotiator(self):
         return _made_once(type(self), "negotiator", super().get_content_negotiator)
 
+    @property
+    def default_response_headers(self):
+        # Allow (the methods the class defines) and Vary: Accept (when it has several renderers)
+        # depend on the class alone; DRF works them out again for every answer.
+        return dict(_made_once(type(self), "headers", lambda: APIView.default_response_headers.fget(self)))
+
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
         if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.has_header("Cache-Control"):
             # Per caller (a seat's view), and stale the moment the game moves: a cache may keep
             # it for this caller only and must ask again each time (ETag: a 304 when unchanged).
             patch_cache_control(response, private=True, no_cache=True)
-            if getattr(response, "data", None) is not None:  # a DRF answer; others get the middleware's
+            if getattr(response, "data", None) is not None and not response.has_header("ETag"):
+                # a DRF answer; others get the middleware's
                 response["ETag"] = _etag_of(response.data)
         return response
+
+
+class ApiRequest(Request):
+    """DRF's request. A body sent as `application/json` to a view whose one parser is the API's
+    (`project.http.StrictJSONParser`, every view's) is read by that parser's reading, without
+    DRF's parser selection, media type parsing and second copy of the body; any other body
+    goes DRF's way. The data, and every refusal, are the same either way."""
+
+    def _load_data_and_files(self):
+        if _hasattr(self, "_data") or not self._plain_json():
+            return super()._load_data_and_files()
+        try:
+            self._data = http.strict_json(self._request.body)
+        except Exception:
+            self._data = self._full_data = QueryDict("", encoding=self._request._encoding)  # as DRF leaves it
+            self._files = MultiValueDict()
+            raise
+        self._full_data = self._data
+        self._files = MultiValueDict()
+
+    def _plain_json(self) -> bool:
+        meta = self._request.META
+        return (meta.get("CONTENT_TYPE") == "application/json" and meta.get("CONTENT_LENGTH", "0") not in ("", "0")
+                and len(self.parsers) == 1 and type(self.parsers[0]) is http.StrictJSONParser
+                and not self._request._read_started)
 
 
 _MADE: dict[tuple[type, str], Any] = {}
@@ -71,11 +111,18 @@ def _etag_of(data: Any) -> str:
     which changes every moment while nothing happens: `due_at` beside it says the same, and a
     client polling an unchanged game gets its 304 (ConditionalGetMiddleware answers it). Keyed
     with the server's secret (`project.http.keyed_etag`), so nobody can test a guess of the body
-    (an account's email, say) against it offline."""
-    return keyed_etag(fastjson.dumps(_without_countdown(data), sort_keys=True))
+    (an account's email, say) against it offline. The countdown is cut out of the encoded answer
+    (C code all the way: a walk of the answer in Python cost a game's answer more than the rest)."""
+    return keyed_etag(_COUNTDOWN.sub(b"", fastjson.dumps(data, sort_keys=True)))
+
+
+# A `seconds_left` key and its number. Only a key can match: inside a JSON string a quote is
+# escaped, so `"seconds_left":` there reads `\"seconds_left\":`.
+_COUNTDOWN = re.compile(rb'(?<!\\)"seconds_left":-?[0-9.eE+-]+')
 
 
 def _without_countdown(data: Any) -> Any:
+    """`data` without its `seconds_left` keys: what the ETag covers, as data (tests compare it)."""
     if isinstance(data, dict):
         return {key: _without_countdown(value) for key, value in data.items() if key != "seconds_left"}
     if isinstance(data, list):

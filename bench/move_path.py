@@ -17,7 +17,8 @@ from bench import p1, p1_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN = tuple(str(ROOT / folder) + os.sep for folder in
-            ("games", "project", "rules", "mail", "hooks", "streams", "competition", "analysis", "bots", "web"))
+            ("games", "accounts", "chat", "apikit", "project", "rules", "mail", "hooks", "streams", "competition",
+             "analysis", "bots", "web"))
 
 
 def visited(call) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, str]]]:

@@ -366,16 +366,13 @@ def boardgame_io(clients: int, seconds: float, port: int = 8790) -> dict[str, An
 
 # Scrapyard's shapes beside the peer: gunicorn as `make run` has it; granian as a node behind the
 # proxy has it; the same with the move's statements prepared, as on a node connected to PostgreSQL
-# directly (docs/scaling.md: "Prepared statements, where a connection keeps them"); and that last
-# one with every move through DRF's dispatch (the move shortcut off, `games.move_shortcut`), so
-# each lever is measured in the same run. (The locking read's lever was settled and retired:
+# directly (docs/scaling.md: "Prepared statements, where a connection keeps them"), so each
+# lever is measured in the same run. (The locking read's lever was settled and retired:
 # docs/decisions/0002.)
 PEER_SERVERS = [
     ("gunicorn", "gunicorn", {}),
     ("granian", "granian", {}),
     ("granian, prepared statements", "granian", {"SCRAPYARD_DB_PREPARED_STATEMENTS": "on"}),
-    ("granian, prepared statements, no move shortcut", "granian",
-     {"SCRAPYARD_DB_PREPARED_STATEMENTS": "on", "SCRAPYARD_MOVE_SHORTCUT": "off"}),
 ]
 
 

@@ -320,8 +320,7 @@ class MoveSubmitApi(ScopedApi):
 
 def move_played(game_id: int, user: Any, data: Any, key: str | None) -> tuple[dict[str, Any], dict[str, str]]:
     """A move POST's work once its caller may play: the body read, the move played, the answer
-    and its headers. The view above and the token callers' shortcut (`games.move_shortcut`)
-    both come here, so both answer alike."""
+    and its headers."""
     # The version is judged before anything else about the move, so a stale client learns
     # that first: only `expected_seq` is read here, the move is the rules' business.
     expected_seq = _expected_seq(data)

@@ -226,13 +226,17 @@ class GameAfterMove(serializers.Serializer):
     your_seat = serializers.IntegerField()
     your_turn = serializers.BooleanField(help_text="whether you have moves now (then `moves` lists them)")
     view = serializers.DictField(help_text="the game as your seat may see it")
-    moves = serializers.ListField(child=serializers.DictField(), help_text="your legal moves now (none: not your turn)")
+    presentation = Presentation(help_text="what a page shows now (panels and prompt), as the game's answer has it")
+    moves = serializers.ListField(child=serializers.DictField(),
+                                  help_text="your legal moves now: where you still have to act (a simultaneous step, "
+                                            "a turn of several actions); none when it is not your turn")
     notation = serializers.ListField(child=serializers.CharField(), help_text="each move's human notation, in order")
 
 
 class MoveAnswer(EventAnswer):
-    game = GameAfterMove(help_text="the game after the move as your seat sees it, with your next moves: a client "
-                                   "needs no other request to play on (on an Idempotency-Key retry, the game as it is now)")
+    game = GameAfterMove(help_text="the game after the move as your seat sees it (its view, panels and prompt) and "
+                                   "your legal moves: a client needs no other request to play on and redraw (on an "
+                                   "Idempotency-Key retry, the game as it is now, its clocks as the move left them)")
 
 
 class EventsAnswer(serializers.Serializer):

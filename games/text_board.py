@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import selectors, store
+from games import selectors
 from games.models import Game, GameStatus
+from games.selectors import seen
 from rules.presentation import text_lines
 
 
@@ -21,10 +22,10 @@ def player_name(seat: dict[str, Any]) -> str:
 
 def board_and_panels(*, game: Game, user: Any) -> str:
     seat = selectors.seat_of(game=game, user=user)
-    state = store.state_at(game)
-    shown = selectors.presentation_of(game=game, state=state, seat=seat)
+    # Both worked out once per (game, seq, seat) and kept: `games.selectors.seen`.
+    shown = seen.seen(game=game, seat=seat)["presentation"]
     names = [player_name(one) for one in selectors.seats_of(game=game)]
     acting = game.to_act if game.status == GameStatus.ACTIVE else []
     lines = text_lines(shown, names, you=seat, acting=acting)
-    board = store.rules_of(game).render_text(state, seat).rstrip("\n")
+    board = seen.board(game=game, seat=seat).rstrip("\n")
     return "\n".join([board, "", *lines]) + "\n" if lines else board + "\n"

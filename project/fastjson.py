@@ -31,9 +31,16 @@ class OrjsonRenderer(JSONRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None):
         if data is None:
             return b""
-        if self.get_indent(accepted_media_type or "", renderer_context or {}):
+        if self._indented(accepted_media_type, renderer_context):
             return super().render(data, accepted_media_type, renderer_context)
         return dumps(data)
+
+    def _indented(self, accepted_media_type, renderer_context) -> bool:
+        """Whether the client asked for an indented answer: only a media type with parameters
+        (`; indent=2`) or a renderer context naming one can, so most answers skip the parsing."""
+        if ";" not in (accepted_media_type or "") and not (renderer_context or {}).get("indent"):
+            return False
+        return bool(self.get_indent(accepted_media_type or "", renderer_context or {}))
 
 
 class JsonFirstNegotiation(DefaultContentNegotiation):
@@ -49,6 +56,10 @@ class JsonFirstNegotiation(DefaultContentNegotiation):
         first = renderers[0]
         if (format_suffix is None and first.media_type == "application/json"
                 and request.META.get("HTTP_ACCEPT", "*/*") in self.PLAIN
-                and self.settings.URL_FORMAT_OVERRIDE not in request.query_params):
+                and not self._format_asked(request)):
             return first, first.media_type
         return super().select_renderer(request, renderers, format_suffix)
+
+    def _format_asked(self, request) -> bool:
+        # Without a query string there is no `?format=`: no QueryDict made to find that out.
+        return bool(request.META.get("QUERY_STRING")) and self.settings.URL_FORMAT_OVERRIDE in request.query_params

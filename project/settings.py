@@ -72,12 +72,10 @@ MIDDLEWARE = [
     "project.http.ApiEdgeMiddleware",
     "project.throttles.RateLimitHeadersMiddleware",  # RateLimit, RateLimit-Policy: where the caller stands
     "project.metrics.MetricsMiddleware",  # counts and times each move's answer, and open streams
-    # The headers every answer carries, before the move shortcut so that its answers have them.
+    # The headers every answer carries.
     "django.middleware.security.SecurityMiddleware",
     "project.security.ContentSecurityPolicyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # A token caller's move, answered here with the view's own parts (games.move_shortcut).
-    "games.move_shortcut.MoveShortcutMiddleware",
     # Every GET answer gets an ETag (a digest of its body, so of what this caller may see), and
     # a request naming it in If-None-Match gets 304 with no body when nothing changed.
     "django.middleware.http.ConditionalGetMiddleware",
@@ -157,11 +155,6 @@ SCRAPYARD_STORE = os.environ.get("SCRAPYARD_STORE", "fast")
 # `max_prepared_statements`; never through an older PgBouncer in transaction pooling, which hands
 # the next transaction another server connection.
 SCRAPYARD_DB_PREPARED_STATEMENTS = _env_flag("SCRAPYARD_DB_PREPARED_STATEMENTS", False)
-
-# A token caller's move POST answered by `games.move_shortcut` with the view's own parts, past
-# the middleware and DRF dispatch it does not need; off, every move goes the whole way (the
-# benchmark's "before"; docs/decisions/0006-move-shortcut.md).
-SCRAPYARD_MOVE_SHORTCUT = _env_flag("SCRAPYARD_MOVE_SHORTCUT", True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -406,6 +399,13 @@ SCRAPYARD_CHAT_PER_MINUTE = int(os.environ.get("SCRAPYARD_CHAT_PER_MINUTE", "10"
 # Snapshots are a cache of the fold: one every this many events keeps a load to at most that
 # many applied moves, however long the game.
 SCRAPYARD_SNAPSHOT_EVERY = int(os.environ.get("SCRAPYARD_SNAPSHOT_EVERY", "32"))
+# What a seat sees of a game at a seq (games.selectors.seen): kept in the shared cache when it
+# is Redis (every process reads the one entry), for this many seconds, and the last this many in
+# each process's memory in front of it (0: none).
+SCRAPYARD_SEEN_SHARED = bool(os.environ.get("REDIS_URL"))
+SCRAPYARD_SEEN_SECONDS = int(os.environ.get("SCRAPYARD_SEEN_SECONDS", "3600"))
+SCRAPYARD_SEEN_IN_MEMORY = int(os.environ.get("SCRAPYARD_SEEN_IN_MEMORY", "512"))
+
 # Committed states each process keeps in memory (games.store); 0 turns the cache off.
 SCRAPYARD_RECENT_STATES = int(os.environ.get("SCRAPYARD_RECENT_STATES", "1024"))
 

@@ -8,6 +8,8 @@ from project.schema_view import CachedSchemaView
 from project.throttles import password_form_limited
 
 urlpatterns = [
+    # The routes of play first: Django tries the patterns in order, on every request.
+    path("api/", include("games.urls")),
     path("api/schema/", CachedSchemaView.as_view(), name="schema"),  # built once per process
     # The split view serves Swagger UI's start-up script as a file: the pages' CSP allows no inline script.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
@@ -15,7 +17,6 @@ urlpatterns = [
     path("api/ready/", ops.ready, name="ready"),  # readiness for load balancers (project.ops)
     path("api/ready", ops.ready),
     path("metrics", ops.metrics_view, name="metrics"),  # Prometheus, with its token only
-    path("api/", include("games.urls")),  # the routes of play first (they are tried in order)
     path("api/", include("accounts.urls")),
     path("api/", include("chat.urls")),
     path("api/", include("streams.urls")),

@@ -206,9 +206,11 @@ def _counts_of_earlier_tests_forgotten():
     from django.core.cache import cache
 
     from consumers import framework
+    from games.selectors import seen
     from project import throttles
 
     framework.forget_remembered()
+    seen.forget()
     throttles.forget_allowances()
     try:
         cache.clear()

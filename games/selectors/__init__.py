@@ -68,7 +68,6 @@ from games.selectors.game import (
     move_answer,
     move_read,
     moves_unchanged_since,
-    presentation_of,
     public_state,
     seats_of,
     view_at,
@@ -88,10 +87,9 @@ from games.selectors.life import (
     still_playing,
     takeback_request,
 )
+from games.selectors.seen import presentation_of
 
 __all__ = [
-    "has_taken_a_seat",
-    "game_finished",
     "ADJOURNED",
     "DRAW_ACCEPTED",
     "DRAW_DECLINED",
@@ -119,6 +117,7 @@ __all__ = [
     "events_visible",
     "finished_games",
     "game_detail",
+    "game_finished",
     "game_for",
     "game_get",
     "game_has_addressees",
@@ -129,6 +128,7 @@ __all__ = [
     "games_hidden_from",
     "games_maybe_abandoned",
     "games_moved_since",
+    "has_taken_a_seat",
     "health",
     "health_checks",
     "invitation_matches",

@@ -6,13 +6,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from games import deadlines, errors, store
 from games.models import Event, EventKind, Game, GameStatus
 from games.selectors.access import game_get, seat_of, visible_games
 from games.selectors.events import event_visible
-from games.selectors.life import pending_proposals, still_playing
+from games.selectors.seen import board, log_facts, seen
 
 
 def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
@@ -46,30 +47,22 @@ def seats_of(*, game: Game) -> list[dict[str, Any]]:
 
 def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
     seat = seat_of(game=game, user=user)
-    state = store.state_at(game)
+    # Worked out once per (game, seq, seat) and kept: `games.selectors.seen`.
+    shown, facts = seen(game=game, seat=seat), log_facts(game=game)
     return {
         **game_summary(game=game),
         "your_seat": seat,
-        "view": store.rules_of(game).view(state, seat),
-        "presentation": presentation_of(game=game, state=state, seat=seat),
+        "view": shown["view"],
+        "presentation": shown["presentation"],
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,
         "private": game.private,
         "timeouts_to_resign": game.timeouts_to_resign,
         "invitation_key": (game.invitation_key or None) if user.is_authenticated and game.created_by_id == user.pk else None,
-        **pending_proposals(game=game),
-        "playing": still_playing(game=game),
+        "draw_offer": facts["draw_offer"],
+        "takeback_request": facts["takeback_request"],
+        "playing": facts["playing"],
     }
-
-
-def presentation_of(*, game: Game, state: Any, seat: int | None) -> dict[str, Any]:
-    """The rules' presentation for the seat, its touched cells against the state before the
-    newest event (most often still in the recent states' cache: the move just made it)."""
-    before = store.state_at(game, game.seq - 1) if game.seq > 1 else None
-    shown = store.rules_of(game).presentation(state, seat, before)
-    if game.status != GameStatus.ACTIVE:  # ended by the service (a draw, an abort) or not begun: nobody is asked
-        shown["prompt"] = None
-    return shown
 
 
 def game_summary(*, game: Game) -> dict[str, Any]:
@@ -138,19 +131,19 @@ def legal_moves_for(*, game: Game, user: Any) -> dict[str, Any]:
         raise errors.NotAPlayer(f"you have no seat in game {game.pk}")
     if seat not in game.to_act:
         return {"seq": game.seq, "seat": seat, "moves": [], "notation": []}
-    game_rules, state = store.rules_of(game), store.state_at(game)
-    moves = game_rules.legal_moves(state, seat)
-    notation = [game_rules.describe_move(state, seat, move) for move in moves]
-    return {"seq": game.seq, "seat": seat, "moves": moves, "notation": notation}
+    shown = seen(game=game, seat=seat)
+    return {"seq": game.seq, "seat": seat, "moves": shown["moves"], "notation": shown["notation"]}
 
 
 def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]:
     """The answer to a move: the event as its seat sees it, and the game after it as the caller's
-    seat sees it with its legal moves, so a client plays on without another request. `game` is
-    the one the move was written through (None: read it)."""
+    seat sees it (its view, panels and prompt, whose turn, clocks, result) with its legal moves
+    where it still has to act (a simultaneous step, a turn of several actions), so a client plays
+    on and redraws without another request. What the seat sees is kept (`seen`): the caller's
+    next read of the game finds it. `game` is the one the move was written through (None: read it)."""
     game = game if game is not None else game_get(game_id=event.game_id)
-    legal = legal_moves_for(game=game, user=user)  # the caller has a seat: it just moved
-    seat = legal["seat"]
+    seat = seat_of(game=game, user=user)  # the caller has a seat: it just moved
+    shown = seen(game=game, seat=seat, new=game.seq == event.seq and not connection.in_atomic_block)
     return {
         **event_visible(event, event.seat),
         "game": {
@@ -161,23 +154,26 @@ def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]
             "deadlines": deadlines.deadlines_of(game, at=event.created_at if game.seq == event.seq else None),
             "result": game.result,
             "your_seat": seat,
-            "your_turn": bool(legal["moves"]),
-            "view": store.rules_of(game).view(store.state_at(game), seat),
-            "moves": legal["moves"],
-            "notation": legal["notation"],
+            "your_turn": bool(shown["moves"]),
+            "view": shown["view"],
+            "presentation": shown["presentation"],
+            "moves": shown["moves"],
+            "notation": shown["notation"],
         },
     }
 
 
 def board_text(*, game: Game, user: Any) -> str:
     """The board as text, as the caller's seat may see it (the rules' `render_text`)."""
-    return store.rules_of(game).render_text(store.state_at(game), seat_of(game=game, user=user))
+    return board(game=game, seat=seat_of(game=game, user=user))
 
 
 def view_at(*, game: Game, user: Any, at: int) -> dict[str, Any]:
     if not 1 <= at <= game.seq:
         raise errors.EventOutOfRange(f"at must be between 1 and {game.seq}, not {at}")
     seat = seat_of(game=game, user=user)
+    if at == game.seq:
+        return {"seq": at, "seat": seat, "view": seen(game=game, seat=seat)["view"]}
     return {"seq": at, "seat": seat, "view": store.rules_of(game).view(store.state_at(game, at), seat)}
 
 

@@ -266,7 +266,7 @@ def test_the_headers_are_in_the_schema(client):
         assert {"RateLimit", "RateLimit-Policy"} <= set(responses[status]["headers"])
 
 
-def test_a_move_answered_by_the_shortcut_carries_them_too(settings):
+def test_a_move_answer_carries_them_too(settings):
     from tests.api.conftest import start_game
 
     _limits(settings, account=1200)

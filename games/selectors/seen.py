@@ -1,0 +1,163 @@
+"""What a seat sees of a game at a seq, worked out once.
+
+A game's answer, its legal moves, its state and its text board all show a seat (or a spectator)
+the same few things at the game's current seq: the rules' view, the presentation (panels and
+prompt), the legal moves and their notation when the seat is to act, the rules' text board, and
+what the log says of pending proposals and the seats still playing. Every one of them depends
+only on the log up to that seq and on the seat, so it is worked out once per (game, seq, seat or
+spectator) and kept: in the shared cache when Redis is configured (every web process, door and
+worker reads the same entry), and in a small memory of this process in front of it.
+
+Why it can never be stale, nor show a seat what another may not see:
+
+- the key names the game (its id and its creation time, so a reused id is another key), the seq,
+  the status, the seat (`s` for a spectator) and the rules' version, both the one the game was
+  recorded under and the server's: a write that changes anything here appends an event and moves
+  the seq, and a different seat is a different key;
+- an entry is kept only once what it was worked out from is committed: inside a transaction
+  (which may still roll back, and give its seq to another event) it is kept when the
+  transaction commits, or never.
+
+What depends on the caller or on the clock (seats and names, clocks, the creator's invitation
+key) is not kept here: the game's answer adds it at each request.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection, transaction
+from redis.exceptions import RedisError
+
+import rules
+from games import store
+from games.models import Game, GameStatus
+from games.selectors.life import pending_proposals, still_playing
+
+logger = logging.getLogger(__name__)
+
+SHAPE = 1  # what an entry holds; a change of it is a change of every key
+
+
+def seen(*, game: Game, seat: int | None, new: bool = False) -> dict[str, Any]:
+    """What `seat` (None: a spectator) sees of `game` at its seq: `view`, `presentation`, and
+    `moves` and `notation` (empty unless the seat is to act). The rules' work alone, no query:
+    a move's answer asks for it, with `new` (its seq was just written: nobody can have kept it,
+    so the shared cache is not asked). Read only, shared: copy before changing any of it."""
+    return _kept(seen_key(game, seat), lambda: worked_out(game, seat), new=new)
+
+
+def log_facts(*, game: Game) -> dict[str, Any]:
+    """What the log says at the game's seq, the same for every seat: `draw_offer`,
+    `takeback_request` and `playing` (queries of the log: asked for by the game's answer only)."""
+    return _kept(seen_key(game, None) + ":log", lambda: {**pending_proposals(game=game), "playing": still_playing(game=game)})
+
+
+def board(*, game: Game, seat: int | None) -> str:
+    """The rules' text board for `seat` at the game's seq (worked out only when asked)."""
+    return _kept(seen_key(game, seat) + ":board", lambda: store.rules_of(game).render_text(store.state_at(game), seat))
+
+
+def _kept(key: str, work: Any, new: bool = False) -> Any:
+    entry = None if new else _memory.get(key)
+    if entry is None:
+        entry = None if new else _shared_get(key)
+        if entry is None:
+            entry = work()
+            _keep_when_committed(key, entry)
+        else:
+            _memory.put(key, entry)
+    return entry
+
+
+def seen_key(game: Game, seat: int | None) -> str:
+    server_version = rules.get(game.rules).version
+    return (f"seen:{SHAPE}:{game.pk}:{game.created_at.timestamp():.6f}:{game.seq}:{game.status}:"
+            f"{'s' if seat is None else seat}:{game.rules}:{game.rules_version}:{server_version}")
+
+
+def worked_out(game: Game, seat: int | None) -> dict[str, Any]:
+    game_rules, state = store.rules_of(game), store.state_at(game)
+    moves = game_rules.legal_moves(state, seat) if seat is not None and seat in game.to_act else []
+    return {
+        "view": game_rules.view(state, seat),
+        "presentation": presentation_of(game=game, state=state, seat=seat),
+        "moves": moves,
+        "notation": [game_rules.describe_move(state, seat, move) for move in moves],
+    }
+
+
+def presentation_of(*, game: Game, state: Any, seat: int | None) -> dict[str, Any]:
+    """The rules' presentation for the seat, its touched cells against the state before the
+    newest event (most often still in the recent states' cache: the move just made it)."""
+    before = store.state_at(game, game.seq - 1) if game.seq > 1 else None
+    shown = store.rules_of(game).presentation(state, seat, before)
+    if game.status != GameStatus.ACTIVE:  # ended by the service (a draw, an abort) or not begun: nobody is asked
+        shown["prompt"] = None
+    return shown
+
+
+def _keep_when_committed(key: str, value: Any) -> None:
+    def keep():
+        _memory.put(key, value)
+        if settings.SCRAPYARD_SEEN_SHARED:
+            try:
+                cache.set(key, value, settings.SCRAPYARD_SEEN_SECONDS)
+            except (RedisError, OSError):  # Redis away: this process still keeps it
+                logger.warning("seen: the shared cache is unreachable; %s kept in this process only", key)
+
+    if connection.in_atomic_block:
+        transaction.on_commit(keep, robust=True)
+    else:
+        keep()
+
+
+def _shared_get(key: str) -> Any:
+    if not settings.SCRAPYARD_SEEN_SHARED:
+        return None
+    try:
+        return cache.get(key)
+    except (RedisError, OSError):
+        return None
+
+
+class _Memory:
+    """A small thread-safe LRU of entries this process read or worked out."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._entries: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Any:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+            return entry
+
+    def put(self, key: str, entry: Any) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            self._entries[key] = entry
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_memory = _Memory(settings.SCRAPYARD_SEEN_IN_MEMORY)
+
+
+def forget() -> None:
+    """Tests: this process's memory of what was seen (the shared cache is cleared apart)."""
+    _memory.clear()
