@@ -115,10 +115,30 @@ def fill_from_supply(state: State) -> State:
 
 
 def open_positions(state: State) -> tuple[Hex, ...]:
-    """Empty positions sharing an edge with a placed hex (the Toxic Waste included)."""
-    board, radius = state.board, state.radius
-    found = {n for h in board for n in hexes.neighbours_on_board(h, radius) if n not in board}
-    return tuple(sorted(found, key=lambda h: (h[1], h[0])))
+    """Empty positions sharing an edge with a placed hex (the Toxic Waste included), by row.
+    Cached on the state (`_open_positions`); `apply_build` hands the next state its own."""
+    cache = state.__dict__
+    if "_open_positions" not in cache:
+        board, near = state.board, hexes.neighbour_table(state.radius)
+        cache["_open_positions"] = _by_row({n for h in board for n in near[h] if n not in board})
+    return cache["_open_positions"]
+
+
+def _by_row(positions: set[Hex]) -> tuple[Hex, ...]:
+    return tuple(sorted(positions, key=_row_first))
+
+
+def _row_first(hex_: Hex) -> tuple[int, int]:
+    return (hex_[1], hex_[0])
+
+
+def _open_after(state: State, placed: Hex, board: FrozenMap) -> tuple[Hex, ...]:
+    """The open positions once `placed` is built on `state`'s board (giving `board`): it closes,
+    its empty neighbours open."""
+    found = set(open_positions(state))
+    found.discard(placed)
+    found.update(n for n in hexes.neighbours_on_board(placed, state.radius) if n not in board)
+    return _by_row(found)
 
 
 def _is_open(state: State, position: Hex) -> bool:
@@ -136,8 +156,8 @@ def placeable_stacks(state: State, gang: str) -> tuple[tuple[str, str], ...]:
 def build_moves(state: State, gang: str) -> list[dict[str, Any]]:
     stacks = placeable_stacks(state, gang)
     return [
-        {"type": PLACE_HEX, "hex": hexes.to_json(h), "gang": g, "strength": s}
-        for h in open_positions(state)
+        {"type": PLACE_HEX, "hex": [q, r], "gang": g, "strength": s}
+        for q, r in open_positions(state)
         for g, s in stacks
     ]
 
@@ -155,10 +175,11 @@ def apply_build(state: State, gang: str, move: dict[str, Any]) -> State:
         raise IllegalMove(f"{where}: {gang} may not place its own turf", "own_stack")
     if state.stacks[key] <= 0:
         raise IllegalMove(f"{where}: the {key[0]} {key[1]} stack is empty", "stack_empty")
-    state = state.with_(
+    built = state.with_(
         board=state.board.set(position, Turf(*key)), stacks=state.stacks.add(key, -1)
     )
-    return next_builder(state)
+    built.__dict__["_open_positions"] = _open_after(state, position, built.board)
+    return next_builder(built)
 
 
 def next_builder(state: State) -> State:

@@ -12,7 +12,7 @@ Results are cached on the state object (states are immutable, so a cache never g
 from __future__ import annotations
 
 from rules.terrain_vague import data
-from rules.terrain_vague.hexes import CENTRE, Hex, neighbours_on_board
+from rules.terrain_vague.hexes import CENTRE, Hex, neighbour_table
 from rules.terrain_vague.state import State
 
 _CACHE = "_home_turf_cache"
@@ -20,12 +20,11 @@ _CACHE = "_home_turf_cache"
 
 def _connected_own_hexes(state: State, start: Hex, gang: str) -> frozenset[Hex]:
     """Own hexes reachable from `start` through own hexes, passing through the Toxic Waste."""
-    board, radius = state.board, state.radius
+    board, table = state.board, neighbour_table(state.radius)
     seen = {start}
     frontier = [start]
     while frontier:
-        current = frontier.pop()
-        for near in neighbours_on_board(current, radius):
+        for near in table[frontier.pop()]:
             if near in seen:
                 continue
             turf = board.get(near)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rules.errors import IllegalMove
 from rules.terrain_vague import costs
 from rules.terrain_vague.data import TOUGH, WHEELBARROW, WIMPY
-from rules.terrain_vague.hexes import CENTRE, Hex, neighbours_on_board, to_json
+from rules.terrain_vague.hexes import CENTRE, Hex, neighbour_table, to_json
 from rules.terrain_vague.ledger import Ledger
 from rules.terrain_vague.lines import RIP, targets
 from rules.terrain_vague.moves import BIG_RIP_OFF, REINFORCE, RIP_HEX, hex_field
@@ -44,30 +44,23 @@ def enclosed_areas(state: State, gang: str) -> list[frozenset]:
 
 
 def _compute_enclosed_areas(state: State, gang: str) -> list[frozenset]:
-    seen: set[Hex] = set()
+    """The runs of hexes not the gang's, each flooded from its first hex in board order."""
+    others = {h for h, turf in state.board.items() if turf is None or turf.gang != gang}
+    remaining, near, occupied = set(others), neighbour_table(state.radius), state.occupants
     areas = []
-    for start in sorted(state.board):
-        if start in seen or owner(state, start) == gang:
+    for start in sorted(others):
+        if start not in remaining:
             continue
-        area = _area_from(state, gang, start)
-        seen |= area
-        if not any(h in state.occupants for h in area) and any(h != CENTRE for h in area):
+        remaining.discard(start)
+        area = [start]
+        for hex_ in area:  # grows while iterating: a breadth-first flood
+            for next_to in near[hex_]:
+                if next_to in remaining:
+                    remaining.discard(next_to)
+                    area.append(next_to)
+        if not any(h in occupied for h in area) and any(h != CENTRE for h in area):
             areas.append(frozenset(area))
     return areas
-
-
-def _area_from(state: State, gang: str, start: Hex) -> set[Hex]:
-    area, frontier = {start}, [start]
-    board, radius = state.board, state.radius
-    while frontier:
-        for near in neighbours_on_board(frontier.pop(), radius):
-            if near in area or near not in board:
-                continue
-            turf = board[near]
-            if turf is None or turf.gang != gang:
-                area.add(near)
-                frontier.append(near)
-    return area
 
 
 def rip_cost(state: State, gang: str, hex_: Hex) -> int:
