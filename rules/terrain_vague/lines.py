@@ -104,11 +104,12 @@ def _relays_of(board: Board, gang: str) -> frozenset:
 
 
 def linked_relays(board: Board, gang: str, start: Hex) -> list[Hex]:
-    """Relays one link away from `start`: first relay on a line, over own turf only."""
+    """Relays one link away from `start`: first relay on a line, over own turf only. Only the
+    lines that hold a relay within range can link (two relays at most), so only they are walked."""
     relays = _relays_of(board, gang)
     cells, pieces, turf = board.cells, board.pieces, board.turf
     found = []
-    for line in rays(board, start):
+    for line in _lines_to(start, relays, board.reach):
         for hex_ in line:
             if hex_ in relays:
                 found.append(hex_)
@@ -119,6 +120,12 @@ def linked_relays(board: Board, gang: str, start: Hex) -> list[Hex]:
             if piece is not None and piece.gang != gang:
                 break
     return found
+
+
+@lru_cache(maxsize=None)
+def _lines_to(start: Hex, relays: frozenset, length: int) -> tuple[tuple[Hex, ...], ...]:
+    """The lines from `start` (in direction order, up to `length`) holding one of `relays`."""
+    return tuple(line for line in _rays(start, length) if not relays.isdisjoint(line))
 
 
 def action_sources(board: Board, gang: str, origin: Hex) -> list[Hex]:

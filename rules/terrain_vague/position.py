@@ -30,15 +30,29 @@ def board_of(state: State) -> Board:
     """The lines' view of the state, built once per state (states never change)."""
     cache = state.__dict__
     if "_lines_board" not in cache:
+        cells, turf = turf_gangs(state)
         cache["_lines_board"] = Board(
-            cells=frozenset(state.board),
+            cells=cells,
             toxic=CENTRE,
-            turf={h: t.gang for h, t in state.board.items() if t is not None},
+            turf=turf,
             pieces=state.occupants,
             clubhouses={g: h for g, h in state.clubhouses.items() if h is not None},
             reach=state.reach,
         )
     return cache["_lines_board"]
+
+
+def turf_gangs(state: State) -> tuple[frozenset, dict[Hex, str]]:
+    """The board's hexes, and each owned hex's gang: cached per board (`_turf_gangs`), which a
+    pawn's move or a paid point leaves alone."""
+    cache = state.__dict__
+    if "_turf_gangs" not in cache:
+        board = state.board
+        cache["_turf_gangs"] = (
+            frozenset(board),
+            {h: t.gang for h, t in board.items() if t is not None},
+        )
+    return cache["_turf_gangs"]
 
 
 def current_ledger(state: State) -> Ledger:

@@ -18,6 +18,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from rules.errors import IllegalMove
@@ -125,11 +127,10 @@ def open_positions(state: State) -> tuple[Hex, ...]:
 
 
 def _by_row(positions: set[Hex]) -> tuple[Hex, ...]:
-    return tuple(sorted(positions, key=_row_first))
+    return tuple(sorted(positions, key=_ROW_FIRST))
 
 
-def _row_first(hex_: Hex) -> tuple[int, int]:
-    return (hex_[1], hex_[0])
+_ROW_FIRST = itemgetter(1, 0)  # (r, q): the board's reading order
 
 
 def _open_after(state: State, placed: Hex, board: FrozenMap) -> tuple[Hex, ...]:
@@ -148,9 +149,18 @@ def _is_open(state: State, position: Hex) -> bool:
 
 
 def placeable_stacks(state: State, gang: str) -> tuple[tuple[str, str], ...]:
-    return tuple(
-        key for key in sorted(state.stacks) if key[0] != gang and state.stacks[key] > 0
-    )
+    stacks = state.stacks
+    return tuple(key for key in _sorted_keys(stacks) if key[0] != gang and stacks[key] > 0)
+
+
+def _sorted_keys(stacks: FrozenMap) -> tuple[tuple[str, str], ...]:
+    """The stacks' keys in order; the same every game, so sorted once per set of keys."""
+    return _sorted_tuple(frozenset(stacks))
+
+
+@lru_cache(maxsize=None)
+def _sorted_tuple(keys: frozenset) -> tuple:
+    return tuple(sorted(keys))
 
 
 def build_moves(state: State, gang: str) -> list[dict[str, Any]]:
@@ -164,22 +174,32 @@ def build_moves(state: State, gang: str) -> list[dict[str, Any]]:
 
 def apply_build(state: State, gang: str, move: dict[str, Any]) -> State:
     position, key = read_hex(move), read_stack(move)
-    where = f"place_hex at {hexes.to_json(position)}"
-    if not hexes.on_board(position, state.radius):
-        raise IllegalMove(f"{where}: off the board (radius {state.radius})", "off_board")
-    if position in state.board:
-        raise IllegalMove(f"{where}: that position is already built", "position_taken")
-    if not _is_open(state, position):
-        raise IllegalMove(f"{where}: it must touch the Toxic Waste or a placed hex", "not_adjacent")
-    if key[0] == gang:
-        raise IllegalMove(f"{where}: {gang} may not place its own turf", "own_stack")
-    if state.stacks[key] <= 0:
-        raise IllegalMove(f"{where}: the {key[0]} {key[1]} stack is empty", "stack_empty")
+    problem = _build_problem(state, gang, position, key)
+    if problem is not None:
+        message, code = problem
+        raise IllegalMove(f"place_hex at {hexes.to_json(position)}: {message}", code)
     built = state.with_(
         board=state.board.set(position, Turf(*key)), stacks=state.stacks.add(key, -1)
     )
     built.__dict__["_open_positions"] = _open_after(state, position, built.board)
     return next_builder(built)
+
+
+def _build_problem(
+    state: State, gang: str, position: Hex, key: tuple[str, str]
+) -> tuple[str, str] | None:
+    """(message, code) of what forbids placing `key`'s hex on `position`, or None."""
+    if not hexes.on_board(position, state.radius):
+        return f"off the board (radius {state.radius})", "off_board"
+    if position in state.board:
+        return "that position is already built", "position_taken"
+    if not _is_open(state, position):
+        return "it must touch the Toxic Waste or a placed hex", "not_adjacent"
+    if key[0] == gang:
+        return f"{gang} may not place its own turf", "own_stack"
+    if state.stacks[key] <= 0:
+        return f"the {key[0]} {key[1]} stack is empty", "stack_empty"
+    return None
 
 
 def next_builder(state: State) -> State:

@@ -137,14 +137,15 @@ OVER = "over"
 
 # The caches (keys of a state's `__dict__`) derived from the position alone, each with the
 # position's fields it reads (the player count never changes): `occupants`, the board's turf by
-# gang (`position`), home turf (`territory`), the lines board and lids' protection (`position`),
-# enclosed areas (`wheelbarrows`), the building's open positions (`setup`). A cache that reads
-# anything else (points, the ledger, the step) is not here. `State.with_` carries a cache over to
-# the new state when none of the fields it reads changed.
+# gang (`position`) and as bits (`territory`), home turf (`territory`), the lines board and lids'
+# protection (`position`), enclosed areas (`wheelbarrows`), the building's open positions
+# (`setup`). A cache that reads anything else (points, the ledger, the step) is not here.
+# `State.with_` carries a cache over to the new state when none of the fields it reads changed.
 POSITION_FIELDS = frozenset({"board", "pawns", "clubhouses"})
 POSITION_CACHES = {
     "occupants": POSITION_FIELDS - {"board"},
     "_turf_gangs": frozenset({"board"}),
+    "_turf_masks": frozenset({"board"}),
     "_open_positions": frozenset({"board"}),
     "_home_turf_cache": frozenset({"board", "clubhouses"}),
     "_lines_board": POSITION_FIELDS,

@@ -7,9 +7,9 @@ Enclosed areas are cached on the state object (`state.__dict__` key `_enclosed`)
 from __future__ import annotations
 
 from rules.errors import IllegalMove
-from rules.terrain_vague import costs
+from rules.terrain_vague import bits, costs
 from rules.terrain_vague.data import TOUGH, WHEELBARROW, WIMPY
-from rules.terrain_vague.hexes import CENTRE, Hex, neighbour_table, to_json
+from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.ledger import Ledger
 from rules.terrain_vague.lines import RIP, targets
 from rules.terrain_vague.moves import BIG_RIP_OFF, REINFORCE, RIP_HEX, hex_field
@@ -31,7 +31,7 @@ from rules.terrain_vague.position import (
     with_rip,
 )
 from rules.terrain_vague.state import State
-from rules.terrain_vague.territory import home_turf
+from rules.terrain_vague.territory import home_turf, turf_masks
 
 
 def enclosed_areas(state: State, gang: str) -> list[frozenset]:
@@ -44,23 +44,18 @@ def enclosed_areas(state: State, gang: str) -> list[frozenset]:
 
 
 def _compute_enclosed_areas(state: State, gang: str) -> list[frozenset]:
-    """The runs of hexes not the gang's, each flooded from its first hex in board order."""
-    others = {h for h, turf in state.board.items() if turf is None or turf.gang != gang}
-    remaining, near, occupied = set(others), neighbour_table(state.radius), state.occupants
-    areas = []
-    for start in sorted(others):
-        if start not in remaining:
-            continue
-        remaining.discard(start)
-        area = [start]
-        for hex_ in area:  # grows while iterating: a breadth-first flood
-            for next_to in near[hex_]:
-                if next_to in remaining:
-                    remaining.discard(next_to)
-                    area.append(next_to)
-        if not any(h in occupied for h in area) and any(h != CENTRE for h in area):
-            areas.append(frozenset(area))
-    return areas
+    """The runs of hexes not the gang's (as bits, see `bits`), in the order of each run's first
+    hex in board order."""
+    grid = bits.layout(state.radius)
+    cells, own = turf_masks(state)
+    occupied = bits.mask(grid, state.occupants)
+    centre = grid.bit[CENTRE]
+    areas = [
+        frozenset(bits.hexes_of(grid, run))
+        for run in bits.components(grid, cells & ~own.get(gang, 0))
+        if not run & occupied and run & ~centre
+    ]
+    return sorted(areas, key=min)
 
 
 def rip_cost(state: State, gang: str, hex_: Hex) -> int:
