@@ -11,8 +11,8 @@ so `from_view` rebuilds a full state from a view by drawing the hidden choices.
 A state never changes, so what is costly to derive is cached on the object itself
 (`state.__dict__`): home turf (`territory`), the lines board, lids' protection and enclosed
 areas (`position`, `wheelbarrows`), the text board (`render`) and the presentation's cells
-(`presentation`). `evolve` leaves such caches behind with the old value; `State.with_` keeps
-those that depend on the position alone (`POSITION_CACHES`) when the position has not changed.
+(`presentation`). `State.with_` leaves such caches behind with the old value, but keeps those
+that depend on the position alone (`POSITION_CACHES`) when the fields they read have not changed.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from rules.rng import Rng
 from rules.terrain_vague import data
 from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.ledger import Ledger
-from rules.values import evolve
 
 # --- small immutable pieces ----------------------------------------------------------------
 
@@ -246,13 +245,19 @@ class State:
         """The state with `changes`; the position's caches whose fields are left alone (all of
         them for points paid, a step ended, a duel's choice; home turf for a pawn's move) are
         kept, since they depend on nothing else."""
-        new = evolve(self, **changes)
+        if not _FIELD_NAMES.issuperset(changes):
+            unknown = sorted(changes.keys() - _FIELD_NAMES)[0]
+            raise TypeError(f"State has no field {unknown!r}")
         memo = self.__dict__
-        if len(memo) > _FIELD_COUNT:  # cheap test first: many states hold no cache at all
-            kept = new.__dict__
-            for name, reads in POSITION_CACHES.items():
-                if name in memo and reads.isdisjoint(changes):
-                    kept[name] = memo[name]
+        new = object.__new__(type(self))
+        attrs = new.__dict__
+        attrs.update(memo)  # the fields and any caches, copied at C speed ...
+        attrs.update(changes)
+        if len(memo) > _FIELD_COUNT:  # ... then the caches the changes make stale are dropped
+            for name in memo.keys() - _FIELD_NAMES:
+                reads = POSITION_CACHES.get(name)
+                if reads is None or not reads.isdisjoint(changes):
+                    del attrs[name]
         return new
 
     def with_turf(self, hex_: Hex, gang: str, strength: str) -> State:
@@ -262,10 +267,11 @@ class State:
         supplies = self.supplies.add((gang, strength), -1)
         if old is not None:
             supplies = supplies.add((old.gang, old.strength), 1)
-        return evolve(self, board=self.board.set(hex_, Turf(gang, strength)), supplies=supplies)
+        return self.with_(board=self.board.set(hex_, Turf(gang, strength)), supplies=supplies)
 
 
-_FIELD_COUNT = len(fields(State))
+_FIELD_NAMES = frozenset(f.name for f in fields(State))
+_FIELD_COUNT = len(_FIELD_NAMES)
 
 
 # Asked at every step of every turn, and only a handful of seatings exist: worked out once each.
