@@ -24,7 +24,7 @@ from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
 from rules.rng import Rng
-from rules.terrain_vague import data
+from rules.terrain_vague import bits, data
 from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.ledger import Ledger
 
@@ -267,7 +267,27 @@ class State:
         supplies = self.supplies.add((gang, strength), -1)
         if old is not None:
             supplies = supplies.add((old.gang, old.strength), 1)
-        return self.with_(board=self.board.set(hex_, Turf(gang, strength)), supplies=supplies)
+        new = self.with_(board=self.board.set(hex_, Turf(gang, strength)), supplies=supplies)
+        self._carry_turf_caches(new, hex_, None if old is None else old.gang, gang)
+        return new
+
+    def _carry_turf_caches(self, new: State, hex_: Hex, before: str | None, after: str) -> None:
+        """The board's turf by gang (`_turf_gangs`, `_turf_masks`), updated for one hex changing
+        hands rather than worked out again over the whole board (rips come one after another)."""
+        memo, kept = self.__dict__, new.__dict__
+        gangs = memo.get("_turf_gangs")
+        if gangs is not None:
+            cells, turf = gangs
+            kept["_turf_gangs"] = (cells, {**turf, hex_: after})
+        masks = memo.get("_turf_masks")
+        if masks is not None:
+            cells, own = masks
+            bit = bits.layout(self.radius).bit[hex_]
+            own = dict(own)
+            if before is not None:
+                own[before] = own.get(before, 0) & ~bit
+            own[after] = own.get(after, 0) | bit
+            kept["_turf_masks"] = (cells, own)
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(State))
