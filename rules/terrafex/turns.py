@@ -55,15 +55,29 @@ def actor(state: State) -> int:
 
 
 def moves_for(state: State) -> list[dict[str, Any]]:
-    work = work_of(state)
     if state.fire_in_hand:
-        return list(actions.placement_moves(work, state.fire_in_hand))
-    open_actions = [action for action in ACTIONS if action not in state.done]
-    return [move for action in open_actions for move in OPTIONS[action](work)]
+        return list(actions.placement_moves(work_of(state), state.fire_in_hand))
+    # Copies: the memo's moves stay as listed whatever a caller does with the ones it is given.
+    return [dict(move) for action in ACTIONS if action not in state.done
+            for move in options(state, action)]
+
+
+def options(state: State, action: str) -> tuple[dict[str, Any], ...]:
+    """The action's legal options, listed once a state: the turn's end asks whether any action is
+    open and the legal moves then list them, so a state's options were worked out twice (a state
+    never changes; `evolve` leaves the memo behind with the old value)."""
+    memo = state.__dict__.setdefault("_options", {})
+    found = memo.get(action)
+    if found is None:
+        work = memo.get("work")
+        if work is None:
+            work = memo["work"] = work_of(state)  # read only by the listers
+        found = memo[action] = tuple(OPTIONS[action](work))
+    return found
 
 
 def _has_option(state: State, action: str) -> bool:
-    return any(True for _ in OPTIONS[action](work_of(state)))
+    return bool(options(state, action))
 
 
 def _any_action_open(state: State) -> bool:
