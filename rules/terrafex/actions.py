@@ -99,16 +99,48 @@ def forest_moves(work: Work) -> Iterator[dict[str, Any]]:
             yield {"type": "forest", "action": "spread", "to": coords(square)}
 
 
-def mountain_moves(work: Work) -> Iterator[dict[str, Any]]:
+def forest_open(work: Work) -> bool:
+    """Whether `forest_moves` lists anything, without listing it."""
+    board, pool, slots = work.board, work.pool, _FOREST_SLOTS
+    for cell in board:
+        if cell and cell[0] == FOREST and cell[1] < LARGEST and not cell[2]:
+            if pool[slots[cell[1] + 1]]:
+                return True
+    if not pool[slots[1]]:
+        return False
+    for square, cell in enumerate(board):
+        if cell is not None and cell[0] == FOREST and cell[1] == LARGEST:
+            for n in NEIGHBOURS[square]:
+                if board[n] is None:
+                    return True
+    return False
+
+
+def mountain_open(work: Work) -> bool:
+    """Whether `mountain_moves` lists anything, without listing it."""
     board, pool, slots = work.board, work.pool, _MOUNTAIN_SLOTS
+    if pool[slots[1]] and None in board:
+        return True
+    return any(
+        cell and cell[0] == MOUNTAIN and cell[1] < LARGEST and pool[slots[cell[1] + 1]]
+        for cell in board
+    )
+
+
+def mountain_moves(work: Work) -> list[dict[str, Any]]:
+    board, pool, slots = work.board, work.pool, _MOUNTAIN_SLOTS
+    moves = []
     if pool[slots[1]]:
-        for square, cell in enumerate(board):
-            if cell is None:
-                yield {"type": "mountain", "action": "start", "to": [square // COLS, square % COLS]}
+        moves = [
+            {"type": "mountain", "action": "start", "to": [square // COLS, square % COLS]}
+            for square, cell in enumerate(board)
+            if cell is None
+        ]
     for square, cell in enumerate(board):
         if cell and cell[0] == MOUNTAIN and cell[1] < LARGEST:
             if pool[slots[cell[1] + 1]]:
-                yield {"type": "mountain", "action": "grow", "at": coords(square)}
+                moves.append({"type": "mountain", "action": "grow", "at": coords(square)})
+    return moves
 
 
 # --- fire ----------------------------------------------------------------------------------------
