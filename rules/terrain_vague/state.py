@@ -254,9 +254,9 @@ class State:
         attrs.update(memo)  # the fields and any caches, copied at C speed ...
         attrs.update(changes)
         if len(memo) > _FIELD_COUNT:  # ... then the caches the changes make stale are dropped
+            kept = _kept_caches(tuple(changes))
             for name in memo.keys() - _FIELD_NAMES:
-                reads = POSITION_CACHES.get(name)
-                if reads is None or not reads.isdisjoint(changes):
+                if name not in kept:
                     del attrs[name]
         return new
 
@@ -292,6 +292,12 @@ class State:
 
 _FIELD_NAMES = frozenset(f.name for f in fields(State))
 _FIELD_COUNT = len(_FIELD_NAMES)
+
+
+@lru_cache(maxsize=None)
+def _kept_caches(changed: tuple[str, ...]) -> frozenset[str]:
+    """The caches a change of these fields leaves valid (few sets of fields ever change)."""
+    return frozenset(name for name, reads in POSITION_CACHES.items() if reads.isdisjoint(changed))
 
 
 # Asked at every step of every turn, and only a handful of seatings exist: worked out once each.
