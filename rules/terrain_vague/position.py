@@ -58,9 +58,13 @@ def turf_gangs(state: State) -> tuple[frozenset, dict[Hex, str]]:
 def current_ledger(state: State) -> Ledger:
     """The ledger with `moved` emptied when the step has changed since it was written."""
     ledger = state.ledger
-    if ledger.step != state.step:
-        ledger = ledger.with_(moved=(), step=state.step)
-    return ledger
+    if ledger.step == state.step:
+        return ledger
+    memo = state.__dict__  # asked by every lister and every check: made once a state
+    fresh = memo.get("_current_ledger")
+    if fresh is None:
+        fresh = memo["_current_ledger"] = ledger.with_(moved=(), step=state.step)
+    return fresh
 
 
 def protection_of(state: State, gang: str) -> Counter:
