@@ -12,15 +12,16 @@ from typing import Any, Iterator
 
 from rules.errors import IllegalMove
 from rules.terrafex.board import (
+    NEIGHBOURS,
     STEP,
     Work,
     coords,
     describe_square,
-    neighbours,
     piece_name,
     pool_slot,
 )
 from rules.terrafex.data import (
+    COLS,
     DIRECTIONS,
     FIRE,
     FOREST,
@@ -44,7 +45,7 @@ def _empty_beside_large(board, colour: str) -> set[int]:
     squares = set()
     for square, cell in enumerate(board):
         if cell is not None and cell[0] == colour and cell[1] == LARGEST:
-            squares.update(n for n in neighbours(square) if board[n] is None)
+            squares.update(n for n in NEIGHBOURS[square] if board[n] is None)
     return squares
 
 
@@ -80,27 +81,66 @@ def play_small(work: Work, square: int, colour: str, spread: bool) -> None:
     work.board[square] = (colour, 1, 0)
 
 
+# The pool's slots the listers read, looked up once (they run after every action of a playout).
+_FOREST_SLOTS = {size: pool_slot(FOREST, size) for size in SIZES}
+_MOUNTAIN_SLOTS = {size: pool_slot(MOUNTAIN, size) for size in SIZES}
+_FIRE_SLOTS = {size: pool_slot(FIRE, size) for size in SIZES}
+_GLACIER_SLOTS = {size: pool_slot(GLACIER, size) for size in SIZES}
+
+
 def forest_moves(work: Work) -> Iterator[dict[str, Any]]:
-    board, pool = work.board, work.pool
+    board, pool, slots = work.board, work.pool, _FOREST_SLOTS
     for square, cell in enumerate(board):
         if cell and cell[0] == FOREST and cell[1] < LARGEST and not cell[2]:
-            if pool[pool_slot(FOREST, cell[1] + 1)]:
+            if pool[slots[cell[1] + 1]]:
                 yield {"type": "forest", "action": "grow", "at": coords(square)}
-    if pool[pool_slot(FOREST, 1)]:
+    if pool[slots[1]]:
         for square in sorted(_empty_beside_large(board, FOREST)):
             yield {"type": "forest", "action": "spread", "to": coords(square)}
 
 
-def mountain_moves(work: Work) -> Iterator[dict[str, Any]]:
-    board, pool = work.board, work.pool
-    if pool[pool_slot(MOUNTAIN, 1)]:
-        for square, cell in enumerate(board):
-            if cell is None:
-                yield {"type": "mountain", "action": "start", "to": coords(square)}
+def forest_open(work: Work) -> bool:
+    """Whether `forest_moves` lists anything, without listing it."""
+    board, pool, slots = work.board, work.pool, _FOREST_SLOTS
+    for cell in board:
+        if cell and cell[0] == FOREST and cell[1] < LARGEST and not cell[2]:
+            if pool[slots[cell[1] + 1]]:
+                return True
+    if not pool[slots[1]]:
+        return False
+    for square, cell in enumerate(board):
+        if cell is not None and cell[0] == FOREST and cell[1] == LARGEST:
+            for n in NEIGHBOURS[square]:
+                if board[n] is None:
+                    return True
+    return False
+
+
+def mountain_open(work: Work) -> bool:
+    """Whether `mountain_moves` lists anything, without listing it."""
+    board, pool, slots = work.board, work.pool, _MOUNTAIN_SLOTS
+    if pool[slots[1]] and None in board:
+        return True
+    return any(
+        cell and cell[0] == MOUNTAIN and cell[1] < LARGEST and pool[slots[cell[1] + 1]]
+        for cell in board
+    )
+
+
+def mountain_moves(work: Work) -> list[dict[str, Any]]:
+    board, pool, slots = work.board, work.pool, _MOUNTAIN_SLOTS
+    moves = []
+    if pool[slots[1]]:
+        moves = [
+            {"type": "mountain", "action": "start", "to": [square // COLS, square % COLS]}
+            for square, cell in enumerate(board)
+            if cell is None
+        ]
     for square, cell in enumerate(board):
         if cell and cell[0] == MOUNTAIN and cell[1] < LARGEST:
-            if pool[pool_slot(MOUNTAIN, cell[1] + 1)]:
-                yield {"type": "mountain", "action": "grow", "at": coords(square)}
+            if pool[slots[cell[1] + 1]]:
+                moves.append({"type": "mountain", "action": "grow", "at": coords(square)})
+    return moves
 
 
 # --- fire ----------------------------------------------------------------------------------------
@@ -178,6 +218,7 @@ def _burn_frost(work: Work, square: int, cell: tuple, size: int) -> None:
 
 def fire_squares(work: Work, size: int) -> Iterator[int]:
     """Squares where the fire in hand (already out of the pool) may be played."""
+    pool, pit = work.pool, work.pit
     for square, cell in enumerate(work.board):
         if cell is None:
             if size == 1:
@@ -185,19 +226,32 @@ def fire_squares(work: Work, size: int) -> Iterator[int]:
         elif cell[0] == FIRE:
             if cell[1] == size - 1:
                 yield square
-        elif cell[0] == FOREST:
-            try:
-                place_fire(work.copy(), square, size)
-            except IllegalMove:
-                continue
+        elif cell[0] == FOREST and _burn_has_supply(cell, size, pool, pit):
             yield square
+
+
+def _burn_has_supply(forest: tuple, size: int, pool: list, pit: list) -> bool:
+    """Whether `place_fire` on this forest finds the piece it must take (it raises otherwise):
+    what is left of the frost, of the forest, or of the fire (pool or pit). The pieces the burn
+    releases first are of another size than the one taken, so they never supply it."""
+    _, trees, frost = forest
+    if frost:
+        left = frost - size if frost > size else 0
+        return not left or pool[_GLACIER_SLOTS[left]] > 0
+    if trees > size:
+        return pool[_FOREST_SLOTS[trees - size]] > 0
+    if size > trees:
+        return pool[_FIRE_SLOTS[size - trees]] > 0 or pit[size - trees - 1] > 0
+    return True
 
 
 def fire_moves(work: Work) -> Iterator[dict[str, Any]]:
     for size in SIZES:
-        if work.pool[pool_slot(FIRE, size)]:
-            trial = work.copy()
-            trial.pool[pool_slot(FIRE, size)] -= 1
+        slot = _FIRE_SLOTS[size]
+        if work.pool[slot]:
+            trial = Work((), work.pool, work.pit)
+            trial.board = work.board  # read only: the squares are only looked at
+            trial.pool[slot] -= 1
             if any(True for _ in fire_squares(trial, size)):
                 yield {"type": "fire", "size": SIZE_NAMES[size]}
 

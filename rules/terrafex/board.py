@@ -51,7 +51,13 @@ STEP = {name: _steps(*delta) for name, delta in DIRECTIONS.items()}
 
 
 def neighbours(square: int) -> list[int]:
-    return [n for n in (STEP[d][square] for d in DIRECTIONS) if n != OFF]
+    return list(NEIGHBOURS[square])
+
+
+# NEIGHBOURS[square]: the squares beside it on the board, in direction order (N, E, S, W).
+NEIGHBOURS = tuple(
+    tuple(n for n in (STEP[d][square] for d in DIRECTIONS) if n != OFF) for square in range(SQUARES)
+)
 
 
 def direction_between(start: int, end: int) -> str:

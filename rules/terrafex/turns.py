@@ -7,7 +7,7 @@ the turn may be taken later if it became available). A turn with no legal action
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable
 
 from rules.errors import IllegalMove, MalformedMove
 from rules.terrafex import actions, glacier
@@ -23,7 +23,7 @@ from rules.terrafex.moves import (
 from rules.terrafex.state import State
 from rules.values import evolve
 
-OPTIONS: dict[str, Callable[[Work], Iterator[dict[str, Any]]]] = {
+OPTIONS: dict[str, Callable[[Work], Iterable[dict[str, Any]]]] = {
     "forest": actions.forest_moves,
     "mountain": actions.mountain_moves,
     "fire": actions.fire_moves,
@@ -55,15 +55,55 @@ def actor(state: State) -> int:
 
 
 def moves_for(state: State) -> list[dict[str, Any]]:
-    work = work_of(state)
     if state.fire_in_hand:
-        return list(actions.placement_moves(work, state.fire_in_hand))
-    open_actions = [action for action in ACTIONS if action not in state.done]
-    return [move for action in open_actions for move in OPTIONS[action](work)]
+        return list(actions.placement_moves(_work(state), state.fire_in_hand))
+    moves: list[dict[str, Any]] = []
+    for action in ACTIONS:
+        if action in state.done:
+            continue
+        if action in MEMOISED:
+            # Copies: the memo's moves stay as listed whatever a caller does with these.
+            moves += [dict(move) for move in options(state, action)]
+        else:
+            moves += OPTIONS[action](_work(state))
+    return moves
+
+
+# The actions whose options cost a search (every fire size tried, every glacier move resolved):
+# listed once a state, since the turn's end asks whether any is open and the legal moves then
+# list them. Forest and mountain options are cheap to list again and cheaper still to find one.
+MEMOISED = frozenset({"fire", "glacier"})
+
+
+def options(state: State, action: str) -> tuple[dict[str, Any], ...]:
+    """The action's legal options, listed once a state (a state never changes; `evolve` leaves
+    the memo behind with the old value)."""
+    memo = state.__dict__.setdefault("_options", {})
+    found = memo.get(action)
+    if found is None:
+        found = memo[action] = tuple(OPTIONS[action](_work(state)))
+    return found
+
+
+def _work(state: State) -> Work:
+    """The state's board and supplies as a Work for the listers, which only read it."""
+    memo = state.__dict__
+    work = memo.get("_work")
+    if work is None:
+        work = memo["_work"] = work_of(state)
+    return work
 
 
 def _has_option(state: State, action: str) -> bool:
-    return any(True for _ in OPTIONS[action](work_of(state)))
+    if action in MEMOISED:
+        return bool(options(state, action))
+    return OPEN[action](_work(state))
+
+
+OPEN: dict[str, Callable[[Work], bool]] = {
+    "forest": actions.forest_open,
+    "mountain": actions.mountain_open,
+}
 
 
 def _any_action_open(state: State) -> bool:

@@ -34,7 +34,7 @@ def list_step_2(state: State, gang: str) -> list[dict]:
     points = state.points.get(gang, 0)
     kinds = [k for k in PAWN_KINDS if state.reserve(gang, k) > 0 and costs.CALL_OUT[k] <= points]
     hexes = sorted(_call_out_hexes(state, gang)) if kinds else []
-    return [{"type": CALL_OUT, "kind": k, "to": to_json(h)} for k in kinds for h in hexes]
+    return [{"type": CALL_OUT, "kind": k, "to": [q, r]} for k in kinds for q, r in hexes]
 
 
 def check_destination(state: State, gang: str, to: Hex, move: dict) -> None:

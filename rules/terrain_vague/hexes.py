@@ -54,9 +54,14 @@ def neighbours(hex_: Hex) -> tuple[Hex, ...]:
 
 
 @lru_cache(maxsize=None)
-@lru_cache(maxsize=None)
 def neighbours_on_board(hex_: Hex, radius: int) -> tuple[Hex, ...]:
     return tuple(n for n in neighbours(hex_) if on_board(n, radius))
+
+
+@lru_cache(maxsize=None)
+def neighbour_table(radius: int) -> dict[Hex, tuple[Hex, ...]]:
+    """Every hex of the board with its neighbours on the board, for the flood fills (read-only)."""
+    return {h: neighbours_on_board(h, radius) for h in board_hexes(radius)}
 
 
 def are_adjacent(a: Hex, b: Hex) -> bool:

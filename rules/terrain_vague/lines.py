@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterator, Mapping
+from typing import Mapping
 
 from rules.terrain_vague.data import CLUBHOUSE
 from rules.terrain_vague.hexes import DIRECTIONS, Hex
@@ -90,21 +90,26 @@ def _foreign_piece(board: Board, hex_: Hex, gang: str) -> bool:
 
 
 def _relays_of(board: Board, gang: str) -> frozenset:
-    relays = set()
-    if board.toxic is not None:
-        relays.add(board.toxic)
-    clubhouse = board.clubhouses.get(gang)
-    if clubhouse is not None:
-        relays.add(clubhouse)
-    return frozenset(relays)
+    key = ("relays", gang)
+    relays = board.memo.get(key)
+    if relays is None:
+        found = set()
+        if board.toxic is not None:
+            found.add(board.toxic)
+        clubhouse = board.clubhouses.get(gang)
+        if clubhouse is not None:
+            found.add(clubhouse)
+        relays = board.memo[key] = frozenset(found)
+    return relays
 
 
 def linked_relays(board: Board, gang: str, start: Hex) -> list[Hex]:
-    """Relays one link away from `start`: first relay on a line, over own turf only."""
+    """Relays one link away from `start`: first relay on a line, over own turf only. Only the
+    lines that hold a relay within range can link (two relays at most), so only they are walked."""
     relays = _relays_of(board, gang)
     cells, pieces, turf = board.cells, board.pieces, board.turf
     found = []
-    for line in rays(board, start):
+    for line in _lines_to(start, relays, board.reach):
         for hex_ in line:
             if hex_ in relays:
                 found.append(hex_)
@@ -115,6 +120,12 @@ def linked_relays(board: Board, gang: str, start: Hex) -> list[Hex]:
             if piece is not None and piece.gang != gang:
                 break
     return found
+
+
+@lru_cache(maxsize=None)
+def _lines_to(start: Hex, relays: frozenset, length: int) -> tuple[tuple[Hex, ...], ...]:
+    """The lines from `start` (in direction order, up to `length`) holding one of `relays`."""
+    return tuple(line for line in _rays(start, length) if not relays.isdisjoint(line))
 
 
 def action_sources(board: Board, gang: str, origin: Hex) -> list[Hex]:
@@ -138,75 +149,101 @@ def _action_sources(board: Board, gang: str, origin: Hex) -> list[Hex]:
 
 
 # --- what one line gives, per kind of action ------------------------------------------------
+# Each walks the six lines from a hex with the board's maps held in locals: these loops are the
+# bulk of listing a step's legal moves, asked after every action of a search's playouts.
 
 
-def _move_line(board: Board, gang: str, line: tuple[Hex, ...], covered: bool) -> Iterator[Hex]:
-    """Empty own hexes (or, with `covered`, every own hex) before the line is stopped."""
-    for hex_ in line:
-        if hex_ not in board.cells or _foreign_piece(board, hex_, gang):
-            return
-        if hex_ == board.toxic:
-            continue
-        if board.turf.get(hex_) != gang:
-            return
-        if covered or hex_ not in board.pieces:
-            yield hex_
-
-
-def _shoot_line(board: Board, gang: str, line: tuple[Hex, ...]) -> Iterator[Hex]:
-    for hex_ in line:
-        if hex_ not in board.cells:
-            return
-        if _foreign_piece(board, hex_, gang):
-            yield hex_
-            return
-
-
-def _rip_line(board: Board, gang: str, line: tuple[Hex, ...]) -> Iterator[Hex]:
-    """Empty own hexes passed (to reinforce), then the first other-gang hex if it is empty."""
-    for hex_ in line:
-        if hex_ not in board.cells or _foreign_piece(board, hex_, gang):
-            return
-        if hex_ == board.toxic:
-            continue
-        if board.turf.get(hex_) != gang:
-            if hex_ not in board.pieces:
-                yield hex_
-            return
-        if hex_ not in board.pieces:
-            yield hex_
-
-
-def _clean_line(board: Board, gang: str, line: tuple[Hex, ...]) -> Iterator[Hex]:
-    for hex_ in line:
-        if hex_ not in board.cells:
-            return
-        if hex_ == board.toxic:
-            continue
-        piece = board.pieces.get(hex_)
-        if board.turf.get(hex_) == gang:
+def _move_lines(board: Board, gang: str, start: Hex, covered: bool) -> set[Hex]:
+    """Empty own hexes (or, with `covered`, every own hex) before each line is stopped."""
+    cells, pieces, turf, toxic = board.cells, board.pieces, board.turf, board.toxic
+    reached = set()
+    for line in rays(board, start):
+        for hex_ in line:
+            if hex_ not in cells:
+                break
+            piece = pieces.get(hex_)
             if piece is not None and piece.gang != gang:
-                return
-            continue
-        if piece is None:
-            yield hex_
-            continue
-        if piece.gang != gang and piece.kind != CLUBHOUSE:
-            yield hex_
-        return
+                break
+            if hex_ == toxic:
+                continue
+            if turf.get(hex_) != gang:
+                break
+            if covered or piece is None:
+                reached.add(hex_)
+    return reached
 
 
-def _line_targets(board: Board, gang: str, kind: str, line: tuple[Hex, ...]) -> Iterator[Hex]:
+def _shoot_lines(board: Board, gang: str, start: Hex) -> set[Hex]:
+    """The first other gang's piece on each line."""
+    cells, pieces = board.cells, board.pieces
+    reached = set()
+    for line in rays(board, start):
+        for hex_ in line:
+            if hex_ not in cells:
+                break
+            piece = pieces.get(hex_)
+            if piece is not None and piece.gang != gang:
+                reached.add(hex_)
+                break
+    return reached
+
+
+def _rip_lines(board: Board, gang: str, start: Hex) -> set[Hex]:
+    """Empty own hexes passed (to reinforce), then the first other-gang hex if it is empty."""
+    cells, pieces, turf, toxic = board.cells, board.pieces, board.turf, board.toxic
+    reached = set()
+    for line in rays(board, start):
+        for hex_ in line:
+            if hex_ not in cells:
+                break
+            piece = pieces.get(hex_)
+            if piece is not None and piece.gang != gang:
+                break
+            if hex_ == toxic:
+                continue
+            if turf.get(hex_) != gang:
+                if piece is None:
+                    reached.add(hex_)
+                break
+            if piece is None:
+                reached.add(hex_)
+    return reached
+
+
+def _clean_lines(board: Board, gang: str, start: Hex) -> set[Hex]:
+    cells, pieces, turf, toxic = board.cells, board.pieces, board.turf, board.toxic
+    reached = set()
+    for line in rays(board, start):
+        for hex_ in line:
+            if hex_ not in cells:
+                break
+            if hex_ == toxic:
+                continue
+            piece = pieces.get(hex_)
+            if turf.get(hex_) == gang:
+                if piece is not None and piece.gang != gang:
+                    break
+                continue
+            if piece is None:
+                reached.add(hex_)
+                continue
+            if piece.gang != gang and piece.kind != CLUBHOUSE:
+                reached.add(hex_)
+            break
+    return reached
+
+
+def _line_targets(board: Board, gang: str, kind: str, start: Hex) -> set[Hex]:
     if kind == MOVE:
-        return _move_line(board, gang, line, covered=False)
+        return _move_lines(board, gang, start, covered=False)
     if kind == PROTECT:
-        return _move_line(board, gang, line, covered=True)
+        return _move_lines(board, gang, start, covered=True)
     if kind == SHOOT:
-        return _shoot_line(board, gang, line)
+        return _shoot_lines(board, gang, start)
     if kind == RIP:
-        return _rip_line(board, gang, line)
+        return _rip_lines(board, gang, start)
     if kind == CLEAN:
-        return _clean_line(board, gang, line)
+        return _clean_lines(board, gang, start)
     raise ValueError(f"unknown kind of action {kind!r}")
 
 
@@ -215,20 +252,28 @@ def direct_targets(board: Board, gang: str, kind: str, start: Hex) -> frozenset[
     key = (kind, gang, start)
     found = board.memo.get(key)
     if found is None:
-        reached: set[Hex] = set()
-        for line in rays(board, start):
-            reached.update(_line_targets(board, gang, kind, line))
-        found = board.memo[key] = frozenset(reached)
+        found = board.memo[key] = frozenset(_line_targets(board, gang, kind, start))
     return found
 
 
-def targets(board: Board, gang: str, kind: str, origin: Hex) -> set[Hex]:
+def targets(board: Board, gang: str, kind: str, origin: Hex) -> frozenset[Hex]:
     """What a piece of `gang` on `origin` reaches with this kind of action, relays included.
 
     The origin itself is never a target (a pawn does not move onto, nor protect, its own hex).
+    Worked out once per board and asked again (the apply checks what the lister offered).
     """
-    found: set[Hex] = set()
-    for source in action_sources(board, gang, origin):
-        found |= direct_targets(board, gang, kind, source)
-    found.discard(origin)
+    key = ("targets", kind, gang, origin)
+    found = board.memo.get(key)
+    if found is None:
+        sources = action_sources(board, gang, origin)
+        if len(sources) == 1:
+            reached = direct_targets(board, gang, kind, origin)
+            found = reached - {origin} if origin in reached else reached
+        else:
+            union: set[Hex] = set()
+            for source in sources:
+                union |= direct_targets(board, gang, kind, source)
+            union.discard(origin)
+            found = frozenset(union)
+        board.memo[key] = found
     return found

@@ -40,12 +40,17 @@ def list_step_3(state: State, gang: str) -> list[dict]:
     for hex_, pawn in active_pawns(state, gang, PAWN_KINDS):
         if hex_ in ledger.moved:
             continue
+        q, r = hex_
         if costs.MOVE[pawn.kind] <= points:
-            for to in sorted(targets(board, gang, MOVE, hex_)):
-                moves.append({"type": MOVE_PAWN, "from": to_json(hex_), "to": to_json(to)})
+            moves += [
+                {"type": MOVE_PAWN, "from": [q, r], "to": [tq, tr]}
+                for tq, tr in sorted(targets(board, gang, MOVE, hex_))
+            ]
         if pawn.kind == BIG_BROTHER and costs.CLEAN_HOUSE <= points:
-            for to in sorted(_clean_targets(state, gang, hex_, ledger)):
-                moves.append({"type": CLEAN_HOUSE, "from": to_json(hex_), "to": to_json(to)})
+            moves += [
+                {"type": CLEAN_HOUSE, "from": [q, r], "to": [tq, tr]}
+                for tq, tr in sorted(_clean_targets(state, gang, hex_, ledger))
+            ]
     return moves
 
 

@@ -30,10 +30,11 @@ def board_of(state: State) -> Board:
     """The lines' view of the state, built once per state (states never change)."""
     cache = state.__dict__
     if "_lines_board" not in cache:
+        cells, turf = turf_gangs(state)
         cache["_lines_board"] = Board(
-            cells=frozenset(state.board),
+            cells=cells,
             toxic=CENTRE,
-            turf={h: t.gang for h, t in state.board.items() if t is not None},
+            turf=turf,
             pieces=state.occupants,
             clubhouses={g: h for g, h in state.clubhouses.items() if h is not None},
             reach=state.reach,
@@ -41,12 +42,29 @@ def board_of(state: State) -> Board:
     return cache["_lines_board"]
 
 
+def turf_gangs(state: State) -> tuple[frozenset, dict[Hex, str]]:
+    """The board's hexes, and each owned hex's gang: cached per board (`_turf_gangs`), which a
+    pawn's move or a paid point leaves alone."""
+    cache = state.__dict__
+    if "_turf_gangs" not in cache:
+        board = state.board
+        cache["_turf_gangs"] = (
+            frozenset(board),
+            {h: t.gang for h, t in board.items() if t is not None},
+        )
+    return cache["_turf_gangs"]
+
+
 def current_ledger(state: State) -> Ledger:
     """The ledger with `moved` emptied when the step has changed since it was written."""
     ledger = state.ledger
-    if ledger.step != state.step:
-        ledger = ledger.with_(moved=(), step=state.step)
-    return ledger
+    if ledger.step == state.step:
+        return ledger
+    memo = state.__dict__  # asked by every lister and every check: made once a state
+    fresh = memo.get("_current_ledger")
+    if fresh is None:
+        fresh = memo["_current_ledger"] = ledger.with_(moved=(), step=state.step)
+    return fresh
 
 
 def protection_of(state: State, gang: str) -> Counter:

@@ -18,6 +18,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from rules.errors import IllegalMove
@@ -115,10 +117,29 @@ def fill_from_supply(state: State) -> State:
 
 
 def open_positions(state: State) -> tuple[Hex, ...]:
-    """Empty positions sharing an edge with a placed hex (the Toxic Waste included)."""
-    board, radius = state.board, state.radius
-    found = {n for h in board for n in hexes.neighbours_on_board(h, radius) if n not in board}
-    return tuple(sorted(found, key=lambda h: (h[1], h[0])))
+    """Empty positions sharing an edge with a placed hex (the Toxic Waste included), by row.
+    Cached on the state (`_open_positions`); `apply_build` hands the next state its own."""
+    cache = state.__dict__
+    if "_open_positions" not in cache:
+        board, near = state.board, hexes.neighbour_table(state.radius)
+        cache["_open_positions"] = _by_row({n for h in board for n in near[h] if n not in board})
+    return cache["_open_positions"]
+
+
+def _by_row(positions: set[Hex]) -> tuple[Hex, ...]:
+    return tuple(sorted(positions, key=_ROW_FIRST))
+
+
+_ROW_FIRST = itemgetter(1, 0)  # (r, q): the board's reading order
+
+
+def _open_after(state: State, placed: Hex, board: FrozenMap) -> tuple[Hex, ...]:
+    """The open positions once `placed` is built on `state`'s board (giving `board`): it closes,
+    its empty neighbours open."""
+    found = set(open_positions(state))
+    found.discard(placed)
+    found.update(n for n in hexes.neighbours_on_board(placed, state.radius) if n not in board)
+    return _by_row(found)
 
 
 def _is_open(state: State, position: Hex) -> bool:
@@ -128,37 +149,57 @@ def _is_open(state: State, position: Hex) -> bool:
 
 
 def placeable_stacks(state: State, gang: str) -> tuple[tuple[str, str], ...]:
-    return tuple(
-        key for key in sorted(state.stacks) if key[0] != gang and state.stacks[key] > 0
-    )
+    stacks = state.stacks
+    return tuple(key for key in _sorted_keys(stacks) if key[0] != gang and stacks[key] > 0)
+
+
+def _sorted_keys(stacks: FrozenMap) -> tuple[tuple[str, str], ...]:
+    """The stacks' keys in order; the same every game, so sorted once per set of keys."""
+    return _sorted_tuple(frozenset(stacks))
+
+
+@lru_cache(maxsize=None)
+def _sorted_tuple(keys: frozenset) -> tuple:
+    return tuple(sorted(keys))
 
 
 def build_moves(state: State, gang: str) -> list[dict[str, Any]]:
     stacks = placeable_stacks(state, gang)
     return [
-        {"type": PLACE_HEX, "hex": hexes.to_json(h), "gang": g, "strength": s}
-        for h in open_positions(state)
+        {"type": PLACE_HEX, "hex": [q, r], "gang": g, "strength": s}
+        for q, r in open_positions(state)
         for g, s in stacks
     ]
 
 
 def apply_build(state: State, gang: str, move: dict[str, Any]) -> State:
     position, key = read_hex(move), read_stack(move)
-    where = f"place_hex at {hexes.to_json(position)}"
-    if not hexes.on_board(position, state.radius):
-        raise IllegalMove(f"{where}: off the board (radius {state.radius})", "off_board")
-    if position in state.board:
-        raise IllegalMove(f"{where}: that position is already built", "position_taken")
-    if not _is_open(state, position):
-        raise IllegalMove(f"{where}: it must touch the Toxic Waste or a placed hex", "not_adjacent")
-    if key[0] == gang:
-        raise IllegalMove(f"{where}: {gang} may not place its own turf", "own_stack")
-    if state.stacks[key] <= 0:
-        raise IllegalMove(f"{where}: the {key[0]} {key[1]} stack is empty", "stack_empty")
-    state = state.with_(
+    problem = _build_problem(state, gang, position, key)
+    if problem is not None:
+        message, code = problem
+        raise IllegalMove(f"place_hex at {hexes.to_json(position)}: {message}", code)
+    built = state.with_(
         board=state.board.set(position, Turf(*key)), stacks=state.stacks.add(key, -1)
     )
-    return next_builder(state)
+    built.__dict__["_open_positions"] = _open_after(state, position, built.board)
+    return next_builder(built)
+
+
+def _build_problem(
+    state: State, gang: str, position: Hex, key: tuple[str, str]
+) -> tuple[str, str] | None:
+    """(message, code) of what forbids placing `key`'s hex on `position`, or None."""
+    if not hexes.on_board(position, state.radius):
+        return f"off the board (radius {state.radius})", "off_board"
+    if position in state.board:
+        return "that position is already built", "position_taken"
+    if not _is_open(state, position):
+        return "it must touch the Toxic Waste or a placed hex", "not_adjacent"
+    if key[0] == gang:
+        return f"{gang} may not place its own turf", "own_stack"
+    if state.stacks[key] <= 0:
+        return f"the {key[0]} {key[1]} stack is empty", "stack_empty"
+    return None
 
 
 def next_builder(state: State) -> State:

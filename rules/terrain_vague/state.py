@@ -11,23 +11,22 @@ so `from_view` rebuilds a full state from a view by drawing the hidden choices.
 A state never changes, so what is costly to derive is cached on the object itself
 (`state.__dict__`): home turf (`territory`), the lines board, lids' protection and enclosed
 areas (`position`, `wheelbarrows`), the text board (`render`) and the presentation's cells
-(`presentation`). `evolve` leaves such caches behind with the old value; `State.with_` keeps
-those that depend on the position alone (`POSITION_CACHES`) when the position has not changed.
+(`presentation`). `State.with_` leaves such caches behind with the old value, but keeps those
+that depend on the position alone (`POSITION_CACHES`) when the fields they read have not changed.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from functools import cached_property
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
 from rules.rng import Rng
-from rules.terrain_vague import data
+from rules.terrain_vague import bits, data
 from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.ledger import Ledger
-from rules.values import evolve
 
 # --- small immutable pieces ----------------------------------------------------------------
 
@@ -42,68 +41,57 @@ class Pawn(NamedTuple):
     kind: str  # one of data.PAWN_KINDS, or data.CLUBHOUSE from `State.occupant`
 
 
-class FrozenMap(Mapping):
-    """An immutable, hashable mapping; changes return a new map."""
+class FrozenMap(dict):
+    """An immutable, hashable mapping; changes return a new map.
 
-    __slots__ = ("_data", "_hash")
+    A dict underneath, so that lookups (`in`, `get`, `[]`), iteration and equality run at C
+    speed: the legal moves of a step look hexes up hundreds of thousands of times in a search.
+    The dict's own mutators are refused, so a map is never changed in place.
+    """
+
+    __slots__ = ("_hash",)
 
     def __init__(self, items: Mapping | Iterable = ()):
-        self._data = dict(items)
+        super().__init__(items)
         self._hash: int | None = None
 
-    def __getitem__(self, key: Any) -> Any:
-        return self._data[key]
-
-    def __iter__(self) -> Iterator:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._data
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        return self._data.get(key, default)
-
-    # The dict's own views, cheaper than the Mapping mixins (read-only by convention):
-    # docs/decisions/0014-small-speedups-in-rules-and-bots.md.
-    def items(self):  # type: ignore[override]
-        return self._data.items()
-
-    def keys(self):  # type: ignore[override]
-        return self._data.keys()
-
-    def values(self):  # type: ignore[override]
-        return self._data.values()
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, FrozenMap):
-            return self._data == other._data
-        if isinstance(other, Mapping):
-            return self._data == dict(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]
         if self._hash is None:
-            self._hash = hash(frozenset(self._data.items()))
+            self._hash = hash(frozenset(self.items()))
         return self._hash
 
     def __repr__(self) -> str:
-        return f"FrozenMap({self._data!r})"
+        return f"FrozenMap({dict.__repr__(self)})"
+
+    def __reduce__(self):
+        return (FrozenMap, (dict(self),))
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a FrozenMap never changes: use set, updated or without")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+    __ior__ = _refuse  # type: ignore[assignment]
+
+    def __copy__(self) -> FrozenMap:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> FrozenMap:
+        return self
 
     def set(self, key: Any, value: Any) -> FrozenMap:
-        return FrozenMap({**self._data, key: value})
+        return FrozenMap({**self, key: value})
 
     def updated(self, changes: Mapping | Iterable) -> FrozenMap:
-        return FrozenMap({**self._data, **dict(changes)})
+        return FrozenMap({**self, **dict(changes)})
 
     def without(self, key: Any) -> FrozenMap:
-        return FrozenMap({k: v for k, v in self._data.items() if k != key})
+        new = dict(self)
+        new.pop(key, None)
+        return FrozenMap(new)
 
     def add(self, key: Any, amount: int) -> FrozenMap:
         """For counters: the value at `key` (0 if missing) plus `amount`."""
-        return self.set(key, self._data.get(key, 0) + amount)
+        return self.set(key, self.get(key, 0) + amount)
 
 
 @dataclass(frozen=True)
@@ -146,12 +134,23 @@ ACT = "act"  # steps 2-5: the acting gang takes actions, then ends its step
 OVER = "over"
 
 
-# The position: what the board's caches below depend on (the player count never changes).
+# The caches (keys of a state's `__dict__`) derived from the position alone, each with the
+# position's fields it reads (the player count never changes): `occupants`, the board's turf by
+# gang (`position`) and as bits (`territory`), home turf (`territory`), the lines board and lids'
+# protection (`position`), enclosed areas (`wheelbarrows`), the building's open positions
+# (`setup`). A cache that reads anything else (points, the ledger, the step) is not here.
+# `State.with_` carries a cache over to the new state when none of the fields it reads changed.
 POSITION_FIELDS = frozenset({"board", "pawns", "clubhouses"})
-# The caches (keys of a state's `__dict__`) derived from the position alone: `occupants`, home
-# turf (`territory`), the lines board and lids' protection (`position`), enclosed areas
-# (`wheelbarrows`). A cache that reads anything else (points, the ledger, the step) is not here.
-POSITION_CACHES = ("occupants", "_home_turf_cache", "_lines_board", "_protection", "_enclosed")
+POSITION_CACHES = {
+    "occupants": POSITION_FIELDS - {"board"},
+    "_turf_gangs": frozenset({"board"}),
+    "_turf_masks": frozenset({"board"}),
+    "_open_positions": frozenset({"board"}),
+    "_home_turf_cache": frozenset({"board", "clubhouses"}),
+    "_lines_board": POSITION_FIELDS,
+    "_protection": POSITION_FIELDS,
+    "_enclosed": POSITION_FIELDS,
+}
 
 
 @dataclass(frozen=True)
@@ -198,12 +197,12 @@ class State:
     @property
     def gangs(self) -> tuple[str, ...]:
         """Gangs in the game (one per seat), in data.GANGS order."""
-        return tuple(g for g in data.GANGS if g in self.seats)
+        return _gangs(self.seats)
 
     @property
     def in_play(self) -> tuple[str, ...]:
         """Gangs not eliminated, in data.GANGS order."""
-        return tuple(g for g in self.gangs if g not in self.eliminated)
+        return _in_play(self.seats, self.eliminated)
 
     def seat_of(self, gang: str) -> int:
         return self.seats.index(gang)
@@ -243,14 +242,22 @@ class State:
     # --- small updates shared by both halves of the package --------------------------------
 
     def with_(self, **changes: Any) -> State:
-        """The state with `changes`; a change that leaves the position alone (points paid, a
-        step ended, a duel's choice) keeps the position's caches, which depend on nothing else."""
-        new = evolve(self, **changes)
-        if POSITION_FIELDS.isdisjoint(changes):
-            kept, memo = new.__dict__, self.__dict__
-            for name in POSITION_CACHES:
-                if name in memo:
-                    kept[name] = memo[name]
+        """The state with `changes`; the position's caches whose fields are left alone (all of
+        them for points paid, a step ended, a duel's choice; home turf for a pawn's move) are
+        kept, since they depend on nothing else."""
+        if not _FIELD_NAMES.issuperset(changes):
+            unknown = sorted(changes.keys() - _FIELD_NAMES)[0]
+            raise TypeError(f"State has no field {unknown!r}")
+        memo = self.__dict__
+        new = object.__new__(type(self))
+        attrs = new.__dict__
+        attrs.update(memo)  # the fields and any caches, copied at C speed ...
+        attrs.update(changes)
+        if len(memo) > _FIELD_COUNT:  # ... then the caches the changes make stale are dropped
+            kept = _kept_caches(tuple(changes))
+            for name in memo.keys() - _FIELD_NAMES:
+                if name not in kept:
+                    del attrs[name]
         return new
 
     def with_turf(self, hex_: Hex, gang: str, strength: str) -> State:
@@ -260,7 +267,48 @@ class State:
         supplies = self.supplies.add((gang, strength), -1)
         if old is not None:
             supplies = supplies.add((old.gang, old.strength), 1)
-        return evolve(self, board=self.board.set(hex_, Turf(gang, strength)), supplies=supplies)
+        new = self.with_(board=self.board.set(hex_, Turf(gang, strength)), supplies=supplies)
+        self._carry_turf_caches(new, hex_, None if old is None else old.gang, gang)
+        return new
+
+    def _carry_turf_caches(self, new: State, hex_: Hex, before: str | None, after: str) -> None:
+        """The board's turf by gang (`_turf_gangs`, `_turf_masks`), updated for one hex changing
+        hands rather than worked out again over the whole board (rips come one after another)."""
+        memo, kept = self.__dict__, new.__dict__
+        gangs = memo.get("_turf_gangs")
+        if gangs is not None:
+            cells, turf = gangs
+            kept["_turf_gangs"] = (cells, {**turf, hex_: after})
+        masks = memo.get("_turf_masks")
+        if masks is not None:
+            cells, own = masks
+            bit = bits.layout(self.radius).bit[hex_]
+            own = dict(own)
+            if before is not None:
+                own[before] = own.get(before, 0) & ~bit
+            own[after] = own.get(after, 0) | bit
+            kept["_turf_masks"] = (cells, own)
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(State))
+_FIELD_COUNT = len(_FIELD_NAMES)
+
+
+@lru_cache(maxsize=None)
+def _kept_caches(changed: tuple[str, ...]) -> frozenset[str]:
+    """The caches a change of these fields leaves valid (few sets of fields ever change)."""
+    return frozenset(name for name, reads in POSITION_CACHES.items() if reads.isdisjoint(changed))
+
+
+# Asked at every step of every turn, and only a handful of seatings exist: worked out once each.
+@lru_cache(maxsize=None)
+def _gangs(seats: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(g for g in data.GANGS if g in seats)
+
+
+@lru_cache(maxsize=None)
+def _in_play(seats: tuple[str, ...], eliminated: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(g for g in _gangs(seats) if g not in eliminated)
 
 
 # --- dump and load -------------------------------------------------------------------------

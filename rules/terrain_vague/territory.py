@@ -11,8 +11,8 @@ Results are cached on the state object (states are immutable, so a cache never g
 
 from __future__ import annotations
 
-from rules.terrain_vague import data
-from rules.terrain_vague.hexes import CENTRE, Hex, neighbours_on_board
+from rules.terrain_vague import bits, data
+from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.state import State
 
 _CACHE = "_home_turf_cache"
@@ -20,20 +20,26 @@ _CACHE = "_home_turf_cache"
 
 def _connected_own_hexes(state: State, start: Hex, gang: str) -> frozenset[Hex]:
     """Own hexes reachable from `start` through own hexes, passing through the Toxic Waste."""
-    board, radius = state.board, state.radius
-    seen = {start}
-    frontier = [start]
-    while frontier:
-        current = frontier.pop()
-        for near in neighbours_on_board(current, radius):
-            if near in seen:
-                continue
-            turf = board.get(near)
-            if near == CENTRE or (turf is not None and turf.gang == gang):
-                seen.add(near)
-                frontier.append(near)
-    seen.discard(CENTRE)
-    return frozenset(seen)
+    grid = bits.layout(state.radius)
+    centre = grid.bit[CENTRE]
+    _, own = turf_masks(state)
+    area = bits.flood(grid, grid.bit[start], own.get(gang, 0) | centre) & ~centre
+    return frozenset(bits.hexes_of(grid, area))
+
+
+def turf_masks(state: State) -> tuple[int, dict[str, int]]:
+    """The board's hexes, and each gang's own hexes, as bits (`bits`); cached per board
+    (`_turf_masks`), which a pawn's move or a paid point leaves alone."""
+    cache = state.__dict__
+    if "_turf_masks" not in cache:
+        bit = bits.layout(state.radius).bit
+        cells, own = 0, {}
+        for hex_, turf in state.board.items():
+            cells |= bit[hex_]
+            if turf is not None:
+                own[turf.gang] = own.get(turf.gang, 0) | bit[hex_]
+        cache["_turf_masks"] = (cells, own)
+    return cache["_turf_masks"]
 
 
 def home_turf(state: State, gang: str) -> frozenset[Hex]:

@@ -7,9 +7,9 @@ Enclosed areas are cached on the state object (`state.__dict__` key `_enclosed`)
 from __future__ import annotations
 
 from rules.errors import IllegalMove
-from rules.terrain_vague import costs
+from rules.terrain_vague import bits, costs
 from rules.terrain_vague.data import TOUGH, WHEELBARROW, WIMPY
-from rules.terrain_vague.hexes import CENTRE, Hex, neighbours_on_board, to_json
+from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.ledger import Ledger
 from rules.terrain_vague.lines import RIP, targets
 from rules.terrain_vague.moves import BIG_RIP_OFF, REINFORCE, RIP_HEX, hex_field
@@ -31,7 +31,7 @@ from rules.terrain_vague.position import (
     with_rip,
 )
 from rules.terrain_vague.state import State
-from rules.terrain_vague.territory import home_turf
+from rules.terrain_vague.territory import home_turf, turf_masks
 
 
 def enclosed_areas(state: State, gang: str) -> list[frozenset]:
@@ -44,30 +44,18 @@ def enclosed_areas(state: State, gang: str) -> list[frozenset]:
 
 
 def _compute_enclosed_areas(state: State, gang: str) -> list[frozenset]:
-    seen: set[Hex] = set()
-    areas = []
-    for start in sorted(state.board):
-        if start in seen or owner(state, start) == gang:
-            continue
-        area = _area_from(state, gang, start)
-        seen |= area
-        if not any(h in state.occupants for h in area) and any(h != CENTRE for h in area):
-            areas.append(frozenset(area))
-    return areas
-
-
-def _area_from(state: State, gang: str, start: Hex) -> set[Hex]:
-    area, frontier = {start}, [start]
-    board, radius = state.board, state.radius
-    while frontier:
-        for near in neighbours_on_board(frontier.pop(), radius):
-            if near in area or near not in board:
-                continue
-            turf = board[near]
-            if turf is None or turf.gang != gang:
-                area.add(near)
-                frontier.append(near)
-    return area
+    """The runs of hexes not the gang's (as bits, see `bits`), in the order of each run's first
+    hex in board order."""
+    grid = bits.layout(state.radius)
+    cells, own = turf_masks(state)
+    occupied = bits.mask(grid, state.occupants)
+    centre = grid.bit[CENTRE]
+    areas = [
+        frozenset(bits.hexes_of(grid, run))
+        for run in bits.components(grid, cells & ~own.get(gang, 0))
+        if not run & occupied and run & ~centre
+    ]
+    return sorted(areas, key=min)
 
 
 def rip_cost(state: State, gang: str, hex_: Hex) -> int:

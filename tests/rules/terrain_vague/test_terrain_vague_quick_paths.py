@@ -1,0 +1,95 @@
+"""The playout speed-ups (issue 54) against the plain ways they replaced, in every position of
+random games: home turf and enclosed areas flooded as bits, the turf caches carried over a hex
+changing hands, and a FrozenMap that is a dict underneath but never changes."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from rules.terrain_vague import RULES
+from rules.terrain_vague.hexes import CENTRE, neighbours_on_board
+from rules.terrain_vague.position import turf_gangs
+from rules.terrain_vague.state import OVER, FrozenMap
+from rules.terrain_vague.territory import home_turf, turf_masks
+from rules.terrain_vague.wheelbarrows import enclosed_areas
+from rules.terrain_vague import bits
+
+
+def _positions(players: int, games: int):
+    rnd = random.Random(players)
+    for n in range(games):
+        state = RULES.setup(players, {}, f"quick-{players}-{n}")
+        while state.phase != OVER:
+            yield state
+            seat = rnd.choice(RULES.to_act(state))
+            state = RULES.apply(state, seat, rnd.choice(RULES.legal_moves(state, seat)))
+
+
+def _plain_home_turf(state, gang):
+    clubhouse = state.clubhouses.get(gang)
+    turf = state.board.get(clubhouse) if clubhouse is not None else None
+    if turf is None or turf.gang != gang:
+        return frozenset()
+    seen, frontier = {clubhouse}, [clubhouse]
+    while frontier:
+        for near in neighbours_on_board(frontier.pop(), state.radius):
+            owned = state.board.get(near)
+            if near not in seen and (near == CENTRE or (owned is not None and owned.gang == gang)):
+                seen.add(near)
+                frontier.append(near)
+    seen.discard(CENTRE)
+    return frozenset(seen) if len(seen) >= 2 else frozenset()
+
+
+def _plain_enclosed_areas(state, gang):
+    seen, areas = set(), []
+    for start in sorted(state.board):
+        owned = state.board[start]
+        if start in seen or (owned is not None and owned.gang == gang):
+            continue
+        area, frontier = {start}, [start]
+        while frontier:
+            for near in neighbours_on_board(frontier.pop(), state.radius):
+                turf = state.board.get(near, "off")
+                if near in area or turf == "off" or (turf is not None and turf.gang == gang):
+                    continue
+                area.add(near)
+                frontier.append(near)
+        seen |= area
+        if not any(h in state.occupants for h in area) and any(h != CENTRE for h in area):
+            areas.append(frozenset(area))
+    return areas
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_floods_and_turf_caches_agree_with_the_plain_ways(players: int) -> None:
+    checked = 0
+    for state in _positions(players, 3):
+        if state.turn == 0:
+            continue
+        cells, own = turf_masks(state)
+        grid = bits.layout(state.radius)
+        assert cells == bits.mask(grid, state.board)
+        assert turf_gangs(state)[1] == {h: t.gang for h, t in state.board.items() if t is not None}
+        for gang in state.gangs:
+            owned = [h for h, t in state.board.items() if t is not None and t.gang == gang]
+            assert own.get(gang, 0) == bits.mask(grid, owned)
+            assert home_turf(state, gang) == _plain_home_turf(state, gang)
+            assert enclosed_areas(state, gang) == _plain_enclosed_areas(state, gang)
+        checked += 1
+    assert checked > 100
+
+
+def test_a_frozen_map_never_changes_in_place_and_survives_a_pickle() -> None:
+    frozen = FrozenMap({"a": 1})
+    for change in (lambda m: m.__setitem__("b", 2), lambda m: m.update(b=2),
+                   lambda m: m.pop("a"), lambda m: m.clear(), lambda m: m.setdefault("b", 2)):
+        with pytest.raises(TypeError):
+            change(frozen)
+    assert frozen == {"a": 1} and frozen.set("b", 2) == {"a": 1, "b": 2}
+    assert frozen.without("a") == {} and frozen.add("a", 2) == {"a": 3}
+    assert pickle.loads(pickle.dumps(frozen)) == frozen
+    assert hash(FrozenMap({"a": 1})) == hash(frozen)
