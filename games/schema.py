@@ -226,7 +226,6 @@ class GameAfterMove(serializers.Serializer):
     your_seat = serializers.IntegerField()
     your_turn = serializers.BooleanField(help_text="whether you have moves now (then `moves` lists them)")
     view = serializers.DictField(help_text="the game as your seat may see it")
-    presentation = Presentation(help_text="what a page shows now (panels and prompt), as the game's answer has it")
     moves = serializers.ListField(child=serializers.DictField(),
                                   help_text="your legal moves now: where you still have to act (a simultaneous step, "
                                             "a turn of several actions); none when it is not your turn")
@@ -234,8 +233,8 @@ class GameAfterMove(serializers.Serializer):
 
 
 class MoveAnswer(EventAnswer):
-    game = GameAfterMove(help_text="the game after the move as your seat sees it (its view, panels and prompt) and "
-                                   "your legal moves: a client needs no other request to play on and redraw (on an "
+    game = GameAfterMove(help_text="the game after the move as your seat sees it (its view) and "
+                                   "your legal moves: a client needs no other request to play on (on an "
                                    "Idempotency-Key retry, the game as it is now, its clocks as the move left them)")
 
 

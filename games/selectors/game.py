@@ -13,7 +13,7 @@ from games import deadlines, errors, store
 from games.models import Event, EventKind, Game, GameStatus
 from games.selectors.access import game_get, seat_of, visible_games
 from games.selectors.events import event_visible
-from games.selectors.seen import board, log_facts, seen
+from games.selectors.seen import board, log_facts, presented, seen
 
 
 def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
@@ -53,7 +53,7 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         **game_summary(game=game),
         "your_seat": seat,
         "view": shown["view"],
-        "presentation": shown["presentation"],
+        "presentation": presented(game=game, seat=seat),
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,
         "private": game.private,
@@ -137,7 +137,7 @@ def legal_moves_for(*, game: Game, user: Any) -> dict[str, Any]:
 
 def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]:
     """The answer to a move: the event as its seat sees it, and the game after it as the caller's
-    seat sees it (its view, panels and prompt, whose turn, clocks, result) with its legal moves
+    seat sees it (its view, whose turn, clocks, result) with its legal moves
     where it still has to act (a simultaneous step, a turn of several actions), so a client plays
     on and redraws without another request. What the seat sees is kept (`seen`): the caller's
     next read of the game finds it. `game` is the one the move was written through (None: read it)."""
@@ -156,7 +156,6 @@ def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]
             "your_seat": seat,
             "your_turn": bool(shown["moves"]),
             "view": shown["view"],
-            "presentation": shown["presentation"],
             "moves": shown["moves"],
             "notation": shown["notation"],
         },

@@ -41,15 +41,22 @@ from games.selectors.life import pending_proposals, still_playing
 
 logger = logging.getLogger(__name__)
 
-SHAPE = 1  # what an entry holds; a change of it is a change of every key
+SHAPE = 2  # what an entry holds; a change of it is a change of every key
 
 
 def seen(*, game: Game, seat: int | None, new: bool = False) -> dict[str, Any]:
-    """What `seat` (None: a spectator) sees of `game` at its seq: `view`, `presentation`, and
-    `moves` and `notation` (empty unless the seat is to act). The rules' work alone, no query:
+    """What `seat` (None: a spectator) sees of `game` at its seq: `view`, and `moves` and
+    `notation` (empty unless the seat is to act). The rules' work alone, no query:
     a move's answer asks for it, with `new` (its seq was just written: nobody can have kept it,
     so the shared cache is not asked). Read only, shared: copy before changing any of it."""
     return _kept(seen_key(game, seat), lambda: worked_out(game, seat), new=new)
+
+
+def presented(*, game: Game, seat: int | None) -> dict[str, Any]:
+    """The rules' presentation (panels, prompt, touched cells) for `seat` at the game's seq:
+    worked out when a reader first asks (a page, the game's answer), not on every move, since
+    the program that made the move rarely draws it."""
+    return _kept(seen_key(game, seat) + ":presentation", lambda: presentation_of(game=game, state=store.state_at(game), seat=seat))
 
 
 def log_facts(*, game: Game) -> dict[str, Any]:
@@ -86,7 +93,6 @@ def worked_out(game: Game, seat: int | None) -> dict[str, Any]:
     moves = game_rules.legal_moves(state, seat) if seat is not None and seat in game.to_act else []
     return {
         "view": game_rules.view(state, seat),
-        "presentation": presentation_of(game=game, state=state, seat=seat),
         "moves": moves,
         "notation": [game_rules.describe_move(state, seat, move) for move in moves],
     }
