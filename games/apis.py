@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.http import HttpResponse, QueryDict
 from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
@@ -448,6 +449,8 @@ class AccountMeApi(ScopedApi):
     class AccountUpdateInputSerializer(serializers.Serializer):
         email = serializers.CharField(max_length=254, required=False, allow_blank=True)
         notify = serializers.DictField(child=serializers.BooleanField(), required=False)
+        language = serializers.ChoiceField(choices=["", *(code for code, _ in django_settings.LANGUAGES)], required=False,
+                                           help_text='pages and mail in this language; "": the browser\'s')
 
     @operation("accountGet", summary="Your account: email and notice settings", answer=schema.AccountSettings,
                auth="required", scope="account")

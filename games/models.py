@@ -289,6 +289,9 @@ class Account(models.Model):
         default=dict, blank=True, help_text="which notices the account wants by email (NOTICES; missing: on)"
     )
 
+    # The account's language for pages and mail ("": the browser's, else English; project.i18n).
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+
     NOTICES = ("game_started", "your_turn", "deadline_warning", "game_over")
 
     def __str__(self) -> str:

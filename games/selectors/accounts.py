@@ -64,6 +64,7 @@ def account_settings(account: Account) -> dict[str, Any]:
         **account_info(account),
         "email": account.user.email,
         "notify": {notice: account.wants(notice) for notice in Account.NOTICES},
+        "language": account.language,
     }
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games import deadlines, errors, store
+from games import deadlines, errors, store, words
 from games.models import Event, EventKind, Game, GameStatus
 from games.selectors.access import game_get, seat_of, visible_games
 from games.selectors.events import event_visible
@@ -64,7 +64,7 @@ def presentation_of(*, game: Game, state: Any, seat: int | None) -> dict[str, An
     shown = store.rules_of(game).presentation(state, seat, before)
     if game.status != GameStatus.ACTIVE:  # ended by the service (a draw, an abort) or not begun: nobody is asked
         shown["prompt"] = None
-    return shown
+    return words.translated(shown)  # in the reader's language (games.words)
 
 
 def game_summary(*, game: Game) -> dict[str, Any]:

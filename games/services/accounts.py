@@ -84,7 +84,8 @@ def bot_account_mark(*, user: Any) -> Account:
 
 
 @transaction.atomic
-def account_update(*, user: Any, email: str | None = None, notify: dict[str, bool] | None = None) -> Account:
+def account_update(*, user: Any, email: str | None = None, notify: dict[str, bool] | None = None,
+                   language: str | None = None) -> Account:
     """Change the account's email address and which notices it wants by email (play by email);
     a notice left out keeps its setting."""
     account = Account.objects.select_for_update().get(pk=account_of(user).pk)
@@ -102,6 +103,9 @@ def account_update(*, user: Any, email: str | None = None, notify: dict[str, boo
             raise InvalidInput(f"no such notice: {', '.join(unknown)}; the notices are {', '.join(Account.NOTICES)}")
         account.notify = {**account.notify, **{notice: bool(on) for notice, on in notify.items()}}
         account.save(update_fields=["notify"])
+    if language is not None:
+        account.language = language
+        account.save(update_fields=["language"])
     return account
 
 
