@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
+from django.views.i18n import set_language
 
 from competition import selectors as competition_selectors
 from games import errors, selectors, services, text_board
@@ -99,3 +100,13 @@ def new_tournament(request):
 
 def tournament(request, tournament_id: int):
     return render(request, "web/tournament.html", {"tournament_id": tournament_id})
+
+
+@require_http_methods(["POST"])
+def language(request):
+    """The switcher on every page: Django's set_language (a cookie, then back where the reader
+    was), and a signed-in account's own setting too, so its mail follows."""
+    chosen = request.POST.get("language", "")
+    if request.user.is_authenticated and chosen in dict(settings.LANGUAGES):
+        services.account_update(user=request.user, language=chosen)
+    return set_language(request)
