@@ -2,6 +2,7 @@
 // (the "centre"), each player's start point and token with its stack of trash, and the good stuff:
 // in the centre, or carried.
 import { svg, text, cell, edgeLabels } from './svg.js';
+import { _ } from '../i18n.js';
 
 const CELL = 36;
 const MARKS = ['●', '▲', '■', '◆']; // a shape per seat, so colour is never the only signal
@@ -54,10 +55,10 @@ function trashStack(x, y, pieces) {
 }
 
 export const legend = [
-  ['● ▲ ■ ◆', "a player's token, in its colour (shape by seat)"],
-  ['*', 'the token carries the good stuff'],
-  ['G', 'the good stuff, lying in the centre'],
-  ['dashed square', "a player's start corner, in its colour"],
-  ['bars and number', 'the trash a token carries'],
-  ['row,col', 'squares are named row then column, 0-9, as on the edges'],
+  ['● ▲ ■ ◆', _("a player's token, in its colour (shape by seat)")],
+  ['*', _('the token carries the good stuff')],
+  ['G', _('the good stuff, lying in the centre')],
+  [_('dashed square'), _("a player's start corner, in its colour")],
+  [_('bars and number'), _('the trash a token carries')],
+  ['row,col', _('squares are named row then column, 0-9, as on the edges')],
 ];

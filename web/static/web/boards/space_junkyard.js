@@ -5,6 +5,7 @@
 // map, at the step directions its moves list; the faces come from the view's `faces`, keyed by
 // tile id.
 import { svg, text, cell } from './svg.js';
+import { _ } from '../i18n.js';
 
 const CELL = 64;
 const MARGIN = 28;
@@ -285,18 +286,18 @@ function shipWidth(view, index, seat, moves) {
 const picture = (...children) => () => svg('svg', { viewBox: '-12 -12 24 24', width: 24, height: 24, class: 'legend-board legend-pic', 'aria-hidden': 'true' }, ...children);
 
 export const legend = [
-  [picture(shipIcon(0, 2, 0, false)), "a ship on the map, in its player's colour, with its mark (● ▲ ■ ◆); yours is ringed"],
-  ['N1 … W6', 'push entries round the map: a side and a line, counted from 1 (grey: closed this turn)'],
-  ['NW NE SE SW', 'the corners a ship starts from'],
-  [picture(resourceIcon('Y', -7, 0, 4), resourceIcon('B', 0, 0, 4), resourceIcon('R', 7, 0, 4)), 'resources: radioactive (yellow triangle), carbon (blue disc), metal (red square)'],
-  [picture(svg('path', { d: 'M-10 -6 h6 M4 -6 h6', class: 'wall' }), resourceIcon('B', 0, -3, 3)), 'a wall; a gap is a corridor, and the resources in it are what joining there costs'],
-  [picture(svg('path', { d: 'M-5 0 h10 M0 -5 v10', class: 'ability-icon make' })), 'the section makes these resources'],
-  [picture(svg('path', { d: 'M-6 -5 v10 h12 v-10', class: 'ability-icon store' })), 'the section stores these'],
-  [picture(resourceIcon('Y', -7, 0, 3), svg('path', { d: 'M-3 0 h7 m-3 -3 l3 3 l-3 3', class: 'ability-icon convert' }), resourceIcon('R', 8, 0, 3)), 'the section converts one resource into another'],
-  [picture(svg('path', { d: 'M-6 0 a6 6 0 0 1 10 -3 M6 0 a6 6 0 0 1 -10 3', class: 'ability-icon recycle' })), 'the section recycles into these'],
-  [picture(...pointsStar(3, 0, 0, 10)), "a section's points"],
-  ['black square', 'empty space'],
-  ['big arrow', 'a step your ship may take: tap the cell it points into'],
+  [picture(shipIcon(0, 2, 0, false)), _("a ship on the map, in its player's colour, with its mark (● ▲ ■ ◆); yours is ringed")],
+  ['N1 … W6', _('push entries round the map: a side and a line, counted from 1 (grey: closed this turn)')],
+  ['NW NE SE SW', _('the corners a ship starts from')],
+  [picture(resourceIcon('Y', -7, 0, 4), resourceIcon('B', 0, 0, 4), resourceIcon('R', 7, 0, 4)), _('resources: radioactive (yellow triangle), carbon (blue disc), metal (red square)')],
+  [picture(svg('path', { d: 'M-10 -6 h6 M4 -6 h6', class: 'wall' }), resourceIcon('B', 0, -3, 3)), _('a wall; a gap is a corridor, and the resources in it are what joining there costs')],
+  [picture(svg('path', { d: 'M-5 0 h10 M0 -5 v10', class: 'ability-icon make' })), _('the section makes these resources')],
+  [picture(svg('path', { d: 'M-6 -5 v10 h12 v-10', class: 'ability-icon store' })), _('the section stores these')],
+  [picture(resourceIcon('Y', -7, 0, 3), svg('path', { d: 'M-3 0 h7 m-3 -3 l3 3 l-3 3', class: 'ability-icon convert' }), resourceIcon('R', 8, 0, 3)), _('the section converts one resource into another')],
+  [picture(svg('path', { d: 'M-6 0 a6 6 0 0 1 10 -3 M6 0 a6 6 0 0 1 -10 3', class: 'ability-icon recycle' })), _('the section recycles into these')],
+  [picture(...pointsStar(3, 0, 0, 10)), _("a section's points")],
+  [_('black square'), _('empty space')],
+  [_('big arrow'), _('a step your ship may take: tap the cell it points into')],
 ];
 
 export default function draw(view, { seat, moves = [] }) {

@@ -7,6 +7,7 @@
 // `bands` say): what scoring depends on is seen, not read. Below the board: the pieces left to
 // take and the fires already used, by colour and size. Every square names itself in words.
 import { svg, text, cell, edgeLabels } from './svg.js';
+import { _ } from '../i18n.js';
 
 const ROWS = 7;
 const COLS = 8;
@@ -26,14 +27,14 @@ const square = (owner) => () => svg('svg', { viewBox: '0 0 20 20', width: 22, he
   svg('rect', { x: 1, y: 1, width: 18, height: 18, class: `square owner-${owner}`, stroke: '#1d1d1b' }));
 
 export const legend = [
-  [mini('green', 'M'), 'forest: scores its size for the player whose colour its square is'],
-  [mini('yellow', 'M'), 'mountain: scores its size likewise'],
-  [mini('red', 'M'), 'fire: costs its size to the player whose colour its square is'],
-  [mini('blue', 'M'), 'glacier; the game ends when none is left'],
-  [mini('green', 'S'), 'small, medium, large: the pyramid’s size, and 1, 2, 3 pips'],
-  [square('white'), 'a square scoring for White'],
-  [square('black'), 'a square scoring for Black'],
-  ['row,col', 'squares are named row then column, as on the edges'],
+  [mini('green', 'M'), _('forest: scores its size for the player whose colour its square is')],
+  [mini('yellow', 'M'), _('mountain: scores its size likewise')],
+  [mini('red', 'M'), _('fire: costs its size to the player whose colour its square is')],
+  [mini('blue', 'M'), _('glacier; the game ends when none is left')],
+  [mini('green', 'S'), _('small, medium, large: the pyramid’s size, and 1, 2, 3 pips')],
+  [square('white'), _('a square scoring for White')],
+  [square('black'), _('a square scoring for Black')],
+  ['row,col', _('squares are named row then column, as on the edges')],
 ];
 
 export default function draw(view, { seat }) {

@@ -5,6 +5,7 @@
 // clubhouse a little house, all in their gang's colour. Coordinates are written only round the
 // board's edge; every hex names itself and what stands on it in words (its aria-label).
 import { svg, text, cell } from './svg.js';
+import { _ } from '../i18n.js';
 import { at, GANG_PIECES, legendPicture } from './pieces.js';
 
 const SIZE = 26;
@@ -52,19 +53,19 @@ function textures() {
 }
 
 export const legend = [
-  [() => swatch('rubbles'), 'the Rubbles’ turf (stones)'],
-  [() => swatch('brambles'), 'the Brambles’ turf (thorns)'],
-  [() => swatch('cesspools'), 'the Cesspools’ turf (ripples)'],
-  [() => swatch('scrappers'), 'the Scrappers’ turf (scrap)'],
-  ['dark, thick rim', 'tough turf; pale: wimpy'],
-  [() => swatch('waste'), 'the Toxic Waste'],
-  [() => legendPicture(GANG_PIECES.wheelbarrow), 'wheelbarrow'],
-  [() => legendPicture(GANG_PIECES.slingshot), 'slingshot'],
-  [() => legendPicture(GANG_PIECES.lid), 'lid'],
-  [() => legendPicture(GANG_PIECES.big_brother), 'big brother'],
-  [() => legendPicture(GANG_PIECES.clubhouse), 'clubhouse (pieces are in their gang’s colour)'],
-  ['dashed hex', 'not built yet'],
-  ['q,r', 'coordinates, written round the edge'],
+  [() => swatch('rubbles'), _('the Rubbles’ turf (stones)')],
+  [() => swatch('brambles'), _('the Brambles’ turf (thorns)')],
+  [() => swatch('cesspools'), _('the Cesspools’ turf (ripples)')],
+  [() => swatch('scrappers'), _('the Scrappers’ turf (scrap)')],
+  [_('dark, thick rim'), _('tough turf; pale: wimpy')],
+  [() => swatch('waste'), _('the Toxic Waste')],
+  [() => legendPicture(GANG_PIECES.wheelbarrow), _('wheelbarrow')],
+  [() => legendPicture(GANG_PIECES.slingshot), _('slingshot')],
+  [() => legendPicture(GANG_PIECES.lid), _('lid')],
+  [() => legendPicture(GANG_PIECES.big_brother), _('big brother')],
+  [() => legendPicture(GANG_PIECES.clubhouse), _('clubhouse (pieces are in their gang’s colour)')],
+  [_('dashed hex'), _('not built yet')],
+  ['q,r', _('coordinates, written round the edge')],
 ];
 
 function swatch(gang) {
