@@ -144,7 +144,8 @@ def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]
 
 def board_text(*, game: Game, user: Any) -> str:
     """The board as text, as the caller's seat may see it (the rules' `render_text`)."""
-    return store.rules_of(game).render_text(store.state_at(game), seat_of(game=game, user=user))
+    text = store.rules_of(game).render_text(store.state_at(game), seat_of(game=game, user=user))
+    return words.text_lines(text)  # its legend lines in the reader's language
 
 
 def view_at(*, game: Game, user: Any, at: int) -> dict[str, Any]:

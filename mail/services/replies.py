@@ -9,6 +9,7 @@ from typing import Any
 from games import errors, selectors, services
 from games.services import chat as chat_service
 from mail import compose, conditionals, reply_text
+from mail.language import speaking
 from mail.models import Inbound, Outgoing, Preference, SeatAddress
 from mail.services.addresses import PLAY_ADDRESS, unsubscribe_url
 from mail.services.outbound import ANSWER, outgoing_make, seat_context
@@ -24,6 +25,11 @@ def reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
         return "unknown_address", "no seat has this reply address (it may have been replaced)"
     inbound.user_id, inbound.game_id, inbound.seat = address.user_id, address.game_id, address.seat
     account = selectors.mail_account(user_id=address.user_id)
+    with speaking(account):  # the answer in the account's language
+        return _reply_read(inbound, message, address, account)
+
+
+def _reply_read(inbound: Inbound, message: Any, address: SeatAddress, account: dict) -> tuple[str, str]:
     user = account["user"]
     preference = preference_of(user.pk)
     if not account["email"] or inbound.sender.lower() != account["email"].lower():
@@ -111,7 +117,7 @@ LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, 
 
 
 # The outcomes of a reply that did what it asked (any other is a refusal).
-DONE_CODES = {"played", "chatted", "signup_answered", "registered", "address_confirmed", "password_link",
+DONE_CODES = {"language_set", "played", "chatted", "signup_answered", "registered", "address_confirmed", "password_link",
               "registered_already", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
               "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent",
               *(code for code, *_ in LIFE_ACTIONS)}
