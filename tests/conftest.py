@@ -144,6 +144,14 @@ def _drop_test_databases_behind_pgbouncer() -> None:
 _drop_test_databases_behind_pgbouncer()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The Dutch catalogues compiled where their .mo is missing or stale (project/messages.py),
+    so a fresh clone's test run reads them as `make test`'s does."""
+    from project.messages import compile_stale
+
+    compile_stale()
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_newgateway(gateway) -> None:
     """A parallel run's process gets its Redis db, channel namespace and var directory before it
