@@ -96,6 +96,8 @@ def _plain_token_move(request) -> int | None:
         return None  # the Accept headers the API's negotiation answers with JSON unparsed
     if not names_a_token(request):
         return None
+    if not meta.get("HTTP_ACCEPT_LANGUAGE", "en").lstrip().lower().startswith(("en", "*")):
+        return None  # errors in another language: the full chain, whose LocaleMiddleware picks it
     if meta.get("CONTENT_TYPE", "").split(";")[0].strip().lower() != "application/json":
         return None
     try:

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 from django.views.i18n import set_language
 
 from competition import selectors as competition_selectors
-from games import errors, selectors, services, text_board
+from games import errors, selectors, services, text_board, words
 from web import table
 from project import http
 
@@ -31,7 +31,7 @@ def signup(request):
         try:
             user, _ = services.account_create(username=username, password=request.POST.get("password", ""), email=email)
         except errors.ServiceError as error:
-            problem = error.detail
+            problem = words.translated(error.detail)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("web:lobby")

@@ -10,6 +10,7 @@ from games import errors, store
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
 from games.selectors.access import seat_of
 from rules import notation as move_notation
+from rules.words import msg
 
 
 def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = False) -> list[dict[str, Any]]:
@@ -80,7 +81,7 @@ def events_after(*, game_id: int, after: int) -> tuple[list[Event], bool]:
     stream shares between its watchers; each renders its own view with `event_visible`)."""
     status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()  # streams' hot path
     if status is None:
-        raise errors.GameNotFound(f"there is no game {game_id}")
+        raise errors.GameNotFound(msg("there is no game {id}", id=game_id))
     events = list(Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq"))
     return events, status == GameStatus.FINISHED
 

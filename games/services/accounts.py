@@ -33,6 +33,7 @@ from games.errors import (
 )
 from games.models import Account, ApiToken, Seat
 from games.services.clocks import clocks_of_user_set
+from rules.words import msg
 
 User = get_user_model()
 
@@ -50,14 +51,14 @@ def account_create(*, username: str, password: str, email: str = "") -> tuple[An
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password, email=email)
     except IntegrityError:
-        raise UsernameTaken(f"the username {username!r} is taken") from None
+        raise UsernameTaken(msg("the username {name!r} is taken", name=username)) from None
     return user, Token.objects.create(user=user)
 
 
 def token_obtain(*, username: str, password: str) -> Token:
     user = User.objects.filter(username=username).first()
     if user is None or not user.is_active or not user.check_password(password):
-        raise InvalidCredentials("wrong username or password")
+        raise InvalidCredentials(msg("wrong username or password"))
     token, _ = Token.objects.get_or_create(user=user)
     return token
 
