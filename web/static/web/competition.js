@@ -55,7 +55,7 @@ function plot(history) {
     .concat(history.map((h, i) => `${x(i)},${y(h.rating - h.deviation)}`).reverse()).join(' ');
   const line = history.map((h, i) => `${x(i)},${y(h.rating)}`).join(' ');
   return svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'rating-plot', role: 'img',
-    'aria-label': `rating history: ${history.map((h) => h.rating).join(', ')}` },
+    'aria-label': _('rating history: %(ratings)s', { ratings: history.map((h) => h.rating).join(', ') }) },
   svg('polygon', { points: band, class: 'deviation' }),
   svg('polyline', { points: line, class: 'rating' }),
   svg('text', { x: 2, y: y(max) + 4 }, String(Math.round(max))),

@@ -13,7 +13,7 @@ export default function draw(view, { seat }) {
   const holeRows = view.board.hole.map(([row]) => row);
   const holeCols = view.board.hole.map(([, col]) => col);
   const edge = 18; // room for the coordinates: rows down the left, columns along the top
-  const root = svg('svg', { viewBox: `${-edge} ${-edge} ${size * CELL + edge} ${size * CELL + edge}`, class: 'board-svg scavenge', role: 'group', 'aria-label': 'Scavenge board' });
+  const root = svg('svg', { viewBox: `${-edge} ${-edge} ${size * CELL + edge} ${size * CELL + edge}`, class: 'board-svg scavenge', role: 'group', 'aria-label': _('Scavenge board') });
   const numbers = Array.from({ length: size }, (_, i) => i);
   root.append(edgeLabels([...numbers.map((i) => [-edge / 2, i * CELL + CELL / 2, i]), ...numbers.map((i) => [i * CELL + CELL / 2, -edge / 2, i])]));
   const place = (at) => (Array.isArray(at) ? at.join(',') : String(at)); // a square, or "centre"
@@ -28,7 +28,8 @@ export default function draw(view, { seat }) {
       const start = startAt.get(key);
       const x = col * CELL;
       const y = row * CELL;
-      const label = `${row},${col}${token ? `: player ${token.seat}${token.seat === seat ? ' (you)' : ''}, trash ${token.trash}` : ''}${start ? `, start of player ${start.seat}` : ''}`;
+      const who = token ? `: ${_('player %(seat)s', { seat: token.seat })}${token.seat === seat ? ` ${_('(you)')}` : ''}, ${_('trash %(count)s', { count: token.trash })}` : '';
+      const label = `${row},${col}${who}${start ? `, ${_('start of player %(seat)s', { seat: start.seat })}` : ''}`;
       root.append(cell(key, label, token ? `p${token.seat}t${token.trash}` : '',
         svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: start ? `start seat-${start.seat}` : 'square' }),
         token ? text(x + CELL / 2, y + CELL / 2, MARKS[token.seat] + (token === carrier ? '*' : ''), { class: `token seat-${token.seat}` }) : null,
@@ -41,7 +42,8 @@ export default function draw(view, { seat }) {
   const inCentre = view.good_stuff === 'centre';
   const there = tokenAt.get('centre');
   const mark = there ? `${MARKS[there.seat]}${there === carrier ? '*' : ''}` : inCentre ? 'G' : '';
-  const label = there ? `the centre: player ${there.seat}${there === carrier ? ' with the good stuff' : ''}` : inCentre ? 'the centre, with the good stuff' : 'the empty centre';
+  const label = there ? (there === carrier ? _('the centre: player %(seat)s with the good stuff', { seat: there.seat }) : _('the centre: player %(seat)s', { seat: there.seat }))
+    : inCentre ? _('the centre, with the good stuff') : _('the empty centre');
   root.append(cell('centre', label, there ? `p${there.seat}` : inCentre ? 'stuff' : 'empty',
     svg('rect', { x: left + 2, y: top + 2, width: side - 4, height: side - 4, rx: 8, class: 'centre' }),
     text(left + side / 2, top + side / 2, mark, { class: there ? `token seat-${there.seat}` : 'stuff' })));

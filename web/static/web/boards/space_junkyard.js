@@ -20,7 +20,7 @@ const ENTRY_AT = {
   E: (line, size) => [MARGIN * 1.5 + size * CELL, MARGIN + (line - 0.5) * CELL],
 };
 const CORNER_AT = { NW: [0, 0], NE: [1, 0], SE: [1, 1], SW: [0, 1] };
-const RESOURCE_NAMES = { Y: 'radioactive', B: 'carbon', R: 'metal' };
+const RESOURCE_NAMES = { Y: _('radioactive'), B: _('carbon'), R: _('metal') };
 
 // A section's edges N, E, S, W after turning it `rotation` degrees clockwise.
 function turned(edges, rotation) {
@@ -88,11 +88,11 @@ function pointsStar(points, cx, cy, r) {
 
 function faceWords(id, face) {
   if (!face) return id;
-  if (face.kind === 'asteroid') return `asteroid ${id} of ${[...face.resources].map((r) => RESOURCE_NAMES[r]).join(', ')}`;
-  const sides = face.edges.map((edge, i) => `${SIDES[i]} ${edge === null ? 'closed' : edge === '' ? 'open' : `open for ${edge}`}`);
-  const does = [face.produce && `produces ${face.produce}`, face.store && `stores ${face.store}`,
-    face.convert && `converts ${face.convert.join(' to ')}`, face.recycle && `recycles for ${face.recycle}`].filter(Boolean);
-  return `${face.kind} ${id}: ${[...does, `${face.points} points`, ...sides].join(', ')}`;
+  if (face.kind === 'asteroid') return _('asteroid %(id)s of %(what)s', { id, what: [...face.resources].map((r) => RESOURCE_NAMES[r]).join(', ') });
+  const sides = face.edges.map((edge, i) => `${SIDES[i]} ${edge === null ? _('closed') : edge === '' ? _('open') : _('open for %(what)s', { what: edge })}`);
+  const does = [face.produce && _('produces %(what)s', { what: face.produce }), face.store && _('stores %(what)s', { what: face.store }),
+    face.convert && _('converts %(what)s', { what: face.convert.join(' → ') }), face.recycle && _('recycles for %(what)s', { what: face.recycle })].filter(Boolean);
+  return `${face.kind === 'asteroid' ? _('asteroid') : _('section')} ${id}: ${[...does, _('%(count)s points', { count: face.points }), ...sides].join(', ')}`;
 }
 
 // One tile drawn in the square (x, y, size): an asteroid's resources, or a section's walls and
@@ -141,7 +141,7 @@ function drawMap(root, view, seat, moves) {
       const ships = shipsAt.get(`${col},${row}`) ?? [];
       const x = MARGIN + col * CELL;
       const y = MARGIN + row * CELL;
-      const label = `row ${row + 1}, column ${col + 1}: ${tile ? faceWords(tile, faces[tile]) : 'empty space'}${ships.length ? `; ship ${ships.join(' and ')}` : ''}`;
+      const label = `${_('row %(row)s, column %(col)s', { row: row + 1, col: col + 1 })}: ${tile ? faceWords(tile, faces[tile]) : _('empty space')}${ships.length ? `; ${_('ship %(ships)s', { ships: ships.join(_(' and ')) })}` : ''}`;
       root.append(cell(`map:${col},${row}`, label, `${tile ?? ''}@${ships.join(',')}`,
         ...tileFace(tile, faces[tile], x, y, CELL),
         ...ships.map((ship, i) => shipIcon(x + CELL / 2 + (i - (ships.length - 1) / 2) * 24, y + CELL - 14, ship, ship === seat))));
@@ -174,7 +174,7 @@ function drawSteps(root, [col, row], steps, size) {
     const onMap = toCol >= 0 && toRow >= 0 && toCol < size && toRow < size;
     // Inset, clear of the border that marks a cell the last move touched (often the one a step left).
     const into = onMap ? svg('rect', { x: MARGIN + toCol * CELL + 6, y: MARGIN + toRow * CELL + 6, width: CELL - 12, height: CELL - 12, rx: 4, class: 'step-into' }) : null;
-    const label = onMap ? `step ${dir}, to row ${toRow + 1}, column ${toCol + 1}` : `step ${dir}`;
+    const label = onMap ? _('step %(dir)s, to row %(row)s, column %(col)s', { dir, row: toRow + 1, col: toCol + 1 }) : _('step %(dir)s', { dir });
     root.append(cell(dir, label, '', onMap ? null : stepArrow(col, row, dx, dy), into, onMap ? bigArrow(toCol, toRow, dx, dy) : null));
   }
 }
@@ -206,7 +206,7 @@ function drawEdge(root, view) {
     for (let line = 1; line <= size; line += 1) {
       const entry = `${side}${line}`;
       const [cx, cy] = place(line, size);
-      root.append(cell(entry, `entry ${entry}${closed.has(entry) ? ' (closed)' : ''}`, closed.has(entry) ? 'closed' : 'open',
+      root.append(cell(entry, closed.has(entry) ? _('entry %(entry)s (closed)', { entry }) : _('entry %(entry)s', { entry }), closed.has(entry) ? 'closed' : 'open',
         svg('rect', { x: cx - 12, y: cy - 12, width: 24, height: 24, rx: 12, class: closed.has(entry) ? 'entry closed' : 'entry' }),
         text(cx, cy, entry, { class: 'coord' })));
     }
@@ -215,7 +215,7 @@ function drawEdge(root, view) {
   for (const [corner, [right, down]] of Object.entries(CORNER_AT)) {
     const cx = right ? far - MARGIN / 2 : MARGIN / 2;
     const cy = down ? far - MARGIN / 2 : MARGIN / 2;
-    root.append(cell(corner, `corner ${corner}`, '',
+    root.append(cell(corner, _('corner %(corner)s', { corner }), '',
       svg('rect', { x: cx - 13, y: cy - 13, width: 26, height: 26, rx: 4, class: 'entry corner' }),
       text(cx, cy, corner, { class: 'coord' })));
   }
@@ -243,11 +243,11 @@ function drawShip(root, view, index, seat, moves, left, top) {
   const size = SHIP_CELL; // a whole ship at full size, however long: the panel grows with it
   const room = ship.capacity ?? [0, 0, 0];
   const width = shipWidth(view, index, seat, moves);
-  root.append(text(left + width / 2, top + 10, `${MARKS[index]} ship ${index}${own ? ' (you)' : ''}${ship.out ? ' · out' : ''} · ${ship.score ?? 0} points`, { class: `ship-title seat-${index}` }));
+  root.append(text(left + width / 2, top + 10, `${MARKS[index]} ${_('ship %(index)s', { index })}${own ? ` ${_('(you)')}` : ''}${ship.out ? ` · ${_('out')}` : ''} · ${_('%(count)s points', { count: ship.score ?? 0 })}`, { class: `ship-title seat-${index}` }));
   // The stores as icons: each resource, then what the ship holds of it and its room.
   ['Y', 'B', 'R'].forEach((letter, i) => { // the view's bag order
     const cx = left + width / 2 + (i - 1) * 52;
-    root.append(svg('g', { role: 'img', 'aria-label': `${RESOURCE_NAMES[letter]}: ${ship.stores[i]} of ${room[i]}` },
+    root.append(svg('g', { role: 'img', 'aria-label': _('%(what)s: %(held)s of %(room)s', { what: RESOURCE_NAMES[letter], held: ship.stores[i], room: room[i] }) },
       resourceIcon(letter, cx - 12, top + 26, 6), text(cx + 8, top + 26, `${ship.stores[i]}/${room[i]}`, { class: 'ship-stores' })));
   });
   const gridTop = top + 38;
@@ -256,14 +256,14 @@ function drawShip(root, view, index, seat, moves, left, top) {
     const x = left + 4 + (px - minX) * size;
     const yy = gridTop + (py - minY) * size;
     const target = own ? key : `ship${index}:${key}`;
-    root.append(cell(target, `ship ${index} at ${key}: ${faceWords(part.tile, faces[part.tile])}, turned ${part.rotation}`, `${part.tile}/${part.rotation}`,
+    root.append(cell(target, _('ship %(index)s at %(key)s: %(what)s, turned %(turn)s', { index, key, what: faceWords(part.tile, faces[part.tile]), turn: part.rotation }), `${part.tile}/${part.rotation}`,
       ...tileFace(part.tile, faces[part.tile], x, yy, size, part.rotation)));
   }
   for (const key of open) {
     const [px, py] = key.split(',').map(Number);
     const x = left + 4 + (px - minX) * size;
     const yy = gridTop + (py - minY) * size;
-    root.append(cell(key, `your ship at ${key}: free place`, 'free',
+    root.append(cell(key, _('your ship at %(key)s: free place', { key }), 'free',
       svg('rect', { x: x + 2, y: yy + 2, width: size - 4, height: size - 4, rx: 3, class: 'free-place' }),
       svg('path', { d: `M${x + size / 2 - 8} ${yy + size / 2} h16 M${x + size / 2} ${yy + size / 2 - 8} v16`, class: 'free-plus' })));
   }
@@ -302,7 +302,7 @@ export const legend = [
 
 export default function draw(view, { seat, moves = [] }) {
   const span = view.size * CELL + 2 * MARGIN;
-  const root = svg('svg', { class: 'board-svg space-junkyard', role: 'group', 'aria-label': 'Space Junkyard map and ships' });
+  const root = svg('svg', { class: 'board-svg space-junkyard', role: 'group', 'aria-label': _('Space Junkyard map and ships') });
   drawMap(root, view, seat, moves);
   // The ships under the map, left to right, a new row where the next would not fit.
   let [top, left, tallest, widest] = [span + 6, 0, 0, span];

@@ -52,6 +52,9 @@ function textures() {
     pattern('waste', svg('circle', { cx: 3, cy: 3, r: 1.8, fill: 'rgba(160,200,40,.55)' }), svg('circle', { cx: 8, cy: 8, r: 1.2, fill: 'rgba(160,200,40,.45)' })));
 }
 
+const GANG_WORDS = { rubbles: _('Rubbles'), brambles: _('Brambles'), cesspools: _('Cesspools'), scrappers: _('Scrappers') };
+const PAWN_WORDS = { wheelbarrow: _('wheelbarrow'), slingshot: _('slingshot'), lid: _('lid'), big_brother: _('big brother'), clubhouse: _('clubhouse') };
+
 export const legend = [
   [() => swatch('rubbles'), _('the Rubbles’ turf (stones)')],
   [() => swatch('brambles'), _('the Brambles’ turf (thorns)')],
@@ -87,11 +90,11 @@ export default function draw(view, { moves = [] } = {}) {
   const [minX, minY] = [Math.min(...xs) - pad, Math.min(...ys) - pad];
   const width = Math.max(...xs) + pad - minX;
   const height = Math.max(...ys) + pad - minY;
-  const root = svg('svg', { viewBox: `${minX} ${minY} ${width} ${height}`, class: 'board-svg terrain-vague', role: 'group', 'aria-label': 'Terrain Vague board' }, textures());
+  const root = svg('svg', { viewBox: `${minX} ${minY} ${width} ${height}`, class: 'board-svg terrain-vague', role: 'group', 'aria-label': _('Terrain Vague board') }, textures());
   const pawnsAt = new Map();
   for (const [q, r, gang, kind] of view.pawns ?? []) {
     const key = `${q},${r}`;
-    pawnsAt.set(key, [...(pawnsAt.get(key) ?? []), { gang, kind, words: `${gang} ${kind.replace('_', ' ')}` }]);
+    pawnsAt.set(key, [...(pawnsAt.get(key) ?? []), { gang, kind, words: _('%(gang)s %(pawn)s', { gang: GANG_WORDS[gang] ?? gang, pawn: PAWN_WORDS[kind] ?? kind.replace('_', ' ') }) }]);
   }
   const placed = Object.entries(view.clubhouses ?? {}).filter(([, at]) => Array.isArray(at));
   const clubhouseAt = new Map(placed.map(([gang, [q, r]]) => [`${q},${r}`, gang]));
@@ -103,7 +106,8 @@ export default function draw(view, { moves = [] } = {}) {
     const pawns = pawnsAt.get(key) ?? [];
     const club = clubhouseAt.get(key);
     const kind = hex.gang ?? (hex.open ? 'open' : 'waste');
-    const label = `hex ${key}: ${hex.gang ? `${hex.strength} ${hex.gang} turf` : hex.open ? 'not built yet' : 'toxic waste'}${club ? `, ${club} clubhouse` : ''}${pawns.length ? `, ${pawns.map((p) => p.words).join(', ')}` : ''}`;
+    const ground = hex.gang ? _('%(strength)s turf of the %(gang)s', { strength: hex.strength === 'tough' ? _('tough') : _('wimpy'), gang: GANG_WORDS[hex.gang] ?? hex.gang }) : hex.open ? _('not built yet') : _('the Toxic Waste');
+    const label = `${_('hex %(key)s', { key })}: ${ground}${club ? `, ${_('clubhouse of the %(gang)s', { gang: GANG_WORDS[club] ?? club })}` : ''}${pawns.length ? `, ${pawns.map((p) => p.words).join(', ')}` : ''}`;
     const state = `${kind}${hex.strength ?? ''}${club ? `H${club}` : ''}${pawns.map((p) => `${p.gang}${p.kind}`).join('')}`;
     root.append(cell(key, label, state,
       svg('polygon', { points: hexagon(cx, cy), class: `hex ${kind} ${hex.strength ?? ''}` }),
