@@ -6,8 +6,10 @@ rules' presentation (`rules.presentation`) and the game's answer."""
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from markdown_it import MarkdownIt
@@ -15,6 +17,8 @@ from markdown_it import MarkdownIt
 from games import selectors, words
 from games.text_board import player_name
 from rules.presentation import end_words
+
+GAME_DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
 
 
 def title_of(rules_id: str) -> str:
@@ -86,8 +90,14 @@ def log_lines(game: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[s
     return [{**event, "who": None if event["seat"] is None else player_name(game["seats"][event["seat"]])} for event in events]
 
 
-@cache
 def how_to_play(rules_id: str) -> str:
-    """The game's own page (docs/games/<id>.md) as HTML; its raw HTML is not passed through."""
-    text = selectors.rules_detail(rules_id=rules_id).get("doc")
+    """The game's own page (docs/games/<id>.md), or its guide in the reader's language beside it
+    (docs/games/<id>.nl.md), as HTML; its raw HTML is not passed through."""
+    return _page_as_html(rules_id, translation.get_language() or "en")
+
+
+@cache
+def _page_as_html(rules_id: str, language: str) -> str:
+    guide = GAME_DOCS / f"{rules_id}.{language}.md"
+    text = guide.read_text() if guide.exists() else selectors.rules_detail(rules_id=rules_id).get("doc")
     return MarkdownIt("commonmark", {"html": False}).render(text) if text else ""
