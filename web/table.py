@@ -92,12 +92,12 @@ def log_lines(game: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[s
 
 def how_to_play(rules_id: str) -> str:
     """The game's own page (docs/games/<id>.md), or its guide in the reader's language beside it
-    (docs/games/<id>.nl.md), as HTML; its raw HTML is not passed through."""
+    (docs/games/nl/<id>.md), as HTML; its raw HTML is not passed through."""
     return _page_as_html(rules_id, translation.get_language() or "en")
 
 
 @cache
 def _page_as_html(rules_id: str, language: str) -> str:
-    guide = GAME_DOCS / f"{rules_id}.{language}.md"
+    guide = GAME_DOCS / language / f"{rules_id}.md"
     text = guide.read_text() if guide.exists() else selectors.rules_detail(rules_id=rules_id).get("doc")
     return MarkdownIt("commonmark", {"html": False}).render(text) if text else ""

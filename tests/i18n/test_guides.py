@@ -1,4 +1,4 @@
-"""The Dutch player guides (docs/games/<id>.nl.md): one for every game, each with the English
+"""The Dutch player guides (docs/games/nl/<id>.md): one for every game, each with the English
 page's examples of every kind of move and its view, word for word (the English pages are made from
 the code by `python -m rules.docs`; the guides are written by hand and must not drift), Terrain
 Vague's pieces named as its Dutch rulebook does; and the game page shows a Dutch reader the guide."""
@@ -22,12 +22,12 @@ def _items(page: str, heading: str) -> list[str]:
 
 def test_every_shipped_game_has_a_dutch_guide():
     assert set(SHIPPED) <= set(rules.catalog())
-    assert sorted(path.name for path in GAMES.glob("*.nl.md")) == sorted(f"{game}.nl.md" for game in SHIPPED)
+    assert sorted(path.name for path in (GAMES / "nl").glob("*.md")) == sorted(f"{game}.md" for game in SHIPPED)
 
 
 @pytest.mark.parametrize("game", SHIPPED)
 def test_a_guide_keeps_the_english_pages_examples_and_view(game):
-    english, dutch = (GAMES / f"{game}.md").read_text(), (GAMES / f"{game}.nl.md").read_text()
+    english, dutch = (GAMES / f"{game}.md").read_text(), (GAMES / "nl" / f"{game}.md").read_text()
     assert _items(dutch, "Elke soort zet") == _items(english, "Every kind of move") != []
     assert _items(dutch, "De weergave") == _items(english, "The view") != []
     for english_heading in ("## Rules", "## Options", "## Every kind", "## The view"):
@@ -35,6 +35,6 @@ def test_a_guide_keeps_the_english_pages_examples_and_view(game):
 
 
 def test_terrain_vague_names_its_pieces_as_the_dutch_rulebook():
-    guide = (GAMES / "terrain_vague.nl.md").read_text().lower()
+    guide = (GAMES / "nl" / "terrain_vague.md").read_text().lower()
     for word in ("kruiwagens", "katapulten", "deksels", "grote broer", "clubhuis"):
         assert word in guide, word
