@@ -188,6 +188,17 @@ FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
+def _default_language_between_tests():
+    """A request leaves its language active in its thread (Django's LocaleMiddleware does not
+    undo it, the next request picks its own): a test that calls the code directly after another
+    test's Dutch request reads English, as a fresh process would."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
 
