@@ -116,3 +116,27 @@ def test_the_table_reads_in_dutch_prompt_panels_and_text_board_included():
     # The API answers the page's script in the same words.
     shown = client.get(f"/api/games/{game_id}/").json()["presentation"]
     assert shown["panels"][0]["resources"][0]["label"] == "actiepunten"
+
+
+def test_a_deadline_is_written_in_the_readers_language_and_time_zone():
+    import datetime as dt
+
+    from django.utils import translation
+
+    from mail.compose import local_time
+
+    at = dt.datetime(2026, 3, 2, 13, 0, tzinfo=dt.timezone.utc)
+    assert local_time(at, "Europe/Amsterdam") == "Mon 02 Mar 2026 14:00 Europe/Amsterdam"
+    with translation.override("nl"):
+        assert local_time(at, "Europe/Amsterdam") == "ma 02 Mrt 2026 14:00 Europe/Amsterdam"
+        assert local_time(None, "UTC") == "geen klok"
+
+
+def test_a_signed_in_page_names_the_accounts_time_zone_for_its_scripts():
+    from mail.models import Preference
+
+    client = _signed_in("ilse", "nl")
+    user = get_user_model().objects.get(username="ilse")
+    Preference.objects.update_or_create(user=user, defaults={"time_zone": "Europe/Amsterdam"})
+    assert 'data-time-zone="Europe/Amsterdam"' in client.get("/").content.decode()
+    assert "data-time-zone" not in Client().get("/").content.decode()  # a visitor's browser keeps its own
