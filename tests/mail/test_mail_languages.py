@@ -38,7 +38,7 @@ def test_a_mail_goes_out_in_its_recipients_language_whoever_moved(sink, gateway,
     send_reply(gateway, f"{mover}@players.example", started["Reply-To"], "1", answering=started)
     assert Inbound.objects.get().code == "played"
     answer = text_of(sink.to(f"{mover}@players.example")[-1])
-    assert ("Je " in answer) == (mover == "eva")
+    assert ("Gespeeld in partij" in answer) == (mover == "eva") and ("Played in game" in answer) == (mover != "eva")
 
 
 def test_language_nl_by_mail_sets_the_account_and_answers_in_dutch(sink, gateway, eager_tasks):
