@@ -10,7 +10,7 @@ import { tell, showTurn, followingGame, ownGameTurn } from './notify.js';
 import { showConditionals } from './conditionals.js';
 import { showAnalysis, showPreferred } from './analysis.js';
 import { onAccountNews, streamSlot } from './shared_stream.js';
-import { _, ngettext } from './i18n.js';
+import { _, ngettext, word } from './i18n.js';
 
 const root = document.getElementById('game');
 const gameId = Number(root.dataset.game);
@@ -102,7 +102,7 @@ function resultWords(game) {
   const shown = order.filter((seat) => seat < scores.length).map((seat) => Number(scores[seat]));
   // "27-10", but "0 to -1" where a score is negative: "0--1" reads as a typo.
   const told = scores.length > 1 ? shown.join(shown.some((score) => score < 0) ? _(' to ') : '-') : '';
-  const reason = game.presentation.ending || String(result.reason ?? '').replaceAll('_', ' ');
+  const reason = game.presentation.ending || word(result.reason);
   let head = _('Nobody won');
   if (winners.length > 1 && winners.length === game.seats.length) head = _('A draw');
   else if (winners.includes(game.your_seat)) {
