@@ -280,7 +280,7 @@ class Rules(ABC):
 ENDINGS = {
     "good_stuff_home": msg("good stuff home"),
     "last_player_standing": msg("last player standing"),
-    "stack_empty": msg("the stack is empty"),
+    "stack_empty": msg("stack empty"),
     "last_player_left": msg("last player left"),
     "forfeit": msg("forfeit"),
     "the last glacier melted": msg("the last glacier melted"),
