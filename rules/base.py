@@ -235,7 +235,7 @@ class Rules(ABC):
 
     def prompt(self, state: State, seat: int) -> str:
         """One line, to the seat that must act: what to do now."""
-        return "Your move: choose one of your legal moves."
+        return msg("Your move: choose one of your legal moves.")
 
     def ending(self, state: State) -> str | None:
         """How the rules decided the game, in a few words a result line ends with ("the last
