@@ -11,7 +11,7 @@ from django.conf import settings
 
 import bots
 import rules
-from games import errors
+from games import errors, words
 from rules import docs as rules_docs
 from rules.errors import UnknownRules
 
