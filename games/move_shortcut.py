@@ -126,12 +126,15 @@ def _rendered(response: Response) -> HttpResponse:
 
 
 def _as_the_view_ends_it(response: HttpResponse) -> HttpResponse:
-    """The headers the rest of the chain would have added: DRF's Allow and Vary, and the
-    Content-Length that Django's CommonMiddleware sets."""
+    """The headers the rest of the chain would have added: DRF's Allow and Vary, the
+    Content-Length that Django's CommonMiddleware sets, and LocaleMiddleware's language (the
+    shortcut answers only callers content with English: `_plain_token_move`)."""
     for name, value in _VIEW_HEADERS.items():
         if name == "Vary":
             patch_vary_headers(response, [value])
         else:
             response[name] = value
+    patch_vary_headers(response, ["Accept-Language"])
+    response["Content-Language"] = "en"
     response["Content-Length"] = str(len(response.content))
     return response
