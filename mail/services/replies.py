@@ -49,7 +49,7 @@ def _reply_read(inbound: Inbound, message: Any, address: SeatAddress, account: d
         _answer(inbound, account, preference, "not_a_player", _("You no longer have this seat."), None)
         return "not_a_player", "the account no longer has this seat"
     if reply.chat:
-        inbound.chat_note = _chat_post(game, user, reply.chat)
+        inbound.chat_note = _chat_post(inbound, game, user, reply.chat)
         if not command:
             code = "chatted" if inbound.chat_posted else "chat_refused"
             _answer(inbound, account, preference, code, "", game)
@@ -57,7 +57,7 @@ def _reply_read(inbound: Inbound, message: Any, address: SeatAddress, account: d
     return _command_do(inbound, message, account, preference, game, command, reply.actions())
 
 
-def _chat_post(game: Any, user: Any, lines: list[str]) -> str:
+def _chat_post(inbound: Inbound, game: Any, user: Any, lines: list[str]) -> str:
     """The reply's chat lines into the game's chat (`games.services.chat_post`): what the answer says of them."""
     posted = 0
     inbound.chat_posted = False
