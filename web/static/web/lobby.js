@@ -41,7 +41,7 @@ async function fill(id, query, extra) {
       const turn = (g) => (g.to_act.includes(seatOf(g)) ? 0 : 1);
       games.sort((a, b) => turn(a) - turn(b) || String(a.deadline ?? '~').localeCompare(String(b.deadline ?? '~')));
     }
-    list.replaceChildren(...(games.length ? games.map((g) => item(g, extra?.(g))) : [el('li', {}, 'none')]));
+    list.replaceChildren(...(games.length ? games.map((g) => item(g, extra?.(g))) : [el('li', {}, _('none'))]));
   } catch (error) {
     list.replaceChildren(el('li', { class: 'problem' }, error.message));
   }
