@@ -23,7 +23,16 @@ $(STAMP): requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+# The message catalogues (locale/<lang>/LC_MESSAGES/*.po) compiled to .mo by GNU gettext's
+# msgfmt (Debian: apt-get install gettext); the .mo files are not kept in git.
+CATALOGUES := $(wildcard locale/*/LC_MESSAGES/*.po)
+COMPILED := $(CATALOGUES:.po=.mo)
+$(COMPILED) &: $(CATALOGUES) | $(STAMP)
+	@command -v msgfmt >/dev/null || { echo "GNU gettext's msgfmt is missing: apt-get install gettext" >&2; exit 1; }
+	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=staticfiles --verbosity 0
+	touch $(COMPILED)
+
+install: $(STAMP) $(COMPILED)
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput

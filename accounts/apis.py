@@ -3,6 +3,7 @@ bot accounts. Each view validates its input, calls one service or selector, and 
 
 from __future__ import annotations
 
+from django.conf import settings
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -57,6 +58,8 @@ class AccountMeApi(ScopedApi):
     class AccountUpdateInputSerializer(serializers.Serializer):
         email = serializers.CharField(max_length=254, required=False, allow_blank=True)
         notify = serializers.DictField(child=serializers.BooleanField(), required=False)
+        language = serializers.ChoiceField(choices=["", *(code for code, _ in settings.LANGUAGES)], required=False,
+                                           help_text='pages and mail in this language; "": the browser\'s')
 
     @operation("accountGet", summary="Your account: email and notice settings", answer=schema.AccountSettings,
                auth="required", scope="account")

@@ -22,6 +22,8 @@ class Account(models.Model):
     notify = models.JSONField(
         default=dict, blank=True, help_text="which notices the account wants by email (NOTICES; missing: on)"
     )
+    # The account's language for pages and mail ("": the browser's, else English; project.i18n).
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     class Meta:
         db_table = "games_account"  # made by games' migrations before this app had its own

@@ -30,6 +30,7 @@ class AccountSettings(AccountInfo):
         child=serializers.BooleanField(),
         help_text="by email: game_started, your_turn, deadline_warning, game_over (true: wanted)",
     )
+    language = serializers.CharField(allow_blank=True, help_text='"en", "nl", or "": the browser\'s language')
 
 
 class AccountAnswer(TokenAnswer):

@@ -64,6 +64,7 @@ def account_settings(account: Account) -> dict[str, Any]:
         **account_info(account),
         "email": account.user.email,
         "notify": {notice: account.wants(notice) for notice in Account.NOTICES},
+        "language": account.language,
     }
 
 
@@ -78,7 +79,8 @@ def mail_account(*, user_id: int) -> dict[str, Any] | None:
         return None
     account = Account.objects.filter(user=user).first()
     wants = {notice: account.wants(notice) if account else True for notice in Account.NOTICES}
-    return {"user": user, "username": user.username, "email": user.email, "notify": wants}
+    return {"user": user, "username": user.username, "email": user.email, "notify": wants,
+            "language": account.language if account else ""}
 
 
 def accounts_with_email(*, email: str) -> list[int]:

@@ -29,6 +29,7 @@ from games import selectors as game_selectors
 from games import time_controls
 from games.errors import NoVacationLeft
 from games.services.clocks import clocks_of_user_set
+from rules.words import msg
 
 User = get_user_model()
 
@@ -46,14 +47,14 @@ def account_create(*, username: str, password: str, email: str = "") -> tuple[An
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password, email=email)
     except IntegrityError:
-        raise UsernameTaken(f"the username {username!r} is taken") from None
+        raise UsernameTaken(msg("the username {name!r} is taken", name=username)) from None
     return user, Token.objects.create(user=user)
 
 
 def token_obtain(*, username: str, password: str) -> Token:
     user = User.objects.filter(username=username).first()
     if user is None or not user.is_active or not user.check_password(password):
-        raise InvalidCredentials("wrong username or password")
+        raise InvalidCredentials(msg("wrong username or password"))
     token, _ = Token.objects.get_or_create(user=user)
     return token
 
@@ -80,7 +81,8 @@ def bot_account_mark(*, user: Any) -> Account:
 
 
 @transaction.atomic
-def account_update(*, user: Any, email: str | None = None, notify: dict[str, bool] | None = None) -> Account:
+def account_update(*, user: Any, email: str | None = None, notify: dict[str, bool] | None = None,
+                   language: str | None = None) -> Account:
     """Change the account's email address and which notices it wants by email (play by email);
     a notice left out keeps its setting."""
     account = Account.objects.select_for_update().get(pk=account_of(user).pk)
@@ -98,6 +100,9 @@ def account_update(*, user: Any, email: str | None = None, notify: dict[str, boo
             raise InvalidInput(f"no such notice: {', '.join(unknown)}; the notices are {', '.join(Account.NOTICES)}")
         account.notify = {**account.notify, **{notice: bool(on) for notice, on in notify.items()}}
         account.save(update_fields=["notify"])
+    if language is not None:
+        account.language = language
+        account.save(update_fields=["language"])
     return account
 
 

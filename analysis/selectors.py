@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from analysis import engine, services
 from analysis.models import Analysis, AnalysisRequest, AnalysisStatus
 
 # Told with every analysis, and on the game page: the bot never saw more than the mover did.
-VIEW_NOTE = ("Each move is judged only from what its player saw at that moment (the player's own view), "
+VIEW_NOTE = gettext_noop("Each move is judged only from what its player saw at that moment (the player's own view), "
              "never from cards, tiles or choices hidden from them; so is the move the bot preferred.")
 NONE = "none"  # never asked for
 
@@ -25,7 +27,7 @@ def answer_of(game_id: int, analysis: Analysis | None) -> dict[str, Any]:
         "status": NONE if analysis is None else analysis.status,
         "range": list(engine.VALUE_RANGE),
         "marks": {"mistake": engine.MISTAKE_DROP, "inaccuracy": engine.INACCURACY_DROP},
-        "seen_from": VIEW_NOTE,
+        "seen_from": gettext(VIEW_NOTE),  # in the reader's language
         "budget": analysis.budget if analysis is not None else services.budget_settings(),
         "finished_at": analysis.finished_at.isoformat() if done and analysis.finished_at else None,
         "problem": analysis.problem if analysis is not None and analysis.status == AnalysisStatus.FAILED else "",

@@ -19,6 +19,7 @@ from rest_framework.response import Response
 
 from apikit.errors import ServiceError
 from bots.base import BotError
+from games import words
 from project import http
 from rules.errors import IllegalMove, InvalidOptions, RulesError
 
@@ -109,9 +110,10 @@ def status_of(error: ServiceError | RulesError | BotError) -> int:
 
 
 def body_of(error: ServiceError | RulesError | BotError) -> dict[str, Any]:
-    if isinstance(error, InvalidOptions):
-        return {**error.as_dict(), "option": error.option}
-    return error.as_dict()
+    """The error's JSON: its code as it always is, its detail in the caller's language."""
+    body = {**error.as_dict(), "option": error.option} if isinstance(error, InvalidOptions) else error.as_dict()
+    body["detail"] = words.translated(body["detail"])
+    return body
 
 
 _DRF_CODES = {

@@ -24,6 +24,7 @@ from accounts import errors as account_errors
 from games import errors, selectors, store
 from games.models import Event, Game, GameStatus, Seat
 from rules.verify import FORMAT
+from rules.words import msg
 
 FORMAT_VERSION = 1
 
@@ -31,7 +32,7 @@ FORMAT_VERSION = 1
 def game_record(*, game_id: int, user: Any) -> dict[str, Any]:
     game = selectors.game_get(game_id=game_id)
     if game.private and selectors.seat_of(game=game, user=user) is None:
-        raise errors.GameNotFound(f"there is no game {game_id}")
+        raise errors.GameNotFound(msg("there is no game {id}", id=game_id))
     if game.status != GameStatus.FINISHED:
         raise errors.GameNotFinished(f"game {game_id} is {game.status}: its record, and its seed, come when it ends")
     return record_of(game)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import selectors
+from django.utils.translation import gettext
+
+from games import selectors, words
 from games.models import Game, GameStatus
 from games.selectors import seen
 from rules.presentation import text_lines
@@ -17,7 +19,9 @@ def player_name(seat: dict[str, Any]) -> str:
     """Who sits in a seat as the API describes it, in every surface's words (page, mail, text)."""
     if seat.get("username"):
         return seat["username"]
-    return f"bot {seat['bot']['name']}" if seat.get("bot") else "open seat"
+    if seat.get("bot"):
+        return gettext("bot %(name)s") % {"name": seat["bot"]["name"]}
+    return gettext("open seat")
 
 
 def board_and_panels(*, game: Game, user: Any) -> str:
@@ -26,6 +30,6 @@ def board_and_panels(*, game: Game, user: Any) -> str:
     shown = seen.presented(game=game, seat=seat)
     names = [player_name(one) for one in selectors.seats_of(game=game)]
     acting = game.to_act if game.status == GameStatus.ACTIVE else []
-    lines = text_lines(shown, names, you=seat, acting=acting)
-    board = seen.board(game=game, seat=seat).rstrip("\n")
+    lines = text_lines(shown, names, you=seat, acting=acting, say=words.translated)
+    board = words.text_lines(seen.board(game=game, seat=seat)).rstrip("\n")
     return "\n".join([board, "", *lines]) + "\n" if lines else board + "\n"

@@ -27,6 +27,7 @@ from django.db import transaction
 
 from games import concurrency, errors, log, projection, store, stores
 from games.models import Event, Game
+from rules.words import msg
 
 # Reads a change may take while other writes keep changing its game before it is stored. Each
 # loss means another writer's commit, which usually moves the seq on (the next read refuses the
@@ -106,7 +107,7 @@ def write(game_id: int, decide: Callable[[Change], T], *, move: bool = False, us
             with concurrency.opened(optimistic=move) as strategy:
                 game = strategy.read(game_id, whole=move, user_id=user_id, idempotency_key=idempotency_key)
                 if game is None:
-                    raise errors.GameNotFound(f"there is no game {game_id}")
+                    raise errors.GameNotFound(msg("there is no game {id}", id=game_id))
                 change = Change(game, strategy, one_unit=move)
                 answer = decide(change)
                 change._close()

@@ -17,6 +17,7 @@ but on the players' path, so a flood forging the account's From delays none of t
     resign <id>, draw <id>, takeback <id>
                                       as the same words in a reply to the game's mail
     analysis <id>                     a finished game's analysis, mailed when it is done
+    language nl | en (taal nl | en)   mail and pages in Dutch or English
 """
 
 from __future__ import annotations
@@ -24,11 +25,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from accounts import selectors as account_selectors
 from apikit import errors as apikit_errors
 from games import errors, selectors, text_board
 from games import services as game_services
 from mail import compose
+from mail.language import speaking
 from mail.models import Inbound
 
 # Its parts, not the package: the package holds inbound, which calls the commands.
@@ -36,7 +43,7 @@ from mail.services import addresses, outbound, preferences, replies, sending
 from rules.errors import RulesError
 
 WORD = re.compile(r"[a-z_]+")
-NO_SUCH_GAME = "There is no game {id} that you can see: check its number (the answer to games lists yours)."
+NO_SUCH_GAME = gettext_noop("There is no game %(id)s that you can see: check its number (the answer to games lists yours).")
 
 
 def handle(inbound: Inbound, message: Any, proven: int | None = None) -> tuple[str, str]:
@@ -58,17 +65,23 @@ def handle(inbound: Inbound, message: Any, proven: int | None = None) -> tuple[s
     inbound.user_id = user_id
     account = account_selectors.mail_account(user_id=user_id)
     inbound.command = command[:300]
+    with speaking(account):  # the answer in the account's language
+        return _command_do(inbound, account, command)
+
+
+def _command_do(inbound: Inbound, account: dict, command: str) -> tuple[str, str]:
     words = command.lower().split()
     verb = words[0] if words else "help"
     handler = COMMANDS.get(verb)
     if handler is None:
-        _say(inbound, account, [f"The server did not understand {command[:60]!r}.", ""] + compose.server_help_lines())
+        _say(inbound, account, [_("The server did not understand %(command)r.") % {"command": command[:60]}, ""]
+             + compose.server_help_lines(selectors.rules_catalogue()))
         return "unknown_command", f"not a command: {command[:100]!r}"
     try:
         return handler(inbound, account, words[1:])
     except (apikit_errors.ServiceError, RulesError) as error:
         detail = error.detail if isinstance(error, apikit_errors.ServiceError) else error.message
-        _say(inbound, account, [f"Not done ({verb}): {detail}"])
+        _say(inbound, account, [_("Not done (%(verb)s): %(why)s") % {"verb": verb, "why": _(str(detail))}])
         return error.code, detail
 
 
@@ -85,7 +98,7 @@ def _say(inbound: Inbound, account: dict, lines: list[str], game_id: int | None 
     user = account["user"]
     body = [compose.wrap(line) if len(line) > compose.WIDTH else line for line in lines]
     body += compose.footer(game_id, addresses.unsubscribe_url(user.pk), addresses.command_address(user.pk))
-    subject = sending.clean_header(inbound.subject) or "your mail"
+    subject = sending.clean_header(inbound.subject) or _("your mail")
     mail = compose.Mail(subject if subject.lower().startswith("re:") else f"Re: {subject}"[:200],
                         "\n".join(body) + "\n", compose.as_html(body))
     outbound.outgoing_make(user.pk, account["email"], outbound.ANSWER, None, None, mail,
@@ -103,16 +116,16 @@ def _games(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]
     user = account["user"]
     games = selectors.account_games(user=user)
     if not games:
-        lines = ["You have no open or active games. Open one with: new scavenge",
-                 "or ask to be paired with: seek scavenge"]
+        lines = [_("You have no open or active games. Open one with: new scavenge"),
+                 _("or ask to be paired with: seek scavenge")]
     else:
-        lines = [f"Your games ({len(games)}):", ""]
+        lines = [_("Your games (%(count)s):") % {"count": len(games)}, ""]
         for game in games:
-            turn = ("your turn" if game["seat"] in game["to_act"] else "waiting for another player") \
-                if game["status"] == "active" else "waiting for players to join"
+            turn = (_("your turn") if game["seat"] in game["to_act"] else _("waiting for another player")) \
+                if game["status"] == "active" else _("waiting for players to join")
             lines.append(f"  {game['game']}  {game['rules']}: {turn}")
             if game["seat"] is not None:
-                lines.append(f"      reply to: {addresses.reply_address(user.pk, game['game'], game['seat'])}")
+                lines.append("      " + _("reply to: %(address)s") % {"address": addresses.reply_address(user.pk, game["game"], game["seat"])})
     _say(inbound, account, lines)
     return "games", f"{len(games)} game(s) listed"
 
@@ -127,22 +140,23 @@ def _games_open(inbound: Inbound, account: dict) -> tuple[str, str]:
 
     user = account["user"]
     games = list(selectors.game_list(user=user, status="open").order_by("-pk")[:OPEN_LISTED])
-    lines = [f"Games waiting for players ({len(games)}{'+' if len(games) == OPEN_LISTED else ''}):"]
+    lines = [_("Games waiting for players (%(count)s):") % {"count": f"{len(games)}{'+' if len(games) == OPEN_LISTED else ''}"}]
     for game in games:
         seats = selectors.seats_of(game=game)
         taken = [compose.player_name(seat) for seat in seats if seat["username"] or seat["bot"]]
-        lines.append(compose.wrap(f"  {game.pk}  {game.rules}, {len(taken)} of {game.players} seats taken "
-                                  f"({', '.join(taken) or 'none'}){_clock_words(game.time_control)}: join {game.pk}", " " * 6))
+        lines.append(compose.wrap(f"  {game.pk}  " + _("%(game)s, %(taken)s of %(seats)s seats taken (%(who)s)%(clock)s: join %(id)s") % {
+            "game": game.rules, "taken": len(taken), "seats": game.players, "who": ", ".join(taken) or _("none"),
+            "clock": _clock_words(game.time_control), "id": game.pk}, " " * 6))
     if not games:
-        lines.append("  none now. Open one with: new <game> (see help)")
+        lines.append("  " + _("none now. Open one with: new <game> (see help)"))
     seeks = [seek for seek in competition.seek_list(user=user, mine=False) if seek["username"] != user.username]
-    lines += ["", f"Players looking for a game ({len(seeks)}):"]
+    lines += ["", _("Players looking for a game (%(count)s):") % {"count": len(seeks)}]
     for seek in seeks[:OPEN_LISTED]:
-        lines.append(compose.wrap(f"  {seek['username']}: {seek['rules']}, {seek['players']} players"
-                                  f"{_clock_words(seek['time_control'])}{', rated' if seek['rated'] else ''}: "
-                                  f"seek {seek['rules']} players {seek['players']}", " " * 6))
+        lines.append(compose.wrap(f"  {seek['username']}: " + _("%(game)s, %(players)s players%(clock)s%(rated)s") % {
+            "game": seek["rules"], "players": seek["players"], "clock": _clock_words(seek["time_control"]),
+            "rated": ", " + _("rated") if seek["rated"] else ""} + f": seek {seek['rules']} players {seek['players']}", " " * 6))
     if not seeks:
-        lines.append("  none now. Be the first with: seek <game>")
+        lines.append("  " + _("none now. Be the first with: seek <game>"))
     _say(inbound, account, lines)
     return "games", f"{len(games)} open game(s), {len(seeks)} seek(s) listed"
 
@@ -150,9 +164,9 @@ def _games_open(inbound: Inbound, account: dict) -> tuple[str, str]:
 def _clock_words(control: dict | None) -> str:
     control = control or {}
     if control.get("type") == "correspondence":
-        return f", {control.get('days')} days a move"
+        return ", " + _("%(days)s days a move") % {"days": control.get("days")}
     if control.get("type") == "step":
-        return f", {control.get('seconds')} s a move"
+        return ", " + _("%(seconds)s s a move") % {"seconds": control.get("seconds")}
     return ""
 
 
@@ -165,7 +179,7 @@ def _visible_game_id(account: dict, words: list[str]) -> int | None:
 
 
 def _no_such_game(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
-    _say(inbound, account, [NO_SUCH_GAME.format(id=words[0] if words else "?")])
+    _say(inbound, account, [_(NO_SUCH_GAME) % {"id": words[0] if words else "?"}])
     return "game_not_found", "no such game, or not one the sender may see"
 
 
@@ -178,7 +192,8 @@ def _board(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]
     game = selectors.game_get(game_id=game_id)
     inbound.game_id = game_id
     summary = selectors.game_summary(game=game)
-    lines = [compose.wrap(f"The board of {compose.title(summary)} at move {game.seq} ({game.status}):"), "",
+    lines = [compose.wrap(_("The board of %(game)s at move %(seq)s (%(status)s):") % {
+        "game": compose.title(summary), "seq": game.seq, "status": compose.status_word(game.status)}), "",
              text_board.board_and_panels(game=game, user=user).rstrip("\n")]
     _say(inbound, account, lines, game_id)
     return "board", f"board of game {game_id} sent"
@@ -187,27 +202,27 @@ def _board(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]
 def _password(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
     from mail import signup
 
-    _say(inbound, account, ["To set a password for the web (mail goes on as it is), open:", f"  {signup.password_url(account['user'])}"])
+    _say(inbound, account, [_("To set a password for the web (mail goes on as it is), open:"), f"  {signup.password_url(account['user'])}"])
     return "password_link", "password link sent"
 
 
 def _register(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
-    _say(inbound, account, [compose.wrap(f"This address already belongs to the account {account['username']}: "
-                                         "mail help for what you can do.")])
+    _say(inbound, account, [compose.wrap(_("This address already belongs to the account %(name)s: mail help for what you can do.")
+                                         % {"name": account["username"]})])
     return "registered_already", "the address has an account"
 
 
 def _settings_of(words: list[str]) -> tuple[str, int, dict, dict | None]:
     """`<game> [players N] [days D | step S] [key=value ...]` as (rules, players, options, clock)."""
     if not words:
-        raise errors.InvalidInput("name the game, like: new scavenge")
+        raise errors.InvalidInput(_("name the game, like: new scavenge"))
     rules_id, players, options, clock = words[0], 2, {}, None
     rest = iter(words[1:])
     for word in rest:
         if word in ("players", "days", "step"):
             number = next(rest, "")
             if not number.rstrip("s").isdigit():
-                raise errors.InvalidInput(f"{word} takes a number, like: {word} 3")
+                raise errors.InvalidInput(_("%(word)s takes a number, like: %(word)s 3") % {"word": word})
             value = int(number.rstrip("s"))
             if word == "players":
                 players = value
@@ -219,7 +234,7 @@ def _settings_of(words: list[str]) -> tuple[str, int, dict, dict | None]:
             key, _, value = word.partition("=")
             options[key] = int(value) if value.isdigit() else {"true": True, "false": False}.get(value, value)
         else:
-            raise errors.InvalidInput(f"{word!r} is not a setting of new: see help")
+            raise errors.InvalidInput(_("%(word)r is not a setting of new: see help") % {"word": word})
     return rules_id, players, options, clock
 
 
@@ -227,11 +242,12 @@ def _new(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
     rules_id, players, options, clock = _settings_of(words)
     game = game_services.game_create(creator=account["user"], rules_id=rules_id, players=players, options=options,
                                      time_control=clock)
-    lines = [f"Game {game.pk} ({rules_id}, {players} players) is open. It starts when every seat is taken.",
+    lines = [_("Game %(id)s (%(game)s, %(players)s players) is open. It starts when every seat is taken.")
+             % {"id": game.pk, "game": rules_id, "players": players},
              "",
-             "Others join by mailing this line to " + addresses.server_address() + ":",
+             _("Others join by mailing this line to %(address)s:") % {"address": addresses.server_address()},
              f"  join {game.pk}",
-             f"or on the web: {compose.game_url(game.pk)}"]
+             _("or on the web: %(url)s") % {"url": compose.game_url(game.pk)}]
     _say(inbound, account, lines, game.pk)
     return "game_opened", f"game {game.pk} opened"
 
@@ -243,9 +259,9 @@ def _join(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
         return _no_such_game(inbound, account, words)
     seat = game_services.game_join(game_id=game_id, user=user)
     game = selectors.game_get(game_id=game_id)
-    lines = [f"You have seat {seat.index} in game {game_id}."]
-    lines.append("The game has started: mails about it come from now on." if game.status == "active"
-                 else "It starts when every seat is taken; a mail will say so.")
+    lines = [_("You have seat %(seat)s in game %(id)s.") % {"seat": seat.index, "id": game_id}]
+    lines.append(_("The game has started: mails about it come from now on.") if game.status == "active"
+                 else _("It starts when every seat is taken; a mail will say so."))
     _say(inbound, account, lines, game_id)
     return "joined", f"seat {seat.index} in game {game_id}"
 
@@ -257,8 +273,8 @@ def _seek(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
     seek = pairing.seek_create(user=account["user"], rules_id=rules_id, players=players, options=options or None,
                                time_control=clock or {"type": "correspondence", "days": 3}, rated=False,
                                expires_in=pairing.MAX_EXPIRES_IN)
-    _say(inbound, account, [f"You are looking for a game of {rules_id} ({players} players). When you are paired, "
-                            "a mail says the game has started; the seek lasts a week."])
+    _say(inbound, account, [_("You are looking for a game of %(game)s (%(players)s players). When you are paired, "
+                              "a mail says the game has started; the seek lasts a week.") % {"game": rules_id, "players": players}])
     return "seeking", f"seek {seek.pk}"
 
 
@@ -272,7 +288,7 @@ def _life(inbound: Inbound, account: dict, words: list[str], verb: str) -> tuple
     inbound.seat = selectors.seat_of(game=game, user=user)
     word = " ".join([verb, *words[1:]])
     if word not in replies.LIFE_COMMANDS:
-        raise errors.InvalidInput(f"{word!r} is not a command: see help")
+        raise errors.InvalidInput(_("%(word)r is not a command: see help") % {"word": word})
     return replies.life_do(inbound, account, preferences.preference_of(user.pk), game, word)
 
 
@@ -281,9 +297,27 @@ def _analysis(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, s
 
     game_id = _game_id(words)
     if game_id is None:
-        raise errors.InvalidInput("name the game, like: analysis 42")
+        raise errors.InvalidInput(_("name the game, like: analysis 42"))
     inbound.game_id = game_id
     return analysis_mail.request_by_mail(account=account, game_id=game_id, say=lambda lines: _say(inbound, account, lines, game_id))
+
+
+def _language(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    """`language nl` (or `taal nl`): the account's language for mail and pages; the answer comes
+    in the language chosen."""
+    from games import services as accounts  # the account's own setting, as the account page sets it
+
+    chosen = words[0] if words else ""
+    choices = dict(settings.LANGUAGES)
+    if chosen not in choices:
+        _say(inbound, account, [_("Name a language: %(choices)s, like: language nl") % {
+            "choices": ", ".join(f"{code} ({name})" for code, name in choices.items())}])
+        return "invalid_input", f"not a language: {chosen!r}"
+    accounts.account_update(user=account["user"], language=chosen)
+    with translation.override(chosen):
+        # Translators: said in the language just chosen, so each language names itself here.
+        _say(inbound, account, [_("Your mail and pages are in English from now on.")])
+    return "language_set", f"language {chosen}"
 
 
 def _game_id(words: list[str]) -> int | None:
@@ -295,7 +329,7 @@ COMMANDS = {
     "resign": lambda i, a, w: _life(i, a, w, "resign"),
     "draw": lambda i, a, w: _life(i, a, w, "draw"),
     "takeback": lambda i, a, w: _life(i, a, w, "takeback"),
-    "analysis": _analysis,
+    "analysis": _analysis, "language": _language, "taal": _language,
 }
 # Outcomes that did what was asked.
-DONE = {"password_link", "registered_already", "help", "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent"}
+DONE = {"language_set", "password_link", "registered_already", "help", "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent"}

@@ -84,9 +84,13 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Sessions, CSRF, the session's user and messages: Django's, for every caller but a token's.
     "project.middleware.BrowserSessionMiddleware",
+    # The reader's language: the switcher's cookie or Accept-Language (a token caller's errors too) ...
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "project.middleware.BrowserCsrfViewMiddleware",
     "project.middleware.BrowserAuthenticationMiddleware",
+    # ... and a signed-in account's own choice above both (project.i18n).
+    "project.i18n.AccountLanguageMiddleware",
     "project.middleware.BrowserMessageMiddleware",
 ]
 
@@ -101,6 +105,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.tz",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -199,7 +205,11 @@ LOGIN_URL = "web:login"
 LOGIN_REDIRECT_URL = "web:lobby"
 LOGOUT_REDIRECT_URL = "web:lobby"
 
-LANGUAGE_CODE = "en-us"
+# English and Dutch (docs/development.md#translations): an account's own choice, else the
+# browser's Accept-Language (or the switcher's cookie), else English (project.i18n).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("nl", "Nederlands")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -25,6 +25,7 @@ from rules import notation
 from rules import presentation as shown
 from rules.errors import InvalidOptions, MalformedMove
 from rules.options import Option
+from rules.words import msg
 
 Move = dict[str, Any]
 State = Any
@@ -234,14 +235,16 @@ class Rules(ABC):
 
     def prompt(self, state: State, seat: int) -> str:
         """One line, to the seat that must act: what to do now."""
-        return "Your move: choose one of your legal moves."
+        return msg("Your move: choose one of your legal moves.")
 
     def ending(self, state: State) -> str | None:
         """How the rules decided the game, in a few words a result line ends with ("the last
         glacier melted"), or None while it goes on. The default words the outcome's reason code;
         a game whose code alone would hide what decided it (a tie-break) says more."""
         outcome = self.outcome(state)
-        return None if outcome is None else outcome.reason.replace("_", " ")
+        if outcome is None:
+            return None
+        return ENDINGS.get(outcome.reason) or outcome.reason.replace("_", " ")
 
     def cells(self, state: State, seat: int | None) -> dict[str, str]:
         """Each board cell the seat sees, by its target name, with a short text of what is on
@@ -270,3 +273,18 @@ class Rules(ABC):
         if found:
             raise MalformedMove(f"{text.strip()!r} reads as {len(found)} moves; legal moves: {listed}", "ambiguous_notation")
         raise MalformedMove(f"no legal move reads {text.strip()!r}; legal moves: {listed}", "unknown_notation")
+
+
+# The shipped games' reason codes for an end, as `Rules.ending` words them (translatable:
+# rules.words); a reason not listed is worded from its code.
+ENDINGS = {
+    "good_stuff_home": msg("good stuff home"),
+    "last_player_standing": msg("last player standing"),
+    "stack_empty": msg("stack empty"),
+    "last_player_left": msg("last player left"),
+    "forfeit": msg("forfeit"),
+    "the last glacier melted": msg("the last glacier melted"),
+    "the last glacier melted; equal scores, a draw": msg("the last glacier melted; equal scores, a draw"),
+    "no glacier met a fire for 40 turns": msg("no glacier met a fire for 40 turns"),
+    "no glacier met a fire for 40 turns; equal scores, a draw": msg("no glacier met a fire for 40 turns; equal scores, a draw"),
+}

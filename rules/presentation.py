@@ -24,11 +24,15 @@ from __future__ import annotations
 from typing import Any
 
 from rules.text import fit
+from rules.words import Message, msg, nmsg
 
 # Seat colours: CSS colour names a client may use as they are. Distinct from the board colours the
 # games themselves use, readable on a light square and on a dark tile.
 SEAT_COLOURS = ("crimson", "royalblue", "darkorange", "seagreen")
-COLOUR_NAMES = {"crimson": "Red", "royalblue": "Blue", "darkorange": "Orange", "seagreen": "Green"}
+COLOUR_NAMES = {"crimson": msg("Red"), "royalblue": msg("Blue"), "darkorange": msg("Orange"), "seagreen": msg("Green")}
+# The reasons a player or the server ends a game with (the result's `reason`), in words.
+REASON_WORDS = {"resigned": msg("resigned"), "draw_agreed": msg("draw agreed"), "aborted": msg("aborted"),
+                "timeout": msg("timeout"), "forfeit": msg("forfeit"), "finished": msg("finished")}
 
 
 def item(label: str, value: Any) -> dict[str, Any]:
@@ -85,31 +89,41 @@ def touched(before: dict[str, str], after: dict[str, str]) -> list[str]:
 def end_words(shown: dict[str, Any], result: dict[str, Any] | None) -> str:
     """How a finished game ended, in words: the rules' `ending` where they decided it, else the
     result's reason code worded ("draw_agreed": "draw agreed")."""
-    return shown.get("ending") or str((result or {}).get("reason", "finished")).replace("_", " ")
+    if shown.get("ending"):
+        return shown["ending"]
+    reason = str((result or {}).get("reason", "finished"))
+    return REASON_WORDS.get(reason) or reason.replace("_", " ")
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
-def text_lines(shown: dict[str, Any], names: list[str], *, you: int | None = None, acting: tuple | list = ()) -> list[str]:
+def _same(text: str) -> str:
+    return text
+
+
+def text_lines(shown: dict[str, Any], names: list[str], *, you: int | None = None, acting: tuple | list = (),
+               say=_same) -> list[str]:
     """The presentation in plain text, for mails and text boards: the prompt, a line per seat
     (who sits there, the seat's name, its score and resources) and the cells the last move
-    changed. `names` are the players by seat; `acting` the seats the game waits for. Lines fit
-    78 columns (`rules.text.fit`), so every text surface shows the same words."""
-    lines = [f"Now: {shown['prompt']}"] if shown.get("prompt") else []
-    lines += [_seat_line(one, names, you, acting) for one in shown.get("panels", [])]
+    changed. `names` are the players by seat; `acting` the seats the game waits for; `say` writes
+    a `rules.words.Message` in the reader's language (English as it is). Lines fit 78 columns
+    (`rules.text.fit`), so every text surface shows the same words."""
+    lines = [say(msg("Now: {prompt}", prompt=shown["prompt"]))] if shown.get("prompt") else []
+    lines += [_seat_line(one, names, you, acting, say) for one in shown.get("panels", [])]
     if shown.get("touched"):
-        lines.append(f"The last move changed: {' '.join(shown['touched'])}")
+        lines.append(say(msg("The last move changed: {cells}", cells=" ".join(shown["touched"]))))
     return fit(lines)
 
 
-def _seat_line(shown: dict[str, Any], names: list[str], you: int | None, acting: tuple | list) -> str:
+def _seat_line(shown: dict[str, Any], names: list[str], you: int | None, acting: tuple | list, say=_same) -> str:
     seat = shown["seat"]
-    tags = [shown["name"], *(["you"] if seat == you else []), *(["to act"] if seat in acting else []),
-            *(["out"] if shown["out"] else [])]
+    tags = [shown["name"], *([say(msg("you"))] if seat == you else []), *([say(msg("to act"))] if seat in acting else []),
+            *([say(msg("out"))] if shown["out"] else [])]
     parts = [f"{part['label']} {part['value']}" for part in shown["score_parts"]]
-    told = [f"score {shown['score']:g}" + (f" ({', '.join(parts)})" if parts else "")] if shown["score"] is not None else parts
+    told = [say(msg("score {score}", score=f"{shown['score']:g}")) + (f" ({', '.join(parts)})" if parts else "")] \
+        if shown["score"] is not None else parts
     told += [f"{part['label']} {part['value']}" for part in shown["resources"]] + shown["notes"]
-    who = names[seat] if seat < len(names) else f"seat {seat}"
+    who = names[seat] if seat < len(names) else say(msg("seat {seat}", seat=seat))
     return f"  {who} ({', '.join(tags)}): {'; '.join(told) or '-'}"

@@ -144,6 +144,14 @@ def _drop_test_databases_behind_pgbouncer() -> None:
 _drop_test_databases_behind_pgbouncer()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The Dutch catalogues compiled where their .mo is missing or stale (project/messages.py),
+    so a fresh clone's test run reads them as `make test`'s does."""
+    from project.messages import compile_stale
+
+    compile_stale()
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_newgateway(gateway) -> None:
     """A parallel run's process gets its Redis db, channel namespace and var directory before it
@@ -177,6 +185,17 @@ def _rate_limits_out_of_the_way(settings):
 # one fast round (tests/api/test_games_api.py still signs in with the password it set, and is
 # refused a wrong one). Deployments keep Django's hashers.
 FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _default_language_between_tests():
+    """A request leaves its language active in its thread (Django's LocaleMiddleware does not
+    undo it, the next request picks its own): a test that calls the code directly after another
+    test's Dutch request reads English, as a fresh process would."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

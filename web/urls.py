@@ -1,5 +1,6 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
+from django.views.i18n import JavaScriptCatalog
 
 from project.throttles import password_form_limited
 from web import views
@@ -8,6 +9,9 @@ app_name = "web"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("language/", views.language, name="language"),
+    # The scripts' words (djangojs.po) for the reader's language: gettext() and friends.
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("signup/", password_form_limited(views.signup, per_username=False), name="signup"),
     path("login/", password_form_limited(auth_views.LoginView.as_view(template_name="web/login.html")), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -10,11 +10,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
+from django.views.i18n import set_language
 
 from accounts import services as account_services
 from apikit import errors as apikit_errors
 from competition import selectors as competition_selectors
-from games import errors, selectors, text_board
+from games import errors, selectors, text_board, words
+from web import table
 from project import http
 from web import table
 
@@ -32,7 +34,7 @@ def signup(request):
         try:
             user, _ = account_services.account_create(username=username, password=request.POST.get("password", ""), email=email)
         except apikit_errors.ServiceError as error:
-            problem = error.detail
+            problem = words.translated(error.detail)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("web:lobby")
@@ -101,3 +103,13 @@ def new_tournament(request):
 
 def tournament(request, tournament_id: int):
     return render(request, "web/tournament.html", {"tournament_id": tournament_id})
+
+
+@require_http_methods(["POST"])
+def language(request):
+    """The switcher on every page: Django's set_language (a cookie, then back where the reader
+    was), and a signed-in account's own setting too, so its mail follows."""
+    chosen = request.POST.get("language", "")
+    if request.user.is_authenticated and chosen in dict(settings.LANGUAGES):
+        services.account_update(user=request.user, language=chosen)
+    return set_language(request)

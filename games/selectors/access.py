@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q
 
 from games import errors
 from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
+from rules.words import msg
 
 
 def game_get(*, game_id: int) -> Game:
@@ -17,7 +18,7 @@ def game_get(*, game_id: int) -> Game:
         seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
         return Game.objects.prefetch_related(seats).get(pk=game_id)
     except Game.DoesNotExist:
-        raise errors.GameNotFound(f"there is no game {game_id}") from None
+        raise errors.GameNotFound(msg("there is no game {id}", id=game_id)) from None
 
 
 def game_owner_id(*, game_id: int) -> int | None:
@@ -51,7 +52,7 @@ def game_for(*, game_id: int, user: Any, invitation: str = "") -> Game:
         check_invitation(invitation)
     game = game_get(game_id=game_id)
     if game.private and not may_see(game=game, user=user, invitation=invitation):
-        raise errors.GameNotFound(f"there is no game {game_id}")
+        raise errors.GameNotFound(msg("there is no game {id}", id=game_id))
     return game
 
 

@@ -11,7 +11,7 @@ from django.conf import settings
 
 import bots
 import rules
-from games import errors
+from games import errors, words
 from rules import docs as rules_docs
 from rules.errors import UnknownRules
 
@@ -20,7 +20,7 @@ GAME_DOCS = Path(settings.BASE_DIR) / "docs" / "games"
 
 def rules_catalogue() -> list[dict[str, Any]]:
     """Every game this server plays, as `GET /api/rules/` lists it."""
-    return [game.describe() for game in rules.catalog().values()]
+    return [_in_readers_words(game.describe()) for game in rules.catalog().values()]
 
 
 def rules_detail(*, rules_id: str) -> dict[str, Any]:
@@ -30,7 +30,13 @@ def rules_detail(*, rules_id: str) -> dict[str, Any]:
         game = rules.get(rules_id)
     except UnknownRules as error:
         raise errors.RulesNotFound(str(error.message if hasattr(error, "message") else error)) from None
-    return {**game.describe(), "move_schema": _move_schema(game.id), "doc": _doc_of(game.id)}
+    return {**_in_readers_words(game.describe()), "move_schema": _move_schema(game.id), "doc": _doc_of(game.id)}
+
+
+def _in_readers_words(described: dict[str, Any]) -> dict[str, Any]:
+    """A game's description with its options' descriptions in the reader's language."""
+    options = [{**option, "description": words.translated(option.get("description", ""))} for option in described.get("options", [])]
+    return {**described, "options": options}
 
 
 @functools.cache

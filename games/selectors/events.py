@@ -6,10 +6,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from games import store
+from games import store, words
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
 from games.selectors.access import seat_of
 from rules import notation as move_notation
+from rules.words import msg
 
 
 def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = False) -> list[dict[str, Any]]:
@@ -30,7 +31,8 @@ def _with_texts(game: Game, events: list[Event], seat: int | None, everything: b
     state = store.state_at(game, events[0].seq - 1) if events and events[0].seq > 1 else None
     told = []
     for event in events:
-        told.append({**event_visible(event, seat, everything), "text": _event_text(game_rules, state, event, seat, everything)})
+        text = words.translated(_event_text(game_rules, state, event, seat, everything))  # the reader's language
+        told.append({**event_visible(event, seat, everything), "text": text})
         state = store.fold_event(
             game_rules, game.seed, state, event.kind, event.seat, event.payload, earlier=lambda seq: store.state_at(game, seq)
         )
@@ -40,7 +42,7 @@ def _with_texts(game: Game, events: list[Event], seat: int | None, everything: b
 def _event_text(game_rules: Any, state: Any, event: Event, seat: int | None, everything: bool) -> str:
     payload = event.payload
     if event.kind == EventKind.CREATED:
-        return "game created"
+        return msg("game created")
     if event.kind == EventKind.SYSTEM:
         return _system_text(payload)
     public_move = (event.public_payload or {}).get("move")
@@ -49,15 +51,15 @@ def _event_text(game_rules: Any, state: Any, event: Event, seat: int | None, eve
         isinstance(public_move, dict) and isinstance(payload.get("move"), dict) and public_move.items() >= payload["move"].items()
     )
     if not shown:
-        return "chose in secret"
+        return msg("chose in secret")
     move = payload.get("move")  # an event's payload holds the move and what came of it
     if not isinstance(move, dict):
-        return "timeout: forfeit" if payload.get("forfeit") else "timeout"
+        return msg("timeout: forfeit") if payload.get("forfeit") else msg("timeout")
     try:
         text = game_rules.describe_move(state, event.seat, move)
     except Exception:  # a move as stored that the notation does not read back: its fields say enough
         text = _fields_text(move)
-    return f"timeout: {text}" if event.kind == EventKind.TIMEOUT else text
+    return msg("timeout: {move}", move=text) if event.kind == EventKind.TIMEOUT else text
 
 
 def _fields_text(move: dict[str, Any]) -> str:
@@ -68,11 +70,22 @@ def _fields_text(move: dict[str, Any]) -> str:
 
 def _system_text(payload: dict[str, Any]) -> str:
     if payload.get("type") == store.TAKEBACK:
-        return f"takeback: event {payload['undo']} undone"
+        return msg("takeback: event {seq} undone", seq=payload["undo"])
     if payload.get("type") == "seat_taken":
-        who = payload.get("username") or f"bot {payload.get('bot')}"
-        return f"{who} takes a seat"
-    return str(payload.get("type", "system")).replace("_", " ")
+        who = payload.get("username") or msg("bot {name}", name=payload.get("bot"))
+        return msg("{who} takes a seat", who=who)
+    kind = str(payload.get("type", "system"))
+    return SYSTEM_WORDS.get(kind) or kind.replace("_", " ")
+
+
+# The system events' words (games.services.life, lobby), translatable (rules.words).
+SYSTEM_WORDS = {
+    "game_started": msg("game started"), "resign": msg("resign"), "abort": msg("abort"), "seat_left": msg("seat left"),
+    "cancel": msg("cancel"), "adjourned": msg("adjourned"), "draw_offered": msg("draw offered"),
+    "draw_accepted": msg("draw accepted"), "draw_declined": msg("draw declined"), "draw_agreed": msg("draw agreed"),
+    "takeback_requested": msg("takeback requested"), "takeback_accepted": msg("takeback accepted"),
+    "takeback_declined": msg("takeback declined"),
+}
 
 
 def event_visible(event: Event, seat: int | None, everything: bool = False) -> dict[str, Any]:

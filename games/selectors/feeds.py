@@ -14,6 +14,7 @@ from games import deadlines, errors
 from games.models import Event, EventKind, Game, GameStatus, Seat
 from games.selectors.access import seat_of
 from games.selectors.game import earliest_deadline
+from rules.words import msg
 
 
 def account_games(*, user: Any, also: list[int] | tuple[int, ...] = ()) -> list[dict[str, Any]]:
@@ -71,7 +72,7 @@ def account_game_of(*, game_id: int, seat: int | None) -> dict[str, Any]:
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
     game = Game.objects.prefetch_related(seats, "deadlines").filter(pk=game_id).first()
     if game is None:
-        raise errors.GameNotFound(f"there is no game {game_id}")
+        raise errors.GameNotFound(msg("there is no game {id}", id=game_id))
     return account_game(game, seat)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import QuerySet
 
-from games import deadlines, errors, store
+from games import deadlines, errors, store, words
 from games.models import Event, EventKind, Game, GameStatus
 from games.selectors.access import game_get, seat_of, visible_games
 from games.selectors.events import event_visible
@@ -53,7 +53,7 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         **game_summary(game=game),
         "your_seat": seat,
         "view": shown["view"],
-        "presentation": presented(game=game, seat=seat),
+        "presentation": words.translated(presented(game=game, seat=seat)),  # kept raw, read in the reader's language
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,
         "private": game.private,
@@ -164,7 +164,8 @@ def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]
 
 def board_text(*, game: Game, user: Any) -> str:
     """The board as text, as the caller's seat may see it (the rules' `render_text`)."""
-    return board(game=game, seat=seat_of(game=game, user=user))
+    # Its legend lines in the reader's language (games.words); the text itself is kept per seq.
+    return words.text_lines(board(game=game, seat=seat_of(game=game, user=user)))
 
 
 def view_at(*, game: Game, user: Any, at: int) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from django.db.models import Q
 from games import selectors
 from games.errors import GameNotFound, NotAPlayer, StaleSeq
 from games.models import Game
+from rules.words import msg
 
 # A bot seat, or a person's seat a stand-in bot plays after a timeout (`games.timeouts`).
 BOT_PLAYED = ~Q(bot="") | ~Q(stand_in="")
@@ -16,7 +17,7 @@ BOT_PLAYED = ~Q(bot="") | ~Q(stand_in="")
 
 def check_version(game: Game, expected_seq: int) -> None:
     if expected_seq != game.seq:
-        raise StaleSeq(f"expected_seq is {expected_seq} but the game is at {game.seq}", seq=game.seq)
+        raise StaleSeq(msg("expected_seq is {expected} but the game is at {seq}", expected=expected_seq, seq=game.seq), seq=game.seq)
 
 
 def hide_from_strangers(game: Game, user: Any) -> None:
@@ -24,7 +25,7 @@ def hide_from_strangers(game: Game, user: Any) -> None:
     checks this before anything else about the game (its seq, its status, the caller's seat)
     could be told. A public game costs one attribute read."""
     if game.private and not selectors.may_see(game=game, user=user):
-        raise GameNotFound(f"there is no game {game.pk}")
+        raise GameNotFound(msg("there is no game {id}", id=game.pk))
 
 
 def seat_of(game: Game, user: Any) -> int:

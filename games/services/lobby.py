@@ -18,6 +18,7 @@ from games import announce, selectors, signals, time_controls, writer
 from games.errors import AlreadySeated, GameNotFound, GameNotOpen, NotTheCreator
 from games.models import EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.services.common import hide_from_strangers, seat_of
+from rules.words import msg
 
 DEFAULT_TIME_CONTROL = {"type": "correspondence", "days": 14}
 
@@ -140,7 +141,7 @@ def invitation_decline(*, game_id: int, user: Any) -> None:
     def decide(change: writer.Change) -> None:  # an id no game has is told so, whatever its size
         updated = Invitation.objects.filter(game=change.game, user=user).update(status=InvitationStatus.DECLINED)
         if not updated:
-            raise GameNotFound(f"there is no game {game_id}")
+            raise GameNotFound(msg("there is no game {id}", id=game_id))
         announce.members_changed(change.game)  # its open streams end
         _invitation_changed(change.game, user.pk, InvitationStatus.DECLINED)
 
@@ -249,7 +250,7 @@ def game_join(*, game_id: int, user: Any, invitation: str = "") -> Seat:
     def decide(change: writer.Change) -> Seat:
         game = change.game
         if game.private and not _invited(game, user, invitation):
-            raise GameNotFound(f"there is no game {game_id}")  # a private game is not told apart from none
+            raise GameNotFound(msg("there is no game {id}", id=game_id))  # a private game is not told apart from none
         _check_open(game)
         if game.seats.filter(user=user).exists():
             raise AlreadySeated(f"you already have a seat in game {game.pk}")

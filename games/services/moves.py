@@ -20,6 +20,7 @@ from rules.base import Move, Rules
 from rules.errors import MalformedMove, NotYourTurn
 from rules.fields import require_mapping
 from rules.values import canonical_json
+from rules.words import msg
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def move_submit(
             return Submitted(_idempotent_replay(earlier, game_id, idempotency_key, digest), replayed=True)
         if isinstance(error, StaleSeq):
             raise
-        raise StaleSeq("another move was stored first", seq=Game.objects.get(pk=game_id).seq) from None
+        raise StaleSeq(msg("another move was stored first"), seq=Game.objects.get(pk=game_id).seq) from None
 
 
 def seat_act(*, game_id: int, seat: int, expected_seq: int, kind: str, move: Any = None, forfeit: bool = False) -> Event:
@@ -89,7 +90,7 @@ def act(change: writer.Change, seat: int, kind: str, payload: dict,
     if game.status != GameStatus.ACTIVE:
         raise GameNotActive(f"game {game.pk} is {game.status}; no moves now")
     if "move" in payload and seat not in game.to_act:
-        raise NotYourTurn(f"seat {seat} is not to act now; seats to act: {game.to_act}")
+        raise NotYourTurn(msg("seat {seat} is not to act now; seats to act: {acting}", seat=seat, acting=game.to_act))
     game_rules = store.rules_of(game)
     before = change.state()
     if "move" in payload:

@@ -22,6 +22,7 @@ from accounts import selectors as account_selectors
 from consumers import framework
 from games import selectors, time_controls
 from mail import chat_mail, compose
+from mail.language import speaking
 from mail.models import Cadence, Outgoing, OutgoingStatus, Preference
 from mail.services.addresses import reply_address, unsubscribe_url, verify_url
 from mail.services.preferences import MAIL, address_verified, preference_of
@@ -115,10 +116,11 @@ PROPOSED = (selectors.DRAW_OFFERED, selectors.TAKEBACK_REQUESTED)
 def _notice_make(account: dict[str, Any], preference: Preference, game_id: int, kind: str) -> int:
     user = account["user"]
     game = selectors.game_get(game_id=game_id)
-    context = seat_context(user, game, preference)
-    mail = {GAME_STARTED: compose.game_started, YOUR_TURN: compose.your_turn,
-            DEADLINE_WARNING: compose.deadline_warning, GAME_OVER: compose.game_over,
-            PROPOSAL: compose.proposal}[kind](context)
+    with speaking(account):  # the recipient's language, whoever's move caused the mail
+        context = seat_context(user, game, preference)
+        mail = {GAME_STARTED: compose.game_started, YOUR_TURN: compose.your_turn,
+                DEADLINE_WARNING: compose.deadline_warning, GAME_OVER: compose.game_over,
+                PROPOSAL: compose.proposal}[kind](context)
     return outgoing_make(user.pk, account["email"], kind, game_id, game.seq, mail, context["reply_to"], preference)
 
 
@@ -176,7 +178,8 @@ def _verification_request(user_id: int, address: str) -> int:
     account = account_selectors.mail_account(user_id=user_id)
     if not account or not address:
         return 0
-    mail = compose.verify_address({"to": address, "username": account["username"], "link": verify_url(user_id, address)})
+    with speaking(account):
+        mail = compose.verify_address({"to": address, "username": account["username"], "link": verify_url(user_id, address)})
     day = time_controls.now().date().isoformat()
     key = f"{user_id}:{VERIFY}:{hashlib.sha256(address.lower().encode()).hexdigest()[:16]}:{day}"
     return outgoing_make(user_id, address, VERIFY, None, None, mail, key=key, held=False)
@@ -229,7 +232,8 @@ def digests_send(*, at: dt.datetime | None = None) -> int:
                 continue
             account = account_selectors.mail_account(user_id=locked.user_id)
             items = [{"subject": item.subject, "text": item.text} for item in held]
-            mail = compose.digest(items, account["username"], unsubscribe_url(locked.user_id))
+            with speaking(account):
+                mail = compose.digest(items, account["username"], unsubscribe_url(locked.user_id))
             key = f"{locked.user_id}:digest:{held[0].pk}-{held[-1].pk}"
             outgoing_make(locked.user_id, account["email"] or held[-1].to, DIGEST, None, None, mail, key=key, held=False)
             digest = Outgoing.objects.get(key=key)

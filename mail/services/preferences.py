@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from consumers import framework
 from games import errors
@@ -71,11 +72,11 @@ def settings_of(*, user: Any) -> dict[str, Any]:
         "mail_on": preference.bounced_at is None and preference.cadence != Cadence.NONE,
         "play_forced": preference.play_forced,
         "address_confirmed": address_verified(user.pk, user.email),
-        "sent_when": SENT_WHEN,
+        "sent_when": gettext(SENT_WHEN),  # in the reader's language
     }
 
 
-SENT_WHEN = ("A mail when a game starts, when it is your turn, when a deadline nears and when a game "
+SENT_WHEN = gettext_noop("A mail when a game starts, when it is your turn, when a deadline nears and when a game "
              "ends (or one digest a day). Games whose step clock gives under an hour a move send no "
              "mail per turn, only the deadline warning. Forced moves are played for you if you chose that.")
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
+
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from apikit import errors as apikit_errors
-from chat import services as chat_service
 from chat import services as chat_services
-from games import errors, selectors, services
+from games import errors, selectors, services, words
 from mail import compose, conditionals, reply_text
+from mail.language import speaking
 from mail.models import Inbound, Outgoing, Preference, SeatAddress
 from mail.services.addresses import PLAY_ADDRESS, proven_address, unsubscribe_url
 from mail.services.outbound import ANSWER, PROVEN_ANSWER, outgoing_make, seat_context
@@ -28,11 +31,17 @@ def reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
         return "unknown_address", "no seat has this reply address (it may have been replaced)"
     inbound.user_id, inbound.game_id, inbound.seat = address.user_id, address.game_id, address.seat
     account = account_selectors.mail_account(user_id=address.user_id)
+    with speaking(account):  # the answer in the account's language
+        return _reply_read(inbound, message, address, account)
+
+
+def _reply_read(inbound: Inbound, message: Any, address: SeatAddress, account: dict) -> tuple[str, str]:
     user = account["user"]
     preference = preference_of(user.pk)
     if not account["email"] or inbound.sender.lower() != account["email"].lower():
-        said = (f"A mail from {inbound.sender or 'an unknown sender'} to your reply address for game {address.game_id} "
-                f"was refused: replies must come from your account's address, {account['email']}.")
+        said = _("A mail from %(sender)s to your reply address for game %(id)s was refused: replies must come from "
+                 "your account's address, %(address)s.") % {"sender": inbound.sender or _("an unknown sender"),
+                                                              "id": address.game_id, "address": account["email"]}
         _answer(inbound, account, preference, "forged_from", said, None)
         return "forged_from", f"the From, {inbound.sender!r}, is not the account's address"
     reply = reply_text.read(body_text(message))
@@ -40,27 +49,31 @@ def reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
     inbound.command = (command or " ".join(f"say {line}" for line in reply.chat))[:300]
     game = selectors.game_get(game_id=address.game_id)
     if selectors.seat_of(game=game, user=user) != address.seat:
-        _answer(inbound, account, preference, "not_a_player", "You no longer have this seat.", None)
+        _answer(inbound, account, preference, "not_a_player", _("You no longer have this seat."), None)
         return "not_a_player", "the account no longer has this seat"
     if reply.chat:
-        inbound.chat_note = _chat_post(game, user, reply.chat)
+        inbound.chat_note = _chat_post(inbound, game, user, reply.chat)
         if not command:
-            code = "chatted" if inbound.chat_note.startswith("Your chat") else "chat_refused"
+            code = "chatted" if inbound.chat_posted else "chat_refused"
             _answer(inbound, account, preference, code, "", game)
             return code, inbound.chat_note
     return _command_do(inbound, message, account, preference, game, command, reply.actions())
 
 
-def _chat_post(game: Any, user: Any, lines: list[str]) -> str:
+def _chat_post(inbound: Inbound, game: Any, user: Any, lines: list[str]) -> str:
     """The reply's chat lines into the game's chat (`chat.services.chat_post`): what the answer says of them."""
     posted = 0
+    inbound.chat_posted = False
     try:
         for line in lines:
-            chat_services.chat_post(game_id=game.pk, user=user, text=line[:chat_service.MAX_LENGTH])
+            chat_services.chat_post(game_id=game.pk, user=user, text=line[:chat_services.MAX_LENGTH])
             posted += 1
     except apikit_errors.ServiceError as error:
-        return f"Your chat lines were not all posted ({posted} of {len(lines)}, {error.code}): {error.detail}"
-    return f"Your chat line{'s are' if posted != 1 else ' is'} in game {game.pk}'s chat; the other players see it in their next mail."
+        return _("Your chat lines were not all posted (%(posted)s of %(all)s, %(code)s): %(why)s") % {
+            "posted": posted, "all": len(lines), "code": error.code, "why": words.translated(error.detail)}
+    inbound.chat_posted = True
+    return ngettext("Your chat line is in game %(id)s's chat; the other players see it in their next mail.",
+                    "Your chat lines are in game %(id)s's chat; the other players see them in their next mail.", posted) % {"id": game.pk}
 
 
 def _command_do(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any, command: str,
@@ -75,15 +88,15 @@ def _command_do(inbound: Inbound, message: Any, account: dict, preference: Prefe
         outgoing_make(user.pk, account["email"], ANSWER, game.pk, None, mail, key=answer_key(inbound), held=False)
         return code, "help sent" if word else "no command found in the reply: help sent"
     if word == "board":
-        _answer(inbound, account, preference, "board", f"The board of game {game.pk} as it stands:", game)
+        _answer(inbound, account, preference, "board", _("The board of game %(id)s as it stands:") % {"id": game.pk}, game)
         return "board", "board sent"
     if word in ("vacation on", "vacation off"):
         try:
             account_services.vacation_set(user=user, on=word.endswith("on"))
         except apikit_errors.ServiceError as error:
-            _answer(inbound, account, preference, error.code, f"Vacation not changed: {error.detail}", game)
+            _answer(inbound, account, preference, error.code, _("Vacation not changed: %(why)s") % {"why": words.translated(error.detail)}, game)
             return error.code, error.detail
-        said = "Your vacation has started: your clocks are stopped." if word.endswith("on") else "Your vacation is over: your clocks run again."
+        said = _("Your vacation has started: your clocks are stopped.") if word.endswith("on") else _("Your vacation is over: your clocks run again.")
         _answer(inbound, account, preference, word.replace(" ", "_"), said, game)
         return word.replace(" ", "_"), said
     if word in LIFE_COMMANDS:
@@ -97,16 +110,16 @@ def _command_do(inbound: Inbound, message: Any, account: dict, preference: Prefe
 # A reply's words for the game's life (games.services.life), each with the service call and the
 # answer's opening words. Several spellings name the same thing: people write "accept draw" too.
 LIFE_ACTIONS = [  # (outcome code, service, its arguments, the answer, the words that ask for it)
-    ("resigned", "resign", {}, "You resigned game {game}.", ["resign"]),
-    ("aborted", "abort", {}, "You aborted game {game}.", ["abort"]),
-    ("draw_offered", "draw", {"action": "offer"}, "You offered a draw in game {game}.", ["draw", "draw offer", "offer draw"]),
-    ("draw_accepted", "draw", {"action": "accept"}, "You accepted the draw in game {game}.", ["draw accept", "accept draw"]),
-    ("draw_declined", "draw", {"action": "decline"}, "You declined the draw in game {game}.", ["draw decline", "decline draw"]),
-    ("takeback_requested", "takeback", {"action": "request"}, "You asked to take back your last move in game {game}.",
+    ("resigned", "resign", {}, gettext_noop("You resigned game {game}."), ["resign"]),
+    ("aborted", "abort", {}, gettext_noop("You aborted game {game}."), ["abort"]),
+    ("draw_offered", "draw", {"action": "offer"}, gettext_noop("You offered a draw in game {game}."), ["draw", "draw offer", "offer draw"]),
+    ("draw_accepted", "draw", {"action": "accept"}, gettext_noop("You accepted the draw in game {game}."), ["draw accept", "accept draw"]),
+    ("draw_declined", "draw", {"action": "decline"}, gettext_noop("You declined the draw in game {game}."), ["draw decline", "decline draw"]),
+    ("takeback_requested", "takeback", {"action": "request"}, gettext_noop("You asked to take back your last move in game {game}."),
      ["takeback", "takeback request", "take back"]),
-    ("takeback_accepted", "takeback", {"action": "accept"}, "You accepted the takeback in game {game}.",
+    ("takeback_accepted", "takeback", {"action": "accept"}, gettext_noop("You accepted the takeback in game {game}."),
      ["takeback accept", "accept takeback"]),
-    ("takeback_declined", "takeback", {"action": "decline"}, "You declined the takeback in game {game}.",
+    ("takeback_declined", "takeback", {"action": "decline"}, gettext_noop("You declined the takeback in game {game}."),
      ["takeback decline", "decline takeback"]),
 ]
 
@@ -115,7 +128,7 @@ LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, 
 
 
 # The outcomes of a reply that did what it asked (any other is a refusal).
-DONE_CODES = {"played", "chatted", "signup_answered", "registered", "address_confirmed", "password_link",
+DONE_CODES = {"language_set", "played", "chatted", "signup_answered", "registered", "address_confirmed", "password_link",
               "registered_already", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
               "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent",
               *(code for code, *_ in LIFE_ACTIONS)}
@@ -126,10 +139,10 @@ def life_do(inbound: Inbound, account: dict, preference: Preference, game: Any, 
     try:
         getattr(services, call)(game_id=game.pk, user=account["user"], **kwargs)
     except apikit_errors.ServiceError as error:
-        _answer(inbound, account, preference, error.code, f"Not done ({word}): {error.detail}", game)
+        _answer(inbound, account, preference, error.code, _("Not done (%(verb)s): %(why)s") % {"verb": word, "why": words.translated(error.detail)}, game)
         return error.code, error.detail
     fresh = selectors.game_get(game_id=game.pk)
-    said = said.format(game=game.pk)
+    said = _(said).format(game=game.pk)
     if fresh.status == "finished" and game.status != "finished":
         said += f" The game is over: {str((fresh.result or {}).get('reason', 'finished')).replace('_', ' ')}."
     _answer(inbound, account, preference, code, said, fresh)
@@ -149,9 +162,9 @@ def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Prefe
     guard = int(first["seq"]) if first["seq"] else _replied_seq(message, user.pk, game.pk)
     if guard is None:  # no #seq and not a reply to one of our mails: which position it meant is unknown
         spec = first["move"].strip()
-        said = (f"Your move {spec!r} was not played: reply to the mail that asks for your move, or end "
-                f"the line with the guard it names (like {spec} #{game.seq}), so a mail sent twice or "
-                f"late is never played in another position.")
+        said = _("Your move %(move)r was not played: reply to the mail that asks for your move, or end the line with "
+                 "the guard it names (like %(move)s #%(seq)s), so a mail sent twice or late is never played in another "
+                 "position.") % {"move": spec, "seq": game.seq}
         _answer(inbound, account, preference, "no_guard", said, game)
         return "no_guard", "no #seq and no In-Reply-To naming one of our mails"
     played: list[str] = []
@@ -167,14 +180,15 @@ def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Prefe
             detail = error.detail if isinstance(error, apikit_errors.ServiceError) else error.message
             fresh = selectors.game_get(game_id=game.pk)
             said = _played_words(game.pk, played)
-            said += f"Your move {spec!r} was not played ({code}): {detail}"
+            said += _("Your move %(move)r was not played (%(code)s): %(why)s") % {"move": spec, "code": code, "why": words.translated(detail)}
             if index + 1 < len(specs):
-                said += f" The {_count(len(specs) - index - 1, 'move')} after it {'was' if len(specs) - index == 2 else 'were'} not tried."
+                left = len(specs) - index - 1
+                said += " " + ngettext("The %(count)s move after it was not tried.", "The %(count)s moves after it were not tried.", left) % {"count": left}
             _answer(inbound, account, preference, code, said, fresh)
             return code, detail
         game = selectors.game_get(game_id=game.pk)
         played.append(next((e["text"] for e in selectors.events_visible(game=game, user=user, after=event_seq - 1, notation=True)
-                            if e["seq"] == event_seq), spec) + f" (move {event_seq})")
+                            if e["seq"] == event_seq), spec) + " " + _("(move %(seq)s)") % {"seq": event_seq})
         guard = game.seq  # the next action of the turn is played in the position this one made
     _answer(inbound, account, preference, "played", _played_words(game.pk, played).strip(), game)
     return "played", "; ".join(played)[:500]
@@ -196,11 +210,8 @@ def _move_one(inbound: Inbound, game: Any, user: Any, spec: str, guard: int, ind
 def _played_words(game_id: int, played: list[str]) -> str:
     if not played:
         return ""
-    return f"Played in game {game_id}: {', '.join(played)}. "
+    return _("Played in game %(id)s: %(moves)s.") % {"id": game_id, "moves": ", ".join(played)} + " "
 
-
-def _count(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:

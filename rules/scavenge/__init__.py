@@ -65,6 +65,7 @@ from rules.rng import Rng
 from rules.scavenge import board, data, moves, presentation, render, turns
 from rules.scavenge.state import ScavengeState, begin_turn, dump, finish, from_view, load, view
 from rules.values import evolve
+from rules.words import msg
 
 
 class Scavenge(Rules):
@@ -78,7 +79,7 @@ class Scavenge(Rules):
             name="straight_moves",
             type="bool",
             default=False,
-            description="Every move goes in one straight line.",
+            description=msg("Every move goes in one straight line."),
         ),
     )
 

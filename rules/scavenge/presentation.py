@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.presentation import SEAT_COLOURS, cell_name, item, panel, plural
+from rules.presentation import SEAT_COLOURS, cell_name, item, panel
+from rules.words import msg, nmsg
 from rules.scavenge import board, data
 from rules.scavenge.moves import CENTRE_NAME
 from rules.scavenge.state import ScavengeState
@@ -18,14 +19,14 @@ def panels(state: ScavengeState, seat: int | None) -> list[dict[str, Any]]:
         colour = SEAT_COLOURS[s]
         notes = []
         if state.carrier == s:
-            notes.append("carries the good stuff")
+            notes.append(msg("carries the good stuff"))
         if state.winner == s:
-            notes.append("brought the good stuff home")
-        resources = [item("trash", state.trash[s])]
+            notes.append(msg("brought the good stuff home"))
+        resources = [item(msg("trash"), state.trash[s])]
         if state.turn == s and state.roll is not None:
-            resources.append(item("roll", state.roll))
+            resources.append(item(msg("roll"), state.roll))
         start = data.START_CORNERS[state.players][s]
-        resources.append(item("home", cell_name(start)))
+        resources.append(item(msg("home"), cell_name(start)))
         score = None if not state.over else (1 if state.winner == s else 0)
         # Named by the token the text board shows (P0..P3): a colour means nothing in plain text.
         found.append(panel(s, f"P{s}", colour=colour, score=score, resources=resources,
@@ -35,20 +36,25 @@ def panels(state: ScavengeState, seat: int | None) -> list[dict[str, Any]]:
 
 def prompt(state: ScavengeState, seat: int) -> str:
     roll = state.roll
-    rolled = f"You rolled {roll}"
     if legal_moves(state, seat) == [{"type": "stay"}]:
         if roll == 0:
-            return f"{rolled}: your token stays where it is."
-        return f"{rolled}, but no path of exactly {plural(roll, 'step')} is open: your token stays."
-    steps = plural(roll, "step")
+            return msg("You rolled 0: your token stays where it is.")
+        return nmsg("You rolled {count}, but no path of exactly {count} step is open: your token stays.",
+                    "You rolled {count}, but no path of exactly {count} steps is open: your token stays.", roll)
     if state.carrier == seat:
         home = cell_name(data.START_CORNERS[state.players][seat])
-        return f"{rolled}: carry the good stuff {steps} towards your start at {home}, landing on no token."
+        return nmsg("You rolled {count}: carry the good stuff {count} step towards your start at {home}, landing on no token.",
+                    "You rolled {count}: carry the good stuff {count} steps towards your start at {home}, landing on no token.",
+                    roll, home=home)
     if state.carrier is None and state.trash[seat] == 0:
-        return f"{rolled}: move {steps}; you carry no trash, so land exactly on the centre to take the good stuff."
+        return nmsg("You rolled {count}: move {count} step; you carry no trash, so land exactly on the centre to take the good stuff.",
+                    "You rolled {count}: move {count} steps; you carry no trash, so land exactly on the centre to take the good stuff.",
+                    roll)
     if state.carrier is not None and state.trash[seat] == 0:
-        return f"{rolled}: move {steps}; land on the carrier to take the good stuff."
-    return f"{rolled}: move {steps}; land on another player to send it home with a piece of your trash."
+        return nmsg("You rolled {count}: move {count} step; land on the carrier to take the good stuff.",
+                    "You rolled {count}: move {count} steps; land on the carrier to take the good stuff.", roll)
+    return nmsg("You rolled {count}: move {count} step; land on another player to send it home with a piece of your trash.",
+                "You rolled {count}: move {count} steps; land on another player to send it home with a piece of your trash.", roll)
 
 
 def cells(state: ScavengeState, seat: int | None) -> dict[str, str]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from rules import text as text_board
+from rules.words import msg
 from rules.scavenge import board, data
 from rules.scavenge.state import ScavengeState
 
 LEGEND = (
-    "P0-P3: players' tokens (P1* carries the good stuff); s0-s3: start points",
-    "[G]: the good stuff in the centre (its four middle cells); [ ]: centre, empty",
+    msg("P0-P3: players' tokens (P1* carries the good stuff); s0-s3: start points"),
+    msg("[G]: the good stuff in the centre (its four middle cells); [ ]: centre, empty"),
 )
 
 

@@ -96,6 +96,7 @@ from rules.space_junkyard.state import (
     view,
 )
 from rules.values import evolve
+from rules.words import msg
 
 
 class SpaceJunkyard(Rules):
@@ -105,10 +106,10 @@ class SpaceJunkyard(Rules):
     max_players = 4
     chance = True
     options = (
-        Option("short", "bool", False, "remove 16 random tiles unseen before the game"),
-        Option("small_map", "bool", False, "a 5x5 map (3-4 players only)"),
-        Option("more_junk", "bool", False, "a turn that took 2 asteroids pushes a second tile"),
-        Option("less_empty_space", "bool", False, "a push shifts its line up to its first space"),
+        Option("short", "bool", False, msg("remove 16 random tiles unseen before the game")),
+        Option("small_map", "bool", False, msg("a 5x5 map (3-4 players only)")),
+        Option("more_junk", "bool", False, msg("a turn that took 2 asteroids pushes a second tile")),
+        Option("less_empty_space", "bool", False, msg("a push shifts its line up to its first space")),
     )
 
     def check_options(self, players: int, options: dict[str, Any]) -> None:

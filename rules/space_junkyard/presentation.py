@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.presentation import COLOUR_NAMES, SEAT_COLOURS, item, panel, plural
+from rules.presentation import COLOUR_NAMES, SEAT_COLOURS, item, panel
+from rules.words import msg, nmsg
 from rules.space_junkyard.ship import capacity, score
 from rules.space_junkyard.state import JUNK_PHASE, MOVE_PHASE, OVER, RESOURCES_PHASE, START_PHASE, State
 
-STORE_NAMES = ("radioactive (Y)", "carbon (B)", "metal (R)")
-PHASE_NAMES = {START_PHASE: "placing ships", RESOURCES_PHASE: "resources", MOVE_PHASE: "movement",
-               JUNK_PHASE: "new junk", OVER: "over"}
+STORE_NAMES = (msg("radioactive (Y)"), msg("carbon (B)"), msg("metal (R)"))
+PHASE_NAMES = {START_PHASE: msg("placing ships"), RESOURCES_PHASE: msg("resources"), MOVE_PHASE: msg("movement"),
+               JUNK_PHASE: msg("new junk"), OVER: msg("over")}
 
 
 def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
@@ -21,16 +22,16 @@ def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
         room = capacity(ship.parts, state.turn.number)
         resources = [item(name, f"{ship.stores[i]}/{room[i]}") for i, name in enumerate(STORE_NAMES)]
         if state.turn.phase != OVER and state.turn.seat == s:
-            resources.append(item("phase", PHASE_NAMES[state.turn.phase]))
+            resources.append(item(msg("phase"), PHASE_NAMES[state.turn.phase]))
             if state.turn.phase == MOVE_PHASE:
-                resources.append(item("steps left", state.turn.steps))
+                resources.append(item(msg("steps left"), state.turn.steps))
         notes = []
         if ship.at is None and not ship.out and state.turn.phase != START_PHASE:
-            notes.append(f"pushed off the {ship.off_side} side" if ship.off_side else "not on the map")
+            notes.append(msg("pushed off the {side} side", side=ship.off_side) if ship.off_side else msg("not on the map"))
         colour = SEAT_COLOURS[s]
-        found.append(panel(s, f"{COLOUR_NAMES[colour]} ship", colour=colour,
+        found.append(panel(s, msg("{colour} ship", colour=COLOUR_NAMES[colour]), colour=colour,
                            score=0 if ship.out else score(ship.parts),
-                           score_parts=[item("sections", len(ship.parts) - 1)],
+                           score_parts=[item(msg("sections"), len(ship.parts) - 1)],
                            resources=resources, notes=notes, out=ship.out))
     return found
 
@@ -39,17 +40,18 @@ def prompt(state: State, seat: int) -> str:
     turn = state.turn
     ship = state.ships[seat]
     if turn.phase == START_PHASE:
-        return "Place your ship on a free corner of the map."
+        return msg("Place your ship on a free corner of the map.")
     if turn.phase == RESOURCES_PHASE:
-        return "Resources: produce and convert on your ship's sections, then end the phase."
+        return msg("Resources: produce and convert on your ship's sections, then end the phase.")
     if turn.phase == MOVE_PHASE:
         if ship.at is None:
-            return f"Your ship was pushed off: bring it back in on a border cell of the {ship.off_side} side."
-        return (f"Movement: {plural(turn.steps, 'step')} left. Step, buy more steps, take the tile under "
-                f"your ship, or end your move.")
+            return msg("Your ship was pushed off: bring it back in on a border cell of the {side} side.", side=ship.off_side)
+        return nmsg("Movement: {count} step left. Step, buy more steps, take the tile under your ship, or end your move.",
+                    "Movement: {count} steps left. Step, buy more steps, take the tile under your ship, or end your move.",
+                    turn.steps)
     if turn.phase == JUNK_PHASE:
-        return f"New junk: push the drawn tile {state.drawn} into the map from an open entry."
-    return "Your move."
+        return msg("New junk: push the drawn tile {tile} into the map from an open entry.", tile=state.drawn)
+    return msg("Your move.")
 
 
 def cells(state: State, seat: int | None) -> dict[str, str]:

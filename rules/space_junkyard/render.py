@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules import text as text_board
+from rules.words import msg
 from rules.space_junkyard.data import ASTEROIDS, CLOSED, RESOURCES, SHIP_PARTS
 from rules.space_junkyard.ship import Part, by_place, capacity, part_edges, score
 from rules.space_junkyard.state import (
@@ -66,7 +67,7 @@ def _legend(state: State) -> list[str]:
     """What the tiles on the map are: asteroids on one line, a line per section."""
     tiles = sorted(tile for tile in state.cells if tile is not None)
     rocks = [f"{tile} {ASTEROIDS[tile]}" for tile in tiles if tile in ASTEROIDS]
-    lines = ["Tiles on the map:"]
+    lines = [msg("Tiles on the map:")]
     for start in range(0, len(rocks), 8):
         lines.append("  asteroids: " + ", ".join(rocks[start : start + 8]))
     lines += ["  " + describe_tile(tile) for tile in tiles if tile not in ASTEROIDS]

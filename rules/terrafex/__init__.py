@@ -96,12 +96,13 @@ from rules.terrafex.data import DEFAULT_LAYOUT, QUIET_TURN_LIMIT
 from rules.terrafex.layout import layout_board, layout_pieces
 from rules.terrafex.state import State, dump, from_view, load, seat_scores, view
 from rules.values import evolve
+from rules.words import msg
 
 LAYOUT_OPTION = Option(
     name="layout",
     type="json",
     default=DEFAULT_LAYOUT,
-    description=(
+    description=msg(
         "Starting layout: 1 or 2 (the book's appendix), or a custom list of pieces, each "
         '{"row": 0-6, "col": 0-7, "size": "S"|"M"|"L", "colour": "green"|"yellow"|"red"|"blue"} '
         "or [row, col, size, colour]; at least one glacier and one forest, one piece a square, "

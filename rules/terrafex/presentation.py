@@ -7,12 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from rules.presentation import cell_name, item, panel
+from rules.words import msg
 from rules.terrafex import turns
 from rules.terrafex.board import SCORE_SIGN, band_owner, coords
-from rules.terrafex.data import ACTIONS, FIRE, FOREST, MOUNTAIN, SIZE_NAMES, SIZE_WORDS
+from rules.terrafex.data import ACTIONS, FIRE, FOREST, MOUNTAIN, SIZE_NAMES
 from rules.terrafex.state import State, seat_scores
 
-PART_NAMES = {FOREST: "forests", MOUNTAIN: "mountains", FIRE: "fires"}
+PART_NAMES = {FOREST: msg("forests"), MOUNTAIN: msg("mountains"), FIRE: msg("fires")}
+SEAT_NAMES = {"white": msg("White"), "black": msg("Black")}
+SIZE_SAID = {1: msg("small"), 2: msg("medium"), 3: msg("large")}  # SIZE_WORDS, translatable
 
 
 def _colour_of(state: State, seat: int) -> str:
@@ -32,13 +35,13 @@ def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
         resources = []
         if not over and s == state.mover:
             left = [action for action in ACTIONS if action not in state.done]
-            resources.append(item("actions left", ", ".join(left) or "none"))
+            resources.append(item(msg("actions left"), ", ".join(left) or msg("none")))
         if not over and state.fire_in_hand and s != state.mover:
-            resources.append(item("fire to place", SIZE_WORDS[state.fire_in_hand]))
-        notes = ["moves first"] if s == state.white else []
+            resources.append(item(msg("fire to place"), SIZE_SAID[state.fire_in_hand]))
+        notes = [msg("moves first")] if s == state.white else []
         if state.forfeited == s:
-            notes.append("resigned")
-        found.append(panel(s, colour.capitalize(), colour=colour, score=scores[s],
+            notes.append(msg("resigned"))
+        found.append(panel(s, SEAT_NAMES[colour], colour=colour, score=scores[s],
                            score_parts=[item(name, value) for name, value in parts[colour].items()],
                            resources=resources, notes=notes, out=state.forfeited == s))
     return found
@@ -46,14 +49,13 @@ def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
 
 def prompt(state: State, seat: int) -> str:
     if state.fire_in_hand:
-        size = SIZE_WORDS[state.fire_in_hand]
-        return (f"Place the {size} fire your opponent took: start a fire on an empty square, grow a "
-                f"fire, or burn a forest or a frost.")
+        return msg("Place the {size} fire your opponent took: start a fire on an empty square, grow a "
+                   "fire, or burn a forest or a frost.", size=SIZE_SAID[state.fire_in_hand])
     kinds = []
     for move in turns.moves_for(state):
         if move["type"] not in kinds:
             kinds.append(move["type"])
-    return f"Turn {state.turn}: take an action ({' or '.join(kinds)}); each colour once a turn."
+    return msg("Turn {turn}: take an action ({kinds}); each colour once a turn.", turn=state.turn, kinds=" or ".join(kinds))
 
 
 def cells(state: State, seat: int | None) -> dict[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules import text as text_board
+from rules.words import msg
 from rules.terrafex.board import band_owner
 from rules.terrafex.data import (
     ACTIONS,
@@ -21,14 +22,14 @@ CELL_WIDTH = 8
 
 # One phrase a line, each within 78 columns: `rules.text.fit` never has to break one.
 LEGEND = (
-    "Pieces: g forest (green), y mountain (yellow), r fire (red), b glacier (blue).",
-    "Sizes: S small, M medium, L large.",
-    "gL/bS: a large forest frosted by a small frost.",
-    "bL/gM: a medium forest capped by a large glacier.",
-    "+W or +B: the piece lies in White's or Black's band.",
-    "In a band, forests and mountains add to its owner's score; fires subtract.",
-    "Bands where row+col is even: small White, medium Black, large White.",
-    "Bands where row+col is odd: small Black, medium White, large Black.",
+    msg("Pieces: g forest (green), y mountain (yellow), r fire (red), b glacier (blue)."),
+    msg("Sizes: S small, M medium, L large."),
+    msg("gL/bS: a large forest frosted by a small frost."),
+    msg("bL/gM: a medium forest capped by a large glacier."),
+    msg("+W or +B: the piece lies in White's or Black's band."),
+    msg("In a band, forests and mountains add to its owner's score; fires subtract."),
+    msg("Bands where row+col is even: small White, medium Black, large White."),
+    msg("Bands where row+col is odd: small Black, medium White, large Black."),
 )
 
 

@@ -64,6 +64,7 @@ from rules.terrain_vague import state as st
 from rules.terrain_vague import turns, wrestling
 from rules.terrain_vague.state import OVER, State
 from rules.terrain_vague.territory import home_turf_size
+from rules.words import msg
 
 
 class TerrainVague(Rules):
@@ -75,14 +76,14 @@ class TerrainVague(Rules):
     hidden_information = True
     simultaneous = True
     options = (
-        Option("board", "choice", "build", "build: players build the board; random: dealt",
+        Option("board", "choice", "build", msg("build: players build the board; random: dealt"),
                choices=("build", "random")),
         Option("gangs", "choice", data.DEFAULT_GANG_PAIR,
-               "2 players: the two gangs, the first is seat 0's", choices=data.GANG_PAIRS),
+               msg("2 players: the two gangs, the first is seat 0's"), choices=data.GANG_PAIRS),
         Option("to_25", "bool", False,
-               "4 players: play until a home turf reaches 25 hexes (no 12-turn limit)"),
+               msg("4 players: play until a home turf reaches 25 hexes (no 12-turn limit)")),
         Option("rip_off", "choice", "whole",
-               "big rip-off: whole (an enclosed area at once) or halved (halved rip costs)",
+               msg("big rip-off: whole (an enclosed area at once) or halved (halved rip costs)"),
                choices=("whole", "halved")),
     )
 

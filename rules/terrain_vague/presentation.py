@@ -8,41 +8,47 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.presentation import cell_name, item, panel, plural
+from rules.presentation import cell_name, item, panel
+from rules.words import msg, nmsg
 from rules.terrain_vague import data
 from rules.terrain_vague.state import ACT, BUILD, CLUBHOUSE_PLACEMENT, OVER, PICK, WRESTLE, State
 from rules.terrain_vague.territory import home_turf_size, own_hex_count
 
 GANG_COLOURS = {data.RUBBLES: "sienna", data.BRAMBLES: "forestgreen", data.CESSPOOLS: "steelblue",
                 data.SCRAPPERS: "mediumvioletred"}
-PAWN_WORDS = {data.WHEELBARROW: "wheelbarrows", data.SLINGSHOT: "slingshots", data.LID: "lids",
-              data.BIG_BROTHER: "big brother"}
-STEP_WORDS = {2: "call out pawns", 3: "move pawns", 4: "shoot slingshots", 5: "wheelbarrows rip turf"}
-END_WORDS = {"home_turf_25": f"a home turf of {data.WIN_HOME_TURF} hexes or more",
-             "largest_home_turf": "the largest home turf after the last turn",
-             "last_gang_standing": "the last gang still in play"}
+PAWN_WORDS = {data.WHEELBARROW: msg("wheelbarrows"), data.SLINGSHOT: msg("slingshots"), data.LID: msg("lids"),
+              data.BIG_BROTHER: msg("big brother")}
+STEP_WORDS = {2: msg("call out pawns"), 3: msg("move pawns"), 4: msg("shoot slingshots"), 5: msg("wheelbarrows rip turf")}
+END_WORDS = {"home_turf_25": msg("a home turf of {hexes} hexes or more", hexes=data.WIN_HOME_TURF),
+             "largest_home_turf": msg("the largest home turf after the last turn"),
+             "last_gang_standing": msg("the last gang still in play")}
+GANG_NAMES = {data.RUBBLES: msg("Rubbles"), data.BRAMBLES: msg("Brambles"), data.CESSPOOLS: msg("Cesspools"),
+              data.SCRAPPERS: msg("Scrappers")}
 
 
 def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
     found = []
     for s, gang in enumerate(state.seats):
-        pawns = ", ".join(f"{PAWN_WORDS[kind]} {state.reserves.get((gang, kind), 0)}" for kind in PAWN_WORDS)
+        left = {kind: state.reserves.get((gang, kind), 0) for kind in PAWN_WORDS}
+        pawns = msg("wheelbarrows {wheelbarrows}, slingshots {slingshots}, lids {lids}, big brother {big_brother}",
+                    wheelbarrows=left[data.WHEELBARROW], slingshots=left[data.SLINGSHOT], lids=left[data.LID],
+                    big_brother=left[data.BIG_BROTHER])
         supply = "/".join(str(state.supplies.get((gang, strength), 0)) for strength in data.STRENGTHS)
         resources = [
-            item("action points", state.points.get(gang, 0)),
-            item("pawns in reserve", pawns),
-            item("turf left (wimpy/tough)", supply),
+            item(msg("action points"), state.points.get(gang, 0)),
+            item(msg("pawns in reserve"), pawns),
+            item(msg("turf left (wimpy/tough)"), supply),
         ]
         notes = []
         if state.turn > 0 and state.clubhouses.get(gang, "absent") is None:  # None in setup: not placed yet
-            notes.append("clubhouse beaned")
+            notes.append(msg("clubhouse beaned"))
         if gang in state.winners:
-            notes.append("won")
+            notes.append(msg("won"))
         if gang in state.eliminated:
-            notes.append("eliminated")
+            notes.append(msg("eliminated"))
         turf = home_turf_size(state, gang)
-        found.append(panel(s, gang.capitalize(), colour=GANG_COLOURS[gang], score=turf,
-                           score_parts=[item("home turf", turf), item("own hexes", own_hex_count(state, gang))],
+        found.append(panel(s, GANG_NAMES.get(gang) or gang.capitalize(), colour=GANG_COLOURS[gang], score=turf,
+                           score_parts=[item(msg("home turf"), turf), item(msg("own hexes"), own_hex_count(state, gang))],
                            resources=resources, notes=notes, out=gang in state.eliminated))
     return found
 
@@ -50,25 +56,29 @@ def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
 def prompt(state: State, seat: int) -> str:
     gang = state.seats[seat]
     if state.phase == BUILD:
-        return "Build the board: place a hex of turf next to the board."
+        return msg("Build the board: place a hex of turf next to the board.")
     if state.phase == CLUBHOUSE_PLACEMENT:
-        return "Place your clubhouse on a hex of your own turf."
+        return msg("Place your clubhouse on a hex of your own turf.")
     if state.phase == PICK:
-        return "Pick the gang you will wrestle this turn."
+        return msg("Pick the gang you will wrestle this turn.")
     if state.phase == WRESTLE and state.duels:
         duel = state.duels[0]
         if gang == duel.attacker:
-            what, other, count = "digits", duel.defender, duel.attack_number
-        else:
-            what, other, count = "bars", duel.attacker, duel.defence_number
-        return (f"Choose your {plural(count, 'wrestling ' + what[:-1], 'wrestling ' + what)} against the "
-                f"{other.capitalize()}: they will not see them until both have chosen.")
+            other = GANG_NAMES.get(duel.defender) or duel.defender.capitalize()
+            return nmsg("Choose your {count} wrestling digit against the {gang}: they will not see them until both have chosen.",
+                        "Choose your {count} wrestling digits against the {gang}: they will not see them until both have chosen.",
+                        duel.attack_number, gang=other)
+        other = GANG_NAMES.get(duel.attacker) or duel.attacker.capitalize()
+        return nmsg("Choose your {count} wrestling bar against the {gang}: they will not see them until both have chosen.",
+                    "Choose your {count} wrestling bars against the {gang}: they will not see them until both have chosen.",
+                    duel.defence_number, gang=other)
     if state.phase == ACT:
-        points = plural(state.points.get(gang, 0), "action point")
-        return f"Turn {state.turn}, step {state.step} ({STEP_WORDS.get(state.step, 'act')}): {points} left; act, or end the step."
+        return nmsg("Turn {turn}, step {step} ({doing}): {count} action point left; act, or end the step.",
+                    "Turn {turn}, step {step} ({doing}): {count} action points left; act, or end the step.",
+                    state.points.get(gang, 0), turn=state.turn, step=state.step, doing=STEP_WORDS.get(state.step) or msg("act"))
     if state.phase == OVER:
-        return "The game is over."
-    return "Your move."
+        return msg("The game is over.")
+    return msg("Your move.")
 
 
 def ending(state: State) -> str | None:
@@ -76,18 +86,19 @@ def ending(state: State) -> str | None:
     the gangs that could win, the words name what split them: own hexes on the board."""
     if state.phase != OVER:
         return None
-    words = END_WORDS.get(state.end_reason, state.end_reason.replace("_", " "))
+    words = END_WORDS.get(state.end_reason) or state.end_reason.replace("_", " ")
     if not state.winners:
         return words
     winner = state.winners[0]
     turf, own = home_turf_size(state, winner), own_hex_count(state, winner)
     if len(state.winners) > 1:
-        return f"{words}, tied at {turf}, and own hexes too ({own}): a shared win"
+        return msg("{words}, tied at {turf}, and own hexes too ({own}): a shared win", words=words, turf=turf, own=own)
     # A gang still in play level with the winner could have won: it was among the contenders.
     level = [g for g in state.in_play if g != winner and home_turf_size(state, g) == turf]
     if not level:
         return words
-    return f"{words}, tied at {turf}; most own hexes on the board, {own} to {max(own_hex_count(state, g) for g in level)}"
+    return msg("{words}, tied at {turf}; most own hexes on the board, {own} to {other}", words=words, turf=turf, own=own,
+               other=max(own_hex_count(state, g) for g in level))
 
 
 def cells(state: State, seat: int | None) -> dict[str, str]:

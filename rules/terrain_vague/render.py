@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules import text as text_board
+from rules.words import msg
 from rules.terrain_vague import data, hexes, presentation, wrestling
 from rules.terrain_vague.state import ACT, BUILD, OVER, State
 from rules.terrain_vague.territory import home_turf_size
@@ -123,10 +124,10 @@ def _duel_lines(state: State, seat_gang: str | None) -> list[str]:
 def render(state: State, seat_gang: str | None) -> str:
     lines = ["TERRAIN VAGUE", _status_line(state), ""]
     lines += board_lines(state)
-    lines += ["", "A hex q,r: its row's r is on the left, its q on the line under it."]
-    lines += ["Turf: R rubbles, B brambles, C cesspools, S scrappers (upper case tough)."]
-    lines += ["Pawns: H clubhouse, w wheelbarrow, s slingshot, l lid, b big brother."]
-    lines += ["Per gang: pawns left in reserve, wimpy/tough turf left in supply.", ""]
+    lines += ["", msg("A hex q,r: its row's r is on the left, its q on the line under it.")]
+    lines += [msg("Turf: R rubbles, B brambles, C cesspools, S scrappers (upper case tough).")]
+    lines += [msg("Pawns: H clubhouse, w wheelbarrow, s slingshot, l lid, b big brother.")]
+    lines += [msg("Per gang: pawns left in reserve, wimpy/tough turf left in supply."), ""]
     lines += [_gang_line(state, g) for g in state.gangs]
     lines += _duel_lines(state, seat_gang)
     if seat_gang is not None:

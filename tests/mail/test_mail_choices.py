@@ -45,7 +45,7 @@ def test_a_digest_account_gets_one_mail_a_day_with_every_notice(sink, eager_task
     assert services.digests_send(at=due - dt.timedelta(minutes=1)) == 0
     assert services.digests_send(at=due) == 1
     [digest] = sink.to("ann@players.example")
-    assert digest["Subject"] == f"Scrapyard digest: {held} notice(s)"
+    assert digest["Subject"] == f"Scrapyard digest: {held} notices"
     assert text_of(digest).count("your turn") >= 3 and "has started" in text_of(digest).lower()
     assert Outgoing.objects.filter(user__username="ann", status="held").count() == 0
     assert services.digests_send(at=due + dt.timedelta(days=1)) == 0  # nothing new: no empty digest

@@ -5,10 +5,13 @@
 // mark and each preferred move, and the board's parts are matched by the move's tokens.
 import { api, el, ApiError } from './api.js';
 import { tokensOf } from './pointing.js';
+import { _, ngettext } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
 const MARK_SIGNS = { mistake: '??', inaccuracy: '?!' };
+const MARK_WORDS = { mistake: _('mistake'), inaccuracy: _('inaccuracy') };
+const markWord = (mark) => MARK_WORDS[mark] ?? mark;
 const state = { gameId: null, seen: (path) => path, seatName: String, status: null, bySeq: new Map(), moves: [], timer: null };
 
 // Called by game.js after each load of the game (and so after each drawing of the log).
@@ -30,7 +33,7 @@ async function read() {
   try {
     show(await api('GET', state.seen(`/games/${state.gameId}/analysis/`)));
   } catch (error) {
-    $('analysis-status').textContent = `Could not read the analysis: ${error.message}`;
+    $('analysis-status').textContent = _('Could not read the analysis: %(why)s', { why: error.message });
   }
 }
 
@@ -39,17 +42,17 @@ async function request() {
   try {
     show(await api('POST', `/games/${state.gameId}/analysis/`));
   } catch (error) {
-    const told = error instanceof ApiError && error.status === 401 ? 'Sign in to ask for an analysis.' : error.message;
-    $('analysis-status').textContent = `Not asked: ${told}`;
+    const told = error instanceof ApiError && error.status === 401 ? _('Sign in to ask for an analysis.') : error.message;
+    $('analysis-status').textContent = _('Not asked: %(why)s', { why: told });
     $('analysis-request').disabled = false;
   }
 }
 
 const STATUS_WORDS = {
-  none: 'Nobody has asked for an analysis of this game yet.',
-  queued: 'Analysis queued: a bot will look at every move.',
-  running: 'The bot is looking at every move…',
-  failed: 'The analysis failed; ask again.',
+  none: _('Nobody has asked for an analysis of this game yet.'),
+  queued: _('Analysis queued: a bot will look at every move.'),
+  running: _('The bot is looking at every move…'),
+  failed: _('The analysis failed; ask again.'),
 };
 
 function show(answer) {
@@ -66,9 +69,11 @@ function show(answer) {
   state.moves = answer.moves;
   state.bySeq = new Map(answer.moves.map((move) => [move.seq, move]));
   const count = (mark) => answer.moves.filter((move) => move.mark === mark).length;
-  const many = (n, one, more) => `${n} ${n === 1 ? one : more}`;
-  $('analysis-status').textContent = `Analysed: ${many(answer.moves.length, 'move', 'moves')}, ${many(count('mistake'), 'mistake', 'mistakes')} (??), `
-    + `${many(count('inaccuracy'), 'inaccuracy', 'inaccuracies')} (?!). The graph shows each player's winning chances after each of their moves, as the bot saw them from that player's view.`;
+  $('analysis-status').textContent = [
+    ngettext('Analysed: %(count)s move', 'Analysed: %(count)s moves', answer.moves.length),
+    ngettext('%(count)s mistake (??)', '%(count)s mistakes (??)', count('mistake')),
+    ngettext('%(count)s inaccuracy (?!).', '%(count)s inaccuracies (?!).', count('inaccuracy')),
+  ].join(', ') + ` ${_("The graph shows each player's winning chances after each of their moves, as the bot saw them from that player's view.")}`;
   const seats = [...new Set(answer.moves.map((move) => move.seat))].sort();
   const legend = el('p', { class: 'analysis-legend' }, ...seats.map((seat) => el('span', { class: `key line-${seat % 4}` }, `— ${state.seatName(seat)}`)));
   $('analysis-graph').replaceChildren(graph(answer), legend);
@@ -95,18 +100,18 @@ function graph(answer) {
   const y = (value) => pad + (1 - (value - low) / (high - low)) * (height - 2 * pad);
   const seats = [...new Set(moves.map((move) => move.seat))].sort();
   const figure = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'analysis-graph', role: 'img',
-    'aria-label': `Evaluation graph of ${moves.length} moves: ${seats.map((seat) => state.seatName(seat)).join(', ')}` });
+    'aria-label': ngettext('Evaluation graph of %(count)s move: %(seats)s', 'Evaluation graph of %(count)s moves: %(seats)s', moves.length, { seats: seats.map((seat) => state.seatName(seat)).join(', ') }) });
   figure.append(svg('line', { x1: pad, x2: width - pad, y1: y((low + high) / 2), y2: y((low + high) / 2), class: 'even' }));
-  figure.append(svg('text', { x: pad, y: pad + 10, class: 'axis' }, 'winning'), svg('text', { x: pad, y: height - pad - 2, class: 'axis' }, 'losing'));
+  figure.append(svg('text', { x: pad, y: pad + 10, class: 'axis' }, _('winning')), svg('text', { x: pad, y: height - pad - 2, class: 'axis' }, _('losing')));
   for (const seat of seats) {
     const points = moves.flatMap((move, index) => (move.seat === seat ? [`${x(index).toFixed(1)},${y(move.after).toFixed(1)}`] : []));
     figure.append(svg('polyline', { points: points.join(' '), class: `line line-${seat % 4}`, 'data-seat': seat },
-      svg('title', {}, `${state.seatName(seat)}: winning chances after each move`)));
+      svg('title', {}, _('%(name)s: winning chances after each move', { name: state.seatName(seat) }))));
   }
   moves.forEach((move, index) => {
     if (!move.mark) return;
     figure.append(svg('circle', { cx: x(index), cy: y(move.after), r: 5, class: `mark ${move.mark}`, 'data-seq': move.seq },
-      svg('title', {}, `${move.mark} at event ${move.seq}: ${move.text} (${move.before.toFixed(2)} → ${move.after.toFixed(2)}); the bot preferred ${move.preferred_text}`)));
+      svg('title', {}, _('%(mark)s at event %(seq)s: %(move)s (%(before)s → %(after)s); the bot preferred %(preferred)s', { mark: markWord(move.mark), seq: move.seq, move: move.text, before: move.before.toFixed(2), after: move.after.toFixed(2), preferred: move.preferred_text }))));
   });
   return figure;
 }
@@ -116,8 +121,8 @@ function markLog() {
     const move = state.bySeq.get(Number(item.dataset.seq));
     item.querySelector('.analysis-mark')?.remove();
     if (!move?.mark) continue;
-    item.append(' ', el('span', { class: `analysis-mark ${move.mark}`, title: `${move.mark}: the bot preferred ${move.preferred_text}` },
-      MARK_SIGNS[move.mark], el('span', { class: 'sr-only' }, ` ${move.mark}; the bot preferred ${move.preferred_text}`)));
+    item.append(' ', el('span', { class: `analysis-mark ${move.mark}`, title: _('%(mark)s: the bot preferred %(preferred)s', { mark: markWord(move.mark), preferred: move.preferred_text }) },
+      MARK_SIGNS[move.mark], el('span', { class: 'sr-only' }, ` ${_('%(mark)s; the bot preferred %(preferred)s', { mark: markWord(move.mark), preferred: move.preferred_text })}`)));
   }
 }
 
@@ -140,9 +145,9 @@ export function showPreferred(at) {
     }
   }
   // Some moves touch no board part (a choice, a pass): then the words alone tell it.
-  const where = marked ? ' (marked on the board)' : '';
+  const where = marked ? ` ${_('(marked on the board)')}` : '';
   const same = next.preferred_text === next.text;
-  told.textContent = `Here ${state.seatName(next.seat)} played ${next.text}${next.mark ? ` (${next.mark})` : ''}; `
-    + (same ? 'the bot preferred the same move.' : `the bot preferred ${next.preferred_text}${where}.`);
+  told.textContent = `${_('Here %(name)s played %(move)s', { name: state.seatName(next.seat), move: next.text })}${next.mark ? ` (${markWord(next.mark)})` : ''}; `
+    + (same ? _('the bot preferred the same move.') : _('the bot preferred %(move)s%(where)s.', { move: next.preferred_text, where }));
   told.hidden = false;
 }

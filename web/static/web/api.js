@@ -1,4 +1,6 @@
 // The public API, from the browser: the session cookie authenticates, the CSRF token guards writes.
+import { _ } from './i18n.js';
+
 const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content ?? '';
 
 export class ApiError extends Error {
@@ -51,10 +53,12 @@ export function showProblem(node, error) {
   node.hidden = false;
 }
 
+export const TIME_IS_UP = _('time is up');
+
 export function whenText(iso) {
   if (!iso) return '';
   const seconds = Math.round((new Date(iso) - Date.now()) / 1000);
-  if (seconds <= 0) return 'time is up';
+  if (seconds <= 0) return TIME_IS_UP;
   const units = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]];
   const parts = [];
   let left = seconds;

@@ -1,5 +1,6 @@
 // Leaderboards, players' profiles and tournaments: read from the public API, nothing else.
 import { api, el, showProblem } from './api.js';
+import { _, ngettext, dateText, word } from './i18n.js';
 
 const script = document.getElementById('competition-script');
 const problem = document.getElementById('problem');
@@ -11,6 +12,9 @@ function svg(tag, attributes = {}, ...children) {
   node.append(...children);
   return node;
 }
+
+const KINDS = { swiss: _('Swiss'), round_robin: _('round robin') };
+const kindWords = (kind) => KINDS[kind] ?? kind.replace('_', ' ');
 
 function ratingText(r) {
   return `${r.rating}${r.provisional ? '?' : ''} ±${r.deviation}`;
@@ -26,14 +30,14 @@ async function leaderboards() {
   const fill = async () => {
     const [rules, timeClass, system] = select.value.split('/');
     const board = await api('GET', `/leaderboards/${rules}/${timeClass}/?system=${system}`);
-    document.getElementById('board-rule').textContent = `Who is listed: ${board.rule}.`;
+    document.getElementById('board-rule').textContent = _('Who is listed: %(rule)s.', { rule: board.rule });
     for (const side of ['people', 'bots']) {
-      const rows = board[side].map((r) => el('li', {}, playerLink(r), ` ${ratingText(r)} · ${r.games} games (${r.wins}/${r.draws}/${r.losses})`));
-      document.getElementById(side).replaceChildren(...(rows.length ? rows : [el('li', {}, 'nobody yet')]));
+      const rows = board[side].map((r) => el('li', {}, playerLink(r), ` ${ratingText(r)} · ${ngettext('%(count)s game', '%(count)s games', r.games)} (${r.wins}/${r.draws}/${r.losses})`));
+      document.getElementById(side).replaceChildren(...(rows.length ? rows : [el('li', {}, _('nobody yet'))]));
     }
   };
   if (!select.options.length) {
-    for (const side of ['people', 'bots']) document.getElementById(side).replaceChildren(el('li', {}, 'no games to rate'));
+    for (const side of ['people', 'bots']) document.getElementById(side).replaceChildren(el('li', {}, _('no games to rate')));
     return;
   }
   select.addEventListener('change', () => fill().catch((error) => showProblem(problem, error)));
@@ -51,7 +55,7 @@ function plot(history) {
     .concat(history.map((h, i) => `${x(i)},${y(h.rating - h.deviation)}`).reverse()).join(' ');
   const line = history.map((h, i) => `${x(i)},${y(h.rating)}`).join(' ');
   return svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'rating-plot', role: 'img',
-    'aria-label': `rating history: ${history.map((h) => h.rating).join(', ')}` },
+    'aria-label': _('rating history: %(ratings)s', { ratings: history.map((h) => h.rating).join(', ') }) },
   svg('polygon', { points: band, class: 'deviation' }),
   svg('polyline', { points: line, class: 'rating' }),
   svg('text', { x: 2, y: y(max) + 4 }, String(Math.round(max))),
@@ -60,21 +64,21 @@ function plot(history) {
 
 async function player() {
   const profile = await api('GET', `/players/${encodeURIComponent(script.dataset.username)}/`);
-  document.getElementById('tally').textContent = `${profile.is_bot ? 'A bot. ' : ''}${profile.games} rated games: ${profile.wins} won, ${profile.draws} drawn, ${profile.losses} lost.`;
+  document.getElementById('tally').textContent = `${profile.is_bot ? `${_('A bot.')} ` : ''}${ngettext('%(count)s rated game: %(wins)s won, %(draws)s drawn, %(losses)s lost.', '%(count)s rated games: %(wins)s won, %(draws)s drawn, %(losses)s lost.', profile.games, { wins: profile.wins, draws: profile.draws, losses: profile.losses })}`;
   const pools = profile.ratings.map((r) => el('section', { class: 'pool' },
-    el('h3', {}, `${r.rules} · ${r.time_class} · ${r.system === 'glicko2' ? 'two players' : 'three or four players'}`),
-    el('p', {}, `${ratingText(r)} · ${r.games} games (${r.wins}/${r.draws}/${r.losses})`),
+    el('h3', {}, `${r.rules} · ${r.time_class} · ${r.system === 'glicko2' ? _('two players') : _('three or four players')}`),
+    el('p', {}, `${ratingText(r)} · ${ngettext('%(count)s game', '%(count)s games', r.games)} (${r.wins}/${r.draws}/${r.losses})`),
     r.history.length ? plot(r.history) : null));
-  document.getElementById('ratings').replaceChildren(...(pools.length ? pools : [el('p', {}, 'no rated games yet')]));
-  const games = profile.current_games.map((g) => el('li', {}, el('a', { href: `/games/${g.id}/` }, `#${g.id} ${g.rules}`), g.rated ? ' · rated' : ' · casual'));
-  document.getElementById('current').replaceChildren(...(games.length ? games : [el('li', {}, 'none')]));
+  document.getElementById('ratings').replaceChildren(...(pools.length ? pools : [el('p', {}, _('no rated games yet'))]));
+  const games = profile.current_games.map((g) => el('li', {}, el('a', { href: `/games/${g.id}/` }, `#${g.id} ${g.rules}`), ` · ${g.rated ? _('rated') : _('casual')}`));
+  document.getElementById('current').replaceChildren(...(games.length ? games : [el('li', {}, _('none'))]));
 }
 
 async function tournaments() {
   const list = await api('GET', '/tournaments/');
   const items = list.map((t) => el('li', {}, el('a', { href: `/tournaments/${t.id}/` }, t.name),
-    ` · ${t.kind.replace('_', ' ')} · ${t.rules} · ${t.entrants} entrants · ${t.status}`));
-  document.getElementById('tournaments').replaceChildren(...(items.length ? items : [el('li', {}, 'none yet')]));
+    ` · ${kindWords(t.kind)} · ${t.rules} · ${ngettext('%(count)s entrant', '%(count)s entrants', t.entrants)} · ${word(t.status)}`));
+  document.getElementById('tournaments').replaceChildren(...(items.length ? items : [el('li', {}, _('none yet'))]));
 }
 
 async function tournament() {
@@ -83,10 +87,10 @@ async function tournament() {
   const t = await api('GET', `/tournaments/${id}/`);
   document.getElementById('name').textContent = t.name;
   document.title = `${t.name} · Scrapyard`;
-  const rounds = t.rounds ? ` of ${t.rounds}` : '';
-  document.getElementById('about').textContent = `${t.kind.replace('_', ' ')} of ${t.rules} (${t.players} a table), `
-    + `${t.rated ? 'rated' : 'casual'}, by ${t.organiser} · ${t.status}${t.status === 'running' ? `: round ${t.current_round}${rounds}` : ''}`
-    + ` · starts ${new Date(t.starts_at).toLocaleString()}`;
+  const round = t.rounds ? _('round %(round)s of %(rounds)s', { round: t.current_round, rounds: t.rounds }) : _('round %(round)s', { round: t.current_round });
+  document.getElementById('about').textContent = `${_('%(kind)s of %(game)s (%(players)s a table)', { kind: kindWords(t.kind), game: t.rules, players: t.players })}, `
+    + `${_('%(rated)s, by %(organiser)s', { rated: t.rated ? _('rated') : _('casual'), organiser: t.organiser })} · ${word(t.status)}${t.status === 'running' ? `: ${round}` : ''}`
+    + ` · ${_('starts %(when)s', { when: dateText(t.starts_at) })}`;
   const entered = t.entrant_list.some((e) => e.username === me && !e.withdrawn);
   const act = (id_, shown, method, path) => {
     const button = document.getElementById(id_);
@@ -99,14 +103,14 @@ async function tournament() {
   act('start', me === t.organiser && t.status === 'registering', 'POST', `/tournaments/${id}/start/`);
   document.getElementById('entrants').replaceChildren(...(t.entrant_list.length ? t.entrant_list.map((e) => el('li', {},
     e.username ? el('a', { href: `/players/${encodeURIComponent(e.username)}/` }, e.name) : e.name,
-    ` · ${e.rating}${e.withdrawn ? ' · withdrawn' : ''}`)) : [el('li', {}, 'nobody yet')]));
+    ` · ${e.rating}${e.withdrawn ? ` · ${_('withdrawn')}` : ''}`)) : [el('li', {}, _('nobody yet'))]));
   const rows = t.standings.map((s) => el('tr', {}, ...[s.rank, s.name, s.points, s.games, s.wins, s.draws, s.losses, s.byes, s.buchholz, s.sonneborn_berger]
     .map((value) => el('td', {}, String(value)))));
   document.querySelector('#standings tbody').replaceChildren(...rows);
   document.getElementById('rounds').replaceChildren(...t.round_list.map((r) => el('section', {},
-    el('h3', {}, `Round ${r.round}`),
+    el('h3', {}, _('Round %(round)s', { round: r.round })),
     el('ol', { class: 'boards' }, ...r.tables.map((table) => el('li', {},
-      table.bye ? `${table.seats[0]}: bye` : table.game ? el('a', { href: `/games/${table.game}/` }, table.seats.join(' – ')) : table.seats.join(' – '),
+      table.bye ? _('%(name)s: bye', { name: table.seats[0] }) : table.game ? el('a', { href: `/games/${table.game}/` }, table.seats.join(' – ')) : table.seats.join(' – '),
       table.points ? ` · ${table.points.join(' – ')}` : ''))))));
 }
 

@@ -6,6 +6,7 @@
 import { api, el, replaceIfChanged, ApiError } from './api.js';
 import { Pointer } from './pointing.js';
 import { widenTargets } from './boards/targets.js';
+import { _ } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const state = { gameId: null, seat: null, draw: null, line: [], preview: null, pointer: null, open: false, seq: null, busy: false };
@@ -44,13 +45,13 @@ async function listLines() {
     const current = lines.filter((line) => line.after_seq >= state.seq);
     state.lines = current;
     replaceIfChanged($('whatif-lines'), ...current.map((line) => el('li', { 'data-line': line.id },
-      el('span', {}, line.moves.map((step) => `${step.seat === state.seat ? 'I play' : 'if they play'} ${step.text ?? '?'}`).join(', ')),
+      el('span', {}, line.moves.map((step) => (step.seat === state.seat ? _('I play %(move)s', { move: step.text ?? '?' }) : _('if they play %(move)s', { move: step.text ?? '?' }))).join(', ')),
       ' ',
-      el('button', { type: 'button', class: 'whatif-cancel', onclick: () => cancel(line.id) }, 'Cancel'))));
+      el('button', { type: 'button', class: 'whatif-cancel', onclick: () => cancel(line.id) }, _('Cancel')))));
     $('whatif-none').hidden = current.length > 0;
     if (current.length < lines.length) recheck = setTimeout(listLines, 1000);
   } catch (error) {
-    if (reading === readings) $('whatif-note').textContent = `Could not read your lines: ${error.message}`;
+    if (reading === readings) $('whatif-note').textContent = _('Could not read your lines: %(why)s', { why: error.message });
   }
 }
 
@@ -60,7 +61,7 @@ async function cancel(id) {
   try {
     await api('DELETE', `/games/${state.gameId}/conditionals/${id}/`);
   } catch (error) {
-    if (!(error instanceof ApiError && error.code === 'conditional_not_found')) $('whatif-note').textContent = `Not cancelled: ${error.message}`;
+    if (!(error instanceof ApiError && error.code === 'conditional_not_found')) $('whatif-note').textContent = _('Not cancelled: %(why)s', { why: error.message });
   }
   listLines();
 }
@@ -70,7 +71,7 @@ function closeWhatIf() {
   state.line = [];
   state.preview = null;
   $('whatif-pick').hidden = true;
-  $('whatif-start').textContent = 'What if…';
+  $('whatif-start').textContent = _('What if…');
 }
 
 // While the next position is asked for, the board and the list still show the last one: a
@@ -101,10 +102,10 @@ function showPick() {
   const mine = preview.to_act === state.seat;
   $('whatif-pick').hidden = false;
   $('whatif-line').textContent = state.line.length
-    ? preview.line.map((step, i) => `${i + 1}. ${step.seat === state.seat ? 'I play' : 'they play'} ${state.texts[i]}`).join('  ')
-    : 'Pick the move you expect from your opponent.';
-  $('whatif-prompt').textContent = preview.to_act === null ? 'The game would be over here.'
-    : mine ? 'Now pick your reply.' : 'Pick the move you expect from your opponent.';
+    ? preview.line.map((step, i) => `${i + 1}. ${step.seat === state.seat ? _('I play %(move)s', { move: state.texts[i] }) : _('they play %(move)s', { move: state.texts[i] })}`).join('  ')
+    : _('Pick the move you expect from your opponent.');
+  $('whatif-prompt').textContent = preview.to_act === null ? _('The game would be over here.')
+    : mine ? _('Now pick your reply.') : _('Pick the move you expect from your opponent.');
   $('whatif-board-text').textContent = preview.board;
   const endsMine = preview.line.length > 0 && preview.line[preview.line.length - 1].seat === state.seat;
   $('whatif-queue').disabled = !endsMine;
@@ -158,16 +159,16 @@ function add(index) {
 async function queue() {
   const wanted = JSON.stringify(state.line);
   if ((state.lines ?? []).some((line) => JSON.stringify(line.moves.map((step) => step.move)) === wanted)) {
-    $('whatif-note').textContent = 'You have queued this line already.';
+    $('whatif-note').textContent = _('You have queued this line already.');
     return;
   }
   try {
     await api('POST', `/games/${state.gameId}/conditionals/`, { moves: state.line });
   } catch (error) {
-    $('whatif-note').textContent = `Refused: ${error.message} (${error.code ?? 'error'})`;
+    $('whatif-note').textContent = `${_('Refused: %(why)s', { why: error.message })} (${error.code ?? 'error'})`;
     return;
   }
-  $('whatif-note').textContent = 'Queued: it plays only if your opponent moves as the line says.';
+  $('whatif-note').textContent = _('Queued: it plays only if your opponent moves as the line says.');
   closeWhatIf();
   listLines();
 }
@@ -177,7 +178,7 @@ $('whatif-start')?.addEventListener('click', () => {
   state.open = true;
   state.line = [];
   state.texts = [];
-  $('whatif-start').textContent = 'Close what if';
+  $('whatif-start').textContent = _('Close what if');
   look();
 });
 $('whatif-undo')?.addEventListener('click', () => { if (!state.busy) { state.line.pop(); look(); } });

@@ -2,7 +2,7 @@
 // a panel per seat with its clock, the board with the last move marked, moves by pointing
 // (pointing.js) or from the list, the text board, the log with a replay slider, and live updates
 // from the stream. It knows no rules: what it says comes from the rules' presentation and the API.
-import { api, el, whenText, replaceIfChanged, ApiError } from './api.js';
+import { api, el, whenText, replaceIfChanged, ApiError, TIME_IS_UP } from './api.js';
 import { Pointer } from './pointing.js';
 import { rendererFor, legendFor } from './boards/index.js';
 import { widenTargets, widenOnResize } from './boards/targets.js';
@@ -10,6 +10,7 @@ import { tell, showTurn, followingGame, ownGameTurn } from './notify.js';
 import { showConditionals } from './conditionals.js';
 import { showAnalysis, showPreferred } from './analysis.js';
 import { onAccountNews, streamSlot } from './shared_stream.js';
+import { _, ngettext, word } from './i18n.js';
 
 const root = document.getElementById('game');
 const gameId = Number(root.dataset.game);
@@ -59,7 +60,7 @@ async function load(note) {
     fetch(`/api${seen(`/games/${gameId}/board.txt`)}`, { credentials: 'same-origin' }).then((r) => (r.ok ? r.text() : null)).catch(() => null),
   ]);
   const pending = note === null ? pendingChoice() : null; // taken now: the player may have picked during the fetch
-  if (page.mine === false && mine) tell(gameId, `${root.dataset.title} (game ${gameId}): ${game.presentation.prompt ?? 'your move'}`);
+  if (page.mine === false && mine) tell(gameId, _('%(title)s (game %(id)s): %(prompt)s', { title: root.dataset.title, id: gameId, prompt: game.presentation.prompt ?? _('your move') }));
   page.mine = mine;
   page.game = game;
   page.legal = legal;
@@ -77,7 +78,7 @@ async function load(note) {
 
 function seatName(seat) {
   const entry = page.game.seats.find((taken) => taken.seat === seat);
-  return entry?.username ?? (entry?.bot ? `bot ${entry.bot.name}` : 'open seat');
+  return entry?.username ?? (entry?.bot ? _('bot %(name)s', { name: entry.bot.name }) : _('open seat'));
 }
 
 // Every seat of the game, an open one too (the game lists the seats taken).
@@ -86,8 +87,9 @@ function allSeats(game) {
 }
 
 function names(seats) {
-  const told = seats.map((seat) => (seat === page.game.your_seat ? 'you' : seatName(seat)));
-  return told.length < 3 ? told.join(' and ') : `${told.slice(0, -1).join(', ')} and ${told.at(-1)}`;
+  const told = seats.map((seat) => (seat === page.game.your_seat ? _('you') : seatName(seat)));
+  if (told.length < 2) return told.join('');
+  return _('%(some)s and %(last)s', { some: told.slice(0, -1).join(', '), last: told.at(-1) });
 }
 
 // "You won 27-10: the last glacier melted" (kept in step with web/table.py's result_words).
@@ -99,17 +101,17 @@ function resultWords(game) {
   const order = [...winners, ...scores.map((_, seat) => seat).filter((seat) => !winners.includes(seat))]; // the winner's score first
   const shown = order.filter((seat) => seat < scores.length).map((seat) => Number(scores[seat]));
   // "27-10", but "0 to -1" where a score is negative: "0--1" reads as a typo.
-  const told = scores.length > 1 ? shown.join(shown.some((score) => score < 0) ? ' to ' : '-') : '';
-  const reason = game.presentation.ending || String(result.reason ?? '').replaceAll('_', ' ');
-  let head = 'Nobody won';
-  if (winners.length > 1 && winners.length === game.seats.length) head = 'A draw';
+  const told = scores.length > 1 ? shown.join(shown.some((score) => score < 0) ? _(' to ') : '-') : '';
+  const reason = game.presentation.ending || word(result.reason);
+  let head = _('Nobody won');
+  if (winners.length > 1 && winners.length === game.seats.length) head = _('A draw');
   else if (winners.includes(game.your_seat)) {
-    head = winners.length === 1 ? 'You won' : `You shared the win with ${names(winners.filter((w) => w !== game.your_seat))}`;
-  } else if (winners.length) head = `${names(winners)} won`;
+    head = winners.length === 1 ? _('You won') : _('You shared the win with %(names)s', { names: names(winners.filter((w) => w !== game.your_seat)) });
+  } else if (winners.length) head = _('%(names)s won', { names: names(winners) });
   return told ? `${head} ${told}: ${reason}` : `${head}: ${reason}`;
 }
 
-const STALE_NOTE = 'The game moved on before your move arrived: here is the position now; choose again';
+const STALE_NOTE = _('The game moved on before your move arrived: here is the position now; choose again');
 
 // As on a game site's status bar: the rules' prompt when this seat is to act, else who must move
 // (kept in step with web/table.py's status_line).
@@ -118,13 +120,13 @@ function statusLine(game) {
   if (game.status === 'open') return openWords(game);
   const others = game.to_act.filter((seat) => seat !== game.your_seat);
   const prompt = game.presentation.prompt;
-  if (prompt) return others.length ? `${prompt} (${names(others)} must move too)` : prompt;
-  return others.length ? `${names(others)} must move` : 'Waiting';
+  if (prompt) return others.length ? _('%(prompt)s (%(names)s must move too)', { prompt, names: names(others) }) : prompt;
+  return others.length ? _('%(names)s must move', { names: names(others) }) : _('Waiting');
 }
 
 function openWords(game) {
   const open = allSeats(game).filter((seat) => !seat.username && !seat.bot).length;
-  return `Waiting for ${open} more player${open === 1 ? '' : 's'} to join`;
+  return ngettext('Waiting for %(count)s more player to join', 'Waiting for %(count)s more players to join', open);
 }
 
 function showStatus() {
@@ -132,7 +134,7 @@ function showStatus() {
   const line = statusLine(game);
   // A move refused as stale in a game that has just ended is no call to choose again: the result, then why.
   if (game.status === 'finished' && page.note === STALE_NOTE) {
-    $('status').textContent = `${line} · The game ended before your move arrived`;
+    $('status').textContent = `${line} · ${_('The game ended before your move arrived')}`;
   } else {
     $('status').textContent = page.note ? `${page.note} · ${line}` : line;
   }
@@ -151,7 +153,7 @@ function showPanels() {
   const game = page.game;
   const panels = game.presentation.panels;
   $('panels').replaceChildren(...allSeats(game).map((seat) => {
-    const shown = panels[seat.seat] ?? { name: `seat ${seat.seat}`, colour: 'gray', score: null, score_parts: [], resources: [], notes: [], out: false };
+    const shown = panels[seat.seat] ?? { name: _('seat %(seat)s', { seat: seat.seat }), colour: 'gray', score: null, score_parts: [], resources: [], notes: [], out: false };
     root.style.setProperty(`--seat-${seat.seat}`, shown.colour);
     const acting = game.status === 'active' && game.to_act.includes(seat.seat);
     const clock = clockOf(game, seat.seat);
@@ -159,11 +161,11 @@ function showPanels() {
     return el('li', { class: `panel${acting ? ' acting' : ''}${shown.out ? ' out' : ''}`, 'data-seat': seat.seat },
       el('div', { class: 'panel-head' },
         swatch(shown.colour),
-        el('strong', { class: 'panel-player' }, `${seatName(seat.seat)}${seat.seat === game.your_seat ? ' (you)' : ''}`), ' ',
+        el('strong', { class: 'panel-player' }, `${seatName(seat.seat)}${seat.seat === game.your_seat ? ` ${_('(you)')}` : ''}`), ' ',
         el('span', { class: 'panel-name' }, shown.name),
-        seat.bot ? el('span', { class: 'badge' }, 'bot') : null,
-        acting ? el('span', { class: 'badge to-act' }, 'to act') : null,
-        shown.score !== null ? el('span', { class: 'panel-score' }, el('span', { class: 'sr-only' }, 'score '), String(shown.score)) : null),
+        seat.bot ? el('span', { class: 'badge' }, _('bot')) : null,
+        acting ? el('span', { class: 'badge to-act' }, _('to act')) : null,
+        shown.score !== null ? el('span', { class: 'panel-score' }, el('span', { class: 'sr-only' }, `${_('score')} `), String(shown.score)) : null),
       items.length ? el('dl', { class: 'panel-items' }, ...items.map((part) => el('div', {}, el('dt', {}, part.label), el('dd', {}, String(part.value))))) : null,
       shown.notes.length ? el('p', { class: 'panel-notes' }, shown.notes.join('; ')) : null,
       el('span', { class: 'clock', 'data-due': clock.due, 'data-left': clock.left }));
@@ -199,12 +201,12 @@ function tickClocks() {
   for (const clock of document.querySelectorAll('#panels .clock')) {
     if (clock.dataset.due) {
       const left = whenText(clock.dataset.due);
-      clock.textContent = left === 'time is up' ? 'clock: time is up' : `clock: ${left} left`;
+      clock.textContent = left === TIME_IS_UP ? _('clock: time is up') : _('clock: %(left)s left', { left });
       clock.classList.toggle('low', new Date(clock.dataset.due) - Date.now() < 30000);
       clock.classList.replace('stopped', 'running') || clock.classList.add('running');
     } else if (Number.isFinite(Number.parseFloat(clock.dataset.left))) { // the server's panels have no time yet: '' or none
       const seconds = Math.max(0, Math.round(Number(clock.dataset.left)));
-      clock.textContent = `clock stopped: ${whenText(new Date(Date.now() + seconds * 1000).toISOString()) || '0s'} left`;
+      clock.textContent = _('clock stopped: %(left)s left', { left: whenText(new Date(Date.now() + seconds * 1000).toISOString()) || '0s' });
       clock.classList.replace('running', 'stopped') || clock.classList.add('stopped');
     } else clock.textContent = '';
   }
@@ -222,7 +224,7 @@ function showBoard(view, readOnly = false) {
     const target = part.dataset.target;
     if (touched.has(target)) {
       part.classList.add('touched');
-      part.setAttribute('aria-label', `${part.getAttribute('aria-label')} (changed by the last move)`);
+      part.setAttribute('aria-label', `${part.getAttribute('aria-label')} ${_('(changed by the last move)')}`);
     }
     if (next.has(target)) {
       part.classList.add('pointable');
@@ -240,7 +242,7 @@ function showBoard(view, readOnly = false) {
     if (page.pointer && page.pointer.picked.includes(target) && !readOnly) part.classList.add('picked');
   }
   if (replaceIfChanged($('board'), board)) widenTargets(board); // a kept board keeps its hit areas
-  $('board-caption').textContent = readOnly ? `the view after event ${page.replayAt}` : '';
+  $('board-caption').textContent = readOnly ? _('the view after event %(seq)s', { seq: page.replayAt }) : '';
   showLegend();
 }
 
@@ -302,19 +304,20 @@ function afterPick() {
   const canPoint = page.pointer.next().size > 0;
   if (page.chosen === null && candidates.length === 1 && picked.length) page.chosen = candidates[0];
   const forced = moves.length === 1;
-  $('picking').textContent = forced ? `Only one move is possible: ${notation[0]}`
-    : page.chosen !== null ? `Your move: ${notation[page.chosen]}`
-      : picked.length ? `Picked ${picked.join(' → ')}; ${candidates.length} moves left` : (canPoint ? 'Point at the board (or press Tab and Enter), or pick from the list.' : 'Pick a move from the list.');
+  $('picking').textContent = forced ? _('Only one move is possible: %(move)s', { move: notation[0] })
+    : page.chosen !== null ? _('Your move: %(move)s', { move: notation[page.chosen] })
+      : picked.length ? ngettext('Picked %(picked)s; %(count)s move left', 'Picked %(picked)s; %(count)s moves left', candidates.length, { picked: picked.join(' → ') })
+        : (canPoint ? _('Point at the board (or press Tab and Enter), or pick from the list.') : _('Pick a move from the list.'));
   const buttons = [];
   if (page.chosen !== null) {
-    buttons.push(el('button', { type: 'button', id: 'confirm', class: 'primary', onclick: submit }, `Play ${notation[page.chosen]}`));
+    buttons.push(el('button', { type: 'button', id: 'confirm', class: 'primary', onclick: submit }, _('Play %(move)s', { move: notation[page.chosen] })));
   } else if (picked.length && !canPoint) {
     buttons.push(...candidates.map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, notation[index])));
   } else if (!picked.length) {
     buttons.push(...offBoard().map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, notation[index])));
   }
   if (!forced && (picked.length || page.chosen !== null)) {
-    buttons.push(el('button', { type: 'button', id: 'cancel', onclick: () => { page.pointer.reset(); page.chosen = null; afterPick(); } }, 'Start over'));
+    buttons.push(el('button', { type: 'button', id: 'cancel', onclick: () => { page.pointer.reset(); page.chosen = null; afterPick(); } }, _('Start over')));
   }
   replaceIfChanged($('choice'), ...buttons); // the confirm bar stays while its move is still the one chosen
   $('choice').hidden = buttons.length === 0;
@@ -356,17 +359,17 @@ async function submit() {
     if (error instanceof ApiError && error.code === 'stale_seq') {
       await refresh(STALE_NOTE);
     } else if (page.legal === sent) {
-      $('picking').textContent = `Refused: ${error.message}`;
+      $('picking').textContent = _('Refused: %(why)s', { why: error.message });
       $('confirm').disabled = false;
     } else { // the page has moved on to a newer position: say so without taking the player's new choice
-      page.note = `Your move was refused: ${error.message}`;
+      page.note = _('Your move was refused: %(why)s', { why: error.message });
       showStatus();
     }
     return;
   } finally {
     page.sentFrom.delete(sent);
   }
-  await refresh().catch((error) => { $('status').textContent = `Your move is in; the page could not show it: ${error.message}`; });
+  await refresh().catch((error) => { $('status').textContent = _('Your move is in; the page could not show it: %(why)s', { why: error.message }); });
 }
 
 function showLog(events) {
@@ -378,12 +381,12 @@ function showLog(events) {
   slider.max = page.game.seq;
   slider.value = page.game.seq;
   $('replay').hidden = page.game.seq < 2;
-  $('replay-label').textContent = `now (event ${page.game.seq})`;
+  $('replay-label').textContent = _('now (event %(seq)s)', { seq: page.game.seq });
 }
 
 function showFairness(events) {
   $('seed-hash').textContent = page.game.seed_sha256 ?? '';
-  $('seed').textContent = page.game.seed ?? 'published when the game ends';
+  $('seed').textContent = page.game.seed ?? _('published when the game ends');
   $('last-hash').textContent = events.at(-1)?.hash ?? '';
 }
 
@@ -394,7 +397,7 @@ function replayTo(at) {
   const bounded = Math.max(1, Math.min(page.game.seq, at));
   $('replay-at').value = bounded;
   replay.wanted = bounded;
-  $('replay-label').textContent = bounded === page.game.seq ? `now (event ${bounded})` : `after event ${bounded} of ${page.game.seq}`;
+  $('replay-label').textContent = bounded === page.game.seq ? _('now (event %(seq)s)', { seq: bounded }) : _('after event %(seq)s of %(last)s', { seq: bounded, last: page.game.seq });
   if (!replay.asking) showReplay();
 }
 
@@ -428,10 +431,10 @@ function showActions() {
   const actions = [];
   const signedIn = document.querySelector('nav a[href="/account/"]') !== null;
   if (game.status === 'open' && game.your_seat === null && signedIn) {
-    actions.push(el('button', { type: 'button', id: 'join', onclick: async () => { await api('POST', `/games/${gameId}/join/`, invitation ? { invitation } : undefined); await refresh(); } }, 'Join this game'));
+    actions.push(el('button', { type: 'button', id: 'join', onclick: async () => { await api('POST', `/games/${gameId}/join/`, invitation ? { invitation } : undefined); await refresh(); } }, _('Join this game')));
   }
   if (game.stand_ins.some((s) => s.seat === game.your_seat)) {
-    actions.push(el('button', { type: 'button', id: 'return', onclick: async () => { await api('POST', `/games/${gameId}/return/`); await refresh(); } }, 'Take my seat back from the stand-in'));
+    actions.push(el('button', { type: 'button', id: 'return', onclick: async () => { await api('POST', `/games/${gameId}/return/`); await refresh(); } }, _('Take my seat back from the stand-in')));
   }
   if (game.status === 'open') actions.push(waitingRoom(game));
   if (game.status === 'finished' && game.your_seat !== null && signedIn) actions.push(el('div', { id: 'rematch', 'aria-live': 'polite' }));
@@ -455,18 +458,18 @@ async function showRematch() {
       const made = await api('POST', seen(`/games/${gameId}/rematch/`), { action });
       if (made.game !== null && action === 'accept') window.location.href = `/games/${made.game}/`;
       else showRematch();
-    } catch (error) { box.textContent = `Rematch: ${error.message}`; }
+    } catch (error) { box.textContent = _('Rematch: %(why)s', { why: error.message }); }
   };
   const you = page.game.your_seat;
   if (state.game !== null) {
-    box.replaceChildren(el('a', { id: 'rematch-game', class: 'button', href: `/games/${state.game}/` }, 'Go to the rematch'));
+    box.replaceChildren(el('a', { id: 'rematch-game', class: 'button', href: `/games/${state.game}/` }, _('Go to the rematch')));
   } else if (state.offered_by === you) {
-    box.replaceChildren(el('span', { id: 'rematch-offered' }, 'You offer a rematch (seats swapped); waiting for an answer.'));
+    box.replaceChildren(el('span', { id: 'rematch-offered' }, _('You offer a rematch (seats swapped); waiting for an answer.')));
   } else if (state.offered_by !== null) {
-    box.replaceChildren(el('span', {}, `${seatName(state.offered_by)} offers a rematch, seats swapped. `),
-      el('button', { type: 'button', id: 'accept-rematch', class: 'primary', onclick: act('accept') }, 'Accept the rematch'));
+    box.replaceChildren(el('span', {}, `${_('%(name)s offers a rematch, seats swapped.', { name: seatName(state.offered_by) })} `),
+      el('button', { type: 'button', id: 'accept-rematch', class: 'primary', onclick: act('accept') }, _('Accept the rematch')));
   } else {
-    box.replaceChildren(el('button', { type: 'button', id: 'offer-rematch', onclick: act('offer') }, 'Offer a rematch'));
+    box.replaceChildren(el('button', { type: 'button', id: 'offer-rematch', onclick: act('offer') }, _('Offer a rematch')));
   }
 }
 setInterval(() => { if (page.game?.status === 'finished') showRematch(); }, 3000);
@@ -480,17 +483,17 @@ function waitingRoom(game) {
   const copy = el('button', { type: 'button', id: 'copy-invitation', onclick: async () => {
     try {
       await navigator.clipboard.writeText(link);
-      copy.textContent = 'Link copied';
+      copy.textContent = _('Link copied');
     } catch { // no clipboard (an insecure origin): select the link for the player to copy
       window.getSelection().selectAllChildren($('invitation-code'));
-      copy.textContent = 'Link selected: copy it';
+      copy.textContent = _('Link selected: copy it');
     }
-  } }, 'Copy the invitation link');
+  } }, _('Copy the invitation link'));
   return el('section', { id: 'waiting-room', 'aria-labelledby': 'waiting-h' },
-    el('h2', { id: 'waiting-h' }, 'Waiting room'),
-    el('p', { id: 'invitation-link' }, game.invitation_key ? 'Private game: this link invites someone: ' : 'Invite someone with this link: ', el('code', { id: 'invitation-code' }, link)),
+    el('h2', { id: 'waiting-h' }, _('Waiting room')),
+    el('p', { id: 'invitation-link' }, game.invitation_key ? `${_('Private game: this link invites someone:')} ` : `${_('Invite someone with this link:')} `, el('code', { id: 'invitation-code' }, link)),
     copy,
-    el('p', { id: 'joined' }, `Joined: ${joined.join(', ') || 'nobody yet'}; ${open} seat${open === 1 ? '' : 's'} open.`));
+    el('p', { id: 'joined' }, ngettext('Joined: %(joined)s; %(count)s seat open.', 'Joined: %(joined)s; %(count)s seats open.', open, { joined: joined.join(', ') || _('nobody yet') })));
 }
 
 // Resign, abort, draws, takebacks, leaving or cancelling an open game: the server says what is allowed.
@@ -500,31 +503,31 @@ function lifeActions(game) {
     if (ask && !window.confirm(ask)) return;
     try {
       await api('POST', `/games/${gameId}/${path}/`, body);
-      await refresh(`${text}: done`);
+      await refresh(_('%(action)s: done', { action: text }));
     } catch (error) { $('status').textContent = `${text}: ${error.message}`; }
   } }, text);
   const found = [];
   if (game.status === 'open' && seated) {
-    found.push(game.you_created ? call('cancel-game', 'Cancel this game', 'cancel', undefined, 'Cancel this game for everyone?')
-      : call('leave-game', 'Leave this game', 'leave'));
+    found.push(game.you_created ? call('cancel-game', _('Cancel this game'), 'cancel', undefined, _('Cancel this game for everyone?'))
+      : call('leave-game', _('Leave this game'), 'leave'));
   }
   if (game.status === 'active' && seated && game.playing.includes(game.your_seat)) {
     const offer = game.draw_offer;
-    if (!offer) found.push(call('offer-draw', 'Offer a draw', 'draw', { action: 'offer' }));
-    else if (offer.by === game.your_seat) found.push(el('span', { id: 'draw-offered' }, 'You offer a draw. '));
+    if (!offer) found.push(call('offer-draw', _('Offer a draw'), 'draw', { action: 'offer' }));
+    else if (offer.by === game.your_seat) found.push(el('span', { id: 'draw-offered' }, `${_('You offer a draw.')} `));
     else if (!offer.accepted.includes(game.your_seat)) {
-      found.push(el('span', { id: 'draw-offer' }, `${seatName(offer.by)} offers a draw. `),
-        call('accept-draw', 'Accept the draw', 'draw', { action: 'accept' }), call('decline-draw', 'Decline the draw', 'draw', { action: 'decline' }));
+      found.push(el('span', { id: 'draw-offer' }, `${_('%(name)s offers a draw.', { name: seatName(offer.by) })} `),
+        call('accept-draw', _('Accept the draw'), 'draw', { action: 'accept' }), call('decline-draw', _('Decline the draw'), 'draw', { action: 'decline' }));
     }
     const takeback = game.takeback_request;
-    if (!takeback) found.push(call('ask-takeback', 'Take back my last move', 'takeback', { action: 'request' }));
-    else if (takeback.by === game.your_seat) found.push(el('span', { id: 'takeback-asked' }, 'You ask for a takeback. '));
+    if (!takeback) found.push(call('ask-takeback', _('Take back my last move'), 'takeback', { action: 'request' }));
+    else if (takeback.by === game.your_seat) found.push(el('span', { id: 'takeback-asked' }, `${_('You ask for a takeback.')} `));
     else if (!takeback.accepted.includes(game.your_seat)) {
-      found.push(el('span', { id: 'takeback-request' }, `${seatName(takeback.by)} asks to take back a move. `),
-        call('accept-takeback', 'Allow the takeback', 'takeback', { action: 'accept' }), call('decline-takeback', 'Refuse the takeback', 'takeback', { action: 'decline' }));
+      found.push(el('span', { id: 'takeback-request' }, `${_('%(name)s asks to take back a move.', { name: seatName(takeback.by) })} `),
+        call('accept-takeback', _('Allow the takeback'), 'takeback', { action: 'accept' }), call('decline-takeback', _('Refuse the takeback'), 'takeback', { action: 'decline' }));
     }
-    found.push(call('abort-game', 'Abort', 'abort', undefined, 'Abort this game? (Only before every player has moved.)'),
-      call('resign', 'Resign', 'resign', undefined, 'Resign this game for good?'));
+    found.push(call('abort-game', _('Abort'), 'abort', undefined, _('Abort this game? (Only before every player has moved.)')),
+      call('resign', _('Resign'), 'resign', undefined, _('Resign this game for good?')));
   }
   return found;
 }
@@ -532,13 +535,13 @@ function lifeActions(game) {
 // This game's own mail cadence (play by email), beside the account's default.
 let mailSettings = null;
 function mailChoice() {
-  const choices = { default: "my account's choice", immediate: 'a mail for each notice', digest: 'in the daily digest', none: 'no mail' };
+  const choices = { default: _("my account's choice"), immediate: _('a mail for each notice'), digest: _('in the daily digest'), none: _('no mail') };
   const select = el('select', { id: 'game-mail', onchange: async () => {
     mailSettings = await api('PATCH', '/mail/settings/', { games: { [gameId]: select.value } });
   } }, ...Object.entries(choices).map(([value, text]) => el('option', { value }, text)));
   const show = () => { select.value = mailSettings?.games?.[gameId] ?? 'default'; };
   if (mailSettings) show(); else api('GET', '/mail/settings/').then((settings) => { mailSettings = settings; show(); }).catch(() => {});
-  return el('label', {}, 'Mail about this game: ', select);
+  return el('label', {}, `${_('Mail about this game:')} `, select);
 }
 
 // Live: the game's stream wakes the page; if the stream server cannot be reached, poll.
@@ -597,7 +600,7 @@ function chatShow(line) {
 async function readChat() {
   const page = await api('GET', seen(`/games/${gameId}/chat/?after=${chatAfter}`)).catch(() => null);
   if (!page) return;
-  $('chat-channel').textContent = page.channel === 'players' ? 'You talk with the players.' : 'You talk with the other spectators; the players read it after the game.';
+  $('chat-channel').textContent = page.channel === 'players' ? _('You talk with the players.') : _('You talk with the other spectators; the players read it after the game.');
   page.lines.forEach(chatShow);
 }
 
@@ -620,7 +623,7 @@ $('chat-form')?.addEventListener('submit', async (event) => {
   try {
     await api('POST', seen(`/games/${gameId}/chat/`), { text });
     $('chat-text').value = '';
-  } catch (error) { $('chat-channel').textContent = `Not sent: ${error.message}`; }
+  } catch (error) { $('chat-channel').textContent = _('Not sent: %(why)s', { why: error.message }); }
   await readChat();
 });
 readChat().then(followChat);
@@ -632,4 +635,4 @@ setInterval(tickClocks, 1000);
 widenOnResize(() => [...document.querySelectorAll('.board svg.board-svg')]);
 // A join may add no event the stream tells of: a waiting room reads the game every few seconds.
 setInterval(() => { if (page.game?.status === 'open') refresh().catch(() => {}); }, 3000);
-refresh().then(follow).catch((error) => { $('status').textContent = `Could not load the game: ${error.message}`; });
+refresh().then(follow).catch((error) => { $('status').textContent = _('Could not load the game: %(why)s', { why: error.message }); });

@@ -1,4 +1,5 @@
 import { api, el, whenText } from './api.js';
+import { _, ngettext, word } from './i18n.js';
 
 const me = document.getElementById('lobby-script').dataset.user;
 
@@ -8,12 +9,12 @@ function seatOf(game) {
 }
 
 function who(game) {
-  return game.seats.map((s) => s.username ?? (s.bot ? `bot ${s.bot.name}` : 'open')).join(', ');
+  return game.seats.map((s) => s.username ?? (s.bot ? _('bot %(name)s', { name: s.bot.name }) : _('open'))).join(', ');
 }
 
 function who1(game, seat) {
   const entry = game.seats[seat];
-  return entry.username === me ? 'you' : entry.username ?? (entry.bot ? `bot ${entry.bot.name}` : 'open seat');
+  return entry.username === me ? _('you') : entry.username ?? (entry.bot ? _('bot %(name)s', { name: entry.bot.name }) : _('open seat'));
 }
 
 function item(game, extra) {
@@ -21,11 +22,11 @@ function item(game, extra) {
   const yourTurn = seat !== null && game.to_act.includes(seat);
   return el('li', { class: yourTurn ? 'your-turn' : null },
     el('a', { href: `/games/${game.id}/` }, `#${game.id} ${game.rules}`),
-    ` · ${game.players} players: ${who(game)}`,
-    yourTurn ? el('strong', {}, ' · your turn') : null,
-    !yourTurn && game.status === 'active' && game.to_act.length ? ` · waiting for ${game.to_act.map((s) => who1(game, s)).join(' and ')}` : null,
-    game.deadline ? ` · deadline in ${whenText(game.deadline)}` : null,
-    game.result ? ` · ${String(game.result.reason).replaceAll('_', ' ')}` : null,
+    ` · ${ngettext('%(count)s player: %(who)s', '%(count)s players: %(who)s', game.players, { who: who(game) })}`,
+    yourTurn ? el('strong', {}, ` · ${_('your turn')}`) : null,
+    !yourTurn && game.status === 'active' && game.to_act.length ? ` · ${_('waiting for %(who)s', { who: game.to_act.map((s) => who1(game, s)).join(_(' and ')) })}` : null,
+    game.deadline ? ` · ${_('deadline in %(left)s', { left: whenText(game.deadline) })}` : null,
+    game.result ? ` · ${word(game.result.reason)}` : null,
     extra ?? null);
 }
 
@@ -40,7 +41,7 @@ async function fill(id, query, extra) {
       const turn = (g) => (g.to_act.includes(seatOf(g)) ? 0 : 1);
       games.sort((a, b) => turn(a) - turn(b) || String(a.deadline ?? '~').localeCompare(String(b.deadline ?? '~')));
     }
-    list.replaceChildren(...(games.length ? games.map((g) => item(g, extra?.(g))) : [el('li', {}, 'none')]));
+    list.replaceChildren(...(games.length ? games.map((g) => item(g, extra?.(g))) : [el('li', {}, _('none'))]));
   } catch (error) {
     list.replaceChildren(el('li', { class: 'problem' }, error.message));
   }
@@ -54,7 +55,7 @@ function joinButton(game) {
       await api('POST', `/games/${game.id}/join/`);
       window.location.href = `/games/${game.id}/`;
     },
-  }, 'Join');
+  }, _('Join'));
 }
 
 async function invitations() {
@@ -62,15 +63,15 @@ async function invitations() {
   const invited = await api('GET', '/invitations/').catch(() => []);
   document.getElementById('invited-box').hidden = invited.length === 0;
   document.getElementById('invited').replaceChildren(...invited.map((entry) => el('li', { 'data-game': entry.game },
-    el('a', { href: `/games/${entry.game}/` }, `#${entry.game} ${entry.rules}`), ` · from ${entry.by} · ${entry.status} `,
+    el('a', { href: `/games/${entry.game}/` }, `#${entry.game} ${entry.rules}`), ` · ${_('from %(who)s', { who: entry.by })} · ${word(entry.status)} `,
     entry.status === 'open' ? el('button', { type: 'button', class: 'join-invited', onclick: async () => {
       await api('POST', `/games/${entry.game}/join/`);
       window.location.href = `/games/${entry.game}/`;
-    } }, 'Join') : null,
+    } }, _('Join')) : null,
     el('button', { type: 'button', class: 'decline-invited', onclick: async () => {
       await api('POST', `/games/${entry.game}/decline/`);
       await invitations();
-    } }, 'Decline'))));
+    } }, _('Decline')))));
 }
 
 invitations();

@@ -1,5 +1,6 @@
 // The new-game form, built from the catalogues (GET /api/rules/, /api/bots/): no game-specific code.
 import { api, el, showProblem } from './api.js';
+import { _ } from './i18n.js';
 
 const form = document.getElementById('new-game');
 const rulesSelect = document.getElementById('rules');
@@ -26,13 +27,13 @@ function optionInput(option) {
 }
 
 function seatRow(index) {
-  const choices = [el('option', { value: '' }, index === 0 ? 'me / a person' : 'a person')];
+  const choices = [el('option', { value: '' }, index === 0 ? _('me / a person') : _('a person'))];
   for (const bot of bots) {
     for (const level of bot.levels) {
-      choices.push(el('option', { value: `${bot.name}:${level}` }, `bot ${bot.title}, level ${level}`));
+      choices.push(el('option', { value: `${bot.name}:${level}` }, _('bot %(bot)s, level %(level)s', { bot: bot.title, level })));
     }
   }
-  return el('label', {}, `Seat ${index} `, el('select', { 'data-seat': index, id: `seat-${index}` }, ...choices));
+  return el('label', {}, `${_('Seat %(seat)s', { seat: index })} `, el('select', { 'data-seat': index, id: `seat-${index}` }, ...choices));
 }
 
 function rebuild() {
@@ -42,7 +43,7 @@ function rebuild() {
   for (let n = rules.min_players; n <= rules.max_players; n += 1) {
     playersSelect.append(el('option', { value: n, selected: n === wanted }, String(n)));
   }
-  optionsBox.replaceChildren(el('legend', {}, 'Options'), ...rules.options.map(optionInput));
+  optionsBox.replaceChildren(el('legend', {}, _('Options')), ...rules.options.map(optionInput));
   const players = Number(playersSelect.value);
   seatsBox.replaceChildren(seatsBox.querySelector('legend'), seatsBox.querySelector('.hint'),
     ...Array.from({ length: players }, (_, i) => seatRow(i)));

@@ -2,6 +2,7 @@
 // click (#alerts), a sound and a browser notification whenever one of your games becomes your
 // turn, from any page of the site. The choice is kept in this browser (localStorage).
 import { api } from './api.js';
+import { _ } from './i18n.js';
 
 const KEY = 'scrapyard.alerts';
 const button = document.getElementById('alerts');
@@ -17,7 +18,7 @@ export function alertsOn() {
 function showButton() {
   if (!button) return;
   const on = alertsOn();
-  button.textContent = `Turn alerts: ${on ? 'on' : 'off'}`;
+  button.textContent = on ? _('Turn alerts: on') : _('Turn alerts: off');
   button.setAttribute('aria-pressed', String(on));
 }
 
@@ -52,14 +53,14 @@ export function tell(game, text) {
   if (!alertsOn()) return;
   beep();
   if ('Notification' in window && Notification.permission === 'granted') {
-    const note = new Notification('Scrapyard: your turn', { body: text, tag: `game-${game}` });
+    const note = new Notification(_('Scrapyard: your turn'), { body: text, tag: `game-${game}` });
     note.onclick = () => { window.focus(); window.location.href = `/games/${game}/`; };
   }
 }
 
 // The title and the icon: "(your turn)" when any of your games waits for you.
 export function showTurn(yourTurn, count = 1) {
-  const mark = yourTurn ? (count > 1 ? `(${count}) your turn` : '(your turn)') : '';
+  const mark = yourTurn ? (count > 1 ? _('(%(count)s) your turn', { count }) : _('(your turn)')) : '';
   document.title = mark ? `${mark} ${baseTitle}` : baseTitle;
   if (favicon) favicon.href = yourTurn ? favicon.dataset.turn : favicon.dataset.idle;
 }
@@ -83,7 +84,7 @@ async function look() {
   }));
   if (known) {
     for (const [game, yours] of now) {
-      if (yours && !known.get(game) && game !== ownGame) tell(game, `Game ${game} waits for your move.`);
+      if (yours && !known.get(game) && game !== ownGame) tell(game, _('Game %(id)s waits for your move.', { id: game }));
     }
   }
   known = now;

@@ -1,5 +1,6 @@
 // Quick pairing from the lobby: a seek (POST /api/seeks/), followed until the server pairs it.
 import { api, el, showProblem } from './api.js';
+import { _, timeText, word } from './i18n.js';
 
 const form = document.getElementById('seek-form');
 const rulesSelect = document.getElementById('seek-rules');
@@ -19,7 +20,7 @@ function playerChoices() {
 async function follow(seek) {
   seeking = seek.id;
   cancel.hidden = false;
-  status.textContent = `Seeking ${seek.rules} for ${seek.players} at ${seek.rating}… (until ${new Date(seek.expires_at).toLocaleTimeString()})`;
+  status.textContent = _('Seeking %(game)s for %(players)s at %(rating)s… (until %(until)s)', { game: seek.rules, players: seek.players, rating: seek.rating, until: timeText(seek.expires_at) });
   while (seeking === seek.id) {
     const now = await api('GET', `/seeks/${seek.id}/`);
     if (now.status === 'paired') {
@@ -27,7 +28,7 @@ async function follow(seek) {
       return;
     }
     if (now.status !== 'open') {
-      status.textContent = `The seek is ${now.status}.`;
+      status.textContent = _('The seek is %(status)s.', { status: word(now.status) });
       break;
     }
     await new Promise((resolve) => { setTimeout(resolve, 1000); });
@@ -53,7 +54,7 @@ cancel.addEventListener('click', async () => {
   const id = seeking;
   seeking = null;
   await api('DELETE', `/seeks/${id}/`).catch((error) => showProblem(status, error));
-  status.textContent = 'Stopped seeking.';
+  status.textContent = _('Stopped seeking.');
   cancel.hidden = true;
 });
 

@@ -1,5 +1,6 @@
 // The fallback board: every coordinate pair the legal moves or the view mention, on a grid.
 import { svg, text, cell } from './svg.js';
+import { _ } from '../i18n.js';
 
 function pairs(value, found) {
   if (Array.isArray(value)) {
@@ -29,4 +30,4 @@ export default function draw(view, { moves }) {
   }
   return root;
 }
-export const legend = [["a,b", "a square, named as the moves name it"]];
+export const legend = [["a,b", _("a square, named as the moves name it")]];

@@ -3,6 +3,7 @@
 // (a treasure chest): in the centre, or beside the pawn that carries it. All drawn: the only
 // words on the board are the trash counts and the coordinates round the edge.
 import { svg, text, cell, edgeLabels } from './svg.js';
+import { _ } from '../i18n.js';
 import { at, legendPicture, SCAVENGE_PIECES } from './pieces.js';
 
 const CELL = 36;
@@ -13,7 +14,7 @@ export default function draw(view, { seat }) {
   const holeRows = view.board.hole.map(([row]) => row);
   const holeCols = view.board.hole.map(([, col]) => col);
   const edge = 18; // room for the coordinates: rows down the left, columns along the top
-  const root = svg('svg', { viewBox: `${-edge} ${-edge} ${size * CELL + edge} ${size * CELL + edge}`, class: 'board-svg scavenge', role: 'group', 'aria-label': 'Scavenge board' });
+  const root = svg('svg', { viewBox: `${-edge} ${-edge} ${size * CELL + edge} ${size * CELL + edge}`, class: 'board-svg scavenge', role: 'group', 'aria-label': _('Scavenge board') });
   const numbers = Array.from({ length: size }, (_, i) => i);
   root.append(edgeLabels([...numbers.map((i) => [-edge / 2, i * CELL + CELL / 2, i]), ...numbers.map((i) => [i * CELL + CELL / 2, -edge / 2, i])]));
   const place = (at) => (Array.isArray(at) ? at.join(',') : String(at)); // a square, or "centre"
@@ -28,7 +29,8 @@ export default function draw(view, { seat }) {
       const start = startAt.get(key);
       const x = col * CELL;
       const y = row * CELL;
-      const label = `square ${row},${col}${token ? `: player ${token.seat}${token.seat === seat ? ' (you)' : ''}, trash ${token.trash}${token === carrier ? ', with the good stuff' : ''}` : ''}${start ? `, start of player ${start.seat}` : ''}`;
+      const who = token ? `: ${_('player %(seat)s', { seat: token.seat })}${token.seat === seat ? ` ${_('(you)')}` : ''}, ${_('trash %(count)s', { count: token.trash })}` : '';
+      const label = `${row},${col}${who}${start ? `, ${_('start of player %(seat)s', { seat: start.seat })}` : ''}`;
       root.append(cell(key, label, token ? `p${token.seat}t${token.trash}` : '',
         svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: start ? `start seat-${start.seat}` : 'square' }),
         token ? at(x + CELL / 2 - 2, y + CELL / 2 + 1, 1.1, SCAVENGE_PIECES.pawn(token.seat)) : null,
@@ -45,7 +47,8 @@ export default function draw(view, { seat }) {
   const drawn = there
     ? [at(cx, cy, 1.8, SCAVENGE_PIECES.pawn(there.seat)), there === carrier ? at(cx + side / 4, cy - side / 4, 0.8, SCAVENGE_PIECES.goodStuff()) : null]
     : inCentre ? [at(cx, cy + 2, 2, SCAVENGE_PIECES.goodStuff())] : [];
-  const label = there ? `the centre: player ${there.seat}${there === carrier ? ' with the good stuff' : ''}` : inCentre ? 'the centre, with the good stuff' : 'the empty centre';
+  const label = there ? (there === carrier ? _('the centre: player %(seat)s with the good stuff', { seat: there.seat }) : _('the centre: player %(seat)s', { seat: there.seat }))
+    : inCentre ? _('the centre, with the good stuff') : _('the empty centre');
   root.append(cell('centre', label, there ? `p${there.seat}` : inCentre ? 'stuff' : 'empty',
     svg('rect', { x: left + 2, y: top + 2, width: side - 4, height: side - 4, rx: 8, class: 'centre' }),
     ...drawn));
@@ -59,9 +62,9 @@ function trashStack(x, y, pieces) {
 }
 
 export const legend = [
-  [() => legendPicture(() => SCAVENGE_PIECES.pawn(0)), "a player's pawn, in its colour, with its seat's mark (● ▲ ■ ◆)"],
-  [() => legendPicture(() => SCAVENGE_PIECES.goodStuff()), 'the good stuff: in the centre, or small beside the pawn that carries it'],
-  ['dashed square', "a player's start corner, in its colour"],
-  ['bars and number', 'the trash a pawn carries (bars in its corner, the count top left)'],
-  ['row,col', 'squares are named row then column, 0-9, as on the edges'],
+  [() => legendPicture(() => SCAVENGE_PIECES.pawn(0)), _("a player's pawn, in its colour, with its seat's mark (● ▲ ■ ◆)")],
+  [() => legendPicture(() => SCAVENGE_PIECES.goodStuff()), _('the good stuff: in the centre, or small beside the pawn that carries it')],
+  [_('dashed square'), _("a player's start corner, in its colour")],
+  [_('bars and number'), _('the trash a pawn carries (bars in its corner, the count top left)')],
+  ['row,col', _('squares are named row then column, 0-9, as on the edges')],
 ];

@@ -5,6 +5,7 @@
 // map, at the step directions its moves list; the faces come from the view's `faces`, keyed by
 // tile id.
 import { svg, text, cell } from './svg.js';
+import { _ } from '../i18n.js';
 
 // Sizes in the drawing's units. A phone (390 px) draws the map at about 0.73 px a unit, where a
 // finger needs 44 px: the margin's push entries and a ship's places are 60 units and more.
@@ -21,7 +22,7 @@ const ENTRY_AT = {
   E: (line, size) => [MARGIN * 1.5 + size * CELL, MARGIN + (line - 0.5) * CELL],
 };
 const CORNER_AT = { NW: [0, 0], NE: [1, 0], SE: [1, 1], SW: [0, 1] };
-const RESOURCE_NAMES = { Y: 'radioactive', B: 'carbon', R: 'metal' };
+const RESOURCE_NAMES = { Y: _('radioactive'), B: _('carbon'), R: _('metal') };
 
 // A section's edges N, E, S, W after turning it `rotation` degrees clockwise.
 function turned(edges, rotation) {
@@ -109,11 +110,11 @@ function pointsStar(points, cx, cy, r) {
 
 function faceWords(id, face) {
   if (!face) return id;
-  if (face.kind === 'asteroid') return `asteroid ${id} of ${[...face.resources].map((r) => RESOURCE_NAMES[r]).join(', ')}`;
-  const sides = face.edges.map((edge, i) => `${SIDES[i]} ${edge === null ? 'closed' : edge === '' ? 'open' : `open for ${edge}`}`);
-  const does = [face.produce && `produces ${face.produce}`, face.store && `stores ${face.store}`,
-    face.convert && `converts ${face.convert.join(' to ')}`, face.recycle && `recycles for ${face.recycle}`].filter(Boolean);
-  return `${face.kind} ${id}: ${[...does, `${face.points} points`, ...sides].join(', ')}`;
+  if (face.kind === 'asteroid') return _('asteroid %(id)s of %(what)s', { id, what: [...face.resources].map((r) => RESOURCE_NAMES[r]).join(', ') });
+  const sides = face.edges.map((edge, i) => `${SIDES[i]} ${edge === null ? _('closed') : edge === '' ? _('open') : _('open for %(what)s', { what: edge })}`);
+  const does = [face.produce && _('produces %(what)s', { what: face.produce }), face.store && _('stores %(what)s', { what: face.store }),
+    face.convert && _('converts %(what)s', { what: face.convert.join(' → ') }), face.recycle && _('recycles for %(what)s', { what: face.recycle })].filter(Boolean);
+  return `${face.kind === 'asteroid' ? _('asteroid') : _('section')} ${id}: ${[...does, _('%(count)s points', { count: face.points }), ...sides].join(', ')}`;
 }
 
 // One tile drawn in the square (x, y, size): an asteroid's resources, or a section's walls and
@@ -163,7 +164,7 @@ function drawMap(root, view, seat, moves) {
       const ships = shipsAt.get(`${col},${row}`) ?? [];
       const x = MARGIN + col * CELL;
       const y = MARGIN + row * CELL;
-      const label = `row ${row + 1}, column ${col + 1}: ${tile ? faceWords(tile, faces[tile]) : 'empty space'}${ships.length ? `; ship ${ships.join(' and ')}` : ''}`;
+      const label = `${_('row %(row)s, column %(col)s', { row: row + 1, col: col + 1 })}: ${tile ? faceWords(tile, faces[tile]) : _('empty space')}${ships.length ? `; ${_('ship %(ships)s', { ships: ships.join(_(' and ')) })}` : ''}`;
       root.append(cell(`map:${col},${row}`, label, `${tile ?? ''}@${ships.join(',')}`,
         ...tileFace(tile, faces[tile], x, y, CELL),
         ...ships.map((ship, i) => shipIcon(x + SHIP_SPOTS[i % 4][0], y + SHIP_SPOTS[i % 4][1], ship, ship === seat, 0.75))));
@@ -200,7 +201,7 @@ function drawSteps(root, [col, row], steps, size) {
     const onMap = toCol >= 0 && toRow >= 0 && toCol < size && toRow < size;
     // Inset, clear of the border that marks a cell the last move touched (often the one a step left).
     const into = onMap ? svg('rect', { x: MARGIN + toCol * CELL + 6, y: MARGIN + toRow * CELL + 6, width: CELL - 12, height: CELL - 12, rx: 4, class: 'step-into' }) : null;
-    const label = onMap ? `step ${dir}, to row ${toRow + 1}, column ${toCol + 1}` : `step ${dir}`;
+    const label = onMap ? _('step %(dir)s, to row %(row)s, column %(col)s', { dir, row: toRow + 1, col: toCol + 1 }) : _('step %(dir)s', { dir });
     root.append(cell(dir, label, '', onMap ? null : stepArrow(col, row, dx, dy), into, onMap ? bigArrow(toCol, toRow, dx, dy) : null));
   }
 }
@@ -232,7 +233,7 @@ function drawEdge(root, view) {
     for (let line = 1; line <= size; line += 1) {
       const entry = `${side}${line}`;
       const [cx, cy] = place(line, size);
-      root.append(cell(entry, `entry ${entry}${closed.has(entry) ? ' (closed)' : ''}`, closed.has(entry) ? 'closed' : 'open',
+      root.append(cell(entry, closed.has(entry) ? _('entry %(entry)s (closed)', { entry }) : _('entry %(entry)s', { entry }), closed.has(entry) ? 'closed' : 'open',
         svg('rect', { x: cx - 16, y: cy - 16, width: 32, height: 32, rx: 16, class: closed.has(entry) ? 'entry closed' : 'entry' }),
         text(cx, cy, entry, { class: 'coord' })));
     }
@@ -241,7 +242,7 @@ function drawEdge(root, view) {
   for (const [corner, [right, down]] of Object.entries(CORNER_AT)) {
     const cx = right ? far - MARGIN / 2 : MARGIN / 2;
     const cy = down ? far - MARGIN / 2 : MARGIN / 2;
-    root.append(cell(corner, `corner ${corner}`, '',
+    root.append(cell(corner, _('corner %(corner)s', { corner }), '',
       svg('rect', { x: cx - 17, y: cy - 17, width: 34, height: 34, rx: 4, class: 'entry corner' }),
       text(cx, cy, corner, { class: 'coord' })));
   }
@@ -269,11 +270,11 @@ function drawShip(root, view, index, seat, moves, left, top) {
   const size = SHIP_CELL; // a whole ship at full size, however long: the panel grows with it
   const room = ship.capacity ?? [0, 0, 0];
   const width = shipWidth(view, index, seat, moves);
-  root.append(text(left + width / 2, top + 10, `${MARKS[index]} ship ${index}${own ? ' (you)' : ''}${ship.out ? ' · out' : ''} · ${ship.score ?? 0} points`, { class: `ship-title seat-${index}` }));
+  root.append(text(left + width / 2, top + 10, `${MARKS[index]} ${_('ship %(index)s', { index })}${own ? ` ${_('(you)')}` : ''}${ship.out ? ` · ${_('out')}` : ''} · ${_('%(count)s points', { count: ship.score ?? 0 })}`, { class: `ship-title seat-${index}` }));
   // The stores as icons: each resource, then what the ship holds of it and its room.
   ['Y', 'B', 'R'].forEach((letter, i) => { // the view's bag order
     const cx = left + width / 2 + (i - 1) * 52;
-    root.append(svg('g', { role: 'img', 'aria-label': `${RESOURCE_NAMES[letter]}: ${ship.stores[i]} of ${room[i]}` },
+    root.append(svg('g', { role: 'img', 'aria-label': _('%(what)s: %(held)s of %(room)s', { what: RESOURCE_NAMES[letter], held: ship.stores[i], room: room[i] }) },
       resourceIcon(letter, cx - 12, top + 26, 6), text(cx + 8, top + 26, `${ship.stores[i]}/${room[i]}`, { class: 'ship-stores' })));
   });
   const gridTop = top + 38;
@@ -282,14 +283,14 @@ function drawShip(root, view, index, seat, moves, left, top) {
     const x = left + 4 + (px - minX) * size;
     const yy = gridTop + (py - minY) * size;
     const target = own ? key : `ship${index}:${key}`;
-    root.append(cell(target, `ship ${index} at ${key}: ${faceWords(part.tile, faces[part.tile])}, turned ${part.rotation}`, `${part.tile}/${part.rotation}`,
+    root.append(cell(target, _('ship %(index)s at %(key)s: %(what)s, turned %(turn)s', { index, key, what: faceWords(part.tile, faces[part.tile]), turn: part.rotation }), `${part.tile}/${part.rotation}`,
       ...tileFace(part.tile, faces[part.tile], x, yy, size, part.rotation)));
   }
   for (const key of open) {
     const [px, py] = key.split(',').map(Number);
     const x = left + 4 + (px - minX) * size;
     const yy = gridTop + (py - minY) * size;
-    root.append(cell(key, `your ship at ${key}: free place`, 'free',
+    root.append(cell(key, _('your ship at %(key)s: free place', { key }), 'free',
       svg('rect', { x: x + 2, y: yy + 2, width: size - 4, height: size - 4, rx: 3, class: 'free-place' }),
       svg('path', { d: `M${x + size / 2 - 8} ${yy + size / 2} h16 M${x + size / 2} ${yy + size / 2 - 8} v16`, class: 'free-plus' })));
   }
@@ -312,23 +313,23 @@ function shipWidth(view, index, seat, moves) {
 const picture = (...children) => () => svg('svg', { viewBox: '-12 -12 24 24', width: 24, height: 24, class: 'legend-board legend-pic', 'aria-hidden': 'true' }, ...children);
 
 export const legend = [
-  [picture(shipIcon(0, 2, 0, false)), "a ship on the map, in its player's colour, with its mark (● ▲ ■ ◆); yours is ringed"],
-  ['N1 … W6', 'push entries round the map: a side and a line, counted from 1 (grey: closed this turn)'],
-  ['NW NE SE SW', 'the corners a ship starts from'],
-  [picture(resourceIcon('Y', -7, 0, 4), resourceIcon('B', 0, 0, 4), resourceIcon('R', 7, 0, 4)), 'resources: radioactive (yellow triangle), carbon (blue disc), metal (red square)'],
-  [picture(svg('path', { d: 'M-10 -6 h6 M4 -6 h6', class: 'wall' }), resourceIcon('B', 0, -3, 3)), 'a wall; a gap is a corridor, and the resources in it are what joining there costs'],
-  [picture(svg('path', { d: 'M-5 0 h10 M0 -5 v10', class: 'ability-icon make' })), 'the section makes these resources'],
-  [picture(svg('path', { d: 'M-6 -5 v10 h12 v-10', class: 'ability-icon store' })), 'the section stores these'],
-  [picture(resourceIcon('Y', -7, 0, 3), svg('path', { d: 'M-3 0 h7 m-3 -3 l3 3 l-3 3', class: 'ability-icon convert' }), resourceIcon('R', 8, 0, 3)), 'the section converts one resource into another'],
-  [picture(svg('path', { d: 'M-6 0 a6 6 0 0 1 10 -3 M6 0 a6 6 0 0 1 -10 3', class: 'ability-icon recycle' })), 'the section recycles into these'],
-  [picture(...pointsStar(3, 0, 0, 10)), "a section's points"],
-  ['black square', 'empty space'],
-  ['big arrow', 'a step your ship may take: tap the cell it points into'],
+  [picture(shipIcon(0, 2, 0, false)), _("a ship on the map, in its player's colour, with its mark (● ▲ ■ ◆); yours is ringed")],
+  ['N1 … W6', _('push entries round the map: a side and a line, counted from 1 (grey: closed this turn)')],
+  ['NW NE SE SW', _('the corners a ship starts from')],
+  [picture(resourceIcon('Y', -7, 0, 4), resourceIcon('B', 0, 0, 4), resourceIcon('R', 7, 0, 4)), _('resources: radioactive (yellow triangle), carbon (blue disc), metal (red square)')],
+  [picture(svg('path', { d: 'M-10 -6 h6 M4 -6 h6', class: 'wall' }), resourceIcon('B', 0, -3, 3)), _('a wall; a gap is a corridor, and the resources in it are what joining there costs')],
+  [picture(svg('path', { d: 'M-5 0 h10 M0 -5 v10', class: 'ability-icon make' })), _('the section makes these resources')],
+  [picture(svg('path', { d: 'M-6 -5 v10 h12 v-10', class: 'ability-icon store' })), _('the section stores these')],
+  [picture(resourceIcon('Y', -7, 0, 3), svg('path', { d: 'M-3 0 h7 m-3 -3 l3 3 l-3 3', class: 'ability-icon convert' }), resourceIcon('R', 8, 0, 3)), _('the section converts one resource into another')],
+  [picture(svg('path', { d: 'M-6 0 a6 6 0 0 1 10 -3 M6 0 a6 6 0 0 1 -10 3', class: 'ability-icon recycle' })), _('the section recycles into these')],
+  [picture(...pointsStar(3, 0, 0, 10)), _("a section's points")],
+  [_('black square'), _('empty space')],
+  [_('big arrow'), _('a step your ship may take: tap the cell it points into')],
 ];
 
 export default function draw(view, { seat, moves = [] }) {
   const span = view.size * CELL + 2 * MARGIN;
-  const root = svg('svg', { class: 'board-svg space-junkyard', role: 'group', 'aria-label': 'Space Junkyard map and ships' });
+  const root = svg('svg', { class: 'board-svg space-junkyard', role: 'group', 'aria-label': _('Space Junkyard map and ships') });
   drawMap(root, view, seat, moves);
   // The ships under the map, left to right, a new row where the next would not fit.
   let [top, left, tallest, widest] = [span + 6, 0, 0, span];

@@ -7,6 +7,7 @@
 // `bands` say): what scoring depends on is seen, not read. Below the board: the pieces left to
 // take and the fires already used, by colour and size. Every square names itself in words.
 import { svg, text, cell, edgeLabels } from './svg.js';
+import { _ } from '../i18n.js';
 
 const ROWS = 7;
 const COLS = 8;
@@ -14,9 +15,10 @@ const CELL = 56;
 const EDGE = 18;
 const SIDE = { L: 40, M: 30, S: 20 };
 const PIPS = { S: 1, M: 2, L: 3 };
-const KIND = { green: 'forest', yellow: 'mountain', red: 'fire', blue: 'glacier' };
+const KIND = { green: _('forest'), yellow: _('mountain'), red: _('fire'), blue: _('glacier') };
+const KINDS = { green: _('forests'), yellow: _('mountains'), red: _('fires'), blue: _('glaciers') };
 const INNER = { frost: 'blue', capped_forest: 'green' };
-const SIZE_WORD = { S: 'small', M: 'medium', L: 'large' };
+const SIZE_WORD = { S: _('small'), M: _('medium'), L: _('large') };
 const STASH_ROW = 44;
 const STASH_TOP = ROWS * CELL + 14;
 const STASH_HEIGHT = 3 * STASH_ROW + 26;
@@ -26,18 +28,18 @@ const square = (owner) => () => svg('svg', { viewBox: '0 0 20 20', width: 22, he
   svg('rect', { x: 1, y: 1, width: 18, height: 18, class: `square owner-${owner}`, stroke: '#1d1d1b' }));
 
 export const legend = [
-  [mini('green', 'M'), 'forest: scores its size for the player whose colour its square is'],
-  [mini('yellow', 'M'), 'mountain: scores its size likewise'],
-  [mini('red', 'M'), 'fire: costs its size to the player whose colour its square is'],
-  [mini('blue', 'M'), 'glacier; the game ends when none is left'],
-  [mini('green', 'S'), 'small, medium, large: the pyramid’s size, and 1, 2, 3 pips'],
-  [square('white'), 'a square scoring for White'],
-  [square('black'), 'a square scoring for Black'],
-  ['row,col', 'squares are named row then column, as on the edges'],
+  [mini('green', 'M'), _('forest: scores its size for the player whose colour its square is')],
+  [mini('yellow', 'M'), _('mountain: scores its size likewise')],
+  [mini('red', 'M'), _('fire: costs its size to the player whose colour its square is')],
+  [mini('blue', 'M'), _('glacier; the game ends when none is left')],
+  [mini('green', 'S'), _('small, medium, large: the pyramid’s size, and 1, 2, 3 pips')],
+  [square('white'), _('a square scoring for White')],
+  [square('black'), _('a square scoring for Black')],
+  ['row,col', _('squares are named row then column, as on the edges')],
 ];
 
 export default function draw(view, { seat }) {
-  const root = svg('svg', { viewBox: `${-EDGE} ${-EDGE} ${COLS * CELL + EDGE} ${ROWS * CELL + EDGE + STASH_HEIGHT}`, class: 'board-svg terrafex', role: 'group', 'aria-label': 'Terrafex board' });
+  const root = svg('svg', { viewBox: `${-EDGE} ${-EDGE} ${COLS * CELL + EDGE} ${ROWS * CELL + EDGE + STASH_HEIGHT}`, class: 'board-svg terrafex', role: 'group', 'aria-label': _('Terrafex board') });
   root.append(edgeLabels([
     ...Array.from({ length: ROWS }, (_, row) => [-EDGE / 2, row * CELL + CELL / 2, row]),
     ...Array.from({ length: COLS }, (_, col) => [col * CELL + CELL / 2, -EDGE / 2, col]),
@@ -50,15 +52,15 @@ export default function draw(view, { seat }) {
       const x = col * CELL;
       const y = row * CELL;
       const parts = piece ? pieceParts(piece, view.bands[(row + col) % 2 ? 'odd' : 'even'], x, y) : { state: '', words: '', owner: null, shapes: [] };
-      const ground = parts.owner ? `owner-${parts.owner}` : (row + col) % 2 ? 'plain odd' : 'plain even';
-      root.append(cell(key, `${key}${parts.words ? `: ${parts.words}` : ': empty'}`, parts.state,
+      const ground = parts.owner ? `owner-${parts.owner}` : `plain ${(row + col) % 2 ? 'odd' : 'even'}`;
+      root.append(cell(key, `${key}: ${parts.words || _('empty')}`, parts.state,
         svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: `square ${ground}` }),
         ...parts.shapes));
     }
   }
   root.append(stash(view));
-  const you = seat === view.white ? 'White' : seat === view.black ? 'Black' : null;
-  root.append(svg('title', {}, `Scores: White ${view.scores[view.white]}, Black ${view.scores[view.black]}${you ? `; you are ${you}` : ''}`));
+  const you = seat === view.white ? _('White') : seat === view.black ? _('Black') : null;
+  root.append(svg('title', {}, `${_('Scores: White %(white)s, Black %(black)s', { white: view.scores[view.white], black: view.scores[view.black] })}${you ? `; ${_('you are %(colour)s', { colour: you })}` : ''}`));
   return root;
 }
 
@@ -69,13 +71,13 @@ function stash(view) {
   const rows = [
     ['left', ['green', 'yellow'].flatMap((colour) => ['S', 'M', 'L'].map((size) => [colour, size, view.pool?.[colour]?.[size] ?? 0]))],
     ['', ['red', 'blue'].flatMap((colour) => ['S', 'M', 'L'].map((size) => [colour, size, view.pool?.[colour]?.[size] ?? 0]))],
-    ['fires used', ['S', 'M', 'L'].map((size) => ['red', size, view.fire_pit?.[size] ?? 0])],
+    ['fire_pit', ['S', 'M', 'L'].map((size) => ['red', size, view.fire_pit?.[size] ?? 0])],
   ];
-  group.append(text(0, STASH_TOP + 2, 'Pieces left to take', { class: 'stash-title', 'text-anchor': 'start' }));
+  group.append(text(0, STASH_TOP + 2, _('Pieces left to take'), { class: 'stash-title', 'text-anchor': 'start' }));
   rows.forEach(([title, entries], index) => {
     const y = STASH_TOP + 10 + index * STASH_ROW;
-    if (title === 'fires used') group.append(text(0, y + STASH_ROW / 2, 'Fires used', { class: 'stash-title', 'text-anchor': 'start' }));
-    const left = title === 'fires used' ? 110 : 0;
+    if (title === 'fire_pit') group.append(text(0, y + STASH_ROW / 2, _('Fires used'), { class: 'stash-title', 'text-anchor': 'start' }));
+    const left = title === 'fire_pit' ? 110 : 0;
     entries.forEach(([colour, size, count], column) => {
       const x = left + column * 75;
       group.append(svg('g', { class: `stash-entry${count ? '' : ' none-left'}`, transform: `translate(${x} ${y}) scale(0.75)` }, pyramid(0, 0, size, colour)),
@@ -88,7 +90,7 @@ function stash(view) {
 function stashWords(view) {
   const told = (counts) => ['S', 'M', 'L'].map((size) => `${counts?.[size] ?? 0} ${SIZE_WORD[size]}`).join(', ');
   const left = Object.keys(KIND).map((colour) => `${KIND[colour]}s ${told(view.pool?.[colour])}`).join('; ');
-  return `Pieces left to take: ${left}. Fires used: ${told(view.fire_pit)}.`;
+  return _('Pieces left to take: %(left)s. Fires used: %(used)s.', { left, used: told(view.fire_pit) });
 }
 
 // A pyramid seen from above: its base, four faces shaded as if lit from the top left, and its pips.
@@ -115,7 +117,8 @@ function pieceParts(piece, bands, x, y) {
   const inner = innerKind ? { colour: INNER[innerKind], size: piece[innerKind] } : null;
   const owner = piece.colour === 'blue' ? null : bands[piece.size];
   const state = `${piece.colour}${piece.size}${inner ? `/${inner.colour}${inner.size}` : ''}${owner ? `+${owner}` : ''}`;
-  const words = `${SIZE_WORD[piece.size]} ${KIND[piece.colour]}${inner ? ` with a ${SIZE_WORD[inner.size]} ${innerKind === 'frost' ? 'frost' : 'forest capped'}` : ''}${owner ? `, for ${owner === 'white' ? 'White' : 'Black'}` : ''}`;
+  const under = inner ? ` ${innerKind === 'frost' ? _('with a %(size)s frost', { size: SIZE_WORD[inner.size] }) : _('with a %(size)s forest capped', { size: SIZE_WORD[inner.size] })}` : '';
+  const words = `${SIZE_WORD[piece.size]} ${KIND[piece.colour]}${under}${owner ? `, ${owner === 'white' ? _('for White') : _('for Black')}` : ''}`;
   const shapes = [pyramid(x, y, piece.size, piece.colour)];
   if (inner) shapes.push(pyramid(x, y, inner.size, inner.colour));
   return { state, words, owner, shapes };

@@ -5,6 +5,7 @@
 // clubhouse a little house, all in their gang's colour. Coordinates are written only round the
 // board's edge; every hex names itself and what stands on it in words (its aria-label).
 import { svg, text, cell } from './svg.js';
+import { _ } from '../i18n.js';
 import { at, GANG_PIECES, legendPicture } from './pieces.js';
 
 const SIZE = 26;
@@ -51,20 +52,23 @@ function textures() {
     pattern('waste', svg('circle', { cx: 3, cy: 3, r: 1.8, fill: 'rgba(160,200,40,.55)' }), svg('circle', { cx: 8, cy: 8, r: 1.2, fill: 'rgba(160,200,40,.45)' })));
 }
 
+const GANG_WORDS = { rubbles: _('Rubbles'), brambles: _('Brambles'), cesspools: _('Cesspools'), scrappers: _('Scrappers') };
+const PAWN_WORDS = { wheelbarrow: _('wheelbarrow'), slingshot: _('slingshot'), lid: _('lid'), big_brother: _('big brother'), clubhouse: _('clubhouse') };
+
 export const legend = [
-  [() => swatch('rubbles'), 'the Rubbles’ turf (stones)'],
-  [() => swatch('brambles'), 'the Brambles’ turf (thorns)'],
-  [() => swatch('cesspools'), 'the Cesspools’ turf (ripples)'],
-  [() => swatch('scrappers'), 'the Scrappers’ turf (scrap)'],
-  ['dark, thick rim', 'tough turf; pale: wimpy'],
-  [() => swatch('waste'), 'the Toxic Waste'],
-  [() => legendPicture(GANG_PIECES.wheelbarrow), 'wheelbarrow'],
-  [() => legendPicture(GANG_PIECES.slingshot), 'slingshot'],
-  [() => legendPicture(GANG_PIECES.lid), 'lid'],
-  [() => legendPicture(GANG_PIECES.big_brother), 'big brother'],
-  [() => legendPicture(GANG_PIECES.clubhouse), 'clubhouse (pieces are in their gang’s colour)'],
-  ['dashed hex', 'not built yet'],
-  ['q,r', 'coordinates, written round the edge'],
+  [() => swatch('rubbles'), _('the Rubbles’ turf (stones)')],
+  [() => swatch('brambles'), _('the Brambles’ turf (thorns)')],
+  [() => swatch('cesspools'), _('the Cesspools’ turf (ripples)')],
+  [() => swatch('scrappers'), _('the Scrappers’ turf (scrap)')],
+  [_('dark, thick rim'), _('tough turf; pale: wimpy')],
+  [() => swatch('waste'), _('the Toxic Waste')],
+  [() => legendPicture(GANG_PIECES.wheelbarrow), _('wheelbarrow')],
+  [() => legendPicture(GANG_PIECES.slingshot), _('slingshot')],
+  [() => legendPicture(GANG_PIECES.lid), _('lid')],
+  [() => legendPicture(GANG_PIECES.big_brother), _('big brother')],
+  [() => legendPicture(GANG_PIECES.clubhouse), _('clubhouse (pieces are in their gang’s colour)')],
+  [_('dashed hex'), _('not built yet')],
+  ['q,r', _('coordinates, written round the edge')],
 ];
 
 function swatch(gang) {
@@ -86,11 +90,11 @@ export default function draw(view, { moves = [] } = {}) {
   const [minX, minY] = [Math.min(...xs) - pad, Math.min(...ys) - pad];
   const width = Math.max(...xs) + pad - minX;
   const height = Math.max(...ys) + pad - minY;
-  const root = svg('svg', { viewBox: `${minX} ${minY} ${width} ${height}`, class: 'board-svg terrain-vague', role: 'group', 'aria-label': 'Terrain Vague board' }, textures());
+  const root = svg('svg', { viewBox: `${minX} ${minY} ${width} ${height}`, class: 'board-svg terrain-vague', role: 'group', 'aria-label': _('Terrain Vague board') }, textures());
   const pawnsAt = new Map();
   for (const [q, r, gang, kind] of view.pawns ?? []) {
     const key = `${q},${r}`;
-    pawnsAt.set(key, [...(pawnsAt.get(key) ?? []), { gang, kind, words: `${gang} ${kind.replace('_', ' ')}` }]);
+    pawnsAt.set(key, [...(pawnsAt.get(key) ?? []), { gang, kind, words: _('%(gang)s %(pawn)s', { gang: GANG_WORDS[gang] ?? gang, pawn: PAWN_WORDS[kind] ?? kind.replace('_', ' ') }) }]);
   }
   const placed = Object.entries(view.clubhouses ?? {}).filter(([, at]) => Array.isArray(at));
   const clubhouseAt = new Map(placed.map(([gang, [q, r]]) => [`${q},${r}`, gang]));
@@ -102,7 +106,8 @@ export default function draw(view, { moves = [] } = {}) {
     const pawns = pawnsAt.get(key) ?? [];
     const club = clubhouseAt.get(key);
     const kind = hex.gang ?? (hex.open ? 'open' : 'waste');
-    const label = `hex ${key}: ${hex.gang ? `${hex.strength} ${hex.gang} turf` : hex.open ? 'not built yet' : 'toxic waste'}${club ? `, ${club} clubhouse` : ''}${pawns.length ? `, ${pawns.map((p) => p.words).join(', ')}` : ''}`;
+    const ground = hex.gang ? _('%(strength)s turf of the %(gang)s', { strength: hex.strength === 'tough' ? _('tough') : _('wimpy'), gang: GANG_WORDS[hex.gang] ?? hex.gang }) : hex.open ? _('not built yet') : _('the Toxic Waste');
+    const label = `${_('hex %(key)s', { key })}: ${ground}${club ? `, ${_('clubhouse of the %(gang)s', { gang: GANG_WORDS[club] ?? club })}` : ''}${pawns.length ? `, ${pawns.map((p) => p.words).join(', ')}` : ''}`;
     const state = `${kind}${hex.strength ?? ''}${club ? `H${club}` : ''}${pawns.map((p) => `${p.gang}${p.kind}`).join('')}`;
     root.append(cell(key, label, state,
       svg('polygon', { points: hexagon(cx, cy), class: `hex ${kind} ${hex.strength ?? ''}` }),

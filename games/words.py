@@ -1,0 +1,39 @@
+"""The rules' words (`rules.words`) in the reader's language: the service layer translates what
+the rules wrote in English, once it knows who reads it (the active language: a page's reader, a
+mail's recipient)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import translation
+
+from rules.words import Message
+
+
+def translated(value: Any) -> Any:
+    """A text the rules wrote, or a presentation (dicts and lists of them), in the active language;
+    anything else as it is. English readers get the rules' own text: nothing to do."""
+    if translation.get_language() in (None, "en", "en-us"):
+        return value
+    return _walk(value)
+
+
+def _walk(value: Any) -> Any:
+    if isinstance(value, Message):
+        return value.render(translation.gettext, translation.ngettext)
+    if isinstance(value, dict):
+        return {key: _walk(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_walk(item) for item in value]
+    if isinstance(value, str) and value:
+        return translation.gettext(value)
+    return value
+
+
+def text_lines(text: str) -> str:
+    """A text board with each line the rules marked as a whole (a legend line) translated; board
+    lines match no message and stay as they are."""
+    if translation.get_language() in (None, "en", "en-us"):
+        return text
+    return "\n".join(translation.gettext(line) if line.strip() else line for line in text.split("\n"))

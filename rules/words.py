@@ -1,0 +1,48 @@
+"""Words the rules show people, kept translatable without Django.
+
+The rules write every sentence a page, mail or text board shows with `msg` (or `nmsg` where a
+count picks singular or plural): the result is the English text, a plain `str` to everything
+that reads it, carrying its template and values. The service layer, which knows its reader's
+language, writes it again from a translated template (`games.words`); `makemessages` finds the
+templates through the `msg` and `nmsg` keywords. A value may itself be a `Message` (a pawn's
+name in a sentence): it is translated first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Message(str):
+    """English text that remembers how it was written."""
+
+    template: str
+    plural: str | None
+    count: int | None
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, plural: str | None = None, count: int | None = None, **params: Any) -> "Message":
+        chosen = template if plural is None or count == 1 else plural
+        text = chosen.format(count=count, **params) if (params or count is not None) else chosen
+        self = super().__new__(cls, text)
+        self.template, self.plural, self.count, self.params = template, plural, count, params
+        return self
+
+    def render(self, translate_one, translate_plural) -> str:
+        """This text in other words: `translate_one(template)`, `translate_plural(one, many, count)`
+        (gettext and ngettext), the values rendered the same way."""
+        chosen = translate_one(self.template) if self.plural is None else translate_plural(self.template, self.plural, self.count)
+        if not self.params and self.count is None:
+            return chosen
+        values = {key: value.render(translate_one, translate_plural) if isinstance(value, Message) else value
+                  for key, value in self.params.items()}
+        return chosen.format(count=self.count, **values)
+
+
+def msg(template: str, **params: Any) -> Message:
+    return Message(template, **params)
+
+
+def nmsg(one: str, many: str, count: int, **params: Any) -> Message:
+    """`nmsg("{count} step", "{count} steps", 3)`: "3 steps"."""
+    return Message(one, many, count, **params)

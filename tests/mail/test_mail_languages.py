@@ -1,0 +1,62 @@
+"""Each mail in its recipient's language, whoever caused it; `language nl` (or `taal nl`) by mail
+sets the account's language and is answered in it; an unknown command is answered with the
+commands (it raised a TypeError before: the server's help was asked for without the games)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import selectors
+from games.models import Account
+from mail.models import Inbound
+from tests.mail.players import mail_game, mail_players
+from tests.mail.smtp import send_reply, text_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+SERVER = "scrapyard@localhost"
+
+
+def _speaks(name: str, language: str) -> None:
+    user = get_user_model().objects.get(username=name)
+    Account.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def test_a_mail_goes_out_in_its_recipients_language_whoever_moved(sink, gateway, eager_tasks):
+    eva, finn = mail_players("eva", "finn")
+    _speaks("eva", "nl")
+    game_id = mail_game(eva, finn, "terrafex")
+    to_eva, to_finn = sink.to("eva@players.example")[0], sink.to("finn@players.example")[0]
+    assert "is begonnen" in text_of(to_eva) and "Afmelden:" in text_of(to_eva)
+    assert to_eva["Subject"].startswith("Scrapyard-partij")
+    assert 'lang="nl"' in to_eva.get_body(preferencelist=("html",)).get_content()
+    assert "has started" in text_of(to_finn) and to_finn["Subject"].startswith("Scrapyard game")
+    # Whoever is to move first, the next mail each gets is in their own language.
+    first = selectors.game_get(game_id=game_id).to_act[0]
+    mover = ("eva", "finn")[first]
+    started = sink.to(f"{mover}@players.example")[0]
+    send_reply(gateway, f"{mover}@players.example", started["Reply-To"], "1", answering=started)
+    assert Inbound.objects.get().code == "played"
+    answer = text_of(sink.to(f"{mover}@players.example")[-1])
+    assert ("Gespeeld in partij" in answer) == (mover == "eva") and ("Played in game" in answer) == (mover != "eva")
+
+
+def test_language_nl_by_mail_sets_the_account_and_answers_in_dutch(sink, gateway, eager_tasks):
+    mail_players("gijs")
+    send_reply(gateway, "gijs@players.example", SERVER, "taal nl", subject="taal nl")
+    assert Account.objects.get(user__username="gijs").language == "nl"
+    assert "in het Nederlands" in text_of(sink.to("gijs@players.example")[-1])
+    send_reply(gateway, "gijs@players.example", SERVER, "help", subject="help")
+    help_text = text_of(sink.to("gijs@players.example")[-1])
+    assert "Scrapyard spelen per e-mail" in help_text and "deze tekst" in help_text
+    send_reply(gateway, "gijs@players.example", SERVER, "language en", subject="language en")
+    assert Account.objects.get(user__username="gijs").language == "en"
+    assert "in English" in text_of(sink.to("gijs@players.example")[-1])
+
+
+def test_an_unknown_command_is_answered_with_the_commands(sink, gateway, eager_tasks):
+    mail_players("hugo")
+    send_reply(gateway, "hugo@players.example", SERVER, "dance", subject="dance")
+    answer = text_of(sink.to("hugo@players.example")[-1])
+    assert "did not understand 'dance'" in answer and "games open" in answer
+    assert Inbound.objects.get().code == "unknown_command"
