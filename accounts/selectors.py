@@ -139,3 +139,10 @@ def token_info(token: ApiToken, key: str | None = None) -> dict[str, Any]:
 
 def token_list(*, user: Any) -> list[dict[str, Any]]:
     return [token_info(token) for token in tokens_live(user=user).order_by("pk")]
+
+
+def language_and_zone(*, user_id: int) -> tuple[str, str]:
+    """(language, time zone) an account chose for pages and mail: "" where it chose no language
+    (the browser's then), "UTC" where it named no zone (its mail preference's)."""
+    found = Account.objects.filter(user_id=user_id).values_list("language", "user__mail_preference__time_zone").first()
+    return (found[0] or "", found[1] or "UTC") if found else ("", "UTC")

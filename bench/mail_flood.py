@@ -177,6 +177,7 @@ def run(replies: int, flood_size: int, commands_to: str = "own") -> list[tuple[s
     from aiosmtpd.controller import Controller
     from django.conf import settings
 
+    from accounts import services as account_services
     from games import services as game_services
     from mail import services
     from mail.gateway import controller
@@ -197,8 +198,8 @@ def run(replies: int, flood_size: int, commands_to: str = "own") -> list[tuple[s
     stop = threading.Event()
     threading.Thread(target=beat, args=(stop,), daemon=True).start()
 
-    ann, _ = game_services.account_create(username="bench-ann", password="correct horse battery", email="ann@bench.example")
-    bob, _ = game_services.account_create(username="bench-bob", password="correct horse battery", email="bob@bench.example")
+    ann, _ = account_services.account_create(username="bench-ann", password="correct horse battery", email="ann@bench.example")
+    bob, _ = account_services.account_create(username="bench-bob", password="correct horse battery", email="bob@bench.example")
     game = game_services.game_create(creator=ann, rules_id="terrafex", players=2, options={})
     game_services.game_join(game_id=game.pk, user=bob)
     address = services.address_of(user=ann, game_id=game.pk)

@@ -31,9 +31,9 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from accounts import selectors as account_selectors
+from accounts import services as account_services
 from apikit import errors as apikit_errors
 from games import selectors, time_controls
-from games import services as game_services
 from mail import compose
 from mail.models import Inbound, Preference
 from mail.services.addresses import server_address
@@ -144,7 +144,7 @@ def join_reply(inbound: Inbound, message: Any) -> tuple[str, str]:
     if user_model.objects.filter(username__iexact=name).exists():
         return _again(inbound, message, address, name, f"The name {name} was taken meanwhile.")
     try:
-        user, _token = game_services.account_create(username=name, password=secrets.token_urlsafe(32), email=address)
+        user, _token = account_services.account_create(username=name, password=secrets.token_urlsafe(32), email=address)
     except apikit_errors.ServiceError as error:
         return _again(inbound, message, address, name, f"The account was not made: {error.detail}")
     user.set_unusable_password()  # no password until its owner sets one on the web

@@ -19,10 +19,9 @@ LANGUAGE_CODES = tuple(code for code, _ in settings.LANGUAGES)
 
 def account_choice(user_id: int) -> tuple[str, str]:
     """(language, time zone) an account chose: "" where it chose no language, "UTC" where no zone."""
-    from games.models import Account
+    from accounts import selectors  # here: this module is read with the settings, before the apps are
 
-    found = Account.objects.filter(user_id=user_id).values_list("language", "user__mail_preference__time_zone").first()
-    return (found[0] or "", found[1] or "UTC") if found else ("", "UTC")
+    return selectors.language_and_zone(user_id=user_id)
 
 
 def zone_or_utc(name: str) -> zoneinfo.ZoneInfo:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.text import fit
-from rules.words import Message, msg, nmsg
+from rules.words import msg
 
 # Seat colours: CSS colour names a client may use as they are. Distinct from the board colours the
 # games themselves use, readable on a light square and on a dark tile.

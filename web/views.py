@@ -16,7 +16,6 @@ from accounts import services as account_services
 from apikit import errors as apikit_errors
 from competition import selectors as competition_selectors
 from games import errors, selectors, text_board, words
-from web import table
 from project import http
 from web import table
 
@@ -111,5 +110,5 @@ def language(request):
     was), and a signed-in account's own setting too, so its mail follows."""
     chosen = request.POST.get("language", "")
     if request.user.is_authenticated and chosen in dict(settings.LANGUAGES):
-        services.account_update(user=request.user, language=chosen)
+        account_services.account_update(user=request.user, language=chosen)
     return set_language(request)

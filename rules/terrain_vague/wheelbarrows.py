@@ -22,7 +22,6 @@ from rules.terrain_vague.position import (
     check_on_board,
     current_ledger,
     own_active_pawn,
-    owner,
     pay,
     protection_of,
     rips_used,

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games.models import Account
+from accounts.models import Account
 from tests.api.conftest import register
 
 pytestmark = pytest.mark.django_db(transaction=True)

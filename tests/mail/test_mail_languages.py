@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from accounts.models import Account
 from games import selectors
-from games.models import Account
 from mail.models import Inbound
 from tests.mail.players import mail_game, mail_players
 from tests.mail.smtp import send_reply, text_of
