@@ -26,8 +26,9 @@ def player_name(seat: dict[str, Any]) -> str:
 
 def board_and_panels(*, game: Game, user: Any) -> str:
     seat = selectors.seat_of(game=game, user=user)
-    # Both worked out once per (game, seq, seat) and kept: `games.selectors.seen`.
-    shown = seen.presented(game=game, seat=seat)
+    # Both worked out once per (game, seq, seat) and kept in the rules' English (`games.selectors.seen`,
+    # shared by readers of every language): written in this reader's language only here, as they are read.
+    shown = words.translated(seen.presented(game=game, seat=seat))
     names = [player_name(one) for one in selectors.seats_of(game=game)]
     acting = game.to_act if game.status == GameStatus.ACTIVE else []
     lines = text_lines(shown, names, you=seat, acting=acting, say=words.translated)

@@ -118,6 +118,20 @@ def test_the_table_reads_in_dutch_prompt_panels_and_text_board_included():
     assert shown["panels"][0]["resources"][0]["label"] == "actiepunten"
 
 
+def test_the_kept_text_board_stays_english_whoever_reads_it_first():
+    """What a seat sees is kept per (game, seq, seat) for readers of every language: a Dutch
+    reader first must not leave Dutch words in it for the English reader after."""
+    game_id, seated = _started("terrain_vague")
+    client = Client()
+    assert client.login(username=seated[0].username, password=PASSWORD)
+    _speaks(seated[0].username, "nl")
+    assert "actiepunten" in client.get(f"/games/{game_id}/").content.decode()
+    _speaks(seated[0].username, "en")
+    text = client.get(f"/games/{game_id}/").content.decode()
+    assert "action points" in text and "wheelbarrows 4" in text and "actiepunten" not in text
+    assert client.get(f"/api/games/{game_id}/").json()["presentation"]["panels"][0]["resources"][0]["label"] == "action points"
+
+
 def test_a_deadline_is_written_in_the_readers_language_and_time_zone():
     import datetime as dt
 
