@@ -132,6 +132,16 @@ def test_the_kept_text_board_stays_english_whoever_reads_it_first():
     assert client.get(f"/api/games/{game_id}/").json()["presentation"]["panels"][0]["resources"][0]["label"] == "action points"
 
 
+def test_the_app_pages_read_in_dutch():
+    client = _signed_in("evi", "nl")
+    apps = client.get("/oauth/applications/").content.decode()
+    assert "Apps die je registreerde" in apps and "Een app registreren" in apps and "Apps you registered" not in apps
+    register_page = client.get("/oauth/applications/register/").content.decode()
+    assert "Registreren" in register_page and "Openbaar:" in register_page
+    allowed = client.get("/oauth/authorized_tokens/").content.decode()
+    assert "Geen enkele app heeft een token van jou." in allowed
+
+
 def test_a_deadline_is_written_in_the_readers_language_and_time_zone():
     import datetime as dt
 
