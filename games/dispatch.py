@@ -11,6 +11,7 @@ import datetime as dt
 import functools
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
@@ -58,6 +59,4 @@ def broker_started_at(now: dt.datetime) -> dt.datetime | None:
 
 @functools.cache
 def _broker_client():
-    import redis
-
     return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)

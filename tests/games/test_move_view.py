@@ -71,7 +71,8 @@ def test_a_played_move_and_its_replay_carry_the_views_headers():
     assert replay.json() == first.json()
     for answer in (first, replay):
         assert answer.headers["Allow"] == "POST, OPTIONS"
-        assert answer.headers["Vary"] == "Accept"
+        assert answer.headers["Vary"] == "Accept, Accept-Language"  # its errors' detail follows the reader's language
+        assert answer.headers["Content-Language"] == "en"
         assert answer.headers["Content-Type"] == "application/json"
         assert int(answer.headers["Content-Length"]) == len(answer.content)
         assert answer.headers["X-Frame-Options"] == "DENY" and "Content-Security-Policy" in answer.headers
