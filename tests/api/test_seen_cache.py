@@ -92,7 +92,10 @@ def test_every_seat_and_a_spectator_read_their_own_view_whoever_read_first(monke
     assert read["watcher"]["legal"]  # the watcher still has to choose
     # The move's answer held the chooser's game as it reads it now.
     assert answer.json()["game"]["view"] == read["chooser"]["view"]
-    assert answer.json()["game"]["presentation"] == read["chooser"]["presentation"]
+    # Its panels and prompt are the game's answer's, kept per seq for the readers who draw them: a
+    # program's move does not pay for them.
+    assert "presentation" not in answer.json()["game"]
+    assert read["chooser"]["presentation"]["prompt"] != read["watcher"]["presentation"]["prompt"]
 
 
 @pytest.mark.skipif(not settings.SCRAPYARD_SEEN_SHARED, reason="needs Redis (REDIS_URL)")
