@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from accounts import selectors as account_selectors
+from accounts import services as account_services
 from apikit import errors as apikit_errors
 from games import errors, selectors, text_board
 from games import services as game_services
@@ -305,15 +306,13 @@ def _analysis(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, s
 def _language(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
     """`language nl` (or `taal nl`): the account's language for mail and pages; the answer comes
     in the language chosen."""
-    from games import services as accounts  # the account's own setting, as the account page sets it
-
     chosen = words[0] if words else ""
     choices = dict(settings.LANGUAGES)
     if chosen not in choices:
         _say(inbound, account, [_("Name a language: %(choices)s, like: language nl") % {
             "choices": ", ".join(f"{code} ({name})" for code, name in choices.items())}])
         return "invalid_input", f"not a language: {chosen!r}"
-    accounts.account_update(user=account["user"], language=chosen)
+    account_services.account_update(user=account["user"], language=chosen)  # as the account page sets it
     with translation.override(chosen):
         # Translators: said in the language just chosen, so each language names itself here.
         _say(inbound, account, [_("Your mail and pages are in English from now on.")])
