@@ -30,7 +30,7 @@ export default function draw(view, { seat }) {
       const x = col * CELL;
       const y = row * CELL;
       const who = token ? `: ${_('player %(seat)s', { seat: token.seat })}${token.seat === seat ? ` ${_('(you)')}` : ''}, ${_('trash %(count)s', { count: token.trash })}` : '';
-      const label = `${row},${col}${who}${start ? `, ${_('start of player %(seat)s', { seat: start.seat })}` : ''}`;
+      const label = `${_('square %(key)s', { key: `${row},${col}` })}${who}${start ? `, ${_('start of player %(seat)s', { seat: start.seat })}` : ''}`;
       root.append(cell(key, label, token ? `p${token.seat}t${token.trash}` : '',
         svg('rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: start ? `start seat-${start.seat}` : 'square' }),
         token ? at(x + CELL / 2 - 2, y + CELL / 2 + 1, 1.1, SCAVENGE_PIECES.pawn(token.seat)) : null,
