@@ -67,7 +67,12 @@ def test_the_dutch_pages_fit_a_laptop_and_a_phone(browser, site, screenshot, wid
     game = page.url
     for name, url in (("lobby", f"{site}/"), ("account", f"{site}/account/"), ("new-game", f"{site}/games/new/"), ("table", game)):
         page.goto(url)
-        page.wait_for_load_state("networkidle")
+        # Loaded and laid out with its fonts; not "networkidle": a page with a game on it keeps a
+        # live stream open, so the network is never idle.
+        page.wait_for_load_state("load")
+        page.evaluate("document.fonts.ready.then(() => true)")
+        if name == "table":
+            page.locator(".board-svg").wait_for()
         # The page never scrolls sideways; no control's words run out of it.
         wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         cut = page.evaluate("""[...document.querySelectorAll('button, label, nav a, h1, h2, summary, legend, option')]
