@@ -83,3 +83,20 @@ def test_the_dutch_pages_fit_a_laptop_and_a_phone(browser, site, screenshot, wid
             overflowing[name] = {"sideways": wide, "cut": cut}
         screenshot(page, f"nl-{name}-{width}")
     assert overflowing == {}, overflowing
+
+
+def test_the_terrafex_stash_titles_leave_room_for_the_pieces_in_dutch(browser, site):
+    """A title beside the fires used was drawn at a fixed width: "Gebruikte branden" ran under the
+    first fire. No title of the stash may cover any of its pieces, in the longer language."""
+    page = _sign_up(_dutch(browser, PHONE), site, "joost")
+    _create(page, site, "terrafex", bot_seat=1)
+    page.locator(".board-svg .stash-entry").first.wait_for()
+    covered = page.evaluate("""(() => {
+        const box = (node) => node.getBoundingClientRect();
+        const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        const titles = [...document.querySelectorAll('.board-svg .stash-title')];
+        const pieces = [...document.querySelectorAll('.board-svg .stash-entry')];
+        return titles.flatMap((title) => pieces.filter((piece) => meet(box(title), box(piece)))
+            .map(() => title.textContent));
+    })()""")
+    assert covered == []

@@ -21,7 +21,10 @@ const INNER = { frost: 'blue', capped_forest: 'green' };
 const SIZE_WORD = { S: _('small'), M: _('medium'), L: _('large') };
 const STASH_ROW = 44;
 const STASH_TOP = ROWS * CELL + 14;
-const STASH_HEIGHT = 3 * STASH_ROW + 26;
+// The fires used get a title line of their own above their row (FIRE_TITLE), not a label beside
+// it: a label's width depends on the language ("Fires used" is half "Gebruikte branden").
+const FIRE_TITLE = 16;
+const STASH_HEIGHT = 3 * STASH_ROW + 26 + FIRE_TITLE;
 
 const mini = (colour, size) => () => svg('svg', { viewBox: `0 0 ${CELL} ${CELL}`, width: 26, height: 26, class: 'legend-board legend-pic', 'aria-hidden': 'true' }, pyramid(0, 6, size, colour));
 const square = (owner) => () => svg('svg', { viewBox: '0 0 20 20', width: 22, height: 22, class: 'legend-pic', 'aria-hidden': 'true' },
@@ -75,11 +78,10 @@ function stash(view) {
   ];
   group.append(text(0, STASH_TOP + 2, _('Pieces left to take'), { class: 'stash-title', 'text-anchor': 'start' }));
   rows.forEach(([title, entries], index) => {
-    const y = STASH_TOP + 10 + index * STASH_ROW;
-    if (title === 'fire_pit') group.append(text(0, y + STASH_ROW / 2, _('Fires used'), { class: 'stash-title', 'text-anchor': 'start' }));
-    const left = title === 'fire_pit' ? 110 : 0;
+    const y = STASH_TOP + 10 + index * STASH_ROW + (title === 'fire_pit' ? FIRE_TITLE : 0);
+    if (title === 'fire_pit') group.append(text(0, y - 4, _('Fires used'), { class: 'stash-title', 'text-anchor': 'start' }));
     entries.forEach(([colour, size, count], column) => {
-      const x = left + column * 75;
+      const x = column * 75;
       group.append(svg('g', { class: `stash-entry${count ? '' : ' none-left'}`, transform: `translate(${x} ${y}) scale(0.75)` }, pyramid(0, 0, size, colour)),
         text(x + 52, y + STASH_ROW / 2, `×${count}`, { class: 'stash-count', 'text-anchor': 'start' }));
     });
