@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import after_commit, announce, deadlines, dispatch, signals, store, stores
+from games import after_commit, announce, deadlines, signals, store, stores
 from games.models import Game, GameStatus, Snapshot
 
 log = logging.getLogger(__name__)
@@ -67,8 +67,8 @@ def _snapshot_if_due(game: Game, state: Any, writes: stores.UnitOfWork) -> None:
 
 
 def _notify_after_commit(game: Game, finished: bool) -> None:
-    """Once the transaction commits, one job for the after-commit thread: the bots' wake-up (if a
-    bot is to move), the streams' notice, and `events_recorded` for its receivers. A finished
+    """Once the transaction commits, one job for the after-commit thread: the streams' notice, and
+    `events_recorded` for its receivers (the consumers of the log, bot turns among them). A finished
     game's `game_finished` (ratings, tournaments) stays in the request, once a game.
 
     Conditional lines: their wake-up is sent for every event alike wherever the request itself
@@ -91,16 +91,13 @@ def _bot_to_move(game: Game) -> bool:
 
 
 def _notify(game_id: int, seq: int, bots: bool, lines_waiting: bool) -> None:
-    """Each effect apart: one failing (the broker away) does not keep the others from running."""
-    if bots:
-        try:
-            # `bots_stalled` wakes a bot whose message never left.
-            dispatch.send(dispatch.PLAY_BOTS, (game_id, seq))
-        except Exception:
-            log.exception("bot wake-up for game %s seq %s not sent; beat's sweep sends it", game_id, seq)
+    """The streams' notice, then the consumers of the log (`consumers.framework`: bot turns,
+    conditional lines, mail, webhooks), told what the commit knew: whether a bot seat is to act
+    and whether a conditional line may wait. One failing (the broker away) does not keep the
+    others from running; each consumer's sweep finds what a lost message missed."""
     announce.event_recorded(game_id, seq)
     for receiver, outcome in signals.events_recorded.send_robust(
-        Game, game_id=game_id, seq=seq, lines_waiting=lines_waiting
+        Game, game_id=game_id, seq=seq, bots=bots, lines_waiting=lines_waiting
     ):
         if isinstance(outcome, Exception):
             log.error("events_recorded receiver %s failed for game %s seq %s", receiver, game_id, seq,
