@@ -3,8 +3,10 @@ game's news and for whom, and how it delivers one notice; this module does the r
 way for every consumer:
 
 1. A game's transaction commits; `games.signals.events_recorded` reaches `consumers.receivers`,
-   which asks each consumer listening to that game (a cached answer: `listening`) for a fan-out
-   on the consumer's own queue. Lost: the sweep (`fan_outs_missed`) finds games past a cursor.
+   which hands the news to the web process's after-commit thread (`consumers.after_commit`):
+   there each consumer sends its own notice (`noticed`: the live streams'), and each the news
+   concerns (told by the writer's hints, `wanted`, or a cached answer, `listening`) gets a
+   fan-out on its own queue. Lost: the sweep (`fan_outs_missed`) finds games past a cursor.
 2. `fan_out` walks the consumer's recipients under one `Cursor` lock each (a row lock inside
    the transaction, nothing held across transactions: safe behind PgBouncer's transaction
    pooling), asks the consumer for the notices of the events since the cursor, stores each as an
@@ -27,7 +29,8 @@ import datetime as dt
 import logging
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,8 +83,17 @@ class Consumer:
     # A consumer that must act at once (a bot's reply): the fan-out's worker attempts the rows
     # it made right after its commit, sparing a second trip through the queue.
     attempt_in_fan_out: bool = False
+    makes_rows: bool = True  # False: only a notice (`noticed`), nothing for the sweep to look at
 
     # --- what it wants, and for whom ---
+
+    def noticed(self, game_id: int, seq: int | None) -> None:
+        """Its own notice of every news, sent from the after-commit thread before any fan-out
+        (a live stream's wake-up, which needs no row: the stream reads the log itself)."""
+
+    def together(self) -> AbstractContextManager[Any]:
+        """What a burst of news runs inside (the stream notices of a burst sent in one round trip)."""
+        return nullcontext()
 
     def wanted(self, game_id: int, hints: dict[str, Any]) -> bool | None:
         """Whether this news concerns it, from what the writer knew at the commit (`hints`:
@@ -238,10 +250,16 @@ def forget_remembered() -> None:
     _remembered.clear()
 
 
-def news(game_id: int, hints: dict[str, Any] | None = None) -> None:
-    """A game's news committed: each consumer it concerns (`Consumer.wanted`, else `listening`)
-    gets its fan-out, on its queue."""
+def news(game_id: int, seq: int | None = None, hints: dict[str, Any] | None = None) -> None:
+    """A game's news committed (in the after-commit thread, `consumers.after_commit`): each
+    consumer's own notice (`Consumer.noticed`), and each consumer it concerns
+    (`Consumer.wanted`, else `listening`) gets its fan-out, on its queue."""
     hints = hints or {}
+    for consumer in registered():
+        try:
+            consumer.noticed(game_id, seq)
+        except Exception:  # Redis away: a stream re-checks the log by itself
+            log.exception("%s's notice of game %s seq %s not sent", consumer.name, game_id, seq)
     for consumer in registered():
         try:
             wanted = consumer.wanted(game_id, hints)
@@ -252,6 +270,15 @@ def news(game_id: int, hints: dict[str, Any] | None = None) -> None:
             _send(consumer, FAN_OUT, (consumer.name, game_id))
         except Exception:  # the broker away: the next consumer is still told, and the sweep finds this one
             log.exception("%s not told of game %s's news; its sweep finds it", consumer.name, game_id)
+
+
+@contextmanager
+def together() -> Iterator[None]:
+    """Inside every consumer's `together()`: the after-commit thread runs a burst of news so."""
+    with ExitStack() as stack:
+        for consumer in registered():
+            stack.enter_context(consumer.together())
+        yield
 
 
 def _send(consumer: Consumer, task: str, args: tuple) -> None:
@@ -449,6 +476,8 @@ def sweep(*, at: dt.datetime | None = None, force: bool = False) -> int:
     period, so two beats or a slow sweep do not double the work)."""
     done = 0
     for consumer in registered():
+        if not consumer.makes_rows:
+            continue
         if force or _turn(consumer, "due", consumer.sweep_seconds):
             done += due_send(consumer, at=at) + consumer.periodic()
         if force or _turn(consumer, "missed", consumer.missed_sweep_seconds):

@@ -1,11 +1,14 @@
-"""The framework's one receiver of `games.signals.events_recorded`: each consumer the news
-concerns gets its fan-out (`consumers.framework.news`), told what the writer knew at the commit
+"""The framework's one receiver of `games.signals.events_recorded`, run in the request right after
+its commit: it only hands the news over to the after-commit thread (`consumers.after_commit`),
+which tells each consumer (`consumers.framework.news`) what the writer knew at the commit
 (whether a bot seat is to act, whether a conditional line may wait)."""
 
 from __future__ import annotations
+
+from consumers import after_commit
 
 
 def events_recorded(sender, *, game_id: int, seq: int, **hints) -> None:
     from consumers import framework  # here: the receiver is connected while apps load
 
-    framework.news(game_id, hints)
+    after_commit.soon(framework.news, game_id, seq, hints)

@@ -538,7 +538,7 @@ SCRAPYARD_BOT_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_BOT_STALLED_SECO
 # was lost, and the consumers' sweep sends it again (games.services.conditionals).
 SCRAPYARD_CONDITIONALS_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_CONDITIONALS_STALLED_SECONDS", "5"))
 # What a committed event sets off (streams' notice, bots' wake-up, listeners) runs in a thread of
-# the web process after the request, not in it (games.after_commit). Off: in the request (the tests).
+# the web process after the request, not in it (consumers.after_commit). Off: in the request (the tests).
 SCRAPYARD_AFTER_COMMIT_THREAD = _env_flag("SCRAPYARD_AFTER_COMMIT_THREAD", True)
 # The bot that plays a timed-out seat under the `bot` timeout policy (its default level).
 SCRAPYARD_STAND_IN_BOT = os.environ.get("SCRAPYARD_STAND_IN_BOT", "mcts")

@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apikit.errors import ServiceError
-from consumers import framework
+from consumers import after_commit, framework
 from games import selectors, store
 from games.errors import (
     ConditionalDuplicate,
@@ -280,7 +280,12 @@ class ConditionalLines(framework.Consumer):
         return settings.SCRAPYARD_CONDITIONALS_STALLED_SECONDS
 
     def wanted(self, game_id: int, hints: dict[str, Any]) -> bool | None:
-        return hints.get("lines_waiting")  # the writer read it on the locked row (`games.projection`)
+        """Where the request itself tells the consumers (no after-commit thread), every event of
+        every game alike, so that no answer takes longer because the other seat queued a line;
+        from the thread, only a game whose locked row said a line may wait (`games.projection`)."""
+        if "lines_waiting" not in hints:
+            return None
+        return bool(hints["lines_waiting"]) or not after_commit.in_background()
 
     def listens_to(self, game_id: int) -> bool:
         return ConditionalLine.objects.filter(game_id=game_id).exists()

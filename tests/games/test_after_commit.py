@@ -1,5 +1,5 @@
 """A committed move's effects (bots, streams, listeners) run in the web process's after-commit
-thread, not in the request (`games.after_commit`): in order, one failure apart from the rest, and
+thread, not in the request (`consumers.after_commit`): in order, one failure apart from the rest, and
 the conditional lines' wake-up sent only for a game whose locked row says a line may wait (set
 under the same lock by the line's storing, so a line stored while a move waits for the lock is not
 missed), while the request itself does the same work whether a line waits or not."""
@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from django.db import connections, transaction
 
+from consumers import after_commit
 from consumers.framework import DELIVER, FAN_OUT, fan_out
 from consumers.models import Message
-from games import after_commit, dispatch
+from games import dispatch
 from games.models import ConditionalLine, Game
 from games.services import conditionals
 from tests.games.test_conditionals import ahead, line_to_reply, terrafex_game
@@ -250,6 +251,6 @@ def test_the_module_imports_before_django_is_set_up():
     import sys
 
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
-    done = subprocess.run([sys.executable, "-c", "import games.after_commit"], env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", "import consumers.after_commit"], env=env, capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[2], timeout=60)
     assert done.returncode == 0, done.stderr
