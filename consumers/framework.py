@@ -255,12 +255,15 @@ def news(game_id: int, seq: int | None = None, hints: dict[str, Any] | None = No
     consumer's own notice (`Consumer.noticed`), and each consumer it concerns
     (`Consumer.wanted`, else `listening`) gets its fan-out, on its queue."""
     hints = hints or {}
-    for consumer in registered():
+    consumers = registered()
+    for consumer in consumers:
+        if type(consumer).noticed is Consumer.noticed:
+            continue  # none of its own: spared the call on every move
         try:
             consumer.noticed(game_id, seq)
         except Exception:  # Redis away: a stream re-checks the log by itself
             log.exception("%s's notice of game %s seq %s not sent", consumer.name, game_id, seq)
-    for consumer in registered():
+    for consumer in consumers:
         try:
             wanted = consumer.wanted(game_id, hints)
             if not (listening(consumer, game_id) if wanted is None else wanted):

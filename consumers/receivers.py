@@ -5,10 +5,8 @@ which tells each consumer (`consumers.framework.news`) what the writer knew at t
 
 from __future__ import annotations
 
-from consumers import after_commit
+from consumers import after_commit, framework  # imported by the app's `ready`: the models are loaded
 
 
 def events_recorded(sender, *, game_id: int, seq: int, **hints) -> None:
-    from consumers import framework  # here: the receiver is connected while apps load
-
     after_commit.soon(framework.news, game_id, seq, hints)
