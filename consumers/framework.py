@@ -84,6 +84,9 @@ class Consumer:
     # it made right after its commit, sparing a second trip through the queue.
     attempt_in_fan_out: bool = False
     makes_rows: bool = True  # False: only a notice (`noticed`), nothing for the sweep to look at
+    # How long the plain outbox (`Message`) keeps a row once it is done or failed; the sweep
+    # forgets older ones (a consumer with a table of its own prunes it itself).
+    keep_done = dt.timedelta(days=2)
 
     # --- what it wants, and for whom ---
 
@@ -485,7 +488,21 @@ def sweep(*, at: dt.datetime | None = None, force: bool = False) -> int:
             done += due_send(consumer, at=at) + consumer.periodic()
         if force or _turn(consumer, "missed", consumer.missed_sweep_seconds):
             done += fan_outs_missed(consumer, at=at)
+            prune(consumer, at=at)
     return done
+
+
+def prune(consumer: Consumer, *, at: dt.datetime | None = None, batch: int = 1000) -> int:
+    """Forget the consumer's plain outbox rows done or failed more than `keep_done` ago, a batch
+    at a time (its cursors keep what was made from being made again)."""
+    if consumer.row_model is not Message or consumer.keep_done is None:
+        return 0
+    before = (at or time_controls.now()) - consumer.keep_done
+    old = list(Message.objects.filter(consumer=consumer.name, created_at__lt=before).exclude(status=PENDING)
+               .values_list("pk", flat=True)[:batch])
+    if old:
+        Message.objects.filter(pk__in=old).delete()
+    return len(old)
 
 
 def _turn(consumer: Consumer, part: str, seconds: float) -> bool:
