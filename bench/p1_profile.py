@@ -35,7 +35,7 @@ def _backend_cpu(pid: int) -> float:
 
 def play(database_url: str, moves: int, profile: bool = False, seed: int = 1, show: bool = False) -> dict[str, float]:
     import rules
-    from games import after_commit
+    from consumers import after_commit
 
     players, game_id = p1._two_players_in_a_game(database_url)
     from django.db import connection
@@ -112,7 +112,7 @@ def main() -> None:
     result = play(url, arguments.moves)
     from unittest import mock
 
-    from games import after_commit
+    from consumers import after_commit
 
     # cProfile sees one thread: the after-commit job runs in the request's, decided as the thread's would be.
     with mock.patch.object(after_commit, "soon", lambda job, *args: after_commit._run(job, args)):

@@ -39,7 +39,7 @@ def play(database_url: str, rounds: int, seed: int = 1) -> dict[str, tuple[float
     from django.db import connection
     from rest_framework.test import APIClient
 
-    from games import after_commit
+    from consumers import after_commit
 
     spectator = APIClient()
     spectator.credentials(HTTP_AUTHORIZATION=f"Token {p1._new_token()}")

@@ -3,8 +3,10 @@ game's news and for whom, and how it delivers one notice; this module does the r
 way for every consumer:
 
 1. A game's transaction commits; `games.signals.events_recorded` reaches `consumers.receivers`,
-   which asks each consumer listening to that game (a cached answer: `listening`) for a fan-out
-   on the consumer's own queue. Lost: the sweep (`fan_outs_missed`) finds games past a cursor.
+   which hands the news to the web process's after-commit thread (`consumers.after_commit`):
+   there each consumer sends its own notice (`noticed`: the live streams'), and each the news
+   concerns (told by the writer's hints, `wanted`, or a cached answer, `listening`) gets a
+   fan-out on its own queue. Lost: the sweep (`fan_outs_missed`) finds games past a cursor.
 2. `fan_out` walks the consumer's recipients under one `Cursor` lock each (a row lock inside
    the transaction, nothing held across transactions: safe behind PgBouncer's transaction
    pooling), asks the consumer for the notices of the events since the cursor, stores each as an
@@ -27,7 +29,8 @@ import datetime as dt
 import logging
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +41,7 @@ from django.db.models import F, Q
 from consumers.models import Cursor, Message
 from consumers.outbox import FAILED, PENDING, OutboxRow
 from games import dispatch, selectors, time_controls
+from project.celery import tasks_eager
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +58,9 @@ class Outcome:
     status: str = ""
     note: str = ""
     detail: Any = None  # the consumer's own record of the attempt, for its `settle`
+    # Not a failure: the row waits its turn this many seconds (a quota's slot busy) and is
+    # attempted again, with no retry counted.
+    again_in: float | None = None
 
 
 class Consumer:
@@ -73,8 +80,29 @@ class Consumer:
     listening_seconds: float = 10.0  # how long the shared cache keeps `listens_to`'s answer
     quota: tuple[int, float] | None = None  # (rows, seconds) an account may cause
     quota_kinds: Sequence[str] = ()  # the kinds a person causes; none: every row counts
+    # A consumer that must act at once (a bot's reply): the fan-out's worker attempts the rows
+    # it made right after its commit, sparing a second trip through the queue.
+    attempt_in_fan_out: bool = False
+    makes_rows: bool = True  # False: only a notice (`noticed`), nothing for the sweep to look at
+    # How long the plain outbox (`Message`) keeps a row once it is done or failed; the sweep
+    # forgets older ones (a consumer with a table of its own prunes it itself).
+    keep_done = dt.timedelta(days=2)
 
     # --- what it wants, and for whom ---
+
+    def noticed(self, game_id: int, seq: int | None) -> None:
+        """Its own notice of every news, sent from the after-commit thread before any fan-out
+        (a live stream's wake-up, which needs no row: the stream reads the log itself)."""
+
+    def together(self) -> AbstractContextManager[Any]:
+        """What a burst of news runs inside (the stream notices of a burst sent in one round trip)."""
+        return nullcontext()
+
+    def wanted(self, game_id: int, hints: dict[str, Any]) -> bool | None:
+        """Whether this news concerns it, from what the writer knew at the commit (`hints`:
+        `bots`, a bot seat is to act; `lines_waiting`, a conditional line may wait), or None
+        to ask `listens_to` (cached)."""
+        return None
 
     def listens_to(self, game_id: int) -> bool:
         """Whether a game's news may concern it at all (asked of the database; cached)."""
@@ -87,6 +115,11 @@ class Consumer:
     def recipients(self, game_id: int) -> dict[int, int | None]:
         """Who follows the game: recipient id -> the seat it sees the game as (None: a spectator)."""
         raise NotImplementedError
+
+    def game(self, game_id: int, seat: int | None) -> dict[str, Any]:
+        """The game as `notices` reads it (at least `game` and `seq`): by default the account
+        feed's view of it (`selectors.account_game_of`)."""
+        return selectors.account_game_of(game_id=game_id, seat=seat)
 
     def ready(self, recipient: int) -> bool:
         """False holds the recipient's news (its cursor stays) until `recipient_ready`."""
@@ -129,7 +162,12 @@ class Consumer:
         raise NotImplementedError
 
     def settle(self, row: OutboxRow, outcome: Outcome, at: dt.datetime) -> None:
-        """Record its own fields of the outcome on `row` (saved by the framework, under its lock)."""
+        """Record its own fields of the outcome on `row` (saved by the framework, under its lock);
+        by default a plain outbox row's (`Message`) error and when it was done."""
+        if isinstance(row, Message):
+            row.error = outcome.note[:300]
+            if row.status == self.done_status:
+                row.done_at = at
 
     def periodic(self) -> int:
         """Its own work each sweep (digests, deadline warnings)."""
@@ -215,14 +253,38 @@ def forget_remembered() -> None:
     _remembered.clear()
 
 
-def news(game_id: int) -> None:
-    """A game's news committed: each listening consumer's fan-out, on its queue."""
-    for consumer in registered():
-        if not listening(consumer, game_id):
-            continue
-        for task, args in consumer.wakes(game_id):
-            _send(consumer, task, args)
-        _send(consumer, FAN_OUT, (consumer.name, game_id))
+def news(game_id: int, seq: int | None = None, hints: dict[str, Any] | None = None) -> None:
+    """A game's news committed (in the after-commit thread, `consumers.after_commit`): each
+    consumer's own notice (`Consumer.noticed`), and each consumer it concerns
+    (`Consumer.wanted`, else `listening`) gets its fan-out, on its queue."""
+    hints = hints or {}
+    consumers = registered()
+    for consumer in consumers:
+        if type(consumer).noticed is Consumer.noticed:
+            continue  # none of its own: spared the call on every move
+        try:
+            consumer.noticed(game_id, seq)
+        except Exception:  # Redis away: a stream re-checks the log by itself
+            log.exception("%s's notice of game %s seq %s not sent", consumer.name, game_id, seq)
+    for consumer in consumers:
+        try:
+            wanted = consumer.wanted(game_id, hints)
+            if not (listening(consumer, game_id) if wanted is None else wanted):
+                continue
+            for task, args in consumer.wakes(game_id):
+                _send(consumer, task, args)
+            _send(consumer, FAN_OUT, (consumer.name, game_id))
+        except Exception:  # the broker away: the next consumer is still told, and the sweep finds this one
+            log.exception("%s not told of game %s's news; its sweep finds it", consumer.name, game_id)
+
+
+@contextmanager
+def together() -> Iterator[None]:
+    """Inside every consumer's `together()`: the after-commit thread runs a burst of news so."""
+    with ExitStack() as stack:
+        for consumer in registered():
+            stack.enter_context(consumer.together())
+        yield
 
 
 def _send(consumer: Consumer, task: str, args: tuple) -> None:
@@ -244,17 +306,26 @@ def fan_out(consumer: Consumer, game_id: int) -> int:
 
 
 def _fan_out_to(consumer: Consumer, recipient: int, seat: int | None, game_id: int) -> int:
+    at_once: list[int] = []
     with transaction.atomic():
         Cursor.objects.bulk_create([Cursor(consumer=consumer.name, recipient=recipient, game_id=game_id)],
                                    ignore_conflicts=True)
         cursor = Cursor.objects.select_for_update().get(consumer=consumer.name, recipient=recipient, game_id=game_id)
-        game = selectors.account_game_of(game_id=game_id, seat=seat)
+        game = consumer.game(game_id, seat)
         if game["seq"] <= cursor.seq:
             return 0
         owed = consumer.notices(recipient, seat, game, cursor.seq)
-        made = owed if isinstance(owed, int) else rows_make(consumer, owed)
+        if isinstance(owed, int):
+            made = owed
+        elif consumer.attempt_in_fan_out:
+            at_once = rows_store(consumer, owed)
+            made = len(at_once)
+        else:
+            made = rows_make(consumer, owed)
         cursor.seq = game["seq"]
         cursor.save(update_fields=["seq"])
+    for row_id in at_once:  # committed: this worker attempts them now (lost: the sweep sends them)
+        attempt(consumer, row_id)
     return made
 
 
@@ -280,19 +351,31 @@ def catch_up(consumer: Consumer, recipient: int, game_id: int, seq: int) -> None
 def rows_make(consumer: Consumer, rows: Iterable[dict[str, Any]]) -> int:
     """Store rows (dicts of fields with a unique `key`), each once however often it is made, and
     send the new ones after the commit. Returns how many are new."""
+    made = _rows_insert(consumer, rows)
+    send_after_commit(consumer, [pk for pk, status in made if status == PENDING])  # not one held (a digest's)
+    return len(made)
+
+
+def rows_store(consumer: Consumer, rows: Iterable[dict[str, Any]]) -> list[int]:
+    """Store rows as `rows_make` does, sending none: the ids of the new ones pending. Whoever
+    stores them attempts them (or the sweep sends them, `resend_seconds` on)."""
+    return [pk for pk, status in _rows_insert(consumer, rows) if status == PENDING]
+
+
+def _rows_insert(consumer: Consumer, rows: Iterable[dict[str, Any]]) -> list[tuple[int, str]]:
     at = time_controls.now()
     wanted = {row["key"]: row for row in rows}
     if not wanted:
-        return 0
+        return []
     model = consumer.row_model
     key = _key_field(model)
     known = set(model.objects.filter(**{f"{key}__in": list(wanted)}).values_list(key, flat=True))
     fresh = [name for name in wanted if name not in known]
+    if not fresh:
+        return []
     model.objects.bulk_create([model(**{"next_attempt_at": at, "enqueued_at": at, **_fields(consumer, wanted[name])})
                                for name in fresh], ignore_conflicts=True)
-    made = list(model.objects.filter(**{f"{key}__in": fresh}).values_list("pk", "status"))
-    send_after_commit(consumer, [pk for pk, status in made if status == PENDING])  # not one held (a digest's)
-    return len(made)
+    return list(model.objects.filter(**{f"{key}__in": fresh}).values_list("pk", "status"))
 
 
 def _key_field(model: type[OutboxRow]) -> str:
@@ -366,6 +449,8 @@ def record(consumer: Consumer, row: OutboxRow, outcome: Outcome, at: dt.datetime
         row.leased_until = None
         if outcome.delivered:
             row.status, row.next_attempt_at = consumer.done_status, None
+        elif outcome.again_in is not None:
+            _again_soon(consumer, row, at + dt.timedelta(seconds=outcome.again_in * random.uniform(1.0, 2.0)))
         elif outcome.retry and row.retries < len(waits):
             wait = waits[row.retries] * random.uniform(1.0, 1.1)
             row.retries += 1
@@ -376,6 +461,19 @@ def record(consumer: Consumer, row: OutboxRow, outcome: Outcome, at: dt.datetime
         row.save()
 
 
+def _again_soon(consumer: Consumer, row: OutboxRow, due: dt.datetime) -> None:
+    """The row waits its turn until `due` (jittered, so the waiting rows of one account do not all
+    come back at once) and is sent for then, not left for the sweep's next pass: a short wait
+    stays short. `enqueued_at` says so, so the sweep sends it again only if that message is lost."""
+    row.next_attempt_at = row.enqueued_at = due
+    if tasks_eager():
+        return  # run now, it would only wait again: the sweep sends it
+    row_id = row.pk
+    transaction.on_commit(lambda: dispatch.send(DELIVER, (consumer.name, row_id), eta=due, queue=consumer.queue,
+                                                expires=consumer.resend_seconds + (due - time_controls.now()).total_seconds()),
+                          robust=True)
+
+
 # --- the sweep ------------------------------------------------------------------------------
 
 
@@ -384,11 +482,27 @@ def sweep(*, at: dt.datetime | None = None, force: bool = False) -> int:
     period, so two beats or a slow sweep do not double the work)."""
     done = 0
     for consumer in registered():
+        if not consumer.makes_rows:
+            continue
         if force or _turn(consumer, "due", consumer.sweep_seconds):
             done += due_send(consumer, at=at) + consumer.periodic()
         if force or _turn(consumer, "missed", consumer.missed_sweep_seconds):
             done += fan_outs_missed(consumer, at=at)
+            prune(consumer, at=at)
     return done
+
+
+def prune(consumer: Consumer, *, at: dt.datetime | None = None, batch: int = 1000) -> int:
+    """Forget the consumer's plain outbox rows done or failed more than `keep_done` ago, a batch
+    at a time (its cursors keep what was made from being made again)."""
+    if consumer.row_model is not Message or consumer.keep_done is None:
+        return 0
+    before = (at or time_controls.now()) - consumer.keep_done
+    old = list(Message.objects.filter(consumer=consumer.name, created_at__lt=before).exclude(status=PENDING)
+               .values_list("pk", flat=True)[:batch])
+    if old:
+        Message.objects.filter(pk__in=old).delete()
+    return len(old)
 
 
 def _turn(consumer: Consumer, part: str, seconds: float) -> bool:

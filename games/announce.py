@@ -112,7 +112,7 @@ _together = threading.local()
 def publishing_together() -> Iterator[None]:
     """Within it, this thread's game notices wait and leave together at its end, in one round
     trip (a pipeline, in order): the after-commit thread runs the jobs of a burst of moves this
-    way (`games.after_commit`), far cheaper than publishing each alone
+    way (`consumers.after_commit`), far cheaper than publishing each alone
     (docs/decisions/0005-after-commit-thread.md)."""
     if getattr(_together, "notices", None) is not None:
         yield  # already inside: the outer one sends

@@ -3,7 +3,7 @@
 A bot's search is the one expensive thing a player can start, and an account can start many
 (a dozen games of level-3 bots). Before a bot thinks, its game takes one of its creator's
 `SCRAPYARD_BOT_GAMES_PER_ACCOUNT` slots; with none free, the turn waits its go in the queue
-(`games.tasks.play_bots` sends itself again a moment later) while other accounts' bots play.
+(its row waits a moment, `games.services.bot_turns`) while other accounts' bots play.
 
 The slots live in the cache (Redis when `REDIS_URL` is set, so every worker on every machine
 shares them) as keys added atomically with an expiry: a worker killed mid-search frees its slot

@@ -2,7 +2,7 @@
 are described in `games.time_controls`).
 
 Rows. A `Deadline` row exists for each seat that must act now and is played by a person (bot
-seats and seats with a stand-in bot act at once through `games.play_bots`). `deadlines_sync`
+seats and seats with a stand-in bot act at once: bot turns, `games.services.bot_turns`). `deadlines_sync`
 writes the rows in the transaction of the event that changed `to_act`, under the game's row lock:
 a seat that acted, or left `to_act`, loses its row (a bank seat is charged the time it used); a
 seat newly due gets a row with its full budget; every other row moves on to the game's new `seq`

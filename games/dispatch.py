@@ -20,9 +20,7 @@ from project.celery import app, tasks_eager
 # What a task retries: what the infrastructure did wrong. A refused move is an answer, not a
 # failure. Every app's tasks share it.
 INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, ConnectionError)
-PLAY_BOTS = "games.play_bots"
 APPLY_TIMEOUT = "games.apply_timeout"
-PLAY_CONDITIONALS = "games.play_conditionals"
 
 
 def send(name: str, args: tuple, *, eta: dt.datetime | None = None, **options: Any) -> None:

@@ -5,8 +5,8 @@ listening for new events (`games.signals`).
 `record_state` runs in the change's unit of work; each of its jobs has its own function so each
 can be read (and changed) alone. Their writes (the game's changed columns, the deadline rows, a
 snapshot when one is due) join the unit (`games.stores`; one statement on PostgreSQL with the
-fast store). What the event sets off outside the database (the bots' wake-up, the streams'
-notice, the listeners) is one job handed over after commit (`_notify_after_commit`).
+fast store). What the event sets off outside the database (the streams' notice, the bots' turn,
+the other consumers of the log) is handed over after commit (`_notify_after_commit`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import after_commit, announce, deadlines, dispatch, signals, store, stores
+from games import deadlines, signals, store, stores
 from games.models import Game, GameStatus, Snapshot
 
 log = logging.getLogger(__name__)
@@ -67,19 +67,19 @@ def _snapshot_if_due(game: Game, state: Any, writes: stores.UnitOfWork) -> None:
 
 
 def _notify_after_commit(game: Game, finished: bool) -> None:
-    """Once the transaction commits, one job for the after-commit thread: the bots' wake-up (if a
-    bot is to move), the streams' notice, and `events_recorded` for its receivers. A finished
-    game's `game_finished` (ratings, tournaments) stays in the request, once a game.
+    """Once the transaction commits, `events_recorded` for its receivers: the consumers of the log
+    (`consumers.receivers`), which hand the news to the after-commit thread at once, so the
+    request pays for none of it (the streams' notice, the bots' turn, the conditional lines, mail,
+    webhooks). A finished game's `game_finished` (ratings, tournaments) stays in the request,
+    once a game.
 
-    Conditional lines: their wake-up is sent for every event alike wherever the request itself
-    runs the job, so that no answer takes longer because the other seat queued a line. Where
-    the thread runs it, the answer waits for none of it, and the wake-up goes only to a game
-    whose locked row says a line may wait (`Game.lines_waiting`, set under the same lock by the
-    line's storing, so a line stored while the move waited for the lock is seen on the row)."""
+    What the commit knew goes with it, so that no consumer asks again: whether a bot seat is to
+    act, and whether the game's locked row says a conditional line may wait
+    (`Game.lines_waiting`, set under the same lock by the line's storing, so a line stored while
+    the move waited for the lock is seen on the row)."""
     game_id, seq = game.pk, game.seq
-    bots = _bot_to_move(game)
-    lines_waiting = game.lines_waiting or not after_commit.in_background()
-    transaction.on_commit(lambda: after_commit.soon(_notify, game_id, seq, bots, lines_waiting), robust=True)
+    bots, lines_waiting = _bot_to_move(game), game.lines_waiting
+    transaction.on_commit(lambda: _recorded(game_id, seq, bots, lines_waiting), robust=True)
     if finished:
         transaction.on_commit(lambda: signals.game_finished.send(Game, game_id=game_id), robust=True)
 
@@ -90,17 +90,9 @@ def _bot_to_move(game: Game) -> bool:
     return any((seat.bot or seat.stand_in) and seat.index in game.to_act for seat in game.seat_rows())
 
 
-def _notify(game_id: int, seq: int, bots: bool, lines_waiting: bool) -> None:
-    """Each effect apart: one failing (the broker away) does not keep the others from running."""
-    if bots:
-        try:
-            # `bots_stalled` wakes a bot whose message never left.
-            dispatch.send(dispatch.PLAY_BOTS, (game_id, seq))
-        except Exception:
-            log.exception("bot wake-up for game %s seq %s not sent; beat's sweep sends it", game_id, seq)
-    announce.event_recorded(game_id, seq)
+def _recorded(game_id: int, seq: int, bots: bool, lines_waiting: bool) -> None:
     for receiver, outcome in signals.events_recorded.send_robust(
-        Game, game_id=game_id, seq=seq, lines_waiting=lines_waiting
+        Game, game_id=game_id, seq=seq, bots=bots, lines_waiting=lines_waiting
     ):
         if isinstance(outcome, Exception):
             log.error("events_recorded receiver %s failed for game %s seq %s", receiver, game_id, seq,

@@ -8,7 +8,10 @@ for a message that never arrives, since a process can die between the commit and
 
 from django.dispatch import Signal
 
-events_recorded = Signal()  # keyword arguments: game_id, seq
+# From the writer, also what it knew at the commit: `bots` (a bot seat is to act) and
+# `lines_waiting` (a conditional line may wait: `games.projection`), which spare the consumers of
+# the log (`consumers.framework.news`) a question per move.
+events_recorded = Signal()  # keyword arguments: game_id, seq, and the hints bots, lines_waiting
 # Sent likewise once an invitation to a private game was made, declined, cancelled or accepted:
 # the invitee's and the inviter's account streams and webhooks tell it (`games.services.lobby`).
 invitation_changed = Signal()  # keyword arguments: game_id, invitee_id, inviter_id, status

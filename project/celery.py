@@ -27,7 +27,7 @@ def _pool_process_niceness(**_) -> None:
 def tasks_eager() -> bool:
     """`app.conf.task_always_eager`, read in a dictionary lookup or two: Celery's layered lookup
     (its key spellings, the settings' namespace) takes several microseconds a read, and every
-    move asks twice (`games.after_commit`). A value set on the app at run time (the tests' way)
+    move asks twice (`consumers.after_commit`). A value set on the app at run time (the tests' way)
     wins, as in Celery's own lookup; else the setting the app is configured from."""
     changes = app.conf.changes
     if not isinstance(changes, dict):  # the configuration not read yet: Celery's own lookup

@@ -452,18 +452,14 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "games.apply_timeout": {"queue": "deadlines"},
     "games.sweep_deadlines": {"queue": "deadlines"},
-    "games.play_bots": {"queue": "bots"},
-    "games.wake_stalled_bots": {"queue": "bots"},
-    # A conditional reply is a quick fold, and a waiting player's clock may be running.
-    "games.play_conditionals": {"queue": "deadlines"},
-    "games.sweep_conditionals": {"queue": "deadlines"},
     # An analysis is a bot's search over every move of a game, which anyone may ask for: a
     # queue and worker of its own (run at the lowest CPU priority), so a flood of them delays
     # neither a bot's reply nor a deadline.
     "analysis.run": {"queue": "analysis"},
     # The consumers of the log (consumers.framework) send their fan-outs and deliveries to each
-    # consumer's own queue (`Consumer.queue`: webhooks have workers of their own, so a slow or
-    # hostile endpoint delays only other webhooks); their one sweep runs here.
+    # consumer's own queue (`Consumer.queue`: bot turns to `bots`, conditional lines to
+    # `deadlines`, since a waiting player's clock may be running; webhooks have workers of their
+    # own, so a slow or hostile endpoint delays only other webhooks); their one sweep runs here.
     "consumers.sweep": {"queue": "default"},
 }
 # A worker that loses the broker keeps trying for ever, from its first start too (the
@@ -501,9 +497,8 @@ SCRAPYARD_ANALYSIS_RUNS_PER_GAME = int(os.environ.get("SCRAPYARD_ANALYSIS_RUNS_P
 # Deadlines live in the database; beat sweeps them every second (games.clocks).
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
-    "wake-stalled-bots": {"task": "games.wake_stalled_bots", "schedule": 10.0, "options": {"expires": 10}},
-    "conditionals": {"task": "games.sweep_conditionals", "schedule": 10.0, "options": {"expires": 10}},
-    # every consumer of the log (mail, webhooks, ...): rows due, fan-outs lost, their own upkeep
+    # every consumer of the log (bot turns, conditional lines, mail, webhooks): rows due,
+    # fan-outs lost, their own upkeep
     "consumers": {"task": "consumers.sweep", "schedule": 1.0, "options": {"expires": 5}},
     "abandoned-games": {
         "task": "games.sweep_abandoned",
@@ -535,15 +530,15 @@ SCRAPYARD_CLOCKS_FAULT_PAUSE = float(os.environ.get("SCRAPYARD_CLOCKS_FAULT_PAUS
 # Bots share the machine fairly (games.bot_quota): at most BOT_GAMES_PER_ACCOUNT games created
 # by one account have a bot thinking at once, and no decision thinks longer than
 # BOT_DECISION_SECONDS whatever its level; a bot-played seat idle for BOT_STALLED_SECONDS is
-# woken again by beat (its wake-up was lost).
+# woken again by the consumers' sweep (its wake-up was lost).
 SCRAPYARD_BOT_GAMES_PER_ACCOUNT = int(os.environ.get("SCRAPYARD_BOT_GAMES_PER_ACCOUNT", "1"))
 SCRAPYARD_BOT_DECISION_SECONDS = float(os.environ.get("SCRAPYARD_BOT_DECISION_SECONDS", "2"))
 SCRAPYARD_BOT_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_BOT_STALLED_SECONDS", "30"))
 # A conditional line whose game moved on this long ago without it being looked at: its wake-up
-# was lost, and beat sends it again (games.sweep_conditionals).
+# was lost, and the consumers' sweep sends it again (games.services.conditionals).
 SCRAPYARD_CONDITIONALS_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_CONDITIONALS_STALLED_SECONDS", "5"))
 # What a committed event sets off (streams' notice, bots' wake-up, listeners) runs in a thread of
-# the web process after the request, not in it (games.after_commit). Off: in the request (the tests).
+# the web process after the request, not in it (consumers.after_commit). Off: in the request (the tests).
 SCRAPYARD_AFTER_COMMIT_THREAD = _env_flag("SCRAPYARD_AFTER_COMMIT_THREAD", True)
 # The bot that plays a timed-out seat under the `bot` timeout policy (its default level).
 SCRAPYARD_STAND_IN_BOT = os.environ.get("SCRAPYARD_STAND_IN_BOT", "mcts")

@@ -20,7 +20,7 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 # servers the worker tests start inherit it.
 os.environ["SCRAPYARD_EXTRA_RULES"] = "tests.rules.toy_race"
 # A move's after-commit effects run in the request, where a test can wait for them
-# (`games.after_commit`), in the servers the tests start too; the tests of that thread turn it on.
+# (`consumers.after_commit`), in the servers the tests start too; the tests of that thread turn it on.
 os.environ.setdefault("SCRAPYARD_AFTER_COMMIT_THREAD", "0")
 
 

@@ -12,8 +12,9 @@ The log itself (appending, the hash chain) is `games.log`; the fold is `games.st
 never import `games.tasks`: they name the task they want run (`games.dispatch`).
 """
 
-from games.services.bot_turns import bot_seat_play, bot_seed, bots_stalled
+from games.services.bot_turns import BOT_TURNS, bot_seat_play, bot_seed, bots_stalled
 from games.services.conditionals import (
+    CONDITIONAL_LINES,
     conditional_cancel,
     conditional_create,
     conditional_preview,
@@ -38,6 +39,8 @@ from games.services.lobby import (
 from games.services.moves import Submitted, act, canonical_move, move_submit, seat_act
 
 __all__ = [
+    "BOT_TURNS",
+    "CONDITIONAL_LINES",
     "Submitted",
     "abandoned_end",
     "abort",

@@ -9,9 +9,12 @@ no longer legal (for whatever reason) is dropped, never played.
 
 Secrecy: a line is a side record, never in the log, the game's answers, events or streams; its
 id is random. Nothing is written or sent to anyone when a line is queued or cancelled. Lines
-are played after the opponent's move commits (`games.tasks.play_conditionals`, sent so that a
-move's answer takes no longer when lines wait on it: `games.projection`),
-idempotently by (game, seq); `conditionals_stalled` is beat's net for a lost message.
+are played after the opponent's move commits, by a consumer of the log (`ConditionalLines`,
+`consumers.framework`): the writer says at the commit whether a line may wait
+(`Game.lines_waiting`, so that a move's answer takes no longer when lines wait on it:
+`games.projection`), the fan-out makes one row per (game, seq) and plays it at once in its
+worker; the lease, the retries and the sweep (`conditionals_stalled` names what it looks at)
+are the framework's.
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from apikit.errors import ServiceError
-from games import dispatch, selectors, store
+from consumers import after_commit, framework
+from games import selectors, store
 from games.errors import (
     ConditionalDuplicate,
     ConditionalInvalid,
@@ -67,17 +72,20 @@ def conditional_create(*, game_id: int, user: Any, moves: list[Any], invitation:
         if len(queued) >= MAX_LINES:
             raise TooManyConditionals(f"at most {MAX_LINES} lines at once in a game; cancel one first")
         created = ConditionalLine.objects.create(game=game, user=user, seat=seat, moves=line, anchor_seq=game.seq)
-        transaction.on_commit(lambda: _wake_if_moved_on(game.pk, game.seq), robust=True)
+        _wake_if_moved_on(created)
         return created
 
 
-def _wake_if_moved_on(game_id: int, anchor_seq: int) -> None:
-    """A line's INSERT cannot commit while a move holds the game's row lock (its foreign key
-    waits for it), so a line checked against the position before a move may commit just after
-    that move, whose wake-up found no line. Such a line wakes the worker itself."""
-    seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
-    if seq is not None and seq != anchor_seq:
-        dispatch.send(dispatch.PLAY_CONDITIONALS, (game_id, seq))
+def _wake_if_moved_on(line: ConditionalLine) -> None:
+    """The flag's UPDATE waited for any move holding the game's row lock, so a line checked
+    against the position before a move is stored just after that move, whose news may have found
+    no line (or been played before this one was stored). Such a line makes its own row, in its
+    own transaction: it is played once this commits, or found by the sweep."""
+    seq = Game.objects.filter(pk=line.game_id).values_list("seq", flat=True).first()  # the newest commit's
+    if seq is not None and seq != line.anchor_seq:
+        framework.rows_make(CONDITIONAL_LINES, [framework.message(
+            recipient=GAME, kind="conditional", game_id=line.game_id, seq=seq,
+            key=f"conditionals:{line.game_id}:{seq}:line:{line.pk}")])
 
 
 def _checked_line(game_rules: Rules, state: Any, seat: int, moves: list[Any]) -> list[dict[str, Any]]:
@@ -255,10 +263,54 @@ def conditionals_stalled(*, idle_seconds: float, limit: int = 500) -> list[tuple
     return list(stalled.items())[:limit]
 
 
-def wake_after_commit(sender: Any, *, game_id: int, seq: int, lines_waiting: bool = True, **kwargs: Any) -> None:
-    """`games.signals.events_recorded` receiver: the lines waiting on this event are looked at by
-    a worker (`games.tasks.play_conditionals`), never in the mover's request. `lines_waiting`
-    False: the game's row said no line waits (`Game.lines_waiting`; `games.projection`
-    says when that is trusted), so no worker is woken for nothing."""
-    if lines_waiting:
-        dispatch.send(dispatch.PLAY_CONDITIONALS, (game_id, seq))
+GAME = 0  # the one recipient of a game's lines: the framework's cursor is the game's
+
+
+class ConditionalLines(framework.Consumer):
+    """After an event, the lines waiting on it: one row per (game, seq), played by the fan-out's
+    worker at once (`conditionals_play`; a duplicate finds nothing due)."""
+
+    name = "conditionals"
+    queue = "deadlines"  # a reply is a quick fold, and a waiting player's clock may be running
+    attempt_in_fan_out = True
+    retry_waits = (1, 5, 30)
+
+    @property
+    def missed_sweep_seconds(self) -> float:
+        return settings.SCRAPYARD_CONDITIONALS_STALLED_SECONDS
+
+    def wanted(self, game_id: int, hints: dict[str, Any]) -> bool | None:
+        """Where the request itself tells the consumers (no after-commit thread), every event of
+        every game alike, so that no answer takes longer because the other seat queued a line;
+        from the thread, only a game whose locked row said a line may wait (`games.projection`)."""
+        if "lines_waiting" not in hints:
+            return None
+        return bool(hints["lines_waiting"]) or not after_commit.in_background()
+
+    def listens_to(self, game_id: int) -> bool:
+        return ConditionalLine.objects.filter(game_id=game_id).exists()
+
+    def recipients(self, game_id: int) -> dict[int, int | None]:
+        if ConditionalLine.objects.filter(game_id=game_id).exists():
+            return {GAME: None}
+        _no_lines_left(game_id)  # so its moves stop waking anyone
+        return {}
+
+    def game(self, game_id: int, seat: int | None) -> dict[str, Any]:
+        seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first() or 0
+        return {"game": game_id, "seq": seq}
+
+    def notices(self, recipient: int, seat: int | None, game: dict[str, Any], after: int) -> list[dict[str, Any]]:
+        return [framework.message(recipient=GAME, kind="conditional", game_id=game["game"], seq=game["seq"],
+                                  key=f"conditionals:{game['game']}:{game['seq']}")]
+
+    def followed(self, since: Any) -> list[dict[str, Any]]:
+        return [{"game": game_id, "seq": seq, "recipients": [GAME]}
+                for game_id, seq in conditionals_stalled(idle_seconds=settings.SCRAPYARD_CONDITIONALS_STALLED_SECONDS)]
+
+    def deliver(self, row: Any) -> framework.Outcome:
+        conditionals_play(game_id=row.game_id, seq=row.seq)
+        return framework.Outcome(delivered=True)
+
+
+CONDITIONAL_LINES = framework.register(ConditionalLines())

@@ -83,7 +83,7 @@ def test_analyses_have_a_queue_and_a_low_priority_worker_of_their_own():
 
     route = app.amqp.router.route
     assert route({}, "analysis.run")["queue"].name == "analysis"
-    for task in ("games.play_bots", "games.apply_timeout", "games.sweep_deadlines"):
+    for task in ("games.apply_timeout", "games.sweep_deadlines"):
         assert route({}, task)["queue"].name != "analysis", task
     config = configparser.RawConfigParser()
     config.read(ROOT / "deploy" / "supervisord.conf")

@@ -9,7 +9,8 @@ from unittest.mock import patch
 import pytest
 from django.utils import timezone
 
-from games import dispatch, services, tasks
+from consumers import framework
+from games import dispatch, services
 from games.models import Game
 from tests.api.conftest import register
 
@@ -25,7 +26,7 @@ def test_bot_catalogue_lists_levels():
 def test_bots_fill_seats_at_creation_and_play_through_the_service(django_capture_on_commit_callbacks, monkeypatch):
     human = register()
     sent = []
-    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: sent.append(name))
+    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: sent.append((name, args, options.get("queue"))))
     with django_capture_on_commit_callbacks(execute=True):
         created = human.post(
             "/api/games/",
@@ -34,7 +35,8 @@ def test_bots_fill_seats_at_creation_and_play_through_the_service(django_capture
     game = created.json()
     assert created.status_code == 201 and game["status"] == "active"
     assert game["seats"][1] == {"seat": 1, "username": None, "bot": {"name": "random", "level": 1}}
-    assert (dispatch.PLAY_BOTS in sent) == (1 in game["to_act"])  # a bot to act is woken after commit
+    # a bot to act is woken after commit: the bot turns' fan-out, on the bots' queue
+    assert ((framework.FAN_OUT, ("bots", game["id"]), "bots") in sent) == (1 in game["to_act"])
     for _ in range(500):
         row = Game.objects.get(pk=game["id"])
         if row.status == "finished":
@@ -90,9 +92,9 @@ def test_a_bot_whose_wake_up_was_lost_is_found_and_woken(django_capture_on_commi
     assert services.bots_stalled(idle_seconds=30) == []  # just moved: not stalled yet
     Game.objects.filter(pk=row.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
     assert services.bots_stalled(idle_seconds=30) == [(row.pk, row.seq)]
-    with patch.object(tasks.play_bots, "apply_async") as send:
-        assert tasks.wake_stalled_bots() == 1
-    send.assert_called_once_with((row.pk, row.seq), expires=30)
+    with patch.object(dispatch, "send") as send:
+        assert framework.fan_outs_missed(services.BOT_TURNS) == 1  # the consumers' sweep
+    send.assert_called_once_with(framework.FAN_OUT, ("bots", row.pk), queue="bots")
 
 
 def test_a_broker_failure_after_commit_does_not_lose_the_move(django_capture_on_commit_callbacks):
@@ -113,6 +115,6 @@ def test_a_broker_failure_after_commit_does_not_lose_the_move(django_capture_on_
             assert Game.objects.get(pk=game_id).seq == row.seq + 1, "the move was stored"
     # the wake-up failed after commit, and the answer was still 201 (the conditional-moves look
     # after each event failed alike)
-    wakes = [call.args for call in send.call_args_list if call.args[0] == dispatch.PLAY_BOTS]
-    assert wakes == [(dispatch.PLAY_BOTS, (game_id, row.seq + 1))]
+    wakes = [call.args for call in send.call_args_list if call.args[1][0] == "bots"]
+    assert wakes == [(framework.FAN_OUT, ("bots", game_id))]  # once: the move that made it the bot's turn
     assert Game.objects.get(pk=game_id).to_act == [1]

@@ -132,3 +132,89 @@ def test_a_new_consumer_gets_the_sweep(notes):
     asked = [call.args for call in sent.call_args_list]
     assert (framework.FAN_OUT, ("test_notes", game_id)) in asked
     assert all(call.kwargs["queue"] == notes.queue for call in sent.call_args_list if call.args[1][0] == "test_notes")
+
+
+class Prompt(Notes):
+    """A new consumer that must act at once, told by the writer's hints alone, and that sometimes
+    has to wait its turn: what bot turns need, with no code of its own for any of it."""
+
+    name = "test_prompt"
+    attempt_in_fan_out = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.busy = False
+
+    def wanted(self, game_id, hints):
+        return bool(hints.get("test_prompt"))  # only the writer's word: never asks the database
+
+    def deliver(self, row):
+        if self.busy:
+            return framework.Outcome(delivered=False, again_in=0.5)
+        return super().deliver(row)
+
+
+@pytest.fixture
+def prompt():
+    consumer = framework.register(Prompt())
+    yield consumer
+    framework.unregister(consumer.name)
+
+
+def test_a_new_consumer_is_told_by_hints_attempts_in_its_fan_out_and_waits_its_turn(prompt):
+    alice, bob = register(), register()
+    with patch.object(dispatch, "send") as sent:
+        game_id = _game(alice, bob)
+        framework.news(game_id, 1, {})  # not its hint: no fan-out
+        framework.news(game_id, 1, {"test_prompt": True})
+    asked = [call.args for call in sent.call_args_list if call.args[1][0] == "test_prompt"]
+    assert asked == [(framework.FAN_OUT, ("test_prompt", game_id))]
+
+    prompt.busy = True
+    with patch.object(dispatch, "send") as sent:
+        framework.fan_out(prompt, game_id)  # as the worker runs it: it attempts what it made, at once
+    rows = Message.objects.filter(consumer="test_prompt")
+    assert rows.exists() and not prompt.delivered
+    assert set(rows.values_list("status", "retries")) == {("pending", 0)}  # waiting is no failure
+    for row in rows:
+        assert row.enqueued_at == row.next_attempt_at > row.created_at  # sent for then, not left to the sweep
+    assert framework.due_send(prompt) == 0  # sent already: the sweep does not send it twice
+
+    prompt.busy = False
+    for row in rows:
+        assert framework.attempt(prompt, row.pk, at=row.next_attempt_at).delivered
+    assert set(rows.values_list("status", flat=True)) == {"done"} and all(rows.values_list("done_at", flat=True))
+
+
+def test_a_new_consumers_done_rows_are_forgotten_after_their_keep(notes, eager_tasks,
+                                                                  django_capture_on_commit_callbacks):
+    alice, bob = register(), register()
+    with django_capture_on_commit_callbacks(execute=True):
+        _game(alice, bob)
+    rows = Message.objects.filter(consumer="test_notes")
+    made = rows.count()
+    assert made and framework.prune(notes) == 0  # kept for `keep_done`
+    Message.objects.filter(pk=rows.first().pk).update(status="pending")
+    later = time_controls.now() + notes.keep_done + dt.timedelta(seconds=1)
+    assert framework.prune(notes, at=later) == made - 1  # the one still pending is kept
+    assert list(rows.values_list("status", flat=True)) == ["pending"]
+
+
+def test_a_consumers_own_notice_goes_first_and_one_failing_stops_no_other(notes):
+    told = []
+
+    class Loud(Notes):
+        name = "test_loud"
+
+        def noticed(self, game_id, seq):
+            raise ConnectionError("redis is away")
+
+    loud = framework.register(Loud())
+    try:
+        with patch("games.announce.event_recorded", lambda game_id, seq: told.append((game_id, seq))), \
+                patch.object(dispatch, "send") as sent:
+            framework.news(7, 3, {})
+    finally:
+        framework.unregister(loud.name)
+    assert told == [(7, 3)]  # the live streams' notice (`streams.consumer`)
+    assert (framework.FAN_OUT, ("test_notes", 7)) in [call.args for call in sent.call_args_list]

@@ -1,5 +1,5 @@
 """A committed move's effects (bots, streams, listeners) run in the web process's after-commit
-thread, not in the request (`games.after_commit`): in order, one failure apart from the rest, and
+thread, not in the request (`consumers.after_commit`): in order, one failure apart from the rest, and
 the conditional lines' wake-up sent only for a game whose locked row says a line may wait (set
 under the same lock by the line's storing, so a line stored while a move waits for the lock is not
 missed), while the request itself does the same work whether a line waits or not."""
@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 from django.db import connections, transaction
 
-from games import after_commit, dispatch
+from consumers import after_commit
+from consumers.framework import DELIVER, FAN_OUT, fan_out
+from consumers.models import Message
+from games import dispatch
 from games.models import ConditionalLine, Game
 from games.services import conditionals
 from tests.games.test_conditionals import ahead, line_to_reply, terrafex_game
@@ -58,9 +61,9 @@ def test_the_wake_up_goes_only_to_a_game_with_a_line_and_never_from_the_request(
     game_id, mover, waiter, seat = terrafex_game()
     line = [m for _, m in line_to_reply(game_id, seat, [3])]
     assert waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": line}).status_code == 201
-    seq, callbacks = _their_move(game_id, mover, django_capture_on_commit_callbacks, picks=(3,))
+    _, callbacks = _their_move(game_id, mover, django_capture_on_commit_callbacks, picks=(3,))
     assert after_commit.drain()
-    assert in_thread == [(dispatch.PLAY_CONDITIONALS, (game_id, seq + 1), "scrapyard-after-commit")]
+    assert in_thread == [(FAN_OUT, ("conditionals", game_id), "scrapyard-after-commit")]
     assert len(callbacks) == request_work  # the request did the same with a line as without
 
 
@@ -85,7 +88,9 @@ def test_a_line_checked_before_a_move_and_stored_after_it_still_wakes_the_worker
     monkeypatch.setattr(conditionals, "_checked_line", check_then_let_the_move_in)
     assert waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": line}).status_code == 201
     assert after_commit.drain()
-    assert [(name, args) for name, args, _ in in_thread] == [(dispatch.PLAY_CONDITIONALS, (game_id, moved[0] + 1))]
+    (name, (consumer, row_id)), = [(name, args) for name, args, _ in in_thread]
+    assert (name, consumer) == (DELIVER, "conditionals")  # the line's own row, sent once it committed
+    assert Message.objects.filter(pk=row_id, game_id=game_id, seq=moved[0] + 1).exists()
 
 
 @pytest.mark.postgres  # the row lock a move waits on, and pg_locks to see it wait
@@ -96,7 +101,7 @@ def test_a_line_stored_while_the_move_waits_for_the_lock_is_seen_on_the_row_the_
     move asks for it; the move waits, then reads the flag on the row it locks and wakes the
     worker. The line's own after-commit look (`_wake_if_moved_on`) is silenced, so only the row
     can have told the move."""
-    monkeypatch.setattr(conditionals, "_wake_if_moved_on", lambda game_id, anchor_seq: None)
+    monkeypatch.setattr(conditionals, "_wake_if_moved_on", lambda line: None)
     game_id, mover, waiter, seat = terrafex_game()
     line = [m for _, m in line_to_reply(game_id, seat, [3])]
     waiter_user = Game.objects.get(pk=game_id).seats.get(index=seat).user
@@ -128,7 +133,7 @@ def test_a_line_stored_while_the_move_waits_for_the_lock_is_seen_on_the_row_the_
     move.join(15)
     assert answers == [201]
     assert after_commit.drain()
-    assert [(name, args) for name, args, _ in in_thread] == [(dispatch.PLAY_CONDITIONALS, (game_id, seq + 1))]
+    assert [(name, args) for name, args, _ in in_thread] == [(FAN_OUT, ("conditionals", game_id))]
 
 
 def _wait_until_someone_waits_for_a_lock(seconds: float = 10.0) -> None:
@@ -152,10 +157,10 @@ def test_once_no_line_is_left_the_worker_clears_the_flag_and_moves_stop_waking_i
     assert Game.objects.get(pk=game_id).lines_waiting
     assert waiter.client.delete(f"/api/games/{game_id}/conditionals/{answer.json()['id']}/").status_code == 204
     assert not ConditionalLine.objects.filter(game_id=game_id).exists()
-    seq, _ = _their_move(game_id, mover, django_capture_on_commit_callbacks, picks=(5,))
+    _their_move(game_id, mover, django_capture_on_commit_callbacks, picks=(5,))
     assert after_commit.drain()
-    assert [(name, args) for name, args, _ in in_thread] == [(dispatch.PLAY_CONDITIONALS, (game_id, seq + 1))]
-    conditionals.conditionals_play(game_id=game_id, seq=seq + 1)  # the worker, woken: no line left
+    assert [(name, args) for name, args, _ in in_thread] == [(FAN_OUT, ("conditionals", game_id))]
+    assert fan_out(conditionals.CONDITIONAL_LINES, game_id) == 0  # the worker, woken: no line left
     assert not Game.objects.get(pk=game_id).lines_waiting
     in_thread.clear()
     game = Game.objects.get(pk=game_id)
@@ -246,6 +251,6 @@ def test_the_module_imports_before_django_is_set_up():
     import sys
 
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
-    done = subprocess.run([sys.executable, "-c", "import games.after_commit"], env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", "import consumers.after_commit"], env=env, capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[2], timeout=60)
     assert done.returncode == 0, done.stderr

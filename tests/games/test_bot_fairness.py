@@ -14,7 +14,9 @@ from django.test import override_settings
 
 import bots
 from bots import mcts, registry
-from games import bot_quota, services, tasks
+from consumers import framework
+from consumers.models import Message
+from games import bot_quota, dispatch, services
 from games.models import Game
 from project.celery import app
 
@@ -29,8 +31,8 @@ def test_deadlines_and_bots_go_to_queues_of_their_own():
     route = app.amqp.router.route
     assert route({}, "games.apply_timeout")["queue"].name == "deadlines"
     assert route({}, "games.sweep_deadlines")["queue"].name == "deadlines"
-    assert route({}, "games.play_bots")["queue"].name == "bots"
-    assert route({}, "games.wake_stalled_bots")["queue"].name == "bots"
+    # bot turns are a consumer of the log: the framework sends its tasks to the consumer's queue
+    assert services.BOT_TURNS.queue == "bots" and services.CONDITIONAL_LINES.queue == "deadlines"
 
 
 def test_an_account_has_only_its_quota_of_slots_and_gets_them_back():
@@ -73,16 +75,19 @@ def _bot_game() -> Game:
 
 
 @override_settings(SCRAPYARD_BOT_GAMES_PER_ACCOUNT=1)
-def test_a_bot_turn_over_its_accounts_quota_waits_in_the_queue_and_plays_nothing():
+def test_a_bot_turn_over_its_accounts_quota_waits_in_the_queue_and_plays_nothing(django_capture_on_commit_callbacks):
     game = _bot_game()
-    with bot_quota.slot(game.created_by_id, slots=1, hold_seconds=30):  # another game thinks
-        with patch.object(tasks.play_bots, "apply_async") as send:
-            tasks.play_bots(game.pk, game.seq)  # as a worker runs it (not eager)
+    with patch.object(dispatch, "send") as send:
+        with bot_quota.slot(game.created_by_id, slots=1, hold_seconds=30):  # another game thinks
+            with django_capture_on_commit_callbacks(execute=True):
+                framework.fan_out(services.BOT_TURNS, game.pk)  # as a worker runs it (not eager)
     assert Game.objects.get(pk=game.pk).seq == game.seq, "nothing was played"
-    (args,), options = send.call_args
-    assert args == (game.pk, game.seq) and options["countdown"] > 0
-    with patch.object(tasks.play_bots, "apply_async"):
-        tasks.play_bots(game.pk, game.seq)  # as a worker runs it (not eager)
+    row = Message.objects.get(consumer="bots", game_id=game.pk, seq=game.seq)
+    assert row.status == "pending" and row.retries == 0, "waiting its turn is no failure"
+    (name, args), options = send.call_args
+    assert (name, args) == (framework.DELIVER, ("bots", row.pk)) and options["queue"] == "bots"
+    assert options["eta"] == row.next_attempt_at > row.created_at  # sent for a moment later, not left to the sweep
+    assert framework.attempt(services.BOT_TURNS, row.pk, at=row.next_attempt_at).delivered
     assert Game.objects.get(pk=game.pk).seq == game.seq + 1, "with the slot free, the bot plays"
     assert bot_quota.held(game.created_by_id, slots=1) == 0
 

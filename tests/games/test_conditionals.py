@@ -4,13 +4,16 @@ refused through chance, and never seen by anyone but their owner until played.""
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 
 import pytest
 
 import rules
 from apikit.views import _without_countdown
-from games import dispatch, services, signals, store, tasks
+from consumers import framework
+from consumers import tasks as consumer_tasks
+from games import dispatch, services, store
 from games.models import ConditionalLine, Event, Game
 from tests.api.conftest import register, start_game
 
@@ -25,10 +28,18 @@ def consumed(monkeypatch):
     return sent
 
 
+def lines_sent(sent):
+    """What was sent to the conditional lines' consumer (`ConditionalLines`), the other
+    consumers' fan-outs (mail) left out."""
+    return [(name, args) for name, args in sent if args[0] == "conditionals"]
+
+
 def run_consumers(sent):
-    for name, args in list(sent):
-        if name == dispatch.PLAY_CONDITIONALS:
-            tasks.play_conditionals(*args)
+    for name, args in lines_sent(sent):
+        if name == framework.FAN_OUT:
+            consumer_tasks.fan_out(*args)
+        elif name == framework.DELIVER:
+            consumer_tasks.deliver(*args)
     sent.clear()
 
 
@@ -95,8 +106,9 @@ def test_a_matching_line_is_played_as_an_ordinary_move(consumed, django_capture_
     assert set(mine) == set(theirs) and mine["kind"] == theirs["kind"] == "move"  # nothing marks it
     assert waiter.get(f"/api/games/{game_id}/conditionals/").json()["lines"] == []
     # The consumer is idempotent by (game, seq): a redelivered message plays nothing more.
-    tasks.play_conditionals(game_id, before + len(line) - 1)
-    tasks.play_conditionals(game_id, before + len(line))
+    consumer_tasks.fan_out("conditionals", game_id)
+    services.conditionals_play(game_id=game_id, seq=before + len(line) - 1)
+    services.conditionals_play(game_id=game_id, seq=before + len(line))
     assert Game.objects.get(pk=game_id).seq == before + len(line)
 
 
@@ -197,7 +209,7 @@ def test_another_seat_never_learns_a_line_exists(consumed, django_capture_on_com
     assert created.status_code == 201
     # No event, stream push, webhook or task at all (a line wakes the worker only if the game
     # moved on while it was being stored, `conditionals._wake_if_moved_on`).
-    assert consumed == [] and Event.objects.filter(game_id=game_id).count() == events_before
+    assert lines_sent(consumed) == [] and Event.objects.filter(game_id=game_id).count() == events_before
 
     for path, before in seen.items():
         after = mover.get(f"/api/games/{game_id}/{path}")
@@ -221,7 +233,7 @@ def test_another_seat_never_learns_a_line_exists(consumed, django_capture_on_com
     seq = Game.objects.get(pk=game_id).seq
     with django_capture_on_commit_callbacks(execute=True):
         assert mover.submit(game_id, ahead(game_id, [7])[0][1], seq).status_code == 201
-    assert consumed == [(dispatch.PLAY_CONDITIONALS, (game_id, seq + 1))]
+    assert lines_sent(consumed) == [(framework.FAN_OUT, ("conditionals", game_id))]
 
 
 def test_the_consumer_is_sent_for_every_game_alike(consumed, django_capture_on_commit_callbacks):
@@ -229,7 +241,7 @@ def test_the_consumer_is_sent_for_every_game_alike(consumed, django_capture_on_c
     seq = Game.objects.get(pk=game_id).seq
     with django_capture_on_commit_callbacks(execute=True):
         assert mover.submit(game_id, ahead(game_id, [7])[0][1], seq).status_code == 201
-    assert consumed == [(dispatch.PLAY_CONDITIONALS, (game_id, seq + 1))]
+    assert lines_sent(consumed) == [(framework.FAN_OUT, ("conditionals", game_id))]
 
 
 def test_cancel_removes_only_your_line():
@@ -249,15 +261,19 @@ def test_the_sweep_plays_a_line_whose_wake_up_was_lost(consumed, django_capture_
         assert mover.submit(game_id, move, Game.objects.get(pk=game_id).seq).status_code == 201
     seq = Game.objects.get(pk=game_id).seq
     assert services.conditionals_stalled(idle_seconds=0) == [(game_id, seq)]
-    for stalled in services.conditionals_stalled(idle_seconds=0):
-        tasks.play_conditionals(*stalled)
+    Game.objects.filter(pk=game_id).update(updated_at=Game.objects.get(pk=game_id).updated_at - dt.timedelta(minutes=1))
+    consumed.clear()
+    assert framework.fan_outs_missed(services.CONDITIONAL_LINES) == 1  # the consumers' sweep finds it
+    assert lines_sent(consumed) == [(framework.FAN_OUT, ("conditionals", game_id))]
+    run_consumers(consumed)
     assert Game.objects.get(pk=game_id).seq == seq + 1
     assert Event.objects.get(game_id=game_id, seq=seq + 1).seat == seat
     assert services.conditionals_stalled(idle_seconds=0) == []
 
 
-def test_signal_receiver_is_connected():
-    assert any("games.conditionals" in str(key) for key in [r[0] for r in signals.events_recorded.receivers])
+def test_the_lines_are_a_consumer_of_the_log():
+    assert framework.get("conditionals") is services.CONDITIONAL_LINES
+    assert services.CONDITIONAL_LINES.queue == "deadlines"
 
 
 def test_what_if_preview_shows_the_position_and_the_next_mover_moves():

@@ -19,7 +19,8 @@ from django.db import connection, connections, transaction
 from django.utils import timezone
 from psycopg import pq
 
-from games import after_commit, audit, errors, projection, services, stores, writer
+from consumers import after_commit
+from games import audit, errors, projection, services, stores, writer
 from games.models import Deadline, Event, Game, IdempotencyKey, Snapshot
 from games.stores import fast
 from tests.api.conftest import register, start_game

@@ -1,18 +1,21 @@
-"""What a committed event sets off (the live streams' notice, the bots' wake-up, the receivers of
-`games.signals.events_recorded`), run by one thread of the web process after the request has
-handed it over, not by the request: a move's answer waits for none of it.
+"""The framework's first step: a committed event's news (`consumers.framework.news`: each
+consumer's own notice, the live streams' among them, and the fan-outs of those it concerns) run
+by one thread of the web process after the request has handed it over, not by the request: a
+move's answer waits for none of it. `games.signals.events_recorded` reaches
+`consumers.receivers`, which hands the news to this thread; nothing else runs here.
 
-Why a thread and not the request: those effects are round trips to Redis and Celery messages,
-none of them the answer (docs/decisions/0005). And what
-they cost must never show in the mover's answer time, since some of it depends on the other
-seat (whether it queued a conditional line, `games.services.conditionals`).
+Why a thread and not the request: the consumers' notices are round trips to Redis and Celery
+messages, none of them the answer (docs/decisions/0005). And what they cost must never show in
+the mover's answer time, since some of it depends on the other seat (whether it queued a
+conditional line, `games.services.conditionals`).
 
-What this gives up: a job queued when the process dies is lost. Every effect here is already
-allowed to be lost (Redis away, a broker outage) and has its net: streams re-check the log, beat
-sweeps the bots (`bots_stalled`), the conditional lines (`conditionals_stalled`), the mails and
-the webhooks. Jobs run in the order they were queued, one at a time. The jobs already queued when
-the thread takes the next (a burst of moves under load) run as one burst, whose stream notices
-leave together in one Redis round trip (`announce.publishing_together`).
+What this gives up: news queued when the process dies is lost. Every consumer is already
+allowed to lose it (Redis away, a broker outage) and has the framework's net: the sweep finds
+the fan-outs a lost message missed (bot turns, conditional lines, mail, webhooks), and streams
+re-check the log. Jobs run in the order they were queued, one at a time. The jobs already queued
+when the thread takes the next (a burst of moves under load) run as one burst, inside every
+consumer's `together()` (the stream notices leave in one Redis round trip:
+`announce.publishing_together`).
 
 With Celery's tasks eager (one process, no broker: the embedded default) or
 `SCRAPYARD_AFTER_COMMIT_THREAD` off (the tests), a job runs at once in the caller, as before:
@@ -81,12 +84,12 @@ def _started() -> None:
 
 
 def _loop() -> None:
-    from games import announce  # here, not above: this module is imported before Django is set up
+    from consumers import framework  # here, not above: this module is imported before Django is set up
 
     while True:
         burst = _burst()
         close_old_connections()  # as a request would: a connection past its age or broken is replaced
-        with announce.publishing_together():  # the burst's stream notices in one round trip
+        with framework.together():  # the burst's stream notices in one round trip
             for job, args in burst:
                 if job is not _DRAINED:
                     _run(job, args)
