@@ -1,7 +1,8 @@
 """Swiss pairing by the FIDE Dutch system (C.04.3), the way bbpPairings computes it.
 
 Pure Python, no Django, nothing imported from the rest of `competition` (callers hand in
-`Entrant`s with their round-by-round history).
+`Entrant`s with their round-by-round history); the matching is `competition.matching`, networkx's
+algorithm on a plain adjacency dict.
 
 How a round is paired
 ---------------------
@@ -43,7 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
+from competition import matching
 
 WIN, DRAW, LOSS = 10, 5, 0  # points in tenths, as the handbook's scores are kept exactly
 FLOAT_DOWN, FLOAT_UP, FLOAT_NONE = 0, 1, 2
@@ -164,9 +165,11 @@ class _Dutch:
         taking_part = [e for e in entrants if e.present or any(r.paired for r in e.rounds)]
         for rank, entrant in enumerate(sorted(taking_part, key=lambda e: (e.number, e.id))):
             matches = list(entrant.rounds) + [Round(None, None, 0.0, False, False)] * (
-                self.played_rounds - len(entrant.rounds))
-            score = _tenths(sum(m.points for m in entrant.rounds) if entrant.score_override is None
-                            else entrant.score_override)
+                self.played_rounds - len(entrant.rounds)
+            )
+            score = _tenths(
+                sum(m.points for m in entrant.rounds) if entrant.score_override is None else entrant.score_override
+            )
             player = _Player(entrant.id, rank, score, matches, entrant.present)
             _seat_data(player)
             self.players[entrant.id] = player
@@ -187,15 +190,16 @@ class _Dutch:
 
     def score_back(self, player: _Player, rounds_back: int) -> int:
         score = player.score
-        for match in player.matches[self.played_rounds - rounds_back:] if rounds_back else ():
+        for match in player.matches[self.played_rounds - rounds_back :] if rounds_back else ():
             score -= _tenths(match.points)
         return score
 
     def eligible_for_bye(self, player: _Player) -> bool:
         if self.relaxed == ANYTHING:
             return True
-        return not any(not m.played and (_tenths(m.points) >= WIN or (m.paired and m.opponent is None))
-                       for m in player.matches)
+        return not any(
+            not m.played and (_tenths(m.points) >= WIN or (m.paired and m.opponent is None)) for m in player.matches
+        )
 
     def compatible(self, one: _Player, other: _Player) -> bool:
         if other.id in self.forbidden[one.id]:
@@ -203,9 +207,15 @@ class _Dutch:
         if self.relaxed == ANYTHING:
             return True
         top_threshold = (self.played_rounds * WIN) >> 1
-        return (not one.absolute or not other.absolute or one.preference != other.preference
-                or (self.played_rounds >= self.expected_rounds - 1
-                    and (one.score > top_threshold or other.score > top_threshold)))
+        return (
+            not one.absolute
+            or not other.absolute
+            or one.preference != other.preference
+            or (
+                self.played_rounds >= self.expected_rounds - 1
+                and (one.score > top_threshold or other.score > top_threshold)
+            )
+        )
 
     def float_of(self, player: _Player, rounds_back: int) -> int:
         match = player.matches[self.played_rounds - rounds_back]
@@ -223,23 +233,41 @@ class _Dutch:
     def colour_bits(self, weight: int, player: _Player, opponent: _Player, in_bracket: bool) -> int:
         size_bits = self.size_bits
         same = player.preference == opponent.preference
-        weight = (weight << size_bits) | (in_bracket and (
-            not player.absolute_imbalance or not opponent.absolute_imbalance or not same))
+        weight = (weight << size_bits) | (
+            in_bracket and (not player.absolute_imbalance or not opponent.absolute_imbalance or not same)
+        )
         if player.colour_imbalance == opponent.colour_imbalance:
             repeated_ok = player.repeated is None or player.repeated != opponent.repeated
         else:  # the one with the smaller imbalance must not have had the other's preference twice
             less = opponent if player.colour_imbalance > opponent.colour_imbalance else player
             repeated_ok = less.repeated != _invert(player.preference)
-        weight = (weight << size_bits) | (in_bracket and (
-            not player.absolute or not opponent.absolute or not same or repeated_ok))
-        weight = (weight << size_bits) | (in_bracket and _compatible_preferences(player.preference, opponent.preference))
-        weight = (weight << size_bits) | (in_bracket and (
-            (not player.strong and not player.absolute) or (not opponent.strong and not opponent.absolute)
-            or (player.absolute and opponent.absolute) or not same))
+        weight = (weight << size_bits) | (
+            in_bracket and (not player.absolute or not opponent.absolute or not same or repeated_ok)
+        )
+        weight = (weight << size_bits) | (
+            in_bracket and _compatible_preferences(player.preference, opponent.preference)
+        )
+        weight = (weight << size_bits) | (
+            in_bracket
+            and (
+                (not player.strong and not player.absolute)
+                or (not opponent.strong and not opponent.absolute)
+                or (player.absolute and opponent.absolute)
+                or not same
+            )
+        )
         return weight
 
-    def edge_weight(self, higher: _Player, lower: _Player, in_bracket: bool, in_next: bool, bye_score: int,
-                    single_downfloater_bye: bool, unplayed_ranks: dict[int, int]) -> int:
+    def edge_weight(
+        self,
+        higher: _Player,
+        lower: _Player,
+        in_bracket: bool,
+        in_next: bool,
+        bye_score: int,
+        single_downfloater_bye: bool,
+        unplayed_ranks: dict[int, int],
+    ) -> int:
         """The pair's weight for the current bracket (the handbook's criteria as bit fields);
         0 when the two cannot meet."""
         if not self.compatible(higher, lower):
@@ -301,14 +329,14 @@ class _Dutch:
     def compute(self) -> list[int]:
         """A maximum weight matching: each vertex's mate, itself when unmatched. Pairs already
         fixed (`finalize`) are left out of the graph: their edge outweighs everything else."""
-        graph = nx.Graph()
-        graph.add_weighted_edges_from((a, b, (w << self.tie_bits) + self.ties.get((a, b), 0))
-                                      for (a, b), w in self.weights.items())
+        graph = matching.adjacency_from_edges(
+            (a, b, (w << self.tie_bits) + self.ties.get((a, b), 0)) for (a, b), w in self.weights.items()
+        )
         mate = list(range(len(self.sorted)))
         for a, b in self.fixed:
             mate[a], mate[b] = b, a
-        for a, b in nx.max_weight_matching(graph):
-            mate[a], mate[b] = b, a
+        for a, b in matching.max_weight_matching(graph).items():
+            mate[a] = b
         return mate
 
     def finalize(self, one: int, other: int) -> None:
@@ -317,8 +345,14 @@ class _Dutch:
         self.fixed.append((one, other))
         self.fixed_vertices.update((one, other))
 
-    def prefer_highest(self, first_half: list[int], remainder: list[int], matched: list[bool], by_index: list[int],
-                       base: list[list[int]]) -> None:
+    def prefer_highest(
+        self,
+        first_half: list[int],
+        remainder: list[int],
+        matched: list[bool],
+        by_index: list[int],
+        base: list[list[int]],
+    ) -> None:
         """Tie-breaks below every weight: each of `first_half` (bracket indices, top first) would
         rather meet the highest-ranked of the remainder below it, the top one's wish first."""
         step = _bits(len(by_index)) + 1
@@ -362,10 +396,10 @@ class _Dutch:
                 if n % 2:
                     weight = 0
                     if self.compatible(players[i], players[j]):
-                        weight = (1 + (not self.eligible_for_bye(players[i]))
-                                  + (not self.eligible_for_bye(players[j])))
-                        weight = (weight << self.groups_shift) | (self.shifts[players[i].score]
-                                                                  + self.shifts[players[j].score])
+                        weight = 1 + (not self.eligible_for_bye(players[i])) + (not self.eligible_for_bye(players[j]))
+                        weight = (weight << self.groups_shift) | (
+                            self.shifts[players[i].score] + self.shifts[players[j].score]
+                        )
                         weight = (weight << self.size_bits) | (players[i].score >= top)
                 else:
                     weight = self.edge_weight(players[j], players[i], False, False, 0, False, {})
@@ -388,8 +422,9 @@ class _Dutch:
                 unplayed_ranks[games] = rank
             for i in range(n):
                 for j in range(i):
-                    self.set_weight(i, j, self.edge_weight(players[j], players[i], False, False, bye_score,
-                                                           single, unplayed_ranks))
+                    self.set_weight(
+                        i, j, self.edge_weight(players[j], players[i], False, False, bye_score, single, unplayed_ranks)
+                    )
 
         pairs: dict[int, int] = {}
         by_index: list[int] = []  # vertices of the current bracket, then of the next score group
@@ -411,9 +446,18 @@ class _Dutch:
 
             base: list[list[int]] = [[] for _ in by_index]
             for larger in range(group_begin, len(by_index)):
-                base[larger] = [self.edge_weight(players[by_index[smaller]], players[by_index[larger]],
-                                                 larger < next_begin, larger >= next_begin, bye_score, single,
-                                                 unplayed_ranks) for smaller in range(larger)]
+                base[larger] = [
+                    self.edge_weight(
+                        players[by_index[smaller]],
+                        players[by_index[larger]],
+                        larger < next_begin,
+                        larger >= next_begin,
+                        bye_score,
+                        single,
+                        unplayed_ranks,
+                    )
+                    for smaller in range(larger)
+                ]
             for larger, row in enumerate(base):
                 for smaller, weight in enumerate(row):
                     self.set_weight(by_index[larger], by_index[smaller], weight)
@@ -503,8 +547,9 @@ class _Dutch:
                 first_end = remainder_pairs  # place in `remainder` where S2 starts
                 for b, larger in enumerate(remainder):
                     for a, smaller in enumerate(remainder[:b]):
-                        self.set_weight(by_index[smaller], by_index[larger],
-                                        exchange_weight(smaller, larger, a, remainder_pairs))
+                        self.set_weight(
+                            by_index[smaller], by_index[larger], exchange_weight(smaller, larger, a, remainder_pairs)
+                        )
                 # Below every criterion, S1's opponents as high as possible, as if S1 were the
                 # top half: when no exchange is needed (most brackets) this matching is already
                 # the one the last step below would ask for.
@@ -529,18 +574,19 @@ class _Dutch:
                 cursor -= 1
                 vertex = by_index[remainder[cursor]]
                 if paired_down(vertex):
-                    for other in remainder[cursor + 1:]:
+                    for other in remainder[cursor + 1 :]:
                         weight = exchange_weight(remainder[cursor], other, place, remainder_pairs)
                         if weight:
                             self.set_weight(vertex, by_index[other], weight - 1)
                     mate = self.compute()
                 exchange = not paired_down(vertex)
                 left -= exchange
-                for other in remainder[cursor + 1:]:
+                for other in remainder[cursor + 1 :]:
                     if exchange:
                         base[other][remainder[cursor]] = 0
-                    self.set_weight(vertex, by_index[other],
-                                    exchange_weight(remainder[cursor], other, place, remainder_pairs))
+                    self.set_weight(
+                        vertex, by_index[other], exchange_weight(remainder[cursor], other, place, remainder_pairs)
+                    )
 
             left = exchanges
             place = remainder_pairs
@@ -550,7 +596,7 @@ class _Dutch:
                 vertex = by_index[index]
                 already = paired_down(vertex)
                 if not already:
-                    for other in remainder[cursor + 1:]:
+                    for other in remainder[cursor + 1 :]:
                         weight = exchange_weight(index, other, place, remainder_pairs)
                         if weight:
                             self.set_weight(vertex, by_index[other], weight + 1)
@@ -564,14 +610,14 @@ class _Dutch:
                         base[other][index] = 0
                         self.set_weight(vertex, by_index[other], 0)
                 if not already:
-                    for other in remainder[cursor + 1:]:
+                    for other in remainder[cursor + 1 :]:
                         self.set_weight(vertex, by_index[other], exchange_weight(index, other, place, remainder_pairs))
                 place += 1
                 cursor += 1
 
             for a, smaller in enumerate(remainder):
                 vertex = by_index[smaller]
-                for larger in remainder[a + 1:]:
+                for larger in remainder[a + 1 :]:
                     other = by_index[larger]
                     if not paired_down(vertex) or paired_down(other):
                         base[larger][smaller] = 0
@@ -620,8 +666,11 @@ class _Dutch:
             if player.rank > partner.rank:
                 continue
             first = self.seat_of(player, partner)
-            higher, lower = (player, partner) if (player.score, -player.rank) > (partner.score, -partner.rank) \
+            higher, lower = (
+                (player, partner)
+                if (player.score, -player.rank) > (partner.score, -partner.rank)
                 else (partner, player)
+            )
             seats = (player.id, partner.id) if first == 0 else (partner.id, player.id)
             tables.append(((-higher.score, -lower.score, higher.rank), seats))
         return [seats for _, seats in sorted(tables)] + byes
