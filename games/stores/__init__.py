@@ -73,7 +73,8 @@ class Store(Protocol):
     def game_read(self, game_id: int) -> Game | None:
         """The game for a read (its answer, its legal moves), nothing locked: `seat_rows()` in
         seat order, each seat's `user` loaded (at least its `username`), and `deadline_rows()` in
-        seat order. None if there is no such game."""
+        seat order; `game.seats` and `game.deadlines` work as on any game. None if there is no
+        such game."""
 
     def unit(self, guard: tuple[int, str] | None = None) -> UnitOfWork:
         """A new unit of work; `guard` (the game's id and `row_version`) makes it write only

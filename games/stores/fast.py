@@ -261,7 +261,9 @@ def game_read(game_id: int) -> Game | None:
             seat._state.fields_cache["user"] = loaded_instance(USER, ("id", "username"),
                                                                [seat.user_id, raw["username"]], db.alias)
         seats_loaded.append(seat)
-    game._prefetched_objects_cache = {
+    # Kept apart from Django's prefetch cache, which holds querysets: `game.seats` (a count, a
+    # filter) still asks the database, as without a prefetch; `seat_rows()` reads these.
+    game._read_rows = {
         "seats": sorted(seats_loaded, key=lambda seat: seat.index),
         "deadlines": sorted((_instance(Deadline, raw, db.alias) for raw in orjson.loads(deadlines_json)),
                             key=lambda d: d.seat),

@@ -204,6 +204,7 @@ def test_both_stores_read_a_game_for_its_readers_alike(still_clock):
                 "deadlines": [_fields(row) for row in game.deadline_rows()],
             }
         assert not queries.captured_queries, name
+        assert game.seats.count() == 3 and game.deadlines.filter(seat=game.to_act[0]).exists(), name  # as on any game
         assert stores._named(name).game_read(10**9) is None
     assert reads["fast"] == reads["reference"]
     read = reads["reference"]
