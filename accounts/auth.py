@@ -256,8 +256,8 @@ def _listen_once(url: str) -> None:
 
 def _copy(instance: Model) -> Model:
     """A fresh instance with the same column values and nothing loaded onto it."""
-    names = _attnames(type(instance))
-    return loaded_instance(type(instance), names, [getattr(instance, name) for name in names], instance._state.db)
+    names, columns = _attnames(type(instance)), instance.__dict__  # every column is in the kept instance's dict
+    return loaded_instance(type(instance), names, [columns[name] for name in names], instance._state.db)
 
 
 @functools.cache

@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class ApiKitConfig(AppConfig):
     name = "apikit"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from project.cache import spare_closing_caches
+
+        spare_closing_caches()

@@ -57,6 +57,9 @@ class ScopedApi(APIView):
         return dict(_made_once(type(self), "headers", lambda: APIView.default_response_headers.fget(self)))
 
     def finalize_response(self, request, response, *args, **kwargs):
+        vary = self.headers.get("Vary")
+        if vary is not None and "Vary" not in response:  # what DRF's patch_vary_headers would write, written
+            response["Vary"] = self.headers.pop("Vary")
         response = super().finalize_response(request, response, *args, **kwargs)
         if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.has_header("Cache-Control"):
             # Per caller (a seat's view), and stale the moment the game moves: a cache may keep

@@ -44,7 +44,10 @@ class GamePagination(LimitOffsetPagination):
 
 def invitation_of(request) -> str:
     """A private game's invitation key, from its link (`?invitation=`) or a join's body."""
-    found = request.query_params.get("invitation") or (request.data.get("invitation") if isinstance(request.data, dict) else "")
+    meta = request.META  # a read without a query string or a body (most reads) makes neither's QueryDict
+    found = request.query_params.get("invitation") if meta.get("QUERY_STRING") else None
+    if not found and meta.get("CONTENT_LENGTH", "0") not in ("", "0"):
+        found = request.data.get("invitation") if isinstance(request.data, dict) else ""
     return found if isinstance(found, str) else ""
 
 

@@ -84,6 +84,9 @@ class Game(models.Model):
 
 
 def _loaded(game: Game, name: str) -> Iterable[Any]:
+    read = game.__dict__.get("_read_rows")  # the rows a reader's one statement brought (`games.stores`' game_read)
+    if read is not None:
+        return read[name]
     cache = getattr(game, "_prefetched_objects_cache", None)
     if cache is not None and name in cache:
         return cache[name]

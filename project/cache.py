@@ -65,3 +65,17 @@ class RedisCache(django_redis.RedisCache):
     @cached_property
     def _count_scripts(self) -> dict[int, object]:
         return {}
+
+
+def spare_closing_caches() -> None:
+    """Django closes every cache at the end of each request (`request_finished`); for a backend
+    whose `close` does nothing (Redis's clients are pooled, a file cache has nothing open) that is
+    a few dozen calls a request for nothing. The receiver is disconnected only while every
+    configured cache is such a backend."""
+    from django.conf import settings
+    from django.core import signals
+    from django.core.cache import caches, close_caches
+    from django.core.cache.backends.base import BaseCache
+
+    if all(type(caches[alias]).close is BaseCache.close for alias in settings.CACHES):
+        signals.request_finished.disconnect(close_caches)

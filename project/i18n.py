@@ -12,7 +12,11 @@ from __future__ import annotations
 import zoneinfo
 
 from django.conf import settings
+from django.middleware.locale import LocaleMiddleware
 from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
+
+from project.middleware import names_a_token
 
 LANGUAGE_CODES = tuple(code for code, _ in settings.LANGUAGES)
 
@@ -31,11 +35,38 @@ def zone_or_utc(name: str) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo("UTC")
 
 
+class ReaderLanguageMiddleware(LocaleMiddleware):
+    """Django's LocaleMiddleware, but a token caller that names no language (no Accept-Language,
+    no cookie: every bot and most programs) is served in the default one without looking for a
+    language or installing a translation: it has nothing to choose by, and a token's account is
+    known only later, to DRF (its errors follow Accept-Language). Its answer carries the same
+    Vary and Content-Language as Django's would. Every other request goes Django's way."""
+
+    def __call__(self, request):
+        meta = request.META
+        if meta.get("HTTP_ACCEPT_LANGUAGE") or meta.get("HTTP_COOKIE") or not names_a_token(request):
+            return super().__call__(request)
+        translation.deactivate()  # what an earlier request in this thread installed
+        request.LANGUAGE_CODE = settings.LANGUAGE_CODE
+        response = self.get_response(request)
+        vary = response.headers.get("Vary")  # most often DRF's "Accept": added to as patch_vary_headers would
+        if not vary:
+            response.headers["Vary"] = "Accept-Language"
+        elif vary == "Accept":
+            response.headers["Vary"] = "Accept, Accept-Language"
+        else:
+            patch_vary_headers(response, ("Accept-Language",))
+        response.headers.setdefault("Content-Language", settings.LANGUAGE_CODE)
+        return response
+
+
 class AccountLanguageMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        if names_a_token(request):  # its account is DRF's to find, later: nothing to choose here
+            return self.get_response(request)
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             language, zone = account_choice(user.pk)

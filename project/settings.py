@@ -85,7 +85,7 @@ MIDDLEWARE = [
     # Sessions, CSRF, the session's user and messages: Django's, for every caller but a token's.
     "project.middleware.BrowserSessionMiddleware",
     # The reader's language: the switcher's cookie or Accept-Language (a token caller's errors too) ...
-    "django.middleware.locale.LocaleMiddleware",
+    "project.i18n.ReaderLanguageMiddleware",  # Django's LocaleMiddleware, a token's bare request spared
     "django.middleware.common.CommonMiddleware",
     "project.middleware.BrowserCsrfViewMiddleware",
     "project.middleware.BrowserAuthenticationMiddleware",

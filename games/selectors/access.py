@@ -6,19 +6,19 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 
-from games import errors
+from games import errors, stores
 from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
 from rules.words import msg
 
 
 def game_get(*, game_id: int) -> Game:
-    try:
-        seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-        return Game.objects.prefetch_related(seats).get(pk=game_id)
-    except Game.DoesNotExist:
-        raise errors.GameNotFound(msg("there is no game {id}", id=game_id)) from None
+    """The game with its seats (and their accounts) and deadline rows: the store's one read."""
+    game = stores.current().game_read(game_id)
+    if game is None:
+        raise errors.GameNotFound(msg("there is no game {id}", id=game_id))
+    return game
 
 
 def game_owner_id(*, game_id: int) -> int | None:

@@ -48,7 +48,8 @@ def seen(*, game: Game, seat: int | None, new: bool = False) -> dict[str, Any]:
     """What `seat` (None: a spectator) sees of `game` at its seq: `view`, and `moves` and
     `notation` (empty unless the seat is to act). The rules' work alone, no query:
     a move's answer asks for it, with `new` (its seq was just written: nobody can have kept it,
-    so the shared cache is not asked). Read only, shared: copy before changing any of it."""
+    so the shared cache is not asked, and the entry is kept in this process only). Read only,
+    shared: copy before changing any of it."""
     return _kept(seen_key(game, seat), lambda: worked_out(game, seat), new=new)
 
 
@@ -76,7 +77,7 @@ def _kept(key: str, work: Any, new: bool = False) -> Any:
         entry = None if new else _shared_get(key)
         if entry is None:
             entry = work()
-            _keep_when_committed(key, entry)
+            _keep_when_committed(key, entry, shared=not new)
         else:
             _memory.put(key, entry)
     return entry
@@ -108,10 +109,16 @@ def presentation_of(*, game: Game, state: Any, seat: int | None) -> dict[str, An
     return shown
 
 
-def _keep_when_committed(key: str, value: Any) -> None:
+def _keep_when_committed(key: str, value: Any, shared: bool = True) -> None:
+    """Keep `value` once committed: in this process, and in Redis unless `shared` is False. A
+    move's own entry (`new`) stays in this process: the mover's next read is most often served
+    by it, and another process that reads the seq first works the entry out (the rules' work, no
+    query) and shares it then. Its key names the seq, so a miss is all another node can meet,
+    never a stale entry; and a move is spared a Redis round trip."""
+
     def keep():
         _memory.put(key, value)
-        if settings.SCRAPYARD_SEEN_SHARED:
+        if shared and settings.SCRAPYARD_SEEN_SHARED:
             try:
                 cache.set(key, value, settings.SCRAPYARD_SEEN_SECONDS)
             except (RedisError, OSError):  # Redis away: this process still keeps it

@@ -70,6 +70,12 @@ class Store(Protocol):
         a guarded unit checks. Its columns are remembered (`remember_loaded`). None if there is
         no such game."""
 
+    def game_read(self, game_id: int) -> Game | None:
+        """The game for a read (its answer, its legal moves), nothing locked: `seat_rows()` in
+        seat order, each seat's `user` loaded (at least its `username`), and `deadline_rows()` in
+        seat order; `game.seats` and `game.deadlines` work as on any game. None if there is no
+        such game."""
+
     def unit(self, guard: tuple[int, str] | None = None) -> UnitOfWork:
         """A new unit of work; `guard` (the game's id and `row_version`) makes it write only
         while the game row is still at that version."""

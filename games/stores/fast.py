@@ -224,6 +224,53 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
     return game
 
 
+USER = Seat._meta.get_field("user").related_model  # the seats' accounts, reached as the reference store reaches them
+
+
+@functools.cache
+def _game_read_sql(vendor: str) -> str:
+    """The statement of `game_read`: the game's columns, its seats with their accounts' usernames
+    and its deadline rows, as `locked_read` reads them, nothing locked."""
+    users = _quote(USER._meta.db_table)
+    username = (f"'username', (SELECT u.{_quote('username')} FROM {users} u "
+                f"WHERE u.{_quote('id')} = x.{_quote('user_id')})")
+    seats = _rows_as_json(vendor, Seat, f"x.{_quote('game_id')} = g.{_quote('id')}", username)
+    deadlines = _rows_as_json(vendor, Deadline, f"x.{_quote('game_id')} = g.{_quote('id')}")
+    columns = ", ".join(f"g.{_quote(column)}" for _, column in _columns(Game))
+    return (f"SELECT {columns}, {seats} AS seats_json, {deadlines} AS deadlines_json "
+            f"FROM {_quote(Game._meta.db_table)} g WHERE g.{_quote('id')} = %s")
+
+
+def game_read(game_id: int) -> Game | None:
+    """The game for a read, in one statement (one snapshot): its seats in seat order, each with
+    its account (only `id` and `username` loaded: what a game's answer names), and its deadline
+    rows in seat order, loaded as if prefetched. None if there is no such game."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with statement_cursor(db) as cursor:
+        cursor.execute(_game_read_sql(db.vendor), [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    attnames, converters = _game_loading(db.vendor)
+    game = loaded_instance(Game, attnames, _converted(db, converters, row[:len(attnames)]), db.alias)
+    seats_json, deadlines_json = row[len(attnames):]
+    seats_loaded = []
+    for raw in orjson.loads(seats_json):
+        seat = _instance(Seat, raw, db.alias)
+        if seat.user_id is not None:  # the account as `.only("id", "username")` loads it
+            seat._state.fields_cache["user"] = loaded_instance(USER, ("id", "username"),
+                                                               [seat.user_id, raw["username"]], db.alias)
+        seats_loaded.append(seat)
+    # Kept apart from Django's prefetch cache, which holds querysets: `game.seats` (a count, a
+    # filter) still asks the database, as without a prefetch; `seat_rows()` reads these.
+    game._read_rows = {
+        "seats": sorted(seats_loaded, key=lambda seat: seat.index),
+        "deadlines": sorted((_instance(Deadline, raw, db.alias) for raw in orjson.loads(deadlines_json)),
+                            key=lambda d: d.seat),
+    }
+    return game
+
+
 def _converted(db: Any, converters: tuple, values: tuple) -> list[Any]:
     """Column values as the ORM hands them over (JSON decoded, SQLite's datetimes made aware)."""
     converted = []
@@ -515,6 +562,7 @@ class FastStore:
 
     checks_version = True
     read = staticmethod(locked_read)
+    game_read = staticmethod(game_read)
     unit = Writes
     new_instance = staticmethod(new_instance)
     remember_loaded = staticmethod(remember_loaded)

@@ -43,6 +43,14 @@ class ReferenceStore:
         self.remember_loaded(game)
         return game
 
+    def game_read(self, game_id: int) -> Game | None:
+        seats = Seat.objects.order_by("index").select_related("user")
+        return (
+            Game.objects.prefetch_related(Prefetch("seats", seats), Prefetch("deadlines", Deadline.objects.order_by("seat")))
+            .filter(pk=game_id)
+            .first()
+        )
+
     def unit(self, guard: tuple[int, str] | None = None) -> Unit:
         if guard is not None:
             raise ValueError("the reference store locks the row; it has no version to check")

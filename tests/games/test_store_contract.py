@@ -183,6 +183,35 @@ def test_both_stores_read_a_game_alike(still_clock):
             assert stores._named(name).read(10**9) is None
 
 
+def test_both_stores_read_a_game_for_its_readers_alike(still_clock):
+    """`game_read`, the reads' one statement: the game's columns, its seats in order with their
+    accounts' usernames (a bot's seat has none), its deadline rows; None for no game. Nothing of it
+    asks the database again."""
+    people = [register(f"viewer{n}") for n in range(2)]
+    created = people[0].post("/api/games/", {"rules": "terrain_vague", "players": 3, "time_control": {"type": "bank"},
+                                             "bots": [{"seat": 2, "bot": "random"}]})
+    assert created.status_code == 201, created.content
+    game_id = created.json()["id"]
+    assert people[1].post(f"/api/games/{game_id}/join/").status_code == 201
+    reads = {}
+    for name in STORES:
+        game = stores._named(name).game_read(game_id)
+        with CaptureQueriesContext(connection) as queries:
+            reads[name] = {
+                "game": _fields(game),
+                "seats": [{**_fields(seat), "username": seat.user.username if seat.user_id else None}
+                          for seat in game.seat_rows()],
+                "deadlines": [_fields(row) for row in game.deadline_rows()],
+            }
+        assert not queries.captured_queries, name
+        assert game.seats.count() == 3 and game.deadlines.filter(seat=game.to_act[0]).exists(), name  # as on any game
+        assert stores._named(name).game_read(10**9) is None
+    assert reads["fast"] == reads["reference"]
+    read = reads["reference"]
+    assert [seat["username"] for seat in read["seats"]] == [people[0].username, people[1].username, None]
+    assert read["deadlines"] and [row["seat"] for row in read["deadlines"]] == sorted(read["game"]["to_act"])
+
+
 def _read(chosen: stores.Store, game_id: int, *, user_id: int, key: str) -> dict[str, Any]:
     with transaction.atomic():
         game = chosen.read(game_id, user_id=user_id, idempotency_key=key)

@@ -87,6 +87,18 @@ def test_an_api_errors_code_stays_and_its_detail_follows_accept_language():
     assert dutch.json() == {"code": "game_not_found", "detail": "er is geen partij 999999"}
 
 
+def test_a_token_caller_naming_no_language_reads_english_after_a_dutch_request_in_its_thread():
+    """A token's request with no Accept-Language and no cookie installs no language
+    (project.i18n.ReaderLanguageMiddleware): the Dutch one an earlier request left in the thread
+    must not answer it."""
+    player = register("joost")
+    dutch = player.client.get("/api/games/999999/", HTTP_ACCEPT_LANGUAGE="nl")
+    assert dutch.json()["detail"] == "er is geen partij 999999" and dutch.headers["Content-Language"] == "nl"
+    bare = player.client.get("/api/games/999999/")
+    assert bare.json() == {"code": "game_not_found", "detail": "there is no game 999999"}
+    assert bare.headers["Content-Language"] == "en" and "Accept-Language" in bare.headers["Vary"]
+
+
 def test_a_move_refused_in_dutch_keeps_its_code():
     game_id, seated = _started("scavenge")
     game = seated[0].get(f"/api/games/{game_id}/").json()
