@@ -9,7 +9,10 @@ def test_events_the_token_could_read_before_its_revocation_are_not_a_leak():
     """What the old stream sent after `game_full` (a replay of the log from seq 1), read by the
     bench after the revocation: the game's creation and the creator's seat, then the end. The
     bench counted it as one leaked item in each run of issue 51."""
-    replayed = [{"seq": 1, "kind": "created", "payload": {}}, {"seq": 2, "kind": "system", "payload": {"type": "seat_taken"}}]
+    replayed = [
+        {"seq": 1, "kind": "created", "payload": {}},
+        {"seq": 2, "kind": "system", "payload": {"type": "seat_taken"}},
+    ]
     assert revoked_stream_leaks([*replayed, END], seq_at_revocation=2) == []
     assert revoked_stream_leaks([END], seq_at_revocation=2) == []
 
