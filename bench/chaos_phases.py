@@ -166,7 +166,7 @@ def redis_outage_with_step_clock(redis, names: list[str], down: float) -> dict:
     while time.monotonic() < end and Event.objects.filter(game_id__in=ids, kind="timeout").values("game_id").distinct().count() < len(ids):
         time.sleep(0.5)
     connections.close_all()
-    late, doubled, missing = [], 0, 0
+    late, doubled, missing, while_down = [], 0, 0, []
     for game_id, due_at in games:
         fired = list(Event.objects.filter(game_id=game_id, kind="timeout").values_list("created_at", flat=True))
         doubled += len(fired) > 1
@@ -175,9 +175,11 @@ def redis_outage_with_step_clock(redis, names: list[str], down: float) -> dict:
             continue
         expected = due_at if fired[0] < down_at else max(due_at, back_at)
         late.append((fired[0] - expected).total_seconds())
+        if down_at <= fired[0] < back_at:  # fired through the outage (beat's backstop): late after its deadline
+            while_down.append((fired[0] - due_at).total_seconds())
     due_while_down = sum(1 for _, due_at in games if down_at <= due_at <= back_at)
     return {"games": len(games), "due_while_down": due_while_down, "late": sorted(late), "doubled": doubled,
-            "missing": missing, "down": down}
+            "missing": missing, "down": down, "while_down": sorted(while_down)}
 
 
 def outage_lines(figures: dict) -> list[str]:
@@ -187,7 +189,9 @@ def outage_lines(figures: dict) -> list[str]:
         f"of 3 to {3 + 2 * (figures['games'] - 1)} s ({figures['due_while_down']} falling due while it was down): "
         f"each timeout after its deadline, or after Redis's return if it fell due meanwhile, "
         f"median {statistics.median(late) if late else 0:.1f} s, at most {max(late, default=0):.1f} s; "
-        f"missing {figures['missing']}, doubled {figures['doubled']}",
+        f"missing {figures['missing']}, doubled {figures['doubled']}; fired while Redis was down: "
+        f"{len(figures['while_down'])}, at most {max(figures['while_down'], default=0):.1f} s after their deadline; "
+        f"every figure (s, negative: before Redis's return) {[round(value, 1) for value in late]}",
     ]
 
 
