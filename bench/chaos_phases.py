@@ -208,28 +208,49 @@ def _http_answers(port: int) -> bool:
         return answer.status == 200
 
 
-def supervised_kills(server, env: dict, until) -> dict[str, float | None]:
-    """SIGKILL each program's whole process group; seconds until it answers again (None: not in 60 s)."""
+def _listening(port: int, pid: int) -> bool:
+    """Whether process `pid` listens on `port` (the restarted one, beside its pair on the port)."""
+    import subprocess
+
+    listed = subprocess.run(["ss", "-ltnpH", f"sport = :{port}"], capture_output=True, text=True, check=False).stdout
+    return f"pid={pid}," in listed
+
+
+def supervised_kills(server, env: dict, until) -> dict[str, tuple[float | None, float | None]]:
+    """SIGKILL each program's whole process group (the first of each pair on the port); seconds
+    until the port answers again, and until the restarted program itself listens again (None:
+    not within 60 and 180 s)."""
+    ports = {"streams": int(env["STREAM_PORT"]), "smtp": int(env["SMTP_PORT"]), "web": int(env["PORT"])}
     probes = {
-        "streams": lambda: _http_answers(int(env["STREAM_PORT"])),
-        "smtp": lambda: _smtp_answers(int(env["SMTP_PORT"])),
-        "web": lambda: _http_answers(int(env["PORT"])),
+        "streams": lambda: _http_answers(ports["streams"]),
+        "smtp": lambda: _smtp_answers(ports["smtp"]),
+        "web": lambda: _http_answers(ports["web"]),
     }
     back = {}
     for name, probe in probes.items():
         until(probe, 30)
         pid = int(server.ctl("pid", name).strip() or 0)
         if not pid:
-            back[name] = None
+            back[name] = (None, None)
             continue
         os.killpg(pid, signal.SIGKILL)
         killed = time.monotonic()
         time.sleep(0.3)  # the old process gone, not still answering
-        back[name] = round(time.monotonic() - killed, 1) if until(probe, 60, 0.1) else None
+        answering = round(time.monotonic() - killed, 1) if until(probe, 60, 0.1) else None
+
+        def restarted(name=name, old=pid) -> bool:
+            new = int(server.ctl("pid", name).strip() or 0)
+            return new not in (0, old) and _listening(ports[name], new)
+
+        relistening = round(time.monotonic() - killed, 1) if until(restarted, 180, 0.2) else None
+        back[name] = (answering, relistening)
     return back
 
 
 def kill_lines(back: dict) -> list[str]:
-    parts = ", ".join(f"{name} {'not back in 60 s' if seconds is None else f'{seconds:.1f} s'}"
-                      for name, seconds in back.items())
-    return [f"SIGKILL under the players' load, then answering again: {parts}"]
+    def seconds(value: float | None, limit: int) -> str:
+        return f"not within {limit} s" if value is None else f"{value:.1f} s"
+
+    parts = ", ".join(f"{name} answering again {seconds(answering, 60)} (the killed one listening again "
+                      f"{seconds(relistening, 180)})" for name, (answering, relistening) in back.items())
+    return [f"SIGKILL of the first of each pair under the players' load: {parts}"]
