@@ -209,11 +209,15 @@ def _http_answers(port: int) -> bool:
 
 
 def _listening(port: int, pid: int) -> bool:
-    """Whether process `pid` listens on `port` (the restarted one, beside its pair on the port)."""
+    """Whether process `pid`, or one of its children, listens on `port` (the restarted one, beside
+    its pair on the port: with --reuse-port each gunicorn worker has a socket of its own, its
+    master none)."""
     import subprocess
 
     listed = subprocess.run(["ss", "-ltnpH", f"sport = :{port}"], capture_output=True, text=True, check=False).stdout
-    return f"pid={pid}," in listed
+    children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True,
+                              check=False).stdout.split()
+    return any(f"pid={candidate}," in listed for candidate in [str(pid), *children])
 
 
 def supervised_kills(server, env: dict, until) -> dict[str, tuple[float | None, float | None]]:
