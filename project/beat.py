@@ -11,8 +11,9 @@ whose lease ran out while it was paused, costs a duplicate message and no duplic
 Without Redis (the embedded default: one machine, one beat) there is nothing to share, and the
 beat always holds the lease.
 
-Every beat, holding the lease or not, is also the deadlines' backstop: once a second it applies
-itself the timeouts more than `SCRAPYARD_CLOCKS_BACKSTOP_SECONDS` overdue (`timeouts.apply_overdue`).
+Every beat, holding the lease or not, is also the deadlines' backstop: once a second a thread of
+its own (`run_backstop`, started with beat) applies the timeouts more than
+`SCRAPYARD_CLOCKS_BACKSTOP_SECONDS` overdue itself (`timeouts.apply_overdue`).
 Deadlines live in PostgreSQL, so this needs no broker: through a Redis outage the timeouts fire
 on time give or take the grace, where the broker's path must wait for Redis, then for the
 workers to reconnect, then for a sweep and a message per timeout (docs/decisions/0023). A timeout
@@ -24,9 +25,10 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import time
+import threading
 import uuid
 
+from celery import signals
 from celery.beat import PersistentScheduler
 from django.conf import settings
 
@@ -89,11 +91,9 @@ class LeasedScheduler(PersistentScheduler):
         if settings.REDIS_URL:
             self.lease = Lease(settings.REDIS_URL, lease_name(), settings.SCRAPYARD_BEAT_LEASE_SECONDS)
         self.leading = self.lease is None
-        self.backstop_next = 0.0  # monotonic time of the next pass of the deadlines' backstop
         super().__init__(*args, **kwargs)
 
     def tick(self, *args, **kwargs) -> float:
-        self.enforce_overdue_deadlines()  # with the lease or without, Redis or not
         if self.lease is not None:
             holding = self.lease.hold()
             if holding != self.leading:
@@ -104,25 +104,6 @@ class LeasedScheduler(PersistentScheduler):
         # Never sleep past a renewal: the lease must not run out while we wait for the next entry.
         return min(super().tick(*args, **kwargs), self.standby_seconds())
 
-    def enforce_overdue_deadlines(self) -> None:
-        """At most once a second: the timeouts the broker's path left overdue (see the module doc)."""
-        now = time.monotonic()
-        if now < self.backstop_next:
-            return
-        self.backstop_next = now + BACKSTOP_EVERY_SECONDS
-        try:
-            from django.db import close_old_connections
-
-            from games import timeouts
-
-            close_old_connections()  # beat lives for months: a connection PostgreSQL dropped is not reused
-            fired = timeouts.apply_overdue(grace_seconds=settings.SCRAPYARD_CLOCKS_BACKSTOP_SECONDS)
-        except Exception as error:  # the database away: the next pass tries again
-            log.warning("deadline backstop failed (%s)", error)
-            return
-        if fired:
-            log.warning("beat applied %d overdue timeout(s) the broker's path had not", fired)
-
     def standby_seconds(self) -> float:
         return settings.SCRAPYARD_BEAT_LEASE_SECONDS / 3
 
@@ -130,3 +111,36 @@ class LeasedScheduler(PersistentScheduler):
         if self.lease is not None and self.leading:
             self.lease.release()  # a clean stop hands over at once
         super().close()
+
+
+# --- the deadlines' backstop ------------------------------------------------------------------
+
+
+def enforce_overdue_deadlines() -> int:
+    """One pass of the backstop (see the module doc): the timeouts the broker's path left overdue."""
+    from django.db import close_old_connections
+
+    from games import timeouts
+
+    try:
+        close_old_connections()  # beat lives for months: a connection PostgreSQL dropped is not reused
+        fired = timeouts.apply_overdue(grace_seconds=settings.SCRAPYARD_CLOCKS_BACKSTOP_SECONDS)
+    except Exception as error:  # the database away: the next pass tries again
+        log.warning("deadline backstop failed (%s)", error)
+        return 0
+    if fired:
+        log.warning("beat applied %d overdue timeout(s) the broker's path had not", fired)
+    return fired
+
+
+def run_backstop(stop: threading.Event) -> None:
+    """Pass after pass, a second apart, until `stop` is set: in a thread of its own, so that
+    beat's sends (slow while its connection to a Redis just back is made again) hold none up."""
+    while not stop.wait(BACKSTOP_EVERY_SECONDS):
+        enforce_overdue_deadlines()
+
+
+@signals.beat_init.connect
+def _start_backstop(**_: object) -> None:
+    """Every beat (`celery beat`, or embedded in a worker) runs the backstop from its start."""
+    threading.Thread(target=run_backstop, args=(threading.Event(),), name="deadline-backstop", daemon=True).start()
