@@ -121,12 +121,20 @@ class Server:
         return len(lines) == programs and all(parts[1] == "RUNNING" for parts in lines)
 
     def stop(self) -> None:
+        """SIGTERM; after 40 s, SIGKILL to supervisord and to each program's process group (every
+        program has one of its own: killing supervisord's alone left the servers running)."""
         if self.process.poll() is None:
+            groups = {int(pid) for pid in self.ctl("pid", "all").split() if pid.isdigit() and pid != "0"}
             self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(40)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
+            for group in groups:
+                try:
+                    os.killpg(group, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass  # stopped in time
 
 
 def until(predicate, timeout: float, interval: float = 0.2) -> bool:
