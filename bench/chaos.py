@@ -128,6 +128,7 @@ class Server:
             self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(40)
+                return  # supervisord stopped every program itself
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
             for group in groups:
