@@ -166,7 +166,7 @@ def redis_outage_with_step_clock(redis, names: list[str], down: float) -> dict:
     while time.monotonic() < end and Event.objects.filter(game_id__in=ids, kind="timeout").values("game_id").distinct().count() < len(ids):
         time.sleep(0.5)
     connections.close_all()
-    late, doubled, missing = [], 0, 0
+    late, doubled, missing, while_down = [], 0, 0, []
     for game_id, due_at in games:
         fired = list(Event.objects.filter(game_id=game_id, kind="timeout").values_list("created_at", flat=True))
         doubled += len(fired) > 1
@@ -175,9 +175,11 @@ def redis_outage_with_step_clock(redis, names: list[str], down: float) -> dict:
             continue
         expected = due_at if fired[0] < down_at else max(due_at, back_at)
         late.append((fired[0] - expected).total_seconds())
+        if down_at <= fired[0] < back_at:  # fired through the outage (beat's backstop): late after its deadline
+            while_down.append((fired[0] - due_at).total_seconds())
     due_while_down = sum(1 for _, due_at in games if down_at <= due_at <= back_at)
     return {"games": len(games), "due_while_down": due_while_down, "late": sorted(late), "doubled": doubled,
-            "missing": missing, "down": down}
+            "missing": missing, "down": down, "while_down": sorted(while_down)}
 
 
 def outage_lines(figures: dict) -> list[str]:
@@ -187,7 +189,9 @@ def outage_lines(figures: dict) -> list[str]:
         f"of 3 to {3 + 2 * (figures['games'] - 1)} s ({figures['due_while_down']} falling due while it was down): "
         f"each timeout after its deadline, or after Redis's return if it fell due meanwhile, "
         f"median {statistics.median(late) if late else 0:.1f} s, at most {max(late, default=0):.1f} s; "
-        f"missing {figures['missing']}, doubled {figures['doubled']}",
+        f"missing {figures['missing']}, doubled {figures['doubled']}; fired while Redis was down: "
+        f"{len(figures['while_down'])}, at most {max(figures['while_down'], default=0):.1f} s after their deadline; "
+        f"every figure (s, negative: before Redis's return) {[round(value, 1) for value in late]}",
     ]
 
 
@@ -204,28 +208,53 @@ def _http_answers(port: int) -> bool:
         return answer.status == 200
 
 
-def supervised_kills(server, env: dict, until) -> dict[str, float | None]:
-    """SIGKILL each program's whole process group; seconds until it answers again (None: not in 60 s)."""
+def _listening(port: int, pid: int) -> bool:
+    """Whether process `pid`, or one of its children, listens on `port` (the restarted one, beside
+    its pair on the port: with --reuse-port each gunicorn worker has a socket of its own, its
+    master none)."""
+    import subprocess
+
+    listed = subprocess.run(["ss", "-ltnpH", f"sport = :{port}"], capture_output=True, text=True, check=False).stdout
+    children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True,
+                              check=False).stdout.split()
+    return any(f"pid={candidate}," in listed for candidate in [str(pid), *children])
+
+
+def supervised_kills(server, env: dict, until) -> dict[str, tuple[float | None, float | None]]:
+    """SIGKILL each program's whole process group (the first of each pair on the port); seconds
+    until the port answers again, and until the restarted program itself listens again (None:
+    not within 60 and 180 s)."""
+    ports = {"streams": int(env["STREAM_PORT"]), "smtp": int(env["SMTP_PORT"]), "web": int(env["PORT"])}
     probes = {
-        "streams": lambda: _http_answers(int(env["STREAM_PORT"])),
-        "smtp": lambda: _smtp_answers(int(env["SMTP_PORT"])),
-        "web": lambda: _http_answers(int(env["PORT"])),
+        "streams": lambda: _http_answers(ports["streams"]),
+        "smtp": lambda: _smtp_answers(ports["smtp"]),
+        "web": lambda: _http_answers(ports["web"]),
     }
     back = {}
     for name, probe in probes.items():
         until(probe, 30)
         pid = int(server.ctl("pid", name).strip() or 0)
         if not pid:
-            back[name] = None
+            back[name] = (None, None)
             continue
         os.killpg(pid, signal.SIGKILL)
         killed = time.monotonic()
         time.sleep(0.3)  # the old process gone, not still answering
-        back[name] = round(time.monotonic() - killed, 1) if until(probe, 60, 0.1) else None
+        answering = round(time.monotonic() - killed, 1) if until(probe, 60, 0.1) else None
+
+        def restarted(name=name, old=pid) -> bool:
+            new = int(server.ctl("pid", name).strip() or 0)
+            return new not in (0, old) and _listening(ports[name], new)
+
+        relistening = round(time.monotonic() - killed, 1) if until(restarted, 180, 0.2) else None
+        back[name] = (answering, relistening)
     return back
 
 
 def kill_lines(back: dict) -> list[str]:
-    parts = ", ".join(f"{name} {'not back in 60 s' if seconds is None else f'{seconds:.1f} s'}"
-                      for name, seconds in back.items())
-    return [f"SIGKILL under the players' load, then answering again: {parts}"]
+    def seconds(value: float | None, limit: int) -> str:
+        return f"not within {limit} s" if value is None else f"{value:.1f} s"
+
+    parts = ", ".join(f"{name} answering again {seconds(answering, 60)} (the killed one listening again "
+                      f"{seconds(relistening, 180)})" for name, (answering, relistening) in back.items())
+    return [f"SIGKILL of the first of each pair under the players' load: {parts}"]

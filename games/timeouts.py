@@ -15,15 +15,17 @@ the increment left (at most the cap).
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import time
 from typing import Any
 
 from django.conf import settings
+from django.db.models import F
 
 import bots
 from games import deadlines, services, store, time_controls, writer
-from games.models import Deadline, Event, EventKind, Game
+from games.models import Deadline, Event, EventKind, Game, GameStatus
 from project import metrics
 
 log = logging.getLogger(__name__)
@@ -59,6 +61,27 @@ def timeout_apply(*, game_id: int, seq: int, seat: int) -> Event | None:
         metrics.deadline_late((time_controls.now() - due_at).total_seconds())
     services.resign_after_timeouts(game_id=game_id, seat=seat)  # the owner gone: N timeouts in a row
     return event
+
+
+def apply_overdue(*, grace_seconds: float, limit: int = 20, budget_seconds: float = 2.0) -> int:
+    """Apply here, without the broker, the timeouts more than `grace_seconds` overdue (beat's
+    backstop, `project.beat`): their messages were lost with a broker outage, or wait behind a
+    worker still reconnecting. Each is applied as `games.apply_timeout` would (idempotent under the
+    game's lock, so a message that does arrive later does nothing). The pass stops after
+    `budget_seconds` (a stand-in bot's move is a search), leaving the rest to the next, so that
+    beat goes on sending its schedule. Returns how many fired."""
+    before = time_controls.now() - dt.timedelta(seconds=grace_seconds)
+    overdue = (Deadline.objects.filter(due_at__lte=before, game__status=GameStatus.ACTIVE, seq=F("game__seq"))
+               .order_by("due_at").values_list("game_id", "seq", "seat")[:limit])
+    fired, stop_at = 0, time.monotonic() + budget_seconds
+    for game_id, seq, seat in list(overdue):
+        if time.monotonic() > stop_at:
+            break
+        try:
+            fired += timeout_apply(game_id=game_id, seq=seq, seat=seat) is not None
+        except Exception:  # one game's failure must not hold up the others' timeouts
+            log.warning("overdue timeout of game %s seat %s not applied", game_id, seat, exc_info=True)
+    return fired
 
 
 def _policy_move(game: Game, seat: int) -> Any:

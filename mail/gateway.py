@@ -170,6 +170,26 @@ def _peer(session: Session) -> str:
     return str(peer[0]) if isinstance(peer, (tuple, list)) and peer else str(peer or "")
 
 
+class SharedPortController(Controller):
+    """aiosmtpd's controller on a port another gateway may listen on too (SO_REUSEPORT): the
+    deployment runs two (deploy/supervisord.conf's `smtp` and `smtp-b`), so one killed leaves the
+    other answering while it starts again (docs/decisions/0023)."""
+
+    def _create_server(self):
+        return self.loop.create_server(self._factory_invoker, host=self.hostname, port=self.port,
+                                       ssl=self.ssl_context, reuse_port=True)
+
+    def _trigger_server(self):
+        # The start-up probe may be handed to the other gateway: probe until this one has answered.
+        for _ in range(TRIGGER_TRIES):
+            super()._trigger_server()
+            if self._factory_invoked.is_set():
+                return
+
+
+TRIGGER_TRIES = 64  # each probe reaches either gateway; 64 misses in a row are beyond belief
+
+
 def controller(host: str, port: int) -> Controller:
-    return Controller(Gateway(), hostname=host, port=port, data_size_limit=MAX_MESSAGE_BYTES,
-                      ready_timeout=READY_SECONDS)
+    return SharedPortController(Gateway(), hostname=host, port=port, data_size_limit=MAX_MESSAGE_BYTES,
+                                ready_timeout=READY_SECONDS)

@@ -42,13 +42,14 @@ async def _lifespan(receive, send) -> None:
 
     from django.conf import settings
 
-    from streams.handoff import Receiver
+    from streams.handoff import Receiver, own_path
 
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             if settings.SCRAPYARD_STREAM_HANDOFF:
-                Receiver(application, settings.SCRAPYARD_STREAM_HANDOFF).start(asyncio.get_running_loop())
+                path = own_path(settings.SCRAPYARD_STREAM_HANDOFF, os.environ)  # the first's, or the second's
+                Receiver(application, path).start(asyncio.get_running_loop())
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await send({"type": "lifespan.shutdown.complete"})

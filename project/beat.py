@@ -10,6 +10,14 @@ whose lease ran out while it was paused, costs a duplicate message and no duplic
 
 Without Redis (the embedded default: one machine, one beat) there is nothing to share, and the
 beat always holds the lease.
+
+Every beat, holding the lease or not, is also the deadlines' backstop: once a second a thread of
+its own (`run_backstop`, started with beat) applies the timeouts more than
+`SCRAPYARD_CLOCKS_BACKSTOP_SECONDS` overdue itself (`timeouts.apply_overdue`).
+Deadlines live in PostgreSQL, so this needs no broker: through a Redis outage the timeouts fire
+on time give or take the grace, where the broker's path must wait for Redis, then for the
+workers to reconnect, then for a sweep and a message per timeout (docs/decisions/0023). A timeout
+is idempotent under its game's lock, so the backstop and a message racing it apply it once.
 """
 
 from __future__ import annotations
@@ -17,12 +25,16 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import uuid
 
+from celery import signals
 from celery.beat import PersistentScheduler
 from django.conf import settings
 
 log = logging.getLogger(__name__)
+
+BACKSTOP_EVERY_SECONDS = 1.0
 
 # Renew when the key still names us; take it when nobody holds it. Answers 1 when we hold it.
 _HOLD = """
@@ -99,3 +111,36 @@ class LeasedScheduler(PersistentScheduler):
         if self.lease is not None and self.leading:
             self.lease.release()  # a clean stop hands over at once
         super().close()
+
+
+# --- the deadlines' backstop ------------------------------------------------------------------
+
+
+def enforce_overdue_deadlines() -> int:
+    """One pass of the backstop (see the module doc): the timeouts the broker's path left overdue."""
+    from django.db import close_old_connections
+
+    from games import timeouts
+
+    try:
+        close_old_connections()  # beat lives for months: a connection PostgreSQL dropped is not reused
+        fired = timeouts.apply_overdue(grace_seconds=settings.SCRAPYARD_CLOCKS_BACKSTOP_SECONDS)
+    except Exception as error:  # the database away: the next pass tries again
+        log.warning("deadline backstop failed (%s)", error)
+        return 0
+    if fired:
+        log.warning("beat applied %d overdue timeout(s) the broker's path had not", fired)
+    return fired
+
+
+def run_backstop(stop: threading.Event) -> None:
+    """Pass after pass, a second apart, until `stop` is set: in a thread of its own, so that
+    beat's sends (slow while its connection to a Redis just back is made again) hold none up."""
+    while not stop.wait(BACKSTOP_EVERY_SECONDS):
+        enforce_overdue_deadlines()
+
+
+@signals.beat_init.connect
+def _start_backstop(**_: object) -> None:
+    """Every beat (`celery beat`, or embedded in a worker) runs the backstop from its start."""
+    threading.Thread(target=run_backstop, args=(threading.Event(),), name="deadline-backstop", daemon=True).start()

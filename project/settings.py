@@ -526,6 +526,9 @@ SCRAPYARD_CLOCKS_RESEND = float(os.environ.get("SCRAPYARD_CLOCKS_RESEND", "30"))
 # A timeout sent on time and still not applied this many seconds past its deadline (its message
 # lost with a broker outage) is sent again once at once, not after RESEND.
 SCRAPYARD_CLOCKS_OVERDUE_RESEND = float(os.environ.get("SCRAPYARD_CLOCKS_OVERDUE_RESEND", "3"))
+# Beat applies itself, without the broker, a timeout still not applied this many seconds past its
+# deadline (project.beat: a broker outage, workers still reconnecting or starved of CPU).
+SCRAPYARD_CLOCKS_BACKSTOP_SECONDS = float(os.environ.get("SCRAPYARD_CLOCKS_BACKSTOP_SECONDS", "1"))
 SCRAPYARD_CLOCKS_FAULT_PAUSE = float(os.environ.get("SCRAPYARD_CLOCKS_FAULT_PAUSE", "0"))
 # Bots share the machine fairly (games.bot_quota): at most BOT_GAMES_PER_ACCOUNT games created
 # by one account have a bot thinking at once, and no decision thinks longer than

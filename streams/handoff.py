@@ -15,6 +15,11 @@ Without a handoff socket (another machine) the web server redirects as before
 instead (docs/operations.md). With one, but no stream process listening on it (it died and its
 supervisor is restarting it), the client is told to come back shortly (503, Retry-After), never
 sent to a port where nothing answers.
+
+Two stream processes run side by side (deploy/supervisord.conf's `streams` and `streams-b`, on one
+TCP port: `project.serve_streams`), the second on the handoff socket's path with `SECOND` after
+it: the web server hands a stream to either, in turn at random, and to the other when one
+refuses, so a stream process killed outright costs no stream while it starts again.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import asyncio
 import collections
 import logging
 import os
+import random
 import socket
 import ssl
 import threading
@@ -38,6 +44,19 @@ _parked: collections.deque = collections.deque(maxlen=256)  # dead sockets' peer
 
 
 TAKEN, ABSENT, NOT_HERE = "taken", "absent", "not here"
+SECOND = "-b"  # the second stream process's handoff socket: the first's path and this
+
+
+def paths(path: str) -> list[str]:
+    """Both stream processes' handoff sockets, in random order (they share the streams)."""
+    both = [path, path + SECOND]
+    random.shuffle(both)
+    return both
+
+
+def own_path(path: str, environ: dict[str, str]) -> str:
+    """The handoff socket a stream process listens on: the second's when `SCRAPYARD_STREAM_SECOND`."""
+    return path + SECOND if path and environ.get("SCRAPYARD_STREAM_SECOND") else path
 
 
 def hand_over(request, path: str) -> str:
@@ -49,18 +68,24 @@ def hand_over(request, path: str) -> str:
     if not path or client is None or isinstance(client, ssl.SSLSocket):
         return NOT_HERE
     head = _head(request)
+    for candidate in paths(path):
+        if _pass(candidate, head, client):
+            _forget(client)
+            return TAKEN
+    return ABSENT
+
+
+def _pass(path: str, head: bytes, client: socket.socket) -> bool:
+    """Whether the stream process listening on `path` took the connection."""
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as line:
             line.settimeout(2)
             line.connect(path)
             socket.send_fds(line, [head], [client.fileno()])
-            if line.recv(1) != b"1":
-                return ABSENT
+            return line.recv(1) == b"1"
     except OSError as error:
         log.warning("stream handoff to %s failed (%s): the stream process is not there", path, error)
-        return ABSENT
-    _forget(client)
-    return TAKEN
+        return False
 
 
 def _head(request) -> bytes:

@@ -409,3 +409,21 @@ def test_a_game_nobody_moves_in_is_adjourned_then_aborted_as_abandoned():
     ended = services.abandoned_end(game_id=game.pk, at=start + dt.timedelta(days=69), idle=idle, grace=grace)
     game.refresh_from_db()
     assert ended is not None and game.status == "finished" and game.result["reason"] == "abandoned"
+
+
+def test_the_backstop_applies_a_timeout_overdue_past_its_grace_once_without_the_broker(clock, monkeypatch):
+    """Beat's backstop (project.beat) through a broker outage: nothing may be sent, yet the
+    timeout comes, once, and not before the grace has passed."""
+    def refuse(name, args, eta=None, **options):
+        raise ConnectionError("Redis away")
+
+    monkeypatch.setattr(dispatch, "send", refuse)
+    game, _ = _game({"type": "step", "seconds": 3}, policy="forfeit")
+    clock.advance(4)  # 1 s overdue: the broker's path may still be on time
+    assert timeouts.apply_overdue(grace_seconds=2) == 0
+    clock.advance(2)
+    assert timeouts.apply_overdue(grace_seconds=2) == 1
+    assert timeouts.apply_overdue(grace_seconds=2) == 0
+    assert Event.objects.filter(game=game, kind="timeout").count() == 1
+    game.refresh_from_db()
+    assert game.status == "finished"

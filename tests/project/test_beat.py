@@ -57,3 +57,38 @@ def test_two_beats_send_each_sweep_once_and_the_second_takes_over_when_the_first
     assert 1 <= sent_second["sweep-deadlines"] <= 3
     second.close()
     first.lease.client.close()
+
+
+@pytest.mark.django_db(transaction=True)  # the backstop's thread has its own connection
+def test_beats_backstop_applies_the_overdue_timeouts_in_a_thread_of_its_own_without_redis(tmp_path, settings):
+    """Through a Redis outage no beat holds the lease and nothing can be sent: the deadlines,
+    which live in PostgreSQL, are enforced by beat's backstop thread (started with beat)."""
+    import datetime as dt
+    import threading
+
+    from celery import signals
+    from django.contrib.auth import get_user_model
+
+    from games import services, time_controls
+    from games.models import Deadline, Event
+    from project import beat
+
+    settings.REDIS_URL = "redis://127.0.0.1:9/0"  # nothing listens there
+    users = [get_user_model().objects.create_user(username=f"beat{n}", password="x") for n in range(2)]
+    game = services.game_create(creator=users[0], rules_id="scavenge", players=2, options={},
+                                time_control={"type": "step", "seconds": 60}, timeout_policy="forfeit")
+    services.game_join(game_id=game.pk, user=users[1])
+    Deadline.objects.filter(game_id=game.pk).update(due_at=time_controls.now() - dt.timedelta(seconds=10))
+    assert beat._start_backstop in [receiver() for _, receiver in signals.beat_init.receivers]  # beat starts it
+    stop = threading.Event()
+    backstop = threading.Thread(target=beat.run_backstop, args=(stop,), daemon=True)
+    backstop.start()
+    try:
+        until = time.monotonic() + 60
+        while not Event.objects.filter(game_id=game.pk, kind="timeout").exists():
+            assert time.monotonic() < until, "the backstop applied no timeout"
+            time.sleep(0.2)
+    finally:
+        stop.set()
+        backstop.join(30)
+    assert Event.objects.filter(game_id=game.pk, kind="timeout").count() == 1

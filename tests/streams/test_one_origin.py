@@ -97,3 +97,36 @@ def test_a_stream_asked_of_the_web_server_while_the_stream_process_is_down_gets_
         assert answer.json()["code"] == "streams_unavailable" and int(answer.headers["Retry-After"]) > 0
     finally:
         stop(web)
+
+
+def test_with_the_first_stream_process_down_the_web_server_hands_the_stream_to_the_second(tmp_path):
+    """deploy/supervisord.conf's `streams-b` (project.serve_streams with SCRAPYARD_STREAM_SECOND) takes
+    the handoffs the first cannot: its socket is left on disk, nobody listening, as a SIGKILL leaves it."""
+    import socket
+
+    host = register()
+    game_id = host.post("/api/games/", {"rules": "scavenge", "players": 2}).json()["id"]
+    handoff = str(tmp_path / "streams.sock")
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(handoff)  # the first's socket file, which nothing accepts on
+    database = connection.settings_dict
+    url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+    api_port, stream_port = free_port(), free_port()
+    second = subprocess.Popen(
+        [sys.executable, "-m", "project.serve_streams"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "DATABASE_URL": url, "HOST": "127.0.0.1", "STREAM_PORT": str(stream_port),
+             "SCRAPYARD_STREAM_HANDOFF": handoff, "SCRAPYARD_STREAM_SECOND": "1"},
+    )
+    web = _start_gunicorn(api_port, SCRAPYARD_STREAM_HANDOFF=handoff, SCRAPYARD_STREAM_URL=f"http://127.0.0.1:{stream_port}")
+    try:
+        for _ in range(300):
+            if os.path.exists(handoff + "-b"):
+                break
+            time.sleep(0.1)
+        for _ in range(10):  # the order is random: each time, the dead one refuses and the second serves
+            status, redirects, first = _first_line(f"http://127.0.0.1:{api_port}/api/games/{game_id}/stream/", host.token)
+            assert (status, redirects, first["type"]) == (200, [], "game_full")
+    finally:
+        stop(web)
+        stop(second)
+        dead.close()

@@ -40,7 +40,7 @@ pytestmark = [
 BIN = Path(sys.executable).parent
 OUTAGES = 5
 WORKERS = ("workers:deadlines", "workers:bots", "workers:default", "workers:webhooks", "workers:analysis")  # deploy/supervisord.conf
-PROGRAMS = ("web", "streams", "smtp", *WORKERS, "beat")
+PROGRAMS = ("web", "web-b", "streams", "streams-b", "smtp", "smtp-b", *WORKERS, "beat")  # the servers in pairs
 DOWN_SECONDS = 3.0
 UP_SECONDS = 4.0
 
