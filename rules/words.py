@@ -5,7 +5,8 @@ count picks singular or plural): the result is the English text, a plain `str` t
 that reads it, carrying its template and values. The service layer, which knows its reader's
 language, writes it again from a translated template (`games.words`); `makemessages` finds the
 templates through the `msg` and `nmsg` keywords. A value may itself be a `Message` (a pawn's
-name in a sentence): it is translated first.
+name in a sentence), or an error raised with one (a reason caught and named in a refusal): it is
+translated first.
 """
 
 from __future__ import annotations
@@ -34,9 +35,16 @@ class Message(str):
         chosen = translate_one(self.template) if self.plural is None else translate_plural(self.template, self.plural, self.count)
         if not self.params and self.count is None:
             return chosen
-        values = {key: value.render(translate_one, translate_plural) if isinstance(value, Message) else value
-                  for key, value in self.params.items()}
+        values = {key: _rendered(value, translate_one, translate_plural) for key, value in self.params.items()}
         return chosen.format(count=self.count, **values)
+
+
+def _rendered(value: Any, translate_one, translate_plural) -> Any:
+    """A value in other words: a `Message`, or an error whose words are one (a `ValueError(msg(...))`
+    caught and named in a sentence of its own); anything else as it is."""
+    if isinstance(value, BaseException) and len(value.args) == 1 and isinstance(value.args[0], Message):
+        value = value.args[0]
+    return value.render(translate_one, translate_plural) if isinstance(value, Message) else value
 
 
 def msg(template: str, **params: Any) -> Message:

@@ -12,6 +12,7 @@ from rules.errors import IllegalMove, MalformedMove
 from rules.notation import fields_text, value_text
 from rules.terrafex.board import coords, square_at
 from rules.terrafex.data import COLS, DIRECTIONS, ROWS, SIZE_BY_NAME, SIZE_NAMES
+from rules.words import msg
 
 
 class Placement(NamedTuple):
@@ -68,7 +69,7 @@ def read_placements(move: dict[str, Any]) -> tuple[Placement, ...] | None:
     placements = []
     for item in value:
         if not isinstance(item, dict):
-            raise MalformedMove(f'each "place" entry is an object, not {item!r}', "bad_placements")
+            raise MalformedMove(msg('each "place" entry is an object, not {item!r}', item=item), "bad_placements")
         item = {**item, "type": move["type"]}  # so nested messages still name the move type
         square, size = read_square(item, "to"), read_size(item)
         placements.append(Placement(square, size, read_placements(item)))
@@ -102,7 +103,7 @@ def describe(move: dict[str, Any]) -> str:
     0,0", "fire small", "place fire 4,4", "glacier 1,3 east", "glacier 1,3 east then small to
     2,3 and medium to 2,4" (where a split glacier's pieces go)."""
     kind = move["type"]
-    if kind in ("forest", "mountain"):
+    if kind in (msg("forest"), "mountain"):
         square = move.get("at", move.get("to"))
         spread = " to" if move["action"] == "spread" else ""
         return f"{kind} {move['action']}{spread} {value_text(square)}"

@@ -59,9 +59,8 @@ from rules.errors import InvalidOptions
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.terrain_vague import data, moves, presentation, render, setup
+from rules.terrain_vague import data, moves, presentation, render, setup, turns, wrestling
 from rules.terrain_vague import state as st
-from rules.terrain_vague import turns, wrestling
 from rules.terrain_vague.state import OVER, State
 from rules.terrain_vague.territory import home_turf_size
 from rules.words import msg
@@ -77,14 +76,14 @@ class TerrainVague(Rules):
     simultaneous = True
     options = (
         Option("board", "choice", "build", msg("build: players build the board; random: dealt"),
-               choices=("build", "random")),
+               choices=(msg("build"), "random")),
         Option("gangs", "choice", data.DEFAULT_GANG_PAIR,
                msg("2 players: the two gangs, the first is seat 0's"), choices=data.GANG_PAIRS),
         Option("to_25", "bool", False,
                msg("4 players: play until a home turf reaches 25 hexes (no 12-turn limit)")),
         Option("rip_off", "choice", "whole",
                msg("big rip-off: whole (an enclosed area at once) or halved (halved rip costs)"),
-               choices=("whole", "halved")),
+               choices=(msg("whole"), "halved")),
     )
 
     def folds_version(self, version: int) -> bool:
@@ -95,9 +94,9 @@ class TerrainVague(Rules):
 
     def check_options(self, players: int, options: dict[str, Any]) -> None:
         if players != 2 and options["gangs"] != data.DEFAULT_GANG_PAIR:
-            raise InvalidOptions("gangs", "only a 2-player game chooses its gangs")
+            raise InvalidOptions("gangs", msg("only a 2-player game chooses its gangs"))
         if players != 4 and options["to_25"]:
-            raise InvalidOptions("to_25", "playing to 25 hexes needs 4 players")
+            raise InvalidOptions("to_25", msg("playing to 25 hexes needs 4 players"))
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str) -> State:
         return setup.initial_state(players, self.normalize_options(players, options), seed)
