@@ -17,6 +17,7 @@ from competition import dutch, rating_fold, ratings, tournament_pairing, trf
 from competition.errors import SeekNotFound, TournamentNotFound, TrfNotForTables
 from competition.models import Rating, RatingChange, Seek, SeekStatus, Tournament
 from games import selectors as games_selectors
+from rules.words import msg
 
 LEADERBOARD_SIZE = 50
 HISTORY_POINTS = 500
@@ -46,7 +47,7 @@ def seek_info(seek: Seek) -> dict[str, Any]:
 def seek_get(*, user: Any, seek_id: int) -> dict[str, Any]:
     seek = Seek.objects.select_related("user").filter(pk=seek_id, user=user).first()
     if seek is None:
-        raise SeekNotFound(f"you have no seek {seek_id}")
+        raise SeekNotFound(msg("you have no seek {seek_id}", seek_id=seek_id))
     return seek_info(seek)
 
 
@@ -96,7 +97,7 @@ def tournament_list() -> list[dict[str, Any]]:
 def _tournament(tournament_id: int) -> Tournament:
     tournament = _tournaments().filter(pk=tournament_id).first()
     if tournament is None:
-        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+        raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
     return tournament
 
 
@@ -227,7 +228,7 @@ def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
     A private game is in the history only for a `viewer` who may see it (its players)."""
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise PlayerNotFound(f"there is no player {username!r}")
+        raise PlayerNotFound(msg("there is no player {username!r}", username=username))
     key = rating_fold.person(user.pk)
     pools = []
     hidden = games_selectors.games_hidden_from(
@@ -311,8 +312,7 @@ def tournament_trf(*, tournament_id: int) -> str:
     pairings with an arbiter's own tools: every entrant by pairing number, every round played."""
     tournament = _tournament(tournament_id)
     if tournament.players != 2:
-        raise TrfNotForTables("a TRF holds two-player games only: this tournament seats tables of "
-                              f"{tournament.players}")
+        raise TrfNotForTables(msg("a TRF holds two-player games only: this tournament seats tables of {players}", players=tournament.players))
     everyone = {entrant.pk: entrant for entrant in tournament.entrants.all()}
     numbers = pairing_numbers(everyone)
     records = tournament_records(tournament, {pk: e for pk, e in everyone.items() if not e.withdrawn}, everyone)

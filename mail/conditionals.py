@@ -12,6 +12,7 @@ from typing import Any, Callable
 from apikit import errors as apikit_errors
 from games import errors, services
 from rules.errors import RulesError
+from rules.words import msg
 
 STARTS = re.compile(r"^\s*if\s", re.IGNORECASE)
 WORDS = re.compile(r"\b(?:if|then)\b", re.IGNORECASE)
@@ -40,7 +41,7 @@ def _resolved(game_id: int, user: Any, specs: list[str]) -> list[Any]:
             listed = services.conditional_preview(game_id=game_id, user=user, moves=moves)["moves"]
             number = int(spec)
             if not 1 <= number <= len(listed):
-                raise errors.InvalidInput(f"there is no move numbered {number} there: the list runs from 1 to {len(listed)}")
+                raise errors.InvalidInput(msg("there is no move numbered {number} there: the list runs from 1 to {listed_count}", number=number, listed_count=len(listed)))
             moves.append(listed[number - 1])
         else:
             moves.append(spec)

@@ -6,8 +6,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from rules.words import msg
-
 
 @dataclass(frozen=True)
 class Rng:
@@ -28,7 +26,7 @@ class Rng:
     def below(self, n: int) -> tuple[int, Rng]:
         """A uniform int in [0, n). The 256-bit draw makes the modulo bias negligible."""
         if n <= 0:
-            raise ValueError(msg("below() needs a positive bound"))
+            raise ValueError("below() needs a positive bound")
         return self._bits() % n, Rng(self.seed, self.drawn + 1)
 
     def between(self, low: int, high: int) -> tuple[int, Rng]:

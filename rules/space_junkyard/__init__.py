@@ -145,7 +145,7 @@ class SpaceJunkyard(Rules):
 
     def timeout_move(self, state: State, seat: int) -> Move:
         moves = self.legal_moves(state, seat)
-        ends = [m for m in moves if m["type"] in (msg("end_resources"), "end_move")]
+        ends = [m for m in moves if m["type"] in ("end_resources", "end_move")]
         return ends[0] if ends else moves[0]
 
     def forfeit(self, state: State, seat: int) -> State:

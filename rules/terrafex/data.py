@@ -6,8 +6,6 @@ the way a mountain splits a glacier, and the house limit that guarantees every g
 
 from __future__ import annotations
 
-from rules.words import msg
-
 ROWS, COLS = 7, 8
 
 # Sizes are their arithmetic values: small 1, medium 2, large 3 ("Do the Math").
@@ -29,7 +27,7 @@ TRIOS_PER_COLOUR = 5
 TURN_TRACKERS = {1: 0, 2: 0, 3: 1}
 SUPPLY = {size: TRIOS_PER_COLOUR - TURN_TRACKERS[size] for size in SIZES}
 
-WHITE, BLACK = msg("white"), "black"
+WHITE, BLACK = "white", "black"
 # The band round a piece of each size, by square parity (row + column) % 2 (RULINGS.md).
 BANDS = {
     0: {1: WHITE, 2: BLACK, 3: WHITE},

@@ -103,7 +103,7 @@ def describe(move: dict[str, Any]) -> str:
     0,0", "fire small", "place fire 4,4", "glacier 1,3 east", "glacier 1,3 east then small to
     2,3 and medium to 2,4" (where a split glacier's pieces go)."""
     kind = move["type"]
-    if kind in (msg("forest"), "mountain"):
+    if kind in ("forest", "mountain"):
         square = move.get("at", move.get("to"))
         spread = " to" if move["action"] == "spread" else ""
         return f"{kind} {move['action']}{spread} {value_text(square)}"

@@ -127,7 +127,7 @@ def apply_move(state: State, move: dict[str, Any]) -> State:
 
 
 def _forest(state: State, move: dict[str, Any]) -> State:
-    action = read_choice(move, "action", (msg("grow"), "spread"))
+    action = read_choice(move, "action", ("grow", "spread"))
     work = work_of(state)
     if action == "grow":
         actions.grow(work, read_square(move, "at"), FOREST)
@@ -137,7 +137,7 @@ def _forest(state: State, move: dict[str, Any]) -> State:
 
 
 def _mountain(state: State, move: dict[str, Any]) -> State:
-    action = read_choice(move, "action", (msg("start"), "grow"))
+    action = read_choice(move, "action", ("start", "grow"))
     work = work_of(state)
     if action == "grow":
         actions.grow(work, read_square(move, "at"), MOUNTAIN)

@@ -76,14 +76,14 @@ class TerrainVague(Rules):
     simultaneous = True
     options = (
         Option("board", "choice", "build", msg("build: players build the board; random: dealt"),
-               choices=(msg("build"), "random")),
+               choices=("build", "random")),
         Option("gangs", "choice", data.DEFAULT_GANG_PAIR,
                msg("2 players: the two gangs, the first is seat 0's"), choices=data.GANG_PAIRS),
         Option("to_25", "bool", False,
                msg("4 players: play until a home turf reaches 25 hexes (no 12-turn limit)")),
         Option("rip_off", "choice", "whole",
                msg("big rip-off: whole (an enclosed area at once) or halved (halved rip costs)"),
-               choices=(msg("whole"), "halved")),
+               choices=("whole", "halved")),
     )
 
     def folds_version(self, version: int) -> bool:

@@ -6,8 +6,6 @@ book's cheat-sheet tables were lost (the hideouts). Logic never holds these numb
 
 from __future__ import annotations
 
-from rules.words import msg
-
 # --- gangs ---------------------------------------------------------------------------------
 
 RUBBLES = "rubbles"
@@ -30,10 +28,10 @@ GANG_LETTER: dict[str, str] = {RUBBLES: "R", BRAMBLES: "B", CESSPOOLS: "C", SCRA
 
 # (wimpy, tough) turf names, for people.
 TURF_NAMES: dict[str, tuple[str, str]] = {
-    RUBBLES: (msg("rubble"), "rock"),
-    BRAMBLES: (msg("nettles"), "brambles"),
-    CESSPOOLS: (msg("pool of water"), "cesspool"),
-    SCRAPPERS: (msg("garbage"), "scrap"),
+    RUBBLES: ("rubble", "rock"),
+    BRAMBLES: ("nettles", "brambles"),
+    CESSPOOLS: ("pool of water", "cesspool"),
+    SCRAPPERS: ("garbage", "scrap"),
 }
 
 # With 2 players, option `gangs` picks the pair; the first named gang is seat 0's.
