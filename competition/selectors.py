@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 import rules
 from accounts import selectors as account_selectors
@@ -171,11 +172,11 @@ def rating_info(rating: Rating, now: dt.datetime | None = None) -> dict[str, Any
 
 LEADERBOARD_ACTIVE_DAYS = 30
 LEADERBOARD_RULE = {
-    ratings.GLICKO2: "ranked by rating minus 2 deviations; only players with a settled rating (deviation 110 or "
-                     "less) who played a rated game in this pool in the last 30 days",
-    ratings.PLACKETT_LUCE: "ranked by the ordinal, (mu - 3 sigma) x 60; only players with a settled rating (sigma "
-                           "4.5 or less, 270 shown) who played a rated game in this pool in the last 30 days",
-}
+    ratings.GLICKO2: gettext_noop("ranked by rating minus 2 deviations; only players with a settled rating (deviation 110 "
+                                  "or less) who played a rated game in this pool in the last 30 days"),
+    ratings.PLACKETT_LUCE: gettext_noop("ranked by the ordinal, (mu - 3 sigma) x 60; only players with a settled rating "
+                                        "(sigma 4.5 or less, 270 shown) who played a rated game in this pool in the last 30 days"),
+}  # in the reader's language as the leaderboard is read
 
 
 def leaderboard(*, rules_id: str, time_class: str, system: str | None = None) -> dict[str, Any]:
@@ -197,7 +198,7 @@ def leaderboard(*, rules_id: str, time_class: str, system: str | None = None) ->
         "rules": rules_id,
         "time_class": time_class,
         "system": system,
-        "rule": LEADERBOARD_RULE[system],
+        "rule": gettext(LEADERBOARD_RULE[system]),
         "people": top(False),
         "bots": top(True),
     }
