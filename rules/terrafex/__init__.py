@@ -142,7 +142,7 @@ class Terrafex(Rules):
             raise IllegalMove(msg("the game is over"), "game_over")
         if seat != turns.actor(state):
             acting = turns.actor(state)
-            message = f"seat {seat} may not play {move['type']!r} now: seat {acting} is to act"
+            message = msg("seat {seat} may not play {type!r} now: seat {acting} is to act", seat=seat, type=move['type'], acting=acting)
             raise NotYourTurn(message)
         return turns.apply_move(state, move)
 

@@ -54,7 +54,7 @@ def move_problem(board, source: int, direction: str) -> IllegalMove | None:
     if cell is None or cell[0] != GLACIER:
         return IllegalMove(msg("there is no glacier at {where} to move", where=where), "not_a_glacier")
     if STEP[direction][source] == OFF:
-        message = f"the glacier at {where} cannot move {direction} off the board"
+        message = msg("the glacier at {where} cannot move {direction} off the board", where=where, direction=direction)
         return IllegalMove(message, "off_board")
     behind = STEP[OPPOSITE[direction]][source]
     if behind != OFF and (board[behind] is None or board[behind][0] not in MOVER_COLOURS):
@@ -222,14 +222,14 @@ def _check_placements(split: Split, place: tuple[Placement, ...] | None) -> None
     where = describe_square(split.mountain)
     wanted = "+".join(SIZE_NAMES[p] for p in split.pieces)
     if not place:
-        message = f"say where the glaciers ({wanted}) go round the mountain at {where}"
+        message = msg("say where the glaciers ({wanted}) go round the mountain at {where}", wanted=wanted, where=where)
         raise IllegalMove(message, "placements_needed")
     if tuple(sorted(p.size for p in place)) != split.pieces:
-        message = f"the glacier splits into {wanted} at the mountain at {where}"
+        message = msg("the glacier splits into {wanted} at the mountain at {where}", wanted=wanted, where=where)
         raise IllegalMove(message, "wrong_split_sizes")
     squares = [p.square for p in place]
     if len(set(squares)) != len(squares):
-        message = f"no more than one glacier a square round the mountain at {where}"
+        message = msg("no more than one glacier a square round the mountain at {where}", where=where)
         raise IllegalMove(message, "square_used_twice")
     for square in squares:
         if square not in split.squares:

@@ -114,7 +114,7 @@ def apply_move(state: State, move: dict[str, Any]) -> State:
         if kind != "place_fire":
             if kind not in ACTIONS:
                 raise MalformedMove(msg("unknown Terrafex move type {kind!r}", kind=kind), "unknown_move_type")
-            message = f"the {SIZE_NAMES[state.fire_in_hand]} fire in hand must be placed first"
+            message = msg("the {size_names} fire in hand must be placed first", size_names=SIZE_NAMES[state.fire_in_hand])
             raise IllegalMove(message, "fire_in_hand")
         return _place_fire(state, move)
     if kind == "place_fire":
