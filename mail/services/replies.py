@@ -21,6 +21,7 @@ from mail.services.addresses import PLAY_ADDRESS, proven_address, unsubscribe_ur
 from mail.services.outbound import ANSWER, PROVEN_ANSWER, outgoing_make, seat_context
 from mail.services.preferences import preference_of
 from mail.services.sending import clean_header
+from rules import presentation
 from rules.errors import NotYourTurn, RulesError
 from rules.words import msg
 
@@ -145,7 +146,8 @@ def life_do(inbound: Inbound, account: dict, preference: Preference, game: Any, 
     fresh = selectors.game_get(game_id=game.pk)
     said = _(said).format(game=game.pk)
     if fresh.status == "finished" and game.status != "finished":
-        said += f" The game is over: {str((fresh.result or {}).get('reason', 'finished')).replace('_', ' ')}."
+        how = words.translated(presentation.end_words({}, fresh.result))  # the result's reason, worded
+        said += " " + _("The game is over: %(how)s.") % {"how": how}
     _answer(inbound, account, preference, code, said, fresh)
     return code, said
 

@@ -166,3 +166,11 @@ def test_the_analysis_mail_reads_in_dutch_with_dutch_numbers():
     assert mail.subject == "Analyse van partij 12" and "De analyse van partij 12 is klaar: 1 zetten" in mail.text
     english = analysis_mail.marked_lines(answer, {0: "ann"})
     assert english == ["     7  ann: move 3,4  ?? mistake, 0.62 -> 0.31; the bot preferred stay"]
+
+
+def test_a_mails_scores_are_written_as_the_reader_writes_numbers():
+    from mail import compose
+
+    assert compose.number(2.5) == "2.5" and compose.number(8.0) == "8" and compose.number(3) == "3"
+    with translation.override("nl"):
+        assert compose.number(2.5) == "2,5" and compose.number(8.0) == "8"
