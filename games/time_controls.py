@@ -50,7 +50,9 @@ def normalize_time_control(raw: Any) -> dict[str, Any]:
         raise InvalidInput(msg("time_control type must be step, correspondence, bank or none, not {kind!r}", kind=kind))
     unknown = set(raw) - allowed[kind] - {"type"} - ({"pause_weekends"} if kind in STOPPING else set())
     if unknown:
-        raise InvalidInput(msg("time_control {kind} has no field {unknown}", kind=kind, unknown=', '.join(sorted(unknown))))
+        raise InvalidInput(
+            msg("time_control {kind} has no field {unknown}", kind=kind, unknown=", ".join(sorted(unknown)))
+        )
     chosen = {"type": kind, **_numbers_of(kind, raw)}
     if kind in STOPPING:
         pause = raw.get("pause_weekends", False)
@@ -66,7 +68,13 @@ def _numbers_of(kind: str, raw: dict) -> dict[str, Any]:
     if kind == CORRESPONDENCE:
         days = raw.get("days")
         if isinstance(days, bool) or days not in CORRESPONDENCE_DAYS:
-            raise InvalidInput(msg("time_control days must be one of {correspondence_days}, not {days!r}", correspondence_days=CORRESPONDENCE_DAYS, days=days))
+            raise InvalidInput(
+                msg(
+                    "time_control days must be one of {correspondence_days}, not {days!r}",
+                    correspondence_days=CORRESPONDENCE_DAYS,
+                    days=days,
+                )
+            )
         return {"days": days}
     numbers = {name: _number(raw.get(name, default), name, 0, 24 * 366) for name, default in BANK_DEFAULTS.items()}
     if not 0 < numbers["initial_hours"] <= numbers["cap_hours"]:
@@ -77,7 +85,15 @@ def _numbers_of(kind: str, raw: dict) -> dict[str, Any]:
 def _number(value: Any, name: str, low: float, high: float, whole: bool = False) -> Any:
     kinds = (int,) if whole else (int, float)
     if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:
-        raise InvalidInput(msg("time_control {name} must be a number from {low} to {high:g}, not {value!r}", name=name, low=low, high=high, value=value))
+        raise InvalidInput(
+            msg(
+                "time_control {name} must be a number from {low} to {high:g}, not {value!r}",
+                name=name,
+                low=low,
+                high=high,
+                value=value,
+            )
+        )
     return value
 
 
@@ -85,7 +101,9 @@ def normalize_policy(raw: Any) -> str:
     if raw in (None, ""):
         return "auto"
     if raw not in POLICIES:
-        raise InvalidInput(msg("timeout_policy must be one of {policies}, not {raw!r}", policies=', '.join(POLICIES), raw=raw))
+        raise InvalidInput(
+            msg("timeout_policy must be one of {policies}, not {raw!r}", policies=", ".join(POLICIES), raw=raw)
+        )
     return raw
 
 

@@ -163,7 +163,9 @@ class ApiEdgeMiddleware:
         except ValueError:
             return error_response(400, "bad_request", "Content-Length is not a number")
         if length > limit:
-            return error_response(413, "body_too_large", _("the request body is over the limit of {limit} bytes").format(limit=limit))
+            return error_response(
+                413, "body_too_large", _("the request body is over the limit of {limit} bytes").format(limit=limit)
+            )
         meta = request.META
         texts = [request.path]
         if meta.get("QUERY_STRING"):  # most API calls have none: no QueryDict made for them
@@ -235,7 +237,9 @@ def bad_request(request, exception=None) -> JsonResponse:
         return error_response(400, "unknown_host", _("this server does not answer for that Host header"))
     if isinstance(exception, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        return error_response(413, "body_too_large", _("the request body is over the limit of {limit} bytes").format(limit=limit))
+        return error_response(
+            413, "body_too_large", _("the request body is over the limit of {limit} bytes").format(limit=limit)
+        )
     if isinstance(exception, TooManyFieldsSent):
         return error_response(400, "bad_request", _("too many fields"))
     return error_response(400, "bad_request", _("the request could not be understood"))

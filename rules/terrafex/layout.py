@@ -48,9 +48,9 @@ def _read_piece(item: Any) -> Piece:
     if not (0 <= row < ROWS and 0 <= col < COLS):
         _fail(msg("piece {item!r} is off the 7x8 board", item=item), "off_board")
     if not isinstance(size, str) or size not in SIZE_BY_NAME:
-        _fail(msg("size of {item!r} is \"S\", \"M\" or \"L\"", item=item), "bad_size")
+        _fail(msg('size of {item!r} is "S", "M" or "L"', item=item), "bad_size")
     if colour not in COLOURS:
-        _fail(msg("colour of {item!r} is one of {colours}", item=item, colours=', '.join(COLOURS)), "bad_colour")
+        _fail(msg("colour of {item!r} is one of {colours}", item=item, colours=", ".join(COLOURS)), "bad_colour")
     return row, col, SIZE_BY_NAME[size], colour
 
 
@@ -67,7 +67,13 @@ def _check_layout(pieces: tuple[Piece, ...]) -> None:
     kinds = Counter((colour, size) for _, _, size, colour in pieces)
     for (colour, size), count in kinds.items():
         if count > SUPPLY[size]:
-            message = msg("uses {number} size-{size} {colour} pieces; there are {supply}", number=count, size=size, colour=colour, supply=SUPPLY[size])
+            message = msg(
+                "uses {number} size-{size} {colour} pieces; there are {supply}",
+                number=count,
+                size=size,
+                colour=colour,
+                supply=SUPPLY[size],
+            )
             _fail(message, "not_enough_pieces")
 
 

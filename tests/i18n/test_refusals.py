@@ -62,7 +62,9 @@ def _has_words(template: str) -> bool:
     return bool(re.search(r"[A-Za-z]{2}", re.sub(r"\{[^}]*\}", "", template)))
 
 
-SHIPPED = [game for game in rules.catalog().values() if type(game).__module__.startswith("rules.")]  # not the tests' toys
+SHIPPED = [
+    game for game in rules.catalog().values() if type(game).__module__.startswith("rules.")
+]  # not the tests' toys
 
 
 @pytest.mark.parametrize("game", SHIPPED, ids=lambda game: game.id)
@@ -90,8 +92,9 @@ def test_a_terrain_vague_refusal_reads_in_dutch_with_the_rulebooks_words():
     assert "off the board" not in dutch["detail"]
     # A pawn and a gang are named by the Dutch rulebook's words.
     with translation.override("nl"):
-        text = words.translated(msg("{what}: the {kind} on {hex} is isolated", what="move",
-                                    kind=msg("wheelbarrow"), hex="[1, 0]"))
+        text = words.translated(
+            msg("{what}: the {kind} on {hex} is isolated", what="move", kind=msg("wheelbarrow"), hex="[1, 0]")
+        )
     assert text == "move: de pion op [1, 0] (kruiwagen) is afgesneden"
 
 
@@ -104,10 +107,13 @@ def test_an_error_written_into_a_refusal_is_translated_too():
 
 
 def test_a_score_is_written_as_the_reader_writes_numbers():
-    shown: dict[str, Any] = {"prompt": "", "panels": [{"seat": 0, "name": "A", "out": False, "score": 1.5, "score_parts": [],
-                                                     "resources": [], "notes": []},
-                                                    {"seat": 1, "name": "B", "out": False, "score": 2.0, "score_parts": [],
-                                                     "resources": [], "notes": []}]}
+    shown: dict[str, Any] = {
+        "prompt": "",
+        "panels": [
+            {"seat": 0, "name": "A", "out": False, "score": 1.5, "score_parts": [], "resources": [], "notes": []},
+            {"seat": 1, "name": "B", "out": False, "score": 2.0, "score_parts": [], "resources": [], "notes": []},
+        ],
+    }
     english = text_lines(shown, ["ann", "bob"], say=words.translated)
     assert "score 1.5" in english[0] and "score 2" in english[1] and "score 2.0" not in english[1]
     with translation.override("nl"):
@@ -135,7 +141,9 @@ def test_a_service_refusal_and_a_rules_refusal_read_in_dutch_by_accept_language(
     english = mover.submit(game_id, bad, game["seq"], **{"Accept-Language": "en"}).json()
     dutch = mover.submit(game_id, bad, game["seq"], **{"Accept-Language": "nl"}).json()
     assert english["code"] == dutch["code"] and english["detail"] != dutch["detail"]
-    assert "place_hex" in dutch["detail"] and any(word in dutch["detail"] for word in ("bord", "zeshoek", "bende", "Stenen"))
+    assert "place_hex" in dutch["detail"] and any(
+        word in dutch["detail"] for word in ("bord", "zeshoek", "bende", "Stenen")
+    )
 
 
 @api
@@ -157,8 +165,20 @@ def test_a_bad_token_and_a_missing_page_are_refused_in_dutch():
 def test_the_analysis_mail_reads_in_dutch_with_dutch_numbers():
     from mail import analysis_mail
 
-    answer = {"seen_from": "", "moves": [{"seq": 7, "seat": 0, "text": "move 3,4", "mark": "mistake", "before": 0.62,
-                                          "after": 0.31, "preferred_text": "stay"}]}
+    answer = {
+        "seen_from": "",
+        "moves": [
+            {
+                "seq": 7,
+                "seat": 0,
+                "text": "move 3,4",
+                "mark": "mistake",
+                "before": 0.62,
+                "after": 0.31,
+                "preferred_text": "stay",
+            }
+        ],
+    }
     with translation.override("nl"):
         lines = analysis_mail.marked_lines(answer, {0: "ann"})
         mail = analysis_mail._mail(12, answer, {0: "ann"}, 1)
