@@ -13,6 +13,7 @@ from accounts import auth, errors, schema, selectors, services
 from apikit.schema import operation
 from apikit.views import ScopedApi, validated
 from project import throttles
+from rules.words import msg
 
 
 class AccountCreateApi(APIView):
@@ -90,7 +91,7 @@ class AccountBotApi(ScopedApi):
 def _personal(request) -> None:
     """Personal tokens are the player's own business, never an app's (errors.PersonalCredentialsOnly)."""
     if auth.is_oauth(request.auth):
-        raise errors.PersonalCredentialsOnly("an app's OAuth token may not manage personal tokens; sign in yourself")
+        raise errors.PersonalCredentialsOnly(msg("an app's OAuth token may not manage personal tokens; sign in yourself"))
 
 
 class TokensApi(ScopedApi):

@@ -37,6 +37,7 @@ import redis
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Model
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import BasePermission
@@ -69,9 +70,9 @@ class ScopedTokenAuthentication(TokenAuthentication):
         if not words or words[0].lower() not in KEYWORDS:
             return None
         if len(words) == 1:
-            raise exceptions.AuthenticationFailed("Invalid token header. No credentials provided.")
+            raise exceptions.AuthenticationFailed(_("Invalid token header. No credentials provided."))
         if len(words) > 2:
-            raise exceptions.AuthenticationFailed("Invalid token header. Token string should not contain spaces.")
+            raise exceptions.AuthenticationFailed(_("Invalid token header. Token string should not contain spaces."))
         try:
             key = words[1].decode()
         except UnicodeError:
@@ -88,7 +89,7 @@ class ScopedTokenAuthentication(TokenAuthentication):
             user, token = self._look_up(key)
             _remember(digest, user, token)
         if _expired(token):
-            raise exceptions.AuthenticationFailed("this token has expired")
+            raise exceptions.AuthenticationFailed(_("this token has expired"))
         return user, token
 
     def _look_up(self, key: str) -> tuple[Any, Any]:
@@ -98,9 +99,9 @@ class ScopedTokenAuthentication(TokenAuthentication):
             return super().authenticate_credentials(key)
         token = ApiToken.objects.select_related("user").filter(key_digest=key_digest(key)).first()
         if token is None or token.revoked_at is not None:
-            raise exceptions.AuthenticationFailed("invalid token")
+            raise exceptions.AuthenticationFailed(_("invalid token"))
         if not token.user.is_active:
-            raise exceptions.AuthenticationFailed("user inactive or deleted")
+            raise exceptions.AuthenticationFailed(_("user inactive or deleted"))
         return token.user, token
 
 
@@ -109,9 +110,9 @@ def _oauth_look_up(key: str) -> tuple[Any, Any]:
 
     token = get_access_token_model().objects.select_related("user").filter(token_checksum=key_digest(key)).first()
     if token is None or token.user is None:  # revoked tokens are deleted; a client's own has no user
-        raise exceptions.AuthenticationFailed("invalid token")
+        raise exceptions.AuthenticationFailed(_("invalid token"))
     if not token.user.is_active:
-        raise exceptions.AuthenticationFailed("user inactive or deleted")
+        raise exceptions.AuthenticationFailed(_("user inactive or deleted"))
     return token.user, token
 
 

@@ -18,6 +18,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authtoken.models import Token
 
@@ -74,7 +75,7 @@ def bot_account_mark(*, user: Any) -> Account:
     if account.is_bot:
         return account
     if game_selectors.has_taken_a_seat(user=user):
-        raise AccountHasPlayed("an account that has played as a person cannot become a bot's; make a new one")
+        raise AccountHasPlayed(msg("an account that has played as a person cannot become a bot's; make a new one"))
     account.is_bot = True
     account.save(update_fields=["is_bot"])
     return account
@@ -91,13 +92,13 @@ def account_update(*, user: Any, email: str | None = None, notify: dict[str, boo
             if email:
                 validate_email(email)
         except ValidationError:
-            raise InvalidInput(f"{email!r} is not an email address", fields={"email": ["not an email address"]}) from None
+            raise InvalidInput(msg("{email!r} is not an email address", email=email), fields={"email": ["not an email address"]}) from None
         user.email = email
         user.save(update_fields=["email"])
     if notify:
         unknown = sorted(set(notify) - set(Account.NOTICES))
         if unknown:
-            raise InvalidInput(f"no such notice: {', '.join(unknown)}; the notices are {', '.join(Account.NOTICES)}")
+            raise InvalidInput(msg("no such notice: {unknown}; the notices are {notices}", unknown=', '.join(unknown), notices=', '.join(Account.NOTICES)))
         account.notify = {**account.notify, **{notice: bool(on) for notice, on in notify.items()}}
         account.save(update_fields=["notify"])
     if language is not None:
@@ -116,7 +117,7 @@ def vacation_set(*, user: Any, on: bool, at: dt.datetime | None = None) -> Accou
         return account
     if on:
         if selectors.vacation_info(account, at)["days_left"] <= 0:
-            raise NoVacationLeft(f"no vacation days left in {at.year}")
+            raise NoVacationLeft(msg("no vacation days left in {year}", year=at.year))
         account.vacation_since = at
         account.save(update_fields=["vacation_since"])
         clocks_of_user_set(user, at, running=False)
@@ -163,18 +164,18 @@ def token_create(
     wanted = sorted(set(scopes))
     unknown = [scope for scope in wanted if scope not in auth.SCOPES]
     if not wanted or unknown:
-        raise InvalidInput(f"scopes must be some of {', '.join(auth.SCOPES)}; not {unknown or 'none'}")
+        raise InvalidInput(msg("scopes must be some of {scopes}; not {value}", scopes=', '.join(auth.SCOPES), value=unknown or 'none'))
     lacking = [scope for scope in wanted if scope not in auth.scopes_of(by)]
     if lacking:
         raise auth.MissingScope(lacking[0])
     now = time_controls.now()
     if expires_at is not None and expires_at <= now:
-        raise InvalidInput("expires_at must be in the future")
+        raise InvalidInput(msg("expires_at must be in the future"))
     with transaction.atomic():
         User.objects.select_for_update().get(pk=user.pk)  # one count at a time per account; revoking waits too
         _still_live(by)
         if selectors.tokens_live(user=user, at=now).count() >= TOKENS_PER_ACCOUNT:
-            raise TooManyTokens(f"an account may hold {TOKENS_PER_ACCOUNT} live tokens; revoke one first")
+            raise TooManyTokens(msg("an account may hold {tokens_per_account} live tokens; revoke one first", tokens_per_account=TOKENS_PER_ACCOUNT))
         key = auth.SCOPED_PREFIX + secrets.token_urlsafe(32)
         token = ApiToken.objects.create(
             user=user,
@@ -191,7 +192,7 @@ def token_revoke(*, user: Any, token_id: int) -> None:
     """The token stops working at once; revoking it again changes nothing."""
     token = ApiToken.objects.filter(pk=token_id, user=user).first()
     if token is None:
-        raise TokenNotFound(f"you have no token {token_id}")
+        raise TokenNotFound(msg("you have no token {token_id}", token_id=token_id))
     with transaction.atomic():
         User.objects.select_for_update().get(pk=user.pk)  # a mint by this token waits, then sees it revoked
         ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=time_controls.now())
@@ -208,7 +209,7 @@ def _still_live(by: Any) -> None:
     else:
         return  # a browser session
     if not live:
-        raise exceptions.AuthenticationFailed("invalid token")
+        raise exceptions.AuthenticationFailed(_("invalid token"))
 
 
 @transaction.atomic

@@ -26,6 +26,7 @@ from analysis import errors as analysis_errors
 from analysis.models import Analysis, AnalysisRequest, AnalysisStatus
 from bots.mcts import Budget
 from games import dispatch, errors, positions, selectors
+from rules.words import msg
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +43,9 @@ def game_analysable(*, game_id: int, user: Any) -> None:
     or one not finished (409)."""
     game = selectors.game_get(game_id=game_id)
     if game.private and selectors.seat_of(game=game, user=user) is None:
-        raise errors.GameNotFound(f"there is no game {game_id}")
+        raise errors.GameNotFound(msg("there is no game {game_id}", game_id=game_id))
     if not selectors.game_finished(game):
-        raise errors.GameNotFinished(f"game {game_id} is {game.status}: a game is analysed once it has finished")
+        raise errors.GameNotFinished(msg("game {game_id} is {status}: a game is analysed once it has finished", game_id=game_id, status=game.status))
 
 
 def analysis_request(*, game_id: int, user: Any, by_mail: bool = False) -> Analysis:
@@ -82,11 +83,10 @@ def quota_check(*, user: Any, game_id: int) -> None:
     limit = settings.SCRAPYARD_ANALYSIS_PER_ACCOUNT
     if user.is_authenticated and _outstanding_of(user) >= limit:
         raise analysis_errors.TooManyAnalyses(
-            f"you have {limit} analyses queued or running; ask again once one is done", retry_after=60)
+            msg("you have {limit} analyses queued or running; ask again once one is done", limit=limit), retry_after=60)
     if _runs_of(game_id) >= settings.SCRAPYARD_ANALYSIS_RUNS_PER_GAME:
         raise analysis_errors.AnalysisRunsUsed(
-            f"game {game_id}'s analysis was queued {settings.SCRAPYARD_ANALYSIS_RUNS_PER_GAME} times today; "
-            "ask again tomorrow", retry_after=3600)
+            msg("game {game_id}'s analysis was queued {scrapyard_analysis_runs_per_game} times today; ask again tomorrow", game_id=game_id, scrapyard_analysis_runs_per_game=settings.SCRAPYARD_ANALYSIS_RUNS_PER_GAME), retry_after=3600)
 
 
 def _lock_account(user: Any) -> None:

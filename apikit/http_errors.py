@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
@@ -133,7 +134,7 @@ _DRF_CODES = {
 def _drf_body(exc: drf.APIException) -> dict[str, Any]:
     code = getattr(exc, "error_code", None) or next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
     if isinstance(exc, drf.ValidationError):
-        return {"code": code, "detail": "the request has invalid fields", "fields": exc.detail}
+        return {"code": code, "detail": _("the request has invalid fields"), "fields": exc.detail}
     return {"code": code, "detail": str(exc.detail)}
 
 

@@ -21,6 +21,7 @@ from accounts import auth
 from apikit import errors
 from project import fastjson, http
 from project.etags import keyed_etag
+from rules.words import msg
 
 
 class ScopedApi(APIView):
@@ -164,7 +165,7 @@ def validated(serializer_class, data, *, known: tuple[str, ...] = ()) -> dict:
     if isinstance(data, dict) and not isinstance(data, QueryDict):
         unknown = _unknown_field(serializer, data, known)
         if unknown is not None:
-            raise errors.UnknownField(f"there is no field {unknown!r} here", field=unknown)
+            raise errors.UnknownField(msg("there is no field {unknown!r} here", unknown=unknown), field=unknown)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 

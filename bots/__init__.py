@@ -18,6 +18,7 @@ from typing import Any
 from bots.base import BotError, BotSpec, InvalidLevel, NoMoveToChoose, UnknownBot, decision_rng
 from bots.registry import BOTS
 from rules.base import Move, Rules
+from rules.words import msg
 
 __all__ = [
     "BotError", "BotSpec", "InvalidLevel", "NoMoveToChoose", "UnknownBot", "catalog", "choose_move",
@@ -33,7 +34,7 @@ def catalog() -> dict[str, BotSpec]:
 def get(name: Any) -> BotSpec:
     if not isinstance(name, str) or name not in BOTS:
         known = ", ".join(sorted(BOTS))
-        raise UnknownBot(f"no bot {name!r}; known bots: {known}")
+        raise UnknownBot(msg("no bot {name!r}; known bots: {known}", name=name, known=known))
     return BOTS[name]
 
 

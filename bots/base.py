@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from rules.base import Move, Rules
 from rules.values import canonical_json
+from rules.words import msg
 
 # A bot's decision: (game, view, seat, level, rng, max_seconds) -> move. `max_seconds` (or None)
 # caps the thinking below what the level allows: the service's share of the machine per move.
@@ -75,7 +76,7 @@ class BotSpec:
     def check_level(self, level: Any) -> int:
         if isinstance(level, bool) or not isinstance(level, int) or level not in self.levels:
             allowed = ", ".join(str(n) for n in self.levels)
-            raise InvalidLevel(f"bot {self.name!r} has levels {allowed}, not {level!r}")
+            raise InvalidLevel(msg("bot {name!r} has levels {allowed}, not {level!r}", name=self.name, allowed=allowed, level=level))
         return level
 
 

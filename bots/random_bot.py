@@ -7,13 +7,14 @@ from typing import Any
 
 from bots.base import NoMoveToChoose
 from rules.base import Move, Rules
+from rules.words import msg
 
 
 def seat_moves(game: Rules, view: dict[str, Any], seat: int, rng: random.Random) -> list[Move]:
     """The seat's legal moves, read from a determinization of its view (the same in all of them)."""
     moves = game.legal_moves(game.sample_state(view, seat, rng), seat)
     if not moves:
-        raise NoMoveToChoose(f"seat {seat} has no move to make in this view")
+        raise NoMoveToChoose(msg("seat {seat} has no move to make in this view", seat=seat))
     return moves
 
 

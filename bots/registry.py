@@ -9,6 +9,7 @@ from typing import Any
 from bots import greedy, mcts, random_bot
 from bots.base import BotSpec, InvalidLevel
 from rules.base import Move, Rules
+from rules.words import msg
 
 # A level is an iteration count and nothing else, so the same seed and view give the same move on
 # any machine, loaded or not. The service's own cap (`max_seconds`) may still cut a search short.
@@ -34,7 +35,7 @@ def _mcts_decide(game: Rules, view: dict[str, Any], seat: int, level: int,
     try:
         budget = capped(MCTS_BUDGETS[level], max_seconds)
     except KeyError:
-        raise InvalidLevel(f"bot 'mcts' has no level {level!r}") from None
+        raise InvalidLevel(msg("bot 'mcts' has no level {level!r}", level=level)) from None
     return mcts.decide(game, view, seat, budget, rng)
 
 

@@ -6,6 +6,7 @@ Seeking, entering and organising need an account and the `play` scope; every rea
 from __future__ import annotations
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -321,7 +322,7 @@ class LeaderboardApi(ScopedApi):
     def get(self, request, rules_id: str, time_class: str):
         system = validated(self.LeaderboardFilterSerializer, request.query_params).get("system")
         if rules_id not in rules.catalog() or time_class not in rating_fold.TIME_CLASSES:
-            raise NotFound(f"there is no leaderboard {rules_id}/{time_class}")  # as documented, not an empty pool
+            raise NotFound(_("there is no leaderboard {rules_id}/{time_class}").format(rules_id=rules_id, time_class=time_class))  # as documented, not an empty pool
         return Response(selectors.leaderboard(rules_id=rules_id, time_class=time_class, system=system))
 
 

@@ -34,6 +34,7 @@ from competition.models import Rating, Seek, SeekStatus
 from games import dispatch, time_controls
 from games import services as games_services
 from rules.values import canonical_json
+from rules.words import msg
 
 log = logging.getLogger(__name__)
 
@@ -52,14 +53,14 @@ def seek_create(*, user: Any, rules_id: str, players: int, options: dict | None,
     chosen = game_rules.normalize_options(players, options)
     control = time_controls.normalize_time_control(time_control)
     if not control:
-        raise InvalidInput("a seek needs a time control", fields={"time_control": ["required"]})
+        raise InvalidInput(msg("a seek needs a time control"), fields={"time_control": ["required"]})
     if rating_min is not None and rating_max is not None and rating_min > rating_max:
-        raise InvalidInput("rating_min is above rating_max", fields={"rating_range": ["min above max"]})
+        raise InvalidInput(msg("rating_min is above rating_max"), fields={"rating_range": ["min above max"]})
     if not 10 <= expires_in <= MAX_EXPIRES_IN:
-        raise InvalidInput(f"expires_in is from 10 to {MAX_EXPIRES_IN} seconds", fields={"expires_in": ["10 to 604800"]})
+        raise InvalidInput(msg("expires_in is from 10 to {max_expires_in} seconds", max_expires_in=MAX_EXPIRES_IN), fields={"expires_in": ["10 to 604800"]})
     with transaction.atomic():
         if Seek.objects.filter(user=user, status=SeekStatus.OPEN, expires_at__gt=timezone.now()).count() >= MAX_OPEN_SEEKS:
-            raise TooManySeeks(f"at most {MAX_OPEN_SEEKS} open seeks at once: cancel one first")
+            raise TooManySeeks(msg("at most {max_open_seeks} open seeks at once: cancel one first", max_open_seeks=MAX_OPEN_SEEKS))
         wanted = {"rules": rules_id, "players": players, "options": chosen, "time_control": control, "rated": rated}
         seek = Seek.objects.create(
             user=user, rules=rules_id, players=players, options=chosen, time_control=control, rated=rated,
@@ -94,7 +95,7 @@ def _ask_for_pairing(seek_id: int) -> None:
 def seek_cancel(*, user: Any, seek_id: int) -> Seek:
     seek = Seek.objects.select_for_update().filter(pk=seek_id, user=user).first()
     if seek is None:
-        raise SeekNotFound(f"you have no seek {seek_id}")
+        raise SeekNotFound(msg("you have no seek {seek_id}", seek_id=seek_id))
     if seek.status == SeekStatus.OPEN:
         seek.status = SeekStatus.CANCELLED
         seek.save(update_fields=["status"])

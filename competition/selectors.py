@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 import rules
 from accounts import selectors as account_selectors
@@ -17,6 +18,7 @@ from competition import dutch, rating_fold, ratings, tournament_pairing, trf
 from competition.errors import SeekNotFound, TournamentNotFound, TrfNotForTables
 from competition.models import Rating, RatingChange, Seek, SeekStatus, Tournament
 from games import selectors as games_selectors
+from rules.words import msg
 
 LEADERBOARD_SIZE = 50
 HISTORY_POINTS = 500
@@ -46,7 +48,7 @@ def seek_info(seek: Seek) -> dict[str, Any]:
 def seek_get(*, user: Any, seek_id: int) -> dict[str, Any]:
     seek = Seek.objects.select_related("user").filter(pk=seek_id, user=user).first()
     if seek is None:
-        raise SeekNotFound(f"you have no seek {seek_id}")
+        raise SeekNotFound(msg("you have no seek {seek_id}", seek_id=seek_id))
     return seek_info(seek)
 
 
@@ -96,7 +98,7 @@ def tournament_list() -> list[dict[str, Any]]:
 def _tournament(tournament_id: int) -> Tournament:
     tournament = _tournaments().filter(pk=tournament_id).first()
     if tournament is None:
-        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+        raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
     return tournament
 
 
@@ -170,11 +172,11 @@ def rating_info(rating: Rating, now: dt.datetime | None = None) -> dict[str, Any
 
 LEADERBOARD_ACTIVE_DAYS = 30
 LEADERBOARD_RULE = {
-    ratings.GLICKO2: "ranked by rating minus 2 deviations; only players with a settled rating (deviation 110 or "
-                     "less) who played a rated game in this pool in the last 30 days",
-    ratings.PLACKETT_LUCE: "ranked by the ordinal, (mu - 3 sigma) x 60; only players with a settled rating (sigma "
-                           "4.5 or less, 270 shown) who played a rated game in this pool in the last 30 days",
-}
+    ratings.GLICKO2: gettext_noop("ranked by rating minus 2 deviations; only players with a settled rating (deviation 110 "
+                                  "or less) who played a rated game in this pool in the last 30 days"),
+    ratings.PLACKETT_LUCE: gettext_noop("ranked by the ordinal, (mu - 3 sigma) x 60; only players with a settled rating "
+                                        "(sigma 4.5 or less, 270 shown) who played a rated game in this pool in the last 30 days"),
+}  # in the reader's language as the leaderboard is read
 
 
 def leaderboard(*, rules_id: str, time_class: str, system: str | None = None) -> dict[str, Any]:
@@ -196,7 +198,7 @@ def leaderboard(*, rules_id: str, time_class: str, system: str | None = None) ->
         "rules": rules_id,
         "time_class": time_class,
         "system": system,
-        "rule": LEADERBOARD_RULE[system],
+        "rule": gettext(LEADERBOARD_RULE[system]),
         "people": top(False),
         "bots": top(True),
     }
@@ -227,7 +229,7 @@ def player_profile(*, username: str, viewer: Any = None) -> dict[str, Any]:
     A private game is in the history only for a `viewer` who may see it (its players)."""
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise PlayerNotFound(f"there is no player {username!r}")
+        raise PlayerNotFound(msg("there is no player {username!r}", username=username))
     key = rating_fold.person(user.pk)
     pools = []
     hidden = games_selectors.games_hidden_from(
@@ -311,8 +313,7 @@ def tournament_trf(*, tournament_id: int) -> str:
     pairings with an arbiter's own tools: every entrant by pairing number, every round played."""
     tournament = _tournament(tournament_id)
     if tournament.players != 2:
-        raise TrfNotForTables("a TRF holds two-player games only: this tournament seats tables of "
-                              f"{tournament.players}")
+        raise TrfNotForTables(msg("a TRF holds two-player games only: this tournament seats tables of {players}", players=tournament.players))
     everyone = {entrant.pk: entrant for entrant in tournament.entrants.all()}
     numbers = pairing_numbers(everyone)
     records = tournament_records(tournament, {pk: e for pk, e in everyone.items() if not e.withdrawn}, everyone)

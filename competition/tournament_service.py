@@ -28,6 +28,7 @@ from competition.models import Entrant, Table, Tournament, TournamentKind, Tourn
 from games import selectors as games_selectors
 from games import services as games_services
 from games import time_controls
+from rules.words import msg
 
 MAX_ENTRANTS = 128
 
@@ -38,12 +39,12 @@ def tournament_create(*, user: Any, name: str, kind: str, rules_id: str, players
     chosen = game_rules.normalize_options(players, options)
     control = time_controls.normalize_time_control(time_control)
     if not control:
-        raise InvalidInput("a tournament needs a time control", fields={"time_control": ["required"]})
+        raise InvalidInput(msg("a tournament needs a time control"), fields={"time_control": ["required"]})
     if kind == TournamentKind.ROUND_ROBIN and players != 2:
-        raise InvalidInput("a round robin is for two-player games; tables of three or four play Swiss rounds",
+        raise InvalidInput(msg("a round robin is for two-player games; tables of three or four play Swiss rounds"),
                            fields={"kind": ["round_robin needs players 2"]})
     if rounds is not None and not 1 <= rounds <= 30:
-        raise InvalidInput("rounds is from 1 to 30", fields={"rounds": ["1 to 30"]})
+        raise InvalidInput(msg("rounds is from 1 to 30"), fields={"rounds": ["1 to 30"]})
     return Tournament.objects.create(
         name=name, kind=kind, rules=rules_id, players=players, options=chosen, time_control=control, rated=rated,
         rounds=rounds or 0, starts_at=starts_at, created_by=user,
@@ -53,11 +54,11 @@ def tournament_create(*, user: Any, name: str, kind: str, rules_id: str, players
 def _registering(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
-        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+        raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
     if tournament.status != TournamentStatus.REGISTERING:
-        raise TournamentClosed(f"tournament {tournament_id} is {tournament.status}: entries are closed")
+        raise TournamentClosed(msg("tournament {tournament_id} is {status}: entries are closed", tournament_id=tournament_id, status=tournament.status))
     if tournament.entrants.filter(withdrawn=False).count() >= MAX_ENTRANTS:
-        raise TournamentClosed(f"tournament {tournament_id} is full ({MAX_ENTRANTS} entrants)")
+        raise TournamentClosed(msg("tournament {tournament_id} is full ({max_entrants} entrants)", tournament_id=tournament_id, max_entrants=MAX_ENTRANTS))
     return tournament
 
 
@@ -65,7 +66,7 @@ def _registering(tournament_id: int) -> Tournament:
 def tournament_join(*, user: Any, tournament_id: int) -> Entrant:
     tournament = _registering(tournament_id)
     if tournament.entrants.filter(user=user).exists():
-        raise AlreadyEntered(f"you are already entered in tournament {tournament_id}")
+        raise AlreadyEntered(msg("you are already entered in tournament {tournament_id}", tournament_id=tournament_id))
     wanted = {"rules": tournament.rules, "players": tournament.players, "time_control": tournament.time_control}
     return Entrant.objects.create(tournament=tournament, user=user, name=user.username,
                                   seed_rating=pairing.rating_in_pool(user=user, **wanted))
@@ -77,15 +78,15 @@ def tournament_leave(*, user: Any, tournament_id: int) -> None:
     game already begun is played out, or resigned, like any game) and keeps its points."""
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
-        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+        raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
     if tournament.status == TournamentStatus.REGISTERING:
         left = tournament.entrants.filter(user=user).delete()[0]
     elif tournament.status == TournamentStatus.RUNNING:
         left = tournament.entrants.filter(user=user, withdrawn=False).update(withdrawn=True)
     else:
-        raise TournamentClosed(f"tournament {tournament_id} is {tournament.status}")
+        raise TournamentClosed(msg("tournament {tournament_id} is {status}", tournament_id=tournament_id, status=tournament.status))
     if not left:
-        raise TournamentNotFound(f"you are not entered in tournament {tournament_id}")
+        raise TournamentNotFound(msg("you are not entered in tournament {tournament_id}", tournament_id=tournament_id))
 
 
 @transaction.atomic
@@ -93,7 +94,7 @@ def tournament_bot_add(*, user: Any, tournament_id: int, bot: str, level: int | 
     """The organiser enters one of the server's bots (several of the same bot may play)."""
     tournament = _registering(tournament_id)
     if tournament.created_by_id != user.pk:
-        raise NotTheOrganiser("only the tournament's organiser enters the server's bots")
+        raise NotTheOrganiser(msg("only the tournament's organiser enters the server's bots"))
     spec = bots.get(bot)
     chosen = spec.default_level if level is None else level
     spec.check_level(chosen)
@@ -110,7 +111,7 @@ def tournament_start(*, user: Any, tournament_id: int) -> None:
     with transaction.atomic():
         tournament = _registering_for_start(tournament_id)
         if tournament.created_by_id != user.pk:
-            raise NotTheOrganiser("only the tournament's organiser starts it early")
+            raise NotTheOrganiser(msg("only the tournament's organiser starts it early"))
         tournament.starts_at = timezone.now()
         tournament.save(update_fields=["starts_at"])
     tournament_advance(tournament_id=tournament_id)
@@ -119,9 +120,9 @@ def tournament_start(*, user: Any, tournament_id: int) -> None:
 def _registering_for_start(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
-        raise TournamentNotFound(f"there is no tournament {tournament_id}")
+        raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
     if tournament.status != TournamentStatus.REGISTERING:
-        raise TournamentClosed(f"tournament {tournament_id} is {tournament.status}: it has started")
+        raise TournamentClosed(msg("tournament {tournament_id} is {status}: it has started", tournament_id=tournament_id, status=tournament.status))
     return tournament
 
 
@@ -244,14 +245,14 @@ def tournament_import_trf(*, user: Any, text: str, rules_id: str, time_control: 
     try:
         report = trf.loads(text)
     except trf.TrfError as error:
-        raise InvalidInput(f"not a TRF16 file: {error}", fields={"trf": [str(error)]}) from None
+        raise InvalidInput(msg("not a TRF16 file: {error}", error=error), fields={"trf": [str(error)]}) from None
     players = sorted(report.players, key=lambda p: p.number)
     if any(a.rating < b.rating for a, b in zip(players, players[1:])):
-        raise InvalidInput("starting ranks must follow the ratings, highest first", fields={"trf": ["ranks"]})
+        raise InvalidInput(msg("starting ranks must follow the ratings, highest first"), fields={"trf": ["ranks"]})
     accounts = {u.username: u for u in get_user_model().objects.filter(username__in=[p.name for p in players])}
     missing = [p.name for p in players if p.name not in accounts]
     if missing:
-        raise InvalidInput(f"no account named {', '.join(missing[:10])}", fields={"trf": ["unknown players"]})
+        raise InvalidInput(msg("no account named {missing}", missing=', '.join(missing[:10])), fields={"trf": ["unknown players"]})
     played = max(len(p.games) for p in players)
     tournament = tournament_create(user=user, name=report.name or "Imported Swiss", kind=TournamentKind.SWISS,
                                    rules_id=rules_id, players=2, options=options, time_control=time_control,

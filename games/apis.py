@@ -18,6 +18,7 @@ from accounts import auth
 from apikit.schema import operation
 from apikit.views import PlainTextApi, ScopedApi, validated
 from games import errors, schema, selectors, services, text_board
+from rules.words import msg
 
 
 class RulesListApi(ScopedApi):
@@ -329,7 +330,7 @@ def move_played(game_id: int, user: Any, data: Any, key: str | None) -> tuple[di
     expected_seq = _expected_seq(data)
     key = key or None
     if key is not None and len(key) > 200:
-        raise errors.InvalidInput("the Idempotency-Key header is longer than 200 characters")
+        raise errors.InvalidInput(msg("the Idempotency-Key header is longer than 200 characters"))
     move = data.get("move")  # absent or not an object: the rules call it malformed
     submitted = services.move_submit(game_id=game_id, user=user, move=move, expected_seq=expected_seq, idempotency_key=key)
     return selectors.move_answer(game=submitted.game, user=user, event=submitted.event), _replay_header(submitted)

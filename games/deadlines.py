@@ -42,6 +42,7 @@ from accounts import selectors as account_selectors
 from games import dispatch, stores, time_controls
 from games.errors import DeadlinePassed
 from games.models import Deadline, Game, GameStatus, Seat
+from rules.words import msg
 
 
 def deadlines_sync(game: Game, *, writes: stores.UnitOfWork, acted: int | None = None) -> None:
@@ -168,7 +169,7 @@ def check_in_time(game: Game, seat: int) -> None:
     at = time_controls.now()
     if game.time_control and any(row.seat == seat and row.due_at is not None and row.due_at <= at
                                  for row in game.deadline_rows()):
-        raise DeadlinePassed(f"seat {seat}'s deadline in game {game.pk} has passed; the timeout follows")
+        raise DeadlinePassed(msg("seat {seat}'s deadline in game {pk} has passed; the timeout follows", seat=seat, pk=game.pk))
 
 
 def deadlines_of(game: Game, at: dt.datetime | None = None) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from django.utils import timezone
 from games import errors, stores
 from games.models import GENESIS_HASH, Event, Game, IdempotencyKey
 from rules import record
+from rules.words import msg
 
 # The arithmetic is pure and shared with the record's verifier (`rules.verify`).
 event_salt = record.event_salt
@@ -66,8 +67,7 @@ def _previous_hash(game: Game) -> str:
     )
     if previous is None:
         raise errors.LogDamaged(
-            f"game {game.pk} is at seq {game.seq} but its event {game.seq} is missing; "
-            "nothing more is appended until an operator repairs it (manage.py verify_log)"
+            msg("game {pk} is at seq {seq} but its event {seq} is missing; nothing more is appended until an operator repairs it (manage.py verify_log)", pk=game.pk, seq=game.seq)
         )
     return previous
 

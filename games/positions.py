@@ -16,6 +16,7 @@ from games import errors, selectors, store
 from games.models import Event, GameStatus
 from rules import notation
 from rules.base import Rules
+from rules.words import msg
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ def finished_game(*, game_id: int) -> FinishedGame:
     """A finished game's rules and its moves as their movers saw them (a lazy walk of the log)."""
     game = selectors.game_get(game_id=game_id)
     if game.status != GameStatus.FINISHED:
-        raise errors.GameNotFinished(f"game {game_id} is {game.status}: only a finished game is analysed")
+        raise errors.GameNotFinished(msg("game {game_id} is {status}: only a finished game is analysed", game_id=game_id, status=game.status))
     game_rules = store.rules_of(game)
     return FinishedGame(game_id=game.pk, rules=game_rules, players=game.players,
                         hidden_information=game_rules.hidden_information or game_rules.simultaneous,

@@ -34,7 +34,7 @@ def game_record(*, game_id: int, user: Any) -> dict[str, Any]:
     if game.private and selectors.seat_of(game=game, user=user) is None:
         raise errors.GameNotFound(msg("there is no game {id}", id=game_id))
     if game.status != GameStatus.FINISHED:
-        raise errors.GameNotFinished(f"game {game_id} is {game.status}: its record, and its seed, come when it ends")
+        raise errors.GameNotFinished(msg("game {game_id} is {status}: its record, and its seed, come when it ends", game_id=game_id, status=game.status))
     return record_of(game)
 
 
@@ -81,10 +81,10 @@ def player_games(*, username: str, viewer: Any, since: str | None = None, until:
     and the games' ids; the records are made as they are sent (`records_of`)."""
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
-        raise account_errors.PlayerNotFound(f"there is no player {username!r}")
+        raise account_errors.PlayerNotFound(msg("there is no player {username!r}", username=username))
     bounds = {name: _moment(name, value, end=name == "until") for name, value in (("since", since), ("until", until))}
     if result is not None and result not in RESULTS:
-        raise errors.InvalidInput(f"result is one of {', '.join(RESULTS)}", fields={"result": ["unknown result"]})
+        raise errors.InvalidInput(msg("result is one of {results}", results=', '.join(RESULTS)), fields={"result": ["unknown result"]})
     games = Game.objects.filter(seats__user=player, status=GameStatus.FINISHED)
     if viewer is not None and getattr(viewer, "is_authenticated", False):
         games = games.filter(Q(private=False) | Q(pk__in=Seat.objects.filter(user=viewer).values("game_id")))
@@ -132,7 +132,7 @@ def _moment(name: str, value: str | None, *, end: bool) -> dt.datetime | None:
     except ValueError:
         moment = day = None
     if moment is None and day is None:
-        raise errors.InvalidInput(f"{name} is an ISO 8601 date or date-time, not {value!r}",
+        raise errors.InvalidInput(msg("{name} is an ISO 8601 date or date-time, not {value!r}", name=name, value=value),
                                   fields={name: ["not a date"]})
     if moment is None:
         moment = dt.datetime.combine(day + dt.timedelta(days=1 if end else 0), dt.time(), tzinfo=dt.timezone.utc)

@@ -26,6 +26,7 @@ from games.apis import invitation_of
 from games.models import GameStatus, RematchOffer
 from games.services.common import seat_of
 from games.services.lobby import game_create_seated
+from rules.words import msg
 
 OFFER_KEPT = timedelta(days=7)  # how long an unanswered offer stands
 
@@ -67,7 +68,7 @@ def rematch_offer(*, game_id: int, user: Any, invitation: str = "") -> dict[str,
     game = selectors.game_for(game_id=game_id, user=user, invitation=invitation)
     seat = seat_of(game, user)
     if game.status != GameStatus.FINISHED:
-        raise RematchNotNow(f"game {game_id} is {game.status}: a rematch comes once it is finished")
+        raise RematchNotNow(msg("game {game_id} is {status}: a rematch comes once it is finished", game_id=game_id, status=game.status))
     people = [row for row in game.seat_rows() if row.user_id is not None and row.index != seat]
     with transaction.atomic():
         offer = _standing(RematchOffer.objects.select_for_update().filter(game_id=game_id))
@@ -94,7 +95,7 @@ def rematch_accept(*, game_id: int, user: Any, invitation: str = "") -> dict[str
     with transaction.atomic():
         offer = _standing(RematchOffer.objects.select_for_update().filter(game_id=game_id))
         if offer is None or (offer.made_id is None and offer.offered_by == seat):
-            raise NoRematchOffered("nobody else has offered a rematch of this game")
+            raise NoRematchOffered(msg("nobody else has offered a rematch of this game"))
         return _accept_locked(game, offer, seat)
 
 

@@ -29,6 +29,7 @@ from games import errors
 from games.models import Event, EventKind, Game, Snapshot
 from rules.base import Rules
 from rules.values import canonical_json
+from rules.words import msg
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +39,7 @@ def rules_of(game: Game) -> Rules:
     game_rules = rules.get(game.rules)
     if not game_rules.folds_version(game.rules_version):
         raise errors.RulesVersionGone(
-            f"game {game.pk} was played under {game.rules} version {game.rules_version}, which this "
-            f"server (version {game_rules.version}) no longer folds"
+            msg("game {pk} was played under {rules} version {rules_version}, which this server (version {version}) no longer folds", pk=game.pk, rules=game.rules, rules_version=game.rules_version, version=game_rules.version)
         )
     return game_rules.folding(game.rules_version)
 

@@ -20,6 +20,7 @@ import datetime as dt
 from typing import Any
 
 from apikit.errors import InvalidInput
+from rules.words import msg
 
 STEP, CORRESPONDENCE, BANK = "step", "correspondence", "bank"
 CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 10, 14)
@@ -42,19 +43,21 @@ def normalize_time_control(raw: Any) -> dict[str, Any]:
     if raw in (None, {}) or raw == {"type": "none"}:
         return {}
     if not isinstance(raw, dict):
-        raise InvalidInput("time_control must be an object with a type")
+        raise InvalidInput(msg("time_control must be an object with a type"))
     kind = raw.get("type")
     allowed = {STEP: {"seconds"}, CORRESPONDENCE: {"days"}, BANK: set(BANK_DEFAULTS)}
     if not isinstance(kind, str) or kind not in allowed:  # a list or an object cannot be looked up
-        raise InvalidInput(f"time_control type must be step, correspondence, bank or none, not {kind!r}")
+        raise InvalidInput(msg("time_control type must be step, correspondence, bank or none, not {kind!r}", kind=kind))
     unknown = set(raw) - allowed[kind] - {"type"} - ({"pause_weekends"} if kind in STOPPING else set())
     if unknown:
-        raise InvalidInput(f"time_control {kind} has no field {', '.join(sorted(unknown))}")
+        raise InvalidInput(
+            msg("time_control {kind} has no field {unknown}", kind=kind, unknown=", ".join(sorted(unknown)))
+        )
     chosen = {"type": kind, **_numbers_of(kind, raw)}
     if kind in STOPPING:
         pause = raw.get("pause_weekends", False)
         if not isinstance(pause, bool):
-            raise InvalidInput("time_control pause_weekends must be true or false")
+            raise InvalidInput(msg("time_control pause_weekends must be true or false"))
         chosen["pause_weekends"] = pause
     return chosen
 
@@ -65,18 +68,32 @@ def _numbers_of(kind: str, raw: dict) -> dict[str, Any]:
     if kind == CORRESPONDENCE:
         days = raw.get("days")
         if isinstance(days, bool) or days not in CORRESPONDENCE_DAYS:
-            raise InvalidInput(f"time_control days must be one of {CORRESPONDENCE_DAYS}, not {days!r}")
+            raise InvalidInput(
+                msg(
+                    "time_control days must be one of {correspondence_days}, not {days!r}",
+                    correspondence_days=CORRESPONDENCE_DAYS,
+                    days=days,
+                )
+            )
         return {"days": days}
     numbers = {name: _number(raw.get(name, default), name, 0, 24 * 366) for name, default in BANK_DEFAULTS.items()}
     if not 0 < numbers["initial_hours"] <= numbers["cap_hours"]:
-        raise InvalidInput("time_control initial_hours must be above 0 and at most cap_hours")
+        raise InvalidInput(msg("time_control initial_hours must be above 0 and at most cap_hours"))
     return numbers
 
 
 def _number(value: Any, name: str, low: float, high: float, whole: bool = False) -> Any:
     kinds = (int,) if whole else (int, float)
     if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:
-        raise InvalidInput(f"time_control {name} must be a number from {low} to {high:g}, not {value!r}")
+        raise InvalidInput(
+            msg(
+                "time_control {name} must be a number from {low} to {high:g}, not {value!r}",
+                name=name,
+                low=low,
+                high=high,
+                value=value,
+            )
+        )
     return value
 
 
@@ -84,7 +101,9 @@ def normalize_policy(raw: Any) -> str:
     if raw in (None, ""):
         return "auto"
     if raw not in POLICIES:
-        raise InvalidInput(f"timeout_policy must be one of {', '.join(POLICIES)}, not {raw!r}")
+        raise InvalidInput(
+            msg("timeout_policy must be one of {policies}, not {raw!r}", policies=", ".join(POLICIES), raw=raw)
+        )
     return raw
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import translation
+from django.utils import formats, translation
 
 from rules.words import Message
 
@@ -21,7 +21,7 @@ def translated(value: Any) -> Any:
 
 def _walk(value: Any) -> Any:
     if isinstance(value, Message):
-        return value.render(translation.gettext, translation.ngettext)
+        return value.render(translation.gettext, translation.ngettext, number_text)
     if isinstance(value, dict):
         return {key: _walk(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -29,6 +29,12 @@ def _walk(value: Any) -> Any:
     if isinstance(value, str) and value:
         return translation.gettext(value)
     return value
+
+
+def number_text(value: float) -> str:
+    """A number in the active language's way: 1.5 in English, 1,5 in Dutch (no grouping, the
+    shortest form: 2, not 2.0)."""
+    return f"{float(value):g}".replace(".", formats.get_format("DECIMAL_SEPARATOR"))
 
 
 def text_lines(text: str) -> str:

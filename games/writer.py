@@ -115,7 +115,7 @@ def write(game_id: int, decide: Callable[[Change], T], *, move: bool = False, us
         except stores.VersionMoved:
             continue
     seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
-    raise errors.StaleSeq("the game kept changing while the move was decided; read it again", seq=seq)
+    raise errors.StaleSeq(msg("the game kept changing while the move was decided; read it again"), seq=seq)
 
 
 def create(fields: dict[str, Any], decide: Callable[[Change], T]) -> T:

@@ -8,6 +8,7 @@ from django.db.models import Prefetch
 
 from hooks.errors import WebhookNotFound
 from hooks.models import Attempt, Delivery, Endpoint
+from rules.words import msg
 
 LOG_PAGE = 50
 
@@ -35,7 +36,7 @@ def endpoint_list(*, user: Any) -> list[dict[str, Any]]:
 def endpoint_get(*, user: Any, endpoint_id: int) -> Endpoint:
     endpoint = Endpoint.objects.filter(owner=user, pk=endpoint_id).first()
     if endpoint is None:
-        raise WebhookNotFound(f"you have no webhook {endpoint_id}")
+        raise WebhookNotFound(msg("you have no webhook {endpoint_id}", endpoint_id=endpoint_id))
     return endpoint
 
 

@@ -22,6 +22,7 @@ from hooks import selectors as hooks_selectors
 from hooks.consumer import WEBHOOKS, deadline_warnings_note, delivery_fields, endpoints_changed, log_prune
 from hooks.errors import DeliveryNotFound, TooManyPings, TooManyWebhooks, UrlNotAllowed, WebhookDisabled
 from hooks.models import Delivery, DeliveryStatus, Endpoint
+from rules.words import msg
 
 SCHEMES = ("http", "https")
 __all__ = ["deadline_warnings_note", "log_prune"]
@@ -38,7 +39,7 @@ def endpoint_create(*, user: Any, url: str, events: list[str], game: int | None 
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one create at a time per account
         if Endpoint.objects.filter(owner=user).count() >= settings.SCRAPYARD_WEBHOOKS_PER_ACCOUNT:
             raise TooManyWebhooks(
-                f"an account may have {settings.SCRAPYARD_WEBHOOKS_PER_ACCOUNT} webhooks: delete one first"
+                msg("an account may have {scrapyard_webhooks_per_account} webhooks: delete one first", scrapyard_webhooks_per_account=settings.SCRAPYARD_WEBHOOKS_PER_ACCOUNT)
             )
         endpoint = Endpoint.objects.create(
             owner=user, url=url, events=_unique(events), game_id=game, description=description,
@@ -91,7 +92,7 @@ def endpoint_delete(*, user: Any, endpoint_id: int) -> None:
 def _active_endpoint_of(user: Any, endpoint_id: int) -> Endpoint:
     endpoint = hooks_selectors.endpoint_get(user=user, endpoint_id=endpoint_id)
     if not endpoint.active:
-        raise WebhookDisabled(f"webhook {endpoint_id} is disabled: set active to true first")
+        raise WebhookDisabled(msg("webhook {endpoint_id} is disabled: set active to true first", endpoint_id=endpoint_id))
     return endpoint
 
 
@@ -102,14 +103,14 @@ def _check_url(url: str) -> None:
         parts = urlsplit(url)
         parts.port  # raises ValueError for a port out of range
     except ValueError as error:
-        raise UrlNotAllowed(f"not a URL: {error}") from None
+        raise UrlNotAllowed(msg("not a URL: {error}", error=error)) from None
     if parts.scheme not in SCHEMES or not parts.hostname:
-        raise UrlNotAllowed("the URL must be http:// or https:// with a host")
+        raise UrlNotAllowed(msg("the URL must be http:// or https:// with a host"))
     if parts.username or parts.password:
-        raise UrlNotAllowed("the URL may not carry a user or password: the signature proves who sent it")
+        raise UrlNotAllowed(msg("the URL may not carry a user or password: the signature proves who sent it"))
     refused = transport.literal_refused(url, settings.SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK)
     if refused:
-        raise UrlNotAllowed(f"webhooks may not reach {refused}")
+        raise UrlNotAllowed(msg("webhooks may not reach {refused}", refused=refused))
 
 
 def _unique(names: list[str]) -> list[str]:
@@ -135,7 +136,7 @@ def ping(*, user: Any, endpoint_id: int) -> Delivery:
         endpoint = _active_endpoint_of(user, endpoint_id)
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one count at a time per account
         if not framework.within_quota(WEBHOOKS, user.pk):
-            raise TooManyPings(f"an account may ping its webhooks {WEBHOOKS.quota[0]} times an hour: try again later")
+            raise TooManyPings(msg("an account may ping its webhooks {quota} times an hour: try again later", quota=WEBHOOKS.quota[0]))
         unique = f"{events.PING}_{uuid.uuid4().hex[:16]}"
         fields = delivery_fields(endpoint, events.PING, None, None, {"webhook": endpoint.pk}, unique)
         at = time_controls.now()
@@ -151,7 +152,7 @@ def replay(*, user: Any, endpoint_id: int, delivery_id: int) -> Delivery:
         endpoint = _active_endpoint_of(user, endpoint_id)
         delivery = Delivery.objects.select_for_update().filter(endpoint=endpoint, pk=delivery_id).first()
         if delivery is None:
-            raise DeliveryNotFound(f"webhook {endpoint_id} has no delivery {delivery_id}")
+            raise DeliveryNotFound(msg("webhook {endpoint_id} has no delivery {delivery_id}", endpoint_id=endpoint_id, delivery_id=delivery_id))
         at = time_controls.now()
         delivery.status, delivery.retries, delivery.delivered_at = DeliveryStatus.PENDING, 0, None
         delivery.next_attempt_at, delivery.enqueued_at, delivery.leased_until = at, at, None

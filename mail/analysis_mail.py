@@ -7,17 +7,22 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
 from accounts import selectors as account_selectors
 from analysis import selectors as analysis_selectors
 from analysis import services as analysis_services
 from games import selectors
 from mail import compose
+from mail.language import speaking
 
 # Its parts, not the package: the package holds inbound, which calls the commands.
 from mail.services import addresses, outbound
 
 KIND = "analysis"
 SIGNS = {"mistake": "??", "inaccuracy": "?!"}
+MARK_WORDS = {"mistake": lambda: _("mistake"), "inaccuracy": lambda: _("inaccuracy")}
 
 
 def request_by_mail(*, account: dict, game_id: int, say: Callable[[list[str]], None]) -> tuple[str, str]:
@@ -26,8 +31,8 @@ def request_by_mail(*, account: dict, game_id: int, say: Callable[[list[str]], N
     if analysis.status == "done":
         mail_owed(game_id=game_id)
         return "analysis_sent", f"game {game_id}'s analysis mailed"
-    say([f"The analysis of game {game_id} is queued: a bot looks at every move, from what each player saw "
-         "then. A mail with the marked moves follows when it is done."])
+    say([_("The analysis of game {game} is queued: a bot looks at every move, from what each player saw "
+           "then. A mail with the marked moves follows when it is done.").format(game=game_id)])
     return "analysis_queued", f"game {game_id}'s analysis queued"
 
 
@@ -40,15 +45,18 @@ def mail_owed(*, game_id: int) -> int:
     owed = analysis_selectors.mail_owed(game_id=game_id)
     if not owed:
         return 0
-    answer = analysis_selectors.analysis_done_of(game_id=game_id)
-    names = {seat["seat"]: seat["username"] or "a bot" for seat in selectors.seats_of(game=selectors.game_get(game_id=game_id))}
+    seats = selectors.seats_of(game=selectors.game_get(game_id=game_id))
     made = 0
     for request in owed:
         account = account_selectors.mail_account(user_id=request["user"])
         if account and account["email"]:
-            made += outbound.outgoing_make(request["user"], account["email"], KIND, game_id, None,
-                                            _mail(game_id, answer, names, request["user"]), addresses.server_address(),
-                                            key=f"{KIND}:{game_id}:{request['user']}", held=False)
+            with speaking(account):  # the recipient's language: the answer's own words (seen_from) too
+                answer = analysis_selectors.analysis_done_of(game_id=game_id)
+                names = {seat["seat"]: seat["username"] or _("a bot") for seat in seats}
+                mail = _mail(game_id, answer, names, request["user"])
+            made += outbound.outgoing_make(request["user"], account["email"], KIND, game_id, None, mail,
+                                            addresses.server_address(), key=f"{KIND}:{game_id}:{request['user']}",
+                                            held=False)
         analysis_services.request_mailed(request_id=request["request"])
     return made
 
@@ -57,18 +65,20 @@ def marked_lines(answer: dict[str, Any], names: dict[int, str]) -> list[str]:
     lines = []
     for move in answer["moves"]:
         if move["mark"]:
-            lines.append(f"  {move['seq']:>4}  {names.get(move['seat'], move['seat'])}: {move['text']}  {SIGNS[move['mark']]} "
-                         f"{move['mark']}, {move['before']:.2f} -> {move['after']:.2f}; the bot preferred {move['preferred_text']}")
+            said = _("{sign} {mark}, {before} -> {after}; the bot preferred {preferred}").format(
+                sign=SIGNS[move["mark"]], mark=MARK_WORDS[move["mark"]](), before=number_format(move["before"], 2),
+                after=number_format(move["after"], 2), preferred=move["preferred_text"])
+            lines.append(f"  {move['seq']:>4}  {names.get(move['seat'], move['seat'])}: {move['text']}  {said}")
     return lines
 
 
 def _mail(game_id: int, answer: dict[str, Any], names: dict[int, str], user_id: int) -> compose.Mail:
     marked = marked_lines(answer, names)
-    body = [compose.wrap(f"The analysis of game {game_id} is done: {len(answer['moves'])} moves, {len(marked)} marked "
-                         "(?? a mistake: the mover's winning chances fell by a quarter or more; ?! an inaccuracy: "
-                         "by an eighth)."),
+    body = [compose.wrap(_("The analysis of game {game} is done: {moves} moves, {marked} marked "
+                           "(?? a mistake: the mover's winning chances fell by a quarter or more; ?! an inaccuracy: "
+                           "by an eighth).").format(game=game_id, moves=len(answer["moves"]), marked=len(marked))),
             "", compose.wrap(answer["seen_from"]), ""]
-    body += [compose.wrap(line, " " * 8) for line in marked] or ["No move was marked."]
-    body += ["", f"The graph and every move: {compose.game_url(game_id)}"]
+    body += [compose.wrap(line, " " * 8) for line in marked] or [_("No move was marked.")]
+    body += ["", _("The graph and every move: {url}").format(url=compose.game_url(game_id))]
     body += compose.footer(game_id, addresses.unsubscribe_url(user_id), "")
-    return compose.Mail(f"Analysis of game {game_id}", "\n".join(body) + "\n", compose.as_html(body))
+    return compose.Mail(_("Analysis of game {game}").format(game=game_id), "\n".join(body) + "\n", compose.as_html(body))

@@ -35,6 +35,7 @@ from accounts import services as account_services
 from apikit import errors as apikit_errors
 from games import errors, selectors, text_board
 from games import services as game_services
+from games import words as rules_words
 from mail import compose
 from mail.language import speaking
 from mail.models import Inbound
@@ -82,7 +83,7 @@ def _command_do(inbound: Inbound, account: dict, command: str) -> tuple[str, str
         return handler(inbound, account, words[1:])
     except (apikit_errors.ServiceError, RulesError) as error:
         detail = error.detail if isinstance(error, apikit_errors.ServiceError) else error.message
-        _say(inbound, account, [_("Not done (%(verb)s): %(why)s") % {"verb": verb, "why": _(str(detail))}])
+        _say(inbound, account, [_("Not done (%(verb)s): %(why)s") % {"verb": verb, "why": rules_words.translated(detail)}])
         return error.code, detail
 
 
@@ -232,7 +233,7 @@ def _settings_of(words: list[str]) -> tuple[str, int, dict, dict | None]:
             else:
                 clock = {"type": "step", "seconds": value}
         elif "=" in word:
-            key, _, value = word.partition("=")
+            key, _equals, value = word.partition("=")
             options[key] = int(value) if value.isdigit() else {"true": True, "false": False}.get(value, value)
         else:
             raise errors.InvalidInput(_("%(word)r is not a setting of new: see help") % {"word": word})

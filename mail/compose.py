@@ -38,8 +38,8 @@ class Mail:
 
 
 def number(value: Any) -> str:
-    """A score as people write it: 8, not 8.0 (a forfeit's scores are floats); 2.5 stays."""
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    """A score as the reader writes it: 8, not 8.0 (a forfeit's scores are floats); 2.5 stays (2,5 in Dutch)."""
+    return words.number_text(value) if isinstance(value, float) else str(value)  # 2,5 in Dutch
 
 
 def wrap(line: str, indent: str = "") -> str:

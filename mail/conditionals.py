@@ -9,9 +9,13 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from apikit import errors as apikit_errors
-from games import errors, services
+from games import errors, services, words
 from rules.errors import RulesError
+from rules.words import msg
 
 STARTS = re.compile(r"^\s*if\s", re.IGNORECASE)
 WORDS = re.compile(r"\b(?:if|then)\b", re.IGNORECASE)
@@ -40,7 +44,7 @@ def _resolved(game_id: int, user: Any, specs: list[str]) -> list[Any]:
             listed = services.conditional_preview(game_id=game_id, user=user, moves=moves)["moves"]
             number = int(spec)
             if not 1 <= number <= len(listed):
-                raise errors.InvalidInput(f"there is no move numbered {number} there: the list runs from 1 to {len(listed)}")
+                raise errors.InvalidInput(msg("there is no move numbered {number} there: the list runs from 1 to {listed_count}", number=number, listed_count=len(listed)))
             moves.append(listed[number - 1])
         else:
             moves.append(spec)
@@ -60,10 +64,13 @@ def queue_by_mail(*, game: Any, user: Any, command: str, answer: Callable[[str, 
             services.conditional_cancel(game_id=game.pk, user=user, line_id=line.pk)
         code = error.code
         detail = error.detail if isinstance(error, apikit_errors.ServiceError) else error.message
-        said = f"Your conditional moves were not queued (line {len(queued) + 1}, {code}): {detail}"
+        said = _("Your conditional moves were not queued (line {line}, {code}): {detail}").format(
+            line=len(queued) + 1, code=code, detail=words.translated(detail))
         answer(code, said)
         return code, detail
-    said = (f"Queued {len(queued)} conditional line{'s' if len(queued) != 1 else ''} in game {game.pk}: "
-            "each plays only if your opponent moves as it says. Only you know of them.")
+    said = ngettext("Queued {count} conditional line in game {game}: each plays only if your opponent moves as it "
+                    "says. Only you know of them.",
+                    "Queued {count} conditional lines in game {game}: each plays only if your opponent moves as it "
+                    "says. Only you know of them.", len(queued)).format(count=len(queued), game=game.pk)
     answer(QUEUED, said)
     return QUEUED, said

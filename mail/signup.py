@@ -26,19 +26,24 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.utils import translation
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from apikit import errors as apikit_errors
-from games import selectors, time_controls
+from games import selectors, time_controls, words
 from mail import compose
+from mail.language import language_of_mail
 from mail.models import Inbound, Preference
 from mail.services.addresses import server_address
 from mail.services.preferences import address_confirmed
 from mail.services.replies import body_text
+from rules.words import msg
 
 log = logging.getLogger(__name__)
 
@@ -92,29 +97,35 @@ def unknown_sender(inbound: Inbound, message: Any, command: str) -> tuple[str, s
     if not NAME.match(name):
         name = name_from(address)
     taken = get_user_model().objects.filter(username__iexact=name).exists()
-    lines = _invitation_lines(address, name, taken, bool(chosen))
-    if (command or "").lower().split()[:1] in (["help"], ["?"]):
-        lines += ["", *compose.full_help_lines(selectors.rules_catalogue())]
-    mail = compose.Mail("Scrapyard: join by replying to this mail", "\n".join(lines) + "\n", compose.as_html(lines))
+    with translation.override(language_of_mail(message)):  # no account to ask: the mail's own headers
+        lines = _invitation_lines(address, name, taken, bool(chosen))
+        if (command or "").lower().split()[:1] in (["help"], ["?"]):
+            lines += ["", *compose.full_help_lines(selectors.rules_catalogue())]
+        mail = compose.Mail(_("Scrapyard: join by replying to this mail"), "\n".join(lines) + "\n", compose.as_html(lines))
     transaction.on_commit(lambda: _send(address, mail, join_address(address, name), _answered_id(message)), robust=True)
     return ANSWERED, f"join instructions sent for the name {name!r}"
 
 
 def _invitation_lines(address: str, name: str, taken: bool, chosen: bool) -> list[str]:
     server = server_address()
-    lines = [compose.wrap(f"Someone (we hope you) wrote to Scrapyard, the play-by-email game server, from {address}."), ""]
+    lines = [compose.wrap(_("Someone (we hope you) wrote to Scrapyard, the play-by-email game server, from {address}.")
+                          .format(address=address)), ""]
     if taken:
-        lines += [compose.wrap(f"The name {name} is taken. To choose another, reply to this mail with the "
-                               "first line: register <name> (letters, digits, - and _)."), ""]
+        lines += [compose.wrap(_("The name {name} is taken. To choose another, reply to this mail with the "
+                                 "first line: register <name> (letters, digits, - and _).").format(name=name)), ""]
     else:
-        lines += [compose.wrap(f"To join as {name}, reply to this mail (any text will do). Your reply "
-                               f"confirms that {address} is yours: nothing else is needed, no link and no web page."),
-                  "", compose.wrap(("Another name? " if chosen else f"Not {name}? ") +
-                                   "Reply with the first line: register <name> (letters, digits, - and _)."), ""]
-    lines += [compose.wrap(f"Then mail help to {server} for the games, the commands and how a turn is played "
-                           f"by mail. This confirmation is good for {VALID_DAYS} days."), "",
-              compose.wrap("Not you? Ignore this mail: nothing happens unless it is answered, and you get at most "
-                           "one like it a day.")]
+        other = _("Another name?") if chosen else _("Not {name}?").format(name=name)
+        lines += [compose.wrap(_("To join as {name}, reply to this mail (any text will do). Your reply confirms that "
+                                 "{address} is yours: nothing else is needed, no link and no web page.")
+                               .format(name=name, address=address)),
+                  "", compose.wrap(other + " " + _("Reply with the first line: register <name> (letters, digits, - and _).")), ""]
+    lines += [compose.wrap(ngettext("Then mail help to {server} for the games, the commands and how a turn is played by "
+                                    "mail. This confirmation is good for {days} day.",
+                                    "Then mail help to {server} for the games, the commands and how a turn is played by "
+                                    "mail. This confirmation is good for {days} days.", VALID_DAYS)
+                           .format(server=server, days=VALID_DAYS)), "",
+              compose.wrap(_("Not you? Ignore this mail: nothing happens unless it is answered, and you get at most "
+                             "one like it a day."))]
     return lines
 
 
@@ -130,7 +141,7 @@ def join_reply(inbound: Inbound, message: Any) -> tuple[str, str]:
     if chosen:
         name = chosen[1].lower()
     if not NAME.match(name):
-        return _again(inbound, message, address, name, f"{name!r} cannot be a name here (2 to 30 letters, digits, - and _).")
+        return _again(inbound, message, address, name, msg("{name!r} cannot be a name here (2 to 30 letters, digits, - and _).", name=name))
     existing = [user_id for user_id in account_selectors.accounts_with_email(email=address)]
     user_model = get_user_model()
     if existing:  # an account gave this address on the web but never confirmed it: the reply does
@@ -142,24 +153,28 @@ def join_reply(inbound: Inbound, message: Any) -> tuple[str, str]:
         _welcome(inbound, message, user, address, made=False)
         return "address_confirmed", f"the address of {user.username} is confirmed"
     if user_model.objects.filter(username__iexact=name).exists():
-        return _again(inbound, message, address, name, f"The name {name} was taken meanwhile.")
+        return _again(inbound, message, address, name, msg("The name {name} was taken meanwhile.", name=name))
     try:
         user, _token = account_services.account_create(username=name, password=secrets.token_urlsafe(32), email=address)
     except apikit_errors.ServiceError as error:
-        return _again(inbound, message, address, name, f"The account was not made: {error.detail}")
+        return _again(inbound, message, address, name, msg("The account was not made: {why}", why=error.detail))
     user.set_unusable_password()  # no password until its owner sets one on the web
     user.save(update_fields=["password"])
     Preference.objects.get_or_create(user=user)
     Preference.objects.filter(user=user).update(verified_email=address)
     inbound.user_id = user.pk
+    if language_of_mail(message) != settings.LANGUAGE_CODE:  # written to in its own language: its mail stays in it
+        account_services.account_update(user=user, language=language_of_mail(message))
     _welcome(inbound, message, user, address, made=True)
     return "registered", f"account {name} made for {address}"
 
 
 def _again(inbound: Inbound, message: Any, address: str, name: str, why: str) -> tuple[str, str]:
-    lines = [compose.wrap(why), "", compose.wrap("Reply to this mail with the first line: register <name> to choose "
-                                                 "another (letters, digits, - and _).")]
-    mail = compose.Mail("Scrapyard: choose another name", "\n".join(lines) + "\n", compose.as_html(lines))
+    with translation.override(language_of_mail(message)):
+        lines = [compose.wrap(words.translated(why)), "",
+                 compose.wrap(_("Reply to this mail with the first line: register <name> to choose another (letters, "
+                                "digits, - and _)."))]
+        mail = compose.Mail(_("Scrapyard: choose another name"), "\n".join(lines) + "\n", compose.as_html(lines))
     fresh = name_from(address) + str(secrets.randbelow(1000))
     transaction.on_commit(lambda: _send(address, mail, join_address(address, fresh), _answered_id(message)), robust=True)
     return "join_name_refused", why
@@ -173,20 +188,25 @@ def password_url(user: Any) -> str:
 
 
 def _welcome(inbound: Inbound, message: Any, user: Any, address: str, *, made: bool) -> None:
-    server = server_address()
+    with translation.override(language_of_mail(message)):
+        mail = _welcome_mail(user, address, made=made)
+    transaction.on_commit(lambda: _send(address, mail, server_address(), _answered_id(message)), robust=True)
+
+
+def _welcome_mail(user: Any, address: str, *, made: bool) -> compose.Mail:
+    server, values = server_address(), {"name": user.username, "address": address}
     lines = [
-        compose.wrap(f"Welcome to Scrapyard, {user.username}: your account is made and {address} is confirmed."
-                     if made else f"{user.username}, {address} is confirmed: mail about your games goes to it."),
+        compose.wrap(_("Welcome to Scrapyard, {name}: your account is made and {address} is confirmed.").format(**values)
+                     if made else _("{name}, {address} is confirmed: mail about your games goes to it.").format(**values)),
         "",
-        compose.wrap(f"Everything works by mail. Mail these to {server}: help (the games and every command), "
-                     "games open (games waiting for players), new <game>, join <number>, seek <game>."),
+        compose.wrap(_("Everything works by mail. Mail these to {server}: help (the games and every command), "
+                       "games open (games waiting for players), new <game>, join <number>, seek <game>.").format(server=server)),
         "",
-        "If you ever want to play on the web too, set a password here:",
+        _("If you ever want to play on the web too, set a password here:"),
         f"  {password_url(user)}",
-        compose.wrap(f"(the link works for a few days; mail password to {server} for a new one)"),
+        compose.wrap(_("(the link works for a few days; mail password to {server} for a new one)").format(server=server)),
     ]
-    mail = compose.Mail("Scrapyard: welcome", "\n".join(lines) + "\n", compose.as_html(lines))
-    transaction.on_commit(lambda: _send(address, mail, server, _answered_id(message)), robust=True)
+    return compose.Mail(_("Scrapyard: welcome"), "\n".join(lines) + "\n", compose.as_html(lines))
 
 
 def _answered_id(message: Any) -> str:

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from games import errors
+from games import errors, words
 from mail import services
 
 
@@ -36,7 +36,7 @@ def _link_followed(request, token: str, template: str, follow: Callable[..., int
     try:
         follow(token=token)
     except errors.InvalidInput as error:
-        return render(request, template, {"token": token, "error": error.detail}, status=400)
+        return render(request, template, {"token": token, "error": words.translated(error.detail)}, status=400)
     return render(request, template, {"token": token, "done": True})
 
 

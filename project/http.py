@@ -30,6 +30,7 @@ from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFie
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf
 from rest_framework.parsers import JSONParser
 
@@ -54,7 +55,7 @@ class BodyTooLarge(drf.APIException):
     default_detail = "the request body is too large"
 
     def __init__(self, limit: int):
-        super().__init__(f"the request body is over the limit of {limit} bytes")
+        super().__init__(_("the request body is over the limit of {limit} bytes").format(limit=limit))
         self.error_code = "body_too_large"
 
 
@@ -162,7 +163,9 @@ class ApiEdgeMiddleware:
         except ValueError:
             return error_response(400, "bad_request", "Content-Length is not a number")
         if length > limit:
-            return error_response(413, "body_too_large", f"the request body is over the limit of {limit} bytes")
+            return error_response(
+                413, "body_too_large", _("the request body is over the limit of {limit} bytes").format(limit=limit)
+            )
         meta = request.META
         texts = [request.path]
         if meta.get("QUERY_STRING"):  # most API calls have none: no QueryDict made for them
@@ -231,13 +234,15 @@ def error_response(status: int, code: str, detail: str) -> JsonResponse:
 
 def bad_request(request, exception=None) -> JsonResponse:
     if isinstance(exception, DisallowedHost):
-        return error_response(400, "unknown_host", "this server does not answer for that Host header")
+        return error_response(400, "unknown_host", _("this server does not answer for that Host header"))
     if isinstance(exception, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        return error_response(413, "body_too_large", f"the request body is over the limit of {limit} bytes")
+        return error_response(
+            413, "body_too_large", _("the request body is over the limit of {limit} bytes").format(limit=limit)
+        )
     if isinstance(exception, TooManyFieldsSent):
-        return error_response(400, "bad_request", "too many fields")
-    return error_response(400, "bad_request", "the request could not be understood")
+        return error_response(400, "bad_request", _("too many fields"))
+    return error_response(400, "bad_request", _("the request could not be understood"))
 
 
 def for_people(request) -> bool:
@@ -251,14 +256,14 @@ def error_page(request, status: int, detail: str) -> HttpResponse:
 
 def permission_denied(request, exception=None) -> HttpResponse:
     if for_people(request):
-        return error_page(request, 403, "You may not do that.")
-    return error_response(403, "permission_denied", "you may not do that")
+        return error_page(request, 403, _("You may not do that."))
+    return error_response(403, "permission_denied", _("you may not do that"))
 
 
 def not_found(request, exception=None) -> HttpResponse:
     if for_people(request):
-        return error_page(request, 404, "There is nothing here.")
-    return error_response(404, "not_found", "no such resource")
+        return error_page(request, 404, _("There is nothing here."))
+    return error_response(404, "not_found", _("no such resource"))
 
 
 def server_error(request) -> HttpResponse:
@@ -266,13 +271,13 @@ def server_error(request) -> HttpResponse:
     if error is not None and is_outage(error):
         return outage_response(error)
     if for_people(request):
-        return error_page(request, 500, "Something went wrong on our side; nothing you sent is lost.")
-    return error_response(500, "server_error", "something went wrong on our side")
+        return error_page(request, 500, _("Something went wrong on our side; nothing you sent is lost."))
+    return error_response(500, "server_error", _("something went wrong on our side"))
 
 
 def csrf_failure(request, reason: str = "") -> HttpResponse:
     if for_people(request):
-        return error_page(request, 403, "This form expired: go back, reload the page and send it again.")
+        return error_page(request, 403, _("This form expired: go back, reload the page and send it again."))
     return error_response(403, "csrf_failed", f"CSRF check failed: {reason}" if reason else "CSRF check failed")
 
 

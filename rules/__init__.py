@@ -15,6 +15,7 @@ from functools import cache
 
 from rules.base import Rules
 from rules.errors import UnknownRules
+from rules.words import msg
 
 _NOT_GAMES = frozenset({"base", "codec", "docs", "errors", "fields", "notation", "options", "presentation", "rng", "text", "values"})
 
@@ -43,4 +44,4 @@ def get(rules_id: str) -> Rules:
         return catalog()[rules_id]
     except (KeyError, TypeError):
         known = ", ".join(catalog()) or "none"
-        raise UnknownRules(f"no game {rules_id!r}; known games: {known}") from None
+        raise UnknownRules(msg("no game {rules_id!r}; known games: {known}", rules_id=rules_id, known=known)) from None

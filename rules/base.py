@@ -94,19 +94,19 @@ class Rules(ABC):
     def normalize_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         """Validate `players` and `options`, fill in defaults; raise InvalidOptions if bad."""
         if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidOptions("players", f"must be a whole number, not {players!r}")
+            raise InvalidOptions("players", msg("must be a whole number, not {players!r}", players=players))
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(
                 "players",
-                f"{self.title} takes {self.min_players} to {self.max_players} players, not {players}",
+                msg("{title} takes {min_players} to {max_players} players, not {players}", title=self.title, min_players=self.min_players, max_players=self.max_players, players=players),
             )
         options = {} if options is None else options
         if not isinstance(options, dict):
-            raise InvalidOptions("options", "must be an object of option names and values")
+            raise InvalidOptions("options", msg("must be an object of option names and values"))
         known = {option.name: option for option in self.options}
         for name in options:
             if name not in known:
-                raise InvalidOptions(name, f"{self.title} has no such option", "unknown_option")
+                raise InvalidOptions(name, msg("{title} has no such option", title=self.title), "unknown_option")
         chosen = {
             name: option.validate(options[name]) if name in options else option.default
             for name, option in known.items()
@@ -263,7 +263,7 @@ class Rules(ABC):
         spacing forgiven). Raises MalformedMove (`unknown_notation`, `ambiguous_notation`)
         listing the legal moves when no single move reads so."""
         if not isinstance(text, str) or not text.strip():
-            raise MalformedMove("a move in notation is a non-empty text", "unknown_notation")
+            raise MalformedMove(msg("a move in notation is a non-empty text"), "unknown_notation")
         legal = self.legal_moves(state, seat)
         describe = lambda move: self.describe_move(state, seat, move)  # noqa: E731
         found = notation.matches(text, legal, describe)
@@ -271,8 +271,8 @@ class Rules(ABC):
             return found[0]
         listed = notation.listing(legal, describe)
         if found:
-            raise MalformedMove(f"{text.strip()!r} reads as {len(found)} moves; legal moves: {listed}", "ambiguous_notation")
-        raise MalformedMove(f"no legal move reads {text.strip()!r}; legal moves: {listed}", "unknown_notation")
+            raise MalformedMove(msg("{text!r} reads as {found_count} moves; legal moves: {listed}", text=text.strip(), found_count=len(found), listed=listed), "ambiguous_notation")
+        raise MalformedMove(msg("no legal move reads {text!r}; legal moves: {listed}", text=text.strip(), listed=listed), "unknown_notation")
 
 
 # The shipped games' reason codes for an end, as `Rules.ending` words them (translatable:

@@ -10,6 +10,8 @@ They know nothing of HTTP: `apikit.http_errors` maps codes to statuses.
 
 from __future__ import annotations
 
+from rules.words import msg
+
 
 class RulesError(Exception):
     """Every error the rules raise; `code` is stable, `message` is for people."""
@@ -34,7 +36,7 @@ class InvalidOptions(RulesError):
     code = "invalid_option"
 
     def __init__(self, option: str, message: str, code: str | None = None):
-        super().__init__(f"option {option!r}: {message}", code)
+        super().__init__(msg("option {option!r}: {message}", option=option, message=message), code)
         self.option = option
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from rules.errors import MalformedMove
+from rules.words import msg
 
 Move = dict[str, Any]
 
@@ -19,9 +20,9 @@ Move = dict[str, Any]
 def require_mapping(move: Any) -> Move:
     """The first check of every `apply`: a move is a JSON object with a string "type"."""
     if not isinstance(move, dict):
-        raise MalformedMove(f"a move is a JSON object, not {type(move).__name__}")
+        raise MalformedMove(msg("a move is a JSON object, not {name}", name=type(move).__name__))
     if not isinstance(move.get("type"), str):
-        raise MalformedMove('a move needs a string "type"', "missing_move_type")
+        raise MalformedMove(msg('a move needs a string "type"'), "missing_move_type")
     return move
 
 
@@ -33,7 +34,7 @@ def is_whole(value: Any) -> bool:
 def present(move: Move, key: str) -> Any:
     """The field's value; `missing_field` if the move has no such field."""
     if key not in move:
-        raise MalformedMove(f'a {move["type"]!r} move needs a "{key}" field', "missing_field")
+        raise MalformedMove(msg('a {type!r} move needs a "{key}" field', type=move["type"], key=key), "missing_field")
     return move[key]
 
 
@@ -41,7 +42,10 @@ def pair(move: Move, key: str, code: str, shape: str = "[x, y]") -> tuple[int, i
     """Two whole numbers, such as a square's coordinates."""
     value = move.get(key)
     if not (isinstance(value, (list, tuple)) and len(value) == 2 and all(map(is_whole, value))):
-        raise MalformedMove(f'{move["type"]} needs "{key}" as {shape}, not {value!r}', code)
+        raise MalformedMove(
+            msg('{type} needs "{key}" as {shape}, not {value!r}', type=move["type"], key=key, shape=shape, value=value),
+            code,
+        )
     return value[0], value[1]
 
 
@@ -51,7 +55,16 @@ def choice(move: Move, key: str, allowed: Iterable[Any], code: str) -> Any:
     value = move.get(key)
     if isinstance(value, bool) or value not in allowed:
         names = ", ".join(repr(a) for a in allowed)
-        raise MalformedMove(f'{move["type"]} needs "{key}" as one of {names}, not {value!r}', code)
+        raise MalformedMove(
+            msg(
+                '{type} needs "{key}" as one of {names}, not {value!r}',
+                type=move["type"],
+                key=key,
+                names=names,
+                value=value,
+            ),
+            code,
+        )
     return value
 
 
@@ -59,11 +72,22 @@ def whole_numbers(move: Move, key: str, code: str) -> tuple[int, ...]:
     """A list of whole numbers, in the order given."""
     value = move.get(key)
     if not (isinstance(value, list) and all(map(is_whole, value))):
-        raise MalformedMove(f'{move["type"]} needs "{key}" as a list of whole numbers, not {value!r}', code)
+        raise MalformedMove(
+            msg(
+                '{type} needs "{key}" as a list of whole numbers, not {value!r}',
+                type=move["type"],
+                key=key,
+                value=value,
+            ),
+            code,
+        )
     return tuple(value)
 
 
 def unknown_type(title: str, kind: str, known: Iterable[str]) -> MalformedMove:
     """The error for a move type the game does not have, listing those it has."""
     names = ", ".join(sorted(known))
-    return MalformedMove(f"{title} has no move type {kind!r}; known: {names}", "unknown_move_type")
+    return MalformedMove(
+        msg("{title} has no move type {kind!r}; known: {names}", title=title, kind=kind, names=names),
+        "unknown_move_type",
+    )

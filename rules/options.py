@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import InvalidOptions
+from rules.words import msg
 
 
 @dataclass(frozen=True)
@@ -41,24 +42,32 @@ class Option:
     def validate(self, value: Any) -> Any:
         if self.type == "bool":
             if not isinstance(value, bool):
-                raise InvalidOptions(self.name, f"must be true or false, not {value!r}")
+                raise InvalidOptions(self.name, msg("must be true or false, not {value!r}", value=value))
             return value
         if self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidOptions(self.name, f"must be a whole number, not {value!r}")
+                raise InvalidOptions(self.name, msg("must be a whole number, not {value!r}", value=value))
             self._check_bounds(value)
             return value
         if self.type == "choice":
             if value not in (self.choices or ()):
                 allowed = ", ".join(repr(c) for c in self.choices or ())
-                raise InvalidOptions(self.name, f"must be one of {allowed}, not {value!r}")
+                raise InvalidOptions(
+                    self.name, msg("must be one of {allowed}, not {value!r}", allowed=allowed, value=value)
+                )
             return value
         return value  # "json": the game checks it in check_options
 
     def _check_bounds(self, value: int) -> None:
         if self.choices is not None and value not in self.choices:
-            raise InvalidOptions(self.name, f"must be one of {list(self.choices)}, not {value}")
+            raise InvalidOptions(
+                self.name, msg("must be one of {choices}, not {value}", choices=list(self.choices), value=value)
+            )
         if self.minimum is not None and value < self.minimum:
-            raise InvalidOptions(self.name, f"must be at least {self.minimum}, not {value}")
+            raise InvalidOptions(
+                self.name, msg("must be at least {minimum}, not {value}", minimum=self.minimum, value=value)
+            )
         if self.maximum is not None and value > self.maximum:
-            raise InvalidOptions(self.name, f"must be at most {self.maximum}, not {value}")
+            raise InvalidOptions(
+                self.name, msg("must be at most {maximum}, not {value}", maximum=self.maximum, value=value)
+            )

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.text import fit
-from rules.words import msg
+from rules.words import Number, msg
 
 # Seat colours: CSS colour names a client may use as they are. Distinct from the board colours the
 # games themselves use, readable on a light square and on a dark tile.
@@ -122,7 +122,7 @@ def _seat_line(shown: dict[str, Any], names: list[str], you: int | None, acting:
     tags = [shown["name"], *([say(msg("you"))] if seat == you else []), *([say(msg("to act"))] if seat in acting else []),
             *([say(msg("out"))] if shown["out"] else [])]
     parts = [f"{part['label']} {part['value']}" for part in shown["score_parts"]]
-    told = [say(msg("score {score}", score=f"{shown['score']:g}")) + (f" ({', '.join(parts)})" if parts else "")] \
+    told = [say(msg("score {score}", score=Number(shown["score"]))) + (f" ({', '.join(parts)})" if parts else "")] \
         if shown["score"] is not None else parts
     told += [f"{part['label']} {part['value']}" for part in shown["resources"]] + shown["notes"]
     who = names[seat] if seat < len(names) else say(msg("seat {seat}", seat=seat))

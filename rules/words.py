@@ -5,7 +5,8 @@ count picks singular or plural): the result is the English text, a plain `str` t
 that reads it, carrying its template and values. The service layer, which knows its reader's
 language, writes it again from a translated template (`games.words`); `makemessages` finds the
 templates through the `msg` and `nmsg` keywords. A value may itself be a `Message` (a pawn's
-name in a sentence): it is translated first.
+name in a sentence), or an error raised with one (a reason caught and named in a refusal): it is
+translated first.
 """
 
 from __future__ import annotations
@@ -28,15 +29,36 @@ class Message(str):
         self.template, self.plural, self.count, self.params = template, plural, count, params
         return self
 
-    def render(self, translate_one, translate_plural) -> str:
+    def render(self, translate_one, translate_plural, write_number=str) -> str:
         """This text in other words: `translate_one(template)`, `translate_plural(one, many, count)`
-        (gettext and ngettext), the values rendered the same way."""
+        (gettext and ngettext), the values rendered the same way; a `Number` as `write_number`
+        writes it (1,5 in Dutch)."""
         chosen = translate_one(self.template) if self.plural is None else translate_plural(self.template, self.plural, self.count)
         if not self.params and self.count is None:
             return chosen
-        values = {key: value.render(translate_one, translate_plural) if isinstance(value, Message) else value
-                  for key, value in self.params.items()}
+        values = {key: _rendered(value, translate_one, translate_plural, write_number) for key, value in self.params.items()}
         return chosen.format(count=self.count, **values)
+
+
+class Number(float):
+    """A number a sentence shows (a score, points): written as the reader writes numbers when
+    translated, and as Python's shortest form (`:g`, 1.5 and 2) in English."""
+
+    def __str__(self) -> str:
+        return f"{float(self):g}"
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if not spec else float.__format__(self, spec)
+
+
+def _rendered(value: Any, translate_one, translate_plural, write_number=str) -> Any:
+    """A value in other words: a `Message`, or an error whose words are one (a `ValueError(msg(...))`
+    caught and named in a sentence of its own), or a `Number`; anything else as it is."""
+    if isinstance(value, BaseException) and len(value.args) == 1 and isinstance(value.args[0], Message):
+        value = value.args[0]
+    if isinstance(value, Number):
+        return write_number(value)
+    return value.render(translate_one, translate_plural, write_number) if isinstance(value, Message) else value
 
 
 def msg(template: str, **params: Any) -> Message:

@@ -59,6 +59,7 @@ from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -68,6 +69,7 @@ from apikit import http_errors
 from chat import selectors as chat_selectors
 from games import errors, selectors
 from project.security import origin_of
+from rules.words import msg
 from streams import handoff, sessions
 from streams.feed import FEED
 from streams.hub import HUB
@@ -183,7 +185,7 @@ async def account_stream(request):
     try:
         caller = await _caller(request)
         if not caller.user.is_authenticated:
-            raise exceptions.NotAuthenticated("the account feed needs an account: send Authorization: Token <key> (or Bearer <key>)")
+            raise exceptions.NotAuthenticated(_("the account feed needs an account: send Authorization: Token <key> (or Bearer <key>)"))
     except exceptions.APIException as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
@@ -352,9 +354,9 @@ def _resume_point(request) -> int | None:
     try:
         after = int(raw)
     except ValueError:
-        raise errors.InvalidInput(f"after (or Last-Event-ID) must be a whole number, not {raw!r}") from None
+        raise errors.InvalidInput(msg("after (or Last-Event-ID) must be a whole number, not {raw!r}", raw=raw)) from None
     if after < 0:
-        raise errors.InvalidInput("after (or Last-Event-ID) must be 0 or more")
+        raise errors.InvalidInput(msg("after (or Last-Event-ID) must be 0 or more"))
     return after
 
 
@@ -371,7 +373,7 @@ async def _caller(request) -> Caller:
             raise auth.MissingScope("read")
         return Caller(user=user, key=key, digest=auth.key_digest(key))
     if header:
-        raise exceptions.AuthenticationFailed("use Authorization: Token <key> or Bearer <key>")
+        raise exceptions.AuthenticationFailed(_("use Authorization: Token <key> or Bearer <key>"))
     user = await _run(get_user, request=request)
     if not user.is_authenticated:
         return Caller(user=user)

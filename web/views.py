@@ -9,6 +9,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django.views.i18n import set_language
 
@@ -56,7 +57,7 @@ def game(request, game_id: int):
     except errors.GameNotFound:
         raise Http404(f"there is no game {game_id}") from None
     except errors.InvalidInvitation:
-        return http.error_page(request, 400, "That invitation link is broken: ask for it again.")
+        return http.error_page(request, 400, _("That invitation link is broken: ask for it again."))
     detail = selectors.game_detail(game=found, user=request.user)
     descriptor = selectors.rules_detail(rules_id=detail["rules"])
     events = selectors.events_visible(game=found, user=request.user, notation=True)

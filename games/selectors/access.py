@@ -33,7 +33,7 @@ def check_invitation(invitation: Any) -> None:
     """Refuse (InvalidInvitation, 400) what cannot be an invitation key: keys are URL-safe ASCII
     (`secrets.token_urlsafe`). Told before any game is looked up, so it says nothing of one."""
     if not isinstance(invitation, str) or len(invitation) > 64 or not INVITATION_KEY_CHARACTERS.issuperset(invitation):
-        raise errors.InvalidInvitation("an invitation key has at most 64 letters, digits, - and _")
+        raise errors.InvalidInvitation(msg("an invitation key has at most 64 letters, digits, - and _"))
 
 
 def invitation_matches(invitation: Any, key: str) -> bool:

@@ -14,13 +14,14 @@ from games.models import Event, EventKind, Game, GameStatus
 from games.selectors.access import game_get, seat_of, visible_games
 from games.selectors.events import event_visible
 from games.selectors.seen import board, log_facts, presented, seen
+from rules.words import msg
 
 
 def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
     games = Game.objects.prefetch_related("seats__user", "deadlines").filter(visible_games(user)).distinct()
     if status:
         if status not in GameStatus.values:
-            raise errors.InvalidInput(f"status must be one of {', '.join(GameStatus.values)}, not {status!r}")
+            raise errors.InvalidInput(msg("status must be one of {values}, not {status!r}", values=', '.join(GameStatus.values), status=status))
         games = games.filter(status=status)
     if mine:
         if not user.is_authenticated:
@@ -115,7 +116,7 @@ def events_after(*, game_id: int, after: int) -> tuple[list[Event], dict[str, An
     the two reads comes with the next read, and its own state)."""
     game = Game.objects.prefetch_related("deadlines").filter(pk=game_id).first()  # streams' hot path
     if game is None:
-        raise errors.GameNotFound(f"there is no game {game_id}")
+        raise errors.GameNotFound(msg("there is no game {game_id}", game_id=game_id))
     events = list(Event.objects.filter(game_id=game_id, seq__gt=after, seq__lte=game.seq).order_by("seq"))
     return events, public_state(game=game)
 
@@ -128,7 +129,7 @@ def earliest_deadline(due: list[dict[str, Any]]) -> dt.datetime | None:
 def legal_moves_for(*, game: Game, user: Any) -> dict[str, Any]:
     seat = seat_of(game=game, user=user)
     if seat is None:
-        raise errors.NotAPlayer(f"you have no seat in game {game.pk}")
+        raise errors.NotAPlayer(msg("you have no seat in game {pk}", pk=game.pk))
     if seat not in game.to_act:
         return {"seq": game.seq, "seat": seat, "moves": [], "notation": []}
     shown = seen(game=game, seat=seat)
@@ -170,7 +171,7 @@ def board_text(*, game: Game, user: Any) -> str:
 
 def view_at(*, game: Game, user: Any, at: int) -> dict[str, Any]:
     if not 1 <= at <= game.seq:
-        raise errors.EventOutOfRange(f"at must be between 1 and {game.seq}, not {at}")
+        raise errors.EventOutOfRange(msg("at must be between 1 and {seq}, not {at}", seq=game.seq, at=at))
     seat = seat_of(game=game, user=user)
     if at == game.seq:
         return {"seq": at, "seat": seat, "view": seen(game=game, seat=seat)["view"]}
@@ -182,7 +183,7 @@ def move_read(*, game: Game, user: Any, text: str) -> dict[str, Any]:
     now for the caller's seat; the rules' error when it does not read."""
     seat = seat_of(game=game, user=user)
     if seat is None:
-        raise errors.NotAPlayer(f"you have no seat in game {game.pk}")
+        raise errors.NotAPlayer(msg("you have no seat in game {pk}", pk=game.pk))
     return store.rules_of(game).parse_move(store.state_at(game), seat, text)
 
 

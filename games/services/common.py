@@ -31,5 +31,5 @@ def hide_from_strangers(game: Game, user: Any) -> None:
 def seat_of(game: Game, user: Any) -> int:
     index = next((seat.index for seat in game.seat_rows() if seat.user_id == user.pk and user.pk is not None), None)
     if index is None:
-        raise NotAPlayer(f"you have no seat in game {game.pk}")
+        raise NotAPlayer(msg("you have no seat in game {pk}", pk=game.pk))
     return index

@@ -45,6 +45,7 @@ from games.services.common import seat_of
 from games.services.moves import canonical_move, seat_act
 from rules.base import Rules
 from rules.errors import RulesError
+from rules.words import msg
 
 MAX_MOVES = 24  # a line of twelve "if ... then ..." pairs
 MAX_LINES = 30  # per seat and game
@@ -56,10 +57,10 @@ def conditional_create(*, game_id: int, user: Any, moves: list[Any], invitation:
     game = selectors.game_for(game_id=game_id, user=user, invitation=invitation)
     seat, game_rules, state = _waiting_seat(game, user)
     if not isinstance(moves, list) or not 2 <= len(moves) <= MAX_MOVES:
-        raise ConditionalInvalid(f"a line is 2 to {MAX_MOVES} moves, theirs first, yours last")
+        raise ConditionalInvalid(msg("a line is 2 to {max_moves} moves, theirs first, yours last", max_moves=MAX_MOVES))
     line = _checked_line(game_rules, state, seat, moves)
     if line[-1]["seat"] != seat:
-        raise ConditionalInvalid("a line ends with your own move", index=len(line) - 1)
+        raise ConditionalInvalid(msg("a line ends with your own move"), index=len(line) - 1)
     with transaction.atomic():
         # Set before the line is stored, under the game's row lock (the UPDATE takes it): a move
         # either waits for this commit and then reads the flag on the row it locks, or committed
@@ -68,9 +69,9 @@ def conditional_create(*, game_id: int, user: Any, moves: list[Any], invitation:
         Game.objects.filter(pk=game.pk).update(lines_waiting=True)
         queued = list(ConditionalLine.objects.select_for_update().filter(game=game, seat=seat))
         if any(kept.anchor_seq == game.seq and kept.moves == line for kept in queued):
-            raise ConditionalDuplicate("you have queued this line already")
+            raise ConditionalDuplicate(msg("you have queued this line already"))
         if len(queued) >= MAX_LINES:
-            raise TooManyConditionals(f"at most {MAX_LINES} lines at once in a game; cancel one first")
+            raise TooManyConditionals(msg("at most {max_lines} lines at once in a game; cancel one first", max_lines=MAX_LINES))
         created = ConditionalLine.objects.create(game=game, user=user, seat=seat, moves=line, anchor_seq=game.seq)
         _wake_if_moved_on(created)
         return created
@@ -95,19 +96,19 @@ def _checked_line(game_rules: Rules, state: Any, seat: int, moves: list[Any]) ->
     for index, given in enumerate(moves):
         acting = game_rules.to_act(state)
         if len(acting) != 1:
-            raise ConditionalInvalid(f"move {index}: the game is over there or several seats act", index=index)
+            raise ConditionalInvalid(msg("move {index}: the game is over there or several seats act", index=index), index=index)
         mover = acting[0]
         try:
             move = game_rules.parse_move(state, mover, given) if isinstance(given, str) else given
             move = canonical_move(game_rules, state, mover, move)
             if not game_rules.move_is_certain(state, mover, move):
                 raise ConditionalThroughChance(
-                    f"move {index} leads where chance or a secret decides: no conditional line goes through it",
+                    msg("move {index} leads where chance or a secret decides: no conditional line goes through it", index=index),
                     index=index,
                 )
             state = game_rules.apply(state, mover, move)
         except RulesError as error:
-            raise ConditionalInvalid(f"move {index} is not legal there: {error}", index=index, reason=error.code) from None
+            raise ConditionalInvalid(msg("move {index} is not legal there: {error}", index=index, error=error), index=index, reason=error.code) from None
         line.append({"seat": mover, "move": move})
     return line
 
@@ -116,13 +117,13 @@ def _waiting_seat(game: Game, user: Any) -> tuple[int, Rules, Any]:
     """The caller's seat, the rules and the position, if the caller may queue a line now."""
     seat = seat_of(game, user)
     if game.status != GameStatus.ACTIVE:
-        raise GameNotActive(f"game {game.pk} is {game.status}; no conditional moves now")
+        raise GameNotActive(msg("game {pk} is {status}; no conditional moves now", pk=game.pk, status=game.status))
     if game.seats.count() != 2:
-        raise ConditionalUnsupported("conditional moves are for two-player games only")
+        raise ConditionalUnsupported(msg("conditional moves are for two-player games only"))
     game_rules = store.rules_of(game)
     state = store.state_at(game)
     if tuple(game_rules.to_act(state)) != (1 - seat,):
-        raise ConditionalOnYourTurn("it is your turn: play your move; conditional moves wait for the opponent's")
+        raise ConditionalOnYourTurn(msg("it is your turn: play your move; conditional moves wait for the opponent's"))
     return seat, game_rules, state
 
 
@@ -133,7 +134,7 @@ def conditional_preview(*, game_id: int, user: Any, moves: list[Any], invitation
     game = selectors.game_for(game_id=game_id, user=user, invitation=invitation)
     seat, game_rules, state = _waiting_seat(game, user)
     if not isinstance(moves, list) or len(moves) >= MAX_MOVES:
-        raise ConditionalInvalid(f"a line is at most {MAX_MOVES} moves")
+        raise ConditionalInvalid(msg("a line is at most {max_moves} moves", max_moves=MAX_MOVES))
     line = _checked_line(game_rules, state, seat, moves)
     for step in line:
         state = game_rules.apply(state, step["seat"], step["move"])
@@ -161,7 +162,7 @@ def conditional_cancel(*, game_id: int, user: Any, line_id: Any) -> None:
     """Cancel one of the caller's lines; anyone else's is "not found", as a line that never was."""
     deleted, _ = ConditionalLine.objects.filter(pk=line_id, game_id=game_id, user=user).delete()
     if not deleted:
-        raise ConditionalNotFound(f"you have no conditional line {line_id} in game {game_id}")
+        raise ConditionalNotFound(msg("you have no conditional line {line_id} in game {game_id}", line_id=line_id, game_id=game_id))
 
 
 def conditionals_play(*, game_id: int, seq: int) -> Event | None:

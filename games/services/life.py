@@ -43,6 +43,7 @@ from games.errors import (
 )
 from games.models import Event, EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.services.common import hide_from_strangers, seat_of
+from rules.words import msg
 
 RESIGN, ABORT, SEAT_LEFT, CANCEL = "resign", "abort", "seat_left", "cancel"
 ADJOURNED = selectors.ADJOURNED
@@ -113,7 +114,7 @@ def abort(*, game_id: int, user: Any) -> Event:
         _check_active(game)
         moved = set(Event.objects.filter(game=game, kind=EventKind.MOVE).values_list("seat", flat=True))
         if moved >= set(range(game.players)):
-            raise TooLateToAbort(f"every seat of game {game.pk} has moved: resign, or offer a draw")
+            raise TooLateToAbort(msg("every seat of game {pk} has moved: resign, or offer a draw", pk=game.pk))
         return _end(change, seat, {"type": ABORT}, reason="aborted", winners=[])
 
     return writer.write(game_id, decide)
@@ -127,7 +128,7 @@ def leave(*, game_id: int, user: Any) -> None:
         seat = seat_of(game, user)
         _check_open(game)
         if game.created_by_id == user.pk:
-            raise CreatorCannotLeave("you made this game: cancel it instead of leaving it")
+            raise CreatorCannotLeave(msg("you made this game: cancel it instead of leaving it"))
         Seat.objects.filter(game=game, index=seat).delete()
         # a named invitee who took a seat and left it is invited again, as before it joined
         Invitation.objects.filter(game=game, user=user, status=InvitationStatus.ACCEPTED).update(
@@ -144,7 +145,7 @@ def cancel(*, game_id: int, user: Any) -> Event:
         hide_from_strangers(game, user)
         _check_open(game)
         if game.created_by_id != user.pk:
-            raise NotTheCreator("only the game's creator may cancel it")
+            raise NotTheCreator(msg("only the game's creator may cancel it"))
         return _end(change, None, {"type": CANCEL}, reason="cancelled", winners=[])
 
     return writer.write(game_id, decide)
@@ -163,7 +164,7 @@ def draw(*, game_id: int, user: Any, action: str) -> Event:
                 return Event.objects.get(game=game, seq=offer["seq"])  # already offered
             event = _system(change, seat, {"type": DRAW_OFFERED})
             return _draw_if_agreed(change, event)
-        refused = DrawNotOffered(f"no other seat of game {game.pk} offers a draw now")
+        refused = DrawNotOffered(msg("no other seat of game {pk} offers a draw now", pk=game.pk))
         return _proposal_answer(change, seat, offer, action, refused, (DRAW_ACCEPTED, DRAW_DECLINED), _draw_if_agreed)
 
     return writer.write(game_id, decide)
@@ -207,7 +208,7 @@ def takeback(*, game_id: int, user: Any, action: str) -> Event:
             move = _undoable_move_of(game, seat)
             event = _system(change, seat, {"type": TAKEBACK_REQUESTED, "undo": move.seq})
             return _takeback_if_agreed(change, event)
-        refused = TakebackNotRequested(f"no other seat of game {game.pk} asks for a takeback now")
+        refused = TakebackNotRequested(msg("no other seat of game {pk} asks for a takeback now", pk=game.pk))
         return _proposal_answer(change, seat, request, action, refused, (TAKEBACK_ACCEPTED, TAKEBACK_DECLINED),
                                 _takeback_if_agreed)
 
@@ -219,15 +220,15 @@ def _undoable_move_of(game: Game, seat: int) -> Event:
     acted = Event.objects.filter(game=game).filter(Q(kind__in=[EventKind.MOVE, EventKind.TIMEOUT]) | Q(payload__forfeit=True))
     last = acted.order_by("-seq").first()
     if last is None or last.kind != EventKind.MOVE or last.seat != seat:
-        raise TakebackRefused("only your own last move, before anyone else has acted on it, can be taken back")
+        raise TakebackRefused(msg("only your own last move, before anyone else has acted on it, can be taken back"))
     game_rules = store.rules_of(game)
     before, after = store.state_at(game, last.seq - 1), store.state_at(game, last.seq)
     dumped_before, dumped_after = game_rules.dump(before), game_rules.dump(after)
     if dumped_before.get("rng") != dumped_after.get("rng"):
-        raise TakebackRefused("that move brought chance into play (a roll or a draw): it cannot be taken back",
+        raise TakebackRefused(msg("that move brought chance into play (a roll or a draw): it cannot be taken back"),
                               reason="chance")
     if len(game_rules.to_act(before)) > 1 or last.payload != last.public_payload:
-        raise TakebackRefused("that move was a secret or simultaneous choice: taking it back would tell what was chosen",
+        raise TakebackRefused(msg("that move was a secret or simultaneous choice: taking it back would tell what was chosen"),
                               reason="hidden_information")
     return last
 
@@ -248,12 +249,12 @@ def _forfeit_of(game: Game, seat: int) -> Event | None:
 
 def _check_active(game: Game) -> None:
     if game.status != GameStatus.ACTIVE:
-        raise GameNotActive(f"game {game.pk} is {game.status}")
+        raise GameNotActive(msg("game {pk} is {status}", pk=game.pk, status=game.status))
 
 
 def _check_open(game: Game) -> None:
     if game.status != GameStatus.OPEN:
-        raise GameNotOpen(f"game {game.pk} is {game.status}, not open")
+        raise GameNotOpen(msg("game {pk} is {status}, not open", pk=game.pk, status=game.status))
 
 
 def _system(change: writer.Change, seat: int | None, payload: dict) -> Event:

@@ -54,17 +54,15 @@ def game_create(
     policy = time_controls.normalize_policy(timeout_policy)
     invited = _invitees(creator, invitees or [])
     if invited and not private:
-        raise InvalidInput("invitees are for private games: set private to true", fields={"invitees": ["needs private"]})
+        raise InvalidInput(msg("invitees are for private games: set private to true"), fields={"invitees": ["needs private"]})
     if isinstance(timeouts_to_resign, bool) or not isinstance(timeouts_to_resign, int) or not 0 <= timeouts_to_resign <= 10:
-        raise InvalidInput("timeouts_to_resign is a whole number from 0 (never) to 10",
+        raise InvalidInput(msg("timeouts_to_resign is a whole number from 0 (never) to 10"),
                            fields={"timeouts_to_resign": ["0 to 10"]})
     if rated and not control:
-        raise InvalidInput("a rated game needs a time control: without one a seat could stall it for ever",
+        raise InvalidInput(msg("a rated game needs a time control: without one a seat could stall it for ever"),
                            fields={"rated": ["needs a time control"]})
     if rated and private:
-        raise InvalidInput("a private game is never rated: a rating is shown to everyone, and any it moved would tell "
-                           "strangers the game was played and how it went (competition.rating_fold); play a rated "
-                           "game in public", fields={"rated": ["not for a private game"]})
+        raise InvalidInput(msg("a private game is never rated: a rating is shown to everyone, and any it moved would tell strangers the game was played and how it went (competition.rating_fold); play a rated game in public"), fields={"rated": ["not for a private game"]})
     seed = new_seed()
     fields = {
         "rated": rated, "private": private, "timeouts_to_resign": timeouts_to_resign,
@@ -105,7 +103,7 @@ def game_create_seated(
     the transaction that makes it: `seats[i]` is `{"user": account}` or `{"bot": name, "level": n}`.
     `creator` (who pairs or runs the tournament) is named as its creator, seated or not."""
     if len(seats) != players:
-        raise InvalidInput(f"a game of {players} needs {players} seats named, not {len(seats)}")
+        raise InvalidInput(msg("a game of {players} needs {players} seats named, not {seats_count}", players=players, seats_count=len(seats)))
     bot_seats = [{"seat": index, "bot": seat["bot"], **({"level": seat["level"]} if seat.get("level") is not None else {})}
                  for index, seat in enumerate(seats) if "bot" in seat]
     game = game_create(creator=creator, rules_id=rules_id, players=players, options=options, bot_seats=bot_seats,
@@ -123,7 +121,7 @@ def _time_control_or_default(requested: Any, private: bool) -> dict:
     if requested in (None, {}):
         return time_controls.normalize_time_control(DEFAULT_TIME_CONTROL)
     if requested == {"type": "none"} and not private:
-        raise InvalidInput("a public game has a clock (the default is 14 days a move); no clock is for private games",
+        raise InvalidInput(msg("a public game has a clock (the default is 14 days a move); no clock is for private games"),
                            fields={"time_control": ["no clock is for private games"]})
     return time_controls.normalize_time_control(requested)
 
@@ -132,7 +130,7 @@ def _invitees(creator: Any, usernames: list[str]) -> list[Any]:
     users = {user.username: user for user in get_user_model().objects.filter(username__in=usernames)}
     unknown = sorted(set(usernames) - set(users))
     if unknown:
-        raise InvalidInput(f"no account named {', '.join(unknown)}", fields={"invitees": ["unknown account"]})
+        raise InvalidInput(msg("no account named {unknown}", unknown=', '.join(unknown)), fields={"invitees": ["unknown account"]})
     return [user for name, user in sorted(users.items()) if user.pk != creator.pk]
 
 
@@ -155,10 +153,10 @@ def invitation_cancel(*, game_id: int, user: Any, username: str) -> None:
         game = change.game
         hide_from_strangers(game, user)
         if game.created_by_id != user.pk:
-            raise NotTheCreator("only the game's creator may cancel an invitation")
+            raise NotTheCreator(msg("only the game's creator may cancel an invitation"))
         invited = Invitation.objects.filter(game=game, user__username=username, status=InvitationStatus.PENDING).first()
         if invited is None:
-            raise InvalidInput(f"{username} has no pending invitation to game {game_id}", fields={"username": ["not invited"]})
+            raise InvalidInput(msg("{username} has no pending invitation to game {game_id}", username=username, game_id=game_id), fields={"username": ["not invited"]})
         Invitation.objects.filter(pk=invited.pk).update(status=InvitationStatus.CANCELLED)
         announce.members_changed(game)  # the invitee's open streams end
         _invitation_changed(game, invited.user_id, InvitationStatus.CANCELLED)
@@ -199,9 +197,9 @@ def bot_account_seat(*, game_id: int, user: Any, account: str) -> Seat:
         _open_for_seating_by(user, game)
         bot = account_selectors.bot_account_user(username=account)
         if bot is None:
-            raise NotABotAccount(f"there is no bot account {account!r}")
+            raise NotABotAccount(msg("there is no bot account {account!r}", account=account))
         if game.seats.filter(user=bot).exists():
-            raise AlreadySeated(f"{account} already has a seat in game {game.pk}")
+            raise AlreadySeated(msg("{account} already has a seat in game {pk}", account=account, pk=game.pk))
         return _seat_next(change, user=bot)
 
     return writer.write(game_id, decide)
@@ -218,7 +216,7 @@ def _open_for_seating_by(user: Any, game: Game) -> None:
 
 def _check_open(game: Game) -> None:
     if game.status != GameStatus.OPEN:
-        raise GameNotOpen(f"game {game.pk} is {game.status}, not open for players")
+        raise GameNotOpen(msg("game {pk} is {status}, not open for players", pk=game.pk, status=game.status))
 
 
 def _seat_next(change: writer.Change, **who: Any) -> Seat:
@@ -233,7 +231,7 @@ def _checked_bot_seats(wanted: list[dict], players: int, first: int = 1) -> list
     for entry in wanted:
         seat = entry.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not first <= seat < players or seat in taken:
-            raise InvalidInput(f"bot seat {seat!r}: each bot needs its own seat from {first} to {players - 1}")
+            raise InvalidInput(msg("bot seat {seat!r}: each bot needs its own seat from {first} to {players}", seat=seat, first=first, players=players - 1))
         spec = bots.get(entry.get("bot"))
         level = entry.get("level", spec.default_level)
         spec.check_level(level)
@@ -253,7 +251,7 @@ def game_join(*, game_id: int, user: Any, invitation: str = "") -> Seat:
             raise GameNotFound(msg("there is no game {id}", id=game_id))  # a private game is not told apart from none
         _check_open(game)
         if game.seats.filter(user=user).exists():
-            raise AlreadySeated(f"you already have a seat in game {game.pk}")
+            raise AlreadySeated(msg("you already have a seat in game {pk}", pk=game.pk))
         seat = _seat_next(change, user=user)
         if Invitation.objects.filter(game=game, user=user, status=InvitationStatus.PENDING).update(
                 status=InvitationStatus.ACCEPTED):

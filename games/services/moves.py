@@ -88,7 +88,7 @@ def act(change: writer.Change, seat: int, kind: str, payload: dict,
     the state after it, and the event keeps what every seat may see of it apart."""
     game = change.game
     if game.status != GameStatus.ACTIVE:
-        raise GameNotActive(f"game {game.pk} is {game.status}; no moves now")
+        raise GameNotActive(msg("game {pk} is {status}; no moves now", pk=game.pk, status=game.status))
     if "move" in payload and seat not in game.to_act:
         raise NotYourTurn(msg("seat {seat} is not to act now; seats to act: {acting}", seat=seat, acting=game.to_act))
     game_rules = store.rules_of(game)
@@ -110,7 +110,7 @@ def canonical_move(game_rules: Rules, state: Any, seat: int, move: Any) -> Move:
     known = {key for listed in game_rules.legal_moves(state, seat) if listed.get("type") == move["type"] for key in listed}
     unknown = sorted(set(move) - known) if known else []
     if unknown:
-        raise MalformedMove(f"a {move['type']!r} move has no field {unknown[0]!r}", "unknown_field")
+        raise MalformedMove(msg("a {type!r} move has no field {unknown!r}", type=move['type'], unknown=unknown[0]), "unknown_field")
     return move
 
 
@@ -126,6 +126,6 @@ def _idempotent_replay(earlier: dict[str, Any], game_id: int, key: str, digest: 
     key used for anything else is refused."""
     if earlier["event_game"] != game_id or earlier["request_digest"] != digest:
         raise IdempotencyKeyReused(
-            f"the Idempotency-Key {key!r} was used for another request; use a new key for a new move"
+            msg("the Idempotency-Key {key!r} was used for another request; use a new key for a new move", key=key)
         )
     return Event.objects.get(pk=earlier["event_id"])

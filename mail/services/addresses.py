@@ -17,6 +17,7 @@ from accounts import selectors as account_selectors
 from games import errors, selectors
 from mail.models import Cadence, Preference, SeatAddress
 from mail.services.preferences import address_confirmed, preference_of
+from rules.words import msg
 
 PLAY_ADDRESS = re.compile(r"^play\+([a-z0-9]{8,40})@", re.IGNORECASE)
 BOUNCE_ADDRESS = re.compile(r"^bounce\+(\d+)-([a-z0-9]{16})@", re.IGNORECASE)
@@ -40,7 +41,7 @@ def address_of(*, user: Any, game_id: int) -> str:
     game = selectors.game_for(game_id=game_id, user=user)  # a private game is hidden from a stranger
     seat = selectors.seat_of(game=game, user=user)
     if seat is None:
-        raise errors.NotAPlayer(f"you have no seat in game {game_id}")
+        raise errors.NotAPlayer(msg("you have no seat in game {game_id}", game_id=game_id))
     return reply_address(user.pk, game_id, seat)
 
 
@@ -49,7 +50,7 @@ def address_rotate(*, user: Any, game_id: int) -> str:
     game = selectors.game_for(game_id=game_id, user=user)  # a private game is hidden from a stranger
     seat = selectors.seat_of(game=game, user=user)
     if seat is None:
-        raise errors.NotAPlayer(f"you have no seat in game {game_id}")
+        raise errors.NotAPlayer(msg("you have no seat in game {game_id}", game_id=game_id))
     SeatAddress.objects.update_or_create(user=user, game_id=game_id, seat=seat, defaults={"token": _new_token()})
     return reply_address(user.pk, game_id, seat)
 
@@ -117,7 +118,7 @@ def unsubscribe(*, token: str) -> int:
         try:  # a link made before links stopped carrying a timestamp
             user_id = int(signing.loads(token, salt=UNSUBSCRIBE_SALT))
         except (signing.BadSignature, ValueError, TypeError):
-            raise errors.InvalidInput("this unsubscribe link is not valid") from None
+            raise errors.InvalidInput(msg("this unsubscribe link is not valid")) from None
     preference_of(user_id)
     Preference.objects.filter(user_id=user_id).update(cadence=Cadence.NONE)
     return user_id
@@ -135,7 +136,7 @@ def address_verify(*, token: str) -> int:
     account = account_selectors.mail_account(user_id=int(found[1])) if found else None
     address = (account or {}).get("email") or ""
     if not address or not constant_time_compare(found[2], _short_mac(VERIFY_SALT, f"{found[1]}:{address.lower()}")):
-        raise errors.InvalidInput("this link is not valid (it may be for an address the account no longer has)")
+        raise errors.InvalidInput(msg("this link is not valid (it may be for an address the account no longer has)"))
     preference_of(int(found[1]))
     Preference.objects.filter(user_id=int(found[1])).update(verified_email=address)
     address_confirmed(int(found[1]))  # what was held for it goes out now

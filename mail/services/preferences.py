@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_noop
 from consumers import framework
 from games import errors
 from mail.models import Cadence, Preference
+from rules.words import msg
 
 MAIL = "mail"  # the consumer (`mail.consumer`)
 
@@ -33,11 +34,11 @@ def settings_update(*, user: Any, cadence: str | None = None, games: dict[str, s
         preference = Preference.objects.select_for_update().get(user=user)
         if cadence is not None:
             if cadence not in choices:
-                raise errors.InvalidInput(f"cadence must be one of {', '.join(sorted(choices))}, not {cadence!r}", fields={"cadence": ["unknown cadence"]})
+                raise errors.InvalidInput(msg("cadence must be one of {choices}, not {cadence!r}", choices=', '.join(sorted(choices)), cadence=cadence), fields={"cadence": ["unknown cadence"]})
             preference.cadence = cadence
         for game_id, choice in (games or {}).items():
             if not str(game_id).isdigit() or choice not in choices | {"default"}:
-                raise errors.InvalidInput(f"games maps a game id to {', '.join(sorted(choices))} or default", fields={"games": ["bad entry"]})
+                raise errors.InvalidInput(msg("games maps a game id to {choices} or default", choices=', '.join(sorted(choices))), fields={"games": ["bad entry"]})
             if choice == "default":
                 preference.game_cadence.pop(str(game_id), None)
             else:
@@ -46,11 +47,11 @@ def settings_update(*, user: Any, cadence: str | None = None, games: dict[str, s
             try:
                 zoneinfo.ZoneInfo(time_zone)
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-                raise errors.InvalidInput(f"{time_zone!r} is not a time zone (like Europe/Paris)", fields={"time_zone": ["unknown time zone"]}) from None
+                raise errors.InvalidInput(msg("{time_zone!r} is not a time zone (like Europe/Paris)", time_zone=time_zone), fields={"time_zone": ["unknown time zone"]}) from None
             preference.time_zone = time_zone
         if digest_hour is not None:
             if not isinstance(digest_hour, int) or not 0 <= digest_hour <= 23:
-                raise errors.InvalidInput("digest_hour is an hour from 0 to 23", fields={"digest_hour": ["0 to 23"]})
+                raise errors.InvalidInput(msg("digest_hour is an hour from 0 to 23"), fields={"digest_hour": ["0 to 23"]})
             preference.digest_hour = digest_hour
         if play_forced is not None:
             preference.play_forced = bool(play_forced)

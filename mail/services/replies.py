@@ -21,7 +21,9 @@ from mail.services.addresses import PLAY_ADDRESS, proven_address, unsubscribe_ur
 from mail.services.outbound import ANSWER, PROVEN_ANSWER, outgoing_make, seat_context
 from mail.services.preferences import preference_of
 from mail.services.sending import clean_header
+from rules import presentation
 from rules.errors import NotYourTurn, RulesError
+from rules.words import msg
 
 
 def reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
@@ -144,7 +146,8 @@ def life_do(inbound: Inbound, account: dict, preference: Preference, game: Any, 
     fresh = selectors.game_get(game_id=game.pk)
     said = _(said).format(game=game.pk)
     if fresh.status == "finished" and game.status != "finished":
-        said += f" The game is over: {str((fresh.result or {}).get('reason', 'finished')).replace('_', ' ')}."
+        how = words.translated(presentation.end_words({}, fresh.result))  # the result's reason, worded
+        said += " " + _("The game is over: %(how)s.") % {"how": how}
     _answer(inbound, account, preference, code, said, fresh)
     return code, said
 
@@ -199,7 +202,7 @@ def _move_one(inbound: Inbound, game: Any, user: Any, spec: str, guard: int, ind
     # Refused before the move is read from the list, in the reply's own words; whether the reply
     # still means what it meant is the service's rule (`move_submit`), asked of the same selector.
     if guard != game.seq and not selectors.moves_unchanged_since(game=game, user=user, since=guard):
-        raise errors.StaleSeq(f"your reply is to the position of move {guard}, but the game is at move {game.seq} now")
+        raise errors.StaleSeq(msg("your reply is to the position of move {guard}, but the game is at move {seq} now", guard=guard, seq=game.seq))
     move = _move_named(game, user, spec)
     # The first move keeps the key a one-move reply always had: a reply read twice plays nothing twice.
     key = f"mail-{inbound.pk}" if index == 0 else f"mail-{inbound.pk}-{index}"
@@ -219,9 +222,9 @@ def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
         listed = selectors.legal_moves_for(game=game, user=user)
         number = int(spec)
         if not listed["moves"]:
-            raise NotYourTurn("it is not your turn: you have no moves now")
+            raise NotYourTurn(msg("it is not your turn: you have no moves now"))
         if not 1 <= number <= len(listed["moves"]):
-            raise errors.InvalidInput(f"there is no move numbered {number}: the list runs from 1 to {len(listed['moves'])}")
+            raise errors.InvalidInput(msg("there is no move numbered {number}: the list runs from 1 to {moves_count}", number=number, moves_count=len(listed['moves'])))
         return listed["moves"][number - 1]
     return selectors.move_read(game=game, user=user, text=spec)
 

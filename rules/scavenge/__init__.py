@@ -126,7 +126,7 @@ class Scavenge(Rules):
 
     def forfeit(self, state: ScavengeState, seat: int) -> ScavengeState:
         if not 0 <= seat < state.players:
-            raise IllegalMove(f"there is no seat {seat}", "no_such_seat")
+            raise IllegalMove(msg("there is no seat {seat}", seat=seat), "no_such_seat")
         if state.over or state.positions[seat] is None:
             return state
         positions = state.positions[:seat] + (None,) + state.positions[seat + 1 :]

@@ -14,6 +14,7 @@ from rules.errors import IllegalMove, MalformedMove
 from rules.fields import is_whole
 from rules.notation import value_text
 from rules.scavenge import board
+from rules.words import msg
 
 CENTRE_NAME = "centre"
 STAY: Move = {"type": "stay"}
@@ -35,16 +36,16 @@ def parse(move: Move) -> Any:
         return None
     if kind != "move":
         raise MalformedMove(
-            f'no move type {kind!r} in Scavenge; use "move" or "stay"', "unknown_move_type"
+            msg("no move type {kind!r} in Scavenge; use \"move\" or \"stay\"", kind=kind), "unknown_move_type"
         )
     if "to" not in move:
-        raise MalformedMove('a "move" needs "to": [row, col] or "centre"', "missing_destination")
+        raise MalformedMove(msg("a \"move\" needs \"to\": [row, col] or \"centre\""), "missing_destination")
     to = move["to"]
     if to == CENTRE_NAME:
         return to
     if not (isinstance(to, list) and len(to) == 2 and all(map(is_whole, to))):
         raise MalformedMove(
-            f'"to" must be [row, col] with whole numbers or "centre", not {to!r}', "bad_destination"
+            msg("\"to\" must be [row, col] with whole numbers or \"centre\", not {to!r}", to=to), "bad_destination"
         )
     return tuple(to)
 
@@ -57,10 +58,10 @@ def locate(destination: Any) -> int | None:
         return board.CENTRE
     row, col = destination
     if not board.on_board(row, col):
-        raise IllegalMove(f"[{row}, {col}] is off the 10x10 board", "off_board")
+        raise IllegalMove(msg("[{row}, {col}] is off the 10x10 board", row=row, col=col), "off_board")
     node = board.node_at(row, col)
     if node in board.HOLE_NODES:
-        raise IllegalMove(f'[{row}, {col}] is in the hole; name it "centre"', "hole_square")
+        raise IllegalMove(msg("[{row}, {col}] is in the hole; name it \"centre\"", row=row, col=col), "hole_square")
     return node
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from rules.presentation import SEAT_COLOURS, cell_name, item, panel
-from rules.words import msg, nmsg
 from rules.scavenge import board, data
 from rules.scavenge.moves import CENTRE_NAME
 from rules.scavenge.state import ScavengeState
 from rules.scavenge.turns import legal_moves
+from rules.words import msg, nmsg
 
 
 def panels(state: ScavengeState, seat: int | None) -> list[dict[str, Any]]:

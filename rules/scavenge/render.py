@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rules import text as text_board
-from rules.words import msg
 from rules.scavenge import board, data
 from rules.scavenge.state import ScavengeState
+from rules.words import msg
 
 LEGEND = (
     msg("P0-P3: players' tokens (P1* carries the good stuff); s0-s3: start points"),

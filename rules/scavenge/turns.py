@@ -9,6 +9,7 @@ from rules.scavenge import board
 from rules.scavenge.moves import STAY, node_name
 from rules.scavenge.state import ScavengeState, begin_turn, finish
 from rules.values import evolve
+from rules.words import msg
 
 # --- where a token may go --------------------------------------------------------------------
 
@@ -68,9 +69,9 @@ def legal_moves(state: ScavengeState, seat: int) -> list[Move]:
 
 def check_turn(state: ScavengeState, seat: int) -> None:
     if state.over:
-        raise NotYourTurn(f"the game is over; seat {seat} has nothing to do")
+        raise NotYourTurn(msg("the game is over; seat {seat} has nothing to do", seat=seat))
     if seat != state.turn:
-        raise NotYourTurn(f"it is seat {state.turn}'s turn, not seat {seat}'s")
+        raise NotYourTurn(msg("it is seat {turn}'s turn, not seat {seat}'s", turn=state.turn, seat=seat))
 
 
 def check_destination(state: ScavengeState, seat: int, node: int | None) -> None:
@@ -78,12 +79,12 @@ def check_destination(state: ScavengeState, seat: int, node: int | None) -> None
     if node is None:
         if reachable:
             raise IllegalMove(
-                f"seat {seat} rolled {state.roll} and can move, so may not stay", "must_move"
+                msg("seat {seat} rolled {roll} and can move, so may not stay", seat=seat, roll=state.roll), "must_move"
             )
         return
     if node not in reachable:
         code, why = _why_not(state, seat, node)
-        raise IllegalMove(f"move to {node_name(node)}: {why}", code)
+        raise IllegalMove(msg("move to {node}: {why}", node=node_name(node), why=why), code)
 
 
 def _why_not(state: ScavengeState, seat: int, node: int) -> tuple[str, str]:

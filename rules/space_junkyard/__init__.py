@@ -75,26 +75,9 @@ from rules.errors import InvalidOptions
 from rules.options import Option
 from rules.rng import Rng
 from rules.space_junkyard import flow, moves, placement, presentation, render, turns
-from rules.space_junkyard.data import (
-    ALL_TILES,
-    BRIDGE_ID,
-    MAP_SIZE,
-    SHORT_GAME_REMOVED,
-    SMALL_MAP_SIZE,
-)
+from rules.space_junkyard.data import ALL_TILES, BRIDGE_ID, MAP_SIZE, SHORT_GAME_REMOVED, SMALL_MAP_SIZE
 from rules.space_junkyard.ship import EMPTY_BAG, Part, score
-from rules.space_junkyard.state import (
-    OVER,
-    START_PHASE,
-    Options,
-    Ship,
-    State,
-    Turn,
-    dump,
-    from_view,
-    load,
-    view,
-)
+from rules.space_junkyard.state import OVER, START_PHASE, Options, Ship, State, Turn, dump, from_view, load, view
 from rules.values import evolve
 from rules.words import msg
 
@@ -114,7 +97,7 @@ class SpaceJunkyard(Rules):
 
     def check_options(self, players: int, options: dict[str, Any]) -> None:
         if options["small_map"] and players < 3:
-            raise InvalidOptions("small_map", f"the 5x5 map is for 3 or 4 players, not {players}")
+            raise InvalidOptions("small_map", msg("the 5x5 map is for 3 or 4 players, not {players}", players=players))
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str) -> State:
         chosen = Options(**self.normalize_options(players, options))

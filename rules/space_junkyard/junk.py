@@ -11,6 +11,7 @@ from rules.space_junkyard.flow import draw, finish, next_turn
 from rules.space_junkyard.moves import entry_field
 from rules.space_junkyard.state import State, forbidden_entries
 from rules.values import evolve
+from rules.words import msg
 
 
 def junk_moves(state: State) -> list[Move]:
@@ -23,8 +24,7 @@ def push_junk(state: State, move: Move) -> State:
     entry = entry_field(state, move)
     if entry in forbidden_entries(state):
         raise IllegalMove(
-            f"push {entry}: another player pushed in at {board.opposite_entry(entry)} "
-            "since your last turn",
+            msg("push {entry}: another player pushed in at {entry2} since your last turn", entry=entry, entry2=board.opposite_entry(entry)),
             "opposite_entry",
         )
     state = board.push(state, entry, state.drawn)

@@ -26,6 +26,7 @@ from rules.space_junkyard.moves import entry_field, place_field
 from rules.space_junkyard.ship import ROTATIONS, Bag, Part, bag, bag_covers, joint_cost, open_places
 from rules.space_junkyard.state import JUNK_PHASE, State
 from rules.values import evolve
+from rules.words import msg
 
 
 def _tile_under(state: State) -> str | None:
@@ -117,7 +118,7 @@ def _on_map_or_refuse(state: State, move: Move) -> tuple[int, int]:
     at = mover(state).at
     if at is None:
         raise IllegalMove(
-            f"{move['type']}: your ship is off the map; reenter first", "must_reenter"
+            msg("{type}: your ship is off the map; reenter first", type=move['type']), "must_reenter"
         )
     return at
 
@@ -126,14 +127,14 @@ def reenter(state: State, move: Move) -> State:
     entry = entry_field(state, move)
     ship = mover(state)
     if ship.at is not None:
-        raise IllegalMove(f"reenter {entry}: your ship is on the map", "on_the_map")
+        raise IllegalMove(msg("reenter {entry}: your ship is on the map", entry=entry), "on_the_map")
     if entry[0] != ship.off_side:
         raise IllegalMove(
-            f"reenter {entry}: your ship left by the {ship.off_side} side", "wrong_side"
+            msg("reenter {entry}: your ship left by the {off_side} side", entry=entry, off_side=ship.off_side), "wrong_side"
         )
     cell = board.border_cell(entry, state.size)
     if cell in board.ship_cells(state):
-        raise IllegalMove(f"reenter {entry}: another ship is there", "cell_taken")
+        raise IllegalMove(msg("reenter {entry}: another ship is there", entry=entry), "cell_taken")
     return state.with_ship(state.turn.seat, at=cell, off_side=None)
 
 
@@ -141,13 +142,13 @@ def step_ship(state: State, move: Move) -> State:
     direction = fields.choice(move, "dir", tuple(board.STEPS), "bad_direction")
     x, y = _on_map_or_refuse(state, move)
     if state.turn.steps <= 0:
-        raise IllegalMove(f"step {direction}: no steps left this turn", "no_steps_left")
+        raise IllegalMove(msg("step {direction}: no steps left this turn", direction=direction), "no_steps_left")
     dx, dy = board.STEPS[direction]
     target = (x + dx, y + dy)
     if not board.on_map(*target, state.size):
-        raise IllegalMove(f"step {direction}: that leaves the map", "off_map")
+        raise IllegalMove(msg("step {direction}: that leaves the map", direction=direction), "off_map")
     if target in board.ship_cells(state):
-        raise IllegalMove(f"step {direction}: another ship is there", "cell_taken")
+        raise IllegalMove(msg("step {direction}: another ship is there", direction=direction), "cell_taken")
     state = state.with_ship(state.turn.seat, at=target)
     return state.with_turn(steps=state.turn.steps - 1)
 
@@ -155,11 +156,11 @@ def step_ship(state: State, move: Move) -> State:
 def buy_steps(state: State, move: Move) -> State:
     _on_map_or_refuse(state, move)
     if state.turn.bought:
-        raise IllegalMove("buy_steps: extra steps are bought once a turn", "already_bought")
+        raise IllegalMove(msg("buy_steps: extra steps are bought once a turn"), "already_bought")
     cost = bag(BOUGHT_STEPS_COST)
     if not bag_covers(mover(state).stores, cost):
         raise IllegalMove(
-            "buy_steps: it costs one radioactive and you have none", "not_enough_resources"
+            msg("buy_steps: it costs one radioactive and you have none"), "not_enough_resources"
         )
     state = pay(state, cost)
     return state.with_turn(bought=True, steps=state.turn.steps + BOUGHT_STEPS)
@@ -169,15 +170,14 @@ def _tile_to_take(state: State, move: Move, kind: dict, wants_section: bool) -> 
     _on_map_or_refuse(state, move)
     tile = _tile_under(state)
     if tile is None:
-        raise IllegalMove(f"{move['type']}: there is no tile under your ship", "no_tile")
+        raise IllegalMove(msg("{type}: there is no tile under your ship", type=move['type']), "no_tile")
     if tile not in kind:
         what = "a ship section" if wants_section else "an asteroid"
-        raise IllegalMove(f"{move['type']}: {tile} under your ship is not {what}", "wrong_tile")
+        raise IllegalMove(msg("{type}: {tile} under your ship is not {what}", type=move['type'], tile=tile, what=what), "wrong_tile")
     blocker = _retrieval_blocker(state, wants_section)
     if blocker is not None:
         raise IllegalMove(
-            f"{move['type']}: a turn takes {ASTEROIDS_PER_TURN} asteroids "
-            f"or {SECTIONS_PER_TURN} section",
+            msg("{type}: a turn takes {asteroids_per_turn} asteroids or {sections_per_turn} section", type=move['type'], asteroids_per_turn=ASTEROIDS_PER_TURN, sections_per_turn=SECTIONS_PER_TURN),
             blocker,
         )
     return tile
@@ -210,9 +210,9 @@ def connect(state: State, move: Move) -> State:
     verdict, cost = joint_cost(ship.parts, SECTIONS[tile], place, rotation)
     named = f"connect {tile} at {list(place)} turned {rotation}"
     if verdict != "ok":
-        raise IllegalMove(f"{named}: {_JOINT_REASONS[verdict]}", verdict)
+        raise IllegalMove(msg("{named}: {joint_reasons}", named=named, joint_reasons=_JOINT_REASONS[verdict]), verdict)
     if not bag_covers(ship.stores, cost):
-        raise IllegalMove(f"{named}: the joints cost more than you have", "not_enough_resources")
+        raise IllegalMove(msg("{named}: the joints cost more than you have", named=named), "not_enough_resources")
     part = Part(place[0], place[1], tile, rotation, state.turn.number)
     state = pay(_clear_under(state, gone=False), cost)
     state = state.with_ship(state.turn.seat, parts=(*ship.parts, part))

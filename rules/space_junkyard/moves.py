@@ -11,6 +11,7 @@ from rules.errors import IllegalMove, MalformedMove
 from rules.notation import fields_text, value_text
 from rules.space_junkyard import board
 from rules.space_junkyard.state import State
+from rules.words import msg
 
 
 def place_field(move: Move, key: str = "at") -> tuple[int, int]:
@@ -23,10 +24,17 @@ def entry_field(state: State, move: Move) -> str:
     entry = move.get("entry")
     shaped = isinstance(entry, str) and entry[:1] in board.OPPOSITE_SIDE and entry[1:].isdigit()
     if not shaped:
-        raise MalformedMove(f'{move["type"]} needs "entry" like "N3", not {entry!r}', "bad_entry")
+        raise MalformedMove(
+            msg('{type} needs "entry" like "N3", not {entry!r}', type=move["type"], entry=entry), "bad_entry"
+        )
     if board.parse_entry(entry, state.size) is None:
         raise IllegalMove(
-            f"{move['type']} {entry}: the map has lines 1 to {state.size} on each side",
+            msg(
+                "{type} {entry}: the map has lines 1 to {size} on each side",
+                type=move["type"],
+                entry=entry,
+                size=state.size,
+            ),
             "out_of_range",
         )
     return entry

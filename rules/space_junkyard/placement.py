@@ -9,6 +9,7 @@ from rules.errors import IllegalMove
 from rules.space_junkyard import board
 from rules.space_junkyard.state import RESOURCES_PHASE, State, Turn
 from rules.values import evolve
+from rules.words import msg
 
 
 def start_moves(state: State) -> list[Move]:
@@ -24,7 +25,7 @@ def place_ship(state: State, move: Move) -> State:
     corner = fields.choice(move, "corner", board.CORNER_NAMES, "bad_corner")
     cell = board.corner_cell(corner, state.size)
     if cell in board.ship_cells(state):
-        raise IllegalMove(f"place {corner}: another ship is on that corner", "corner_taken")
+        raise IllegalMove(msg("place {corner}: another ship is on that corner", corner=corner), "corner_taken")
     return next_placement(state.with_ship(state.turn.seat, at=cell))
 
 

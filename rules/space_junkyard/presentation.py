@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.presentation import COLOUR_NAMES, SEAT_COLOURS, item, panel
-from rules.words import msg, nmsg
 from rules.space_junkyard.ship import capacity, score
 from rules.space_junkyard.state import JUNK_PHASE, MOVE_PHASE, OVER, RESOURCES_PHASE, START_PHASE, State
+from rules.words import msg, nmsg
 
 STORE_NAMES = (msg("radioactive (Y)"), msg("carbon (B)"), msg("metal (R)"))
 PHASE_NAMES = {START_PHASE: msg("placing ships"), RESOURCES_PHASE: msg("resources"), MOVE_PHASE: msg("movement"),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rules import text as text_board
-from rules.words import msg
 from rules.space_junkyard.data import ASTEROIDS, CLOSED, RESOURCES, SHIP_PARTS
 from rules.space_junkyard.ship import Part, by_place, capacity, part_edges, score
 from rules.space_junkyard.state import (
@@ -15,6 +14,7 @@ from rules.space_junkyard.state import (
     State,
     forbidden_entries,
 )
+from rules.words import msg
 
 _PHASES = {
     START_PHASE: "start",

@@ -11,6 +11,7 @@ from rules.space_junkyard.flow import gain, mover, pay
 from rules.space_junkyard.moves import place_field
 from rules.space_junkyard.ship import Part, bag, capacity, working
 from rules.space_junkyard.state import MOVE_PHASE, State
+from rules.words import msg
 
 
 def _working_part(state: State, place: tuple[int, int], move: Move) -> Part:
@@ -21,10 +22,10 @@ def _working_part(state: State, place: tuple[int, int], move: Move) -> Part:
     joined = any((part.x, part.y) == place for part in ship.parts)
     if joined:
         raise IllegalMove(
-            f"{move['type']} at {list(place)}: that section works from next turn", "not_working_yet"
+            msg("{type} at {place}: that section works from next turn", type=move['type'], place=list(place)), "not_working_yet"
         )
     raise IllegalMove(
-        f"{move['type']} at {list(place)}: no section of your ship there", "no_section_there"
+        msg("{type} at {place}: no section of your ship there", type=move['type'], place=list(place)), "no_section_there"
     )
 
 
@@ -82,15 +83,15 @@ def produce(state: State, move: Move) -> State:
     printed = SHIP_PARTS[part.tile].produce
     if not printed:
         raise IllegalMove(
-            f"produce at {list(place)}: that section produces nothing", "no_production"
+            msg("produce at {place}: that section produces nothing", place=list(place)), "no_production"
         )
     if place in state.turn.produced:
         raise IllegalMove(
-            f"produce at {list(place)}: it has produced this turn", "already_produced"
+            msg("produce at {place}: it has produced this turn", place=list(place)), "already_produced"
         )
     if colour not in printed:
         raise IllegalMove(
-            f"produce {colour} at {list(place)}: it makes {'/'.join(printed)}", "wrong_resource"
+            msg("produce {colour} at {place}: it makes {printed}", colour=colour, place=list(place), printed='/'.join(printed)), "wrong_resource"
         )
     state = state.with_turn(produced=(*state.turn.produced, place))
     return gain(state, bag(colour))
@@ -106,7 +107,7 @@ def convert(state: State, move: Move) -> State:
             "not_enough_resources": "nothing to convert",
             "no_room": "no room to store what it makes",
         }
-        raise IllegalMove(f"convert at {list(place)}: {reasons[blocker]}", blocker)
+        raise IllegalMove(msg("convert at {place}: {reasons}", place=list(place), reasons=reasons[blocker]), blocker)
     source, target = SHIP_PARTS[part.tile].convert
     state = pay(state, bag(source))
     return gain(state, bag(target))

@@ -24,14 +24,8 @@ from rules.space_junkyard.movement import (
 )
 from rules.space_junkyard.placement import place_ship, start_moves
 from rules.space_junkyard.resources import convert, end_resources, produce, resource_moves
-from rules.space_junkyard.state import (
-    JUNK_PHASE,
-    MOVE_PHASE,
-    OVER,
-    RESOURCES_PHASE,
-    START_PHASE,
-    State,
-)
+from rules.space_junkyard.state import JUNK_PHASE, MOVE_PHASE, OVER, RESOURCES_PHASE, START_PHASE, State
+from rules.words import msg
 
 _LEGAL: dict[str, Callable[[State], list[Move]]] = {
     START_PHASE: start_moves,
@@ -76,16 +70,29 @@ def apply_move(state: State, seat: int, move: Any) -> State:
     handler = _HANDLERS.get(move["type"])
     if handler is None:
         known = ", ".join(_HANDLERS)
-        raise MalformedMove(f"no move type {move['type']!r}; known: {known}", "unknown_move_type")
+        raise MalformedMove(
+            msg("no move type {type!r}; known: {known}", type=move["type"], known=known), "unknown_move_type"
+        )
     if state.turn.phase == OVER:
-        raise IllegalMove(f"{move['type']}: the game is over", "game_over")
+        raise IllegalMove(msg("{type}: the game is over", type=move["type"]), "game_over")
     if seat != state.turn.seat:
-        raise NotYourTurn(f"{move['type']}: it is seat {state.turn.seat}'s turn, not seat {seat}'s")
+        raise NotYourTurn(
+            msg(
+                "{type}: it is seat {seat}'s turn, not seat {seat2}'s",
+                type=move["type"],
+                seat=state.turn.seat,
+                seat2=seat,
+            )
+        )
     phase, apply_it = handler
     if phase != state.turn.phase:
         raise IllegalMove(
-            f"{move['type']}: that belongs to the {_PHASE_NAMES[phase]} phase, "
-            f"and this is the {_PHASE_NAMES[state.turn.phase]} phase",
+            msg(
+                "{type}: that belongs to the {phase_names} phase, and this is the {phase_names2} phase",
+                type=move["type"],
+                phase_names=_PHASE_NAMES[phase],
+                phase_names2=_PHASE_NAMES[state.turn.phase],
+            ),
             "wrong_phase",
         )
     return apply_it(state, move)

@@ -139,10 +139,10 @@ class Terrafex(Rules):
     def apply(self, state: State, seat: int, move: dict[str, Any]) -> State:
         require_mapping(move)
         if turns.is_over(state):
-            raise IllegalMove("the game is over", "game_over")
+            raise IllegalMove(msg("the game is over"), "game_over")
         if seat != turns.actor(state):
             acting = turns.actor(state)
-            message = f"seat {seat} may not play {move['type']!r} now: seat {acting} is to act"
+            message = msg("seat {seat} may not play {type!r} now: seat {acting} is to act", seat=seat, type=move['type'], acting=acting)
             raise NotYourTurn(message)
         return turns.apply_move(state, move)
 
@@ -165,7 +165,7 @@ class Terrafex(Rules):
     def timeout_move(self, state: State, seat: int) -> dict[str, Any]:
         moves = self.legal_moves(state, seat)
         if not moves:
-            raise NotYourTurn(f"seat {seat} is not to act")
+            raise NotYourTurn(msg("seat {seat} is not to act", seat=seat))
         return moves[0]
 
     def forfeit(self, state: State, seat: int) -> State:

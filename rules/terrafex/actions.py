@@ -11,26 +11,9 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from rules.errors import IllegalMove
-from rules.terrafex.board import (
-    NEIGHBOURS,
-    STEP,
-    Work,
-    coords,
-    describe_square,
-    piece_name,
-    pool_slot,
-)
-from rules.terrafex.data import (
-    COLS,
-    DIRECTIONS,
-    FIRE,
-    FOREST,
-    GLACIER,
-    LARGEST,
-    MOUNTAIN,
-    SIZE_NAMES,
-    SIZES,
-)
+from rules.terrafex.board import NEIGHBOURS, STEP, Work, coords, describe_square, piece_name, pool_slot
+from rules.terrafex.data import COLS, DIRECTIONS, FIRE, FOREST, GLACIER, LARGEST, MOUNTAIN, SIZE_NAMES, SIZES
+from rules.words import msg
 
 
 def _beside_large(board, square: int, colour: str) -> bool:
@@ -58,11 +41,11 @@ def grow(work: Work, square: int, colour: str) -> None:
     noun = "forest" if colour == FOREST else "mountain"
     where = describe_square(square)
     if cell is None or cell[0] != colour:
-        raise IllegalMove(f"there is no {noun} at {where} to grow", f"not_a_{noun}")
+        raise IllegalMove(msg("there is no {noun} at {where} to grow", noun=noun, where=where), f"not_a_{noun}")
     if cell[1] == LARGEST:
-        raise IllegalMove(f"the {noun} at {where} is large and cannot grow", "already_large")
+        raise IllegalMove(msg("the {noun} at {where} is large and cannot grow", noun=noun, where=where), "already_large")
     if cell[2]:
-        raise IllegalMove(f"the forest at {where} is frosted and cannot grow", "frosted")
+        raise IllegalMove(msg("the forest at {where} is frosted and cannot grow", where=where), "frosted")
     work.release(colour, cell[1])
     work.take(colour, cell[1] + 1)
     work.board[square] = (colour, cell[1] + 1, 0)
@@ -71,10 +54,10 @@ def grow(work: Work, square: int, colour: str) -> None:
 def play_small(work: Work, square: int, colour: str, spread: bool) -> None:
     """Start (anywhere empty) or spread (empty and next to a large piece of the colour)."""
     if work.board[square] is not None:
-        raise IllegalMove(f"{describe_square(square)} is occupied", "square_occupied")
+        raise IllegalMove(msg("{square} is occupied", square=describe_square(square)), "square_occupied")
     if spread and not _beside_large(work.board, square, colour):
         raise IllegalMove(
-            f"{describe_square(square)} is not next to a large {colour} piece to spread from",
+            msg("{square} is not next to a large {colour} piece to spread from", square=describe_square(square), colour=colour),
             "not_beside_large",
         )
     work.take(colour, 1)
@@ -149,11 +132,11 @@ def mountain_moves(work: Work) -> list[dict[str, Any]]:
 def take_fire(work: Work, size: int) -> None:
     """The mover's half: take the red piece from the pool, if it can be played anywhere."""
     if not work.pool[pool_slot(FIRE, size)]:
-        raise IllegalMove(f"no {piece_name(FIRE, size)} piece in the pool", "supply_empty")
+        raise IllegalMove(msg("no {piece_name} piece in the pool", piece_name=piece_name(FIRE, size)), "supply_empty")
     work.pool[pool_slot(FIRE, size)] -= 1
     if not any(True for _ in fire_squares(work, size)):
         raise IllegalMove(
-            f"a {piece_name(FIRE, size)} fire could not be played anywhere", "fire_has_no_place"
+            msg("a {piece_name} fire could not be played anywhere", piece_name=piece_name(FIRE, size)), "fire_has_no_place"
         )
 
 
@@ -163,7 +146,7 @@ def place_fire(work: Work, square: int, size: int) -> None:
     if cell is None:
         if size != 1:
             raise IllegalMove(
-                f"only a small fire starts on an empty square like {describe_square(square)}",
+                msg("only a small fire starts on an empty square like {square}", square=describe_square(square)),
                 "start_needs_small",
             )
         work.board[square] = (FIRE, 1, 0)
@@ -175,7 +158,7 @@ def place_fire(work: Work, square: int, size: int) -> None:
         _burn_forest(work, square, cell[1], size)
     else:
         raise IllegalMove(
-            f"a fire may not be played on the {cell[0]} piece at {describe_square(square)}",
+            msg("a fire may not be played on the {cell} piece at {square}", cell=cell[0], square=describe_square(square)),
             "fire_cannot_go_there",
         )
 
@@ -183,8 +166,7 @@ def place_fire(work: Work, square: int, size: int) -> None:
 def _grow_fire(work: Work, square: int, fire: int, size: int) -> None:
     if fire != size - 1:
         raise IllegalMove(
-            f"a {piece_name(FIRE, size)} fire can grow only a fire one size smaller, not the one at"
-            f" {describe_square(square)}",
+            msg("a {piece_name} fire can grow only a fire one size smaller, not the one at {square}", piece_name=piece_name(FIRE, size), square=describe_square(square)),
             "grow_one_size",
         )
     work.release(FIRE, fire)  # the replaced fire goes to the fire pit

@@ -24,6 +24,7 @@ from rules.terrafex.data import (
     SIZES,
     SUPPLY,
 )
+from rules.words import msg
 
 SQUARES = ROWS * COLS
 OFF = -1
@@ -148,5 +149,5 @@ class Work:
             self.pit[size - 1] -= 1
         else:
             where = "pool or fire pit" if pit_too else "pool"
-            message = f"no {piece_name(colour, size)} piece left in the {where}"
+            message = msg("no {piece_name} piece left in the {where}", piece_name=piece_name(colour, size), where=where)
             raise IllegalMove(message, "supply_empty")

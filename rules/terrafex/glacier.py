@@ -12,14 +12,7 @@ from itertools import permutations
 from typing import Any, Iterator, NamedTuple
 
 from rules.errors import IllegalMove
-from rules.terrafex.board import (
-    OFF,
-    STEP,
-    Work,
-    coords,
-    describe_square,
-    direction_between,
-)
+from rules.terrafex.board import OFF, STEP, Work, coords, describe_square, direction_between
 from rules.terrafex.data import (
     DIRECTIONS,
     FIRE,
@@ -32,6 +25,7 @@ from rules.terrafex.data import (
     SIZE_NAMES,
 )
 from rules.terrafex.moves import Placement
+from rules.words import msg
 
 MOVER_COLOURS = (MOUNTAIN, GLACIER)  # what a glacier may move away from (or the edge)
 
@@ -58,15 +52,14 @@ def move_problem(board, source: int, direction: str) -> IllegalMove | None:
         return None
     cell, where = board[source], describe_square(source)
     if cell is None or cell[0] != GLACIER:
-        return IllegalMove(f"there is no glacier at {where} to move", "not_a_glacier")
+        return IllegalMove(msg("there is no glacier at {where} to move", where=where), "not_a_glacier")
     if STEP[direction][source] == OFF:
-        message = f"the glacier at {where} cannot move {direction} off the board"
+        message = msg("the glacier at {where} cannot move {direction} off the board", where=where, direction=direction)
         return IllegalMove(message, "off_board")
     behind = STEP[OPPOSITE[direction]][source]
     if behind != OFF and (board[behind] is None or board[behind][0] not in MOVER_COLOURS):
         return IllegalMove(
-            f"the glacier at {where} may move {direction} only away from a mountain, a glacier"
-            " or the edge",
+            msg("the glacier at {where} may move {direction} only away from a mountain, a glacier or the edge", where=where, direction=direction),
             "not_moving_away",
         )
     return None
@@ -171,8 +164,7 @@ def _push_mountain(work: Work, size: int, forest: int, target: int, direction: s
     landing = STEP[direction][STEP[direction][target]] if STEP[direction][target] != OFF else OFF
     if landing == OFF or work.board[landing] is not None:
         raise IllegalMove(
-            f"the small mountain at {describe_square(target)} can be pushed only to an empty square"
-            " two beyond it on the board",
+            msg("the small mountain at {target} can be pushed only to an empty square two beyond it on the board", target=describe_square(target)),
             "push_blocked",
         )
     work.board[landing] = (MOUNTAIN, 1, 0)
@@ -199,8 +191,7 @@ def _split_at_mountain(
     )
     if len(squares) < len(pieces):
         raise IllegalMove(
-            f"{len(pieces)} glaciers cannot be played one a square round the mountain at"
-            f" {describe_square(target)}",
+            msg("{pieces_count} glaciers cannot be played one a square round the mountain at {target}", pieces_count=len(pieces), target=describe_square(target)),
             "no_room_to_split",
         )
     return Split(target, pieces, squares)
@@ -217,8 +208,7 @@ def resolve(
     if split is None:
         if place:
             raise IllegalMove(
-                f"the glacier arriving at {describe_square(target)} does not split:"
-                " nothing to place",
+                msg("the glacier arriving at {target} does not split: nothing to place", target=describe_square(target)),
                 "placements_not_wanted",
             )
         return
@@ -232,20 +222,19 @@ def _check_placements(split: Split, place: tuple[Placement, ...] | None) -> None
     where = describe_square(split.mountain)
     wanted = "+".join(SIZE_NAMES[p] for p in split.pieces)
     if not place:
-        message = f"say where the glaciers ({wanted}) go round the mountain at {where}"
+        message = msg("say where the glaciers ({wanted}) go round the mountain at {where}", wanted=wanted, where=where)
         raise IllegalMove(message, "placements_needed")
     if tuple(sorted(p.size for p in place)) != split.pieces:
-        message = f"the glacier splits into {wanted} at the mountain at {where}"
+        message = msg("the glacier splits into {wanted} at the mountain at {where}", wanted=wanted, where=where)
         raise IllegalMove(message, "wrong_split_sizes")
     squares = [p.square for p in place]
     if len(set(squares)) != len(squares):
-        message = f"no more than one glacier a square round the mountain at {where}"
+        message = msg("no more than one glacier a square round the mountain at {where}", where=where)
         raise IllegalMove(message, "square_used_twice")
     for square in squares:
         if square not in split.squares:
             raise IllegalMove(
-                f"{describe_square(square)} is not beside the mountain at {where}"
-                " (or is the square beyond it)",
+                msg("{square} is not beside the mountain at {where} (or is the square beyond it)", square=describe_square(square), where=where),
                 "not_beside_mountain",
             )
 

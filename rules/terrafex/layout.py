@@ -13,16 +13,8 @@ from typing import Any
 
 from rules.errors import InvalidOptions
 from rules.terrafex.board import SQUARES, full_supply, pool_slot, square_at
-from rules.terrafex.data import (
-    COLOURS,
-    COLS,
-    FOREST,
-    GLACIER,
-    LAYOUTS,
-    ROWS,
-    SIZE_BY_NAME,
-    SUPPLY,
-)
+from rules.terrafex.data import COLOURS, COLS, FOREST, GLACIER, LAYOUTS, ROWS, SIZE_BY_NAME, SUPPLY
+from rules.words import msg
 
 Piece = tuple[int, int, int, str]  # row, col, size, colour
 
@@ -35,10 +27,10 @@ def layout_pieces(value: Any) -> tuple[Piece, ...]:
     """The pieces of a valid layout; InvalidOptions naming what is wrong otherwise."""
     if isinstance(value, int) and not isinstance(value, bool):
         if value not in LAYOUTS:
-            _fail(f"is 1, 2 or a list of pieces, not {value}", "unknown_layout")
+            _fail(msg("is 1, 2 or a list of pieces, not {value}", value=value), "unknown_layout")
         return LAYOUTS[value]
     if not isinstance(value, list) or not value:
-        _fail(f"is 1, 2 or a non-empty list of pieces, not {value!r}", "unknown_layout")
+        _fail(msg("is 1, 2 or a non-empty list of pieces, not {value!r}", value=value), "unknown_layout")
     pieces = tuple(_read_piece(item) for item in value)
     _check_layout(pieces)
     return pieces
@@ -49,16 +41,16 @@ def _read_piece(item: Any) -> Piece:
         item = dict(zip(("row", "col", "size", "colour"), item))
     if not isinstance(item, dict) or set(item) != {"row", "col", "size", "colour"}:
         shapes = '{"row", "col", "size", "colour"} or [row, col, size, colour]'
-        _fail(f"each piece is {shapes}, not {item!r}", "bad_piece")
+        _fail(msg("each piece is {shapes}, not {item!r}", shapes=shapes, item=item), "bad_piece")
     row, col, size, colour = item["row"], item["col"], item["size"], item["colour"]
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
-        _fail(f"row and col of {item!r} are whole numbers", "bad_piece")
+        _fail(msg("row and col of {item!r} are whole numbers", item=item), "bad_piece")
     if not (0 <= row < ROWS and 0 <= col < COLS):
-        _fail(f"piece {item!r} is off the 7x8 board", "off_board")
+        _fail(msg("piece {item!r} is off the 7x8 board", item=item), "off_board")
     if not isinstance(size, str) or size not in SIZE_BY_NAME:
-        _fail(f'size of {item!r} is "S", "M" or "L"', "bad_size")
+        _fail(msg('size of {item!r} is "S", "M" or "L"', item=item), "bad_size")
     if colour not in COLOURS:
-        _fail(f"colour of {item!r} is one of {', '.join(COLOURS)}", "bad_colour")
+        _fail(msg("colour of {item!r} is one of {colours}", item=item, colours=", ".join(COLOURS)), "bad_colour")
     return row, col, SIZE_BY_NAME[size], colour
 
 
@@ -66,16 +58,22 @@ def _check_layout(pieces: tuple[Piece, ...]) -> None:
     squares = Counter((row, col) for row, col, _, _ in pieces)
     taken = [square for square, count in squares.items() if count > 1]
     if taken:
-        _fail(f"square {list(taken[0])} holds more than one piece", "square_taken")
+        _fail(msg("square {taken} holds more than one piece", taken=list(taken[0])), "square_taken")
     colours = {colour for _, _, _, colour in pieces}
     if GLACIER not in colours:
-        _fail("needs at least one glacier (blue piece)", "needs_glacier")
+        _fail(msg("needs at least one glacier (blue piece)"), "needs_glacier")
     if FOREST not in colours:
-        _fail("needs at least one forest (green piece)", "needs_forest")
+        _fail(msg("needs at least one forest (green piece)"), "needs_forest")
     kinds = Counter((colour, size) for _, _, size, colour in pieces)
     for (colour, size), count in kinds.items():
         if count > SUPPLY[size]:
-            message = f"uses {count} size-{size} {colour} pieces; there are {SUPPLY[size]}"
+            message = msg(
+                "uses {number} size-{size} {colour} pieces; there are {supply}",
+                number=count,
+                size=size,
+                colour=colour,
+                supply=SUPPLY[size],
+            )
             _fail(message, "not_enough_pieces")
 
 

@@ -12,6 +12,7 @@ from rules.errors import IllegalMove, MalformedMove
 from rules.notation import fields_text, value_text
 from rules.terrafex.board import coords, square_at
 from rules.terrafex.data import COLS, DIRECTIONS, ROWS, SIZE_BY_NAME, SIZE_NAMES
+from rules.words import msg
 
 
 class Placement(NamedTuple):
@@ -26,11 +27,15 @@ def read_square(move: dict[str, Any], key: str) -> int:
     value = fields.present(move, key)
     shaped = isinstance(value, (list, tuple)) and len(value) == 2
     if not (shaped and all(map(fields.is_whole, value))):
-        message = f'"{key}" of a {move["type"]!r} move is [row, col], not {value!r}'
+        message = msg(
+            '"{key}" of a {type!r} move is [row, col], not {value!r}', key=key, type=move["type"], value=value
+        )
         raise MalformedMove(message, "bad_square")
     row, col = value
     if not (0 <= row < ROWS and 0 <= col < COLS):
-        message = f'"{key}" {value} of a {move["type"]!r} move is off the 7x8 board'
+        message = msg(
+            '"{key}" {value} of a {type!r} move is off the 7x8 board', key=key, value=value, type=move["type"]
+        )
         raise IllegalMove(message, "off_board")
     return square_at(row, col)
 
@@ -38,7 +43,9 @@ def read_square(move: dict[str, Any], key: str) -> int:
 def read_size(move: dict[str, Any], key: str = "size") -> int:
     value = fields.present(move, key)
     if not isinstance(value, str) or value not in SIZE_BY_NAME:
-        message = f'"{key}" of a {move["type"]!r} move is "S", "M" or "L", not {value!r}'
+        message = msg(
+            '"{key}" of a {type!r} move is "S", "M" or "L", not {value!r}', key=key, type=move["type"], value=value
+        )
         raise MalformedMove(message, "bad_size")
     return SIZE_BY_NAME[value]
 
@@ -48,7 +55,13 @@ def read_choice(move: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str
     if not isinstance(value, str) or value not in allowed:
         names = ", ".join(allowed)
         code = "bad_direction" if key == "dir" else "unknown_action"
-        message = f'"{key}" of a {move["type"]!r} move is one of {names}, not {value!r}'
+        message = msg(
+            '"{key}" of a {type!r} move is one of {names}, not {value!r}',
+            key=key,
+            type=move["type"],
+            names=names,
+            value=value,
+        )
         raise MalformedMove(message, code)
     return value
 
@@ -63,12 +76,12 @@ def read_placements(move: dict[str, Any]) -> tuple[Placement, ...] | None:
     if value is None:
         return None
     if not isinstance(value, list):
-        message = f'"place" of a {move["type"]!r} move is a list, not {value!r}'
+        message = msg('"place" of a {type!r} move is a list, not {value!r}', type=move["type"], value=value)
         raise MalformedMove(message, "bad_placements")
     placements = []
     for item in value:
         if not isinstance(item, dict):
-            raise MalformedMove(f'each "place" entry is an object, not {item!r}', "bad_placements")
+            raise MalformedMove(msg('each "place" entry is an object, not {item!r}', item=item), "bad_placements")
         item = {**item, "type": move["type"]}  # so nested messages still name the move type
         square, size = read_square(item, "to"), read_size(item)
         placements.append(Placement(square, size, read_placements(item)))

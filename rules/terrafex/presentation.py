@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from rules.presentation import cell_name, item, panel
-from rules.words import msg
 from rules.terrafex import turns
 from rules.terrafex.board import SCORE_SIGN, band_owner, coords
 from rules.terrafex.data import ACTIONS, FIRE, FOREST, MOUNTAIN, SIZE_NAMES
 from rules.terrafex.state import State, seat_scores
+from rules.words import msg
 
 PART_NAMES = {FOREST: msg("forests"), MOUNTAIN: msg("mountains"), FIRE: msg("fires")}
 SEAT_NAMES = {"white": msg("White"), "black": msg("Black")}

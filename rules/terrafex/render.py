@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 from rules import text as text_board
-from rules.words import msg
 from rules.terrafex.board import band_owner
-from rules.terrafex.data import (
-    ACTIONS,
-    COLOURS,
-    COLS,
-    FOREST,
-    GLACIER,
-    ROWS,
-    SIZE_NAMES,
-    SIZES,
-)
+from rules.terrafex.data import ACTIONS, COLOURS, COLS, FOREST, GLACIER, ROWS, SIZE_NAMES, SIZES
 from rules.terrafex.state import State, seat_scores
+from rules.words import msg
 
 LETTER = {"green": "g", "yellow": "y", "red": "r", "blue": "b"}
 CELL_WIDTH = 8

@@ -6,16 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.terrafex.board import SQUARES, band_scores, coords, square_at
-from rules.terrafex.data import (
-    ACTIONS,
-    BANDS,
-    COLOURS,
-    FOREST,
-    GLACIER,
-    SIZE_BY_NAME,
-    SIZE_NAMES,
-    SIZES,
-)
+from rules.terrafex.data import ACTIONS, BANDS, COLOURS, FOREST, GLACIER, SIZE_BY_NAME, SIZE_NAMES, SIZES
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,10 @@ from rules.errors import IllegalMove, MalformedMove
 from rules.terrafex import actions, glacier
 from rules.terrafex.board import Work, has_glacier
 from rules.terrafex.data import ACTIONS, FOREST, MOUNTAIN, QUIET_TURN_LIMIT, SIZE_NAMES
-from rules.terrafex.moves import (
-    read_choice,
-    read_direction,
-    read_placements,
-    read_size,
-    read_square,
-)
+from rules.terrafex.moves import read_choice, read_direction, read_placements, read_size, read_square
 from rules.terrafex.state import State
 from rules.values import evolve
+from rules.words import msg
 
 OPTIONS: dict[str, Callable[[Work], Iterable[dict[str, Any]]]] = {
     "forest": actions.forest_moves,
@@ -118,16 +113,16 @@ def apply_move(state: State, move: dict[str, Any]) -> State:
     if state.fire_in_hand:
         if kind != "place_fire":
             if kind not in ACTIONS:
-                raise MalformedMove(f"unknown Terrafex move type {kind!r}", "unknown_move_type")
-            message = f"the {SIZE_NAMES[state.fire_in_hand]} fire in hand must be placed first"
+                raise MalformedMove(msg("unknown Terrafex move type {kind!r}", kind=kind), "unknown_move_type")
+            message = msg("the {size_names} fire in hand must be placed first", size_names=SIZE_NAMES[state.fire_in_hand])
             raise IllegalMove(message, "fire_in_hand")
         return _place_fire(state, move)
     if kind == "place_fire":
-        raise IllegalMove("there is no fire in hand to place", "no_fire_in_hand")
+        raise IllegalMove(msg("there is no fire in hand to place"), "no_fire_in_hand")
     if kind not in ACTIONS:
-        raise MalformedMove(f"unknown Terrafex move type {kind!r}", "unknown_move_type")
+        raise MalformedMove(msg("unknown Terrafex move type {kind!r}", kind=kind), "unknown_move_type")
     if kind in state.done:
-        raise IllegalMove(f"the {kind} action has already been taken this turn", "action_taken")
+        raise IllegalMove(msg("the {kind} action has already been taken this turn", kind=kind), "action_taken")
     return APPLIERS[kind](state, move)
 
 

@@ -59,9 +59,8 @@ from rules.errors import InvalidOptions
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.terrain_vague import data, moves, presentation, render, setup
+from rules.terrain_vague import data, moves, presentation, render, setup, turns, wrestling
 from rules.terrain_vague import state as st
-from rules.terrain_vague import turns, wrestling
 from rules.terrain_vague.state import OVER, State
 from rules.terrain_vague.territory import home_turf_size
 from rules.words import msg
@@ -95,9 +94,9 @@ class TerrainVague(Rules):
 
     def check_options(self, players: int, options: dict[str, Any]) -> None:
         if players != 2 and options["gangs"] != data.DEFAULT_GANG_PAIR:
-            raise InvalidOptions("gangs", "only a 2-player game chooses its gangs")
+            raise InvalidOptions("gangs", msg("only a 2-player game chooses its gangs"))
         if players != 4 and options["to_25"]:
-            raise InvalidOptions("to_25", "playing to 25 hexes needs 4 players")
+            raise InvalidOptions("to_25", msg("playing to 25 hexes needs 4 players"))
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str) -> State:
         return setup.initial_state(players, self.normalize_options(players, options), seed)

@@ -78,12 +78,8 @@ from rules.terrain_vague.moves import (
 )
 from rules.terrain_vague.slingshots import apply_shoot, list_step_4
 from rules.terrain_vague.state import State
-from rules.terrain_vague.wheelbarrows import (
-    apply_big_rip_off,
-    apply_reinforce,
-    apply_rip,
-    list_step_5,
-)
+from rules.terrain_vague.wheelbarrows import apply_big_rip_off, apply_reinforce, apply_rip, list_step_5
+from rules.words import msg
 
 _LISTERS = {2: list_step_2, 3: list_step_3, 4: list_step_4, 5: list_step_5}
 
@@ -110,10 +106,10 @@ def apply_action(state: State, gang: str, move: dict[str, Any]) -> State:
     """The state after the action; checks everything (costs included) before changing anything."""
     kind = move.get("type")
     if kind not in _APPLIERS:
-        raise MalformedMove(f"unknown action type {kind!r}", "unknown_move_type")
+        raise MalformedMove(msg("unknown action type {kind!r}", kind=kind), "unknown_move_type")
     if STEP_OF[kind] != state.step:
         raise IllegalMove(
-            f"{kind} belongs to step {STEP_OF[kind]}, not step {state.step}", "wrong_step"
+            msg("{kind} belongs to step {step_of}, not step {step}", kind=kind, step_of=STEP_OF[kind], step=state.step), "wrong_step"
         )
     return _APPLIERS[kind](state, gang, move)
 

@@ -5,13 +5,14 @@ beaned clubhouse.
 from __future__ import annotations
 
 from rules.errors import IllegalMove
-from rules.terrain_vague import costs
+from rules.terrain_vague import costs, words
 from rules.terrain_vague.data import PAWN_KINDS
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.lines import MOVE, targets
 from rules.terrain_vague.moves import CALL_OUT, REBUILD, hex_field, kind_field
 from rules.terrain_vague.position import added, board_of, check_on_board, current_ledger, owner, pay
 from rules.terrain_vague.state import Pawn, State
+from rules.words import msg
 
 
 def rebuild_hexes(state: State, gang: str) -> list[Hex]:
@@ -41,11 +42,11 @@ def check_destination(state: State, gang: str, to: Hex, move: dict) -> None:
     """The codes shared by call-out, rebuild and moves: the destination itself."""
     check_on_board(state, to, move)
     if to == CENTRE:
-        raise IllegalMove(f"{move['type']}: no piece may stay on the Toxic Waste", "toxic_waste")
+        raise IllegalMove(msg("{type}: no piece may stay on the Toxic Waste", type=move['type']), "toxic_waste")
     if to in state.occupants:
-        raise IllegalMove(f"{move['type']}: {to_json(to)} is occupied", "occupied")
+        raise IllegalMove(msg("{type}: {to} is occupied", type=move['type'], to=to_json(to)), "occupied")
     if owner(state, to) != gang:
-        raise IllegalMove(f"{move['type']}: {to_json(to)} is not {gang}'s turf", "not_own_turf")
+        raise IllegalMove(msg("{type}: {to} is not {gang}'s turf", type=move['type'], to=to_json(to), gang=words.gang(gang)), "not_own_turf")
 
 
 def apply_call_out(state: State, gang: str, move: dict) -> State:
@@ -53,18 +54,18 @@ def apply_call_out(state: State, gang: str, move: dict) -> State:
     clubhouse = state.clubhouses.get(gang)
     if clubhouse is None:
         raise IllegalMove(
-            f"call_out: {gang}'s clubhouse is destroyed; rebuild it", "clubhouse_destroyed"
+            msg("call_out: {gang}'s clubhouse is destroyed; rebuild it", gang=words.gang(gang)), "clubhouse_destroyed"
         )
     if gang in current_ledger(state).rebuilt:
-        raise IllegalMove(f"call_out: {gang} rebuilt its clubhouse this step", "rebuilt_this_step")
+        raise IllegalMove(msg("call_out: {gang} rebuilt its clubhouse this step", gang=words.gang(gang)), "rebuilt_this_step")
     if state.reserve(gang, kind) <= 0:
-        raise IllegalMove(f"call_out: {gang} has no {kind} in reserve", "none_in_reserve")
+        raise IllegalMove(msg("call_out: {gang} has no {kind} in reserve", gang=words.gang(gang), kind=words.piece(kind)), "none_in_reserve")
     check_destination(state, gang, to, move)
     if to not in _call_out_hexes(state, gang):
         raise IllegalMove(
-            f"call_out: {to_json(to)} is not in range of the clubhouse", "out_of_range"
+            msg("call_out: {to} is not in range of the clubhouse", to=to_json(to)), "out_of_range"
         )
-    points = pay(state, gang, costs.CALL_OUT[kind], f"calling out a {kind}")
+    points = pay(state, gang, costs.CALL_OUT[kind], msg("calling out a {kind}", kind=words.piece(kind)))
     return state.with_(
         pawns=state.pawns.set(to, Pawn(gang, kind)),
         reserves=state.reserves.add((gang, kind), -1),
@@ -76,9 +77,9 @@ def apply_call_out(state: State, gang: str, move: dict) -> State:
 def apply_rebuild(state: State, gang: str, move: dict) -> State:
     to = hex_field(move, "to")
     if state.clubhouses.get(gang) is not None:
-        raise IllegalMove(f"rebuild: {gang}'s clubhouse is standing", "clubhouse_standing")
+        raise IllegalMove(msg("rebuild: {gang}'s clubhouse is standing", gang=words.gang(gang)), "clubhouse_standing")
     check_destination(state, gang, to, move)
-    points = pay(state, gang, costs.REBUILD_CLUBHOUSE, "rebuilding the clubhouse")
+    points = pay(state, gang, costs.REBUILD_CLUBHOUSE, msg("rebuilding the clubhouse"))
     ledger = current_ledger(state)
     return state.with_(
         clubhouses=state.clubhouses.set(gang, to),

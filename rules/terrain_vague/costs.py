@@ -6,15 +6,7 @@ cost nothing. Logic reads these tables and never holds a number itself.
 
 from __future__ import annotations
 
-from rules.terrain_vague.data import (
-    BIG_BROTHER,
-    CLUBHOUSE,
-    LID,
-    SLINGSHOT,
-    TOUGH,
-    WHEELBARROW,
-    WIMPY,
-)
+from rules.terrain_vague.data import BIG_BROTHER, CLUBHOUSE, LID, SLINGSHOT, TOUGH, WHEELBARROW, WIMPY
 
 # Step 2: calling out one pawn from the reserve. Rebuilding a beaned clubhouse is free.
 CALL_OUT = {WHEELBARROW: 2, SLINGSHOT: 2, LID: 3, BIG_BROTHER: 4}

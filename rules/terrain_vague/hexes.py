@@ -15,6 +15,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from rules.words import msg
+
 Hex = tuple[int, int]
 
 CENTRE: Hex = (0, 0)
@@ -121,5 +123,5 @@ def from_json(value: Any) -> Hex:
         or len(value) != 2
         or any(isinstance(c, bool) or not isinstance(c, int) for c in value)
     ):
-        raise ValueError(f"a hex is a list [q, r] of two whole numbers, not {value!r}")
+        raise ValueError(msg("a hex is a list [q, r] of two whole numbers, not {value!r}", value=value))
     return (value[0], value[1])

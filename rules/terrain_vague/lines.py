@@ -34,6 +34,7 @@ from typing import Mapping
 
 from rules.terrain_vague.data import CLUBHOUSE
 from rules.terrain_vague.hexes import DIRECTIONS, Hex
+from rules.words import msg
 
 MOVE = "move"
 PROTECT = "protect"
@@ -244,7 +245,7 @@ def _line_targets(board: Board, gang: str, kind: str, start: Hex) -> set[Hex]:
         return _rip_lines(board, gang, start)
     if kind == CLEAN:
         return _clean_lines(board, gang, start)
-    raise ValueError(f"unknown kind of action {kind!r}")
+    raise ValueError(msg("unknown kind of action {kind!r}", kind=kind))
 
 
 def direct_targets(board: Board, gang: str, kind: str, start: Hex) -> frozenset[Hex]:

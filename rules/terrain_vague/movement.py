@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from rules.errors import IllegalMove
-from rules.terrain_vague import costs
+from rules.terrain_vague import costs, words
 from rules.terrain_vague.call_out import check_destination, rebuild_hexes
 from rules.terrain_vague.data import BIG_BROTHER, CLUBHOUSE, PAWN_KINDS, TOUGH
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
@@ -24,6 +24,7 @@ from rules.terrain_vague.position import (
     unchanged,
 )
 from rules.terrain_vague.state import Pawn, State
+from rules.words import msg
 
 
 def _clubhouse_destinations(state: State, gang: str) -> list[Hex]:
@@ -57,7 +58,7 @@ def list_step_3(state: State, gang: str) -> list[dict]:
 def _not_moved(ledger: Ledger, hex_: Hex, move: dict) -> None:
     if hex_ in ledger.moved:
         raise IllegalMove(
-            f"{move['type']}: the piece on {to_json(hex_)} already acted this step",
+            msg("{type}: the piece on {hex} already acted this step", type=move['type'], hex=to_json(hex_)),
             "already_moved",
         )
 
@@ -72,10 +73,10 @@ def apply_move(state: State, gang: str, move: dict) -> State:
     check_destination(state, gang, to, move)
     if to not in targets(board_of(state), gang, MOVE, start):
         raise IllegalMove(
-            f"move: {to_json(to)} is not in range of {to_json(start)} along a clear line",
+            msg("move: {to} is not in range of {start} along a clear line", to=to_json(to), start=to_json(start)),
             "out_of_range",
         )
-    points = pay(state, gang, costs.MOVE[pawn.kind], f"moving a {pawn.kind}")
+    points = pay(state, gang, costs.MOVE[pawn.kind], msg("moving a {kind}", kind=words.piece(pawn.kind)))
     return state.with_(
         pawns=state.pawns.without(start).set(to, pawn),
         points=points,
@@ -88,7 +89,7 @@ def _apply_clubhouse_move(
 ) -> State:
     _not_moved(ledger, start, move)
     check_destination(state, gang, to, move)
-    points = pay(state, gang, costs.MOVE[CLUBHOUSE], "moving the clubhouse")
+    points = pay(state, gang, costs.MOVE[CLUBHOUSE], msg("moving the clubhouse"))
     return state.with_(
         clubhouses=state.clubhouses.set(gang, to),
         points=points,
@@ -113,24 +114,24 @@ def apply_clean_house(state: State, gang: str, move: dict) -> State:
     unchanged(ledger, to, "clean_house")
     if to not in targets(board_of(state), gang, CLEAN, start):
         raise IllegalMove(
-            f"clean_house: {to_json(to)} is not in range of {to_json(start)} along a clear line",
+            msg("clean_house: {to} is not in range of {start} along a clear line", to=to_json(to), start=to_json(start)),
             "out_of_range",
         )
     strength = strength_for(state, gang, TOUGH)
     if strength is None:
-        raise IllegalMove(f"clean_house: {gang} has no turf hex left in its supply", "no_supply")
-    points = pay(state, gang, costs.CLEAN_HOUSE, "cleaning house")
+        raise IllegalMove(msg("clean_house: {gang} has no turf hex left in its supply", gang=words.gang(gang)), "no_supply")
+    points = pay(state, gang, costs.CLEAN_HOUSE, msg("cleaning house"))
     return _clean(state.with_(points=points), gang, start, to, strength, ledger)
 
 
 def _check_clean_target(state: State, gang: str, to: Hex) -> None:
     if to == CENTRE:
-        raise IllegalMove("clean_house: the Toxic Waste cannot be taken", "toxic_waste")
+        raise IllegalMove(msg("clean_house: the Toxic Waste cannot be taken"), "toxic_waste")
     if owner(state, to) == gang:
-        raise IllegalMove(f"clean_house: {to_json(to)} is already {gang}'s turf", "own_turf")
+        raise IllegalMove(msg("clean_house: {to} is already {gang}'s turf", to=to_json(to), gang=words.gang(gang)), "own_turf")
     occupant = state.occupants.get(to)
     if occupant is not None and occupant.kind == CLUBHOUSE:
-        raise IllegalMove(f"clean_house: never on a clubhouse ({to_json(to)})", "clubhouse")
+        raise IllegalMove(msg("clean_house: never on a clubhouse ({to})", to=to_json(to)), "clubhouse")
 
 
 def _clean(state: State, gang: str, start: Hex, to: Hex, strength: str, ledger: Ledger) -> State:

@@ -10,9 +10,10 @@ from typing import Any
 
 from rules.errors import MalformedMove
 from rules.notation import fields_text, value_text
-from rules.terrain_vague import data, hexes
+from rules.terrain_vague import data, hexes, words
 from rules.terrain_vague.data import PAWN_KINDS
 from rules.terrain_vague.hexes import Hex, from_json
+from rules.words import msg
 
 CALL_OUT = "call_out"
 REBUILD = "rebuild"
@@ -40,18 +41,18 @@ ACTION_TYPES: frozenset[str] = frozenset(STEP_OF)
 
 def hex_field(move: dict, name: str) -> Hex:
     if name not in move:
-        raise MalformedMove(f"{move['type']} needs a {name!r} hex [q, r]", "missing_field")
+        raise MalformedMove(msg("{type} needs a {name!r} hex [q, r]", type=move['type'], name=name), "missing_field")
     try:
         return from_json(move[name])
     except ValueError as error:
-        raise MalformedMove(f"{move['type']} {name!r}: {error}", "bad_hex") from None
+        raise MalformedMove(msg("{type} {name!r}: {error}", type=move['type'], name=name, error=error), "bad_hex") from None
 
 
 def kind_field(move: dict) -> str:
     kind = move.get("kind")
     if kind not in PAWN_KINDS:
         raise MalformedMove(
-            f"call_out needs a 'kind' among {', '.join(PAWN_KINDS)}, not {kind!r}", "bad_kind"
+            msg("call_out needs a 'kind' among {pawn_kinds}, not {kind!r}", pawn_kinds=', '.join(PAWN_KINDS), kind=kind), "bad_kind"
         )
     return kind
 
@@ -60,16 +61,16 @@ def read_hex(move: dict[str, Any]) -> Hex:
     try:
         return hexes.from_json(move.get("hex"))
     except ValueError as error:
-        raise MalformedMove(f"{move['type']}: {error}", "bad_hex") from None
+        raise MalformedMove(msg("{type}: {error}", type=move['type'], error=error), "bad_hex") from None
 
 
 def read_stack(move: dict[str, Any]) -> tuple[str, str]:
     gang, strength = move.get("gang"), move.get("strength")
     if gang not in data.GANGS:
-        raise MalformedMove(f"place_hex: no gang {gang!r}", "bad_gang")
+        raise MalformedMove(msg("place_hex: no gang {gang!r}", gang=words.gang(gang)), "bad_gang")
     if strength not in data.STRENGTHS:
         raise MalformedMove(
-            f"place_hex: strength is wimpy or tough, not {strength!r}", "bad_strength"
+            msg("place_hex: strength is wimpy or tough, not {strength!r}", strength=strength), "bad_strength"
         )
     return gang, strength
 

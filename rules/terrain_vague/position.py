@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from rules.errors import IllegalMove
+from rules.terrain_vague import words
 from rules.terrain_vague.data import LID, TOUGH, WIMPY
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.ledger import Ledger
@@ -19,6 +20,7 @@ from rules.terrain_vague.lines import Board
 from rules.terrain_vague.protection import protection
 from rules.terrain_vague.state import Pawn, State
 from rules.terrain_vague.territory import home_turf
+from rules.words import msg
 
 RIPS_PER_WHEELBARROW = 2
 
@@ -100,7 +102,7 @@ def pay(state: State, gang: str, cost: int, what: str) -> Any:
     points = state.points.get(gang, 0)
     if cost > points:
         raise IllegalMove(
-            f"{what} costs {cost} action points; {gang} has {points}", "not_enough_points"
+            msg("{what} costs {cost} action points; {gang} has {points}", what=what, cost=cost, gang=words.gang(gang), points=points), "not_enough_points"
         )
     return state.points.add(gang, -cost)
 
@@ -116,7 +118,7 @@ def strength_for(state: State, gang: str, wanted: str) -> str | None:
 
 def check_on_board(state: State, hex_: Hex, move: dict) -> Hex:
     if hex_ not in state.board:
-        raise IllegalMove(f"{move['type']}: {to_json(hex_)} is not on the board", "off_board")
+        raise IllegalMove(msg("{type}: {hex} is not on the board", type=move['type'], hex=to_json(hex_)), "off_board")
     return hex_
 
 
@@ -124,20 +126,20 @@ def own_active_pawn(state: State, gang: str, hex_: Hex, kinds: tuple[str, ...], 
     """The gang's pawn of one of `kinds` on `hex_`, on its home turf; else IllegalMove."""
     pawn = state.pawns.get(hex_)
     if pawn is None or pawn.gang != gang:
-        raise IllegalMove(f"{what}: no pawn of {gang} on {to_json(hex_)}", "no_such_pawn")
+        raise IllegalMove(msg("{what}: no pawn of {gang} on {hex}", what=what, gang=words.gang(gang), hex=to_json(hex_)), "no_such_pawn")
     if pawn.kind not in kinds:
         raise IllegalMove(
-            f"{what}: the {pawn.kind} on {to_json(hex_)} cannot do that", "wrong_pawn"
+            msg("{what}: the {kind} on {hex} cannot do that", what=what, kind=words.piece(pawn.kind), hex=to_json(hex_)), "wrong_pawn"
         )
     if hex_ not in home_turf(state, gang):
-        raise IllegalMove(f"{what}: the {pawn.kind} on {to_json(hex_)} is isolated", "isolated")
+        raise IllegalMove(msg("{what}: the {kind} on {hex} is isolated", what=what, kind=words.piece(pawn.kind), hex=to_json(hex_)), "isolated")
     return pawn
 
 
 def unchanged(ledger: Ledger, hex_: Hex, what: str) -> None:
     if hex_ in ledger.changed:
         raise IllegalMove(
-            f"{what}: {to_json(hex_)} already changed this turn", "hex_changed_this_turn"
+            msg("{what}: {hex} already changed this turn", what=what, hex=to_json(hex_)), "hex_changed_this_turn"
         )
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.presentation import cell_name, item, panel
-from rules.words import msg, nmsg
 from rules.terrain_vague import data
 from rules.terrain_vague.state import ACT, BUILD, CLUBHOUSE_PLACEMENT, OVER, PICK, WRESTLE, State
 from rules.terrain_vague.territory import home_turf_size, own_hex_count
+from rules.words import msg, nmsg
 
 GANG_COLOURS = {data.RUBBLES: "sienna", data.BRAMBLES: "forestgreen", data.CESSPOOLS: "steelblue",
                 data.SCRAPPERS: "mediumvioletred"}

@@ -12,10 +12,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules import text as text_board
-from rules.words import msg
 from rules.terrain_vague import data, hexes, presentation, wrestling
 from rules.terrain_vague.state import ACT, BUILD, OVER, State
 from rules.terrain_vague.territory import home_turf_size
+from rules.words import msg
 
 CELL = 4  # 3 characters and a space
 

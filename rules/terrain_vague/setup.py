@@ -24,11 +24,12 @@ from typing import Any
 
 from rules.errors import IllegalMove
 from rules.rng import Rng
-from rules.terrain_vague import data, hexes
+from rules.terrain_vague import data, hexes, words
 from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.ledger import Ledger
 from rules.terrain_vague.moves import read_hex, read_stack
 from rules.terrain_vague.state import BUILD, CLUBHOUSE_PLACEMENT, FrozenMap, State, Turf
+from rules.words import msg
 
 PLACE_HEX = "place_hex"
 PLACE_CLUBHOUSE = "place_clubhouse"
@@ -177,7 +178,7 @@ def apply_build(state: State, gang: str, move: dict[str, Any]) -> State:
     problem = _build_problem(state, gang, position, key)
     if problem is not None:
         message, code = problem
-        raise IllegalMove(f"place_hex at {hexes.to_json(position)}: {message}", code)
+        raise IllegalMove(msg("place_hex at {position}: {message}", position=hexes.to_json(position), message=message), code)
     built = state.with_(
         board=state.board.set(position, Turf(*key)), stacks=state.stacks.add(key, -1)
     )
@@ -190,15 +191,15 @@ def _build_problem(
 ) -> tuple[str, str] | None:
     """(message, code) of what forbids placing `key`'s hex on `position`, or None."""
     if not hexes.on_board(position, state.radius):
-        return f"off the board (radius {state.radius})", "off_board"
+        return msg("off the board (radius {radius})", radius=state.radius), "off_board"
     if position in state.board:
-        return "that position is already built", "position_taken"
+        return msg("that position is already built"), "position_taken"
     if not _is_open(state, position):
-        return "it must touch the Toxic Waste or a placed hex", "not_adjacent"
+        return msg("it must touch the Toxic Waste or a placed hex"), "not_adjacent"
     if key[0] == gang:
-        return f"{gang} may not place its own turf", "own_stack"
+        return msg("{gang} may not place its own turf", gang=words.gang(gang)), "own_stack"
     if state.stacks[key] <= 0:
-        return f"the {key[0]} {key[1]} stack is empty", "stack_empty"
+        return msg("the {key} {key2} stack is empty", key=key[0], key2=key[1]), "stack_empty"
     return None
 
 
@@ -263,18 +264,18 @@ def clubhouse_moves(state: State, gang: str) -> list[dict[str, Any]]:
 def apply_clubhouse(state: State, gang: str, move: dict[str, Any]) -> State:
     """Place the clubhouse; the caller moves on to the next gang."""
     site = read_hex(move)
-    where = f"place_clubhouse at {hexes.to_json(site)}"
+    where = msg("place_clubhouse at {hex}", hex=hexes.to_json(site))
     if site not in state.board or state.board[site] is None:
-        raise IllegalMove(f"{where}: not a hex of turf on the board", "not_turf")
+        raise IllegalMove(msg("{where}: not a hex of turf on the board", where=where), "not_turf")
     if site in clubhouse_sites(state, gang):
         turf = state.board[site]
         if turf.gang != gang:
             state = state.with_turf(site, gang, data.TOUGH)
         return state.with_(clubhouses=state.clubhouses.set(gang, site))
     if site in state.clubhouses.values():
-        raise IllegalMove(f"{where}: another clubhouse stands there", "occupied")
+        raise IllegalMove(msg("{where}: another clubhouse stands there", where=where), "occupied")
     raise IllegalMove(
-        f"{where}: a clubhouse goes on own turf or on enemy turf touching own turf",
+        msg("{where}: a clubhouse goes on own turf or on enemy turf touching own turf", where=where),
         "not_next_to_own_turf",
     )
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from rules.errors import IllegalMove
-from rules.terrain_vague import costs
+from rules.terrain_vague import costs, words
 from rules.terrain_vague.data import CLUBHOUSE, SLINGSHOT
 from rules.terrain_vague.hexes import Hex, to_json
 from rules.terrain_vague.ledger import Ledger
@@ -21,6 +21,7 @@ from rules.terrain_vague.position import (
     protection_of,
 )
 from rules.terrain_vague.state import Pawn, State
+from rules.words import msg
 
 
 def bean_cost(state: State, target: Hex) -> int:
@@ -50,20 +51,20 @@ def apply_shoot(state: State, gang: str, move: dict) -> State:
     own_active_pawn(state, gang, start, (SLINGSHOT,), "shoot")
     if start in ledger.fired:
         raise IllegalMove(
-            f"shoot: the slingshot on {to_json(start)} already fired this turn", "already_fired"
+            msg("shoot: the slingshot on {start} already fired this turn", start=to_json(start)), "already_fired"
         )
     check_on_board(state, at, move)
     target = state.occupants.get(at)
     if target is None:
-        raise IllegalMove(f"shoot: nothing to bean on {to_json(at)}", "no_target")
+        raise IllegalMove(msg("shoot: nothing to bean on {at}", at=to_json(at)), "no_target")
     if target.gang == gang:
-        raise IllegalMove(f"shoot: the {target.kind} on {to_json(at)} is {gang}'s own", "own_gang")
+        raise IllegalMove(msg("shoot: the {kind} on {at} is {gang}'s own", kind=words.piece(target.kind), at=to_json(at), gang=words.gang(gang)), "own_gang")
     if at not in targets(board_of(state), gang, SHOOT, start):
         raise IllegalMove(
-            f"shoot: {to_json(at)} is not in range of {to_json(start)} along a clear line",
+            msg("shoot: {at} is not in range of {start} along a clear line", at=to_json(at), start=to_json(start)),
             "out_of_range",
         )
-    points = pay(state, gang, bean_cost(state, at), f"beaning the {target.kind} on {to_json(at)}")
+    points = pay(state, gang, bean_cost(state, at), msg("beaning the {kind} on {at}", kind=words.piece(target.kind), at=to_json(at)))
     ledger = ledger.with_(fired=added(ledger.fired, start))
     return _bean(state.with_(points=points), at, target, ledger)
 

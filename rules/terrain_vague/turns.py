@@ -30,19 +30,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from rules.errors import IllegalMove, MalformedMove, NotYourTurn
+from rules.terrain_vague import actions, data, setup, words, wrestling
 from rules.terrain_vague.moves import ACTION_TYPES
-from rules.terrain_vague import actions, data, setup, wrestling
-from rules.terrain_vague.state import (
-    ACT,
-    BUILD,
-    CLUBHOUSE_PLACEMENT,
-    OVER,
-    PICK,
-    WRESTLE,
-    FrozenMap,
-    State,
-)
+from rules.terrain_vague.state import ACT, BUILD, CLUBHOUSE_PLACEMENT, OVER, PICK, WRESTLE, FrozenMap, State
 from rules.terrain_vague.territory import home_turf, home_turf_size, own_hex_count
+from rules.words import msg
 
 END_STEP = "end_step"
 LeaveDuels = Callable[[State, str], State]  # what a leaving gang's duels of a red turn become
@@ -81,9 +73,9 @@ def legal_moves(state: State, gang: str) -> list[dict[str, Any]]:
 def apply(state: State, gang: str, move: dict[str, Any]) -> State:
     kind = move["type"]
     if kind not in FRAME_TYPES and kind not in ACTION_TYPES:
-        raise MalformedMove(f"Terrain Vague has no move {kind!r}", "unknown_move_type")
+        raise MalformedMove(msg("Terrain Vague has no move {kind!r}", kind=kind), "unknown_move_type")
     if gang not in gangs_to_act(state):
-        raise NotYourTurn(f"{kind}: it is not {gang}'s turn to act", "not_your_turn")
+        raise NotYourTurn(msg("{kind}: it is not {gang}'s turn to act", kind=kind, gang=words.gang(gang)), "not_your_turn")
     handler = _HANDLERS.get(state.phase)
     return handler(state, gang, move)
 
@@ -91,7 +83,7 @@ def apply(state: State, gang: str, move: dict[str, Any]) -> State:
 def _expect(move: dict[str, Any], *allowed: str) -> None:
     if move["type"] not in allowed:
         raise IllegalMove(
-            f"{move['type']}: not a move of this phase; expected {' or '.join(allowed)}",
+            msg("{type}: not a move of this phase; expected {allowed}", type=move['type'], allowed=' or '.join(allowed)),
             "wrong_phase",
         )
 

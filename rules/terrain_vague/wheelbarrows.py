@@ -7,7 +7,7 @@ Enclosed areas are cached on the state object (`state.__dict__` key `_enclosed`)
 from __future__ import annotations
 
 from rules.errors import IllegalMove
-from rules.terrain_vague import bits, costs
+from rules.terrain_vague import bits, costs, words
 from rules.terrain_vague.data import TOUGH, WHEELBARROW, WIMPY
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.ledger import Ledger
@@ -31,6 +31,7 @@ from rules.terrain_vague.position import (
 )
 from rules.terrain_vague.state import State
 from rules.terrain_vague.territory import home_turf, turf_masks
+from rules.words import msg
 
 
 def enclosed_areas(state: State, gang: str) -> list[frozenset]:
@@ -114,7 +115,7 @@ def _wheelbarrow(state: State, gang: str, move: dict, ledger: Ledger) -> Hex:
     own_active_pawn(state, gang, start, (WHEELBARROW,), move["type"])
     if rips_used(ledger, start) >= RIPS_PER_WHEELBARROW:
         raise IllegalMove(
-            f"{move['type']}: the wheelbarrow on {to_json(start)} used both rips", "no_rips_left"
+            msg("{type}: the wheelbarrow on {start} used both rips", type=move['type'], start=to_json(start)), "no_rips_left"
         )
     return start
 
@@ -122,8 +123,7 @@ def _wheelbarrow(state: State, gang: str, move: dict, ledger: Ledger) -> Hex:
 def _check_rip_reach(state: State, gang: str, start: Hex, at: Hex, move: dict) -> None:
     if at not in targets(board_of(state), gang, RIP, start):
         raise IllegalMove(
-            f"{move['type']}: {to_json(at)} is not the first other hex on a clear line"
-            f" in range of {to_json(start)}",
+            msg("{type}: {at} is not the first other hex on a clear line in range of {start}", type=move['type'], at=to_json(at), start=to_json(start)),
             "out_of_range",
         )
 
@@ -134,19 +134,19 @@ def apply_rip(state: State, gang: str, move: dict) -> State:
     at = check_on_board(state, hex_field(move, "at"), move)
     turf = state.board[at]
     if turf is None:
-        raise IllegalMove("rip: the Toxic Waste cannot be taken", "toxic_waste")
+        raise IllegalMove(msg("rip: the Toxic Waste cannot be taken"), "toxic_waste")
     if turf.gang == gang:
         raise IllegalMove(
-            f"rip: {to_json(at)} is {gang}'s own turf (reinforce it instead)", "own_turf"
+            msg("rip: {at} is {gang}'s own turf (reinforce it instead)", at=to_json(at), gang=words.gang(gang)), "own_turf"
         )
     if at in state.occupants:
-        raise IllegalMove(f"rip: {to_json(at)} is occupied", "occupied")
+        raise IllegalMove(msg("rip: {at} is occupied", at=to_json(at)), "occupied")
     unchanged(ledger, at, "rip")
     _check_rip_reach(state, gang, start, at, move)
     strength = strength_for(state, gang, turf.strength)
     if strength is None:
-        raise IllegalMove(f"rip: {gang} has no turf hex left in its supply", "no_supply")
-    points = pay(state, gang, _wheelbarrow_rip_cost(state, gang, at), f"ripping off {to_json(at)}")
+        raise IllegalMove(msg("rip: {gang} has no turf hex left in its supply", gang=words.gang(gang)), "no_supply")
+    points = pay(state, gang, _wheelbarrow_rip_cost(state, gang, at), msg("ripping off {at}", at=to_json(at)))
     ledger = with_rip(ledger, start).with_(changed=added(ledger.changed, at))
     return state.with_(points=points).with_turf(at, gang, strength).with_(ledger=ledger)
 
@@ -157,16 +157,16 @@ def apply_reinforce(state: State, gang: str, move: dict) -> State:
     at = check_on_board(state, hex_field(move, "at"), move)
     turf = state.board[at]
     if turf is None or turf.gang != gang or at not in home_turf(state, gang):
-        raise IllegalMove(f"reinforce: {to_json(at)} is not {gang}'s home turf", "not_home_turf")
+        raise IllegalMove(msg("reinforce: {at} is not {gang}'s home turf", at=to_json(at), gang=words.gang(gang)), "not_home_turf")
     if turf.strength != WIMPY:
-        raise IllegalMove(f"reinforce: {to_json(at)} is already tough", "already_tough")
+        raise IllegalMove(msg("reinforce: {at} is already tough", at=to_json(at)), "already_tough")
     if at in state.occupants:
-        raise IllegalMove(f"reinforce: {to_json(at)} is occupied", "occupied")
+        raise IllegalMove(msg("reinforce: {at} is occupied", at=to_json(at)), "occupied")
     unchanged(ledger, at, "reinforce")
     _check_rip_reach(state, gang, start, at, move)
     if state.supply(gang, TOUGH) <= 0:
-        raise IllegalMove(f"reinforce: {gang} has no tough hex left in its supply", "no_supply")
-    points = pay(state, gang, costs.REINFORCE, f"reinforcing {to_json(at)}")
+        raise IllegalMove(msg("reinforce: {gang} has no tough hex left in its supply", gang=words.gang(gang)), "no_supply")
+    points = pay(state, gang, costs.REINFORCE, msg("reinforcing {at}", at=to_json(at)))
     ledger = with_rip(ledger, start).with_(changed=added(ledger.changed, at))
     return state.with_(points=points).with_turf(at, gang, TOUGH).with_(ledger=ledger)
 
@@ -196,9 +196,9 @@ def _big_rip_off_problem(
 ) -> tuple[str, str] | None:
     """(message, code) of what forbids the big rip-off of this area, or None."""
     if any(h in ledger.changed for h in area):
-        return "a hex of the area already changed this turn", "hex_changed_this_turn"
+        return msg("a hex of the area already changed this turn"), "hex_changed_this_turn"
     if _big_rip_off_layout(state, gang, area) is None:
-        return f"{gang}'s supply cannot cover the area", "no_supply"
+        return msg("{gang}'s supply cannot cover the area", gang=words.gang(gang)), "no_supply"
     return None
 
 
@@ -207,20 +207,20 @@ def apply_big_rip_off(state: State, gang: str, move: dict) -> State:
     ledger = current_ledger(state)
     if state.option("rip_off") != WHOLE:
         raise IllegalMove(
-            "big_rip_off: option rip_off is 'halved' (rip enclosed hexes one by one)",
+            msg("big_rip_off: option rip_off is 'halved' (rip enclosed hexes one by one)"),
             "no_big_rip_off",
         )
     if state.clubhouses.get(gang) is None:
-        raise IllegalMove(f"big_rip_off: {gang}'s clubhouse is destroyed", "clubhouse_destroyed")
+        raise IllegalMove(msg("big_rip_off: {gang}'s clubhouse is destroyed", gang=words.gang(gang)), "clubhouse_destroyed")
     area = next((a for a in enclosed_areas(state, gang) if at in a), None)
     if area is None:
         raise IllegalMove(
-            f"big_rip_off: {to_json(at)} is not in an area {gang} encloses", "not_enclosed"
+            msg("big_rip_off: {at} is not in an area {gang} encloses", at=to_json(at), gang=words.gang(gang)), "not_enclosed"
         )
     problem = _big_rip_off_problem(state, gang, area, ledger)
     if problem is not None:
-        raise IllegalMove(f"big_rip_off: {problem[0]}", problem[1])
-    points = pay(state, gang, _big_rip_off_cost(state, gang, area), "the big rip-off")
+        raise IllegalMove(msg("big_rip_off: {problem}", problem=problem[0]), problem[1])
+    points = pay(state, gang, _big_rip_off_cost(state, gang, area), msg("the big rip-off"))
     state = state.with_(points=points)
     changed = ledger.changed
     for hex_, strength in _big_rip_off_layout(state, gang, area):

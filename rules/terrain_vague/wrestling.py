@@ -34,9 +34,10 @@ from typing import Any
 from rules import fields
 from rules.errors import IllegalMove, MalformedMove
 from rules.rng import Rng
-from rules.terrain_vague import data
+from rules.terrain_vague import data, words
 from rules.terrain_vague.state import Choice, Duel, State
 from rules.values import commitment, evolve
+from rules.words import msg
 
 CHOOSE_DIGITS = "choose_digits"
 CHOOSE_BARS = "choose_bars"
@@ -116,10 +117,10 @@ def pick_moves(state: State, gang: str) -> list[dict[str, Any]]:
 def apply_pick(state: State, gang: str, move: dict[str, Any]) -> State:
     chosen = move.get("gang")
     if not isinstance(chosen, str) or chosen not in data.GANGS:
-        raise MalformedMove(f"choose_opponent needs a gang name, not {chosen!r}", "bad_gang")
+        raise MalformedMove(msg("choose_opponent needs a gang name, not {chosen!r}", chosen=chosen), "bad_gang")
     if chosen not in opponent_candidates(state, gang):
         raise IllegalMove(
-            f"choose_opponent: {chosen} is not a gang in play other than {gang}", "bad_opponent"
+            msg("choose_opponent: {chosen} is not a gang in play other than {gang}", chosen=chosen, gang=words.gang(gang)), "bad_opponent"
         )
     return state.with_(challenges=state.challenges.set(gang, chosen))
 
@@ -187,10 +188,10 @@ def _check_tiles(
     count = len(allowed[0]) if allowed else 0
     if len(tiles) != count:
         raise IllegalMove(
-            f"{move_type}: choose exactly {count} tiles, not {len(tiles)}", "wrong_tile_count"
+            msg("{move_type}: choose exactly {number} tiles, not {tiles_count}", move_type=move_type, number=count, tiles_count=len(tiles)), "wrong_tile_count"
         )
     raise IllegalMove(
-        f"{move_type}: tiles are 1-8, digits at most three of a value, bars one of each",
+        msg("{move_type}: tiles are 1-8, digits at most three of a value, bars one of each", move_type=move_type),
         "unavailable_tile",
     )
 
@@ -201,7 +202,7 @@ def apply_choice(state: State, gang: str, move: dict[str, Any]) -> State:
     attacking = gang == duel.attacker
     expected = CHOOSE_DIGITS if attacking else CHOOSE_BARS
     if move["type"] != expected:
-        raise IllegalMove(f"{move['type']}: in this duel {gang} must {expected}", "wrong_duel_role")
+        raise IllegalMove(msg("{type}: in this duel {gang} must {expected}", type=move['type'], gang=words.gang(gang), expected=expected), "wrong_duel_role")
     key = "digits" if attacking else "bars"
     tiles = _read_tiles(move, key)
     allowed = digit_choices(duel.attack_number) if attacking else bar_choices(duel.defence_number)

@@ -217,3 +217,61 @@ def test_the_catalogues_hold_every_string_marked_in_the_code(domain, tmp_path):
     shipped = _msgids(LOCALE / "nl" / "LC_MESSAGES" / f"{domain}.po")
     found = _msgids(tmp_path / "locale" / "nl" / "LC_MESSAGES" / f"{domain}.po")
     assert sorted(found - shipped) == [] and sorted(shipped - found) == []
+
+
+# --- refusals: the rules' and the services' errors ---------------------------------------------
+
+REFUSAL_ROOTS = {"RulesError", "ServiceError", "BotError"}
+CODE_DIRS = sorted(path.parent for path in ROOT.glob("*/__init__.py") if path.parent.name not in ("tests", "bench"))
+
+
+def _sources() -> list[Path]:
+    return [path for folder in CODE_DIRS for path in folder.rglob("*.py")
+            if "management" not in path.parts and "migrations" not in path.parts]
+
+
+def refusal_classes(sources: list[Path]) -> set[str]:
+    """Every error class that is a refusal a person reads (grown from the roots, by name)."""
+    import ast
+
+    bases: dict[str, set[str]] = {}
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                bases.setdefault(node.name, set()).update(
+                    getattr(base, "id", getattr(base, "attr", "")) for base in node.bases)
+    found = set(REFUSAL_ROOTS)
+    while grown := {name for name, parents in bases.items() if name not in found and parents & found}:
+        found |= grown
+    return found
+
+
+def unmarked_refusals(source: str, classes: set[str]) -> list[str]:
+    """Refusals written as plain text (a literal or an f-string) rather than with `msg` or gettext:
+    their words would reach a Dutch reader in English."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", getattr(node.func, "attr", None))
+        if name not in classes:
+            continue
+        told = node.args[1 if name == "InvalidOptions" else 0] if len(node.args) > (1 if name == "InvalidOptions" else 0) else None
+        plain = isinstance(told, ast.JoinedStr) or (isinstance(told, ast.Constant) and isinstance(told.value, str))
+        if plain and re.search("[a-z]{2}", ast.unparse(told)):
+            found.append(ast.unparse(told))
+    return found
+
+
+def test_the_refusal_scanner_finds_plain_text():
+    classes = {"ServiceError", "IllegalMove"}
+    assert unmarked_refusals('raise IllegalMove(f"no {x}", "c")\nraise ServiceError(msg("fine {x}", x=1))', classes) == ["f'no {x}'"]
+
+
+def test_no_refusal_is_written_outside_msg_or_gettext():
+    sources = [path for path in _sources() if path.name not in ("verify.py", "codec.py")]  # a CLI's and a programmer's errors
+    classes = refusal_classes(sources)
+    found = {path.relative_to(ROOT).as_posix(): unmarked_refusals(path.read_text(), classes) for path in sources}
+    assert {path: texts for path, texts in found.items() if texts} == {}

@@ -57,9 +57,11 @@ def text_of(message) -> str:
     return text
 
 
-def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, subject: str | None = None):
+def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, subject: str | None = None,
+               headers: dict[str, str] | None = None):
     """A reply as a mail program writes one: the new text on top, the mail it answers quoted,
-    its References the answered mail's and then that mail's Message-ID. Returns the reply."""
+    its References the answered mail's and then that mail's Message-ID (and any `headers`, such
+    as the Content-Language a Dutch mail program sets). Returns the reply."""
     reply = email.message.EmailMessage()
     reply["From"] = sender
     reply["To"] = to
@@ -71,6 +73,8 @@ def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, su
         quoted = "\n".join(f"> {line}" for line in text_of(answering).splitlines())
         body = f"{body}\n\nOn Mon, 23 Nov 2026, Scrapyard wrote:\n{quoted}\n"
     reply.set_content(body)
+    for name, value in (headers or {}).items():  # after the content, which clears every Content-* header
+        reply[name] = value
     with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
         client.send_message(reply, from_addr=sender, to_addrs=[to])
     return reply

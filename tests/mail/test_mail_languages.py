@@ -60,3 +60,48 @@ def test_an_unknown_command_is_answered_with_the_commands(sink, gateway, eager_t
     answer = text_of(sink.to("hugo@players.example")[-1])
     assert "did not understand 'dance'" in answer and "games open" in answer
     assert Inbound.objects.get().code == "unknown_command"
+
+
+def test_a_strangers_sign_up_is_answered_in_the_language_its_mail_asks(sink, gateway, eager_tasks):
+    """No account yet to ask: Accept-Language (or else Content-Language) of the mail itself, else
+    English; a Dutch sign-up's account keeps Dutch for its mail."""
+    send_reply(
+        gateway,
+        "noor@players.example",
+        SERVER,
+        "register noor",
+        subject="register noor",
+        headers={"Content-Language": "nl-NL"},
+    )
+    send_reply(
+        gateway,
+        "olaf@players.example",
+        SERVER,
+        "register olaf",
+        subject="register olaf",
+        headers={"Accept-Language": "fr, en;q=0.5"},
+    )
+    dutch, english = sink.to("noor@players.example")[0], sink.to("olaf@players.example")[0]
+    assert dutch["Subject"] == "Scrapyard: doe mee door op deze mail te antwoorden"
+    assert "Om mee te doen als noor" in " ".join(text_of(dutch).split()) and "To join" not in text_of(dutch)
+    assert english["Subject"] == "Scrapyard: join by replying to this mail" and "To join as olaf" in " ".join(
+        text_of(english).split()
+    )
+    send_reply(
+        gateway, "noor@players.example", dutch["Reply-To"], "ja", answering=dutch, headers={"Content-Language": "nl"}
+    )
+    welcome = sink.to("noor@players.example")[-1]
+    assert welcome["Subject"] == "Scrapyard: welkom" and "Welkom bij Scrapyard, noor" in " ".join(
+        text_of(welcome).split()
+    )
+    assert Account.objects.get(user__username="noor").language == "nl"
+
+
+def test_new_without_a_game_is_answered_in_the_accounts_language(sink, gateway, eager_tasks):
+    """`new` alone named no game: its refusal raised UnboundLocalError (gettext's `_` was shadowed
+    by a local of the same function) instead of answering."""
+    mail_players("piet")
+    _speaks("piet", "nl")
+    send_reply(gateway, "piet@players.example", SERVER, "new", subject="new")
+    assert Inbound.objects.get().code == "invalid_input"
+    assert "noem het spel" in text_of(sink.to("piet@players.example")[-1]).lower()

@@ -5,7 +5,7 @@
 // mark and each preferred move, and the board's parts are matched by the move's tokens.
 import { api, el, ApiError } from './api.js';
 import { tokensOf } from './pointing.js';
-import { _, ngettext } from './i18n.js';
+import { _, ngettext, numberText } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -111,7 +111,7 @@ function graph(answer) {
   moves.forEach((move, index) => {
     if (!move.mark) return;
     figure.append(svg('circle', { cx: x(index), cy: y(move.after), r: 5, class: `mark ${move.mark}`, 'data-seq': move.seq },
-      svg('title', {}, _('%(mark)s at event %(seq)s: %(move)s (%(before)s → %(after)s); the bot preferred %(preferred)s', { mark: markWord(move.mark), seq: move.seq, move: move.text, before: move.before.toFixed(2), after: move.after.toFixed(2), preferred: move.preferred_text }))));
+      svg('title', {}, _('%(mark)s at event %(seq)s: %(move)s (%(before)s → %(after)s); the bot preferred %(preferred)s', { mark: markWord(move.mark), seq: move.seq, move: move.text, before: numberText(move.before, 2), after: numberText(move.after, 2), preferred: move.preferred_text }))));
   });
   return figure;
 }

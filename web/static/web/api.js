@@ -1,5 +1,5 @@
 // The public API, from the browser: the session cookie authenticates, the CSRF token guards writes.
-import { _ } from './i18n.js';
+import { _, pgettext } from './i18n.js';
 
 const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content ?? '';
 
@@ -54,16 +54,18 @@ export function showProblem(node, error) {
 }
 
 export const TIME_IS_UP = _('time is up');
+// A clock's units as the reader abbreviates them (days, hours, minutes, seconds: d h m s, d u m s).
+const CLOCK_UNITS = [[pgettext('clock: days', 'd'), 86400], [pgettext('clock: hours', 'h'), 3600],
+  [pgettext('clock: minutes', 'm'), 60], [pgettext('clock: seconds', 's'), 1]];
 
 export function whenText(iso) {
   if (!iso) return '';
   const seconds = Math.round((new Date(iso) - Date.now()) / 1000);
   if (seconds <= 0) return TIME_IS_UP;
-  const units = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]];
   const parts = [];
   let left = seconds;
-  for (const [unit, size] of units) {
-    if (left >= size || (unit === 's' && parts.length === 0)) {
+  for (const [unit, size] of CLOCK_UNITS) {
+    if (left >= size || (size === 1 && parts.length === 0)) {
       parts.push(`${Math.floor(left / size)}${unit}`);
       left %= size;
     }

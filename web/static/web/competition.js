@@ -1,6 +1,6 @@
 // Leaderboards, players' profiles and tournaments: read from the public API, nothing else.
 import { api, el, showProblem } from './api.js';
-import { _, ngettext, dateText, word } from './i18n.js';
+import { _, ngettext, dateText, numberText, word } from './i18n.js';
 
 const script = document.getElementById('competition-script');
 const problem = document.getElementById('problem');
@@ -105,13 +105,13 @@ async function tournament() {
     e.username ? el('a', { href: `/players/${encodeURIComponent(e.username)}/` }, e.name) : e.name,
     ` · ${e.rating}${e.withdrawn ? ` · ${_('withdrawn')}` : ''}`)) : [el('li', {}, _('nobody yet'))]));
   const rows = t.standings.map((s) => el('tr', {}, ...[s.rank, s.name, s.points, s.games, s.wins, s.draws, s.losses, s.byes, s.buchholz, s.sonneborn_berger]
-    .map((value) => el('td', {}, String(value)))));
+    .map((value) => el('td', {}, numberText(value)))));
   document.querySelector('#standings tbody').replaceChildren(...rows);
   document.getElementById('rounds').replaceChildren(...t.round_list.map((r) => el('section', {},
     el('h3', {}, _('Round %(round)s', { round: r.round })),
     el('ol', { class: 'boards' }, ...r.tables.map((table) => el('li', {},
       table.bye ? _('%(name)s: bye', { name: table.seats[0] }) : table.game ? el('a', { href: `/games/${table.game}/` }, table.seats.join(' – ')) : table.seats.join(' – '),
-      table.points ? ` · ${table.points.join(' – ')}` : ''))))));
+      table.points ? ` · ${table.points.map((points) => numberText(points)).join(' – ')}` : ''))))));
 }
 
 // Organising: the form's choices become the API's tournament, then its page.

@@ -10,7 +10,7 @@ import { tell, showTurn, followingGame, ownGameTurn } from './notify.js';
 import { showConditionals } from './conditionals.js';
 import { showAnalysis, showPreferred } from './analysis.js';
 import { onAccountNews, streamSlot } from './shared_stream.js';
-import { _, ngettext, word } from './i18n.js';
+import { _, ngettext, numberText, word } from './i18n.js';
 
 const root = document.getElementById('game');
 const gameId = Number(root.dataset.game);
@@ -165,8 +165,8 @@ function showPanels() {
         el('span', { class: 'panel-name' }, shown.name),
         seat.bot ? el('span', { class: 'badge' }, _('bot')) : null,
         acting ? el('span', { class: 'badge to-act' }, _('to act')) : null,
-        shown.score !== null ? el('span', { class: 'panel-score' }, el('span', { class: 'sr-only' }, `${_('score')} `), String(shown.score)) : null),
-      items.length ? el('dl', { class: 'panel-items' }, ...items.map((part) => el('div', {}, el('dt', {}, part.label), el('dd', {}, String(part.value))))) : null,
+        shown.score !== null ? el('span', { class: 'panel-score' }, el('span', { class: 'sr-only' }, `${_('score')} `), numberText(shown.score)) : null),
+      items.length ? el('dl', { class: 'panel-items' }, ...items.map((part) => el('div', {}, el('dt', {}, part.label), el('dd', {}, numberText(part.value))))) : null,
       shown.notes.length ? el('p', { class: 'panel-notes' }, shown.notes.join('; ')) : null,
       el('span', { class: 'clock', 'data-due': clock.due, 'data-left': clock.left }));
   }));

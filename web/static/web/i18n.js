@@ -29,6 +29,13 @@ export function dateText(iso, options = { dateStyle: 'medium', timeStyle: 'short
 }
 export const timeText = (iso) => dateText(iso, { timeStyle: 'short' });
 
+// A number as the reader writes it (1.5 in English, 1,5 in Dutch); `digits` fixes the decimals.
+export function numberText(value, digits) {
+  if (typeof value !== 'number') return String(value ?? '');
+  const fixed = digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(language, { useGrouping: false, ...fixed }).format(value);
+}
+
 // The API's status and reason codes (a game's, a seek's, an invitation's, how a game ended) in words.
 const WORDS = {
   open: _('open'), active: _('active'), finished: _('finished'), pending: _('pending'), declined: _('declined'),
