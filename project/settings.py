@@ -556,6 +556,9 @@ SCRAPYARD_RATE_LIMITS = {
     "address": int(os.environ.get("SCRAPYARD_RATE_ADDRESS", "600")),
     "login": int(os.environ.get("SCRAPYARD_RATE_LOGIN", "10")),
     "login_address": int(os.environ.get("SCRAPYARD_RATE_LOGIN_ADDRESS", "30")),
+    # OAuth's endpoints (project.throttles.oauth_limited): per client address, per client id.
+    "oauth_address": int(os.environ.get("SCRAPYARD_RATE_OAUTH_ADDRESS", "60")),
+    "oauth_client": int(os.environ.get("SCRAPYARD_RATE_OAUTH_CLIENT", "600")),
 }
 
 # Prometheus metrics (project.metrics): each process of this node counts in files here, and
