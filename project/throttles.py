@@ -376,7 +376,7 @@ def _oauth_too_many(request, wait: float):
 
     from project import http
 
-    seconds = int(math.ceil(wait))
+    seconds = math.ceil(wait)
     if http.for_people(request):
         return _too_many(request, wait)
     detail = f"too many requests: try again in {seconds} s"

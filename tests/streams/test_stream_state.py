@@ -122,6 +122,41 @@ def test_a_stream_opened_at_the_games_seq_reads_the_log_from_there_not_from_even
     assert reads and all(read["after"] >= seq for read in reads)
 
 
+def test_a_seats_moves_on_its_stream_cost_no_read_of_the_game_of_their_own(monkeypatch):
+    """The state item takes the seat's moves from the read of the game the stream's batch came
+    with (`events_after`, shared by the game's streams): after `game_full`, a seat's stream reads
+    the game no other way, however many of its turns come (the streams' reads run in the event
+    loop's pool; the moves, made by the test's clients, elsewhere)."""
+    from games import selectors
+
+    game_id, players = start_game("scavenge", 2)
+    reads = []
+    for name in ("game_get", "game_for"):
+        original = getattr(selectors, name)
+
+        def counted(_original=original, _name=name, **arguments):
+            reads.append((_name, threading.current_thread().name))
+            return _original(**arguments)
+
+        monkeypatch.setattr(selectors, name, counted)
+
+    async def scenario():
+        streams = [await _open(game_id, players[seat].token, NDJSON) for seat in (0, 1)]
+        opened = len(reads)
+        texts = []
+        for _ in range(6):  # each move's state read by both streams before the next move
+            seq = (await sync_to_async(_move)(await sync_to_async(_to_act)(players, game_id), game_id))["seq"]
+            texts += [await _read(stream, _has_state_at(seq, NDJSON), limit=30) for stream in streams]
+        return opened, texts
+
+    opened, texts = _run(scenario)
+    moves_told = [state for text in texts for state in _states(_items(text, NDJSON))
+                  if state["legal_moves"] and state["legal_moves"]["moves"]]
+    assert len(moves_told) >= 5  # the seat to act got its moves on its stream, turn after turn
+    streams_reads = [read for read in reads[opened:] if read[1].startswith("asyncio")]
+    assert streams_reads == []
+
+
 def test_every_state_item_says_who_acts_the_clocks_and_the_status_and_only_the_seat_to_act_gets_its_moves():
     """Terrain Vague: hidden information, simultaneous steps. Each seat's stream carries its own
     moves exactly as /legal-moves/ gives them, never the other seat's; a spectator's none; the
