@@ -320,11 +320,16 @@ def gateway():
     from mail.gateway import close_connections, controller
     from tests.mail.smtp import free_port
 
+    from mail import authentication
+
+    # No DNS in tests: no records at all (SPF none, no DKIM key) unless a test names some.
+    before = authentication.use_resolver(authentication.FixedRecords({}))
     port = free_port()
     server = controller("127.0.0.1", port)
     server.start()
     yield port
     server.stop()
+    authentication.use_resolver(before)
     # The gateway's database calls ran on its pools' threads: close their connections, so the
     # test database can be dropped.
     close_connections()

@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
 def _flood(port: int, senders: list[str], to: str, line: str = "games") -> list[int]:
-    """One SMTP session sending a mail per sender; the code RCPT got for each."""
+    """One SMTP session sending a mail per sender; the code RCPT (or DATA) got for each."""
     codes = []
     with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
         for sender in senders:
@@ -34,6 +34,9 @@ def _flood(port: int, senders: list[str], to: str, line: str = "games") -> list[
                 codes.append(250)
             except smtplib.SMTPRecipientsRefused as refused:
                 codes.append(refused.recipients[to][0])
+                client.rset()
+            except smtplib.SMTPDataError as refused:  # an account's address: refused after DATA, unless proven
+                codes.append(refused.smtp_code)
                 client.rset()
     return codes
 
