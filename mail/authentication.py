@@ -7,6 +7,11 @@ address it writes to (`mail.gateway`): mail that passes counts against its accou
 on the players' path; mail that fails, or that cannot be checked (no signature, no SPF record, a
 DNS failure), stays in the strangers' pool. A forger of a player's From fills only that pool.
 
+Mail a provider's webhook brings was checked by the provider: with SCRAPYARD_MAIL_TRUSTED_AUTHSERV_ID
+set to the id its MTA writes first in its Authentication-Results header (RFC 8601), the topmost
+such header is read instead (`trusted_verdict`); never for mail that reaches the gateway straight
+from the internet, where a sender writes whatever header it likes.
+
 DNS goes through one seam, `resolver()`: the system's resolver (dnspython, short timeouts) or,
 in tests, fixed records (`FixedRecords`). pyspf looks records up through a module-level function
 (its documented hook), which this module points at the seam once.
@@ -18,6 +23,7 @@ import email
 import email.policy
 import email.utils
 import logging
+import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -194,3 +200,41 @@ def verdict(raw: bytes, *, ip: str, envelope_sender: str, helo: str, spf_known: 
             return Verdict(sender, "spf")
     return Verdict("", "none")
 
+
+
+# --- a trusted MTA's verdict -----------------------------------------------------------------------
+
+_COMMENT = re.compile(r"\([^()]*\)")
+
+
+def trusted_verdict(raw: bytes, authserv_id: str) -> Verdict:
+    """The From proven by the topmost Authentication-Results header, if `authserv_id` wrote it: a
+    dmarc, dkim (header.d) or spf (smtp.mailfrom) pass aligned with the From's domain. A header
+    of another id on top (a sender's own, or no trusted MTA on the way) proves nothing."""
+    sender = from_address(raw)
+    from_domain = domain_of(sender)
+    if not from_domain or not authserv_id:
+        return Verdict("", "none")
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.compat32)
+        found = message.get_all("Authentication-Results") or []
+    except Exception:
+        return Verdict("", "none")
+    if not found:
+        return Verdict("", "none")
+    parts = [part.strip() for part in _COMMENT.sub(" ", str(found[0])[:4000]).split(";")]
+    if not parts or parts[0].split()[:1] != [authserv_id]:
+        return Verdict("", "none")
+    for part in parts[1:]:
+        words = part.split()
+        if not words or "=" not in words[0]:
+            continue
+        method, result = (value.lower() for value in words[0].split("=", 1))
+        if result != "pass":
+            continue
+        properties = dict(word.split("=", 1) for word in words[1:] if "=" in word)
+        named = {"dmarc": properties.get("header.from", ""), "dkim": properties.get("header.d", ""),
+                 "spf": domain_of(properties.get("smtp.mailfrom", ""))}.get(method, "")
+        if named and aligned(named.strip('"'), from_domain):
+            return Verdict(sender, method)
+    return Verdict("", "none")

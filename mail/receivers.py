@@ -3,16 +3,28 @@ news reaches mail through the consumer framework (`mail.consumer`)."""
 
 from __future__ import annotations
 
-from mail import services
+from django.conf import settings
+
+from mail import authentication, services
 
 
 def anymail_inbound(sender, event, esp_name: str, **kwargs) -> None:
     """A reply through a provider's inbound webhook: stored and read like one through the gateway.
-    A mail for an unknown address is stored too (and refused when read): HTTP has no 550."""
+    A mail for an unknown address is stored too (and refused when read): HTTP has no 550. With
+    SCRAPYARD_MAIL_TRUSTED_AUTHSERV_ID set, mail to the server's address whose From the provider's
+    Authentication-Results proves is its account's (`mail.authentication.trusted_verdict`)."""
     message = event.message
     recipients = [message.envelope_recipient] if message.envelope_recipient else [a.addr_spec for a in message.to]
+    raw = message.as_bytes()
+    owner, how = None, ""
+    trusted = settings.SCRAPYARD_MAIL_TRUSTED_AUTHSERV_ID
+    if trusted and any(services.is_server_address(address) for address in recipients):
+        verdict = authentication.trusted_verdict(raw, trusted)  # the provider checked SPF and DKIM
+        owner = services.confirmed_account(verdict.address) if verdict.address else None
+        how = verdict.how if owner is not None else ""
     services.inbound_store(
-        via=esp_name.lower(), envelope_sender=message.envelope_sender or "", recipients=recipients, raw=message.as_bytes()
+        via=esp_name.lower(), envelope_sender=message.envelope_sender or "", recipients=recipients, raw=raw,
+        proven_owner=owner, proven_how=how,
     )
 
 

@@ -365,6 +365,10 @@ SCRAPYARD_MAIL_UNTOKENED_PER_BEAT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED
 # From one connecting address (IP) at most this many mails without a token in ten minutes, per
 # gateway process (then 451): a forger sets any From, not the address it connects from.
 SCRAPYARD_MAIL_PEER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_PEER_LIMIT", "200"))
+# The id a mail provider's MTA writes first in its Authentication-Results header (RFC 8601): set,
+# the provider's SPF/DKIM/DMARC verdict proves the From of mail its webhook brings
+# (mail.authentication.trusted_verdict). Leave empty unless every inbound mail passes that MTA.
+SCRAPYARD_MAIL_TRUSTED_AUTHSERV_ID = os.environ.get("SCRAPYARD_MAIL_TRUSTED_AUTHSERV_ID", "")
 # At most this many recipients in one SMTP transaction, and this many bytes stored a day per
 # account and per From address; answers and verification mails per account and per address an hour.
 SCRAPYARD_MAIL_MAX_RECIPIENTS = int(os.environ.get("SCRAPYARD_MAIL_MAX_RECIPIENTS", "5"))

@@ -314,16 +314,19 @@ def sink(settings):
     server.stop()
 
 
+PLAYERS_RECORDS = {("players.example", "TXT"): ["v=spf1 ip4:127.0.0.1 -all"]}
+
+
 @pytest.fixture
 def gateway():
     """The play-by-email SMTP gateway, in this process; yields its port."""
+    from mail import authentication
     from mail.gateway import close_connections, controller
     from tests.mail.smtp import free_port
 
-    from mail import authentication
-
-    # No DNS in tests: no records at all (SPF none, no DKIM key) unless a test names some.
-    before = authentication.use_resolver(authentication.FixedRecords({}))
+    # No DNS in tests: fixed records. The players' mail server is 127.0.0.1 (their mail passes
+    # SPF, as a real provider's does); a forger writes from elsewhere (127.0.0.2, tests/mail/smtp.py).
+    before = authentication.use_resolver(authentication.FixedRecords(PLAYERS_RECORDS))
     port = free_port()
     server = controller("127.0.0.1", port)
     server.start()

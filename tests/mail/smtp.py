@@ -57,9 +57,15 @@ def text_of(message) -> str:
     return text
 
 
-def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, subject: str | None = None):
+PLAYERS_SERVER = "127.0.0.1"  # the players' mail server: SPF passes for players.example from it
+ELSEWHERE = "127.0.0.2"  # a forger's server (Linux answers all of 127/8 on loopback)
+
+
+def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, subject: str | None = None,
+               source: str = PLAYERS_SERVER):
     """A reply as a mail program writes one: the new text on top, the mail it answers quoted,
-    its References the answered mail's and then that mail's Message-ID. Returns the reply."""
+    its References the answered mail's and then that mail's Message-ID, sent from `source`.
+    Returns the reply."""
     reply = email.message.EmailMessage()
     reply["From"] = sender
     reply["To"] = to
@@ -71,7 +77,7 @@ def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, su
         quoted = "\n".join(f"> {line}" for line in text_of(answering).splitlines())
         body = f"{body}\n\nOn Mon, 23 Nov 2026, Scrapyard wrote:\n{quoted}\n"
     reply.set_content(body)
-    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+    with smtplib.SMTP("127.0.0.1", port, timeout=30, source_address=(source, 0)) as client:
         client.send_message(reply, from_addr=sender, to_addrs=[to])
     return reply
 

@@ -21,11 +21,10 @@ from mail import authentication, services
 from mail.models import Inbound
 from tests.api.conftest import register
 from tests.mail.players import mail_players
+from tests.mail.smtp import ELSEWHERE
+from tests.mail.smtp import PLAYERS_SERVER as PLAYERS_HOST
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
-
-PLAYERS_HOST = "127.0.0.1"  # the players' mail server, as SPF names it
-ELSEWHERE = "127.0.0.2"  # a forger's (loopback: Linux answers the whole 127/8)
 
 
 def _key() -> tuple[bytes, str]:
@@ -157,3 +156,81 @@ def test_the_checks_fail_closed_on_hostile_input():
         assert authentication.verdict(deep, ip="192.0.2.1", envelope_sender="a@x.example", helo="h").address == ""
     finally:
         authentication.use_resolver(authentication.FixedRecords({}))
+
+
+def test_a_forged_from_cannot_resign_a_players_game_or_change_anything_by_the_servers_address(
+        sink, gateway, settings, monkeypatch):
+    """Anyone can write dave's From: a command that changes something, in mail to the server's
+    address that nothing proves, is not done; the answer goes to dave's own address and tells him
+    to send it to his command address. Commands that only read are answered as before; the same
+    command from his provider's server (SPF passes) is done."""
+    from tests.mail.players import mail_game
+    from tests.mail.smtp import send_reply
+
+    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: None)
+    dave, erin = mail_players("dave", "erin")
+    game_id = mail_game(dave, erin, "toy_race")
+    server = services.server_address()
+    for line in (f"resign {game_id}", f"draw {game_id}", "new toy_race", "language nl"):
+        send_reply(gateway, "dave@players.example", server, line, subject=line, source=ELSEWHERE)
+        forged = Inbound.objects.filter(recipient=server).latest("pk")
+        assert forged.sender_proven == ""
+        assert services.inbound_handle(inbound_id=forged.pk) == "unproven_sender"
+    from games import selectors
+    from mail.models import Outgoing
+
+    assert selectors.game_get(game_id=game_id).status == "active"
+    assert dave.get("/api/games/?mine=1").json()["count"] == 1  # no game opened in his name
+    answer = Outgoing.objects.filter(user=_user("dave"), kind=services.ANSWER).latest("pk")
+    own = services.command_address(_user("dave").pk)
+    assert answer.to == "dave@players.example" and answer.reply_to == own and own in answer.text
+    send_reply(gateway, "dave@players.example", server, "games", subject="games", source=ELSEWHERE)
+    assert services.inbound_handle(inbound_id=Inbound.objects.filter(recipient=server).latest("pk").pk) == "games"
+    send_reply(gateway, "dave@players.example", server, f"resign {game_id}", subject="resign")  # his provider's server
+    mine = Inbound.objects.filter(recipient=server).latest("pk")
+    assert mine.sender_proven == "spf" and services.inbound_handle(inbound_id=mine.pk) == "resigned"
+    assert selectors.game_get(game_id=game_id).status == "finished"
+
+
+def _with_results(header: str, sender: str = "dave@players.example") -> bytes:
+    return f"Authentication-Results: {header}\r\n".encode() + _mail(sender, "scrapyard@localhost", "resign 1")
+
+
+def test_a_trusted_mtas_authentication_results_prove_a_from_and_nothing_else_does():
+    trusted = "mx.provider.example"
+    assert authentication.trusted_verdict(_with_results(f"{trusted}; dkim=pass header.d=players.example header.s=k"),
+                                          trusted).how == "dkim"
+    assert authentication.trusted_verdict(_with_results(f"{trusted}; spf=pass (ok) smtp.mailfrom=x@players.example"),
+                                          trusted).how == "spf"
+    assert authentication.trusted_verdict(_with_results(f"{trusted}; dmarc=pass header.from=players.example"),
+                                          trusted).address == "dave@players.example"
+    refused = [
+        _with_results(f"{trusted}; dkim=fail header.d=players.example"),  # not a pass
+        _with_results(f"{trusted}; dkim=pass header.d=evil.example"),  # not aligned with the From
+        _with_results("mx.evil.example; dkim=pass header.d=players.example"),  # another id on top
+        _with_results(f"{trusted}.evil; dkim=pass header.d=players.example"),
+        _with_results(f"{trusted}; dkim=pass header.d=example"),  # a bare top-level domain
+        _with_results(f"{trusted}; " + "(" * 5000 + "dkim=pass header.d=players.example"),  # built to be slow
+    ]
+    assert [authentication.trusted_verdict(raw, trusted).address for raw in refused] == [""] * len(refused)
+    below = _mail("dave@players.example", "scrapyard@localhost", "x")  # no header at all
+    assert authentication.trusted_verdict(below, trusted).address == ""
+
+
+def test_a_providers_webhook_mail_is_proven_by_its_trusted_header(settings, monkeypatch):
+    from anymail.inbound import AnymailInboundMessage
+    from anymail.signals import AnymailInboundEvent
+
+    from mail import receivers
+
+    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: None)
+    settings.SCRAPYARD_MAIL_TRUSTED_AUTHSERV_ID = "mx.provider.example"
+    mail_players("dave")
+    server = services.server_address()
+    for header in ("mx.provider.example; dkim=pass header.d=players.example", "mx.evil.example; dkim=pass header.d=players.example"):
+        raw = f"Authentication-Results: {header}\r\n".encode() + _mail("dave@players.example", server, "games")
+        event = AnymailInboundEvent(event_type="inbound", message=AnymailInboundMessage.parse_raw_mime_bytes(raw))
+        event.message.envelope_recipient = server
+        receivers.anymail_inbound(sender=None, event=event, esp_name="Postmark")
+    rows = list(Inbound.objects.order_by("pk").values_list("sender_proven", "user_id"))
+    assert rows == [("dkim", _user("dave").pk), ("", None)]
