@@ -145,7 +145,9 @@ async def game_stream(request, game_id: int):
         full = await _run(_game_full, game_id=game_id, caller=caller)  # unknown: refused here
     except (apikit_errors.ServiceError, exceptions.APIException) as error:
         return _shared_with_pages(request, _refusal(error))
-    after = full["seq"] if asked is None else asked  # game_full holds everything up to its seq
+    # game_full holds everything up to its seq; a resume point past it names no event there can
+    # be (seqs only grow): read as the game's seq, so the next event comes.
+    after = full["seq"] if asked is None else min(asked, full["seq"])
     kind = _kind(request)
     return _shared_with_pages(request, _streaming(_stream(game_id, caller, full, after, kind), kind))
 

@@ -102,6 +102,23 @@ def test_after_or_last_event_id_asks_for_the_events_after_it(kind):
     assert [item.get("type") for item in _items(at_full, kind)] == ["game_full"]
 
 
+def test_a_resume_point_past_the_games_seq_is_read_as_the_games_seq(monkeypatch):
+    """`after` (or Last-Event-ID) beyond any event the game has (a client's bug or a hostile
+    one, up to 25 digits) is read as the game's seq: the next move's event still comes, and the
+    stream is not read afresh on every wake for events that cannot exist."""
+    game_id, players = start_game("scavenge", 2)
+
+    async def scenario():
+        streams = [await _open(game_id, players[0].token, NDJSON, after="9" * 25),
+                   await _open(game_id, players[0].token, NDJSON, **{"Last-Event-ID": str(10**12)})]
+        played = await sync_to_async(_move)(await sync_to_async(_to_act)(players, game_id), game_id)
+        return [await _read(stream, _has_state_at(played["seq"], NDJSON)) for stream in streams], played
+
+    texts, played = _run(scenario)
+    for text in texts:
+        assert [event["seq"] for event in _events(_items(text, NDJSON))] == [played["seq"]]
+
+
 def test_a_stream_opened_at_the_games_seq_reads_the_log_from_there_not_from_event_1(monkeypatch):
     from games import selectors
 
