@@ -20,6 +20,7 @@ in tests, fixed records (`FixedRecords`). pyspf looks records up through a modul
 from __future__ import annotations
 
 import email
+import email.parser
 import email.policy
 import email.utils
 import logging
@@ -172,7 +173,7 @@ class Verdict:
 def from_address(raw: bytes) -> str:
     """The From header's single address, lowercased; "" if there is not exactly one."""
     try:
-        message = email.message_from_bytes(raw, policy=email.policy.compat32)
+        message = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)  # headers only
         froms = message.get_all("From") or []
         if len(froms) != 1:  # two From headers: which one a mail program shows is anyone's guess
             return ""
@@ -216,7 +217,7 @@ def trusted_verdict(raw: bytes, authserv_id: str) -> Verdict:
     if not from_domain or not authserv_id:
         return Verdict("", "none")
     try:
-        message = email.message_from_bytes(raw, policy=email.policy.compat32)
+        message = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
         found = message.get_all("Authentication-Results") or []
     except Exception:
         return Verdict("", "none")

@@ -43,7 +43,7 @@ from mail import authentication, services
 
 log = logging.getLogger(__name__)
 
-MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+MAX_MESSAGE_BYTES = services.MAX_MESSAGE_BYTES
 
 
 # Proven mail's calls and strangers' calls on pools of their own: a stranger's call never waits
@@ -204,6 +204,10 @@ class Gateway:
     @_guarded
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         raw = envelope.original_content or envelope.content
+        try:
+            services.parts_check(raw)  # before anything parses it
+        except services.MailRefused as refused:
+            return refused.reply
         owner, how = None, ""
         if any(services.is_server_address(address) for address in envelope.rcpt_tos):
             checks = _checks(envelope)

@@ -365,6 +365,9 @@ SCRAPYARD_MAIL_UNTOKENED_PER_BEAT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED
 # From one connecting address (IP) at most this many mails without a token in ten minutes, per
 # gateway process (then 451): a forger sets any From, not the address it connects from.
 SCRAPYARD_MAIL_PEER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_PEER_LIMIT", "200"))
+# MIME parts a mail in may have (mail.services.inbound.parts_check): the email parser spends about a
+# millisecond a part; a reply has a few, a forwarded mail with attachments some dozens.
+SCRAPYARD_MAIL_MAX_PARTS = int(os.environ.get("SCRAPYARD_MAIL_MAX_PARTS", "100"))
 # The id a mail provider's MTA writes first in its Authentication-Results header (RFC 8601): set,
 # the provider's SPF/DKIM/DMARC verdict proves the From of mail its webhook brings
 # (mail.authentication.trusted_verdict). Leave empty unless every inbound mail passes that MTA.

@@ -47,6 +47,7 @@ from mail.services.bounces import bounce_by_address, bounce_hard, bounce_read
 from mail.services.forced import FORCED, FORCED_LOOK_BACK, forced_moves_missed, forced_moves_play, forced_moves_wanted
 from mail.services.inbound import (
     HANDLE_INBOUND,
+    MAX_MESSAGE_BYTES,
     SENDER_WINDOW,
     MailRefused,
     account_allowed,
@@ -57,6 +58,7 @@ from mail.services.inbound import (
     inbound_store,
     inbound_unread_handle,
     is_server_address,
+    parts_check,
     recipient_allowed,
     recipient_known,
     sender_allowed,
@@ -126,6 +128,7 @@ __all__ = [
     "GAME_STARTED",
     "GUARD",
     "HANDLE_INBOUND",
+    "MAX_MESSAGE_BYTES",
     "LEASE",
     "LIFE_ACTIONS",
     "LIFE_COMMANDS",
@@ -181,6 +184,7 @@ __all__ = [
     "outgoing_send",
     "preference_of",
     "is_server_address",
+    "parts_check",
     "recipient_allowed",
     "recipient_known",
     "reply_address",

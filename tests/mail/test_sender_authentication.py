@@ -234,3 +234,20 @@ def test_a_providers_webhook_mail_is_proven_by_its_trusted_header(settings, monk
         receivers.anymail_inbound(sender=None, event=event, esp_name="Postmark")
     rows = list(Inbound.objects.order_by("pk").values_list("sender_proven", "user_id"))
     assert rows == [("dkim", _user("dave").pk), ("", None)]
+
+
+def test_a_webhook_mail_refused_for_good_is_dropped_not_an_error(settings, monkeypatch):
+    """A provider calls again on an error: a mail refused for good (5xx: thousands of parts) is
+    dropped with a log line, and the webhook answers as for any mail."""
+    from anymail.inbound import AnymailInboundMessage
+    from anymail.signals import AnymailInboundEvent
+
+    from mail import receivers
+
+    server = services.server_address()
+    parts = "".join("--B\r\nContent-Type: text/plain\r\n\r\nx\r\n" for _ in range(500))
+    raw = (f"From: dave@players.example\r\nTo: {server}\r\nSubject: x\r\nMIME-Version: 1.0\r\n"
+           f'Content-Type: multipart/mixed; boundary="B"\r\n\r\n{parts}--B--\r\n').encode()
+    event = AnymailInboundEvent(event_type="inbound", message=AnymailInboundMessage.parse_raw_mime_bytes(raw))
+    receivers.anymail_inbound(sender=None, event=event, esp_name="Postmark")
+    assert not Inbound.objects.exists()
