@@ -385,3 +385,20 @@ def test_a_mail_of_thousands_of_parts_is_refused_at_data_before_anything_parses_
     with smtplib.SMTP("127.0.0.1", gateway, timeout=60) as client:  # a mail of a few parts still passes
         client.sendmail("pat@players.example", [own], _many_parts("pat@players.example", own, 5))
     assert Inbound.objects.count() == 1
+
+
+def test_a_forged_command_address_is_refused_at_rcpt(sink, gateway):
+    """me+<id>-<mac>@: a made-up mac, another account's mac with this id, a mac cut short or
+    padded, an id of 900 digits: 550 (or 500, 501 for what is no address), never taken."""
+    pam, pat = (selectors_user(player) for player in mail_players("pim", "pia"))
+    domain = services.server_address().split("@")[1]
+    own, other = services.command_mac(pam.pk), services.command_mac(pat.pk)
+    forged = [f"me+{pam.pk}-{'0' * 16}@{domain}", f"me+{pam.pk}-{other}@{domain}", f"me+{pam.pk}-{own[:15]}@{domain}",
+              f"me+{pam.pk}-{own}0@{domain}", f"me+{'9' * 900}-{own}@{domain}", f"me+-{own}@{domain}"]
+    with smtplib.SMTP("127.0.0.1", gateway, timeout=30) as client:
+        client.ehlo()
+        client.mail("pim@players.example")
+        codes = [client.rcpt(address)[0] for address in forged]
+        taken = client.rcpt(f"me+{pam.pk}-{own.upper()}@{domain}")[0]
+    assert all(code in (500, 501, 550, 553) for code in codes), codes  # 500: a line too long
+    assert taken == 250  # the right mac, whatever its case
