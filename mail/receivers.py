@@ -7,7 +7,7 @@ import logging
 
 from django.conf import settings
 
-from mail import authentication, services
+from mail import services
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,8 @@ def anymail_inbound(sender, event, esp_name: str, **kwargs) -> None:
         return
     trusted = settings.SCRAPYARD_MAIL_TRUSTED_AUTHSERV_ID
     if trusted and any(services.is_server_address(address) for address in recipients):
+        from mail import authentication  # DNS and DKIM libraries: loaded by the processes that check
+
         verdict = authentication.trusted_verdict(raw, trusted)  # the provider checked SPF and DKIM
         owner = services.confirmed_account(verdict.address) if verdict.address else None
         how = verdict.how if owner is not None else ""
