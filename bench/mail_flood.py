@@ -13,8 +13,12 @@ until the answer reaches the sink is measured:
 - the same flood with every mail read at once, as before (the burst set beyond the flood);
 - 500 mails forging the player's own From to the server's address, while the player sends the
   command `games` to its own command address (the Reply-To of every answer to a command), or
-  with `--commands-to server` to the server's address (the only way before command addresses):
-  the time until the answer to that command reaches the sink.
+  with `--commands-to server` to the server's address (the only way before command addresses;
+  the player's mail passes SPF, the forgeries come from elsewhere and do not): the time until the
+  answer to that command reaches the sink.
+
+DNS answers come from fixed records (`mail.authentication.FixedRecords`): SPF names 127.0.0.1 as
+the players' server; every flood comes from 127.0.0.2.
 
 Figures go to stdout and bench/results/mail_flood.md. Needs PostgreSQL (`BENCH_DATABASE_URL`,
 default postgres://postgres@127.0.0.1:5432/scrapyard_bench_mail, dropped and created afresh).
@@ -126,13 +130,16 @@ def flood(port: int, to: str, count: int, tag: str, connections: int = 10, forge
         thread.join()
 
 
+FLOOD_SOURCE = "127.0.0.2"  # the flood's servers; the players' is 127.0.0.1 (SPF names it)
+
+
 def flood_one(port: int, to: str, numbers: range, tag: str, forged: str = "") -> None:
-    with smtplib.SMTP("127.0.0.1", port, timeout=120) as client:
+    with smtplib.SMTP("127.0.0.1", port, timeout=120, source_address=(FLOOD_SOURCE, 0)) as client:
         for n in numbers:
             sender = forged or f"made-up{n}.{tag}@nowhere{n % 41}.example"
             try:
                 client.send_message(mail(sender, to, "help"), from_addr=sender, to_addrs=[to])
-            except smtplib.SMTPRecipientsRefused:
+            except (smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError):
                 client.rset()
 
 
@@ -179,10 +186,11 @@ def run(replies: int, flood_size: int, commands_to: str = "own") -> list[tuple[s
 
     from accounts import services as account_services
     from games import services as game_services
-    from mail import services
+    from mail import authentication, services
     from mail.gateway import controller
     from mail.models import Inbound
 
+    authentication.use_resolver(authentication.FixedRecords({("bench.example", "TXT"): ["v=spf1 ip4:127.0.0.1 -all"]}))
     sink = Sink()
     sink_port = free_port()
     Controller(sink, hostname="127.0.0.1", port=sink_port).start()

@@ -2,7 +2,11 @@
 reply address yet opens, joins, seeks and lists games by mail, and each command gets an answer.
 
 Only mail from an account's confirmed address is read as a command; anything else is kept and
-refused without an answer (an answer to a forged From would be mail to a stranger). A game the
+refused without an answer (an answer to a forged From would be mail to a stranger). A command
+that changes something (new, join, seek, resign, draw, takeback, analysis, language) is done only
+when the mail proves its sender: sent to the account's command address, or with its From proven
+by DKIM or SPF at the gateway (`mail.authentication`); otherwise the answer, which goes to the
+account's own address, asks for it there. Anyone can write a player's From. A game the
 sender may not see is answered exactly as a game that does not exist. Every answer's Reply-To is
 the account's own command address (`me+<account>-<mac>@`): commands sent there are read the same,
 but on the players' path, so a flood forging the account's From delays none of them.
@@ -68,7 +72,35 @@ def handle(inbound: Inbound, message: Any, proven: int | None = None) -> tuple[s
     account = account_selectors.mail_account(user_id=user_id)
     inbound.command = command[:300]
     with speaking(account):  # the answer in the account's language
+        if not (proven is not None or inbound.sender_proven) and _changes_something(command):
+            return _proof_asked(inbound, account, command)
         return _command_do(inbound, account, command)
+
+
+# Commands that only read (their answer goes to the account's own address, whoever wrote).
+READ_ONLY = frozenset({"help", "?", "games", "board", "password", "register"})
+
+
+def _changes_something(command: str) -> bool:
+    words = command.lower().split()
+    return bool(words) and words[0] in COMMANDS and words[0] not in READ_ONLY
+
+
+def _proof_asked(inbound: Inbound, account: dict, command: str) -> tuple[str, str]:
+    """A command that would change something, in mail to the server's address whose From
+    nothing proves (no token in the address, no DKIM or SPF pass: `mail.gateway`): anyone can
+    write that From. Not done; the answer, which goes to the account's own address, says to send
+    it to the account's command address (this answer's Reply-To), which only that mailbox knows."""
+    own = addresses.command_address(account["user"].pk)
+    _say(inbound, account, [
+        _("Not done (%(command)s): nothing proves this mail came from your mailbox, and anyone can "
+          "write your address as its From.") % {"command": command[:60]},
+        "",
+        _("If you sent it, reply to this mail with the same line (it goes to your own command "
+          "address, %(address)s, which only your mailbox knows); mail sent there is done at once.")
+        % {"address": own},
+    ])
+    return "unproven_sender", "a command that changes something, from a From nothing proves"
 
 
 def _command_do(inbound: Inbound, account: dict, command: str) -> tuple[str, str]:

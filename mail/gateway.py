@@ -14,6 +14,15 @@ server's address, a join address, whatever From it claims) on another, and from 
 address at most SCRAPYARD_MAIL_PEER_LIMIT such mails in ten minutes (451 beyond: a forger picks
 any From, not its IP address). The only state held is that count of recent strangers' mail per
 peer, in this process: run as many gateways as you like behind the MX records.
+
+Mail to the server's own address whose From is proven (`mail.authentication`: a DKIM signature
+of the From's domain, or SPF passing for an envelope sender of that domain) and is an account's
+confirmed address is that account's: it counts against the account's own limit, not the
+strangers', and takes the players' path. SPF is checked at RCPT when the envelope sender is an
+account's confirmed address (the limit is then the account's from the start); DKIM needs the
+body, so a mail refused nothing but the strangers' sender or overall limit, from an account's
+address, is taken up to DATA and kept only if its signature proves it (else 451, as before). A
+forger of a player's From fills the strangers' pool alone: the player's own mail passes.
 """
 
 from __future__ import annotations
@@ -30,17 +39,19 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from mail import services
+from mail import authentication, services
 
 log = logging.getLogger(__name__)
 
-MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+MAX_MESSAGE_BYTES = services.MAX_MESSAGE_BYTES
 
 
 # Proven mail's calls and strangers' calls on pools of their own: a stranger's call never waits
 # in front of a player's (docs/decisions/0019). Each pool thread keeps its own database connection.
 PROVEN = ThreadPoolExecutor(max_workers=4, thread_name_prefix="smtp-proven")
 STRANGERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="smtp-strangers")
+# Proving a From (DNS lookups, a signature's hash): apart from both, so neither waits on the other.
+CHECKS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="smtp-checks")
 PEER_WINDOW = 600.0  # seconds: strangers' mail counted per connecting address
 
 
@@ -59,7 +70,7 @@ def close_connections() -> None:
     as many tasks as a pool has threads, each held until all have started, so one runs on each."""
     from django.db import connections
 
-    for pool in (PROVEN, STRANGERS):
+    for pool in (PROVEN, STRANGERS, CHECKS):
         size = pool._max_workers
         barrier = threading.Barrier(size)
 
@@ -137,22 +148,86 @@ class Gateway:
                 return "451 4.7.1 Too many mails for this account: try again later"
         elif not await _fresh(services.recipient_known)(address):
             return "550 5.1.1 No such mailbox here"
+        elif services.is_server_address(address) and await self._spf_owner(session, envelope) is not None:
+            if not await _fresh(services.account_allowed, PROVEN)(_checks(envelope)["spf_owner"]):
+                return "451 4.7.1 Too many mails for this account: try again later"
         elif not self.peers.take(_peer(session), settings.SCRAPYARD_MAIL_PEER_LIMIT):
             return "451 4.7.1 Too many mails from your address: try again later"
-        elif not await _fresh(services.sender_allowed)(envelope.mail_from or ""):
-            return "451 4.7.1 Too many mails from this sender: try again later"
-        elif not await _fresh(services.untokened_allowed)():
-            return "451 4.7.1 Too much mail here now: try again later"
+        else:
+            refused = await self._strangers_refusal(envelope)
+            if refused and not (services.is_server_address(address) and await self._from_an_account(envelope)):
+                return refused
+            # An account's address, over the strangers' limits: kept only if DATA proves its From.
+            _checks(envelope)["refused"] = refused or _checks(envelope).get("refused")
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
+    async def _strangers_refusal(self, envelope: Envelope) -> str | None:
+        """The strangers' limits past the connecting address's: per envelope sender, and overall."""
+        if not await _fresh(services.sender_allowed)(envelope.mail_from or ""):
+            return "451 4.7.1 Too many mails from this sender: try again later"
+        if not await _fresh(services.untokened_allowed)():
+            return "451 4.7.1 Too much mail here now: try again later"
+        return None
+
+    async def _from_an_account(self, envelope: Envelope) -> bool:
+        checks = _checks(envelope)
+        if "sender_account" not in checks:
+            checks["sender_account"] = await _fresh(services.confirmed_account, CHECKS)(envelope.mail_from or "")
+        return checks["sender_account"] is not None
+
+    async def _spf_owner(self, session: Session, envelope: Envelope) -> int | None:
+        """The account whose confirmed address the envelope sender is, if SPF passes for it from
+        the connecting address (checked once per envelope; no DNS for a sender no account has)."""
+        checks = _checks(envelope)
+        if "spf_owner" not in checks:
+            checks["spf_owner"] = None
+            if await self._from_an_account(envelope):
+                checks["spf"] = await _fresh(authentication.spf_result, CHECKS)(
+                    _peer(session), envelope.mail_from or "", session.host_name or "")
+                if checks["spf"] == "pass":
+                    checks["spf_owner"] = checks["sender_account"]
+        return checks["spf_owner"]
+
+    async def _proven_owner(self, session: Session, envelope: Envelope, raw: bytes) -> tuple[int | None, str]:
+        """The account the mail's From was proven to be (DKIM, or SPF for an aligned envelope
+        sender) and how; (None, "") when it was not, or is no account's confirmed address."""
+        checks = _checks(envelope)
+        verdict = await _fresh(authentication.verdict, CHECKS)(
+            raw, ip=_peer(session), envelope_sender=envelope.mail_from or "", helo=session.host_name or "",
+            spf_known=checks.get("spf"))
+        if not verdict.address:
+            return None, ""
+        owner = await _fresh(services.confirmed_account, CHECKS)(verdict.address)
+        return owner, verdict.how if owner is not None else ""
+
     @_guarded
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        proven = all(services.carries_token(address) for address in envelope.rcpt_tos)
+        raw = envelope.original_content or envelope.content
+        try:
+            services.parts_check(raw)  # before anything parses it
+        except services.MailRefused as refused:
+            return refused.reply
+        owner, how = None, ""
+        if any(services.is_server_address(address) for address in envelope.rcpt_tos):
+            checks = _checks(envelope)
+            owner, how = await self._proven_owner(session, envelope, raw)
+            if owner is None and checks.get("refused"):
+                return checks["refused"]  # the strangers' limits, which only a proven From passes
+            if owner is not None and owner != checks.get("spf_owner") and not await _fresh(services.account_allowed, PROVEN)(owner):
+                return "451 4.7.1 Too many mails for this account: try again later"
+            if owner is None and checks.get("spf_owner") is not None:
+                # SPF passed for the envelope, but the From is another address: a stranger's mail.
+                if not self.peers.take(_peer(session), settings.SCRAPYARD_MAIL_PEER_LIMIT):
+                    return "451 4.7.1 Too many mails from your address: try again later"
+                refused = await self._strangers_refusal(envelope)
+                if refused:
+                    return refused
+        proven = owner is not None or all(services.carries_token(address) for address in envelope.rcpt_tos)
         try:
             await _fresh(services.inbound_store, PROVEN if proven else STRANGERS)(
                 via="smtp", envelope_sender=envelope.mail_from or "", recipients=list(envelope.rcpt_tos),
-                raw=envelope.original_content or envelope.content,
+                raw=raw, proven_owner=owner, proven_how=how,
             )
         except services.MailRefused as refused:
             return refused.reply
@@ -163,6 +238,13 @@ class Gateway:
 # gateway restarted after a crash, under load) took more than 10 s, and a start that gave up
 # began again from Django's setup, never catching up.
 READY_SECONDS = 60
+
+
+def _checks(envelope: Envelope) -> dict:
+    """What the gateway learned of this envelope's sender (SPF, the account, a deferred refusal)."""
+    if not hasattr(envelope, "scrapyard_checks"):
+        envelope.scrapyard_checks = {}
+    return envelope.scrapyard_checks
 
 
 def _peer(session: Session) -> str:

@@ -123,6 +123,10 @@ class Inbound(models.Model):
     via = models.CharField(max_length=20, help_text="smtp, or the provider whose webhook brought it")
     sender = models.CharField(max_length=254, help_text="the From header's address")
     envelope_sender = models.CharField(max_length=254, blank=True, default="")
+    sender_proven = models.CharField(
+        max_length=8, blank=True, default="",
+        help_text="how the From was proven for mail without a token (dkim, spf; empty: it was not): such mail "
+                  "counts against its account's own limits, not the strangers' (mail.authentication)")
     recipient = models.CharField(max_length=254)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="mail_received")
     game_id = models.BigIntegerField(null=True, blank=True)

@@ -365,6 +365,13 @@ SCRAPYARD_MAIL_UNTOKENED_PER_BEAT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED
 # From one connecting address (IP) at most this many mails without a token in ten minutes, per
 # gateway process (then 451): a forger sets any From, not the address it connects from.
 SCRAPYARD_MAIL_PEER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_PEER_LIMIT", "200"))
+# MIME parts a mail in may have (mail.services.inbound.parts_check): the email parser spends about a
+# millisecond a part; a reply has a few, a forwarded mail with attachments some dozens.
+SCRAPYARD_MAIL_MAX_PARTS = int(os.environ.get("SCRAPYARD_MAIL_MAX_PARTS", "100"))
+# The id a mail provider's MTA writes first in its Authentication-Results header (RFC 8601): set,
+# the provider's SPF/DKIM/DMARC verdict proves the From of mail its webhook brings
+# (mail.authentication.trusted_verdict). Leave empty unless every inbound mail passes that MTA.
+SCRAPYARD_MAIL_TRUSTED_AUTHSERV_ID = os.environ.get("SCRAPYARD_MAIL_TRUSTED_AUTHSERV_ID", "")
 # At most this many recipients in one SMTP transaction, and this many bytes stored a day per
 # account and per From address; answers and verification mails per account and per address an hour.
 SCRAPYARD_MAIL_MAX_RECIPIENTS = int(os.environ.get("SCRAPYARD_MAIL_MAX_RECIPIENTS", "5"))
@@ -554,6 +561,9 @@ SCRAPYARD_RATE_LIMITS = {
     "address": int(os.environ.get("SCRAPYARD_RATE_ADDRESS", "600")),
     "login": int(os.environ.get("SCRAPYARD_RATE_LOGIN", "10")),
     "login_address": int(os.environ.get("SCRAPYARD_RATE_LOGIN_ADDRESS", "30")),
+    # OAuth's endpoints (project.throttles.oauth_limited): per client address, per client id.
+    "oauth_address": int(os.environ.get("SCRAPYARD_RATE_OAUTH_ADDRESS", "60")),
+    "oauth_client": int(os.environ.get("SCRAPYARD_RATE_OAUTH_CLIENT", "600")),
 }
 
 # Prometheus metrics (project.metrics): each process of this node counts in files here, and

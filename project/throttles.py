@@ -266,13 +266,15 @@ class LoginUsernameRate(_PerMinute):
 
 class _FormPost:
     """What the limits read of a request (its address, the username it names), for a form POST
-    that is not a DRF request."""
+    that is not a DRF request. `_request` is where each limit leaves its standing, for the
+    RateLimit headers (as on a DRF request)."""
 
     def __init__(self, request):
         self.META = request.META
         self.headers = request.headers
         self.data = request.POST
         self.user = getattr(request, "user", None)
+        self._request = request
 
 
 def password_form_limited(view, *, per_username: bool = True):
@@ -293,6 +295,96 @@ def password_form_limited(view, *, per_username: bool = True):
         return view(request, *args, **kwargs)
 
     return limited
+
+
+# --- OAuth's endpoints -------------------------------------------------------------------------
+
+
+class OAuthAddressRate(_PerMinute):
+    """Calls to OAuth's endpoints (authorize, token, revocation) from one client address, signed in
+    or not: a code or refresh token guessed, or a client secret tried, from one place."""
+
+    scope = limit_name = "oauth_address"
+
+    def get_cache_key(self, request, view) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class OAuthClientRate(_PerMinute):
+    """Calls naming one client id, from anywhere: an app's secret or its players' codes are not
+    guessed faster over many addresses, and one app's traffic has a ceiling of its own. An id
+    no app has is counted too (under its digest: any string fits the key)."""
+
+    scope = limit_name = "oauth_client"
+
+    def get_cache_key(self, request, view) -> str | None:
+        client_id = oauth_client_id(request)
+        if not client_id:
+            return None
+        ident = hashlib.sha256(client_id.encode("utf-8", "replace")).hexdigest()
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def oauth_client_id(request) -> str:
+    """The client id a call to an OAuth endpoint names: in HTTP Basic authentication (a
+    confidential app's), the form's `client_id`, or the query's (the authorization request's)."""
+    import base64
+    import binascii
+    from urllib.parse import unquote_plus
+
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    if header[:6].lower() == "basic ":
+        try:
+            user = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8").split(":", 1)[0]
+            return unquote_plus(user)[:200]  # RFC 6749 2.3.1: form-encoded, then Basic
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            return ""
+    found = request.data.get("client_id") or request.GET.get("client_id") or ""
+    return found[:200] if isinstance(found, str) else ""
+
+
+class _OAuthCall(_FormPost):
+    """An OAuth endpoint's request as the limits read it: its form and its query (any method)."""
+
+    def __init__(self, request):
+        super().__init__(request)
+        self.GET = request.GET
+
+
+def oauth_limited(view):
+    """One of OAuth's endpoints, limited per client address and per client id as the API is
+    limited per address and account: every call counts (a GET of the consent page too), the
+    answer carries RateLimit and RateLimit-Policy, and over a limit the view never runs: 429 with
+    Retry-After, in JSON (`rate_limited`, and OAuth's `error` field beside it for an app's
+    library), or the site's page for a browser on the consent page."""
+    limits = (OAuthAddressRate, OAuthClientRate)
+
+    @functools.wraps(view)
+    def limited(request, *args, **kwargs):
+        counted = _OAuthCall(request)
+        for limit in limits:
+            throttle = limit()
+            if not throttle.allow_request(counted, None):
+                return _oauth_too_many(request, throttle.wait())
+        return view(request, *args, **kwargs)
+
+    return limited
+
+
+def _oauth_too_many(request, wait: float):
+    from django.http import JsonResponse
+
+    from project import http
+
+    seconds = math.ceil(wait)
+    if http.for_people(request):
+        return _too_many(request, wait)
+    detail = f"too many requests: try again in {seconds} s"
+    response = JsonResponse({"code": "rate_limited", "detail": detail,
+                             "error": "rate_limited", "error_description": detail}, status=429)
+    response["Retry-After"] = str(seconds)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _too_many(request, wait: float):

@@ -14,11 +14,10 @@ newest of them left, so a bot plays from its stream alone.
 Every state item (`game_full`, `game_state`) says the `seq`, `status`, `to_act`, the clocks
 (`deadline`, `deadlines`: each due time) and `result`, the same for every caller (all of it is in
 `GET /api/games/{id}/`), and `legal_moves`: null for a spectator; for a seat, its own moves at that
-seq when it is to act (else none), read for that stream alone. No stream ever carries another
+seq when it is to act (else none), taken from the same read of the game as the state (so they
+are the moves at that very seq, with no read of the stream's own). No stream ever carries another
 seat's moves, and the public part is read once for all of a game's streams (`streams.feed`), so
-neither an item nor its timing tells one seat anything of another's. A `game_state` whose seq the
-game has passed before the seat's moves were read is not sent (its moves would be stale): the
-events that passed it, and their own state, follow.
+neither an item nor its timing tells one seat anything of another's.
 
 A comment (an empty line in NDJSON) every `SCRAPYARD_STREAM_KEEPALIVE_SECONDS` (15) keeps proxies
 from closing an idle stream; the stream ends after the state that says a game is finished. The
@@ -148,7 +147,9 @@ async def game_stream(request, game_id: int):
         full = await _run(_game_full, game_id=game_id, caller=caller)  # unknown: refused here
     except (apikit_errors.ServiceError, exceptions.APIException) as error:
         return _shared_with_pages(request, _refusal(error))
-    after = full["seq"] if asked is None else asked  # game_full holds everything up to its seq
+    # game_full holds everything up to its seq; a resume point past it names no event there can
+    # be (seqs only grow): read as the game's seq, so the next event comes.
+    after = full["seq"] if asked is None else min(asked, full["seq"])
     kind = _kind(request)
     return _shared_with_pages(request, _streaming(_stream(game_id, caller, full, after, kind), kind))
 
@@ -390,28 +391,21 @@ def _game_full(game_id: int, caller: Caller) -> dict[str, Any]:
             "game": selectors.game_detail(game=game, user=caller.user), "legal_moves": legal}
 
 
-async def _game_state(game_id: int, caller: Caller, state: dict[str, Any]) -> dict[str, Any] | None:
-    """The state item for the caller (`state`: the public state the newest event sent left), with
-    the legal moves of the caller's seat; None when the game passed that seq before they were read."""
+async def _game_state(caller: Caller, state: dict[str, Any], game: Any) -> dict[str, Any] | None:
+    """The state item for the caller (`state`: the public state the newest event sent left;
+    `game`: the game as read with it), with the legal moves of the caller's seat at that very seq,
+    taken from that read (no query of the stream's own: the moves are kept per seq and seat).
+    None if the caller no longer holds the seat the stream followed (a seat event it has not sent)."""
     seat = caller.seat
     if seat is None:
         legal = None
     elif seat in state["to_act"] and state["status"] == ACTIVE:
-        legal = await _run(_own_moves, game_id=game_id, caller=caller)
+        legal = await _run(selectors.seat_moves_at, game=game, user=caller.user, seat=seat)
         if legal is None or legal["seq"] != state["seq"]:
             return None
     else:
         legal = {"seq": state["seq"], "seat": seat, "moves": [], "notation": []}  # as /legal-moves/ says it
     return {"type": "game_state", **state, "legal_moves": legal}
-
-
-def _own_moves(game_id: int, caller: Caller) -> dict[str, Any] | None:
-    """The legal moves of the caller's seat now, as `/legal-moves/` gives them; None if the
-    caller holds another seat now, or none (a seat event the stream has not sent yet)."""
-    game = selectors.game_get(game_id=game_id)
-    if selectors.seat_of(game=game, user=caller.user) != caller.seat:
-        return None
-    return selectors.legal_moves_for(game=game, user=caller.user)
 
 
 def _may_see(game_id: int, caller: Caller) -> bool:
@@ -534,7 +528,7 @@ async def _stream(game_id: int, caller: Caller, full: dict[str, Any], after: int
         yield _frame(full, kind, "game_full", full["seq"])
         while True:
             woken.clear()  # before reading, so news during the read wakes the next wait
-            events, state = await FEED.since(game_id, after, HUB.newest(game_id), recheck, _run)
+            events, state, game = await FEED.since(game_id, after, HUB.newest(game_id), recheck, _run)
             finished = state["status"] == FINISHED
             moved = Caller(caller.user, seat=caller.seat)
             seat_moved = any([moved.follow(event) for event in events])
@@ -547,7 +541,7 @@ async def _stream(game_id: int, caller: Caller, full: dict[str, Any], after: int
                 yield _frame(selectors.event_visible(event, caller.seat, finished), kind, event.kind, event.seq)
                 after = event.seq
                 last_sent = time.monotonic()
-            told = await _game_state(game_id, caller, state) if events else None
+            told = await _game_state(caller, state, game) if events else None
             if told is not None:
                 yield _frame(told, kind, "game_state", told["seq"])
             if finished:

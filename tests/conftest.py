@@ -314,17 +314,25 @@ def sink(settings):
     server.stop()
 
 
+PLAYERS_RECORDS = {("players.example", "TXT"): ["v=spf1 ip4:127.0.0.1 -all"]}
+
+
 @pytest.fixture
 def gateway():
     """The play-by-email SMTP gateway, in this process; yields its port."""
+    from mail import authentication
     from mail.gateway import close_connections, controller
     from tests.mail.smtp import free_port
 
+    # No DNS in tests: fixed records. The players' mail server is 127.0.0.1 (their mail passes
+    # SPF, as a real provider's does); a forger writes from elsewhere (127.0.0.2, tests/mail/smtp.py).
+    before = authentication.use_resolver(authentication.FixedRecords(PLAYERS_RECORDS))
     port = free_port()
     server = controller("127.0.0.1", port)
     server.start()
     yield port
     server.stop()
+    authentication.use_resolver(before)
     # The gateway's database calls ran on its pools' threads: close their connections, so the
     # test database can be dropped.
     close_connections()

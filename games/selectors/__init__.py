@@ -69,6 +69,7 @@ from games.selectors.game import (
     move_read,
     moves_unchanged_since,
     public_state,
+    seat_moves_at,
     seats_of,
     view_at,
 )
@@ -148,6 +149,7 @@ __all__ = [
     "private_game_viewers",
     "rules_catalogue",
     "rules_detail",
+    "seat_moves_at",
     "seat_of",
     "seats_of",
     "starts_game",

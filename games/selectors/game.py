@@ -108,17 +108,29 @@ def public_state(*, game: Game) -> dict[str, Any]:
             "deadlines": due, "result": game.result}
 
 
-def events_after(*, game_id: int, after: int) -> tuple[list[Event], dict[str, Any]]:
-    """A game's events after seq `after`, as stored, and its public state (`public_state`) just
-    after the newest of them: what a live stream shares between its watchers (each renders the
-    events for its own caller with `event_visible`). The game is read first and the events only
-    up to its seq, so the state is exactly the one the last event left (a move committed between
-    the two reads comes with the next read, and its own state)."""
-    game = Game.objects.prefetch_related("deadlines").filter(pk=game_id).first()  # streams' hot path
+def events_after(*, game_id: int, after: int) -> tuple[list[Event], dict[str, Any], Game]:
+    """A game's events after seq `after`, as stored, its public state (`public_state`) just
+    after the newest of them, and the game as read then (its seats and clocks loaded with it):
+    what a live stream shares between its watchers (each renders the events for its own caller
+    with `event_visible`, and a seat to act reads its moves from this game: `seat_moves_at`).
+    The game is read first and the events only up to its seq, so the state is exactly the one the
+    last event left (a move committed between the two reads comes with the next read, and its
+    own state). The game is shared: read it, never change it."""
+    game = Game.objects.prefetch_related("deadlines", "seats").filter(pk=game_id).first()  # streams' hot path
     if game is None:
         raise errors.GameNotFound(msg("there is no game {game_id}", game_id=game_id))
     events = list(Event.objects.filter(game_id=game_id, seq__gt=after, seq__lte=game.seq).order_by("seq"))
-    return events, public_state(game=game)
+    return events, public_state(game=game), game
+
+
+def seat_moves_at(*, game: Game, user: Any, seat: int) -> dict[str, Any] | None:
+    """The legal moves of `seat` at the game's seq, as `/legal-moves/` gives them, if `user` holds
+    that seat in this very read of the game (else None: a seat changes hands only by an event, and
+    a seat's moves never reach another account). No query when the game came with its seats
+    (`events_after`); the moves are the ones kept per (game, seq, seat) (`seen`)."""
+    if seat_of(game=game, user=user) != seat:
+        return None
+    return legal_moves_for(game=game, user=user)
 
 
 def earliest_deadline(due: list[dict[str, Any]]) -> dt.datetime | None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 import email
+import email.parser
 import email.policy
 import email.utils
 import hashlib
 import logging
+import re
 from typing import Any
 
 from django.conf import settings
@@ -16,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, Sum
 from django.utils.crypto import constant_time_compare
 
+from accounts import selectors as account_selectors
 from games import dispatch, time_controls
 from mail.models import Inbound, InboundOutcome, RawMessage, SeatAddress
 from mail.services.addresses import (
@@ -28,6 +31,7 @@ from mail.services.addresses import (
     server_address,
 )
 from mail.services.bounces import bounce_read
+from mail.services.preferences import address_verified
 from mail.services.replies import DONE_CODES, reply_handle
 from mail.services.sending import clean_header
 
@@ -35,6 +39,7 @@ log = logging.getLogger(__name__)
 
 
 HANDLE_INBOUND = "mail.handle_inbound"
+MAX_MESSAGE_BYTES = 10 * 1024 * 1024  # a mail in, whichever way it comes
 SENDER_WINDOW = dt.timedelta(minutes=10)
 
 
@@ -73,6 +78,18 @@ def carries_token(address: str) -> bool:
     return proven_address(address)
 
 
+def confirmed_account(address: str) -> int | None:
+    """The account whose confirmed address this is (None: no account, or not confirmed)."""
+    if not address:
+        return None
+    return next((user_id for user_id in account_selectors.accounts_with_email(email=address)
+                 if address_verified(user_id, address)), None)
+
+
+def is_server_address(address: str) -> bool:
+    return (address or "").lower() == server_address()
+
+
 def sender_allowed(sender: str, at: dt.datetime | None = None) -> bool:
     """Whether this envelope sender may send more mail without a reply token now. A flood that
     forges a player's address fills only this: the player's replies carry a token and pass."""
@@ -89,22 +106,28 @@ def untokened_allowed(at: dt.datetime | None = None) -> bool:
 
 
 def _untokened(rows):
-    return rows.exclude(_TOKENED)
+    return rows.exclude(_PROVEN)
 
 
 _TOKENED = Q(recipient__startswith="play+") | Q(recipient__startswith="bounce+") | Q(recipient__startswith="me+")
+# Mail that proved whose it is: by a token in its address, or its From by DKIM or SPF.
+_PROVEN = _TOKENED | ~Q(sender_proven="")
 
 
 def recipient_allowed(address: str, at: dt.datetime | None = None) -> bool:
     """Whether the account this reply address belongs to may get more mail now (the same limit
     as a sender's, counted per account whatever the senders claim)."""
     user_id = _owner(address)
+    return True if user_id is None else account_allowed(user_id, at)
+
+
+def account_allowed(user_id: int, at: dt.datetime | None = None) -> bool:
+    """Whether the account may get more mail that proved it is its own now. Only such mail
+    counts (a token in its address, or its From proven by DKIM or SPF): mail to the server's
+    address from an unproven From is the account's once read as its command, and a flood
+    forging its From would otherwise spend this too."""
     at = at or time_controls.now()
-    if user_id is None:
-        return True
-    # Only mail that proved the account counts: mail to the server's address is the account's
-    # once read as its command, and a flood forging its From would otherwise spend this too.
-    recent = Inbound.objects.filter(_TOKENED, user_id=user_id, received_at__gte=at - SENDER_WINDOW).count()
+    recent = Inbound.objects.filter(_PROVEN, user_id=user_id, received_at__gte=at - SENDER_WINDOW).count()
     return recent < settings.SCRAPYARD_MAIL_SENDER_LIMIT
 
 
@@ -126,11 +149,24 @@ def _header_text(message: Any, name: str) -> str:
         return clean_header(found)
 
 
-def _headers_read(raw: bytes) -> tuple[Any, str, str, str]:
-    """(message, From address, Subject, fingerprint); a mail whose headers cannot be read at all
-    is refused for good (5xx): sending it again would fail again."""
+_PART_HEADER = re.compile(rb"^content-type[ \t]*:", re.IGNORECASE | re.MULTILINE)
+
+
+def parts_check(raw: bytes) -> None:
+    """Refuse for good (554) a mail of more than SCRAPYARD_MAIL_MAX_PARTS MIME parts, counted
+    without parsing it (a Content-Type header a part). Python's email parser spends about a
+    millisecond a part, and recurses into nested ones: 100,000 parts in 3.6 MB took 100 s."""
+    if len(_PART_HEADER.findall(raw)) > settings.SCRAPYARD_MAIL_MAX_PARTS:
+        raise MailRefused(f"554 5.6.0 The mail has more than {settings.SCRAPYARD_MAIL_MAX_PARTS} MIME parts")
+
+
+def _headers_read(raw: bytes) -> tuple[str, str, str]:
+    """(From address, Subject, fingerprint), from the headers alone (the body is not parsed
+    here); a mail whose headers cannot be read at all, or of too many parts, is refused for
+    good (5xx): sending it again would fail again."""
+    parts_check(raw)
     try:
-        message = email.message_from_bytes(raw, policy=email.policy.default)
+        message = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
         sender = clean_header(email.utils.parseaddr(_header_text(message, "From"))[1]).replace(" ", "").lower()
         subject = clean_header(_header_text(message, "Subject"))[:300]
         message_id = clean_header(_header_text(message, "Message-ID")).replace(" ", "")
@@ -142,19 +178,25 @@ def _headers_read(raw: bytes) -> tuple[Any, str, str, str]:
     else:  # no Message-ID: the same sender and the same bytes after the headers are the same mail
         body = raw.split(b"\r\n\r\n", 1)[-1] if b"\r\n\r\n" in raw else raw.split(b"\n\n", 1)[-1]
         fingerprint = "sha256:" + hashlib.sha256(sender.encode() + b"\0" + body).hexdigest()
-    return message, sender, subject, fingerprint
+    return sender, subject, fingerprint
 
 
-def inbound_store(*, via: str, envelope_sender: str, recipients: list[str], raw: bytes) -> list[int]:
+def inbound_store(*, via: str, envelope_sender: str, recipients: list[str], raw: bytes,
+                  proven_owner: int | None = None, proven_how: str = "") -> list[int]:
     """Keep the mail (its bytes once, a row per recipient) and have it read after the commit.
     A mail already kept for a recipient (the same Message-ID, or with none the same sender and
     body) is not kept again: a mail server that sends again after losing our 250 changes nothing.
+    `proven_owner`: the account whose confirmed address the mail's From was proven to be
+    (`proven_how`: dkim or spf, by the gateway): its mail to the server's address is that
+    account's, counted against its own limits and read at once, as a reply's.
     Raises `MailRefused` past a daily byte limit or on headers that cannot be read."""
-    message, sender, subject, fingerprint = _headers_read(raw)
+    sender, subject, fingerprint = _headers_read(raw)
     recipients = list(dict.fromkeys(address.strip().lower() for address in recipients))[:settings.SCRAPYARD_MAIL_MAX_RECIPIENTS]
     owners = dict(SeatAddress.objects.filter(token__in=[m[1].lower() for m in map(PLAY_ADDRESS.match, recipients) if m])
                   .values_list("token", "user_id"))
     owners |= {address: owner for address in recipients if (owner := command_owner(address)) is not None}
+    if proven_owner is not None:
+        owners |= {address: proven_owner for address in recipients if is_server_address(address)}
     fresh = [address for address in recipients
              if not Inbound.objects.filter(recipient=address[:254], fingerprint=fingerprint).exists()]
     if not fresh:
@@ -170,11 +212,12 @@ def inbound_store(*, via: str, envelope_sender: str, recipients: list[str], raw:
                         via=via, sender=sender[:254], envelope_sender=(envelope_sender or "")[:254], recipient=recipient[:254],
                         subject=subject, message=stored, fingerprint=fingerprint,
                         user_id=_stored_owner(recipient, owners),
+                        sender_proven=proven_how if proven_owner is not None and is_server_address(recipient) else "",
                     )
             except IntegrityError:  # the same mail, stored for this recipient a moment ago
                 continue
             ids.append(row.pk)
-            if carries_token(recipient) or _untokened_burst_free():
+            if carries_token(recipient) or row.sender_proven or _untokened_burst_free():
                 transaction.on_commit(lambda pk=row.pk: dispatch.send(HANDLE_INBOUND, (pk,)), robust=True)
             # else: past the minute's burst, a mail without a token waits for the sweep, which
             # reads a few a beat: a flood never queues ahead of a player's reply.
@@ -242,7 +285,7 @@ def inbound_unread_handle(*, at: dt.datetime | None = None) -> int:
     at = at or time_controls.now()
     unread = Inbound.objects.filter(outcome=InboundOutcome.RECEIVED).order_by("pk")
     tokened = list(unread.filter(received_at__lt=at - dt.timedelta(seconds=30))
-                   .filter(_TOKENED).values_list("pk", flat=True)[:200])
+                   .filter(_PROVEN).values_list("pk", flat=True)[:200])
     waiting = list(_untokened(unread).values_list("pk", flat=True)[:settings.SCRAPYARD_MAIL_UNTOKENED_PER_BEAT])
     for inbound_id in [*tokened, *waiting]:
         dispatch.send(HANDLE_INBOUND, (inbound_id,))

@@ -276,6 +276,31 @@ def test_the_code_exchange_refuses_a_wrong_verifier_a_reused_code_and_a_foreign_
     assert odd.headers["Content-Type"].startswith("application/json")
 
 
+def test_a_code_is_exchanged_only_by_its_own_app_with_its_own_redirect_uri(live_server):
+    """Hostile exchanges: another real app's client id, a redirect URI other than the one the
+    code was issued for, or none; each refused, and the code still works for its own app after."""
+    base = live_server.url
+    player = register()
+    browser = _signed_in(base, player.username)
+    mine, other = _register_app(base, browser), _register_app(base, _signed_in(base, register().username))
+    code, verifier = _code(base, browser, mine["client_id"])
+    answers = [
+        requests.post(f"{base}/oauth/token/", data={"grant_type": "authorization_code", "code": code,
+                                                    "redirect_uri": CALLBACK, "client_id": other["client_id"],
+                                                    "code_verifier": verifier}),
+        requests.post(f"{base}/oauth/token/", data={"grant_type": "authorization_code", "code": code,
+                                                    "redirect_uri": "http://127.0.0.1:9/elsewhere",
+                                                    "client_id": mine["client_id"], "code_verifier": verifier}),
+        requests.post(f"{base}/oauth/token/", data={"grant_type": "authorization_code", "code": code,
+                                                    "redirect_uri": CALLBACK + "?x=1", "client_id": mine["client_id"],
+                                                    "code_verifier": verifier}),
+    ]
+    for answer in answers:
+        assert answer.status_code in (400, 401) and "access_token" not in answer.json(), answer.text
+    assert answers[0].json()["error"] == "invalid_grant"
+    assert _exchange(base, mine["client_id"], code, verifier).status_code == 200
+
+
 def test_the_authorization_request_needs_an_s256_challenge_and_a_known_scope(live_server):
     base = live_server.url
     player = register()

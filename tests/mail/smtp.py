@@ -57,11 +57,15 @@ def text_of(message) -> str:
     return text
 
 
+PLAYERS_SERVER = "127.0.0.1"  # the players' mail server: SPF passes for players.example from it
+ELSEWHERE = "127.0.0.2"  # a forger's server (Linux answers all of 127/8 on loopback)
+
+
 def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, subject: str | None = None,
-               headers: dict[str, str] | None = None):
+               headers: dict[str, str] | None = None, source: str = PLAYERS_SERVER):
     """A reply as a mail program writes one: the new text on top, the mail it answers quoted,
     its References the answered mail's and then that mail's Message-ID (and any `headers`, such
-    as the Content-Language a Dutch mail program sets). Returns the reply."""
+    as the Content-Language a Dutch mail program sets), sent from `source`. Returns the reply."""
     reply = email.message.EmailMessage()
     reply["From"] = sender
     reply["To"] = to
@@ -75,7 +79,7 @@ def send_reply(port: int, sender: str, to: str, body: str, *, answering=None, su
     reply.set_content(body)
     for name, value in (headers or {}).items():  # after the content, which clears every Content-* header
         reply[name] = value
-    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+    with smtplib.SMTP("127.0.0.1", port, timeout=30, source_address=(source, 0)) as client:
         client.send_message(reply, from_addr=sender, to_addrs=[to])
     return reply
 

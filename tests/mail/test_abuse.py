@@ -12,15 +12,15 @@ import re
 import smtplib
 
 import pytest
+from anymail import urls as anymail_urls
 from django.db import OperationalError
 from django.test import Client
 
-from anymail import urls as anymail_urls
 from games import selectors, time_controls
 from mail import services
 from mail.models import Inbound, Outgoing, RawMessage
 from tests.mail.players import mail_game, mail_players
-from tests.mail.smtp import guard_of, headline, send_reply, text_of
+from tests.mail.smtp import ELSEWHERE, guard_of, headline, send_reply, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -232,7 +232,8 @@ def test_a_database_error_at_rcpt_is_a_451_naming_nothing(sink, gateway, monkeyp
 
     # The sender is limited at RCPT (by what the recipient proves), no longer at MAIL FROM.
     monkeypatch.setattr(services, "sender_allowed", broken)
-    with smtplib.SMTP("127.0.0.1", gateway, timeout=30) as client:
+    # From a server SPF does not name for the sender's domain: the strangers' limits are asked.
+    with smtplib.SMTP("127.0.0.1", gateway, timeout=30, source_address=(ELSEWHERE, 0)) as client:
         client.ehlo()
         assert client.mail("wes@players.example")[0] == 250
         code, text = client.rcpt(services.server_address())
@@ -355,3 +356,49 @@ def test_forced_moves_are_played_for_those_who_chose_it_as_their_own_move(sink, 
 
     assert game_services.forced_move_play(game_id=game_id, seq=event.seq - 1, user=selectors_user(alice)) is None
     assert selectors.game_get(game_id=game_id).seq == before
+
+
+def _many_parts(sender: str, to: str, parts: int, nested: bool = False) -> bytes:
+    head = f"From: {sender}\r\nTo: {to}\r\nSubject: board\r\nMessage-ID: <parts{parts}{nested}@x.example>\r\nMIME-Version: 1.0\r\n"
+    if nested:
+        opened = "".join(f'Content-Type: multipart/mixed; boundary="b{n}"\r\n\r\n--b{n}\r\n' for n in range(parts))
+        closed = "".join(f"\r\n--b{n}--\r\n" for n in reversed(range(parts)))
+        return (head + opened + "Content-Type: text/plain\r\n\r\ngames\r\n" + closed).encode()
+    return (head + 'Content-Type: multipart/mixed; boundary="B"\r\n\r\n'
+            + "--B\r\nContent-Type: text/plain\r\n\r\ngames\r\n" * parts + "--B--\r\n").encode()
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_mail_of_thousands_of_parts_is_refused_at_data_before_anything_parses_it(sink, gateway, monkeypatch, nested):
+    """Python's email parser spends about a millisecond a MIME part (a 3.6 MB mail of 100,000
+    parts: 100 s of a gateway thread, then as much in the worker); nested parts also recurse.
+    More than SCRAPYARD_MAIL_MAX_PARTS parts is refused for good (554), counted without parsing."""
+    monkeypatch.setattr(services, "inbound_handle", lambda **kwargs: pytest.fail("nothing is read"))
+    mail_players("pam")
+    own = services.command_address(selectors_user(mail_players("pat")[0]).pk)
+    raw = _many_parts("pat@players.example", own, 600 if nested else 5000, nested)
+    with smtplib.SMTP("127.0.0.1", gateway, timeout=60) as client:
+        with pytest.raises(smtplib.SMTPDataError) as refused:
+            client.sendmail("pat@players.example", [own], raw)
+    assert refused.value.smtp_code == 554 and b"parts" in refused.value.smtp_error
+    assert not Inbound.objects.exists() and not RawMessage.objects.exists()
+    with smtplib.SMTP("127.0.0.1", gateway, timeout=60) as client:  # a mail of a few parts still passes
+        client.sendmail("pat@players.example", [own], _many_parts("pat@players.example", own, 5))
+    assert Inbound.objects.count() == 1
+
+
+def test_a_forged_command_address_is_refused_at_rcpt(sink, gateway):
+    """me+<id>-<mac>@: a made-up mac, another account's mac with this id, a mac cut short or
+    padded, an id of 900 digits: 550 (or 500, 501 for what is no address), never taken."""
+    pam, pat = (selectors_user(player) for player in mail_players("pim", "pia"))
+    domain = services.server_address().split("@")[1]
+    own, other = services.command_mac(pam.pk), services.command_mac(pat.pk)
+    forged = [f"me+{pam.pk}-{'0' * 16}@{domain}", f"me+{pam.pk}-{other}@{domain}", f"me+{pam.pk}-{own[:15]}@{domain}",
+              f"me+{pam.pk}-{own}0@{domain}", f"me+{'9' * 900}-{own}@{domain}", f"me+-{own}@{domain}"]
+    with smtplib.SMTP("127.0.0.1", gateway, timeout=30) as client:
+        client.ehlo()
+        client.mail("pim@players.example")
+        codes = [client.rcpt(address)[0] for address in forged]
+        taken = client.rcpt(f"me+{pam.pk}-{own.upper()}@{domain}")[0]
+    assert all(code in (500, 501, 550, 553) for code in codes), codes  # 500: a line too long
+    assert taken == 250  # the right mac, whatever its case

@@ -15,15 +15,16 @@ from games import dispatch, selectors
 from mail import services
 from mail.models import Inbound, Outgoing
 from tests.mail.players import mail_game, mail_players
-from tests.mail.smtp import send_reply
+from tests.mail.smtp import ELSEWHERE, send_reply
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
 def _flood(port: int, senders: list[str], to: str, line: str = "games") -> list[int]:
-    """One SMTP session sending a mail per sender; the code RCPT got for each."""
+    """One SMTP session, from a forger's server (not the players'), sending a mail per sender;
+    the code RCPT (or DATA) got for each."""
     codes = []
-    with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
+    with smtplib.SMTP("127.0.0.1", port, timeout=60, source_address=(ELSEWHERE, 0)) as client:
         for sender in senders:
             message = email.message.EmailMessage()
             message["From"], message["To"], message["Subject"] = sender, to, line
@@ -34,6 +35,9 @@ def _flood(port: int, senders: list[str], to: str, line: str = "games") -> list[
                 codes.append(250)
             except smtplib.SMTPRecipientsRefused as refused:
                 codes.append(refused.recipients[to][0])
+                client.rset()
+            except smtplib.SMTPDataError as refused:  # an account's address: refused after DATA, unless proven
+                codes.append(refused.smtp_code)
                 client.rset()
     return codes
 
@@ -155,5 +159,5 @@ def test_strangers_mail_is_limited_per_connecting_address_and_players_replies_ar
     codes = _flood(gateway, [f"someone{n}@made-up{n}.example" for n in range(7)], services.server_address())
     assert codes == [250] * 5 + [451] * 2  # made-up senders, one mail each: the address they come from counts
     address = services.address_of(user=_user(dave), game_id=game_id)
-    send_reply(gateway, "dirk@players.example", address, "board")  # from the same address: a reply passes
+    send_reply(gateway, "dirk@players.example", address, "board", source=ELSEWHERE)  # from the same address: a reply passes
     assert Inbound.objects.filter(recipient=address).count() == 1

@@ -92,3 +92,12 @@ def test_games_open_lists_open_games_and_seeks_and_board_n_answers_with_a_board(
     shown = text_of(sink.to("kai@players.example")[-1])
     assert f"The board of Scrapyard game {game_id} (terrafex)" in " ".join(shown.split()) and "TERRAFEX" in shown
     assert Inbound.objects.order_by("pk").last().code == "board"
+
+
+@pytest.mark.parametrize("line", ["new", "new scavenge players many", "new scavenge seats=2 bogus"])
+def test_a_new_command_without_its_game_or_with_a_bad_setting_is_answered_not_a_crash(sink, gateway, eager_tasks, line):
+    mail_players("lou")
+    _to_server(gateway, "lou@players.example", line)
+    handled = Inbound.objects.get(sender="lou@players.example")
+    assert handled.code == "invalid_input" and handled.outcome == "refused", (handled.code, handled.detail)
+    assert "Not done (new)" in text_of(sink.to("lou@players.example")[-1])

@@ -102,6 +102,23 @@ def test_after_or_last_event_id_asks_for_the_events_after_it(kind):
     assert [item.get("type") for item in _items(at_full, kind)] == ["game_full"]
 
 
+def test_a_resume_point_past_the_games_seq_is_read_as_the_games_seq(monkeypatch):
+    """`after` (or Last-Event-ID) beyond any event the game has (a client's bug or a hostile
+    one, up to 25 digits) is read as the game's seq: the next move's event still comes, and the
+    stream is not read afresh on every wake for events that cannot exist."""
+    game_id, players = start_game("scavenge", 2)
+
+    async def scenario():
+        streams = [await _open(game_id, players[0].token, NDJSON, after="9" * 25),
+                   await _open(game_id, players[0].token, NDJSON, **{"Last-Event-ID": str(10**12)})]
+        played = await sync_to_async(_move)(await sync_to_async(_to_act)(players, game_id), game_id)
+        return [await _read(stream, _has_state_at(played["seq"], NDJSON)) for stream in streams], played
+
+    texts, played = _run(scenario)
+    for text in texts:
+        assert [event["seq"] for event in _events(_items(text, NDJSON))] == [played["seq"]]
+
+
 def test_a_stream_opened_at_the_games_seq_reads_the_log_from_there_not_from_event_1(monkeypatch):
     from games import selectors
 
@@ -120,6 +137,41 @@ def test_a_stream_opened_at_the_games_seq_reads_the_log_from_there_not_from_even
     text, played = _run(scenario)
     assert [event["seq"] for event in _events(_items(text, NDJSON))] == [played["seq"]]
     assert reads and all(read["after"] >= seq for read in reads)
+
+
+def test_a_seats_moves_on_its_stream_cost_no_read_of_the_game_of_their_own(monkeypatch):
+    """The state item takes the seat's moves from the read of the game the stream's batch came
+    with (`events_after`, shared by the game's streams): after `game_full`, a seat's stream reads
+    the game no other way, however many of its turns come (the streams' reads run in the event
+    loop's pool; the moves, made by the test's clients, elsewhere)."""
+    from games import selectors
+
+    game_id, players = start_game("scavenge", 2)
+    reads = []
+    for name in ("game_get", "game_for"):
+        original = getattr(selectors, name)
+
+        def counted(_original=original, _name=name, **arguments):
+            reads.append((_name, threading.current_thread().name))
+            return _original(**arguments)
+
+        monkeypatch.setattr(selectors, name, counted)
+
+    async def scenario():
+        streams = [await _open(game_id, players[seat].token, NDJSON) for seat in (0, 1)]
+        opened = len(reads)
+        texts = []
+        for _ in range(6):  # each move's state read by both streams before the next move
+            seq = (await sync_to_async(_move)(await sync_to_async(_to_act)(players, game_id), game_id))["seq"]
+            texts += [await _read(stream, _has_state_at(seq, NDJSON), limit=30) for stream in streams]
+        return opened, texts
+
+    opened, texts = _run(scenario)
+    moves_told = [state for text in texts for state in _states(_items(text, NDJSON))
+                  if state["legal_moves"] and state["legal_moves"]["moves"]]
+    assert len(moves_told) >= 5  # the seat to act got its moves on its stream, turn after turn
+    streams_reads = [read for read in reads[opened:] if read[1].startswith("asyncio")]
+    assert streams_reads == []
 
 
 def test_every_state_item_says_who_acts_the_clocks_and_the_status_and_only_the_seat_to_act_gets_its_moves():
