@@ -1,16 +1,16 @@
 """The web server, as `make run` and every node start it: `python -m project.serve`.
 
-Two HTTP servers run the same WSGI application (`project.wsgi`), a process per core
-(`SCRAPYARD_WEB_PROCESSES`) and `SCRAPYARD_WEB_THREADS` threads in each, on `HOST`:`PORT`:
+`SCRAPYARD_WEB_SERVER` picks one of three, each a process per core (`SCRAPYARD_WEB_PROCESSES`)
+with `SCRAPYARD_WEB_THREADS` threads for the synchronous views, on `HOST`:`PORT`:
 
-- `gunicorn` (the default): threaded, with keep-alive. It lends a stream request's socket to the
-  stream process (`streams.handoff`), so one address serves the API and its streams with no proxy
-  in front: what `make run` needs.
-- `granian` (`SCRAPYARD_WEB_SERVER=granian`): its HTTP handling is Rust code, and a move costs
-  the web process less CPU (docs/decisions/0011-granian-behind-a-proxy.md). It
-  cannot lend a socket, so a proxy in front must send the stream routes to the stream process
-  (deploy/nginx.conf does) and `SCRAPYARD_STREAM_HANDOFF` stays empty; a stream request that
-  still reaches it is redirected to `SCRAPYARD_STREAM_URL`.
+- `granian` (the default): one origin for the API, the pages and the live streams. Its HTTP
+  handling is Rust code; it serves `project.front`, which sends the stream paths to Django's ASGI
+  handler on the event loop and everything else to the WSGI application on the threads. It
+  measured the least server CPU a move (docs/decisions/0026-one-origin-under-granian.md).
+- `uvicorn`: the same `project.front` under uvicorn (pure Python HTTP parsing here).
+- `gunicorn`: the WSGI application, threaded with keep-alive; it lends a stream request's socket
+  to a stream process of its own (`streams.handoff`, `SCRAPYARD_STREAM_HANDOFF`), which
+  `make run` then starts beside it (deploy/supervisord.conf).
 """
 
 from __future__ import annotations
@@ -18,34 +18,46 @@ from __future__ import annotations
 import os
 import sys
 
-SERVERS = ("gunicorn", "granian")
+SERVERS = ("granian", "uvicorn", "gunicorn")
+DEFAULT = "granian"
 
 
 def command(server: str, host: str, port: int | str, processes: int | str, threads: int | str) -> list[str]:
-    """The server's command line (after `python -m`)."""
+    """The server's command line (after `python -m`). The front's threads are its own pool
+    (`project.front` reads SCRAPYARD_WEB_THREADS)."""
+    if server == "granian":
+        # Idle streams count against granian's requests at once per worker (its backpressure,
+        # backlog / workers by default): room for thousands. At a stop, open streams are cut
+        # after 5 s; their clients resume with Last-Event-ID.
+        return ["granian", "--interface", "asgi", "--host", host, "--port", str(port), "--workers", str(processes),
+                "--backpressure", "4096", "--workers-kill-timeout", "5", "--respawn-failed-workers",
+                "project.front:application"]
+    if server == "uvicorn":
+        return ["uvicorn", "project.front:application", "--host", host, "--port", str(port), "--workers", str(processes),
+                "--timeout-graceful-shutdown", "5"]
     if server == "gunicorn":
         return ["gunicorn", "project.wsgi", "--bind", f"{host}:{port}", "--workers", str(processes),
                 "--worker-class", "gthread", "--threads", str(threads), "--keep-alive", "30", "--timeout", "60"]
-    if server == "granian":
-        return ["granian", "--interface", "wsgi", "--host", host, "--port", str(port), "--workers", str(processes),
-                "--blocking-threads", str(threads), "--respawn-failed-workers", "project.wsgi:application"]
     raise SystemExit(f"SCRAPYARD_WEB_SERVER is {server!r}: it is one of {', '.join(SERVERS)}")
 
 
+def hands_streams_over(server: str) -> bool:
+    """Whether the server needs a stream process beside it (only gunicorn: the others serve the
+    streams themselves)."""
+    return server == "gunicorn"
+
+
 def from_environment(environ: dict[str, str]) -> list[str]:
-    """The command `make run`'s environment asks for; refuses granian with a stream handoff."""
-    server = environ.get("SCRAPYARD_WEB_SERVER", "") or "gunicorn"
-    if server == "granian" and environ.get("SCRAPYARD_STREAM_HANDOFF"):
-        raise SystemExit("granian cannot hand a stream's connection to the stream process: route the stream paths "
-                         "to it with a proxy (deploy/nginx.conf) and set SCRAPYARD_STREAM_HANDOFF= (empty)")
+    """The command `make run`'s environment asks for."""
+    server = environ.get("SCRAPYARD_WEB_SERVER", "") or DEFAULT
+    threads = environ.get("SCRAPYARD_WEB_THREADS", "") or "4"
     return command(server, environ.get("HOST", "127.0.0.1"), environ.get("PORT", "8000"),
-                   environ.get("SCRAPYARD_WEB_PROCESSES", "") or str(len(os.sched_getaffinity(0))),
-                   environ.get("SCRAPYARD_WEB_THREADS", "") or "4")
+                   environ.get("SCRAPYARD_WEB_PROCESSES", "") or str(len(os.sched_getaffinity(0))), threads)
 
 
 def access_log(server: str) -> list[str]:
     """Each request on stdout, as supervisord collects it."""
-    return ["--access-logfile", "-"] if server == "gunicorn" else ["--access-log"]
+    return {"gunicorn": ["--access-logfile", "-"], "granian": ["--access-log"], "uvicorn": []}[server]
 
 
 def main() -> None:
