@@ -62,7 +62,9 @@ export SCRAPYARD_WEB_THREADS ?= 4
 # needs the stream process beside it (deploy/supervisord.conf starts it then) and the handoff socket.
 export SCRAPYARD_WEB_SERVER ?= granian
 export SCRAPYARD_STREAM_PROCESS := $(if $(filter gunicorn,$(SCRAPYARD_WEB_SERVER)),true,false)
-export SCRAPYARD_STREAM_HANDOFF ?= $(if $(filter gunicorn,$(SCRAPYARD_WEB_SERVER)),$(SCRAPYARD_VAR_DIR)/streams.sock,)
+ifeq ($(SCRAPYARD_WEB_SERVER),gunicorn)
+export SCRAPYARD_STREAM_HANDOFF ?= $(SCRAPYARD_VAR_DIR)/streams.sock
+endif
 export SCRAPYARD_DEADLINE_PROCESSES ?= 2
 export SCRAPYARD_BOT_PROCESSES ?= $(CORES)
 export SCRAPYARD_DEFAULT_PROCESSES ?= 1

@@ -53,6 +53,9 @@ def web_server(database_url: str, port: int, server: str | None = None, environm
            "SCRAPYARD_RATE_ACCOUNT": "1000000", "SCRAPYARD_WEB_THREADS": str(threads), **(environment or {})}
     from project import serve
 
+    if argv is None and server == "uvicorn":  # measured, not served: project.front under uvicorn
+        argv = ["uvicorn", "project.front:application", "--host", "127.0.0.1", "--port", str(port),
+                "--workers", str(processes or os.cpu_count() or 1)]
     if argv is None:
         argv = serve.command(server or serve.DEFAULT, "127.0.0.1", port, processes or os.cpu_count() or 1, threads)
     python = sys.executable if tree == ROOT else str(tree / ".venv" / "bin" / "python")
@@ -320,8 +323,6 @@ WEB_CONFIGS = [
     ("granian + project.front, 2 x 4 threads (make run's)", "granian", 2, 4, {}),
     ("granian + project.front, 2 x 4, statements not prepared", "granian", 2, 4,
      {"SCRAPYARD_DB_PREPARED_STATEMENTS": "off"}),
-    ("granian + project.front, 2 x 2 threads", "granian", 2, 2, {}),
-    ("granian + project.front, 3 x 2 threads", "granian", 3, 2, {}),
     ("uvicorn + project.front, 2 x 4 threads", "uvicorn", 2, 4, {}),
     ("granian WSGI alone, 2 x 4 (no streams: behind a proxy)", "granian-wsgi", 2, 4, {}),
     ("gunicorn gthread, 2 x 4, keep-alive (with the stream handoff)", "gunicorn", 2, 4, {}),
@@ -334,7 +335,7 @@ def _granian_wsgi(port: int, processes: int, threads: int) -> list[str]:
             "--blocking-threads", str(threads), "project.wsgi:application"]
 
 
-def web_configs(database_url: str, port: int = 8766, seconds: float = 12, rounds: int = 2) -> list[str]:
+def web_configs(database_url: str, port: int = 8766, seconds: float = 12, rounds: int = 3) -> list[str]:
     """The web server's shapes side by side: 16 clients, one request a move, on each, `rounds`
     times in turn (a shared machine's speed drifts: compare within a round)."""
     tokens = accounts(database_url, 16)

@@ -1,13 +1,12 @@
 """The web server, as `make run` and every node start it: `python -m project.serve`.
 
-`SCRAPYARD_WEB_SERVER` picks one of three, each a process per core (`SCRAPYARD_WEB_PROCESSES`)
+`SCRAPYARD_WEB_SERVER` picks one of two, each a process per core (`SCRAPYARD_WEB_PROCESSES`)
 with `SCRAPYARD_WEB_THREADS` threads for the synchronous views, on `HOST`:`PORT`:
 
 - `granian` (the default): one origin for the API, the pages and the live streams. Its HTTP
   handling is Rust code; it serves `project.front`, which sends the stream paths to Django's ASGI
   handler on the event loop and everything else to the WSGI application on the threads. It
   measured the least server CPU a move (docs/decisions/0026-one-origin-under-granian.md).
-- `uvicorn`: the same `project.front` under uvicorn (pure Python HTTP parsing here).
 - `gunicorn`: the WSGI application, threaded with keep-alive; it lends a stream request's socket
   to a stream process of its own (`streams.handoff`, `SCRAPYARD_STREAM_HANDOFF`), which
   `make run` then starts beside it (deploy/supervisord.conf).
@@ -18,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
-SERVERS = ("granian", "uvicorn", "gunicorn")
+SERVERS = ("granian", "gunicorn")
 DEFAULT = "granian"
 
 
@@ -32,9 +31,6 @@ def command(server: str, host: str, port: int | str, processes: int | str, threa
         return ["granian", "--interface", "asgi", "--host", host, "--port", str(port), "--workers", str(processes),
                 "--backpressure", "4096", "--workers-kill-timeout", "5", "--respawn-failed-workers",
                 "project.front:application"]
-    if server == "uvicorn":
-        return ["uvicorn", "project.front:application", "--host", host, "--port", str(port), "--workers", str(processes),
-                "--timeout-graceful-shutdown", "5"]
     if server == "gunicorn":
         return ["gunicorn", "project.wsgi", "--bind", f"{host}:{port}", "--workers", str(processes),
                 "--worker-class", "gthread", "--threads", str(threads), "--keep-alive", "30", "--timeout", "60"]
@@ -57,7 +53,7 @@ def from_environment(environ: dict[str, str]) -> list[str]:
 
 def access_log(server: str) -> list[str]:
     """Each request on stdout, as supervisord collects it."""
-    return {"gunicorn": ["--access-logfile", "-"], "granian": ["--access-log"], "uvicorn": []}[server]
+    return ["--access-logfile", "-"] if server == "gunicorn" else ["--access-log"]
 
 
 def main() -> None:
