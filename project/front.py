@@ -10,8 +10,8 @@ own request machinery, which costs more than handing the WSGI call to a thread h
 A WSGI request's body is read before the view runs (a move is a few hundred bytes); one declared
 over `DATA_UPLOAD_MAX_MEMORY_SIZE` is not read at all and Django's edge answers 413 as under any
 server (`project.http`), and a chunked one that grows past it is answered 413 here. A WSGI
-answer is sent whole, unless it streams (`StreamingHttpResponse`: a game's record), whose parts
-are sent as the view yields them.
+answer is sent whole, a streaming one (`StreamingHttpResponse`: a player's exported games)
+gathered first in its thread.
 """
 
 from __future__ import annotations
@@ -47,11 +47,9 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await _too_large(send)
         return
     loop = asyncio.get_running_loop()
-    status, headers, content, rest = await loop.run_in_executor(_pool, _call_wsgi, _environ(scope, body))
+    status, headers, content = await loop.run_in_executor(_pool, _call_wsgi, _environ(scope, body))
     await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": content, "more_body": rest is not None})
-    if rest is not None:  # a streaming answer: its parts are sent from the thread as they come
-        await loop.run_in_executor(_pool, _stream_rest, rest, loop, send)
+    await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else content})
 
 
 async def _read_body(scope: dict[str, Any], receive: Any) -> bytes | None:
@@ -123,9 +121,10 @@ def _environ(scope: dict[str, Any], body: bytes) -> dict[str, Any]:
     return environ
 
 
-def _call_wsgi(environ: dict[str, Any]) -> tuple[int, list, bytes, Any]:
-    """Run the WSGI application in this pool thread: its status, headers and body, whole, or the
-    first part and the iterator of the rest when the answer streams."""
+def _call_wsgi(environ: dict[str, Any]) -> tuple[int, list, bytes]:
+    """Run the WSGI application in this pool thread: its status, headers and whole body. A
+    streaming answer (a player's exported games) is gathered here too, in the thread whose
+    database connection its generator reads through."""
     started: list[Any] = []
 
     def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
@@ -133,29 +132,11 @@ def _call_wsgi(environ: dict[str, Any]) -> tuple[int, list, bytes, Any]:
         return lambda data: None  # the legacy write() callable: Django never calls it
 
     result = wsgi_application(environ, start_response)
-    if getattr(result, "streaming", False):
-        parts = iter(result)
-        first = next(parts, b"")
-        return started[0], started[1], first, (result, parts)
     try:
-        content = b"".join(result)
+        return started[0], started[1], b"".join(result)
     finally:
         if hasattr(result, "close"):
-            result.close()
-    return started[0], started[1], content, None
-
-
-def _stream_rest(rest: tuple[Any, Any], loop: Any, send: Any) -> None:
-    result, parts = rest
-    try:
-        for part in parts:
-            if part:
-                asyncio.run_coroutine_threadsafe(
-                    send({"type": "http.response.body", "body": part, "more_body": True}), loop).result()
-        asyncio.run_coroutine_threadsafe(send({"type": "http.response.body", "body": b""}), loop).result()
-    finally:
-        if hasattr(result, "close"):
-            result.close()
+            result.close()  # Django's request_finished: this thread's connections closed or kept
 
 
 async def _too_large(send: Any) -> None:

@@ -125,8 +125,10 @@ def test_moves_refusals_pages_and_streams_on_one_origin_as_project_serve_starts_
                 assert refused.status_code == 413 and refused.json()["code"] == "body_too_large"
             page = session.get(f"{base}/", timeout=10, headers={"Authorization": ""})
             assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
+            head = session.head(f"{base}/", timeout=10, headers={"Authorization": ""})
+            assert head.status_code == 200 and head.content == b""
             exported = session.get(f"{base}/api/players/{finishers[0].username}/games/", timeout=30)  # streamed
-            assert exported.status_code == 200 and exported.headers["X-Games-Count"] == "1"
+            assert exported.status_code == 200 and exported.headers["X-Games-Count"] == "1", (exported.status_code, exported.headers, exported.text[:300])
             assert [json.loads(line)["game"] for line in exported.text.splitlines()] == [finished_id]
         first = _first_stream_item(port, game_id, mover.token)  # on the same port, no redirect
         assert first["seq"] == 1
