@@ -6,9 +6,10 @@ PYTHON ?= python3
 # 127.0.0.1 unless you mean to serve others: HOST=0.0.0.0 (then set DJANGO_ALLOWED_HOSTS too).
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Live streams (SSE / NDJSON) come from an ASGI process of their own on this port. Clients ask for
-# them on PORT like everything else: the web server hands the connection to the stream process
-# over the socket SCRAPYARD_STREAM_HANDOFF (streams.handoff), with no redirect.
+# The API, the pages and the live streams (SSE / NDJSON) are all served on PORT, by one web
+# server (project/serve.py). Only with SCRAPYARD_WEB_SERVER=gunicorn do the streams come from a
+# stream process of their own on this port, to which gunicorn hands each stream's connection
+# over the socket SCRAPYARD_STREAM_HANDOFF (streams.handoff).
 STREAM_PORT ?= 8001
 # Play-by-email replies come in through the SMTP gateway on this port (mail.gateway).
 SMTP_PORT ?= 2525
@@ -47,18 +48,23 @@ export SCRAPYARD_BIN := $(abspath $(BIN))
 # Where the embedded default keeps its database, broker, cache and mail, and supervisord its
 # socket, pid and logs (project.settings reads the same variable).
 export SCRAPYARD_VAR_DIR ?= $(abspath var)
-export SCRAPYARD_STREAM_HANDOFF ?= $(SCRAPYARD_VAR_DIR)/streams.sock
 # Sizing: the web server and the bot workers burn CPU (a move is a few ms of Python, a bot's turn
-# seconds of search), so each gets a process per core; a web process runs 4 threads, since a
-# request waits on the database about half its time, and keeps connections alive between a
-# client's requests. Deadlines and the default queue mostly wait: 2 and 1 processes. Override
-# any of them; beyond one machine, size each machine by its own cores.
+# seconds of search), so each gets a process per core; a web process runs 4 threads for the
+# synchronous views, since a request waits on the database about half its time, and keeps
+# connections alive between a client's requests (the streams wait on its event loop). Deadlines
+# and the default queue mostly wait: 2 and 1 processes. Override any of them; beyond one machine,
+# size each machine by its own cores.
 CORES := $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')
 export SCRAPYARD_WEB_PROCESSES ?= $(CORES)
 export SCRAPYARD_WEB_THREADS ?= 4
-# gunicorn, which hands streams over on this one address; granian (less CPU a request) only behind
-# a proxy that routes the stream paths itself, with SCRAPYARD_STREAM_HANDOFF= (project/serve.py).
-export SCRAPYARD_WEB_SERVER ?= gunicorn
+# granian serving API, pages and streams on PORT, which measured the least CPU a move
+# (docs/decisions/0028-one-origin-under-granian.md); gunicorn on request. Only gunicorn
+# needs the stream process beside it (deploy/supervisord.conf starts it then) and the handoff socket.
+export SCRAPYARD_WEB_SERVER ?= granian
+export SCRAPYARD_STREAM_PROCESS := $(if $(filter gunicorn,$(SCRAPYARD_WEB_SERVER)),true,false)
+ifeq ($(SCRAPYARD_WEB_SERVER),gunicorn)
+export SCRAPYARD_STREAM_HANDOFF ?= $(SCRAPYARD_VAR_DIR)/streams.sock
+endif
 export SCRAPYARD_DEADLINE_PROCESSES ?= 2
 export SCRAPYARD_BOT_PROCESSES ?= $(CORES)
 export SCRAPYARD_DEFAULT_PROCESSES ?= 1

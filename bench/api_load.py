@@ -9,7 +9,10 @@ Two kinds of client:
   moves itself from the view it was given (Scavenge hides nothing but its dice's future, so the
   rules package knows the moves exactly, as a boardgame.io client does). It reads the game (GET)
   only after a 409 or a 422, and when a game ends.
-- `three` is the loop of the first benchmark: GET the game, GET the legal moves, POST the move.
+- `two` is a plain REST client, which knows no rules: GET the mover's legal moves, then POST one.
+  Whose turn it is comes from the last move's answer (the game's `to_act`).
+- `three` is the web page's client (and the loop of the first benchmark): GET the game, GET the
+  legal moves, POST the move.
 Latency is timed on the POSTs only.
 """
 
@@ -27,7 +30,7 @@ from urllib.parse import urlparse
 
 import orjson
 
-MODES = ("one", "three")
+MODES = ("one", "two", "three")
 
 
 @dataclass
@@ -199,7 +202,7 @@ class Player(threading.Thread):
         self.client.requests = 0
         try:
             while not self.stop.is_set():
-                self._one() if self.mode == "one" else self._three()
+                {"one": self._one, "two": self._two, "three": self._three}[self.mode]()
         except Exception as error:  # reported with the figures, never silently dropped
             self.errors.append(repr(error))
 
@@ -257,6 +260,21 @@ class Player(threading.Thread):
             state = self.rules.sample_state(after["view"], after["your_seat"], self.rnd)
             moves = self.rules.legal_moves(state, seat)
         return {"status": "active", "seq": after["seq"], "seat": seat, "moves": moves}
+
+    def _two(self) -> None:
+        known = self.known
+        if not self._playing(known):
+            return
+        _, listed = self.client.call("GET", f"/api/games/{self.game_id}/legal-moves/", token=self.tokens[known["seat"]])
+        status, body = self._post(known["seat"], self.rnd.choice(listed["moves"]), listed["seq"])
+        if status == 201:
+            self.stored += 1
+            after = body["game"]
+            self.known = ({"status": "active", "seat": after["to_act"][0]} if after["status"] == "active"
+                          else {"status": after["status"]})
+        else:
+            self.errors.append(status)
+            self.known = self._read(self.game_id)
 
     def _three(self) -> None:
         known = self._read(self.game_id)

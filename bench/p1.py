@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -39,26 +40,26 @@ TICK = os.sysconf("SC_CLK_TCK")
 PAIRS, PGBENCH_SECONDS, API_SECONDS, SCALING_SECONDS = 3, 10, 20, 15
 
 
-def web_server(database_url: str, port: int, options: list[str] | None = None,
-               server: str = "gunicorn", environment: dict[str, str] | None = None) -> subprocess.Popen:
-    """The web server on the bench database: `server` as `make run` shapes it, or gunicorn or
-    granian (`options[0]`) shaped by `options`; `environment` adds settings."""
+def web_server(database_url: str, port: int, server: str | None = None, environment: dict[str, str] | None = None,
+               *, processes: int | None = None, threads: int = 4, argv: list[str] | None = None,
+               tree: Path = ROOT) -> subprocess.Popen:
+    """The web server on the bench database: `server` as `project.serve` starts it (`make run`'s
+    by default), `processes` x `threads`, or the command `argv` (after `python -m`); from the
+    checkout `tree` (its own .venv) when another commit is measured; `environment` adds settings."""
     # Redis as a deployment has it (rate-limit counts, stream notices); the account's rate limit
     # raised, so the figure is the server's, not the limit's (32 accounts moving ~20 times a second).
     env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "project.settings",
            "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"),
-           "SCRAPYARD_RATE_ACCOUNT": "1000000", **(environment or {})}
+           "SCRAPYARD_RATE_ACCOUNT": "1000000", "SCRAPYARD_WEB_THREADS": str(threads), **(environment or {})}
     from project import serve
 
-    if options is None:  # as `make run` starts it (`project.serve`), without its access log
-        options = serve.command(server, "127.0.0.1", port, os.cpu_count() or 1, 4)
-    elif options[0] == "granian":
-        options = ["granian", "--interface", "wsgi", "--host", "127.0.0.1", "--port", str(port), *options[1:],
-                   "project.wsgi:application"]
-    else:
-        options = ["gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}", *options]
-    command = [sys.executable, "-m", *options, "--log-level", "warning"]
-    return subprocess.Popen(command, cwd=ROOT, env=env)
+    if argv is None and server == "uvicorn":  # measured, not served: project.front under uvicorn
+        argv = ["uvicorn", "project.front:application", "--host", "127.0.0.1", "--port", str(port),
+                "--workers", str(processes or os.cpu_count() or 1)]
+    if argv is None:
+        argv = serve.command(server or serve.DEFAULT, "127.0.0.1", port, processes or os.cpu_count() or 1, threads)
+    python = sys.executable if tree == ROOT else str(tree / ".venv" / "bin" / "python")
+    return subprocess.Popen([python, "-m", *argv, "--log-level", "warning"], cwd=tree, env=env)
 
 
 # --- CPU from /proc --------------------------------------------------------------------------
@@ -315,37 +316,48 @@ def _report(pairs, three, three_cpu, scaling, statements) -> list[str]:
     return rows
 
 
-WEB_CONFIGS = {
-    "granian, 2 processes x 4 blocking threads (a node behind the proxy)": ["granian", "--workers", "2",
-                                                                            "--blocking-threads", "4"],
-    "granian, 3 processes x 2 blocking threads": ["granian", "--workers", "3", "--blocking-threads", "2"],
-    "granian, 2 processes x 8 blocking threads": ["granian", "--workers", "2", "--blocking-threads", "8"],
-    "gthread, 2 processes x 4 threads, keep-alive (make run's)": ["--workers", "2", "--worker-class", "gthread",
-                                                                   "--threads", "4", "--keep-alive", "30"],
-    "gthread, 3 processes x 2 threads, keep-alive": ["--workers", "3", "--worker-class", "gthread", "--threads", "2",
-                                                      "--keep-alive", "30"],
-    "sync, 2 processes (no keep-alive)": ["--workers", "2"],
-}
+# (label, server, processes, threads, settings): `make run`'s first, then the other servers and
+# shapes; prepared statements as each finds out (straight to PostgreSQL here: prepared), and the
+# default once without them, so that lever is measured in the same run.
+WEB_CONFIGS = [
+    ("granian + project.front, 2 x 4 threads (make run's)", "granian", 2, 4, {}),
+    ("granian + project.front, 2 x 4, statements not prepared", "granian", 2, 4,
+     {"SCRAPYARD_DB_PREPARED_STATEMENTS": "off"}),
+    ("uvicorn + project.front, 2 x 4 threads", "uvicorn", 2, 4, {}),
+    ("granian WSGI alone, 2 x 4 (no streams: behind a proxy)", "granian-wsgi", 2, 4, {}),
+    ("gunicorn gthread, 2 x 4, keep-alive (with the stream handoff)", "gunicorn", 2, 4, {}),
+]
 
 
-def web_configs(database_url: str, port: int = 8766, seconds: float = 12) -> list[str]:
-    """The web server's shapes side by side: 16 clients, one request a move, on each."""
+def _granian_wsgi(port: int, processes: int, threads: int) -> list[str]:
+    """granian serving the WSGI application alone, as a node behind a proxy did (no streams)."""
+    return ["granian", "--interface", "wsgi", "--host", "127.0.0.1", "--port", str(port), "--workers", str(processes),
+            "--blocking-threads", str(threads), "project.wsgi:application"]
+
+
+def web_configs(database_url: str, port: int = 8766, seconds: float = 12, rounds: int = 3) -> list[str]:
+    """The web server's shapes side by side: 16 clients, one request a move, on each, `rounds`
+    times in turn (a shared machine's speed drifts: compare within a round)."""
     tokens = accounts(database_url, 16)
-    rows = ["| web server | moves/s | POST p50 ms | POST p99 ms | CPU/move web ms | PostgreSQL ms |", "|---|---|---|---|---|---|"]
-    for name, options in WEB_CONFIGS.items():
-        server = web_server(database_url, port, options)
-        try:
-            api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
-            meter = CpuMeter(server)
-            meter.start()
-            result = api_load.run(f"http://127.0.0.1:{port}", tokens, "one", 16, seconds)
-            cpu = meter.stop()
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-        rows.append(f"| {name} | {result.per_second:,.0f} | {result.p50_ms:.0f} | {result.p99_ms:.0f} | "
-                    f"{cpu['web'] * 1000 / result.moves:.2f} | {cpu['database'] * 1000 / result.moves:.2f} |")
-        print(rows[-1], flush=True)
+    rows = ["| round | web server | moves/s | POST p50 ms | POST p99 ms | CPU/move web ms | PostgreSQL ms | web + PostgreSQL ms |",
+            "|---|---|---|---|---|---|---|---|"]
+    for number in range(rounds):
+        for name, server, processes, threads, environment in WEB_CONFIGS:
+            argv = _granian_wsgi(port, processes, threads) if server == "granian-wsgi" else None
+            process = web_server(database_url, port, server, environment, processes=processes, threads=threads, argv=argv)
+            try:
+                api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
+                meter = CpuMeter(process)
+                meter.start()
+                result = api_load.run(f"http://127.0.0.1:{port}", tokens, "one", 16, seconds, seed=number)
+                cpu = meter.stop()
+            finally:
+                process.terminate()
+                process.wait(timeout=30)
+            web, database = (cpu[part] * 1000 / max(result.moves, 1) for part in ("web", "database"))
+            rows.append(f"| {number + 1} | {name} | {result.per_second:,.0f} | {result.p50_ms:.0f} | {result.p99_ms:.0f} | "
+                        f"{web:.2f} | {database:.2f} | {web + database:.2f} |")
+            print(rows[-1], flush=True)
     return rows
 
 
@@ -364,56 +376,115 @@ def boardgame_io(clients: int, seconds: float, port: int = 8790) -> dict[str, An
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-# Scrapyard's shapes beside the peer: gunicorn as `make run` has it; granian as a node behind the
-# proxy has it; the same with the move's statements prepared, as on a node connected to PostgreSQL
-# directly (docs/scaling.md: "Prepared statements, where a connection keeps them"), so each
-# lever is measured in the same run. (The locking read's lever was settled and retired:
-# docs/decisions/0002.)
+# Scrapyard's shapes beside the peer: `make run`'s (granian serving `project.front`, the move's
+# statements prepared where the connection keeps them: straight to PostgreSQL here), and gunicorn
+# with nothing prepared, as `make run` served before (docs/decisions/0026), so each lever is
+# measured in the same run. (The locking read's lever was settled and retired: docs/decisions/0002.)
 PEER_SERVERS = [
-    ("gunicorn", "gunicorn", {}),
-    ("granian", "granian", {}),
-    ("granian, prepared statements", "granian", {"SCRAPYARD_DB_PREPARED_STATEMENTS": "on"}),
+    ("granian + project.front, prepared (make run)", "granian", {}),
+    ("gunicorn, not prepared (make run before)", "gunicorn", {"SCRAPYARD_DB_PREPARED_STATEMENTS": "off"}),
 ]
+# The three clients (`bench.api_load`): the one that knows the rules and only posts, a plain REST
+# client (GET legal moves, POST the move), the web page's (GET the game, GET legal moves, POST).
+PEER_CLIENTS = [("rules-aware (POST)", "one"), ("plain REST (GET moves, POST)", "two"),
+                ("web page (GET game, GET moves, POST)", "three")]
 
 
-def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 15, peer_port: int = 8790) -> list[str]:
-    """Side by side, `rounds` times for each web server `project.serve` starts (`PEER_SERVERS`,
-    on `port`, `port + 1`, ...): pgbench, then Scrapyard under that server (every move committed
-    with fsync), then the boardgame.io peer, 16 clients and 16 two-player games each. Each row's
-    ratios are between those three neighbouring windows."""
+@dataclass
+class Scrapyard:
+    """A web server measured beside the peer: its label, its process, its port and accounts."""
+
+    label: str
+    process: subprocess.Popen
+    port: int
+    tokens: list[list[str]]
+
+
+def _tokens_in(tree: Path, database_url: str, pairs: int) -> list[list[str]]:
+    """Account tokens made by the checkout `tree` in its own database (another commit's schema)."""
+    import json
+
+    code = ("import json, os, sys; sys.path.insert(0, '.'); import django; django.setup(); "
+            "from django.contrib.auth import get_user_model; from rest_framework.authtoken.models import Token; "
+            "new = lambda: Token.objects.create(user=get_user_model().objects.create_user('b' + os.urandom(6).hex())).key; "
+            f"print(json.dumps([[new(), new()] for _ in range({pairs})]))")
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "project.settings"}
+    done = subprocess.run([str(tree / ".venv" / "bin" / "python"), "-c", code], cwd=tree, env=env,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _before(tree: Path, database_url: str, port: int) -> Scrapyard:
+    """The checkout `tree` (another commit, e.g. issue 50's "before") as its `make run` served it
+    (its own `project.serve` defaults), on a database of its own migrated by it, and a Redis
+    database of its own (its cached views must not meet this tree's: game ids overlap)."""
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "project.settings"}
+    subprocess.run([str(tree / ".venv" / "bin" / "python"), "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+                   cwd=tree, env=env, check=True)
+    vacuumed(database_url)
+    code = ("import json, sys; sys.path.insert(0, '.'); from project import serve; "
+            f"print(json.dumps(serve.from_environment({{'HOST': '127.0.0.1', 'PORT': '{port}', "
+            f"'SCRAPYARD_WEB_PROCESSES': '{os.cpu_count() or 1}', 'SCRAPYARD_WEB_THREADS': '4'}})))")
+    import json
+
+    argv = json.loads(subprocess.run([str(tree / ".venv" / "bin" / "python"), "-c", code], cwd=tree, env=env,
+                                     capture_output=True, text=True, check=True).stdout)
+    redis = os.environ.get("BENCH_BEFORE_REDIS_URL", "redis://127.0.0.1:6379/6")
+    process = web_server(database_url, port, argv=argv, tree=tree, environment={"REDIS_URL": redis})
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, capture_output=True, text=True, check=False).stdout.strip()
+    return Scrapyard(f"{commit} as its make run served it ({argv[0]})", process, port,
+                     _tokens_in(tree, database_url, 16))
+
+
+def peer(database_url: str, port: int = 8768, rounds: int = 2, seconds: float = 15, peer_port: int = 8790,
+         before: Path | None = None, before_database_url: str | None = None) -> list[str]:
+    """Side by side, `rounds` times for each web server (`PEER_SERVERS`, on `port`, `port + 1`,
+    ...; and the checkout `before` on its own database when given): pgbench, then each of the
+    three clients (`PEER_CLIENTS`) against Scrapyard under that server (every move committed with
+    fsync), then the boardgame.io peer, 16 clients and 16 two-player games each. Each row's
+    ratios are between neighbouring windows."""
     tokens = accounts(database_url, 16)
-    servers = {label: (web_server(database_url, port + number, server=name, environment=environment), port + number)
-               for number, (label, name, environment) in enumerate(PEER_SERVERS)}
-    rows = ["| round | web server | load (1 min) | pgbench tps | Scrapyard moves/s | P1 ratio | POST p50 / p99 ms | "
-            "Scrapyard CPU/move web + PostgreSQL ms | its load generator's ms | boardgame.io moves/s | its p50 / p99 ms | "
-            "its server CPU/move ms | its load generator's ms | Scrapyard / boardgame.io |",
+    servers = [Scrapyard(label, web_server(database_url, port + number, server=name, environment=environment),
+                         port + number, tokens)
+               for number, (label, name, environment) in enumerate(PEER_SERVERS)]
+    rows = [("| round | web server | client | load (1 min) | pgbench tps | Scrapyard moves/s | P1 ratio | POST p50 / p99 ms | "
+             "server CPU/move web + PostgreSQL ms | its load generator's ms | boardgame.io moves/s | its p50 / p99 ms | "
+             "its server CPU/move ms | Scrapyard / boardgame.io |"),
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     try:
-        for _, (_, at) in servers.items():
-            api_load.wait_for(f"http://127.0.0.1:{at}/api/health/")
+        if before is not None:
+            servers.append(_before(before, before_database_url, port + len(servers)))
+        for server in servers:
+            api_load.wait_for(f"http://127.0.0.1:{server.port}/api/health/")
         for number in range(rounds):
-            for name, (server, at) in servers.items():
-                # Each window between its own pgbench and boardgame.io windows: on a shared machine
-                # whose speed drifts from minute to minute, a ratio holds only between neighbours.
+            for server in servers:
+                # Each server's windows between its own pgbench and boardgame.io windows: on a shared
+                # machine whose speed drifts from minute to minute, a ratio holds only between neighbours.
                 load = os.getloadavg()[0]
                 tps = pgbench_tps(database_url, seconds=8)
-                meter = CpuMeter(server)
-                meter.start()
-                result = api_load.run(f"http://127.0.0.1:{at}", tokens, "one", 16, seconds, seed=40 + number)
-                per = {part: cpu * 1000 / max(result.moves, 1) for part, cpu in meter.stop().items()}
+                measured = []
+                for client, mode in PEER_CLIENTS:
+                    meter = CpuMeter(server.process)
+                    meter.start()
+                    result = api_load.run(f"http://127.0.0.1:{server.port}", server.tokens, mode, 16, seconds,
+                                          seed=40 + number)
+                    measured.append((client, result, {part: cpu * 1000 / max(result.moves, 1)
+                                                      for part, cpu in meter.stop().items()}))
                 theirs = boardgame_io(16, seconds, port=peer_port)
-                rows.append(f"| {number + 1} | {name} | {load:.1f} | {tps:,.0f} | {result.per_second:,.0f} | "
-                            f"{100 * result.per_second / tps:.2f}% | {result.p50_ms:.1f} / {result.p99_ms:.1f} | "
-                            f"{per['web']:.2f} + {per['database']:.2f} = {per['web'] + per['database']:.2f} | "
-                            f"{per['load']:.2f} | "
-                            f"{theirs['moves_per_second']:,.0f} | {theirs['p50_ms']:.1f} / {theirs['p99_ms']:.1f} | "
-                            f"{theirs['server_cpu_ms_per_move']:.2f} | {theirs['load_cpu_ms_per_move']:.2f} | "
-                            f"{result.per_second / max(theirs['moves_per_second'], 1e-9):.2f}x |")
-                print(rows[-1], flush=True)
+                for client, result, per in measured:
+                    rows.append(f"| {number + 1} | {server.label} | {client} | {load:.1f} | {tps:,.0f} | "
+                                f"{result.per_second:,.0f} | {100 * result.per_second / tps:.2f}% | "
+                                f"{result.p50_ms:.1f} / {result.p99_ms:.1f} | "
+                                f"{per['web']:.2f} + {per['database']:.2f} = {per['web'] + per['database']:.2f} | "
+                                f"{per['load']:.2f} | {theirs['moves_per_second']:,.0f} | "
+                                f"{theirs['p50_ms']:.1f} / {theirs['p99_ms']:.1f} | "
+                                f"{theirs['server_cpu_ms_per_move']:.2f} | "
+                                f"{result.per_second / max(theirs['moves_per_second'], 1e-9):.2f}x |")
+                    print(rows[-1], flush=True)
     finally:
-        for server, _ in servers.values():
-            server.terminate()
-            server.wait(timeout=30)
+        for server in servers:
+            server.process.terminate()
+            server.process.wait(timeout=30)
     return rows
 
 
@@ -423,7 +494,8 @@ def three_requests(database_url: str, port: int = 8767, sync: bool = False) -> l
     game (copy this file and api_load.py into a checkout of it). `sync`: the web server as
     `make run` shipped it then (gunicorn's sync workers, 2)."""
     tokens = accounts(database_url, 16)
-    server = web_server(database_url, port, ["--workers", "2"] if sync else None)
+    server = web_server(database_url, port, argv=["gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"]
+                        if sync else None)
     rows = ["| pair | moves/s | POST p50 ms | POST p99 ms | pgbench tps | ratio | CPU/move web + PostgreSQL + load = total ms |",
             "|---|---|---|---|---|---|---|"]
     try:
@@ -473,6 +545,8 @@ def main() -> None:
     parser.add_argument("--peer", action="store_true", help="pgbench, Scrapyard and the boardgame.io peer side by side")
     parser.add_argument("--port", type=int, default=8768, help="with --peer: Scrapyard's port (another run may hold 8768)")
     parser.add_argument("--peer-port", type=int, default=8790, help="with --peer: boardgame.io's port")
+    parser.add_argument("--before", type=Path, help="with --peer: also another commit's checkout (with its own .venv), "
+                        "as its make run served it, on the database BENCH_BEFORE_DATABASE_URL")
     arguments = parser.parse_args()
     url = _database_url()
     _ensure_database(url)
@@ -481,7 +555,11 @@ def main() -> None:
     if arguments.three:
         rows = three_requests(url, sync=arguments.sync)
     elif arguments.peer:
-        rows = peer(url, port=arguments.port, peer_port=arguments.peer_port)
+        before_url = os.environ.get("BENCH_BEFORE_DATABASE_URL", url + "_before")
+        if arguments.before is not None:
+            _ensure_database(before_url)
+        rows = peer(url, port=arguments.port, peer_port=arguments.peer_port, before=arguments.before,
+                    before_database_url=before_url)
     else:
         rows = web_configs(url) if arguments.web_configs else measure(url)
     print("\n".join(rows))

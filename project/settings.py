@@ -143,7 +143,7 @@ else:
     # where a server connection is only ours for one transaction: `.iterator()` must not declare
     # a cursor that outlives it. (Django's psycopg 3 defaults already fit: client-side binding and
     # no prepared statements; keep `server_side_binding` and `prepare_threshold` unset. The move's
-    # two statements are the one exception, and only if told: SCRAPYARD_DB_PREPARED_STATEMENTS.)
+    # two statements are the one exception, where the connection keeps them: SCRAPYARD_DB_PREPARED_STATEMENTS.)
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend with a health check that looks at the socket before it asks the server
@@ -159,8 +159,11 @@ SCRAPYARD_STORE = os.environ.get("SCRAPYARD_STORE", "fast")
 # (docs/decisions/0003-prepared-statements-where-kept.md). Only where a connection's prepared
 # statements stay its own: straight to PostgreSQL, or through PgBouncer 1.21+ with
 # `max_prepared_statements`; never through an older PgBouncer in transaction pooling, which hands
-# the next transaction another server connection.
-SCRAPYARD_DB_PREPARED_STATEMENTS = _env_flag("SCRAPYARD_DB_PREPARED_STATEMENTS", False)
+# the next transaction another server connection. Found out at the first move of each process
+# (project/postgresql/base.py); SCRAPYARD_DB_PREPARED_STATEMENTS=on or off says it instead, for a
+# pooler whose admin console the application may not read.
+_prepared = os.environ.get("SCRAPYARD_DB_PREPARED_STATEMENTS", "").strip().lower()
+SCRAPYARD_DB_PREPARED_STATEMENTS = None if _prepared in ("", "auto") else _env_flag("SCRAPYARD_DB_PREPARED_STATEMENTS", False)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -211,6 +211,16 @@ def _mail_addresses_taken_as_confirmed(settings):
 
 
 @pytest.fixture(autouse=True)
+def _statements_unprepared_unless_a_test_asks(settings):
+    """In process, the tests read the move's statements by their text (a libpq trace, the query
+    log): nothing prepared, as through CI's PgBouncer, wherever the suite runs. The tests of
+    prepared statements and of finding out where they are kept set it themselves
+    (tests/games/test_prepared_statements.py, tests/project/test_prepared_detection.py); servers a
+    test starts in a process of their own find out as `make run` does."""
+    settings.SCRAPYARD_DB_PREPARED_STATEMENTS = False
+
+
+@pytest.fixture(autouse=True)
 def _after_commit_in_the_request(settings):
     """The settings were read before this file set SCRAPYARD_AFTER_COMMIT_THREAD (pytest-django
     sets Django up first): the effects of a commit run in the request, where a test sees them."""

@@ -28,7 +28,6 @@ from typing import Any
 
 import orjson
 import psycopg
-from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Model
@@ -460,11 +459,12 @@ class _PreparingCursor(psycopg.Cursor):
 
 def statement_cursor(db: Any) -> Any:
     """The cursor for the move's two statements: Django's, or with
-    `SCRAPYARD_DB_PREPARED_STATEMENTS` on PostgreSQL one that prepares them (Django's own cursors
+    where the connection keeps prepared statements (`project.postgresql`: straight to PostgreSQL, or
+    through a PgBouncer that carries them) one that prepares them (Django's own cursors
     bind on the client and never prepare, as PgBouncer's transaction pooling needs). Django's
     again while queries are logged (DEBUG, a test counting statements): a prepared statement's
     run carries no text for the log."""
-    if db.vendor != "postgresql" or not settings.SCRAPYARD_DB_PREPARED_STATEMENTS or db.queries_logged:
+    if db.vendor != "postgresql" or db.queries_logged or not db.keeps_prepared_statements():
         return db.cursor()
     db.ensure_connection()
     db.validate_thread_sharing()

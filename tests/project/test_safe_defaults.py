@@ -79,7 +79,9 @@ def test_make_run_listens_on_this_machine_only_unless_told():
 
     assert "command=%(ENV_SCRAPYARD_BIN)s/python -m project.serve" in (ROOT / "deploy" / "supervisord.conf").read_text()
     web = serve.from_environment({"HOST": "10.1.2.3", "PORT": "8123"})
-    assert web[web.index("--bind") + 1] == "10.1.2.3:8123"  # the server binds what make exports
+    assert web[web.index("--host") + 1] == "10.1.2.3" and web[web.index("--port") + 1] == "8123"  # what make exports
+    web = serve.from_environment({"HOST": "10.1.2.3", "PORT": "8123", "SCRAPYARD_WEB_SERVER": "gunicorn"})
+    assert web[web.index("--bind") + 1] == "10.1.2.3:8123"
     assert _make_variable("HOST") == "127.0.0.1"
     assert _make_variable("HOST", "HOST=0.0.0.0") == "0.0.0.0"
     assert "export HOST PORT" in (ROOT / "Makefile").read_text()
@@ -100,6 +102,10 @@ def test_make_run_gives_the_web_server_and_bot_workers_a_process_per_core():
     from project import serve
 
     web = serve.from_environment({"SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "5"})
-    assert web[web.index("--workers") + 1] == "2" and web[web.index("--threads") + 1] == "5"  # each of two
+    assert web[0] == "granian" and web[web.index("--workers") + 1] == "3"  # its threads: project.front's pool
+    web = serve.from_environment({"SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "5",
+                                  "SCRAPYARD_WEB_SERVER": "gunicorn"})
+    assert web[web.index("--workers") + 1] == "2" and web[web.index("--threads") + 1] == "5"
     assert web[web.index("--worker-class") + 1] == "gthread"
-    assert _make_variable("SCRAPYARD_WEB_SERVER") == "gunicorn"
+    assert _make_variable("SCRAPYARD_WEB_SERVER") == "granian"
+    assert _make_variable("SCRAPYARD_WEB_THREADS") == "4"

@@ -1,10 +1,13 @@
-"""The web server `make run` starts (`project.serve`): gunicorn by default, granian behind a proxy;
-both serve the same application, and granian, which cannot hand a stream over, is refused where
-the installation expects it to."""
+"""The web server `make run` starts (`project.serve`): granian serving `project.front` by default,
+the API, the pages and the live streams on one origin; or gunicorn serving the WSGI application,
+with a stream process of its own beside it (`streams.handoff`)."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -14,43 +17,53 @@ import requests
 from django.db import connection
 
 from project import serve
-from tests.api.conftest import start_game
-from tests.streams.test_game_stream import ROOT, free_port, stop
+from tests.api.conftest import play_to_end, start_game
+from tests.streams.test_game_stream import ROOT, _read_items, free_port, stop
 
-MAKE_RUN = {"HOST": "127.0.0.1", "PORT": "8000", "SCRAPYARD_WEB_PROCESSES": "2", "SCRAPYARD_WEB_THREADS": "4",
-            "SCRAPYARD_STREAM_HANDOFF": "/srv/var/streams.sock"}
+MAKE_RUN = {"HOST": "127.0.0.1", "PORT": "8000", "SCRAPYARD_WEB_PROCESSES": "2", "SCRAPYARD_WEB_THREADS": "4"}
 
 
-def test_make_run_starts_gunicorn_threaded_with_keep_alive_on_its_host_and_port():
-    assert serve.from_environment(MAKE_RUN) == [
+def test_make_run_starts_granian_serving_the_one_origin_front():
+    argv = serve.from_environment(MAKE_RUN)
+    assert argv[0] == "granian" and argv[-1] == "project.front:application"
+    assert " ".join(argv[1:-1]) == ("--interface asgi --host 127.0.0.1 --port 8000 --workers 2 --backpressure 4096 "
+                                    "--workers-kill-timeout 5 --respawn-failed-workers")
+    assert not serve.hands_streams_over(argv[0])
+
+
+def test_gunicorn_is_started_threaded_with_keep_alive_and_a_stream_process_beside_it():
+    assert serve.from_environment({**MAKE_RUN, "SCRAPYARD_WEB_SERVER": "gunicorn"}) == [
         "gunicorn", "project.wsgi", "--bind", "127.0.0.1:8000", "--reuse-port", "--preload", "--workers", "1", "--worker-class", "gthread",
         "--threads", "4", "--keep-alive", "30", "--timeout", "60",
     ]
+    assert serve.hands_streams_over("gunicorn")
 
 
-def test_granian_is_started_with_the_same_shape_where_no_stream_is_handed_over():
-    argv = serve.from_environment({**MAKE_RUN, "SCRAPYARD_WEB_SERVER": "granian", "SCRAPYARD_STREAM_HANDOFF": ""})
-    assert argv[0] == "granian" and argv[-1] == "project.wsgi:application"
-    assert " ".join(argv[1:-1]) == ("--interface wsgi --host 127.0.0.1 --port 8000 --workers 2 --blocking-threads 4 "
-                                    "--respawn-failed-workers")
-
-
-def test_granian_with_a_stream_handoff_or_an_unknown_server_is_refused_with_the_reason():
-    with pytest.raises(SystemExit, match="cannot hand a stream's connection"):
-        serve.from_environment({**MAKE_RUN, "SCRAPYARD_WEB_SERVER": "granian"})
-    with pytest.raises(SystemExit, match="one of gunicorn, granian"):
+def test_an_unknown_server_is_refused_with_the_reason():
+    with pytest.raises(SystemExit, match="one of granian, gunicorn"):
         serve.from_environment({**MAKE_RUN, "SCRAPYARD_WEB_SERVER": "uwsgi"})
+
+
+def test_make_run_starts_the_stream_process_and_its_handoff_socket_only_beside_gunicorn():
+    from tests.project.test_safe_defaults import _make_variable
+
+    assert _make_variable("SCRAPYARD_STREAM_PROCESS") == "false"
+    with pytest.raises(StopIteration):  # not set at all
+        _make_variable("SCRAPYARD_STREAM_HANDOFF")
+    assert _make_variable("SCRAPYARD_STREAM_PROCESS", "SCRAPYARD_WEB_SERVER=gunicorn") == "true"
+    assert _make_variable("SCRAPYARD_STREAM_HANDOFF", "SCRAPYARD_WEB_SERVER=gunicorn").endswith("/streams.sock")
+    config = (ROOT / "deploy" / "supervisord.conf").read_text()
+    streams = config[config.index("[program:streams]"):config.index("[group:workers]")]
+    assert "autostart=%(ENV_SCRAPYARD_STREAM_PROCESS)s" in streams
 
 
 def _start(port: int, *args: str, start_new_session: bool = False, **env: str) -> subprocess.Popen:
     database = connection.settings_dict
     url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
-    return subprocess.Popen(
-        [sys.executable, "-m", "project.serve", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        start_new_session=start_new_session,
-        env={**os.environ, "DATABASE_URL": url, "HOST": "127.0.0.1", "PORT": str(port), "SCRAPYARD_WEB_PROCESSES": "1",
-             "SCRAPYARD_WEB_THREADS": "2", **env},
-    )
+    environment = {**os.environ, "DATABASE_URL": url, "HOST": "127.0.0.1", "PORT": str(port),
+                   "SCRAPYARD_WEB_PROCESSES": "1", "SCRAPYARD_WEB_THREADS": "2", **env}
+    return subprocess.Popen([sys.executable, "-m", "project.serve", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=environment, start_new_session=start_new_session)
 
 
 def _up(base: str, server: subprocess.Popen, seconds: float = 30) -> None:
@@ -65,13 +78,25 @@ def _up(base: str, server: subprocess.Popen, seconds: float = 30) -> None:
     raise AssertionError(f"the web server did not answer: {server.stderr.read().decode()[-2000:]}")
 
 
+def _first_stream_item(port: int, game_id: int, token: str) -> dict:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", f"/api/games/{game_id}/stream/?after=0", headers={"Authorization": f"Token {token}"})
+        response = conn.getresponse()
+        assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
+        return _read_items(response, 1)[0]
+    finally:
+        conn.close()
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.postgres
-def test_a_move_a_refusal_and_a_stream_request_through_granian_as_project_serve_starts_it():
+def test_moves_refusals_pages_and_streams_on_one_origin_as_project_serve_starts_it():
     game_id, players = start_game("scavenge", 2)
+    finished_id, finishers = start_game("scavenge", 2)
+    play_to_end(finished_id, finishers, random.Random(7))
     port = free_port()
-    server = _start(port, SCRAPYARD_WEB_SERVER="granian", SCRAPYARD_STREAM_HANDOFF="",
-                    SCRAPYARD_STREAM_URL="http://streams.example:8001")
+    server = _start(port, SCRAPYARD_WEB_SERVER="granian")
     base = f"http://127.0.0.1:{port}"
     try:
         _up(base, server)
@@ -91,9 +116,22 @@ def test_a_move_a_refusal_and_a_stream_request_through_granian_as_project_serve_
             broken = session.post(f"{base}/api/games/{game_id}/moves/", data=b"{not json", timeout=10,
                                   headers={"Content-Type": "application/json"})
             assert broken.status_code == 400 and broken.headers["Content-Type"].startswith("application/json")
-            stream = session.get(f"{base}/api/games/{game_id}/stream/", allow_redirects=False, timeout=10)
-            assert stream.status_code == 302
-            assert stream.headers["Location"] == f"http://streams.example:8001/api/games/{game_id}/stream/"
+            # A body over the limit: declared, Django's edge refuses it unread; chunked, the front does.
+            declared = session.post(f"{base}/api/games/", data=b"x" * 70_000, timeout=10,
+                                    headers={"Content-Type": "application/json"})
+            chunked = session.post(f"{base}/api/games/", data=iter([b"x" * 40_000, b"x" * 40_000]), timeout=10,
+                                   headers={"Content-Type": "application/json"})
+            for refused in (declared, chunked):
+                assert refused.status_code == 413 and refused.json()["code"] == "body_too_large"
+            page = session.get(f"{base}/", timeout=10, headers={"Authorization": ""})
+            assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
+            head = session.head(f"{base}/", timeout=10, headers={"Authorization": ""})
+            assert head.status_code == 200 and head.content == b""
+            exported = session.get(f"{base}/api/players/{finishers[0].username}/games/", timeout=30)  # streamed
+            assert exported.status_code == 200 and exported.headers["X-Games-Count"] == "1", (exported.status_code, exported.headers, exported.text[:300])
+            assert [json.loads(line)["game"] for line in exported.text.splitlines()] == [finished_id]
+        first = _first_stream_item(port, game_id, mover.token)  # on the same port, no redirect
+        assert first["seq"] == 1
     finally:
         stop(server)
 
@@ -107,11 +145,11 @@ def test_the_two_web_servers_share_the_port_and_one_killed_leaves_the_other_answ
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    second = _start(port, "--second")
+    second = _start(port, "--second", SCRAPYARD_WEB_SERVER="gunicorn")
     first = None
     try:
         _up(base, second)  # alone on the port: it is this one that answers
-        first = _start(port, start_new_session=True)
+        first = _start(port, start_new_session=True, SCRAPYARD_WEB_SERVER="gunicorn")
         while b"Booting worker" not in first.stderr.readline():  # loaded, listening, its worker forked
             assert first.poll() is None, first.stderr.read().decode()[-2000:]
         os.killpg(first.pid, signal.SIGKILL)
