@@ -236,7 +236,18 @@ def start_clubhouses(state: State) -> State:
 
 
 def clubhouse_sites(state: State, gang: str) -> tuple[Hex, ...]:
-    taken = set(h for h in state.clubhouses.values() if h is not None)
+    """Where `gang` may place its clubhouse, by row. Kept on the state (`_clubhouse_sites`, which
+    `State.with_` drops as it drops every cache it does not know): the placement's check asks
+    again what the listing found."""
+    memo = state.__dict__.setdefault("_clubhouse_sites", {})
+    sites = memo.get(gang)
+    if sites is None:
+        sites = memo[gang] = _clubhouse_sites(state, gang)
+    return sites
+
+
+def _clubhouse_sites(state: State, gang: str) -> tuple[Hex, ...]:
+    taken = {h for h in state.clubhouses.values() if h is not None}
     tough_left = state.supply(gang, data.TOUGH) > 0
     sites = []
     for h, turf in sorted(state.board.items()):
