@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any
@@ -135,11 +136,15 @@ _ROW_FIRST = itemgetter(1, 0)  # (r, q): the board's reading order
 
 def _open_after(state: State, placed: Hex, board: FrozenMap) -> tuple[Hex, ...]:
     """The open positions once `placed` is built on `state`'s board (giving `board`): it closes,
-    its empty neighbours open."""
-    found = set(open_positions(state))
-    found.discard(placed)
-    found.update(n for n in hexes.neighbours_on_board(placed, state.radius) if n not in board)
-    return _by_row(found)
+    its empty neighbours open. The few that open are put in their row's place rather than the
+    whole list sorted again (a build move's largest cost after the legal moves' listing)."""
+    positions = list(open_positions(state))
+    if placed in positions:
+        positions.remove(placed)
+    for near in hexes.neighbours_on_board(placed, state.radius):
+        if near not in board and near not in positions:
+            insort(positions, near, key=_ROW_FIRST)
+    return tuple(positions)
 
 
 def _is_open(state: State, position: Hex) -> bool:

@@ -12,8 +12,8 @@ import pytest
 from rules.terrain_vague import RULES, bits
 from rules.terrain_vague.hexes import CENTRE, neighbours_on_board
 from rules.terrain_vague.position import turf_gangs
-from rules.terrain_vague.setup import _clubhouse_sites, clubhouse_sites
-from rules.terrain_vague.state import CLUBHOUSE_PLACEMENT, OVER, FrozenMap
+from rules.terrain_vague.setup import _by_row, _clubhouse_sites, clubhouse_sites, open_positions
+from rules.terrain_vague.state import BUILD, CLUBHOUSE_PLACEMENT, OVER, FrozenMap
 from rules.terrain_vague.territory import home_turf, turf_masks
 from rules.terrain_vague.wheelbarrows import enclosed_areas
 
@@ -114,3 +114,19 @@ def test_clubhouse_sites_kept_on_a_state_are_the_ones_worked_out_afresh(players:
             assert site not in clubhouse_sites(after, other)
         checked += 1
     assert checked >= 2 * players
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_open_positions_carried_by_a_build_are_the_ones_worked_out_afresh(players: int) -> None:
+    """`apply_build` hands the next state its open positions (the placed one closed, its empty
+    neighbours put in their row's place); they must be what the board gives worked out anew."""
+    checked = 0
+    for state in _positions(players, 2):
+        if state.phase != BUILD or "_open_positions" not in state.__dict__:
+            continue
+        carried = open_positions(state)
+        fresh = _by_row({n for h in state.board for n in neighbours_on_board(h, state.radius)
+                         if n not in state.board})
+        assert carried == fresh
+        checked += 1
+    assert checked > 20 * players
