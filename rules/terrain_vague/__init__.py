@@ -52,6 +52,7 @@ lids). `actions` also gives the pawn actions' move encoding and error codes.
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 from rules.base import Outcome, Rules
@@ -59,9 +60,8 @@ from rules.errors import InvalidOptions
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.terrain_vague import data, moves, presentation, render, setup
+from rules.terrain_vague import data, moves, presentation, render, setup, turns, wrestling
 from rules.terrain_vague import state as st
-from rules.terrain_vague import turns, wrestling
 from rules.terrain_vague.state import OVER, State
 from rules.terrain_vague.territory import home_turf_size
 from rules.words import msg
@@ -103,7 +103,7 @@ class TerrainVague(Rules):
         return setup.initial_state(players, self.normalize_options(players, options), seed)
 
     def to_act(self, state: State) -> tuple[int, ...]:
-        return tuple(sorted(state.seat_of(g) for g in turns.gangs_to_act(state)))
+        return _seats_of(state.seats, turns.gangs_to_act(state))
 
     def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
         return turns.legal_moves(state, state.seats[seat])
@@ -177,6 +177,13 @@ class TerrainVague(Rules):
         if newly:
             shown["revealed"] = [st.revealed_duel(d) for d in newly]
         return shown
+
+
+@cache
+def _seats_of(seats: tuple[str, ...], gangs: tuple[str, ...]) -> tuple[int, ...]:
+    """The seats of these gangs, in seat order: asked before every move, and only a handful of
+    seatings and acting sets exist."""
+    return tuple(sorted(seats.index(g) for g in gangs))
 
 
 class TerrainVagueVersion1(TerrainVague):
