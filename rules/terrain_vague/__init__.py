@@ -52,6 +52,7 @@ lids). `actions` also gives the pawn actions' move encoding and error codes.
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 from rules.base import Outcome, Rules
@@ -102,7 +103,7 @@ class TerrainVague(Rules):
         return setup.initial_state(players, self.normalize_options(players, options), seed)
 
     def to_act(self, state: State) -> tuple[int, ...]:
-        return tuple(sorted(state.seat_of(g) for g in turns.gangs_to_act(state)))
+        return _seats_of(state.seats, turns.gangs_to_act(state))
 
     def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
         return turns.legal_moves(state, state.seats[seat])
@@ -176,6 +177,13 @@ class TerrainVague(Rules):
         if newly:
             shown["revealed"] = [st.revealed_duel(d) for d in newly]
         return shown
+
+
+@cache
+def _seats_of(seats: tuple[str, ...], gangs: tuple[str, ...]) -> tuple[int, ...]:
+    """The seats of these gangs, in seat order: asked before every move, and only a handful of
+    seatings and acting sets exist."""
+    return tuple(sorted(seats.index(g) for g in gangs))
 
 
 class TerrainVagueVersion1(TerrainVague):

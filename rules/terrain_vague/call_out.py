@@ -10,16 +10,17 @@ from rules.terrain_vague.data import PAWN_KINDS
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.lines import MOVE, targets
 from rules.terrain_vague.moves import CALL_OUT, REBUILD, hex_field, kind_field
-from rules.terrain_vague.position import added, board_of, check_on_board, current_ledger, owner, pay
+from rules.terrain_vague.position import added, board_of, check_on_board, current_ledger, owner, pay, turf_gangs
 from rules.terrain_vague.state import Pawn, State
 from rules.words import msg
 
 
 def rebuild_hexes(state: State, gang: str) -> list[Hex]:
+    """The gang's empty hexes (where a clubhouse is rebuilt or moves to), read from the board's
+    owners kept per board (`position.turf_gangs`): step 3 lists them for every position."""
     occupied = state.occupants
-    return sorted(
-        h for h, t in state.board.items() if t is not None and t.gang == gang and h not in occupied
-    )
+    owners = turf_gangs(state)[1]
+    return sorted(h for h, owner in owners.items() if owner == gang and h not in occupied)
 
 
 def _call_out_hexes(state: State, gang: str) -> set[Hex]:

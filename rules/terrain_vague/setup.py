@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any
@@ -136,11 +137,15 @@ _ROW_FIRST = itemgetter(1, 0)  # (r, q): the board's reading order
 
 def _open_after(state: State, placed: Hex, board: FrozenMap) -> tuple[Hex, ...]:
     """The open positions once `placed` is built on `state`'s board (giving `board`): it closes,
-    its empty neighbours open."""
-    found = set(open_positions(state))
-    found.discard(placed)
-    found.update(n for n in hexes.neighbours_on_board(placed, state.radius) if n not in board)
-    return _by_row(found)
+    its empty neighbours open. The few that open are put in their row's place rather than the
+    whole list sorted again (a build move's largest cost after the legal moves' listing)."""
+    positions = list(open_positions(state))
+    if placed in positions:
+        positions.remove(placed)
+    for near in hexes.neighbours_on_board(placed, state.radius):
+        if near not in board and near not in positions:
+            insort(positions, near, key=_ROW_FIRST)
+    return tuple(positions)
 
 
 def _is_open(state: State, position: Hex) -> bool:
@@ -237,7 +242,18 @@ def start_clubhouses(state: State) -> State:
 
 
 def clubhouse_sites(state: State, gang: str) -> tuple[Hex, ...]:
-    taken = set(h for h in state.clubhouses.values() if h is not None)
+    """Where `gang` may place its clubhouse, by row. Kept on the state (`_clubhouse_sites`, which
+    `State.with_` drops as it drops every cache it does not know): the placement's check asks
+    again what the listing found."""
+    memo = state.__dict__.setdefault("_clubhouse_sites", {})
+    sites = memo.get(gang)
+    if sites is None:
+        sites = memo[gang] = _clubhouse_sites(state, gang)
+    return sites
+
+
+def _clubhouse_sites(state: State, gang: str) -> tuple[Hex, ...]:
+    taken = {h for h in state.clubhouses.values() if h is not None}
     tough_left = state.supply(gang, data.TOUGH) > 0
     sites = []
     for h, turf in sorted(state.board.items()):

@@ -9,13 +9,13 @@ import random
 
 import pytest
 
-from rules.terrain_vague import RULES
+from rules.terrain_vague import RULES, bits
 from rules.terrain_vague.hexes import CENTRE, neighbours_on_board
 from rules.terrain_vague.position import turf_gangs
-from rules.terrain_vague.state import OVER, FrozenMap
+from rules.terrain_vague.setup import _by_row, _clubhouse_sites, clubhouse_sites, open_positions
+from rules.terrain_vague.state import BUILD, CLUBHOUSE_PLACEMENT, OVER, FrozenMap
 from rules.terrain_vague.territory import home_turf, turf_masks
 from rules.terrain_vague.wheelbarrows import enclosed_areas
-from rules.terrain_vague import bits
 
 
 def _positions(players: int, games: int):
@@ -93,3 +93,40 @@ def test_a_frozen_map_never_changes_in_place_and_survives_a_pickle() -> None:
     assert frozen.without("a") == {} and frozen.add("a", 2) == {"a": 3}
     assert pickle.loads(pickle.dumps(frozen)) == frozen
     assert hash(FrozenMap({"a": 1})) == hash(frozen)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_clubhouse_sites_kept_on_a_state_are_the_ones_worked_out_afresh(players: int) -> None:
+    """The sites are kept on the state the listing asked (the placement asks again); the next
+    state, made by `with_`, must work them out anew, since a placement changes them."""
+    checked = 0
+    for state in _positions(players, 2):
+        if state.phase != CLUBHOUSE_PLACEMENT:
+            continue
+        gang = state.acting
+        listed = clubhouse_sites(state, gang)
+        assert listed == _clubhouse_sites(state, gang)
+        site = listed[0]
+        after = RULES.apply(state, state.seat_of(gang), {"type": "place_clubhouse", "hex": list(site)})
+        assert "_clubhouse_sites" not in after.__dict__
+        for other in after.gangs:
+            assert clubhouse_sites(after, other) == _clubhouse_sites(after, other)
+            assert site not in clubhouse_sites(after, other)
+        checked += 1
+    assert checked >= 2 * players
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_open_positions_carried_by_a_build_are_the_ones_worked_out_afresh(players: int) -> None:
+    """`apply_build` hands the next state its open positions (the placed one closed, its empty
+    neighbours put in their row's place); they must be what the board gives worked out anew."""
+    checked = 0
+    for state in _positions(players, 2):
+        if state.phase != BUILD or "_open_positions" not in state.__dict__:
+            continue
+        carried = open_positions(state)
+        fresh = _by_row({n for h in state.board for n in neighbours_on_board(h, state.radius)
+                         if n not in state.board})
+        assert carried == fresh
+        checked += 1
+    assert checked > 20 * players
