@@ -40,7 +40,7 @@ from games import selectors, time_controls, words
 from mail import compose
 from mail.language import language_of_mail
 from mail.models import Inbound, Preference
-from mail.services.addresses import server_address
+from mail.services.addresses import command_address, server_address
 from mail.services.preferences import address_confirmed
 from mail.services.replies import body_text
 from rules.words import msg
@@ -190,7 +190,9 @@ def password_url(user: Any) -> str:
 def _welcome(inbound: Inbound, message: Any, user: Any, address: str, *, made: bool) -> None:
     with translation.override(language_of_mail(message)):
         mail = _welcome_mail(user, address, made=made)
-    transaction.on_commit(lambda: _send(address, mail, server_address(), _answered_id(message)), robust=True)
+    # Its Reply-To is the account's own command address: the first command a new player sends is
+    # then proven theirs, not limited with mail anyone could send claiming their address.
+    transaction.on_commit(lambda: _send(address, mail, command_address(user.pk), _answered_id(message)), robust=True)
 
 
 def _welcome_mail(user: Any, address: str, *, made: bool) -> compose.Mail:
@@ -199,8 +201,9 @@ def _welcome_mail(user: Any, address: str, *, made: bool) -> compose.Mail:
         compose.wrap(_("Welcome to Scrapyard, {name}: your account is made and {address} is confirmed.").format(**values)
                      if made else _("{name}, {address} is confirmed: mail about your games goes to it.").format(**values)),
         "",
-        compose.wrap(_("Everything works by mail. Mail these to {server}: help (the games and every command), "
-                       "games open (games waiting for players), new <game>, join <number>, seek <game>.").format(server=server)),
+        compose.wrap(_("Everything works by mail. Reply to this mail with a command, or mail it to your own command "
+                       "address {me}: help (the games and every command), games open (games waiting for players), "
+                       "new <game>, join <number>, seek <game>.").format(me=command_address(user.pk))),
         "",
         _("If you ever want to play on the web too, set a password here:"),
         f"  {password_url(user)}",

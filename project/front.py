@@ -1,5 +1,5 @@
 """One origin for the API, the pages and the live streams: the ASGI application `make run` serves
-(`project.serve`, docs/decisions/0026-one-origin-under-granian.md).
+(`project.serve`, docs/decisions/0028-one-origin-under-granian.md).
 
 A stream path (`project.asgi.STREAM_ROUTES`) goes to Django's ASGI handler, where the stream views
 wait on the event loop and thousands of idle streams cost a task each. Everything else goes to

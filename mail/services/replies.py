@@ -183,10 +183,10 @@ def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Prefe
             detail = error.detail if isinstance(error, apikit_errors.ServiceError) else error.message
             fresh = selectors.game_get(game_id=game.pk)
             said = _played_words(game.pk, played)
-            said += _("Your move %(move)r was not played (%(code)s): %(why)s") % {"move": spec, "code": code, "why": words.translated(detail)}
+            said += _("Your move %(move)r was not played (%(code)s): %(why)s") % {"move": spec, "code": code, "why": _sentence(words.translated(detail))}
             if index + 1 < len(specs):
                 left = len(specs) - index - 1
-                said += " " + ngettext("The %(count)s move after it was not tried.", "The %(count)s moves after it were not tried.", left) % {"count": left}
+                said += " " + ngettext("The move after it was not tried.", "The %(count)s moves after it were not tried.", left) % {"count": left}
             _answer(inbound, account, preference, code, said, fresh)
             return code, detail
         game = selectors.game_get(game_id=game.pk)
@@ -295,3 +295,9 @@ def first_command(text: str) -> str:
             return ""
         return stripped
     return ""
+
+
+def _sentence(text: str) -> str:
+    """A refusal's words ended as a sentence, so the next sentence does not run on from it."""
+    text = str(text).rstrip()
+    return text if not text or text[-1] in ".!?" else f"{text}."

@@ -49,6 +49,12 @@ def test_an_unknown_address_joins_by_replying_to_its_one_answer(sink, gateway, e
     # From now on the address is a player's: its commands are read.
     _to_server(gateway, "newt@players.example", "games")
     assert "You have no open or active games" in text_of(sink.to("newt@players.example")[-1])
+    # The welcome's Reply-To is the account's own command address, so a reply to it (the new
+    # player's first command) is proven theirs and done at once, whoever else claims the From.
+    assert welcome["Reply-To"] == mail_services.command_address(user.pk)
+    send_reply(gateway, "newt@players.example", welcome["Reply-To"], "new terrafex", answering=welcome,
+               source="127.0.0.2")
+    assert "is open" in text_of(sink.to("newt@players.example")[-1])
 
 
 def test_a_forged_from_reaches_only_the_real_owner_and_nothing_else_happens(sink, gateway, eager_tasks, confirming):

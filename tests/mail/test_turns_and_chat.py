@@ -4,6 +4,8 @@ the lines below `chat:`), whose new lines the next mail each player gets shows."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from chat.models import ChatMessage
@@ -53,7 +55,9 @@ def test_the_first_refusal_stops_the_rest_of_the_turn(sink, gateway, eager_tasks
     assert (inbound.outcome, inbound.code) == ("refused", "invalid_input")
     words = " ".join(text_of(sink.to(f"{mover}@players.example")[-1]).split())
     assert f"Played in game {game_id}: " in words and f"(move {before + 1})" in words
-    assert "Your move '999' was not played (invalid_input)" in words and "1 move after it was not tried" in words
+    assert "Your move '999' was not played (invalid_input)" in words
+    # The refusal ends as a sentence and the count reads as English ("The 1 move" did not).
+    assert re.search(r"\w\. The move after it was not tried\.", words), words
     assert "Your legal moves now:" in words  # still this seat's turn: the moves again
 
 
