@@ -8,7 +8,8 @@ from typing import Any
 
 from django.utils import formats, translation
 
-from rules.words import Message
+from rules.text import fit
+from rules.words import Lines, Message
 
 
 def translated(value: Any) -> Any:
@@ -38,8 +39,16 @@ def number_text(value: float) -> str:
 
 
 def text_lines(text: str) -> str:
-    """A text board with each line the rules marked as a whole (a legend line) translated; board
+    """A text board in the active language: each line the rules wrote with `msg` (a status line,
+    a legend line) translated, then fitted to the board's width again (Dutch runs longer); board
     lines match no message and stay as they are."""
     if translation.get_language() in (None, "en", "en-us"):
         return text
-    return "\n".join(translation.gettext(line) if line.strip() else line for line in text.split("\n"))
+    lines = text.lines if isinstance(text, Lines) else text.split("\n")
+    return "\n".join(fit([_line(line) for line in lines]))
+
+
+def _line(line: str) -> str:
+    if isinstance(line, Message):
+        return _walk(line)
+    return translation.gettext(line) if line.strip() else line

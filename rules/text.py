@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import textwrap
 
+from rules.words import Lines, Message
+
 WIDTH = 78
+
+
+def joined(lines: list[str], width: int = WIDTH, *, newline: bool = True, strip: bool = False) -> Lines:
+    """A text board's lines fitted to `width` (and ended with a newline; their trailing spaces
+    stripped if `strip`), each short line written with `msg` kept as it is, so that it is
+    translated whole for a reader of another language."""
+    fitted = [line.rstrip() if strip and not isinstance(line, Message) else line for line in fit(lines, width)]
+    return Lines([*fitted, ""] if newline else fitted)
 
 
 def fit(lines: list[str], width: int = WIDTH) -> list[str]:

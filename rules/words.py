@@ -40,6 +40,24 @@ class Message(str):
         return chosen.format(count=self.count, **values)
 
 
+class Lines(str):
+    """Lines of text (a text board) that remember each line written with `msg`: the English text,
+    joined, to everything that reads it; `lines` for a reader in another language, each line then
+    translated on its own (`games.words.text_lines`)."""
+
+    lines: tuple[str, ...]
+
+    def __new__(cls, lines: Any) -> "Lines":
+        lines = tuple(lines)
+        self = super().__new__(cls, "\n".join(lines))
+        self.lines = lines
+        return self
+
+    def __getnewargs__(self) -> tuple[tuple[str, ...]]:
+        # Pickled (the shared cache keeps text boards) as its lines, each Message with its template.
+        return (self.lines,)
+
+
 class Number(float):
     """A number a sentence shows (a score, points): written as the reader writes numbers when
     translated, and as Python's shortest form (`:g`, 1.5 and 2) in English."""

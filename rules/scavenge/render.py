@@ -24,9 +24,9 @@ def render(state: ScavengeState, seat: int | None) -> str:
         (f"{row:>2}  " + "".join(cells[row * board.SIZE : (row + 1) * board.SIZE])).rstrip()
         for row in range(board.SIZE)
     ]
-    title = "Scavenge" + (" (straight moves)" if state.straight_moves else "")
+    title = msg("Scavenge (straight moves)") if state.straight_moves else "Scavenge"
     lines = [title, HEADER.rstrip(), *rows, "", *LEGEND, *_seat_lines(state, seat), _status_line(state)]
-    return "\n".join(text_board.fit(lines))
+    return text_board.joined(lines, newline=False)
 
 
 def _cells(state: ScavengeState) -> list[str]:
@@ -51,20 +51,22 @@ def _seat_lines(state: ScavengeState, viewer: int | None) -> list[str]:
 
 
 def _seat_line(state: ScavengeState, seat: int, viewer: int | None) -> str:
-    you = " (you)" if seat == viewer else ""
+    you = msg(" (you)") if seat == viewer else ""
     at = state.positions[seat]
     if at is None:
-        return f"P{seat}{you}: left the game"
-    home = "start row {}, col {}".format(*data.START_CORNERS[state.players][seat])
-    where = "the centre" if at == board.CENTRE else "row {}, col {}".format(*board.coords(at))
-    goods = ", carries the good stuff" if state.carrier == seat else ""
-    return f"P{seat}{you} ({home}): at {where}, trash {state.trash[seat]}{goods}"
+        return msg("P{seat}{you}: left the game", seat=seat, you=you)
+    row, col = data.START_CORNERS[state.players][seat]
+    home = msg("start row {row}, col {col}", row=row, col=col)
+    where = msg("the centre") if at == board.CENTRE else msg("row {row}, col {col}", **dict(zip(("row", "col"), board.coords(at))))
+    values = {"seat": seat, "you": you, "home": home, "where": where, "trash": state.trash[seat]}
+    if state.carrier == seat:
+        return msg("P{seat}{you} ({home}): at {where}, trash {trash}, carries the good stuff", **values)
+    return msg("P{seat}{you} ({home}): at {where}, trash {trash}", **values)
 
 
 def _status_line(state: ScavengeState) -> str:
     if state.over:
-        how = "brought the good stuff home" if state.end_reason == "good_stuff_home" else (
-            "is the last player left"
-        )
-        return f"Game over: P{state.winner} {how} and wins."
-    return f"P{state.turn} to move, rolled {state.roll}."
+        if state.end_reason == "good_stuff_home":
+            return msg("Game over: P{seat} brought the good stuff home and wins.", seat=state.winner)
+        return msg("Game over: P{seat} is the last player left and wins.", seat=state.winner)
+    return msg("P{seat} to move, rolled {roll}.", seat=state.turn, roll=state.roll)

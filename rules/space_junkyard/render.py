@@ -17,32 +17,30 @@ from rules.space_junkyard.state import (
 from rules.words import msg
 
 _PHASES = {
-    START_PHASE: "start",
-    RESOURCES_PHASE: "resources",
-    MOVE_PHASE: "movement",
-    JUNK_PHASE: "new junk",
+    START_PHASE: msg("start"),
+    RESOURCES_PHASE: msg("resources"),
+    MOVE_PHASE: msg("movement"),
+    JUNK_PHASE: msg("new junk"),
 }
 
 
 def _headline(state: State) -> list[str]:
     turn = state.turn
     if turn.phase == OVER:
-        return [f"Space Junkyard: game over ({state.end_reason.replace('_', ' ')})"]
+        return [msg("Space Junkyard: game over ({reason})", reason=state.end_reason.replace("_", " "))]
     phase = _PHASES[turn.phase]
-    lines = [f"Space Junkyard: turn {turn.number}, ship {turn.seat} to act, {phase} phase"]
+    lines = [msg("Space Junkyard: turn {turn}, ship {seat} to act, {phase} phase", turn=turn.number, seat=turn.seat, phase=phase)]
     if turn.phase == MOVE_PHASE:
-        bought = "bought" if turn.bought else "not bought"
-        lines.append(
-            f"  steps left {turn.steps} (extra steps {bought}); "
-            f"taken {turn.asteroids} asteroid(s), "
-            f"{turn.sections} section(s)"
-        )
+        counts = {"steps": turn.steps, "asteroids": turn.asteroids, "sections": turn.sections}
+        lines.append(msg("  steps left {steps} (extra steps bought); taken {asteroids} asteroid(s), {sections} section(s)", **counts)
+                     if turn.bought else
+                     msg("  steps left {steps} (extra steps not bought); taken {asteroids} asteroid(s), {sections} section(s)", **counts))
     if turn.phase == JUNK_PHASE:
-        closed = ", ".join(sorted(forbidden_entries(state))) or "none"
-        lines.append(f"  drawn tile: {describe_tile(state.drawn)}; entries closed: {closed}")
+        closed = ", ".join(sorted(forbidden_entries(state))) or msg("none")
+        lines.append(msg("  drawn tile: {tile}; entries closed: {closed}", tile=describe_tile(state.drawn), closed=closed))
     if turn.phase == START_PHASE:
-        lines.append("  each seat in turn places its ship on a free corner (NW, NE, SE, SW)")
-    lines.append(f"  tiles in the stack: {len(state.stack)}")
+        lines.append(msg("  each seat in turn places its ship on a free corner (NW, NE, SE, SW)"))
+    lines.append(msg("  tiles in the stack: {count}", count=len(state.stack)))
     return lines
 
 
@@ -123,14 +121,15 @@ def _ship_grid(parts: tuple[Part, ...], turn: int) -> list[str]:
 def _ship(state: State, seat: int) -> list[str]:
     ship = state.ships[seat]
     if ship.out:
-        return [f"Ship {seat}: out of the game"]
+        return [msg("Ship {seat}: out of the game", seat=seat)]
     if ship.at is None:
-        where = f"off the {ship.off_side} side" if ship.off_side else "not placed yet"
+        where = msg("off the {side} side", side=ship.off_side) if ship.off_side else msg("not placed yet")
     else:
-        where = f"at column {ship.at[0] + 1}, row {ship.at[1] + 1}"
+        where = msg("at column {column}, row {row}", column=ship.at[0] + 1, row=ship.at[1] + 1)
     room = capacity(ship.parts, state.turn.number)
     stores = ", ".join(f"{c} {have}/{cap}" for c, have, cap in zip(RESOURCES, ship.stores, room))
-    lines = [f"Ship {seat}: {where}; stores {stores}; score {score(ship.parts)}"]
+    lines = [msg("Ship {seat}: {where}; stores {stores}; score {score}", seat=seat, where=where, stores=stores,
+                 score=score(ship.parts))]
     lines += _ship_grid(ship.parts, state.turn.number)
     for part in ship.parts:
         lines.append(f"    [{part.x},{part.y}] turned {part.rotation}: {describe_tile(part.tile)}")
@@ -138,11 +137,11 @@ def _ship(state: State, seat: int) -> list[str]:
 
 
 def render(state: State, seat: int | None) -> str:
-    viewer = "spectator" if seat is None else f"ship {seat}"
+    viewer = msg("spectator") if seat is None else msg("ship {seat}", seat=seat)
     lines = [
         *_headline(state),
-        f"  (view of {viewer}; Y radioactive, B carbon, R metal; edges: - or # closed,",
-        "   o an opening at no cost, letters an opening's cost; * works from next turn)",
+        msg("  (view of {viewer}; Y radioactive, B carbon, R metal; edges: - or # closed,", viewer=viewer),
+        msg("   o an opening at no cost, letters an opening's cost; * works from next turn)"),
         "",
     ]
     lines += _map(state)
@@ -150,5 +149,5 @@ def render(state: State, seat: int | None) -> str:
     for other in range(state.players):
         lines += ["", *_ship(state, other)]
     if state.gone:
-        lines += ["", "Out of the game: " + " ".join(state.gone)]
-    return "\n".join(text_board.fit(lines)) + "\n"
+        lines += ["", msg("Out of the game: {ships}", ships=" ".join(state.gone))]
+    return text_board.joined(lines)

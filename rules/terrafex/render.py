@@ -52,11 +52,11 @@ def _supply_line(state: State) -> str:
     for index, colour in enumerate(COLOURS):
         counts = " ".join(f"{SIZE_NAMES[s]}{state.pool[index * 3 + s - 1]}" for s in SIZES)
         parts.append(f"{colour} {counts}")
-    return "Pool: " + " | ".join(parts)
+    return msg("Pool: {counts}", counts=" | ".join(parts))
 
 
 def _seat_name(state: State, seat: int) -> str:
-    return f"{'White' if seat == state.white else 'Black'} (seat {seat})"
+    return msg("White (seat {seat})", seat=seat) if seat == state.white else msg("Black (seat {seat})", seat=seat)
 
 
 def _status_lines(
@@ -65,23 +65,22 @@ def _status_lines(
     scores = seat_scores(state)
     white, black = state.white, 1 - state.white
     lines = [
-        f"Score so far: {_seat_name(state, white)} {scores[white]},"
-        f" {_seat_name(state, black)} {scores[black]}"
+        msg("Score so far: {white} {white_score}, {black} {black_score}", white=_seat_name(state, white),
+            white_score=scores[white], black=_seat_name(state, black), black_score=scores[black])
     ]
     if result:
-        lines.append(f"Game over: {result}")
+        lines.append(msg("Game over: {result}", result=result))
     else:
+        # The actions' names are the notation a reply writes: not translated.
         left = ", ".join(a for a in ACTIONS if a not in state.done)
         mover = _seat_name(state, state.mover)
-        lines.append(f"Turn {state.turn}: {mover} to play; actions left: {left}")
+        lines.append(msg("Turn {turn}: {mover} to play; actions left: {left}", turn=state.turn, mover=mover, left=left))
         if state.fire_in_hand:
-            lines.append(
-                f"Fire in hand: {SIZE_NAMES[state.fire_in_hand]},"
-                f" for {_seat_name(state, to_act[0])} to place"
-            )
+            lines.append(msg("Fire in hand: {size}, for {seat} to place", size=SIZE_NAMES[state.fire_in_hand],
+                             seat=_seat_name(state, to_act[0])))
     if seat is not None:
-        you = "to act" if seat in to_act else "waiting"
-        lines.append(f"You are {_seat_name(state, seat)}, {you}.")
+        you = _seat_name(state, seat)
+        lines.append(msg("You are {seat}, to act.", seat=you) if seat in to_act else msg("You are {seat}, waiting.", seat=you))
     return lines
 
 
@@ -89,5 +88,5 @@ def render(state: State, seat: int | None, to_act: tuple[int, ...], result: str 
     pit = " ".join(f"{SIZE_NAMES[s]}{state.pit[s - 1]}" for s in SIZES)
     lines = ["TERRAFEX", *_status_lines(state, seat, to_act, result), ""]
     lines += _board_lines(state)
-    lines += [_supply_line(state), f"Fire pit: red {pit}", "", *LEGEND]
-    return "\n".join(line.rstrip() for line in text_board.fit(lines)) + "\n"
+    lines += [_supply_line(state), msg("Fire pit: red {counts}", counts=pit), "", *LEGEND]
+    return text_board.joined(lines, strip=True)

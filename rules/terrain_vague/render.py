@@ -75,31 +75,32 @@ LABEL = 5  # "r=-5"
 
 def _gang_line(state: State, gang: str) -> str:
     seat = state.seat_of(gang)
-    status = "out" if gang in state.eliminated else f"{state.points.get(gang, 0):>2} pts"
+    status = msg("out") if gang in state.eliminated else msg("{points:>2} pts", points=state.points.get(gang, 0))
     pawns = " ".join(
         f"{data.PAWN_LETTER[k]}{state.reserve(gang, k)}" for k in data.PAWN_KINDS
     )
     supply = "/".join(str(state.supply(gang, s)) for s in data.STRENGTHS)
-    return (
-        f"  {data.GANG_LETTER[gang]} {gang:<10} seat {seat}  {status}  home turf "
-        f"{home_turf_size(state, gang):>2}  pawns {pawns}  turf w/t {supply}"
-    )
+    return msg("  {letter} {gang:<10} seat {seat}  {status}  home turf {home:>2}  pawns {pawns}  turf w/t {supply}",
+               letter=data.GANG_LETTER[gang], gang=gang, seat=seat, status=status, home=home_turf_size(state, gang),
+               pawns=pawns, supply=supply)
 
 
 def _status_line(state: State) -> str:
     if state.phase == OVER:
-        return f"Game over, {presentation.ending(state)}: winner(s) {', '.join(state.winners) or 'none'}"
+        return msg("Game over, {ending}: winner(s) {winners}", ending=presentation.ending(state),
+                   winners=", ".join(state.winners) or msg("none"))
     if state.phase == BUILD:
-        return f"Building the board: {state.acting} places a hex"
+        return msg("Building the board: {gang} places a hex", gang=state.acting)
     if state.turn == 0:
-        return f"Setup ({state.phase}): {state.acting} to act"
-    head = f"Turn {state.turn}, step {state.step}"
+        return msg("Setup ({phase}): {gang} to act", phase=state.phase, gang=state.acting)
+    head = msg("Turn {turn}, step {step}", turn=state.turn, step=state.step)
     if state.phase == ACT:
-        return f"{head}: {state.acting} acts (order {', '.join(state.order)})"
+        return msg("{head}: {gang} acts (order {order})", head=head, gang=state.acting, order=", ".join(state.order))
     if state.duels:
         duel = state.duels[0]
-        return f"{head}: Indian wrestling, {duel.attacker} attacks {duel.defender}"
-    return f"{head}: {state.acting} to act ({state.phase})"
+        return msg("{head}: Indian wrestling, {attacker} attacks {defender}", head=head, attacker=duel.attacker,
+                   defender=duel.defender)
+    return msg("{head}: {gang} to act ({phase})", head=head, gang=state.acting, phase=state.phase)
 
 
 def _duel_lines(state: State, seat_gang: str | None) -> list[str]:
@@ -114,10 +115,10 @@ def _duel_lines(state: State, seat_gang: str | None) -> list[str]:
         duel = state.duels[0]
         sides = (("attack", duel.attacker, duel.attack), ("defence", duel.defender, duel.defence))
         for side, gang, choice in sides:
-            shown = "waiting" if choice is None else (
-                f"chose {list(choice.tiles)}" if gang == seat_gang else "has chosen (secret)"
+            shown = msg("waiting") if choice is None else (
+                msg("chose {tiles}", tiles=list(choice.tiles)) if gang == seat_gang else msg("has chosen (secret)")
             )
-            lines.append(f"  {side}: {gang} {shown}")
+            lines.append(msg("  {side}: {gang} {shown}", side=side, gang=gang, shown=shown))
     return lines
 
 
@@ -131,5 +132,5 @@ def render(state: State, seat_gang: str | None) -> str:
     lines += [_gang_line(state, g) for g in state.gangs]
     lines += _duel_lines(state, seat_gang)
     if seat_gang is not None:
-        lines += ["", f"You are {seat_gang}."]
-    return "\n".join(text_board.fit(lines)) + "\n"
+        lines += ["", msg("You are {gang}.", gang=seat_gang)]
+    return text_board.joined(lines)
