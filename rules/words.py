@@ -11,7 +11,7 @@ translated first.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 
 class Message(str):
@@ -22,7 +22,7 @@ class Message(str):
     count: int | None
     params: dict[str, Any]
 
-    def __new__(cls, template: str, plural: str | None = None, count: int | None = None, **params: Any) -> "Message":
+    def __new__(cls, template: str, plural: str | None = None, count: int | None = None, **params: Any) -> Self:
         chosen = template if plural is None or count == 1 else plural
         text = chosen.format(count=count, **params) if (params or count is not None) else chosen
         self = super().__new__(cls, text)
@@ -47,7 +47,7 @@ class Lines(str):
 
     lines: tuple[str, ...]
 
-    def __new__(cls, lines: Any) -> "Lines":
+    def __new__(cls, lines: Any) -> Self:
         lines = tuple(lines)
         self = super().__new__(cls, "\n".join(lines))
         self.lines = lines
