@@ -43,7 +43,6 @@ migrate: install
 # Ctrl-C stops them all. Beyond one machine, run the same programs on each (one beat will do; a
 # second is harmless, the sweeps it drives are idempotent).
 export HOST PORT STREAM_PORT SMTP_PORT
-export SCRAPYARD_STREAM_URL ?= http://$(HOST):$(STREAM_PORT)
 export SCRAPYARD_BIN := $(abspath $(BIN))
 # Where the embedded default keeps its database, broker, cache and mail, and supervisord its
 # socket, pid and logs (project.settings reads the same variable).

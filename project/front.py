@@ -58,6 +58,9 @@ async def _read_body(scope: dict[str, Any], receive: Any) -> bytes | None:
     limit = _body_limit()
     declared = _header(scope, b"content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
+        # Read (and drop) it all the same: answered while the client was still sending, the
+        # connection was cut under it and the client saw no answer at all.
+        await _drain(receive, {"more_body": True})
         return b""
     parts, size = [], 0
     while True:

@@ -40,7 +40,9 @@ def content_security_policy() -> str:
 class ContentSecurityPolicyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
-        self.policy_for: tuple[str, str] = ("", "")  # (the stream server's URL, the policy naming it)
+        # (the stream server's URL, the policy naming it); None matches no setting, "" included
+        # (streams on the site's own origin): the first request always makes the policy.
+        self.policy_for: tuple[str | None, str] = (None, "")
 
     def __call__(self, request):
         response = self.get_response(request)

@@ -306,15 +306,16 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
 }
 
-# Live streams (streams.views) are served by an ASGI process of their own; the WSGI server sends a
-# stream request there. Keep-alive comments keep proxies from closing an idle stream; a stream
-# re-reads the log at least this often even when no notice arrives (without Redis, it polls).
-SCRAPYARD_STREAM_URL = os.environ.get(
-    "SCRAPYARD_STREAM_URL", f"http://127.0.0.1:{os.environ.get('STREAM_PORT', '8001')}"
-)
+# Live streams (streams.views) are served on the site's own origin: by granian itself
+# (project.front), by the stream process gunicorn hands them to, or by whatever a proxy routes
+# them to. SCRAPYARD_STREAM_URL names another origin only where streams live elsewhere: pages
+# then open them there, and a WSGI server with no stream process beside it redirects there.
+# Keep-alive comments keep proxies from closing an idle stream; a stream re-reads the log at
+# least this often even when no notice arrives (without Redis, it polls).
+SCRAPYARD_STREAM_URL = os.environ.get("SCRAPYARD_STREAM_URL", "")
 # A Unix socket on which the stream process takes over stream connections from the web server on
 # the same machine (streams.handoff): streams and API on one address, no redirect. `make run` sets
-# it; empty: the web server redirects stream requests to SCRAPYARD_STREAM_URL.
+# it; empty: the web server redirects stream requests to SCRAPYARD_STREAM_URL, if any.
 SCRAPYARD_STREAM_HANDOFF = os.environ.get("SCRAPYARD_STREAM_HANDOFF", "")
 # Web pages served from other origins than SCRAPYARD_SITE_URL's that may read the streams with
 # their cookies (credentialed CORS); no other origin may, whatever its host.

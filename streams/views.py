@@ -199,12 +199,12 @@ STREAMS_BACK_IN_SECONDS = 2  # a supervised stream process that died answers aga
 def _elsewhere(request) -> HttpResponse:
     """A sync worker must not hold a stream: hand the connection to the stream process on this
     machine (`streams.handoff`: the client never sees another address), else send the client to
-    the stream server. A stream process that should be here but is not (restarting) is not
+    the stream server named by SCRAPYARD_STREAM_URL, if one is. A stream process that should be here but is not (restarting) is not
     pretended: the client hears 503 and when to try again."""
     outcome = handoff.hand_over(request, settings.SCRAPYARD_STREAM_HANDOFF)
     if outcome == handoff.TAKEN:
         return HttpResponse(status=204)  # written to a dead socket: the client hears the stream process
-    if outcome == handoff.ABSENT:
+    if outcome == handoff.ABSENT or not settings.SCRAPYARD_STREAM_URL:
         answer = JsonResponse({"code": "streams_unavailable",
                                "detail": "the stream server is restarting; try again in a moment"}, status=503)
         answer["Retry-After"] = str(STREAMS_BACK_IN_SECONDS)

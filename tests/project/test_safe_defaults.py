@@ -109,3 +109,18 @@ def test_make_run_gives_the_web_server_and_bot_workers_a_process_per_core():
     assert web[web.index("--worker-class") + 1] == "gthread"
     assert _make_variable("SCRAPYARD_WEB_SERVER") == "granian"
     assert _make_variable("SCRAPYARD_WEB_THREADS") == "4"
+
+
+def test_make_run_names_no_other_origin_for_the_streams():
+    """granian serves the streams on the page's own origin, and gunicorn hands them to its stream
+    process on that origin too: `make run` gives pages no other address (they opened their live
+    streams on STREAM_PORT, where nothing listens beside granian), and neither does the default."""
+    with pytest.raises(StopIteration):
+        _make_variable("SCRAPYARD_STREAM_URL")
+    with pytest.raises(StopIteration):
+        _make_variable("SCRAPYARD_STREAM_URL", "SCRAPYARD_WEB_SERVER=gunicorn")
+    environment = {name: value for name, value in os.environ.items() if name != "SCRAPYARD_STREAM_URL"}
+    shown = subprocess.run([sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
+                            "print(repr(settings.SCRAPYARD_STREAM_URL))"], cwd=ROOT, capture_output=True, text=True,
+                           env={**environment, "DJANGO_SETTINGS_MODULE": "project.settings"}, check=True)
+    assert shown.stdout.strip() == "''"

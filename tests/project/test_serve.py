@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import time
@@ -123,6 +124,19 @@ def test_moves_refusals_pages_and_streams_on_one_origin_as_project_serve_starts_
                                    headers={"Content-Type": "application/json"})
             for refused in (declared, chunked):
                 assert refused.status_code == 413 and refused.json()["code"] == "body_too_large"
+            # The refusal of a declared body waits for the whole body: answered while the client was
+            # still sending, the connection was cut under it and the client saw no answer at all.
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+                raw.sendall(b"POST /api/games/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                            b"Content-Length: 70000\r\n\r\n" + b"x" * 35_000)
+                raw.settimeout(1)
+                with pytest.raises(TimeoutError):
+                    raw.recv(1)
+                raw.settimeout(10)
+                raw.sendall(b"x" * 35_000)
+                assert raw.recv(64).startswith(b"HTTP/1.1 413")
+            table = session.get(f"{base}/games/{game_id}/", timeout=10, headers={"Authorization": ""})
+            assert 'data-stream=""' in table.text  # the page opens its live streams on this origin
             page = session.get(f"{base}/", timeout=10, headers={"Authorization": ""})
             assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
             head = session.head(f"{base}/", timeout=10, headers={"Authorization": ""})

@@ -26,7 +26,11 @@ def _policy(answer) -> dict[str, str]:
 
 
 @pytest.mark.django_db
-def test_pages_and_api_answers_carry_a_policy_that_runs_no_inline_script(settings):
+@pytest.mark.parametrize("stream_url", ["", "http://streams.example:8001"])
+def test_pages_and_api_answers_carry_a_policy_that_runs_no_inline_script(settings, stream_url):
+    # "": the streams on the site's own origin, `make run`'s default (the policy's cache once took
+    # that empty URL for the one it had made a policy for, and sent an empty policy).
+    settings.SCRAPYARD_STREAM_URL = stream_url
     client = Client()
     for path in ("/", "/login/", "/api/docs/", "/api/rules/", "/admin/login/"):
         answer = client.get(path)
