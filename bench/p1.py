@@ -14,8 +14,8 @@
   storage, 16 two-player matches and clients) side by side, two rounds; each Scrapyard window
   sits between its own pgbench and boardgame.io windows.
 
-The web server is the one `make run` starts (gunicorn, a process per core, 4 threads each,
-keep-alive). Needs PostgreSQL (`BENCH_DATABASE_URL`, default
+The web server is the one `make run` starts (granian serving `project.front`, a process per core,
+4 threads each, statements prepared where the connection keeps them). Needs PostgreSQL (`BENCH_DATABASE_URL`, default
 postgres://postgres@127.0.0.1:5432/scrapyard_bench) and pgbench on the PATH.
 """
 
