@@ -30,6 +30,7 @@ import math
 import threading
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -277,6 +278,16 @@ class _FormPost:
         self._request = request
 
 
+def _refused_for(counted: _FormPost, limits) -> float | None:
+    """The seconds to wait if one of `limits` refuses the request, else None. Each limit counts
+    the request only while the ones before it let it through, as DRF checks its throttles."""
+    for limit in limits:
+        throttle = limit()
+        if not throttle.allow_request(counted, None):
+            return throttle.wait()
+    return None
+
+
 def password_form_limited(view, *, per_username: bool = True):
     """A form view that takes a password (the web login, the admin's login, sign-up), limited
     as the API's are: each POST counts against its address and the username it names, in the
@@ -287,11 +298,9 @@ def password_form_limited(view, *, per_username: bool = True):
     @functools.wraps(view)
     def limited(request, *args, **kwargs):
         if request.method == "POST":
-            counted = _FormPost(request)
-            for limit in limits:
-                throttle = limit()
-                if not throttle.allow_request(counted, None):
-                    return _too_many(request, throttle.wait())
+            wait = _refused_for(_FormPost(request), limits)
+            if wait is not None:
+                return _too_many(request, wait)
         return view(request, *args, **kwargs)
 
     return limited
@@ -361,11 +370,9 @@ def oauth_limited(view):
 
     @functools.wraps(view)
     def limited(request, *args, **kwargs):
-        counted = _OAuthCall(request)
-        for limit in limits:
-            throttle = limit()
-            if not throttle.allow_request(counted, None):
-                return _oauth_too_many(request, throttle.wait())
+        wait = _refused_for(_OAuthCall(request), limits)
+        if wait is not None:
+            return _oauth_too_many(request, wait)
         return view(request, *args, **kwargs)
 
     return limited
@@ -379,7 +386,7 @@ def _oauth_too_many(request, wait: float):
     seconds = math.ceil(wait)
     if http.for_people(request):
         return _too_many(request, wait)
-    detail = f"too many requests: try again in {seconds} s"
+    detail = _("too many requests: try again in %(seconds)s s") % {"seconds": seconds}
     response = JsonResponse({"code": "rate_limited", "detail": detail,
                              "error": "rate_limited", "error_description": detail}, status=429)
     response["Retry-After"] = str(seconds)
@@ -391,6 +398,6 @@ def _too_many(request, wait: float):
     from project import http  # project.http renders pages; imported here to keep this module light
 
     seconds = int(math.ceil(wait))
-    response = http.error_page(request, 429, f"Too many tries: wait {seconds} s, then try again.")
+    response = http.error_page(request, 429, _("Too many tries: wait %(seconds)s s, then try again.") % {"seconds": seconds})
     response["Retry-After"] = str(seconds)
     return response

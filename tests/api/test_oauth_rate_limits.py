@@ -66,3 +66,12 @@ def test_revocation_counts_too_and_the_consent_page_answers_a_browser_with_a_pag
     assert client.post("/oauth/revoke_token/", {"token": "syo_x", "client_id": "nobody"}).status_code == 429
     page = client.get("/oauth/authorize/?client_id=nobody", HTTP_ACCEPT="text/html")
     assert page.status_code == 429 and page["Content-Type"].startswith("text/html") and int(page["Retry-After"]) > 0
+
+
+def test_a_refusal_keeps_its_code_and_words_its_detail_in_the_callers_language(settings):
+    _limits(settings, oauth_address=1, oauth_client=1000)
+    address = _address()
+    _token_call(address, f"app-{uuid.uuid4().hex}")
+    refused = _token_call(address, f"app-{uuid.uuid4().hex}", HTTP_ACCEPT_LANGUAGE="nl").json()
+    assert refused["code"] == "rate_limited" and refused["error"] == "rate_limited"
+    assert refused["detail"].startswith("te veel verzoeken: probeer het over ")

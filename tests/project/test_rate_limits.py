@@ -277,3 +277,14 @@ def test_a_move_answer_carries_them_too(settings):
     answer = mover.submit(game_id, listed["moves"][0], listed["seq"])
     assert answer.status_code == 201, answer.content
     assert answer["RateLimit-Policy"] == '"account";q=1200;w=60' and answer["RateLimit"].startswith('"account";r=')
+
+
+def test_a_refused_login_form_says_so_in_the_readers_language(settings):
+    from django.test import Client
+
+    _limits(settings, login_address=1)
+    address = _address()
+    Client(REMOTE_ADDR=address).post("/login/", {"username": "x", "password": "y"})
+    refused = Client(REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE="nl").post("/login/", {"username": "x", "password": "y"})
+    assert refused.status_code == 429
+    assert "Te veel pogingen: wacht" in refused.content.decode()
