@@ -17,6 +17,7 @@ from anymail import urls as anymail_urls
 from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.urls import URLPattern
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ def _only_if_chosen(view, provider: str):
         if not secret_configured():
             log.warning("the %s webhook was called but ANYMAIL_WEBHOOK_SECRET is not set: refused", provider)
             return JsonResponse({"code": "webhook_secret_missing",
-                                 "detail": "this webhook is off until its secret is configured"}, status=403)
+                                 "detail": _("this webhook is off until its secret is configured")}, status=403)
         return view(request, *args, **kwargs)
 
     return guarded

@@ -17,10 +17,20 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 django_application = get_asgi_application()
 
 STREAM_ROUTES = re.compile(r"/api/(?:stream|games/[0-9]+/(?:chat/)?stream|health|ready)/?")
-NOT_FOUND = json.dumps(
-    {"code": "not_found", "detail": "the stream server serves only /api/stream/, /api/games/{id}/stream/ and "
-                                    "/api/games/{id}/chat/stream/"}
-).encode()
+
+
+def _not_found(scope) -> bytes:
+    from django.utils import translation
+
+    from project.i18n import language_of_headers
+
+    headers = dict(scope.get("headers") or ())
+    language = language_of_headers(headers.get(b"accept-language", b"").decode("latin-1"),
+                                   headers.get(b"cookie", b"").decode("latin-1"))
+    with translation.override(language):
+        detail = translation.gettext("the stream server serves only /api/stream/, /api/games/{id}/stream/ "
+                                     "and /api/games/{id}/chat/stream/")
+    return json.dumps({"code": "not_found", "detail": detail}).encode()
 
 
 async def application(scope, receive, send):
@@ -28,9 +38,10 @@ async def application(scope, receive, send):
         await _lifespan(receive, send)
         return
     if scope["type"] == "http" and not STREAM_ROUTES.fullmatch(scope["path"]):
+        body = _not_found(scope)
         await send({"type": "http.response.start", "status": 404,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(NOT_FOUND)).encode())]})
-        await send({"type": "http.response.body", "body": NOT_FOUND})
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
         return
     await django_application(scope, receive, send)
 

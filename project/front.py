@@ -44,7 +44,7 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         return
     body = await _read_body(scope, receive)
     if body is None:
-        await _too_large(send)
+        await _too_large(scope, send)
         return
     loop = asyncio.get_running_loop()
     status, headers, content = await loop.run_in_executor(_pool, _call_wsgi, _environ(scope, body))
@@ -142,9 +142,16 @@ def _call_wsgi(environ: dict[str, Any]) -> tuple[int, list, bytes]:
             result.close()  # Django's request_finished: this thread's connections closed or kept
 
 
-async def _too_large(send: Any) -> None:
+async def _too_large(scope: dict[str, Any], send: Any) -> None:
+    from django.utils import translation
+
+    from project.i18n import language_of_headers
+
     limit = _body_limit()
-    body = json.dumps({"code": "body_too_large", "detail": f"the request body is over the limit of {limit} bytes"})
+    language = language_of_headers(_header(scope, b"accept-language") or "", _header(scope, b"cookie") or "")
+    with translation.override(language):
+        detail = translation.gettext("the request body is over the limit of {limit} bytes").format(limit=limit)
+    body = json.dumps({"code": "body_too_large", "detail": detail})
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body.encode()})

@@ -22,6 +22,7 @@ import logging
 import re
 import sys
 import threading
+from collections.abc import Callable
 from itertools import accumulate
 from typing import Any
 
@@ -30,6 +31,7 @@ from django.core.exceptions import DisallowedHost, RequestDataTooBig, TooManyFie
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf
 from rest_framework.parsers import JSONParser
@@ -99,11 +101,11 @@ def refuse_unstorable_strings(data: Any) -> None:
 
 def _check_string(text: str) -> None:
     if "\x00" in text:
-        raise BadBody("invalid_unicode", "strings may not contain NUL (\\u0000)")
+        raise BadBody("invalid_unicode", _("strings may not contain NUL (\\u0000)"))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise BadBody("invalid_unicode", "strings must be Unicode scalar values: a lone surrogate is not") from None
+        raise BadBody("invalid_unicode", _("strings must be Unicode scalar values: a lone surrogate is not")) from None
 
 
 class StrictJSONParser(JSONParser):
@@ -120,14 +122,14 @@ def strict_json(raw: bytes) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadBody("invalid_unicode", "the body is not valid UTF-8") from None
+        raise BadBody("invalid_unicode", _("the body is not valid UTF-8")) from None
     max_depth = settings.SCRAPYARD_MAX_JSON_DEPTH
     if nesting_depth(text) > max_depth:
-        raise BadBody("too_deep", f"JSON may nest at most {max_depth} levels")
+        raise BadBody("too_deep", _("JSON may nest at most %(levels)s levels") % {"levels": max_depth})
     try:
         data = json.loads(text)
     except ValueError as error:
-        raise BadBody("malformed_json", f"the body is not valid JSON: {error}") from None
+        raise BadBody("malformed_json", _("the body is not valid JSON: %(error)s") % {"error": error}) from None
     if "\\u" in text:
         # NUL and lone surrogates reach a decoded string only through a \u escape: the decoder
         # refuses raw control characters in strings, and UTF-8 decoding refuses encoded
@@ -161,11 +163,11 @@ class ApiEdgeMiddleware:
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
-            return error_response(400, "bad_request", "Content-Length is not a number")
+            return _in_readers_language(request, lambda: error_response(
+                400, "bad_request", _("Content-Length is not a number")))
         if length > limit:
-            return error_response(
-                413, "body_too_large", _("the request body is over the limit of {limit} bytes").format(limit=limit)
-            )
+            return _in_readers_language(request, lambda: error_response(
+                413, "body_too_large", _("the request body is over the limit of {limit} bytes").format(limit=limit)))
         meta = request.META
         texts = [request.path]
         if meta.get("QUERY_STRING"):  # most API calls have none: no QueryDict made for them
@@ -173,8 +175,16 @@ class ApiEdgeMiddleware:
         # Slices and one join, not a method call per header: this runs for every API request.
         texts += [value for key, value in meta.items() if key[:5] == "HTTP_" and type(value) is str]
         if "\x00" in "".join(texts):
-            return error_response(400, "invalid_unicode", "the path, query string and headers may not contain NUL")
+            return _in_readers_language(request, lambda: error_response(
+                400, "invalid_unicode", _("the path, query string and headers may not contain NUL")))
         return None
+
+
+def _in_readers_language(request, answer: Callable[[], HttpResponse]) -> HttpResponse:
+    """`answer()` worded in the language the request asks for (its cookie or Accept-Language):
+    these refusals are made before the language middleware has run."""
+    with translation.override(translation.get_language_from_request(request)):
+        return answer()
 
 
 # --- database outages ------------------------------------------------------------------------
@@ -216,7 +226,7 @@ def is_outage(error: BaseException) -> bool:
 
 def outage_response(error: BaseException) -> JsonResponse:
     outage.started(error)
-    response = error_response(503, "service_unavailable", "the database is unavailable; try again shortly")
+    response = error_response(503, "service_unavailable", _("the database is unavailable; try again shortly"))
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
@@ -278,7 +288,9 @@ def server_error(request) -> HttpResponse:
 def csrf_failure(request, reason: str = "") -> HttpResponse:
     if for_people(request):
         return error_page(request, 403, _("This form expired: go back, reload the page and send it again."))
-    return error_response(403, "csrf_failed", f"CSRF check failed: {reason}" if reason else "CSRF check failed")
+    # Django's reason names the check that failed, in its own words: kept as it is.
+    detail = _("CSRF check failed: %(reason)s") % {"reason": reason} if reason else _("CSRF check failed")
+    return error_response(403, "csrf_failed", detail)
 
 
 class HideOutageTracebacks(logging.Filter):

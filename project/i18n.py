@@ -12,6 +12,7 @@ from __future__ import annotations
 import zoneinfo
 
 from django.conf import settings
+from django.http import HttpRequest, parse_cookie
 from django.middleware.locale import LocaleMiddleware
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
@@ -33,6 +34,18 @@ def zone_or_utc(name: str) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo("UTC")
+
+
+def language_of_headers(accept_language: str = "", cookie: str = "") -> str:
+    """The language a request's headers ask for (the switcher's cookie, else Accept-Language,
+    else the default), as LocaleMiddleware would choose it: for the few answers made before
+    Django's middleware runs (`project.front`, `project.asgi`)."""
+    request = HttpRequest()
+    if accept_language:
+        request.META["HTTP_ACCEPT_LANGUAGE"] = accept_language
+    if cookie:
+        request.COOKIES = parse_cookie(cookie)
+    return translation.get_language_from_request(request)
 
 
 class ReaderLanguageMiddleware(LocaleMiddleware):

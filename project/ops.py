@@ -20,6 +20,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 from django.http import HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import selectors
@@ -65,10 +66,10 @@ def _in_stream_server(request) -> bool:
 def metrics_view(request):
     token = settings.SCRAPYARD_METRICS_TOKEN
     if not token:
-        return JsonResponse({"code": "not_found", "detail": "Not found."}, status=404)
+        return JsonResponse({"code": "not_found", "detail": _("no such resource")}, status=404)
     offered = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     if not hmac.compare_digest(offered.encode(), token.encode()):
-        return JsonResponse({"code": "not_authenticated", "detail": "The metrics need their token."},
+        return JsonResponse({"code": "not_authenticated", "detail": _("the metrics need their token")},
                             status=401, headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
     from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest, multiprocess
 

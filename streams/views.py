@@ -206,7 +206,7 @@ def _elsewhere(request) -> HttpResponse:
         return HttpResponse(status=204)  # written to a dead socket: the client hears the stream process
     if outcome == handoff.ABSENT or not settings.SCRAPYARD_STREAM_URL:
         answer = JsonResponse({"code": "streams_unavailable",
-                               "detail": "the stream server is restarting; try again in a moment"}, status=503)
+                               "detail": _("the stream server is restarting; try again in a moment")}, status=503)
         answer["Retry-After"] = str(STREAMS_BACK_IN_SECONDS)
         return answer
     return HttpResponseRedirect(settings.SCRAPYARD_STREAM_URL.rstrip("/") + request.get_full_path())

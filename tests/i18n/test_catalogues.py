@@ -275,3 +275,45 @@ def test_no_refusal_is_written_outside_msg_or_gettext():
     classes = refusal_classes(sources)
     found = {path.relative_to(ROOT).as_posix(): unmarked_refusals(path.read_text(), classes) for path in sources}
     assert {path: texts for path, texts in found.items() if texts} == {}
+
+
+# Where an answer's words are written outside an error class: a JSON body's "detail" and the
+# helpers that build the API's and the pages' error answers (the argument that holds the words).
+DETAIL_ARGUMENTS = {"error_response": 2, "error_page": 2, "BadBody": 1}
+
+
+def _plain_words(node) -> bool:
+    import ast
+
+    plain = isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+    return plain and bool(re.search("[a-z]{2}", ast.unparse(node)))
+
+
+def unmarked_details(source: str) -> list[str]:
+    """Error answers whose words are plain text: a Dutch reader would get them in English."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict):
+            found += [ast.unparse(value) for key, value in zip(node.keys, node.values, strict=True)
+                      if isinstance(key, ast.Constant) and key.value == "detail" and _plain_words(value)]
+        elif isinstance(node, ast.Call):
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            where = DETAIL_ARGUMENTS.get(name)
+            if where is not None and len(node.args) > where and _plain_words(node.args[where]):
+                found.append(ast.unparse(node.args[where]))
+    return found
+
+
+def test_the_detail_scanner_finds_plain_text():
+    source = ('JsonResponse({"code": "x", "detail": "the server is away"})\n'
+              'error_response(400, "x", f"no {thing}")\nraise BadBody("x", _("fine"))\n'
+              'JsonResponse({"code": "x", "detail": _("fine")})')
+    assert sorted(unmarked_details(source)) == ["'the server is away'", "f'no {thing}'"]
+
+
+def test_no_error_answer_is_worded_outside_gettext():
+    sources = [path for path in _sources() if path.name not in ("verify.py", "codec.py")]  # a CLI's and a programmer's errors
+    found = {path.relative_to(ROOT).as_posix(): unmarked_details(path.read_text()) for path in sources}
+    assert {path: texts for path, texts in found.items() if texts} == {}
