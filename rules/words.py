@@ -83,6 +83,17 @@ def msg(template: str, **params: Any) -> Message:
     return Message(template, **params)
 
 
+def listed(values: Any, separator: str = ", ") -> str:
+    """Values (words written with `msg`, names, numbers) joined by `separator`: their English
+    joined, as `separator.join` gives it, each translated on its own for another reader. Its
+    template is no sentence to translate: gettext gives it back as it is."""
+    values = list(values)
+    if not any(isinstance(value, Message) for value in values):
+        return separator.join(str(value) for value in values)
+    gap = separator.replace("{", "{{").replace("}", "}}")
+    return Message(gap.join("{v%d}" % i for i in range(len(values))), **{f"v{i}": value for i, value in enumerate(values)})
+
+
 def nmsg(one: str, many: str, count: int, **params: Any) -> Message:
     """`nmsg("{count} step", "{count} steps", 3)`: "3 steps"."""
     return Message(one, many, count, **params)
