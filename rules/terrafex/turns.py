@@ -16,6 +16,7 @@ from rules.terrafex.data import ACTIONS, FOREST, MOUNTAIN, QUIET_TURN_LIMIT, SIZ
 from rules.terrafex.moves import read_choice, read_direction, read_placements, read_size, read_square
 from rules.terrafex.state import State
 from rules.values import evolve
+from rules.terrafex import words
 from rules.words import msg
 
 OPTIONS: dict[str, Callable[[Work], Iterable[dict[str, Any]]]] = {
@@ -122,7 +123,7 @@ def apply_move(state: State, move: dict[str, Any]) -> State:
     if kind not in ACTIONS:
         raise MalformedMove(msg("unknown Terrafex move type {kind!r}", kind=kind), "unknown_move_type")
     if kind in state.done:
-        raise IllegalMove(msg("the {kind} action has already been taken this turn", kind=kind), "action_taken")
+        raise IllegalMove(msg("the {kind} action has already been taken this turn", kind=words.action(kind)), "action_taken")
     return APPLIERS[kind](state, move)
 
 

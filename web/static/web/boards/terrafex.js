@@ -91,7 +91,7 @@ function stash(view) {
 
 function stashWords(view) {
   const told = (counts) => ['S', 'M', 'L'].map((size) => `${counts?.[size] ?? 0} ${SIZE_WORD[size]}`).join(', ');
-  const left = Object.keys(KIND).map((colour) => `${KIND[colour]}s ${told(view.pool?.[colour])}`).join('; ');
+  const left = Object.keys(KIND).map((colour) => `${KINDS[colour]} ${told(view.pool?.[colour])}`).join('; ');
   return _('Pieces left to take: %(left)s. Fires used: %(used)s.', { left, used: told(view.fire_pit) });
 }
 
