@@ -38,7 +38,7 @@ export const legend = [
   [mini('green', 'S'), _('small, medium, large: the pyramid’s size, and 1, 2, 3 pips')],
   [square('white'), _('a square scoring for White')],
   [square('black'), _('a square scoring for Black')],
-  ['row,col', _('squares are named row then column, as on the edges')],
+  [_('row,col'), _('squares are named row then column, as on the edges')],
 ];
 
 export default function draw(view, { seat }) {
