@@ -93,7 +93,7 @@ def listed(values: Any, separator: str = ", ") -> str:
     if not any(isinstance(value, Message) for value in values):
         return separator.join(str(value) for value in values)
     gap = separator.replace("{", "{{").replace("}", "}}")
-    return Message(gap.join("{v%d}" % i for i in range(len(values))), **{f"v{i}": value for i, value in enumerate(values)})
+    return Message(gap.join(f"{{v{i}}}" for i in range(len(values))), **{f"v{i}": value for i, value in enumerate(values)})
 
 
 def either(values: Any) -> str:

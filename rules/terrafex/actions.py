@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from rules.errors import IllegalMove
+from rules.terrafex import words
 from rules.terrafex.board import NEIGHBOURS, STEP, Work, coords, describe_square, piece_name, pool_slot
 from rules.terrafex.data import COLS, DIRECTIONS, FIRE, FOREST, GLACIER, LARGEST, MOUNTAIN, SIZE_NAMES, SIZES
-from rules.terrafex import words
 from rules.words import msg
 
 

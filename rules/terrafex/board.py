@@ -10,20 +10,8 @@ a tuple (colour, size, under_or_over):
 from __future__ import annotations
 
 from rules.errors import IllegalMove
-from rules.terrafex.data import (
-    BANDS,
-    COLOURS,
-    COLS,
-    DIRECTIONS,
-    FIRE,
-    FOREST,
-    GLACIER,
-    MOUNTAIN,
-    ROWS,
-    SIZES,
-    SUPPLY,
-)
 from rules.terrafex import words
+from rules.terrafex.data import BANDS, COLOURS, COLS, DIRECTIONS, FIRE, FOREST, GLACIER, MOUNTAIN, ROWS, SIZES, SUPPLY
 from rules.words import msg
 
 SQUARES = ROWS * COLS

@@ -12,9 +12,9 @@ from collections import Counter
 from typing import Any
 
 from rules.errors import InvalidOptions
+from rules.terrafex import words
 from rules.terrafex.board import SQUARES, full_supply, pool_slot, square_at
 from rules.terrafex.data import COLOURS, COLS, FOREST, GLACIER, LAYOUTS, ROWS, SIZE_BY_NAME, SUPPLY
-from rules.terrafex import words
 from rules.words import msg
 
 Piece = tuple[int, int, int, str]  # row, col, size, colour

@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.presentation import cell_name, item, panel
+from rules.terrafex import turns, words
 from rules.terrafex.board import SCORE_SIGN, band_owner, coords
 from rules.terrafex.data import ACTIONS, FIRE, FOREST, MOUNTAIN, SIZE_NAMES
 from rules.terrafex.state import State, seat_scores
-from rules.terrafex import turns, words
 from rules.words import either, listed, msg
 
 PART_NAMES = {FOREST: msg("forests"), MOUNTAIN: msg("mountains"), FIRE: msg("fires")}

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from rules import text as text_board
+from rules.terrafex import words
 from rules.terrafex.board import band_owner
 from rules.terrafex.data import ACTIONS, COLOURS, COLS, FOREST, GLACIER, ROWS, SIZE_NAMES, SIZES
 from rules.terrafex.state import State, seat_scores
-from rules.terrafex import words
 from rules.words import listed, msg
 
 LETTER = {"green": "g", "yellow": "y", "red": "r", "blue": "b"}

@@ -10,13 +10,12 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from rules.errors import IllegalMove, MalformedMove
-from rules.terrafex import actions, glacier
+from rules.terrafex import actions, glacier, words
 from rules.terrafex.board import Work, has_glacier
 from rules.terrafex.data import ACTIONS, FOREST, MOUNTAIN, QUIET_TURN_LIMIT, SIZE_NAMES
 from rules.terrafex.moves import read_choice, read_direction, read_placements, read_size, read_square
 from rules.terrafex.state import State
 from rules.values import evolve
-from rules.terrafex import words
 from rules.words import msg
 
 OPTIONS: dict[str, Callable[[Work], Iterable[dict[str, Any]]]] = {
