@@ -47,11 +47,14 @@ ANY_OBJECT = serializers.DictField(help_text="shaped by the game's rules (GET /a
 
 
 class OptionDescription(serializers.Serializer):
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="the option's id, the key in a game's `options`")
+    label = serializers.CharField(help_text="the option's name for people, in the reader's language (Accept-Language)")
     type = serializers.ChoiceField(choices=["bool", "int", "choice", "json"])
     default = serializers.JSONField()
-    description = serializers.CharField()
-    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    description = serializers.CharField(help_text="in the reader's language")
+    choices = serializers.ListField(child=serializers.JSONField(), required=False, help_text="the values a client sends")
+    choice_labels = serializers.ListField(child=serializers.CharField(), required=False,
+                                          help_text="each choice's name for people, in order, in the reader's language")
     minimum = serializers.IntegerField(required=False)
     maximum = serializers.IntegerField(required=False)
 

@@ -16,6 +16,11 @@ class Option:
     `type` is one of "bool", "int", "choice" or "json" (a free structure the game validates in
     `Rules.check_options`). For "int", `choices` may list the allowed values or `minimum` and
     `maximum` bound them; for "choice", `choices` lists them.
+
+    `name` and `choices` are the ids a client sends; `label` (the option's name for people) and
+    `choice_labels` (one per choice, in order) are words written with `msg`, which the service
+    gives in the reader's language. Without a label the name is shown with spaces for its
+    underscores; without choice labels, each choice as it is.
     """
 
     name: str
@@ -25,18 +30,25 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    label: str | None = None
+    choice_labels: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.choice_labels is not None and len(self.choice_labels) != len(self.choices or ()):
+            raise ValueError(f"option {self.name}: one label a choice")
 
     def describe(self) -> dict[str, Any]:
         described: dict[str, Any] = {
             "name": self.name,
+            "label": self.label or self.name.replace("_", " "),
             "type": self.type,
             "default": self.default,
             "description": self.description,
         }
-        for key in ("choices", "minimum", "maximum"):
+        for key in ("choices", "choice_labels", "minimum", "maximum"):
             value = getattr(self, key)
             if value is not None:
-                described[key] = list(value) if key == "choices" else value
+                described[key] = list(value) if key in ("choices", "choice_labels") else value
         return described
 
     def validate(self, value: Any) -> Any:

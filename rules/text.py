@@ -14,8 +14,10 @@ def joined(lines: list[str], width: int = WIDTH, *, newline: bool = True, strip:
     """A text board's lines fitted to `width` (and ended with a newline; their trailing spaces
     stripped if `strip`), each short line written with `msg` kept as it is, so that it is
     translated whole for a reader of another language."""
+    written = [line.rstrip() if strip and not isinstance(line, Message) else line for line in lines]
     fitted = [line.rstrip() if strip and not isinstance(line, Message) else line for line in fit(lines, width)]
-    return Lines([*fitted, ""] if newline else fitted)
+    ended = [""] if newline else []
+    return Lines([*fitted, *ended], written=[*written, *ended])
 
 
 def fit(lines: list[str], width: int = WIDTH) -> list[str]:

@@ -43,19 +43,21 @@ class Message(str):
 class Lines(str):
     """Lines of text (a text board) that remember each line written with `msg`: the English text,
     joined, to everything that reads it; `lines` for a reader in another language, each line then
-    translated on its own (`games.words.text_lines`)."""
+    translated on its own (`games.words.text_lines`). Where the English was fitted to a width
+    (`written`: a long line wrapped in two), `lines` are the lines as written, each sentence whole,
+    to be translated and fitted again."""
 
     lines: tuple[str, ...]
 
-    def __new__(cls, lines: Any) -> Self:
+    def __new__(cls, lines: Any, written: Any = None) -> Self:
         lines = tuple(lines)
         self = super().__new__(cls, "\n".join(lines))
-        self.lines = lines
+        self.lines = lines if written is None else tuple(written)
         return self
 
-    def __getnewargs__(self) -> tuple[tuple[str, ...]]:
+    def __getnewargs__(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         # Pickled (the shared cache keeps text boards) as its lines, each Message with its template.
-        return (self.lines,)
+        return (tuple(str.split(self, "\n")), self.lines)
 
 
 class Number(float):
@@ -81,6 +83,28 @@ def _rendered(value: Any, translate_one, translate_plural, write_number=str) -> 
 
 def msg(template: str, **params: Any) -> Message:
     return Message(template, **params)
+
+
+def listed(values: Any, separator: str = ", ") -> str:
+    """Values (words written with `msg`, names, numbers) joined by `separator`: their English
+    joined, as `separator.join` gives it, each translated on its own for another reader. Its
+    template is no sentence to translate: gettext gives it back as it is."""
+    values = list(values)
+    if not any(isinstance(value, Message) for value in values):
+        return separator.join(str(value) for value in values)
+    gap = separator.replace("{", "{{").replace("}", "}}")
+    return Message(gap.join(f"{{v{i}}}" for i in range(len(values))), **{f"v{i}": value for i, value in enumerate(values)})
+
+
+def either(values: Any) -> str:
+    """Alternatives, "a or b or c": each a word written with `msg` or a value as it is."""
+    values = list(values)
+    if not values:
+        return ""
+    found = values[0]
+    for value in values[1:]:
+        found = msg("{first} or {second}", first=found, second=value)
+    return found
 
 
 def nmsg(one: str, many: str, count: int, **params: Any) -> Message:

@@ -33,9 +33,14 @@ def rules_detail(*, rules_id: str) -> dict[str, Any]:
     return {**_in_readers_words(game.describe()), "move_schema": _move_schema(game.id), "doc": _doc_of(game.id)}
 
 
+WORDED_KEYS = ("label", "description", "choice_labels")  # an option's words; its name and choices are ids
+
+
 def _in_readers_words(described: dict[str, Any]) -> dict[str, Any]:
-    """A game's description with its options' descriptions in the reader's language."""
-    options = [{**option, "description": words.translated(option.get("description", ""))} for option in described.get("options", [])]
+    """A game's description with its options' words (label, description, choices' labels) in the
+    reader's language."""
+    options = [{**option, **{key: words.translated(option[key]) for key in WORDED_KEYS if key in option}}
+               for option in described.get("options", [])]
     return {**described, "options": options}
 
 

@@ -80,6 +80,7 @@ class Scavenge(Rules):
             type="bool",
             default=False,
             description=msg("Every move goes in one straight line."),
+            label=msg("Straight moves"),
         ),
     )
 

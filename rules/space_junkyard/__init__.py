@@ -89,10 +89,10 @@ class SpaceJunkyard(Rules):
     max_players = 4
     chance = True
     options = (
-        Option("short", "bool", False, msg("remove 16 random tiles unseen before the game")),
-        Option("small_map", "bool", False, msg("a 5x5 map (3-4 players only)")),
-        Option("more_junk", "bool", False, msg("a turn that took 2 asteroids pushes a second tile")),
-        Option("less_empty_space", "bool", False, msg("a push shifts its line up to its first space")),
+        Option("short", "bool", False, msg("remove 16 random tiles unseen before the game"), label=msg("Short game")),
+        Option("small_map", "bool", False, msg("a 5x5 map (3-4 players only)"), label=msg("Small map")),
+        Option("more_junk", "bool", False, msg("a turn that took 2 asteroids pushes a second tile"), label=msg("More junk")),
+        Option("less_empty_space", "bool", False, msg("a push shifts its line up to its first space"), label=msg("Less empty space")),
     )
 
     def check_options(self, players: int, options: dict[str, Any]) -> None:

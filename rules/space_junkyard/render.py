@@ -14,7 +14,7 @@ from rules.space_junkyard.state import (
     State,
     forbidden_entries,
 )
-from rules.words import msg
+from rules.words import listed, msg
 
 _PHASES = {
     START_PHASE: msg("start"),
@@ -22,12 +22,13 @@ _PHASES = {
     MOVE_PHASE: msg("movement"),
     JUNK_PHASE: msg("new junk"),
 }
+_ENDINGS = {"stack_empty": msg("stack empty"), "last_player_left": msg("last player left")}
 
 
 def _headline(state: State) -> list[str]:
     turn = state.turn
     if turn.phase == OVER:
-        return [msg("Space Junkyard: game over ({reason})", reason=state.end_reason.replace("_", " "))]
+        return [msg("Space Junkyard: game over ({reason})", reason=_ENDINGS.get(state.end_reason) or state.end_reason.replace("_", " "))]
     phase = _PHASES[turn.phase]
     lines = [msg("Space Junkyard: turn {turn}, ship {seat} to act, {phase} phase", turn=turn.number, seat=turn.seat, phase=phase)]
     if turn.phase == MOVE_PHASE:
@@ -49,7 +50,7 @@ def _map(state: State) -> list[str]:
     ships = {ship.at: seat for seat, ship in enumerate(state.ships) if ship.at is not None}
     header = "     " + "".join(f"  {x + 1}   " for x in range(size))
     rule = "    +" + "-----+" * size
-    lines = ["Map (cells: tile and @ship; push entries are N/S + column, E/W + row):", header, rule]
+    lines = [msg("Map (cells: tile and @ship; push entries are N/S + column, E/W + row):"), header, rule]
     for y in range(size):
         cells = []
         for x in range(size):
@@ -67,28 +68,30 @@ def _legend(state: State) -> list[str]:
     rocks = [f"{tile} {ASTEROIDS[tile]}" for tile in tiles if tile in ASTEROIDS]
     lines = [msg("Tiles on the map:")]
     for start in range(0, len(rocks), 8):
-        lines.append("  asteroids: " + ", ".join(rocks[start : start + 8]))
-    lines += ["  " + describe_tile(tile) for tile in tiles if tile not in ASTEROIDS]
+        lines.append(msg("  asteroids: {rocks}", rocks=", ".join(rocks[start : start + 8])))
+    lines += [msg("  {tile}", tile=describe_tile(tile)) for tile in tiles if tile not in ASTEROIDS]
     return lines
 
 
 def describe_tile(tile: str | None) -> str:
+    """A tile in words: its id and, for a section, what it is worth and does (the resources by
+    their letters, as the legend names them)."""
     if tile is None:
-        return "none"
+        return msg("none")
     if tile in ASTEROIDS:
-        return f"{tile} asteroid {ASTEROIDS[tile]}"
+        return msg("{tile} asteroid {resources}", tile=tile, resources=ASTEROIDS[tile])
     section = SHIP_PARTS[tile]
     edges = "/".join("-" if e is CLOSED else (e or "o") for e in section.edges)
-    traits = [f"{section.points} VP", f"edges NESW {edges}"]
+    traits = [msg("{points} VP", points=section.points), msg("edges NESW {edges}", edges=edges)]
     if section.produce:
-        traits.append("makes " + "/".join(section.produce))
+        traits.append(msg("makes {resources}", resources="/".join(section.produce)))
     if section.store:
-        traits.append(f"stores {section.store}")
+        traits.append(msg("stores {resources}", resources=section.store))
     if section.convert:
-        traits.append("converts " + ">".join(section.convert))
+        traits.append(msg("converts {resources}", resources=">".join(section.convert)))
     if section.recycle:
-        traits.append(f"scrap {section.recycle}")
-    return f"{tile} section: " + ", ".join(traits)
+        traits.append(msg("scrap {resources}", resources=section.recycle))
+    return msg("{tile} section: {traits}", tile=tile, traits=listed(traits))
 
 
 def _edge_text(edge: str | None) -> str:
@@ -132,7 +135,8 @@ def _ship(state: State, seat: int) -> list[str]:
                  score=score(ship.parts))]
     lines += _ship_grid(ship.parts, state.turn.number)
     for part in ship.parts:
-        lines.append(f"    [{part.x},{part.y}] turned {part.rotation}: {describe_tile(part.tile)}")
+        lines.append(msg("    [{x},{y}] turned {rotation}: {tile}", x=part.x, y=part.y, rotation=part.rotation,
+                         tile=describe_tile(part.tile)))
     return lines
 
 

@@ -109,6 +109,7 @@ LAYOUT_OPTION = Option(
         "no more pieces than the supply (5 S, 5 M, 4 L a colour)."
     ),
     choices=(1, 2),
+    label=msg("Layout"),
 )
 
 

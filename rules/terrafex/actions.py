@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from rules.errors import IllegalMove
+from rules.terrafex import words
 from rules.terrafex.board import NEIGHBOURS, STEP, Work, coords, describe_square, piece_name, pool_slot
 from rules.terrafex.data import COLS, DIRECTIONS, FIRE, FOREST, GLACIER, LARGEST, MOUNTAIN, SIZE_NAMES, SIZES
 from rules.words import msg
@@ -38,12 +39,13 @@ def _empty_beside_large(board, colour: str) -> set[int]:
 def grow(work: Work, square: int, colour: str) -> None:
     """Exchange a piece for the next size up from the pool."""
     cell = work.board[square]
-    noun = "forest" if colour == FOREST else "mountain"
+    noun = "forest" if colour == FOREST else "mountain"  # also the refusal's code
+    said = words.action(noun)
     where = describe_square(square)
     if cell is None or cell[0] != colour:
-        raise IllegalMove(msg("there is no {noun} at {where} to grow", noun=noun, where=where), f"not_a_{noun}")
+        raise IllegalMove(msg("there is no {noun} at {where} to grow", noun=said, where=where), f"not_a_{noun}")
     if cell[1] == LARGEST:
-        raise IllegalMove(msg("the {noun} at {where} is large and cannot grow", noun=noun, where=where), "already_large")
+        raise IllegalMove(msg("the {noun} at {where} is large and cannot grow", noun=said, where=where), "already_large")
     if cell[2]:
         raise IllegalMove(msg("the forest at {where} is frosted and cannot grow", where=where), "frosted")
     work.release(colour, cell[1])
@@ -57,7 +59,7 @@ def play_small(work: Work, square: int, colour: str, spread: bool) -> None:
         raise IllegalMove(msg("{square} is occupied", square=describe_square(square)), "square_occupied")
     if spread and not _beside_large(work.board, square, colour):
         raise IllegalMove(
-            msg("{square} is not next to a large {colour} piece to spread from", square=describe_square(square), colour=colour),
+            msg("{square} is not next to a large {colour} piece to spread from", square=describe_square(square), colour=words.colour(colour)),
             "not_beside_large",
         )
     work.take(colour, 1)
@@ -158,7 +160,7 @@ def place_fire(work: Work, square: int, size: int) -> None:
         _burn_forest(work, square, cell[1], size)
     else:
         raise IllegalMove(
-            msg("a fire may not be played on the {cell} piece at {square}", cell=cell[0], square=describe_square(square)),
+            msg("a fire may not be played on the {cell} piece at {square}", cell=words.colour(cell[0]), square=describe_square(square)),
             "fire_cannot_go_there",
         )
 

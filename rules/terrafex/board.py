@@ -10,20 +10,8 @@ a tuple (colour, size, under_or_over):
 from __future__ import annotations
 
 from rules.errors import IllegalMove
-from rules.terrafex.data import (
-    BANDS,
-    COLOURS,
-    COLS,
-    DIRECTIONS,
-    FIRE,
-    FOREST,
-    GLACIER,
-    MOUNTAIN,
-    ROWS,
-    SIZE_WORDS,
-    SIZES,
-    SUPPLY,
-)
+from rules.terrafex import words
+from rules.terrafex.data import BANDS, COLOURS, COLS, DIRECTIONS, FIRE, FOREST, GLACIER, MOUNTAIN, ROWS, SIZES, SUPPLY
 from rules.words import msg
 
 SQUARES = ROWS * COLS
@@ -71,7 +59,7 @@ def describe_square(square: int) -> str:
 
 
 def piece_name(colour: str, size: int) -> str:
-    return f"{SIZE_WORDS[size]} {colour}"
+    return words.piece_name(colour, size)
 
 
 def is_glacier(cell) -> bool:
@@ -148,6 +136,6 @@ class Work:
         elif pit_too and self.pit[size - 1]:
             self.pit[size - 1] -= 1
         else:
-            where = "pool or fire pit" if pit_too else "pool"
+            where = msg("pool or fire pit") if pit_too else msg("pool")
             message = msg("no {piece_name} piece left in the {where}", piece_name=piece_name(colour, size), where=where)
             raise IllegalMove(message, "supply_empty")

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from rules.errors import InvalidOptions
+from rules.terrafex import words
 from rules.terrafex.board import SQUARES, full_supply, pool_slot, square_at
 from rules.terrafex.data import COLOURS, COLS, FOREST, GLACIER, LAYOUTS, ROWS, SIZE_BY_NAME, SUPPLY
 from rules.words import msg
@@ -71,7 +72,7 @@ def _check_layout(pieces: tuple[Piece, ...]) -> None:
                 "uses {number} size-{size} {colour} pieces; there are {supply}",
                 number=count,
                 size=size,
-                colour=colour,
+                colour=words.colour(colour),
                 supply=SUPPLY[size],
             )
             _fail(message, "not_enough_pieces")

@@ -7,15 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from rules.presentation import cell_name, item, panel
-from rules.terrafex import turns
+from rules.terrafex import turns, words
 from rules.terrafex.board import SCORE_SIGN, band_owner, coords
 from rules.terrafex.data import ACTIONS, FIRE, FOREST, MOUNTAIN, SIZE_NAMES
 from rules.terrafex.state import State, seat_scores
-from rules.words import msg
+from rules.words import either, listed, msg
 
 PART_NAMES = {FOREST: msg("forests"), MOUNTAIN: msg("mountains"), FIRE: msg("fires")}
 SEAT_NAMES = {"white": msg("White"), "black": msg("Black")}
-SIZE_SAID = {1: msg("small"), 2: msg("medium"), 3: msg("large")}  # SIZE_WORDS, translatable
+SIZE_SAID = words.SIZES
 
 
 def _colour_of(state: State, seat: int) -> str:
@@ -35,7 +35,7 @@ def panels(state: State, seat: int | None) -> list[dict[str, Any]]:
         resources = []
         if not over and s == state.mover:
             left = [action for action in ACTIONS if action not in state.done]
-            resources.append(item(msg("actions left"), ", ".join(left) or msg("none")))
+            resources.append(item(msg("actions left"), listed(words.action(a) for a in left) or msg("none")))
         if not over and state.fire_in_hand and s != state.mover:
             resources.append(item(msg("fire to place"), SIZE_SAID[state.fire_in_hand]))
         notes = [msg("moves first")] if s == state.white else []
@@ -55,7 +55,7 @@ def prompt(state: State, seat: int) -> str:
     for move in turns.moves_for(state):
         if move["type"] not in kinds:
             kinds.append(move["type"])
-    return msg("Turn {turn}: take an action ({kinds}); each colour once a turn.", turn=state.turn, kinds=" or ".join(kinds))
+    return msg("Turn {turn}: take an action ({kinds}); each colour once a turn.", turn=state.turn, kinds=either(words.action(kind) for kind in kinds))
 
 
 def cells(state: State, seat: int | None) -> dict[str, str]:

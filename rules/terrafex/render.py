@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from rules import text as text_board
+from rules.terrafex import words
 from rules.terrafex.board import band_owner
 from rules.terrafex.data import ACTIONS, COLOURS, COLS, FOREST, GLACIER, ROWS, SIZE_NAMES, SIZES
 from rules.terrafex.state import State, seat_scores
-from rules.words import msg
+from rules.words import listed, msg
 
 LETTER = {"green": "g", "yellow": "y", "red": "r", "blue": "b"}
 CELL_WIDTH = 8
@@ -51,8 +52,8 @@ def _supply_line(state: State) -> str:
     parts = []
     for index, colour in enumerate(COLOURS):
         counts = " ".join(f"{SIZE_NAMES[s]}{state.pool[index * 3 + s - 1]}" for s in SIZES)
-        parts.append(f"{colour} {counts}")
-    return msg("Pool: {counts}", counts=" | ".join(parts))
+        parts.append(msg("{colour} {counts}", colour=words.colour(colour), counts=counts))
+    return msg("Pool: {counts}", counts=listed(parts, " | "))
 
 
 def _seat_name(state: State, seat: int) -> str:

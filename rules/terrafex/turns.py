@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from rules.errors import IllegalMove, MalformedMove
-from rules.terrafex import actions, glacier
+from rules.terrafex import actions, glacier, words
 from rules.terrafex.board import Work, has_glacier
 from rules.terrafex.data import ACTIONS, FOREST, MOUNTAIN, QUIET_TURN_LIMIT, SIZE_NAMES
 from rules.terrafex.moves import read_choice, read_direction, read_placements, read_size, read_square
@@ -122,7 +122,7 @@ def apply_move(state: State, move: dict[str, Any]) -> State:
     if kind not in ACTIONS:
         raise MalformedMove(msg("unknown Terrafex move type {kind!r}", kind=kind), "unknown_move_type")
     if kind in state.done:
-        raise IllegalMove(msg("the {kind} action has already been taken this turn", kind=kind), "action_taken")
+        raise IllegalMove(msg("the {kind} action has already been taken this turn", kind=words.action(kind)), "action_taken")
     return APPLIERS[kind](state, move)
 
 

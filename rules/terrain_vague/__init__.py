@@ -60,7 +60,7 @@ from rules.errors import InvalidOptions
 from rules.fields import require_mapping
 from rules.options import Option
 from rules.rng import Rng
-from rules.terrain_vague import data, moves, presentation, render, setup, turns, wrestling
+from rules.terrain_vague import data, moves, presentation, render, setup, turns, words, wrestling
 from rules.terrain_vague import state as st
 from rules.terrain_vague.state import OVER, State
 from rules.terrain_vague.territory import home_turf_size
@@ -77,14 +77,15 @@ class TerrainVague(Rules):
     simultaneous = True
     options = (
         Option("board", "choice", "build", msg("build: players build the board; random: dealt"),
-               choices=("build", "random")),
+               choices=("build", "random"), label=msg("Board"), choice_labels=(msg("build"), msg("random"))),
         Option("gangs", "choice", data.DEFAULT_GANG_PAIR,
-               msg("2 players: the two gangs, the first is seat 0's"), choices=data.GANG_PAIRS),
+               msg("2 players: the two gangs, the first is seat 0's"), choices=data.GANG_PAIRS,
+               label=msg("Gangs"), choice_labels=tuple(words.gang_pair(pair) for pair in data.GANG_PAIRS)),
         Option("to_25", "bool", False,
-               msg("4 players: play until a home turf reaches 25 hexes (no 12-turn limit)")),
+               msg("4 players: play until a home turf reaches 25 hexes (no 12-turn limit)"), label=msg("Play to 25")),
         Option("rip_off", "choice", "whole",
                msg("big rip-off: whole (an enclosed area at once) or halved (halved rip costs)"),
-               choices=("whole", "halved")),
+               choices=("whole", "halved"), label=msg("Big rip-off"), choice_labels=(msg("whole"), msg("halved"))),
     )
 
     def folds_version(self, version: int) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules import text as text_board
-from rules.terrain_vague import data, hexes, presentation, wrestling
+from rules.terrain_vague import data, hexes, presentation, words, wrestling
 from rules.terrain_vague.state import ACT, BUILD, OVER, State
 from rules.terrain_vague.territory import home_turf_size
 from rules.words import msg
@@ -81,44 +81,45 @@ def _gang_line(state: State, gang: str) -> str:
     )
     supply = "/".join(str(state.supply(gang, s)) for s in data.STRENGTHS)
     return msg("  {letter} {gang:<10} seat {seat}  {status}  home turf {home:>2}  pawns {pawns}  turf w/t {supply}",
-               letter=data.GANG_LETTER[gang], gang=gang, seat=seat, status=status, home=home_turf_size(state, gang),
+               letter=data.GANG_LETTER[gang], gang=words.board_gang(gang), seat=seat, status=status, home=home_turf_size(state, gang),
                pawns=pawns, supply=supply)
 
 
 def _status_line(state: State) -> str:
     if state.phase == OVER:
         return msg("Game over, {ending}: winner(s) {winners}", ending=presentation.ending(state),
-                   winners=", ".join(state.winners) or msg("none"))
+                   winners=words.board_gangs(state.winners) or msg("none"))
     if state.phase == BUILD:
-        return msg("Building the board: {gang} places a hex", gang=state.acting)
+        return msg("Building the board: {gang} places a hex", gang=words.board_gang(state.acting))
     if state.turn == 0:
-        return msg("Setup ({phase}): {gang} to act", phase=state.phase, gang=state.acting)
+        return msg("Setup ({phase}): {gang} to act", phase=words.phase(state.phase), gang=words.board_gang(state.acting))
     head = msg("Turn {turn}, step {step}", turn=state.turn, step=state.step)
     if state.phase == ACT:
-        return msg("{head}: {gang} acts (order {order})", head=head, gang=state.acting, order=", ".join(state.order))
+        return msg("{head}: {gang} acts (order {order})", head=head, gang=words.board_gang(state.acting),
+                   order=words.board_gangs(state.order))
     if state.duels:
         duel = state.duels[0]
-        return msg("{head}: Indian wrestling, {attacker} attacks {defender}", head=head, attacker=duel.attacker,
-                   defender=duel.defender)
-    return msg("{head}: {gang} to act ({phase})", head=head, gang=state.acting, phase=state.phase)
+        return msg("{head}: Indian wrestling, {attacker} attacks {defender}", head=head, attacker=words.board_gang(duel.attacker),
+                   defender=words.board_gang(duel.defender))
+    return msg("{head}: {gang} to act ({phase})", head=head, gang=words.board_gang(state.acting), phase=words.phase(state.phase))
 
 
 def _duel_lines(state: State, seat_gang: str | None) -> list[str]:
     lines = []
     for duel in state.wrestled:
         points, cancelled = wrestling.score(duel.attack.tiles, duel.defence.tiles)
-        lines.append(
-            f"  {duel.attacker} digits {list(duel.attack.tiles)} vs {duel.defender} bars "
-            f"{list(duel.defence.tiles)}: {points} pts, {cancelled} cancelled"
-        )
+        lines.append(msg("  {attacker} digits {digits} vs {defender} bars {bars}: {points} pts, {cancelled} cancelled",
+                         attacker=words.board_gang(duel.attacker), digits=list(duel.attack.tiles),
+                         defender=words.board_gang(duel.defender), bars=list(duel.defence.tiles), points=points,
+                         cancelled=cancelled))
     if state.duels:
         duel = state.duels[0]
-        sides = (("attack", duel.attacker, duel.attack), ("defence", duel.defender, duel.defence))
+        sides = ((msg("attack"), duel.attacker, duel.attack), (msg("defence"), duel.defender, duel.defence))
         for side, gang, choice in sides:
             shown = msg("waiting") if choice is None else (
                 msg("chose {tiles}", tiles=list(choice.tiles)) if gang == seat_gang else msg("has chosen (secret)")
             )
-            lines.append(msg("  {side}: {gang} {shown}", side=side, gang=gang, shown=shown))
+            lines.append(msg("  {side}: {gang} {shown}", side=side, gang=words.board_gang(gang), shown=shown))
     return lines
 
 
@@ -132,5 +133,5 @@ def render(state: State, seat_gang: str | None) -> str:
     lines += [_gang_line(state, g) for g in state.gangs]
     lines += _duel_lines(state, seat_gang)
     if seat_gang is not None:
-        lines += ["", msg("You are {gang}.", gang=seat_gang)]
+        lines += ["", msg("You are {gang}.", gang=words.board_gang(seat_gang))]
     return text_board.joined(lines)

@@ -12,15 +12,19 @@ let catalogue = [];
 let bots = [];
 
 function optionInput(option) {
+  // name and choices are ids the game reads; label and choice_labels are their words, in the page's language
   const id = `option-${option.name}`;
-  const label = (control) => el('label', {}, `${option.name.replaceAll('_', ' ')} `, control, el('span', { class: 'hint' }, ` ${option.description ?? ''}`));
+  const words = option.label ?? option.name.replaceAll('_', ' ');
+  const hint = () => el('span', { class: 'hint' }, ` ${option.description ?? ''}`);
+  const label = (control) => el('label', {}, `${words} `, control, hint());
   if (option.type === 'bool') { // the box before its words, on one line, as forms do
     return el('label', { class: 'check' }, el('input', { type: 'checkbox', id, 'data-option': option.name, 'data-type': 'bool', checked: option.default === true }),
-      el('span', {}, option.name.replaceAll('_', ' '), el('span', { class: 'hint' }, ` ${option.description ?? ''}`)));
+      el('span', {}, words, hint()));
   }
   if (option.choices) {
     const select = el('select', { id, 'data-option': option.name, 'data-type': option.type },
-      ...option.choices.map((choice) => el('option', { value: JSON.stringify(choice), selected: choice === option.default }, String(choice))));
+      ...option.choices.map((choice, i) => el('option', { value: JSON.stringify(choice), selected: choice === option.default },
+        option.choice_labels?.[i] ?? String(choice))));
     return label(select);
   }
   return label(el('input', { id, 'data-option': option.name, 'data-type': option.type, value: JSON.stringify(option.default) }));

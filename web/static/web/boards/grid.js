@@ -20,7 +20,7 @@ export default function draw(view, { moves }) {
   const size = 40;
   const width = (Math.max(...xs) - minX + 1) * size;
   const height = (Math.max(...ys) - minY + 1) * size;
-  const root = svg('svg', { viewBox: `0 0 ${height} ${width}`, class: 'board-svg', role: 'group', 'aria-label': 'board' });
+  const root = svg('svg', { viewBox: `0 0 ${height} ${width}`, class: 'board-svg', role: 'group', 'aria-label': _('board') });
   for (const [a, b] of points) {
     const x = (b - minY) * size;
     const y = (a - minX) * size;

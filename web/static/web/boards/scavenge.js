@@ -66,5 +66,5 @@ export const legend = [
   [() => legendPicture(() => SCAVENGE_PIECES.goodStuff()), _('the good stuff: in the centre, or small beside the pawn that carries it')],
   [_('dashed square'), _("a player's start corner, in its colour")],
   [_('bars and number'), _('the trash a pawn carries (bars in its corner, the count top left)')],
-  ['row,col', _('squares are named row then column, 0-9, as on the edges')],
+  [_('row,col'), _('squares are named row then column, 0-9, as on the edges')],
 ];

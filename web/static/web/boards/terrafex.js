@@ -38,7 +38,7 @@ export const legend = [
   [mini('green', 'S'), _('small, medium, large: the pyramid’s size, and 1, 2, 3 pips')],
   [square('white'), _('a square scoring for White')],
   [square('black'), _('a square scoring for Black')],
-  ['row,col', _('squares are named row then column, as on the edges')],
+  [_('row,col'), _('squares are named row then column, as on the edges')],
 ];
 
 export default function draw(view, { seat }) {
@@ -91,7 +91,7 @@ function stash(view) {
 
 function stashWords(view) {
   const told = (counts) => ['S', 'M', 'L'].map((size) => `${counts?.[size] ?? 0} ${SIZE_WORD[size]}`).join(', ');
-  const left = Object.keys(KIND).map((colour) => `${KIND[colour]}s ${told(view.pool?.[colour])}`).join('; ');
+  const left = Object.keys(KIND).map((colour) => `${KINDS[colour]} ${told(view.pool?.[colour])}`).join('; ');
   return _('Pieces left to take: %(left)s. Fires used: %(used)s.', { left, used: told(view.fire_pit) });
 }
 
