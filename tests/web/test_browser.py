@@ -417,9 +417,6 @@ def test_the_account_page_keeps_mail_choices_and_shows_the_mail_received(browser
     page.locator("#bounced").wait_for(state="hidden")
 
 
-# What it checks is the push: a chat line and a draw offer reach the other browser through the
-# streams' notices, which Redis carries; the embedded default has no notices and polls instead.
-@pytest.mark.redis
 def test_a_draw_offered_in_one_browser_is_accepted_in_the_other_and_a_resignation(browser, site):
     alice, bob, game_id = _two_at_a_table(browser, site, "olga", "petr")
     alice.locator("#offer-draw").wait_for()
