@@ -15,7 +15,7 @@ from django.test import AsyncClient, override_settings
 from tests.api.conftest import register
 from tests.streams.test_game_stream import _read, _run, free_port, start_uvicorn, stop
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 def _notices(text: str) -> list[dict]:

@@ -1,6 +1,7 @@
 """A game's chat, live: lines pushed through Redis to the chat stream as `GET /chat/` gives them,
-each channel to its own readers, resumable by line id; and a private game's link lets its holder
-watch the game's stream and its spectators' chat."""
+each channel to its own readers, resumable by line id, or read at each re-check where no notice
+comes (the embedded default); and a private game's link lets its holder watch the game's stream
+and its spectators' chat."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from django.test import AsyncClient, override_settings
 from tests.api.conftest import register, start_game
 from tests.streams.test_game_stream import _read, _run, _sse_items
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
+@pytest.mark.redis
 @override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=60)  # only the push can bring a line in time
 def test_chat_lines_are_pushed_to_their_channels_readers_and_resume_by_id():
     game_id, (alice, bob) = start_game("toy_race", 2)
@@ -51,6 +53,24 @@ def test_chat_lines_are_pushed_to_their_channels_readers_and_resume_by_id():
     assert f"id: {first['id']}\nevent: chat\n" in heard
     assert [line["text"] for line in _sse_items(watched)] == ["alice will win"]  # players' lines are not theirs yet
     assert [json.loads(line)["id"] for line in again.splitlines() if line.strip()] == [second["id"]]
+
+
+@override_settings(REDIS_URL="", SCRAPYARD_STREAM_RECHECK_SECONDS=0.2)  # the hub hears nothing: the embedded default
+def test_without_notices_the_chat_stream_brings_a_line_said_after_it_opened_at_its_next_re_check():
+    """The embedded default (no Redis) has no notice to wake a chat stream: each re-check reads the
+    lines after the last one sent, so a line said after the stream opened comes, as a move does."""
+    game_id, (alice, bob) = start_game("toy_race", 2)
+
+    async def scenario():
+        player = await AsyncClient().get(f"/api/games/{game_id}/chat/stream/", headers={"Authorization": f"Token {bob.token}"})
+        opened = await _read(player, lambda t: t.endswith("\n\n"))
+        said = await sync_to_async(alice.post)(f"/api/games/{game_id}/chat/", {"text": "a draw?"})
+        heard = await _read(player, lambda t: len(_sse_items(t)) >= 1, limit=30)
+        return opened, said, heard
+
+    opened, said, heard = _run(scenario)
+    assert opened == ": open\n\n" and said.status_code == 201, said.content
+    assert [(line["id"], line["text"]) for line in _sse_items(heard)] == [(said.json()["id"], "a draw?")]
 
 
 def test_a_private_games_link_lets_its_holder_stream_the_game_and_its_chat():

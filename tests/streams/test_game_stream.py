@@ -357,14 +357,23 @@ def _until_subscribed(port: int, within: float = 30) -> None:
         time.sleep(0.05)
 
 
+def this_database_url() -> str:
+    """This test's database as a server started beside it names it: the PostgreSQL database, or
+    the embedded default's SQLite file (a file, not memory: project.settings), which another
+    process reads as make run's processes share theirs."""
+    database = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{Path(database['NAME']).resolve()}"
+    return f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+
+
 def start_uvicorn(port: int, **env: str) -> subprocess.Popen:
     """The stream server as `make run` starts it, on this test's database."""
-    database = connection.settings_dict
-    url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
     return subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "project.asgi:application", "--host", "127.0.0.1", "--port", str(port),
          "--timeout-graceful-shutdown", "1"],
-        cwd=ROOT, env={**os.environ, "DATABASE_URL": url, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=ROOT, env={**os.environ, "DATABASE_URL": this_database_url(), **env}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
 
 

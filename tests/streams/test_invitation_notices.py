@@ -15,7 +15,7 @@ from hooks.models import Delivery
 from tests.api.conftest import register
 from tests.streams.test_game_stream import _read, _run
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 TYPES = ["invitation_created", "invitation_declined", "invitation_cancelled", "invitation_accepted"]
 

@@ -1,8 +1,9 @@
 """The web client in a real browser: Playwright driving Debian's Chromium (`/usr/bin/chromium`)
-against a live server, on PostgreSQL and Redis with the stream server beside it, or on the
-embedded default (SQLite in memory, shared with the live server's thread), where the pages,
-finding no stream server, poll as they would behind a proxy without streams. Without Chromium
-the browser tests skip on a developer's machine and fail in CI, like the service tests.
+against a live server with the stream server beside it, on PostgreSQL and Redis (notices wake
+the streams) or on the embedded default (the tests' SQLite file, which the stream server reads
+too; its streams re-read the database every second), as `make run` serves its streams in either.
+Without Chromium the browser tests skip on a developer's machine and fail in CI, like the
+service tests.
 
 Screenshots of every game page are written to `artifacts/screenshots/` for people to look at.
 
@@ -73,9 +74,8 @@ class WatchedBrowser:
 @pytest.fixture(autouse=True)
 def page_errors(request):
     """No script error and no console error on any page of a browser test. Expected ones (a 409
-    the test provokes, a stream it cuts) are named by the test's `console_errors_allowed` marker;
-    where no stream server runs (the embedded default) the pages' failed stream requests are
-    expected too: the pages fall back to polling."""
+    the test provokes, a stream it cuts) are named by the test's `console_errors_allowed` marker.
+    A stream server runs in every configuration, so a failed stream request is an error here too."""
     if "browser" not in request.fixturenames:
         yield []
         return
@@ -87,29 +87,21 @@ def page_errors(request):
     # second tab: the page reads the game again and says so. The browser logs the refused request
     # itself on the console; no script of the page can keep it from doing so.
     allowed.append(re.compile(r"status of 409 .*/api/games/\d+/moves/\)$"))
-    if not _stream_server_runs():
-        allowed.append(re.compile(r"/stream/"))
     found = [error for error in browser.errors if not any(pattern.search(error) for pattern in allowed)]
     assert found == [], "errors on the pages:\n" + "\n".join(found[:20])
 
 
-def _stream_server_runs() -> bool:
-    from django.db import connection
-
-    return connection.vendor == "postgresql" and bool(os.environ.get("REDIS_URL"))
-
-
 @pytest.fixture(scope="module")
 def stream_port(django_db_setup, live_server):
-    """The stream server beside the live server on PostgreSQL and Redis, one for a module's tests
-    (starting one costs a second of CPU); on the embedded default nothing listens at its port."""
+    """The stream server beside the live server, on the test's database, one for a module's tests
+    (starting one costs a second of CPU). On the embedded default too: without it the pages, whose
+    streams found nothing listening, fell back to polling, which `make run` (granian serving the
+    streams on the site's origin) never does, so a test of what a stream pushes failed there."""
     port = free_port()
-    streams = start_uvicorn(port, SCRAPYARD_WEB_ORIGINS=live_server.url) if _stream_server_runs() else None
-    if streams is not None:
-        _wait_until_listening(port)  # a page that asked first would find no server, and say so on its console
+    streams = start_uvicorn(port, SCRAPYARD_WEB_ORIGINS=live_server.url)
+    _wait_until_listening(port)  # a page that asked first would find no server, and say so on its console
     yield port
-    if streams is not None:
-        stop(streams)
+    stop(streams)
 
 
 def _wait_until_listening(port: int, within: float = 120.0) -> None:
@@ -126,8 +118,7 @@ def _wait_until_listening(port: int, within: float = 120.0) -> None:
 
 @pytest.fixture
 def site(browser, live_server, stream_port, settings):
-    """The web client's address, with the stream server running beside it (on the embedded
-    default the pages poll). Bot seats move in the live server itself, right after the move that
+    """The web client's address, with the stream server running beside it. Bot seats move in the live server itself, right after the move that
     woke them (Celery's eager mode): the workers have their own tests (tests/workers/)."""
     settings.SCRAPYARD_STREAM_URL = f"http://localhost:{stream_port}"
     eager = celery_app.conf.task_always_eager

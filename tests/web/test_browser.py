@@ -417,9 +417,6 @@ def test_the_account_page_keeps_mail_choices_and_shows_the_mail_received(browser
     page.locator("#bounced").wait_for(state="hidden")
 
 
-# What it checks is the push: a chat line and a draw offer reach the other browser through the
-# streams' notices, which Redis carries; the embedded default has no notices and polls instead.
-@pytest.mark.redis
 def test_a_draw_offered_in_one_browser_is_accepted_in_the_other_and_a_resignation(browser, site):
     alice, bob, game_id = _two_at_a_table(browser, site, "olga", "petr")
     alice.locator("#offer-draw").wait_for()
@@ -441,6 +438,34 @@ def test_a_draw_offered_in_one_browser_is_accepted_in_the_other_and_a_resignatio
     bob.locator("#resign").click()
     alice.goto(f"{site}/games/{second}/")
     alice.locator("#status", has_text="You won").wait_for()
+
+
+def _no_stream_here(route) -> None:
+    """What a web server with no stream process beside it answers a stream request
+    (`streams.views._elsewhere`): a 503, which is no stream, so the browser gives the stream up."""
+    route.fulfill(status=503, content_type="application/json", headers={"Retry-After": "2"},
+                  body='{"code": "streams_unavailable", "detail": "the stream server is restarting; try again in a moment"}')
+
+
+@pytest.mark.console_errors_allowed(r"status of 503 .*/stream/")  # the streams the test refuses
+def test_a_page_whose_streams_are_refused_follows_the_game_and_its_chat_by_polling(browser, site):
+    """A 503 closes an EventSource at its first error, with no retry: the pages counted three
+    failures before polling, so a player's chat and a spectator's table never moved again."""
+    host, guest, game_id = _two_at_a_table(browser, site, "uma", "vic")
+    host.context.route("**/stream/**", _no_stream_here)
+    host.reload()
+    spectator = _sign_up(browser.new_context(), site, "wes")
+    spectator.context.route("**/stream/**", _no_stream_here)
+    spectator.goto(f"{site}/games/{game_id}/")
+    for page in (host, spectator):
+        page.locator("#panels .panel.acting").wait_for()
+    seq = spectator.locator("#replay-at").get_attribute("max")
+    guest.fill("#chat-text", "good luck")
+    guest.click("#chat-form button[type=submit]")
+    host.locator("#chat li", has_text="good luck").wait_for()
+    mover = host if _my_turn(host) else guest
+    _play_one(mover)
+    spectator.locator(f"#replay-at:not([max='{seq}'])").wait_for()
 
 
 def test_a_private_game_is_joined_from_an_invitation_in_the_lobby_or_by_its_link(browser, site):

@@ -572,12 +572,19 @@ async function follow() {
   for (const kind of ['move', 'timeout', 'system', 'created']) source.addEventListener(kind, wake);
   source.onerror = () => {
     failures += 1;
-    if (failures >= 3 || page.game.status === 'finished') {
+    if (failures >= 3 || givenUp(source) || page.game.status === 'finished') {
       source.close();
       release();
       if (page.game.status !== 'finished') poll();
     }
   };
+}
+
+// Whether the browser gave a stream up for good: an answer that is no stream (a 503 while the
+// stream process restarts, a proxy's error page) closes it at its first error, with no retry, so
+// counting failures up to three would leave the page waiting for news forever.
+function givenUp(source) {
+  return source.readyState === EventSource.CLOSED;
 }
 
 function poll(every = 3000) {
@@ -612,7 +619,7 @@ async function followChat() {
   source.addEventListener('chat', (event) => { failures = 0; chatShow(JSON.parse(event.data)); });
   source.onerror = () => {
     failures += 1;
-    if (failures >= 3) { source.close(); release(); setInterval(readChat, 4000); }
+    if (failures >= 3 || givenUp(source)) { source.close(); release(); setInterval(readChat, 4000); }
   };
 }
 
