@@ -151,7 +151,7 @@ def play(database_url: str, client: str, moves: int, profile: bool, seed: int, p
                 continue
             known = {"seat": game["to_act"][0], "seq": game["seq"], "moves": None}
         seat = known["seat"]
-        if client in ("two", "three") or known["moves"] is None:
+        if client == "three" or known["moves"] is None:
             listed = request("GET legal moves", "GET", seat, f"{base}/legal-moves/")
             known["moves"], known["seq"] = listed["moves"], listed["seq"]
         answer = request("POST move", "POST", seat, f"{base}/moves/",
@@ -168,6 +168,8 @@ def play(database_url: str, client: str, moves: int, profile: bool, seed: int, p
             options = after["moves"] if mine else scavenge.legal_moves(
                 scavenge.sample_state(after["view"], after["your_seat"], rnd), to_act)
             known = {"seat": to_act, "seq": after["seq"], "moves": options}
+        elif client == "two" and after["your_turn"]:  # a plain client reads the moves the answer holds
+            known = {"seat": after["your_seat"], "seq": after["seq"], "moves": after["moves"]}
         else:
             known = {"seat": to_act, "seq": after["seq"], "moves": None}
     calls = 0.0
