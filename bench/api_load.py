@@ -10,7 +10,9 @@ Two kinds of client:
   rules package knows the moves exactly, as a boardgame.io client does). It reads the game (GET)
   only after a 409 or a 422, and when a game ends.
 - `two` is a plain REST client, which knows no rules: GET the mover's legal moves, then POST one.
-  Whose turn it is comes from the last move's answer (the game's `to_act`).
+  Whose turn it is comes from the last move's answer (the game's `to_act`), and so do the moves
+  when that answer says the mover still acts (`your_turn`: a turn of several actions, a
+  simultaneous step; never in Scavenge, whose seats take turns).
 - `three` is the web page's client (and the loop of the first benchmark): GET the game, GET the
   legal moves, POST the move.
 Latency is timed on the POSTs only.
@@ -265,13 +267,18 @@ class Player(threading.Thread):
         known = self.known
         if not self._playing(known):
             return
-        _, listed = self.client.call("GET", f"/api/games/{self.game_id}/legal-moves/", token=self.tokens[known["seat"]])
+        listed = known if known.get("moves") else self.client.call(
+            "GET", f"/api/games/{self.game_id}/legal-moves/", token=self.tokens[known["seat"]])[1]
         status, body = self._post(known["seat"], self.rnd.choice(listed["moves"]), listed["seq"])
         if status == 201:
             self.stored += 1
             after = body["game"]
-            self.known = ({"status": "active", "seat": after["to_act"][0]} if after["status"] == "active"
-                          else {"status": after["status"]})
+            if after["status"] != "active":
+                self.known = {"status": after["status"]}
+            elif after["your_turn"]:  # the answer holds the mover's next moves
+                self.known = {"status": "active", "seat": after["your_seat"], "seq": after["seq"], "moves": after["moves"]}
+            else:
+                self.known = {"status": "active", "seat": after["to_act"][0]}
         else:
             self.errors.append(status)
             self.known = self._read(self.game_id)

@@ -41,6 +41,14 @@ class RedisCacheClient(django_redis.RedisCacheClient):
             client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(write))
         return client
 
+    def set_many(self, data, timeout):
+        """Each key SET with its expiry, in one round trip: Django's MSET and an EXPIRE a key in a
+        MULTI block cost Redis twice the commands, and an EXPIRE is no less atomic in a SET."""
+        pipeline = self.get_client(None, write=True).pipeline(transaction=False)
+        for key, value in data.items():
+            pipeline.set(key, self._serializer.dumps(value), ex=timeout)
+        pipeline.execute()
+
 
 class RedisCache(django_redis.RedisCache):
     @cached_property

@@ -13,7 +13,7 @@ from games import deadlines, errors, store, words
 from games.models import Event, EventKind, Game, GameStatus
 from games.selectors.access import game_get, seat_of, visible_games
 from games.selectors.events import event_visible
-from games.selectors.seen import board, log_facts, presented, seen
+from games.selectors.seen import board, game_seen, seen
 from rules.words import msg
 
 
@@ -49,12 +49,12 @@ def seats_of(*, game: Game) -> list[dict[str, Any]]:
 def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
     seat = seat_of(game=game, user=user)
     # Worked out once per (game, seq, seat) and kept: `games.selectors.seen`.
-    shown, facts = seen(game=game, seat=seat), log_facts(game=game)
+    shown, shown_as, facts = game_seen(game=game, seat=seat)
     return {
         **game_summary(game=game),
         "your_seat": seat,
         "view": shown["view"],
-        "presentation": words.translated(presented(game=game, seat=seat)),  # kept raw, read in the reader's language
+        "presentation": words.translated(shown_as),  # kept raw, read in the reader's language
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,
         "private": game.private,

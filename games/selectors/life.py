@@ -6,19 +6,39 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from games import store
+from games import store, stores
 from games.models import Event, EventKind, Game, GameStatus
 
 DRAW_OFFERED, DRAW_ACCEPTED, DRAW_DECLINED = "draw_offered", "draw_accepted", "draw_declined"
 
 
+def life_facts(*, game: Game) -> dict[str, Any]:
+    """`pending_proposals` and `playing` (`still_playing`) from one look at the log: what a game's
+    answer says at each seq beyond the game row."""
+    marks = _marks(game)
+    return {**_pending(game, marks), "playing": _playing(game, marks)}
+
+
 def pending_proposals(*, game: Game) -> dict[str, Any]:
     """The draw offer and takeback request pending in a running game; one look at the log when
-    none was ever made (the usual case, read on every poll of the game)."""
-    types = [DRAW_OFFERED, TAKEBACK_REQUESTED]
-    if game.status != GameStatus.ACTIVE or not Event.objects.filter(game=game, payload__type__in=types).exists():
+    none was ever made (the usual case)."""
+    return _pending(game, _marks(game))
+
+
+def _marks(game: Game) -> list[tuple[int | None, str | None, bool]]:
+    """The events that mark the game's life: proposals made and seats put out (`Store.life_marks`)."""
+    return stores.current().life_marks(game.pk, PROPOSALS)
+
+
+def _pending(game: Game, marks: list[tuple[int | None, str | None, bool]]) -> dict[str, Any]:
+    if game.status != GameStatus.ACTIVE or not any(kind in PROPOSALS for _, kind, _ in marks):
         return {"draw_offer": None, "takeback_request": None}
     return {"draw_offer": draw_offer(game=game), "takeback_request": takeback_request(game=game)}
+
+
+def _playing(game: Game, marks: list[tuple[int | None, str | None, bool]]) -> list[int]:
+    out = {seat for seat, _, forfeit in marks if forfeit}
+    return [seat for seat in range(game.players) if seat not in out]
 
 
 def draw_offer(*, game: Game) -> dict[str, Any] | None:
@@ -40,11 +60,11 @@ def draw_offer(*, game: Game) -> dict[str, Any] | None:
 
 def still_playing(*, game: Game) -> list[int]:
     """The seats not out of the game (resigned, or forfeited on time)."""
-    out = set(Event.objects.filter(game=game, payload__forfeit=True).values_list("seat", flat=True))
-    return [seat for seat in range(game.players) if seat not in out]
+    return _playing(game, _marks(game))
 
 
 TAKEBACK_REQUESTED, TAKEBACK_ACCEPTED, TAKEBACK_DECLINED = "takeback_requested", "takeback_accepted", "takeback_declined"
+PROPOSALS = (DRAW_OFFERED, TAKEBACK_REQUESTED)  # the events that may leave something pending
 
 
 def takeback_request(*, game: Game) -> dict[str, Any] | None:

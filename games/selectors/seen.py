@@ -37,7 +37,7 @@ from redis.exceptions import RedisError
 import rules
 from games import store
 from games.models import Game, GameStatus
-from games.selectors.life import pending_proposals, still_playing
+from games.selectors.life import life_facts
 
 logger = logging.getLogger(__name__)
 
@@ -50,37 +50,68 @@ def seen(*, game: Game, seat: int | None, new: bool = False) -> dict[str, Any]:
     a move's answer asks for it, with `new` (its seq was just written: nobody can have kept it,
     so the shared cache is not asked, and the entry is kept in this process only). Read only,
     shared: copy before changing any of it."""
-    return _kept(seen_key(game, seat), lambda: worked_out(game, seat), new=new)
+    return _kept([_seen(game, seat)], new=new)[0]
 
 
 def presented(*, game: Game, seat: int | None) -> dict[str, Any]:
     """The rules' presentation (panels, prompt, touched cells) for `seat` at the game's seq:
     worked out when a reader first asks (a page, the game's answer), not on every move, since
     the program that made the move rarely draws it."""
-    return _kept(seen_key(game, seat) + ":presentation", lambda: presentation_of(game=game, state=store.state_at(game), seat=seat))
+    return _kept([_presented(game, seat)])[0]
 
 
 def log_facts(*, game: Game) -> dict[str, Any]:
     """What the log says at the game's seq, the same for every seat: `draw_offer`,
-    `takeback_request` and `playing` (queries of the log: asked for by the game's answer only)."""
-    return _kept(seen_key(game, None) + ":log", lambda: {**pending_proposals(game=game), "playing": still_playing(game=game)})
+    `takeback_request` and `playing` (one query of the log: asked for by the game's answer only)."""
+    return _kept([_log_facts(game)])[0]
+
+
+def game_seen(*, game: Game, seat: int | None) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """`seen`, `presented` and `log_facts` together, as the game's answer shows them: asked of
+    the shared cache in one round trip, and what nobody kept yet kept in one more."""
+    shown, shown_as, facts = _kept([_seen(game, seat), _presented(game, seat), _log_facts(game)])
+    return shown, shown_as, facts
 
 
 def board(*, game: Game, seat: int | None) -> str:
     """The rules' text board for `seat` at the game's seq (worked out only when asked)."""
-    return _kept(seen_key(game, seat) + ":board", lambda: store.rules_of(game).render_text(store.state_at(game), seat))
+    return _kept([(seen_key(game, seat) + ":board",
+                   lambda: store.rules_of(game).render_text(store.state_at(game), seat))])[0]
 
 
-def _kept(key: str, work: Any, new: bool = False) -> Any:
-    entry = None if new else _memory.get(key)
-    if entry is None:
-        entry = None if new else _shared_get(key)
+def _seen(game: Game, seat: int | None) -> tuple[str, Any]:
+    return seen_key(game, seat), lambda: worked_out(game, seat)
+
+
+def _presented(game: Game, seat: int | None) -> tuple[str, Any]:
+    return seen_key(game, seat) + ":presentation", lambda: presentation_of(game=game, state=store.state_at(game), seat=seat)
+
+
+def _log_facts(game: Game) -> tuple[str, Any]:
+    return seen_key(game, None) + ":log", lambda: life_facts(game=game)
+
+
+def _kept(wanted: list[tuple[str, Any]], new: bool = False) -> list[Any]:
+    """The entries of `wanted` (key, work): from this process's memory, else from the shared
+    cache (one round trip for all), else worked out and kept (one more for all)."""
+    entries = [None if new else _memory.get(key) for key, _ in wanted]
+    missing = [key for (key, _), entry in zip(wanted, entries) if entry is None]
+    if not missing:
+        return entries
+    shared = {} if new else _shared_get(missing)
+    made = {}
+    for number, (key, work) in enumerate(wanted):
+        if entries[number] is not None:
+            continue
+        entry = shared.get(key)
         if entry is None:
-            entry = work()
-            _keep_when_committed(key, entry, shared=not new)
+            entry = made[key] = work()
         else:
             _memory.put(key, entry)
-    return entry
+        entries[number] = entry
+    if made:
+        _keep_when_committed(made, shared=not new)
+    return entries
 
 
 def seen_key(game: Game, seat: int | None) -> str:
@@ -109,20 +140,25 @@ def presentation_of(*, game: Game, state: Any, seat: int | None) -> dict[str, An
     return shown
 
 
-def _keep_when_committed(key: str, value: Any, shared: bool = True) -> None:
-    """Keep `value` once committed: in this process, and in Redis unless `shared` is False. A
-    move's own entry (`new`) stays in this process: the mover's next read is most often served
-    by it, and another process that reads the seq first works the entry out (the rules' work, no
-    query) and shares it then. Its key names the seq, so a miss is all another node can meet,
-    never a stale entry; and a move is spared a Redis round trip."""
+def _keep_when_committed(entries: dict[str, Any], shared: bool = True) -> None:
+    """Keep `entries` (key: value) once committed: in this process, and in Redis (one round
+    trip) unless `shared` is False. A move's own entry (`new`) stays in this process: the mover's
+    next read is most often served by it, and another process that reads the seq first works the
+    entry out (the rules' work, no query) and shares it then. Its key names the seq, so a miss is
+    all another node can meet, never a stale entry; and a move is spared a Redis round trip."""
 
     def keep():
-        _memory.put(key, value)
+        for key, value in entries.items():
+            _memory.put(key, value)
         if shared and settings.SCRAPYARD_SEEN_SHARED:
             try:
-                cache.set(key, value, settings.SCRAPYARD_SEEN_SECONDS)
-            except (RedisError, OSError):  # Redis away: this process still keeps it
-                logger.warning("seen: the shared cache is unreachable; %s kept in this process only", key)
+                if len(entries) == 1:  # a SET with its expiry, less than a pipeline
+                    ((key, value),) = entries.items()
+                    cache.set(key, value, settings.SCRAPYARD_SEEN_SECONDS)
+                else:
+                    cache.set_many(entries, settings.SCRAPYARD_SEEN_SECONDS)
+            except (RedisError, OSError):  # Redis away: this process still keeps them
+                logger.warning("seen: the shared cache is unreachable; %s kept in this process only", ", ".join(entries))
 
     if connection.in_atomic_block:
         transaction.on_commit(keep, robust=True)
@@ -130,13 +166,16 @@ def _keep_when_committed(key: str, value: Any, shared: bool = True) -> None:
         keep()
 
 
-def _shared_get(key: str) -> Any:
+def _shared_get(keys: list[str]) -> dict[str, Any]:
     if not settings.SCRAPYARD_SEEN_SHARED:
-        return None
+        return {}
     try:
-        return cache.get(key)
+        if len(keys) == 1:  # a GET: less than an MGET's reading of a list
+            entry = cache.get(keys[0])
+            return {} if entry is None else {keys[0]: entry}
+        return cache.get_many(keys)
     except (RedisError, OSError):
-        return None
+        return {}
 
 
 class _Memory:

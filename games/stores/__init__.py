@@ -76,6 +76,11 @@ class Store(Protocol):
         seat order; `game.seats` and `game.deadlines` work as on any game. None if there is no
         such game."""
 
+    def life_marks(self, game_id: int, types: tuple[str, ...]) -> list[tuple[int | None, str | None, bool]]:
+        """The game's events whose payload's `type` is one of `types` or that put their seat out
+        of the game (`forfeit` true), in seq order, each as (seat, type or None, forfeit): what
+        a reader needs of the log beyond the game row (`games.selectors.life`), in one statement."""
+
     def unit(self, guard: tuple[int, str] | None = None) -> UnitOfWork:
         """A new unit of work; `guard` (the game's id and `row_version`) makes it write only
         while the game row is still at that version."""

@@ -270,6 +270,29 @@ def game_read(game_id: int) -> Game | None:
     return game
 
 
+@functools.cache
+def _life_marks_sql(vendor: str, count: int) -> str:
+    """The statement of `life_marks`, for `count` types: the marks read out of the payload in
+    the database, so only the few marked events' three values come back, not their payloads."""
+    payload, seq, game = _quote("payload"), _quote("seq"), _quote("game_id")
+    if vendor == "postgresql":
+        kind, forfeit = f"{payload} ->> 'type'", f"COALESCE({payload} -> 'forfeit' = 'true'::jsonb, false)"
+    else:  # SQLite's JSON1, as Django's own lookups read a key there
+        kind, forfeit = f"json_extract({payload}, '$.type')", f"COALESCE(json_type({payload}, '$.forfeit') = 'true', 0)"
+    types = ", ".join(["%s"] * count)
+    return (f"SELECT {_quote('seat')}, {kind}, {forfeit} FROM {_quote(Event._meta.db_table)} "
+            f"WHERE {game} = %s AND ({kind} IN ({types}) OR {forfeit}) ORDER BY {seq}")
+
+
+def life_marks(game_id: int, types: tuple[str, ...]) -> list[tuple[int | None, str | None, bool]]:
+    """The events that mark a game's life (`Store.life_marks`), in one statement (prepared where
+    the connection keeps them: it runs at every seq a reader is first to see)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with statement_cursor(db) as cursor:
+        cursor.execute(_life_marks_sql(db.vendor, len(types)), [game_id, *types])
+        return [(seat, kind, bool(forfeit)) for seat, kind, forfeit in cursor.fetchall()]
+
+
 def _converted(db: Any, converters: tuple, values: tuple) -> list[Any]:
     """Column values as the ORM hands them over (JSON decoded, SQLite's datetimes made aware)."""
     converted = []
@@ -563,6 +586,7 @@ class FastStore:
     checks_version = True
     read = staticmethod(locked_read)
     game_read = staticmethod(game_read)
+    life_marks = staticmethod(life_marks)
     unit = Writes
     new_instance = staticmethod(new_instance)
     remember_loaded = staticmethod(remember_loaded)

@@ -14,7 +14,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import F, Model, Prefetch
+from django.db.models import F, Model, Prefetch, Q
 
 from games.models import Deadline, Event, Game, IdempotencyKey, Seat
 from games.stores import FIRST_ID
@@ -50,6 +50,11 @@ class ReferenceStore:
             .filter(pk=game_id)
             .first()
         )
+
+    def life_marks(self, game_id: int, types: tuple[str, ...]) -> list[tuple[int | None, str | None, bool]]:
+        marked = Event.objects.filter(game_id=game_id).filter(Q(payload__type__in=types) | Q(payload__forfeit=True))
+        return [(seat, payload.get("type"), payload.get("forfeit") is True)
+                for seat, payload in marked.order_by("seq").values_list("seat", "payload")]
 
     def unit(self, guard: tuple[int, str] | None = None) -> Unit:
         if guard is not None:

@@ -58,14 +58,22 @@ def prompt(state: ScavengeState, seat: int) -> str:
 
 
 def cells(state: ScavengeState, seat: int | None) -> dict[str, str]:
-    at = {node: s for s, node in enumerate(state.positions) if node is not None}
-
-    def content(node: int) -> str:
-        if node not in at:
-            return "stuff" if node == board.CENTRE and state.carrier is None else ""
-        s = at[node]
-        return f"p{s}t{state.trash[s]}{'*' if state.carrier == s else ''}"
-
-    found = {cell_name(board.coords(node)): content(node) for node in board.SQUARES}
-    found[CENTRE_NAME] = content(board.CENTRE)
+    """Every square's content by name, then the centre's: each reader's first view of a position
+    works it out twice (the touched cells against the position before), so the squares' names
+    and their empty content are made once, and only the occupied squares looked at."""
+    found = _EMPTY_SQUARES.copy()
+    centre = "stuff" if state.carrier is None else ""
+    for s, node in enumerate(state.positions):
+        if node is None:
+            continue
+        token = f"p{s}t{state.trash[s]}{'*' if state.carrier == s else ''}"
+        if node == board.CENTRE:
+            centre = token
+        elif node in _SQUARE_NAMES:
+            found[_SQUARE_NAMES[node]] = token
+    found[CENTRE_NAME] = centre
     return found
+
+
+_SQUARE_NAMES = {node: cell_name(board.coords(node)) for node in board.SQUARES}
+_EMPTY_SQUARES = dict.fromkeys(_SQUARE_NAMES.values(), "")

@@ -140,3 +140,34 @@ def test_nothing_is_kept_from_a_transaction_that_rolls_back():
     assert seen._memory.get(seen.seen_key(game, seat)) is None
     if settings.SCRAPYARD_SEEN_SHARED:
         assert cache.get(seen.seen_key(game, seat)) is None
+
+
+def test_a_games_first_read_at_a_seq_asks_the_database_twice_and_redis_once_each_way(monkeypatch):
+    """The first GET of a game at a seq (the web page's read after every move) reads the game in
+    one statement and the log's marks in one more (`Store.life_marks`), and asks the shared cache
+    for what a seat sees, its presentation and the log's facts in one round trip, keeping all
+    three in one more: it read the log twice and Redis up to six times."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    users, players = _players(2)
+    game = _to_a_secret_step(users)
+    seat = game.to_act[0]
+    waiting = 1 - seat
+    players[waiting].get(f"/api/games/{game.pk}/")  # its token read and kept
+    move = players[seat].get(f"/api/games/{game.pk}/legal-moves/").json()["moves"][0]
+    assert players[seat].submit(game.pk, move, game.seq).status_code == 201
+    asked = {"get_many": 0, "set_many": 0, "get": 0, "set": 0}
+    for name in asked:
+        def counted(*args, _name=name, _real=getattr(cache, name), **kwargs):
+            asked[_name] += 1
+            return _real(*args, **kwargs)
+        monkeypatch.setattr(cache, name, counted)
+    with CaptureQueriesContext(connection) as queries:
+        answer = players[waiting].get(f"/api/games/{game.pk}/")
+    assert answer.status_code == 200 and answer.json()["seq"] == game.seq + 1
+    # (The caller's token is read too where no process keeps tokens: the test's.)
+    statements = [query["sql"] for query in queries.captured_queries if "authtoken_token" not in query["sql"]]
+    assert len(statements) == 2, statements
+    if settings.SCRAPYARD_SEEN_SHARED:
+        assert asked == {"get_many": 1, "set_many": 1, "get": 0, "set": 0}

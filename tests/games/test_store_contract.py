@@ -34,7 +34,8 @@ from accounts.models import Account
 from games import concurrency, store, stores, time_controls
 from games.models import Deadline, Event, Game, IdempotencyKey, Seat, Snapshot
 from games.services import lobby
-from tests.api.conftest import Player, register
+from games.selectors import life
+from tests.api.conftest import Player, register, start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -210,6 +211,31 @@ def test_both_stores_read_a_game_for_its_readers_alike(still_clock):
     read = reads["reference"]
     assert [seat["username"] for seat in read["seats"]] == [people[0].username, people[1].username, None]
     assert read["deadlines"] and [row["seat"] for row in read["deadlines"]] == sorted(read["game"]["to_act"])
+
+
+def test_both_stores_read_a_games_life_marks_alike():
+    """`life_marks`, what a game's answer reads of the log beyond the game row: the proposals made
+    (of the types asked for) and the seats put out, in seq order, and nothing else; none for a
+    game with none."""
+    game_id, players = start_game("scavenge", 3)
+    assert {name: stores._named(name).life_marks(game_id, life.PROPOSALS) for name in STORES} == {
+        "fast": [], "reference": []}
+    game = players[0].get(f"/api/games/{game_id}/").json()
+    quitter = next(seat for seat in range(3) if seat not in game["to_act"])
+    assert players[quitter].post(f"/api/games/{game_id}/resign/").status_code == 200
+    mover = players[game["to_act"][0]]
+    listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
+    assert mover.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+    offerer = players[next(seat for seat in range(3) if seat != quitter)]
+    assert offerer.post(f"/api/games/{game_id}/draw/", {"action": "offer"}).status_code == 200
+    assert mover.post(f"/api/games/{game_id}/takeback/", {"action": "request"}).status_code in (200, 409)
+    marks = {name: stores._named(name).life_marks(game_id, life.PROPOSALS) for name in STORES}
+    assert marks["fast"] == marks["reference"]
+    (out, put_out, forfeit), offered = marks["reference"][:2]
+    assert (out, forfeit) == (quitter, True) and offered == (players.index(offerer), life.DRAW_OFFERED, False)
+    assert {name: stores._named(name).life_marks(game_id, ("no such type",)) for name in STORES} == {
+        "fast": [(quitter, put_out, True)], "reference": [(quitter, put_out, True)]}
+    assert stores._named("fast").life_marks(10**9, life.PROPOSALS) == []
 
 
 def _read(chosen: stores.Store, game_id: int, *, user_id: int, key: str) -> dict[str, Any]:

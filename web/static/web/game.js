@@ -20,7 +20,7 @@ const $ = (id) => document.getElementById(id);
 const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
 const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
-const page = { game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set() };
+const page = { game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), answered: null };
 followingGame(gameId);
 
 // One load at a time: news arriving during a load asks for one more after it, which finds
@@ -54,8 +54,15 @@ async function load(note) {
     return;
   }
   const mine = game.your_seat !== null && game.to_act.includes(game.your_seat) && game.status === 'active';
+  // The answer to this page's move holds its next moves when it still acts (a turn of several
+  // actions, a simultaneous step): not asked for again at that seq.
+  const answered = page.answered;
+  if (answered && answered.seq <= game.seq) page.answered = null;
+  const held = mine && answered && answered.seq === game.seq && answered.your_turn
+    ? { seq: answered.seq, seat: answered.your_seat, moves: answered.moves, notation: answered.notation } : null;
   const [legal, log, board] = await Promise.all([
-    mine ? api('GET', `/games/${gameId}/legal-moves/`) : Promise.resolve({ moves: [], notation: [], seq: game.seq }),
+    held ? Promise.resolve(held)
+      : mine ? api('GET', `/games/${gameId}/legal-moves/`) : Promise.resolve({ moves: [], notation: [], seq: game.seq }),
     api('GET', seen(`/games/${gameId}/events/?notation=true`)),
     fetch(`/api${seen(`/games/${gameId}/board.txt`)}`, { credentials: 'same-origin' }).then((r) => (r.ok ? r.text() : null)).catch(() => null),
   ]);
@@ -346,7 +353,7 @@ async function submit() {
   page.note = '';
   page.sentFrom.add(sent); // the positions moves are on their way from (a newer one's may be sent before this answer)
   try {
-    await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: sent.seq });
+    page.answered = (await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: sent.seq })).game;
     // The stream may have drawn the position after this move, and the player chosen in it, before
     // this answer came: that choice is theirs to keep. Otherwise the move played is no choice any
     // more, and until the position after it arrives there is none to make.
