@@ -43,7 +43,22 @@ def signup(request):
 
 @login_required
 def account(request):
-    return render(request, "web/account.html")
+    from mail import services as mail_services  # the account's own address for commands by mail
+
+    return render(request, "web/account.html", {"command_address": mail_services.command_address(request.user.pk)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def mail_addresses(request):
+    """Replace the account's mail addresses when one leaked: a GET asks to confirm (what it does,
+    and a button), the POST does it and shows the new command address."""
+    from mail import services as mail_services
+
+    if request.method == "GET":
+        return render(request, "web/mail_addresses.html", {"command_address": mail_services.command_address(request.user.pk)})
+    result = mail_services.addresses_replace(user=request.user)
+    return render(request, "web/mail_addresses.html", {"done": result, "command_address": result["command_address"]})
 
 
 @login_required

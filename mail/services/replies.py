@@ -132,7 +132,7 @@ LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, 
 # The outcomes of a reply that did what it asked (any other is a refusal).
 DONE_CODES = {"language_set", "played", "chatted", "signup_answered", "registered", "address_confirmed", "password_link",
               "registered_already", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
-              "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent",
+              "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent", "address_new",
               *(code for code, *_ in LIFE_ACTIONS)}
 
 
