@@ -21,6 +21,7 @@ from django.utils.crypto import constant_time_compare
 from accounts import selectors as account_selectors
 from games import dispatch, time_controls
 from mail.models import Inbound, InboundOutcome, RawMessage, SeatAddress
+from mail.services import rotation
 from mail.services.addresses import (
     BOUNCE_ADDRESS,
     COMMAND_ADDRESS,
@@ -30,7 +31,6 @@ from mail.services.addresses import (
     proven_address,
     server_address,
 )
-from mail.services import rotation
 from mail.services.bounces import bounce_read
 from mail.services.preferences import address_verified
 from mail.services.replies import DONE_CODES, reply_handle
