@@ -5,6 +5,8 @@ sent only to the account's own address, naming the new one; the new addresses wo
 
 from __future__ import annotations
 
+import smtplib
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -170,3 +172,22 @@ def test_one_seats_rotation_answers_mail_in_flight_to_its_old_address(sink, gate
     send_reply(gateway, DAVE, old_game, "1", subject=f"Re: game {game_id}")
     assert _last_code() == "address_replaced" and new_game in text_of(sink.to(DAVE)[-1])
     assert SeatAddress.objects.get(user=_user("dave")).token in new_game
+
+
+def test_a_flood_to_a_replaced_address_is_limited_apart_and_locks_the_owner_out_of_nothing(
+        sink, gateway, eager_tasks, settings):
+    """Mail to an old address counts against that address's own limit, not the account's: past it,
+    451; the owner's mail to the new address still passes, and the owner got one answer."""
+    dave, erin, game_id, old_command, old_game = _begun(sink, gateway)
+    services.addresses_replace(user=_user("dave"))
+    settings.SCRAPYARD_MAIL_SENDER_LIMIT = 3
+    before = len(sink.to(DAVE))
+    for number in range(3):
+        send_reply(gateway, "mallory@evil.example", old_command, f"resign {game_id}", subject=f"resign {number}",
+                   source=ELSEWHERE)
+    with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+        send_reply(gateway, "mallory@evil.example", old_command, "resign", subject="resign 4", source=ELSEWHERE)
+    assert next(iter(refused.value.recipients.values()))[0] == 451
+    assert len(sink.to(DAVE)) == before + 1  # one answer an hour per old address
+    send_reply(gateway, DAVE, services.command_address(_user("dave").pk), "games", subject="games", source=ELSEWHERE)
+    assert _last_code() == "games" and selectors.game_get(game_id=game_id).status == "active"
