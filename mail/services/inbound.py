@@ -258,7 +258,7 @@ def inbound_handle(*, inbound_id: int) -> str:
         if inbound.outcome != InboundOutcome.RECEIVED:
             return inbound.code
         message = email.message_from_bytes(inbound.raw, policy=email.policy.default)
-        replaced = rotation.retired(inbound.recipient) if _owner(inbound.recipient) is None else None
+        replaced = _replaced(inbound.recipient)
         if replaced is not None:  # a replaced address (perhaps since the mail came): not read
             code, detail = rotation.retired_handle(inbound, replaced)
         elif BOUNCE_ADDRESS.match(inbound.recipient):
@@ -278,6 +278,14 @@ def inbound_handle(*, inbound_id: int) -> str:
         inbound.processed_at = time_controls.now()
         inbound.save()
     return code
+
+
+def _replaced(address: str) -> Any:
+    """The replaced command address this mail went to, if it did: asked only when the address is
+    not live (its mac no longer matches), so a live address costs no query more."""
+    if COMMAND_ADDRESS.match(address or ""):
+        return rotation.retired(address) if command_owner(address) is None else None
+    return None  # a reply address: `reply_handle` asks, once it found no seat has the token
 
 
 def _untokened_burst_free(at: dt.datetime | None = None) -> bool:

@@ -30,6 +30,11 @@ def reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
     play = PLAY_ADDRESS.match(inbound.recipient)
     address = SeatAddress.objects.filter(token=play[1].lower()).first() if play else None
     if address is None:
+        from mail.services import rotation  # rotation makes answers through this module's neighbours
+
+        replaced = rotation.retired(inbound.recipient)
+        if replaced is not None:  # replaced (perhaps since the mail came): not read, the owner told
+            return rotation.retired_handle(inbound, replaced)
         return "unknown_address", "no seat has this reply address (it may have been replaced)"
     inbound.user_id, inbound.game_id, inbound.seat = address.user_id, address.game_id, address.seat
     account = account_selectors.mail_account(user_id=address.user_id)
