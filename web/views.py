@@ -52,13 +52,16 @@ def account(request):
 @require_http_methods(["GET", "POST"])
 def mail_addresses(request):
     """Replace the account's mail addresses when one leaked: a GET asks to confirm (what it does,
-    and a button), the POST does it and shows the new command address."""
+    and a button), the POST does it, and the page it leads to shows the new command address."""
     from mail import services as mail_services
 
-    if request.method == "GET":
-        return render(request, "web/mail_addresses.html", {"command_address": mail_services.command_address(request.user.pk)})
-    result = mail_services.addresses_replace(user=request.user)
-    return render(request, "web/mail_addresses.html", {"done": result, "command_address": result["command_address"]})
+    if request.method == "POST":  # then a GET, so that reloading the page replaces nothing again
+        result = mail_services.addresses_replace(user=request.user)
+        return redirect(f"{request.path}?replaced={result['seats']}")
+    replaced = request.GET.get("replaced", "")
+    done = {"seats": int(replaced)} if replaced.isdigit() else None
+    return render(request, "web/mail_addresses.html",
+                  {"done": done, "command_address": mail_services.command_address(request.user.pk)})
 
 
 @login_required

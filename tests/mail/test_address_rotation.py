@@ -139,9 +139,12 @@ def test_the_account_page_replaces_the_addresses_after_a_confirmation(sink, gate
     asked = browser.get("/account/mail-addresses/")
     assert asked.status_code == 200 and b"Yes, replace my mail addresses" in asked.content
     assert services.command_address(_user("dave").pk) == old_command  # a GET changes nothing
-    done = browser.post("/account/mail-addresses/").content.decode()
+    done = browser.post("/account/mail-addresses/", follow=True).content.decode()
     new_command = services.command_address(_user("dave").pk)
     assert new_command != old_command and new_command in done and old_command not in done
+    assert "The reply address of your 1 game was replaced too" in " ".join(done.split())
+    assert browser.get("/account/mail-addresses/?replaced=1").status_code == 200  # a reload replaces nothing
+    assert services.command_address(_user("dave").pk) == new_command
     assert new_command in browser.get("/account/").content.decode()
     _old_addresses_answered_to_the_owner_only(sink, gateway, old_command, old_game, game_id)
     _new_addresses_work(sink, gateway, game_id)
