@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.db import models, transaction
 from django.db.models import Q
 
@@ -185,16 +185,17 @@ def _tell_owner(owner_id: int, endpoint_id: int, url: str, reason: str) -> None:
     address = account_selectors.account_email(user_id=owner_id)
     if not address:
         return  # the endpoint's state (GET /api/webhooks/{id}/) says it all
-    send_mail(
+    EmailMessage(
         subject=f"Scrapyard: webhook {endpoint_id} disabled",
-        message=(
+        body=(
             f"Your webhook {endpoint_id} ({url}) has been disabled: {reason}.\n\n"
             f"Its deliveries are kept (GET /api/webhooks/{endpoint_id}/deliveries/); PATCH /api/webhooks/"
             f"{endpoint_id}/ with {{\"active\": true}} sends the pending ones and resumes it.\n"
         ),
         from_email=None,
-        recipient_list=[address],
-    )
+        to=[address],
+        headers={"Content-Language": "en"},  # written in English only, whatever the owner's language
+    ).send()
 
 
 def deadline_warnings_note() -> int:

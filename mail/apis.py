@@ -14,6 +14,9 @@ from mail.models import Cadence
 
 
 class MailSettings(serializers.Serializer):
+    command_address = serializers.CharField(
+        help_text="me+<id>-<mac>@…: your own address for commands by mail (the Reply-To of every answer to one); "
+                  "keep it to yourself, and replace it (mailAddressesReplace) if it leaked")
     cadence = serializers.ChoiceField(choices=Cadence.values, help_text="immediate: a mail per notice; digest: one a day; none")
     games = serializers.DictField(child=serializers.CharField(), help_text='per game id its own cadence, e.g. {"12": "none"}')
     time_zone = serializers.CharField(help_text="deadlines and the digest hour are written in it, e.g. Europe/Paris")
@@ -34,6 +37,11 @@ class MailSettingsUpdate(serializers.Serializer):
     digest_hour = serializers.IntegerField(min_value=0, max_value=23, required=False)
     mail_on = serializers.BooleanField(required=False, help_text="true after a bounce: the address works again")
     play_forced = serializers.BooleanField(required=False, help_text="whether the server plays your forced moves")
+
+
+class AddressesReplaced(serializers.Serializer):
+    command_address = serializers.CharField(help_text="your new command address")
+    seats = serializers.IntegerField(help_text="how many of your seats got a new reply address too")
 
 
 class InboundInfo(serializers.Serializer):
@@ -88,3 +96,14 @@ class ReplyAddressApi(MailScoped):
                answer=ReplyAddress, auth="required", scope="account", codes=["game_not_found", "not_found", "not_a_player"])
     def post(self, request, game_id: int):
         return Response({"game": game_id, "reply_to": services.address_rotate(user=request.user, game_id=game_id)})
+
+
+class AddressesReplaceApi(MailScoped):
+    @operation("mailAddressesReplace",
+               summary="Replace your command address and every seat's reply address (when one leaked)",
+               answer=AddressesReplaced, auth="required", scope="account")
+    def post(self, request):
+        """The old addresses are no longer read: mail to one is answered, only to your own address,
+        with the address that replaced it. The answer names the new command address; mailAddressGet
+        gives each game's new reply address."""
+        return Response(services.addresses_replace(user=request.user))

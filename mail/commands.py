@@ -22,6 +22,8 @@ but on the players' path, so a flood forging the account's From delays none of t
                                       as the same words in a reply to the game's mail
     analysis <id>                     a finished game's analysis, mailed when it is done
     language nl | en (taal nl | en)   mail and pages in Dutch or English
+    new address (nieuw adres)         a new command address and new reply addresses for every
+                                      game, when one leaked; the old ones are no longer read
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from mail.language import speaking
 from mail.models import Inbound
 
 # Its parts, not the package: the package holds inbound, which calls the commands.
-from mail.services import addresses, outbound, preferences, replies, sending
+from mail.services import addresses, outbound, preferences, replies, rotation, sending
 from rules.errors import RulesError
 
 WORD = re.compile(r"[a-z_]+")
@@ -273,6 +275,8 @@ def _settings_of(words: list[str]) -> tuple[str, int, dict, dict | None]:
 
 
 def _new(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    if words in (["address"], ["addresses"]):
+        return _address_new(inbound, account)
     rules_id, players, options, clock = _settings_of(words)
     game = game_services.game_create(creator=account["user"], rules_id=rules_id, players=players, options=options,
                                      time_control=clock)
@@ -352,6 +356,21 @@ def _language(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, s
     return "language_set", f"language {chosen}"
 
 
+def _address_new(inbound: Inbound, account: dict) -> tuple[str, str]:
+    """`new address` (`nieuw adres`), from proven mail only (`handle`): a new command address and
+    new reply addresses for every game (`rotation.addresses_replace`); the answer, which goes to the
+    account's own address as every answer does, names the new command address."""
+    result = rotation.addresses_replace(user=account["user"])
+    _say(inbound, account, [line for line in rotation.replaced_note(result) if line])
+    return rotation.ADDRESS_NEW, f"addresses replaced ({result['seats']} seat(s))"
+
+
+def _nieuw(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:
+    if words in (["adres"], ["adressen"]):
+        return _address_new(inbound, account)
+    raise errors.InvalidInput(_("%(word)r is not a command: see help") % {"word": " ".join(["nieuw", *words])[:60]})
+
+
 def _game_id(words: list[str]) -> int | None:
     return int(words[0].lstrip("#")) if words and words[0].lstrip("#").isdigit() else None
 
@@ -361,7 +380,7 @@ COMMANDS = {
     "resign": lambda i, a, w: _life(i, a, w, "resign"),
     "draw": lambda i, a, w: _life(i, a, w, "draw"),
     "takeback": lambda i, a, w: _life(i, a, w, "takeback"),
-    "analysis": _analysis, "language": _language, "taal": _language,
+    "analysis": _analysis, "language": _language, "taal": _language, "nieuw": _nieuw,
 }
 # Outcomes that did what was asked.
-DONE = {"language_set", "password_link", "registered_already", "help", "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent"}
+DONE = {"address_new", "language_set", "password_link", "registered_already", "help", "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent"}

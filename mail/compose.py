@@ -29,12 +29,20 @@ COMMANDS = gettext_noop("Other replies: board (this mail again), draw, takeback,
                         "help.")
 
 
+def _language_now() -> str:
+    return translation.get_language() or settings.LANGUAGE_CODE
+
+
 @dataclass
 class Mail:
+    """A mail as composed; `language` is the one it was written in (the active one when made,
+    inside `speaking(account)`), sent as its Content-Language."""
+
     subject: str
     text: str
     html: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    language: str = field(default_factory=_language_now)
 
 
 def number(value: Any) -> str:
@@ -46,19 +54,22 @@ def wrap(line: str, indent: str = "") -> str:
     return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False)) or ""
 
 
-def local_time(at: dt.datetime | None, time_zone: str) -> str:
-    """A deadline in the reader's time zone, written the way its language writes a date
-    ("Mon 02 Mar 2026 14:00 Europe/Paris"; "ma 02 mrt 2026 14:00 Europe/Amsterdam")."""
+def local_time(at: dt.datetime | None, time_zone: str, *, short: bool = False) -> str:
+    """A time (a deadline, a chat line's, when a game ended or an address was replaced) in the
+    reader's time zone, written the way its language writes a date ("Mon 02 Mar 2026 14:00
+    Europe/Paris"; "ma 02 mrt 2026 14:00 Europe/Amsterdam"). `short`: without the year and the
+    zone ("ma 02 mrt 14:00"), for lines under a heading that names the zone once."""
     if at is None:
         return _("no clock")
     try:
         zone = zoneinfo.ZoneInfo(time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        zone = zoneinfo.ZoneInfo("UTC")
+        zone, time_zone = zoneinfo.ZoneInfo("UTC"), "UTC"
     local = at.astimezone(zone)
     if translation.get_language() in (None, "en", "en-us"):
-        return local.strftime(f"%a %d %b %Y %H:%M {time_zone}")
-    return f"{formats.date_format(local, 'D d M Y H:i')} {time_zone}"
+        return local.strftime("%a %d %b %H:%M" if short else f"%a %d %b %Y %H:%M {time_zone}")
+    # `b`, not `M`: Django's `M` capitalises the month ("Mrt"), which Dutch writes in lower case.
+    return formats.date_format(local, "D d b H:i") if short else f"{formats.date_format(local, 'D d b Y H:i')} {time_zone}"
 
 
 def status_word(status: str) -> str:
@@ -132,14 +143,26 @@ def panel_lines(ctx: dict[str, Any]) -> list[str]:
 def board_lines(ctx: dict[str, Any]) -> list[str]:
     """What others said in the game's chat since the reader's last mail, the text board, then the
     presentation under it."""
-    return [*chat_lines(ctx.get("chat") or []), ctx["board"].rstrip("\n"), "", *panel_lines(ctx)]
+    return [*chat_lines(ctx.get("chat") or [], ctx.get("time_zone") or "UTC"), ctx["board"].rstrip("\n"), "", *panel_lines(ctx)]
 
 
-def chat_lines(lines: list[dict[str, Any]]) -> list[str]:
+def chat_lines(lines: list[dict[str, Any]], time_zone: str = "UTC") -> list[str]:
+    """Each line with when it was said, in the reader's time zone (named once, in the heading):
+    lines since the last mail can span days in a correspondence game."""
     if not lines:
         return []
-    shown = [wrap(f"  {line['username']}: {line['text']}", " " * 4) for line in lines]
-    return [_("Chat since your last mail (reply with: say ... to answer):"), *shown, ""]
+    shown = [wrap(f"  {local_time(line['at'], time_zone, short=True)}  {line['username']}: {line['text']}", " " * 4)
+             if line.get("at") else wrap(f"  {line['username']}: {line['text']}", " " * 4) for line in lines]
+    heading = _("Chat since your last mail, times in %(zone)s (reply with: say ... to answer):") % {"zone": _zone_name(time_zone)}
+    return [wrap(heading), *shown, ""]
+
+
+def _zone_name(time_zone: str) -> str:
+    try:
+        zoneinfo.ZoneInfo(time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return "UTC"
+    return time_zone
 
 
 def your_turn(ctx: dict[str, Any]) -> Mail:
@@ -231,6 +254,8 @@ def game_over(ctx: dict[str, Any]) -> Mail:
         wrap(_("%(game)s is over: %(how)s. Winner: %(winners)s.") % {
             "game": title(game), "how": words.translated(presentation.end_words(ctx["presentation"], result)), "winners": winners}),
     ]
+    if ctx.get("finished_at"):
+        lines.append(_("Ended: %(when)s") % {"when": local_time(ctx["finished_at"], ctx.get("time_zone") or "UTC")})
     if isinstance(scores, list):
         lines.append(_("Scores: %(scores)s") % {"scores": ", ".join(f"{names.get(i, str(i))} {number(score)}" for i, score in enumerate(scores))})
     lines += [
@@ -382,6 +407,8 @@ def server_help_lines(catalogue: list[dict[str, Any]]) -> list[str]:
         ("resign 42", _("give up game 42 (draw 42, takeback 42 work too)")),
         ("analysis 42", _("the bot's analysis of finished game 42, by mail")),
         ("language nl", _("mail and pages in Dutch (language en: English; taal nl works too)")),
+        ("new address", _("new addresses for your commands and games, if one leaked (nieuw adres works too); "
+                          "from your own command address, the Reply-To of this mail")),
     ]
     return [
         wrap(_("Mail these to %(address)s (the first line of the mail, or its subject):") % {"address": address}),

@@ -34,6 +34,8 @@ class Preference(models.Model):
     verified_email = models.CharField(max_length=254, blank=True, default="",
                                       help_text="the address whose link was followed: mail goes only to it")
     play_forced = models.BooleanField(default=True, help_text="the server plays a seat's only legal move for it")
+    command_key = models.CharField(max_length=32, blank=True, default="",
+                                   help_text="in the command address's mac: a new one replaces the address (empty: the first)")
 
     def cadence_for(self, game_id: int | None) -> str:
         if self.bounced_at is not None:
@@ -55,6 +57,18 @@ class SeatAddress(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=("game_id", "seat", "user"), name="mail_address_unique_seat")]
+
+
+class RetiredAddress(models.Model):
+    """An address of the account's that was replaced (its command address, or a seat's reply
+    address): mail to it is not read, and gets one short answer, sent only to the account's own
+    address, naming the address that replaced it (`mail.services.rotation`)."""
+
+    address = models.CharField(max_length=80, unique=True, help_text="the local part, lower-cased: me+<id>-<mac>, play+<token>")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_retired")
+    game_id = models.BigIntegerField(null=True, blank=True, help_text="a seat's reply address: its game")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    retired_at = models.DateTimeField(auto_now_add=True)
 
 
 class OutgoingStatus(models.TextChoices):
@@ -81,6 +95,7 @@ class Outgoing(OutboxRow):
     text = models.TextField()
     html = models.TextField(blank=True, default="")
     reply_to = models.CharField(max_length=254, blank=True, default="")
+    language = models.CharField(max_length=8, blank=True, default="", help_text="the language it is written in (Content-Language)")
     message_id = models.CharField(max_length=200, unique=True)
     status = models.CharField(max_length=10, choices=OutgoingStatus.choices, default=OutgoingStatus.PENDING)
     error = models.CharField(max_length=300, blank=True, default="")

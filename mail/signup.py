@@ -223,7 +223,7 @@ def _answered_id(message: Any) -> str:
 def _send(to: str, mail: compose.Mail, reply_to: str, answered: str) -> None:
     """Sent at once, outside the outbox: there is no account yet to hold it for. A failure is
     logged; the sender may write again (the day's answer counts only what was made)."""
-    headers = {"Auto-Submitted": "auto-replied"}
+    headers = {"Auto-Submitted": "auto-replied", "Content-Language": mail.language}
     if answered:
         headers.update({"In-Reply-To": answered, "References": answered})
     message = EmailMultiAlternatives(subject=mail.subject, body=mail.text, from_email=settings.DEFAULT_FROM_EMAIL,

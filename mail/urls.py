@@ -5,6 +5,7 @@ from mail import apis
 
 _routes = [
     path("mail/settings/", apis.MailSettingsApi.as_view(), name="mail-settings"),
+    path("mail/settings/addresses/", apis.AddressesReplaceApi.as_view(), name="mail-addresses-replace"),
     path("mail/inbound/", apis.MailInboundApi.as_view(), name="mail-inbound"),
     path("mail/addresses/<int:game_id>/", apis.ReplyAddressApi.as_view(), name="mail-address"),
 ]

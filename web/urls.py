@@ -16,6 +16,7 @@ urlpatterns = [
     path("login/", password_form_limited(auth_views.LoginView.as_view(template_name="web/login.html")), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("account/", views.account, name="account"),
+    path("account/mail-addresses/", views.mail_addresses, name="mail-addresses"),
     path("games/new/", views.new_game, name="new-game"),
     path("games/<int:game_id>/", views.game, name="game"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),

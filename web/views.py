@@ -43,7 +43,25 @@ def signup(request):
 
 @login_required
 def account(request):
-    return render(request, "web/account.html")
+    from mail import services as mail_services  # the account's own address for commands by mail
+
+    return render(request, "web/account.html", {"command_address": mail_services.command_address(request.user.pk)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def mail_addresses(request):
+    """Replace the account's mail addresses when one leaked: a GET asks to confirm (what it does,
+    and a button), the POST does it, and the page it leads to shows the new command address."""
+    from mail import services as mail_services
+
+    if request.method == "POST":  # then a GET, so that reloading the page replaces nothing again
+        result = mail_services.addresses_replace(user=request.user)
+        return redirect(f"{request.path}?replaced={result['seats']}")
+    replaced = request.GET.get("replaced", "")
+    done = {"seats": int(replaced)} if replaced.isdigit() else None
+    return render(request, "web/mail_addresses.html",
+                  {"done": done, "command_address": mail_services.command_address(request.user.pk)})
 
 
 @login_required

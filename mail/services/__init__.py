@@ -109,9 +109,25 @@ from mail.services.replies import (
     life_do,
     reply_handle,
 )
+from mail.services.rotation import (
+    ADDRESS_NEW,
+    ADDRESS_REPLACED,
+    addresses_replace,
+    replaced_note,
+    retired,
+    retired_handle,
+    seat_address_replace,
+)
 from mail.services.sending import CONTROL, LEASE, clean_header, due_send, outgoing_send
 
 __all__ = [
+    "ADDRESS_NEW",
+    "ADDRESS_REPLACED",
+    "addresses_replace",
+    "replaced_note",
+    "retired",
+    "retired_handle",
+    "seat_address_replace",
     "ANSWER",
     "ANSWER_WINDOW",
     "BOUNCED",

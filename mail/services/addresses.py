@@ -46,13 +46,21 @@ def address_of(*, user: Any, game_id: int) -> str:
 
 
 def address_rotate(*, user: Any, game_id: int) -> str:
-    """A new reply address for the caller's seat in the game; the old one is unknown from now on."""
+    """A new reply address for the caller's seat in the game; mail to the old one is not read
+    from now on (it is answered, to the account only, with the new one: `rotation`)."""
+    from mail.services.rotation import seat_address_replace
+
     game = selectors.game_for(game_id=game_id, user=user)  # a private game is hidden from a stranger
     seat = selectors.seat_of(game=game, user=user)
     if seat is None:
         raise errors.NotAPlayer(msg("you have no seat in game {game_id}", game_id=game_id))
-    SeatAddress.objects.update_or_create(user=user, game_id=game_id, seat=seat, defaults={"token": _new_token()})
+    reply_address(user.pk, game_id, seat)
+    seat_address_replace(SeatAddress.objects.get(user=user, game_id=game_id, seat=seat))
     return reply_address(user.pk, game_id, seat)
+
+
+def new_token() -> str:
+    return _new_token()
 
 
 def _new_token() -> str:
@@ -78,7 +86,10 @@ def command_address(user_id: int) -> str:
 
 
 def command_mac(user_id: int) -> str:
-    return salted_hmac("mail.commands", str(user_id)).hexdigest()[:16]
+    """The mac in the account's command address: of its id, and of its command key once the
+    address was replaced (`rotation.addresses_replace`), so the old address no longer matches."""
+    key = Preference.objects.filter(user_id=user_id).values_list("command_key", flat=True).first() or ""
+    return salted_hmac("mail.commands", f"{user_id}:{key}" if key else str(user_id)).hexdigest()[:16]
 
 
 def command_owner(address: str) -> int | None:

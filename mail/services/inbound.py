@@ -21,6 +21,7 @@ from django.utils.crypto import constant_time_compare
 from accounts import selectors as account_selectors
 from games import dispatch, time_controls
 from mail.models import Inbound, InboundOutcome, RawMessage, SeatAddress
+from mail.services import rotation
 from mail.services.addresses import (
     BOUNCE_ADDRESS,
     COMMAND_ADDRESS,
@@ -57,14 +58,14 @@ def recipient_known(address: str) -> bool:
     if (address or "").lower() == server_address():
         return True
     if COMMAND_ADDRESS.match(address or ""):
-        return command_owner(address) is not None
+        return command_owner(address) is not None or rotation.retired(address) is not None
     if (address or "").lower().startswith("join+"):
         from mail import signup
 
         return signup.join_recipient_known(address)
     play = PLAY_ADDRESS.match(address or "")
     if play:
-        return SeatAddress.objects.filter(token=play[1].lower()).exists()
+        return SeatAddress.objects.filter(token=play[1].lower()).exists() or rotation.retired(address) is not None
     bounce = BOUNCE_ADDRESS.match(address or "")
     return bool(bounce) and constant_time_compare(bounce[2].lower(), bounce_mac(int(bounce[1])))
 
@@ -118,6 +119,8 @@ def recipient_allowed(address: str, at: dt.datetime | None = None) -> bool:
     """Whether the account this reply address belongs to may get more mail now (the same limit
     as a sender's, counted per account whatever the senders claim)."""
     user_id = _owner(address)
+    if user_id is None and rotation.retired(address) is not None:
+        return rotation.retired_allowed(address, at)
     return True if user_id is None else account_allowed(user_id, at)
 
 
@@ -127,7 +130,8 @@ def account_allowed(user_id: int, at: dt.datetime | None = None) -> bool:
     address from an unproven From is the account's once read as its command, and a flood
     forging its From would otherwise spend this too."""
     at = at or time_controls.now()
-    recent = Inbound.objects.filter(_PROVEN, user_id=user_id, received_at__gte=at - SENDER_WINDOW).count()
+    recent = (Inbound.objects.filter(_PROVEN, user_id=user_id, received_at__gte=at - SENDER_WINDOW)
+              .exclude(code=rotation.ADDRESS_REPLACED).count())  # mail to a replaced address: its own limit
     return recent < settings.SCRAPYARD_MAIL_SENDER_LIMIT
 
 
@@ -254,7 +258,10 @@ def inbound_handle(*, inbound_id: int) -> str:
         if inbound.outcome != InboundOutcome.RECEIVED:
             return inbound.code
         message = email.message_from_bytes(inbound.raw, policy=email.policy.default)
-        if BOUNCE_ADDRESS.match(inbound.recipient):
+        replaced = _replaced(inbound.recipient)
+        if replaced is not None:  # a replaced address (perhaps since the mail came): not read
+            code, detail = rotation.retired_handle(inbound, replaced)
+        elif BOUNCE_ADDRESS.match(inbound.recipient):
             code, detail = bounce_read(inbound, message)
         elif inbound.recipient.lower().startswith("join+"):
             from mail import signup  # sign-up by mail: a reply to the answer an unknown address got
@@ -271,6 +278,14 @@ def inbound_handle(*, inbound_id: int) -> str:
         inbound.processed_at = time_controls.now()
         inbound.save()
     return code
+
+
+def _replaced(address: str) -> Any:
+    """The replaced command address this mail went to, if it did: asked only when the address is
+    not live (its mac no longer matches), so a live address costs no query more."""
+    if COMMAND_ADDRESS.match(address or ""):
+        return rotation.retired(address) if command_owner(address) is None else None
+    return None  # a reply address: `reply_handle` asks, once it found no seat has the token
 
 
 def _untokened_burst_free(at: dt.datetime | None = None) -> bool:

@@ -142,6 +142,7 @@ def seat_context(user: Any, game: Any, preference: Preference) -> dict[str, Any]
         "deadline": min(own) if own else None,
         "time_zone": preference.time_zone,
         "seed": game.seed if game.status == "finished" else None,
+        "finished_at": game.finished_at if game.status == "finished" else None,
         "reply_to": reply_address(user.pk, game.pk, seat),
         "chat": chat_mail.new_chat(user, game),
         "unsubscribe": unsubscribe_url(user.pk),
@@ -163,7 +164,7 @@ def outgoing_make(user_id: int, to: str, kind: str, game_id: int | None, seq: in
     digest = held and preference is not None and preference.cadence_for(game_id) == Cadence.DIGEST
     row = {
         "key": key, "user_id": user_id, "kind": kind, "game_id": game_id, "seq": seq, "to": to,
-        "subject": mail.subject[:200], "text": mail.text, "html": mail.html, "reply_to": reply_to,
+        "subject": mail.subject[:200], "text": mail.text, "html": mail.html, "reply_to": reply_to, "language": mail.language,
         "message_id": f"<{kind}.{game_id or 0}.{seq or 0}.{secrets.token_hex(8)}@{settings.SCRAPYARD_MAIL_DOMAIN}>",
         "status": OutgoingStatus.HELD if digest else OutgoingStatus.PENDING,
     }

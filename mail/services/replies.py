@@ -30,6 +30,11 @@ def reply_handle(inbound: Inbound, message: Any) -> tuple[str, str]:
     play = PLAY_ADDRESS.match(inbound.recipient)
     address = SeatAddress.objects.filter(token=play[1].lower()).first() if play else None
     if address is None:
+        from mail.services import rotation  # rotation makes answers through this module's neighbours
+
+        replaced = rotation.retired(inbound.recipient)
+        if replaced is not None:  # replaced (perhaps since the mail came): not read, the owner told
+            return rotation.retired_handle(inbound, replaced)
         return "unknown_address", "no seat has this reply address (it may have been replaced)"
     inbound.user_id, inbound.game_id, inbound.seat = address.user_id, address.game_id, address.seat
     account = account_selectors.mail_account(user_id=address.user_id)
@@ -132,7 +137,7 @@ LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, 
 # The outcomes of a reply that did what it asked (any other is a refusal).
 DONE_CODES = {"language_set", "played", "chatted", "signup_answered", "registered", "address_confirmed", "password_link",
               "registered_already", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
-              "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent",
+              "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent", "address_new",
               *(code for code, *_ in LIFE_ACTIONS)}
 
 

@@ -61,6 +61,7 @@ def _message(mail: Outgoing) -> EmailMultiAlternatives:
         "List-Unsubscribe": f"<{unsubscribe_url(mail.user_id)}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         "Auto-Submitted": "auto-replied" if mail.kind == ANSWER else "auto-generated",
+        "Content-Language": mail.language or settings.LANGUAGE_CODE,  # RFC 3282: the reader's, as written
     }
     headers.update(threads.headers(mail, _answered_message_id(mail)))
     message = EmailMultiAlternatives(

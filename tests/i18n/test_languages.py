@@ -164,7 +164,7 @@ def test_a_deadline_is_written_in_the_readers_language_and_time_zone():
     at = dt.datetime(2026, 3, 2, 13, 0, tzinfo=dt.timezone.utc)
     assert local_time(at, "Europe/Amsterdam") == "Mon 02 Mar 2026 14:00 Europe/Amsterdam"
     with translation.override("nl"):
-        assert local_time(at, "Europe/Amsterdam") == "ma 02 Mrt 2026 14:00 Europe/Amsterdam"
+        assert local_time(at, "Europe/Amsterdam") == "ma 02 mrt 2026 14:00 Europe/Amsterdam"  # Dutch writes months in lower case
         assert local_time(None, "UTC") == "geen klok"
 
 

@@ -45,7 +45,7 @@ def test_a_game_is_played_to_its_end_in_dutch(browser, site, screenshot):
 def test_axe_finds_no_serious_problem_on_the_dutch_pages(browser, site):
     page = _sign_up(_dutch(browser, bypass_csp=True), site, "gerrit")
     problems = {}
-    for path in ("/", "/games/new/", "/account/", "/leaderboards/", "/tournaments/"):
+    for path in ("/", "/games/new/", "/account/", "/account/mail-addresses/", "/leaderboards/", "/tournaments/"):
         page.goto(f"{site}{path}")
         page.wait_for_load_state("networkidle")
         assert page.locator("html").get_attribute("lang") == "nl"
@@ -65,7 +65,8 @@ def test_the_dutch_pages_fit_a_laptop_and_a_phone(browser, site, screenshot, wid
     _create(page, site, "terrain_vague", bot_seat=1)
     page.locator(".board-svg").wait_for()
     game = page.url
-    for name, url in (("lobby", f"{site}/"), ("account", f"{site}/account/"), ("new-game", f"{site}/games/new/"), ("table", game)):
+    for name, url in (("lobby", f"{site}/"), ("account", f"{site}/account/"), ("mail-addresses", f"{site}/account/mail-addresses/"),
+                      ("new-game", f"{site}/games/new/"), ("table", game)):
         page.goto(url)
         # Loaded and laid out with its fonts; not "networkidle": a page with a game on it keeps a
         # live stream open, so the network is never idle.
