@@ -17,7 +17,8 @@ binds and keeps (`[fcgi-program:web]` in deploy/supervisord.conf, handed over as
 on accepting from the same queue while the supervisor starts the dead one again (a Django start
 takes tens of seconds on a saturated machine: docs/decisions/0023), and a connection made while
 neither accepts waits in the kernel's backlog instead of being refused
-(docs/decisions/0029-the-web-port-held-by-the-supervisor.md). granian is handed the socket through
+(docs/decisions/0029-the-web-port-held-by-the-supervisor.md); a third program of the group serves
+nothing and only keeps the socket open when both servers are down (`holds_only`). granian is handed the socket through
 `project.held_socket` (uvicorn if the installed granian does not fit it), gunicorn through its
 `--bind fd://`. Each loads the application before it accepts, so a server starting again takes no
 connection it cannot answer yet. Run by hand (no socket handed over), the server binds
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import sys
 
 from project import held_socket
@@ -87,9 +89,20 @@ def access_log(server: str) -> list[str]:
     return ["--access-logfile", "-"] if server == "gunicorn" else ["--access-log"]
 
 
+def holds_only(argv: list[str]) -> bool:
+    """Whether this program is the third of `[fcgi-program:web]` (`--instance 2`), which serves
+    nothing and only keeps the port's socket referenced: supervisord closes the socket once no
+    process of the group runs, and with it every connection waiting in its backlog."""
+    return "--instance" in argv and int(argv[argv.index("--instance") + 1]) >= PAIRED
+
+
 def main() -> None:
     environ = dict(os.environ)
     listener = held_socket.inherited(0)  # supervisord's [fcgi-program:web] hands it over on 0
+    if listener is not None and holds_only(sys.argv[1:]):
+        print("web: holding the port's socket while the servers beside it start and stop", flush=True)
+        signal.pause()
+        return
     if listener is not None and server_of(environ) == "granian":
         held_socket.serve(listener, processes_of(environ, paired=True))
         return
