@@ -831,7 +831,7 @@ def web_kills(args) -> int:
     """`--web-kills`: the web server (granian, make run's) SIGKILLed under the players' load, the
     tree at `--before` and this one in turn, each under its own deploy/supervisord.conf: first the
     first web program's process group (its main process and workers), then its main process
-    alone. A probe opens a new connection every 0.2 s from 3 s before each kill to 60 s after."""
+    alone. A probe opens a new connection every 0.2 s from 12 s before each kill to 60 s after."""
     began = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="scrapyard-web-kills-"))
     before = work / "before"

@@ -370,15 +370,17 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def web_kill(server, port: int, name: str, whole_group: bool, watch: float = 60.0) -> dict:
+def web_kill(server, port: int, name: str, whole_group: bool, watch: float = 60.0, ahead: float = 12.0) -> dict:
     """SIGKILL program `name` of the web server (its process group: the main process and its
     workers; or its main process alone) with a probe on the port (Probe: a connection every 0.2 s)
-    from 3 s before to `watch` s after; the probe's figures (kill_figures), and the killed main process's workers still alive
+    from `ahead` s before to `watch` s after (ahead: long enough that every worker has answered the
+    probe's route once; a worker's first answer of a route took 5 s at a load of 20, which the
+    first answer after a kill then measured instead of the port); the probe's figures (kill_figures), and the killed main process's workers still alive
     at the end (orphans: killed when counted)."""
     pid = int(server.ctl("pid", name).strip() or 0)
     workers = _children(pid)
     probe = Probe(port)
-    time.sleep(3)
+    time.sleep(ahead)
     killed = time.monotonic()
     if whole_group:
         os.killpg(pid, signal.SIGKILL)
