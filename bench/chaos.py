@@ -857,8 +857,12 @@ def web_kills(args) -> int:
                 api = Api(f"http://127.0.0.1:{env['PORT']}", tally)
                 stop = threading.Event()
                 try:
-                    if not until(lambda: server.all_running() and api.call("GET", "/api/health/", record=False)[0] == 200, 300):
-                        raise SystemExit(f"{shape}: the server did not come up:\n" + (var / "supervisor.out").read_text()[-3000:])
+                    def up(server=server, api=api) -> bool:
+                        return server.all_running() and api.call("GET", "/api/health/", record=False)[0] == 200
+
+                    if not until(up, 300):
+                        log = (var / "supervisor.out").read_text()[-3000:]
+                        raise SystemExit(f"{shape}: the server did not come up:\n{log}")
                     if games is None:
                         tokens = [register(api, f"killed{n}") for n in range(8)]
                         games = []
@@ -872,7 +876,7 @@ def web_kills(args) -> int:
                         thread.start()
                     time.sleep(5)
                     for kind, whole_group in (("main process and workers", True), ("main process alone", False)):
-                        until(lambda: server.all_running(), 300)
+                        until(server.all_running, 300)
                         kill = chaos_phases.web_kill(server, server.port, server.first_web(), whole_group)
                         kill["kind"] = f"{kind}, round {round_ + 1}"
                         figures[shape].append(kill)

@@ -266,9 +266,13 @@ def kill_lines(back: dict) -> list[str]:
     def seconds(value: float | None, limit: int) -> str:
         return f"not within {limit} s" if value is None else f"{value:.1f} s"
 
-    parts = ", ".join(f"{name} answering again {seconds(answering, 60)}" + (
-        " (its port held by supervisord)" if relistening == HELD else f" (the killed one listening again {seconds(relistening, 180)})")
-        for name, (answering, relistening) in back.items())
+    def restart(relistening: float | None) -> str:
+        if relistening == HELD:
+            return " (its port held by supervisord)"
+        return f" (the killed one listening again {seconds(relistening, 180)})"
+
+    parts = ", ".join(f"{name} answering again {seconds(answering, 60)}{restart(relistening)}"
+                      for name, (answering, relistening) in back.items())
     return [f"SIGKILL of the first of each pair under the players' load: {parts}"]
 
 
@@ -375,8 +379,9 @@ def web_kill(server, port: int, name: str, whole_group: bool, watch: float = 60.
     workers; or its main process alone) with a probe on the port (Probe: a connection every 0.2 s)
     from `ahead` s before to `watch` s after (ahead: long enough that every worker has answered the
     probe's route once; a worker's first answer of a route took 5 s at a load of 20, which the
-    first answer after a kill then measured instead of the port); the probe's figures (kill_figures), and the killed main process's workers still alive
-    at the end (orphans: killed when counted)."""
+    first answer after a kill then measured instead of the port); the probe's figures
+    (kill_figures), and the killed main process's workers still alive at the end (orphans: killed
+    when counted)."""
     pid = int(server.ctl("pid", name).strip() or 0)
     workers = _children(pid)
     probe = Probe(port)

@@ -1,4 +1,5 @@
-"""bench.chaos counts what a revoked token's stream wrongly sent, and only that; what a web kill cost; what the deployment should run."""
+"""bench.chaos counts what a revoked token's stream wrongly sent, and only that; what a web kill
+cost; what the deployment should run."""
 
 from bench.chaos import revoked_stream_leaks
 

@@ -48,7 +48,8 @@ def _get(port: int, timeout: float = 10) -> str:
 
 
 def _listeners_on(port: int) -> list[str]:
-    return subprocess.run(["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True, check=True).stdout.splitlines()
+    listed = subprocess.run(["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True, check=True)
+    return listed.stdout.splitlines()
 
 
 def _gone(pid: int) -> bool:
