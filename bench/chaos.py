@@ -94,14 +94,15 @@ class Redis:
 
 
 class Server:
-    """supervisord with the deployment's configuration, in a var directory of its own."""
+    """supervisord with the deployment's configuration (that of the tree at `root`: this one, or
+    an older one beside it), in a var directory of its own."""
 
-    def __init__(self, var: Path, env: dict[str, str]):
+    def __init__(self, var: Path, env: dict[str, str], root: Path = ROOT):
         self.var, self.env, self.port = var, env, int(env["PORT"])
-        self.config = str(ROOT / "deploy" / "supervisord.conf")
+        self.config = str(root / "deploy" / "supervisord.conf")
         self.process = subprocess.Popen(
             [str(BIN / "supervisord"), "--nodaemon", "--configuration", self.config],
-            cwd=ROOT, env=env, stdout=open(var / "supervisor.out", "wb"), stderr=subprocess.STDOUT,
+            cwd=root, env=env, stdout=open(var / "supervisor.out", "wb"), stderr=subprocess.STDOUT,
             start_new_session=True,
         )
 
@@ -115,10 +116,39 @@ class Server:
         if pid:
             os.killpg(pid, signal.SIGKILL)
 
+    def status(self) -> dict[str, str]:
+        return {parts[0]: parts[1] for parts in (line.split() for line in self.ctl("status").splitlines()) if parts}
+
+    def expected(self) -> dict[str, str]:
+        """Every process of the deployment's configuration and the state it should be in: RUNNING,
+        or STOPPED when it does not start by itself (the stream processes beside granian)."""
+        import configparser
+
+        config = configparser.RawConfigParser(strict=False)
+        config.read(self.config)
+        groups = {program: section.split(":", 1)[1] for section in config.sections() if section.startswith("group:")
+                  for program in config.get(section, "programs").split(",")}
+        expected = {}
+        for section in config.sections():
+            kind, _, name = section.partition(":")
+            autostart = config.get(section, "autostart", fallback="true")
+            if "%(ENV_" in autostart:
+                autostart = self.env.get(autostart.split("%(ENV_")[1].split(")")[0], "true")
+            state = "RUNNING" if autostart.strip().lower() == "true" else "STOPPED"
+            if kind == "program":
+                expected[f"{groups[name]}:{name}" if name in groups else name] = state
+            elif kind == "fcgi-program":
+                for number in range(int(config.get(section, "numprocs", fallback="1"))):
+                    expected[f"{name}:{name}-{number}"] = state
+        return expected
+
     def all_running(self) -> bool:
-        lines = [line.split() for line in self.ctl("status").splitlines() if line.strip()]
-        programs = Path(self.config).read_text().count("[program:")  # every program of the deployment
-        return len(lines) == programs and all(parts[1] == "RUNNING" for parts in lines)
+        return self.status() == self.expected()
+
+    def first_web(self) -> str:
+        """The name supervisorctl gives the (first) web server: `web`, or `web:web-0` of the pair
+        on the port supervisord holds."""
+        return next(name for name in sorted(self.status()) if name == "web" or name.startswith("web:"))
 
     def stop(self) -> None:
         """SIGTERM; after 40 s, SIGKILL to supervisord and to each program's process group (every
@@ -618,7 +648,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-postgres-restart", action="store_true")
     parser.add_argument("--outage-seconds", type=float, default=20, help="the long Redis outage with step clocks")
     parser.add_argument("--no-write", action="store_true", help="print only; leave the results file")
+    parser.add_argument("--web-kills", action="store_true",
+                        help="only the web server's SIGKILLs, this tree beside --before's, under the players' load")
+    parser.add_argument("--before", default="ef0e3b1",
+                        help="--web-kills: the tree to compare with (a git revision; by default the last before "
+                             "the port held by supervisord)")
+    parser.add_argument("--rounds", type=int, default=1, help="--web-kills: rounds of both trees in turn")
     args = parser.parse_args(argv)
+    if args.web_kills:
+        return web_kills(args)
     began = time.monotonic()
 
     work = Path(tempfile.mkdtemp(prefix="scrapyard-chaos-"))
@@ -632,6 +670,9 @@ def main(argv: list[str] | None = None) -> int:
         **os.environ, "DATABASE_URL": db_url, "REDIS_URL": redis.url, "SCRAPYARD_VAR_DIR": str(var),
         "SCRAPYARD_BIN": str(BIN), "HOST": "127.0.0.1", "PORT": str(free_port()),
         "STREAM_PORT": str(free_port()), "SMTP_PORT": str(free_port()), "SCRAPYARD_STREAM_HANDOFF": str(var / "streams.sock"),
+        # make run's: granian serves the streams itself, and the stream processes stay stopped.
+        "SCRAPYARD_WEB_SERVER": os.environ.get("SCRAPYARD_WEB_SERVER", "granian"),
+        "SCRAPYARD_STREAM_PROCESS": "true" if os.environ.get("SCRAPYARD_WEB_SERVER") == "gunicorn" else "false",
         "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2", "SCRAPYARD_BOT_PROCESSES": "2",
         "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1", "SCRAPYARD_ANALYSIS_PROCESSES": "1",
         "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
@@ -771,6 +812,91 @@ def main(argv: list[str] | None = None) -> int:
     ]
     return report(args, tally, book, lost, doubled, (leaked, secrets_checked), sent, still_up,
                   time.monotonic() - began, edges)
+
+
+def server_environment(db_url: str, redis_url: str, var: Path) -> dict[str, str]:
+    """What `make run` exports, for a server of this run's on free ports."""
+    return {
+        **os.environ, "DATABASE_URL": db_url, "REDIS_URL": redis_url, "SCRAPYARD_VAR_DIR": str(var),
+        "SCRAPYARD_BIN": str(BIN), "HOST": "127.0.0.1", "PORT": str(free_port()), "STREAM_PORT": str(free_port()),
+        "SMTP_PORT": str(free_port()), "SCRAPYARD_WEB_SERVER": "granian", "SCRAPYARD_STREAM_PROCESS": "false",
+        "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2",
+        "SCRAPYARD_BOT_PROCESSES": "2", "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1",
+        "SCRAPYARD_ANALYSIS_PROCESSES": "1", "SCRAPYARD_RATE_ACCOUNT": "1000000", "SCRAPYARD_RATE_ADDRESS": "1000000",
+        "SCRAPYARD_RATE_LOGIN": "1000000", "SCRAPYARD_RATE_LOGIN_ADDRESS": "1000000", "PYTHONUNBUFFERED": "1",
+    }
+
+
+def web_kills(args) -> int:
+    """`--web-kills`: the web server (granian, make run's) SIGKILLed under the players' load, the
+    tree at `--before` and this one in turn, each under its own deploy/supervisord.conf: first the
+    first web program's process group (its main process and workers), then its main process
+    alone. A probe opens a new connection every 0.2 s from 12 s before each kill to 60 s after."""
+    began = time.monotonic()
+    work = Path(tempfile.mkdtemp(prefix="scrapyard-web-kills-"))
+    before = work / "before"
+    before.mkdir()
+    archive = subprocess.run(["git", "archive", args.before], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(before)], input=archive, check=True)
+    db_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
+    fresh_database(db_url)
+    redis = Redis(work)
+    redis.start()
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True,
+                   env=server_environment(db_url, redis.url, work))
+    shapes = {f"before ({args.before})": before, "after (this tree)": ROOT}
+    figures: dict[str, list[dict]] = {shape: [] for shape in shapes}
+    tally, book, games = Tally(), Book(), None
+    try:
+        for round_ in range(args.rounds):
+            for shape, root in shapes.items():
+                var = work / f"var-{len(figures[shape])}-{round_}-{root.name}"
+                var.mkdir()
+                env = server_environment(db_url, redis.url, var)
+                server = Server(var, env, root)
+                api = Api(f"http://127.0.0.1:{env['PORT']}", tally)
+                stop = threading.Event()
+                try:
+                    def up(server=server, api=api) -> bool:
+                        return server.all_running() and api.call("GET", "/api/health/", record=False)[0] == 200
+
+                    if not until(up, 300):
+                        log = (var / "supervisor.out").read_text()[-3000:]
+                        raise SystemExit(f"{shape}: the server did not come up:\n{log}")
+                    if games is None:
+                        tokens = [register(api, f"killed{n}") for n in range(8)]
+                        games = []
+                        for n, rules_id in enumerate(["scavenge", "terrafex"] * 3):
+                            game = create_game(api, tokens[n], {"rules": rules_id, "players": 2})
+                            api.patient("POST", f"/api/games/{game['id']}/join/", token=tokens[n + 1])
+                            games.append((game["id"], [tokens[n], tokens[n + 1]]))
+                    crowd = [threading.Thread(target=players, args=(api, book, games, stop, seed), daemon=True)
+                             for seed in range(3)]
+                    for thread in crowd:
+                        thread.start()
+                    time.sleep(5)
+                    for kind, whole_group in (("main process and workers", True), ("main process alone", False)):
+                        until(server.all_running, 300)
+                        kill = chaos_phases.web_kill(server, server.port, server.first_web(), whole_group)
+                        kill["kind"] = f"{kind}, round {round_ + 1}"
+                        figures[shape].append(kill)
+                        print(shape, kill, flush=True)
+                finally:
+                    stop.set()
+                    server.stop()
+    finally:
+        if redis.process.poll() is None:
+            redis.kill()
+    lines = chaos_phases.web_kill_lines(figures)
+    load = os.getloadavg()[0]
+    print(*lines, sep="\n")
+    if not args.no_write:
+        RESULTS.with_name("chaos-web-kills.md").write_text(
+            "# The web server SIGKILLed (`python -m bench.chaos --web-kills`)\n\n"
+            f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {machine()}; load average {load:.1f} at the end; "
+            f"{time.monotonic() - began:.0f} s.\n\nCommand: `python -m bench.chaos --web-kills --before {args.before} "
+            f"--rounds {args.rounds}`\n\n" + "\n".join(lines) + "\n")
+    return 0
 
 
 def report(args, tally: Tally, book: Book, lost: dict, doubled: dict, leaks: tuple[int, int], sent: int,

@@ -220,20 +220,28 @@ def _listening(port: int, pid: int) -> bool:
     return any(f"pid={candidate}," in listed for candidate in [str(pid), *children])
 
 
+HELD = -1.0  # supervised_kills: the web server's port is supervisord's
+
+
 def supervised_kills(server, env: dict, until) -> dict[str, tuple[float | None, float | None]]:
-    """SIGKILL each program's whole process group (the first of each pair on the port); seconds
-    until the port answers again, and until the restarted program itself listens again (None:
-    not within 60 and 180 s)."""
+    """SIGKILL each program's whole process group (the first of each pair on the port; the stream
+    server only where it runs, beside gunicorn); seconds until the port answers again, and until
+    the restarted program itself listens again (None: not within 60 and 180 s; for the web server
+    on the port supervisord holds, its socket is the supervisor's and only the first figure is
+    measured: web_kill has more)."""
     ports = {"streams": int(env["STREAM_PORT"]), "smtp": int(env["SMTP_PORT"]), "web": int(env["PORT"])}
     probes = {
         "streams": lambda: _http_answers(ports["streams"]),
         "smtp": lambda: _smtp_answers(ports["smtp"]),
         "web": lambda: _http_answers(ports["web"]),
     }
+    if env.get("SCRAPYARD_STREAM_PROCESS") != "true":
+        del probes["streams"]
     back = {}
     for name, probe in probes.items():
         until(probe, 30)
-        pid = int(server.ctl("pid", name).strip() or 0)
+        program = server.first_web() if name == "web" else name
+        pid = int(server.ctl("pid", program).strip() or 0)
         if not pid:
             back[name] = (None, None)
             continue
@@ -241,6 +249,9 @@ def supervised_kills(server, env: dict, until) -> dict[str, tuple[float | None, 
         killed = time.monotonic()
         time.sleep(0.3)  # the old process gone, not still answering
         answering = round(time.monotonic() - killed, 1) if until(probe, 60, 0.1) else None
+        if program != name:  # web:web-0: it listens on no socket of its own
+            back[name] = (answering, HELD)
+            continue
 
         def restarted(name=name, old=pid) -> bool:
             new = int(server.ctl("pid", name).strip() or 0)
@@ -255,6 +266,151 @@ def kill_lines(back: dict) -> list[str]:
     def seconds(value: float | None, limit: int) -> str:
         return f"not within {limit} s" if value is None else f"{value:.1f} s"
 
-    parts = ", ".join(f"{name} answering again {seconds(answering, 60)} (the killed one listening again "
-                      f"{seconds(relistening, 180)})" for name, (answering, relistening) in back.items())
+    def restart(relistening: float | None) -> str:
+        if relistening == HELD:
+            return " (its port held by supervisord)"
+        return f" (the killed one listening again {seconds(relistening, 180)})"
+
+    parts = ", ".join(f"{name} answering again {seconds(answering, 60)}{restart(relistening)}"
+                      for name, (answering, relistening) in back.items())
     return [f"SIGKILL of the first of each pair under the players' load: {parts}"]
+
+
+# --- the web server killed: the port's answers around the kill ------------------------------------
+
+
+class Probe:
+    """A new connection to the web port every `every` s (a thread each, so one waiting in the
+    backlog holds up none of the others): each attempt's start, end and outcome (`ok`, `refused`,
+    `reset`, `timeout`, or the HTTP status), on the monotonic clock. It asks for GET /api/rules/,
+    which the WSGI threads answer without the database: /api/health/ is served by Django's ASGI
+    handler, a thread and a database connection per request, and at ten a second with answers
+    held up it took the shared PostgreSQL's every connection."""
+
+    def __init__(self, port: int, every: float = 0.2, timeout: float = 60):
+        import threading
+
+        self.port, self.every, self.timeout = port, every, timeout
+        self.attempts: list[tuple[float, float, str]] = []
+        self.started = 0
+        self.lock, self.stopped = threading.Lock(), threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _attempt(self) -> None:
+        import http.client
+
+        began = time.monotonic()
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+            connection.request("GET", "/api/rules/", headers={"Connection": "close"})
+            status = connection.getresponse().status
+            connection.close()
+            outcome = "ok" if status == 200 else str(status)
+        except ConnectionRefusedError:
+            outcome = "refused"
+        except (ConnectionResetError, http.client.RemoteDisconnected, BrokenPipeError):
+            outcome = "reset"
+        except (TimeoutError, socket.timeout):
+            outcome = "timeout"
+        except OSError as error:
+            outcome = type(error).__name__
+        with self.lock:
+            self.attempts.append((began, time.monotonic(), outcome))
+
+    def _run(self) -> None:
+        import threading
+
+        while not self.stopped.is_set():
+            with self.lock:
+                self.started += 1
+            threading.Thread(target=self._attempt, daemon=True).start()
+            time.sleep(self.every)
+
+    def stop(self) -> list[tuple[float, float, str]]:
+        """Stop starting attempts; wait for those under way (each ends within the timeout)."""
+        self.stopped.set()
+        self.thread.join()
+        end = time.monotonic() + self.timeout + 5
+        while time.monotonic() < end:
+            with self.lock:
+                if len(self.attempts) >= self.started:
+                    break
+            time.sleep(0.1)
+        with self.lock:
+            return list(self.attempts)
+
+
+def kill_figures(attempts: list[tuple[float, float, str]], killed: float) -> dict:
+    """From the attempts started after the kill: how long the port refused (from the kill to the
+    start of the last refused or reset attempt), the first answer, the longest an answered one
+    waited, and the count of each outcome."""
+    after = [attempt for attempt in attempts if attempt[0] >= killed]
+    failed = [began for began, _, outcome in after if outcome != "ok"]
+    answered = [(end, end - began) for began, end, outcome in after if outcome == "ok"]
+    outcomes: dict[str, int] = {}
+    for _, _, outcome in after:
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    return {
+        "down": round(max(failed) - killed, 1) if failed else 0.0,
+        "first_answer": round(min(end for end, _ in answered) - killed, 1) if answered else None,
+        "longest_wait": round(max(wait for _, wait in answered), 1) if answered else None,
+        "outcomes": outcomes,
+    }
+
+
+def _children(pid: int) -> list[int]:
+    import subprocess
+
+    listed = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True, check=False)
+    return [int(child) for child in listed.stdout.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def web_kill(server, port: int, name: str, whole_group: bool, watch: float = 60.0, ahead: float = 12.0) -> dict:
+    """SIGKILL program `name` of the web server (its process group: the main process and its
+    workers; or its main process alone) with a probe on the port (Probe: a connection every 0.2 s)
+    from `ahead` s before to `watch` s after (ahead: long enough that every worker has answered the
+    probe's route once; a worker's first answer of a route took 5 s at a load of 20, which the
+    first answer after a kill then measured instead of the port); the probe's figures
+    (kill_figures), and the killed main process's workers still alive at the end (orphans: killed
+    when counted)."""
+    pid = int(server.ctl("pid", name).strip() or 0)
+    workers = _children(pid)
+    probe = Probe(port)
+    time.sleep(ahead)
+    killed = time.monotonic()
+    if whole_group:
+        os.killpg(pid, signal.SIGKILL)
+    else:
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(watch)
+    attempts = probe.stop()
+    figures = kill_figures(attempts, killed)
+    orphans = [worker for worker in workers if _alive(worker)]
+    for orphan in orphans:  # started by this run's supervisord; nothing else stops them
+        os.kill(orphan, signal.SIGKILL)
+    figures["orphans"] = len(orphans)
+    figures["before_kill"] = kill_figures([attempt for attempt in attempts if attempt[0] < killed], 0.0)["outcomes"]
+    return figures
+
+
+def web_kill_lines(figures: dict[str, list[dict]]) -> list[str]:
+    """A table: each shape's kills side by side (figures: shape -> [kill figures with `kind`])."""
+    lines = ["| shape | kill | port refusing (s after the kill) | first answer (s) | longest answered wait (s) | "
+             "attempts after the kill | orphaned workers |", "|---|---|---|---|---|---|---|"]
+    for shape, kills in figures.items():
+        for kill in kills:
+            outcomes = ", ".join(f"{outcome} {count}" for outcome, count in sorted(kill["outcomes"].items()))
+            first = "none" if kill["first_answer"] is None else f"{kill['first_answer']:.1f}"
+            wait = "none" if kill["longest_wait"] is None else f"{kill['longest_wait']:.1f}"
+            lines.append(f"| {shape} | {kill['kind']} | {kill['down']:.1f} | {first} | {wait} | {outcomes} | "
+                         f"{kill['orphans']} |")
+    return lines

@@ -11,14 +11,18 @@ with `SCRAPYARD_WEB_THREADS` threads for the synchronous views, on `HOST`:`PORT`
   to a stream process of its own (`streams.handoff`, `SCRAPYARD_STREAM_HANDOFF`), which
   `make run` then starts beside it (deploy/supervisord.conf).
 
-gunicorn runs as two servers on the one port (`web` and `web-b` in deploy/supervisord.conf,
-`SO_REUSEPORT`), each with half the processes: when one is killed outright, the kernel hands new
-connections to the other at once, while the supervisor starts the dead one again (a Django start
-takes tens of seconds on a saturated machine; docs/decisions/0023). Each loads the application
-before it listens (`--preload`, then its workers are forked ready), so a server starting again
-takes no connection it cannot answer yet. granian cannot share its port (it has no
-`SO_REUSEPORT`): it runs alone, its second program only waits, and a worker of it that dies is
-started again by granian itself while the others go on serving.
+Under supervisord (`make run`) the web server is a pair of programs on a socket supervisord
+binds and keeps (`[fcgi-program:web]` in deploy/supervisord.conf, handed over as file descriptor 0:
+`project.held_socket`), each with half the processes. When one is killed outright the other goes
+on accepting from the same queue while the supervisor starts the dead one again (a Django start
+takes tens of seconds on a saturated machine: docs/decisions/0023), and a connection made while
+neither accepts waits in the kernel's backlog instead of being refused
+(docs/decisions/0031-the-web-port-held-by-the-supervisor.md); a third program of the group serves
+nothing and only keeps the socket open when both servers are down (`holds_only`). granian is handed the socket through
+`project.held_socket` (uvicorn if the installed granian does not fit it), gunicorn through its
+`--bind fd://`. Each loads the application before it accepts, so a server starting again takes no
+connection it cannot answer yet. Run by hand (no socket handed over), the server binds
+`HOST`:`PORT` itself: granian with all the processes, gunicorn with `SO_REUSEPORT`.
 """
 
 from __future__ import annotations
@@ -28,23 +32,30 @@ import os
 import signal
 import sys
 
+from project import held_socket
+
 SERVERS = ("granian", "gunicorn")
 DEFAULT = "granian"
-PAIRED = 2  # gunicorn servers sharing the port, and SCRAPYARD_WEB_PROCESSES between them
+PAIRED = 2  # servers sharing the port (web-0 and web-1), and SCRAPYARD_WEB_PROCESSES between them
 
 
-def command(server: str, host: str, port: int | str, processes: int | str, threads: int | str) -> list[str]:
-    """The server's command line (after `python -m`). The front's threads are its own pool
-    (`project.front` reads SCRAPYARD_WEB_THREADS)."""
+def command(server: str, host: str, port: int | str, processes: int | str, threads: int | str,
+            fd: int | None = None) -> list[str]:
+    """The server's command line (after `python -m`), binding host:port, or serving the listening
+    socket `fd` it was handed (gunicorn only: granian is handed one in this process,
+    `project.held_socket`). The front's threads are its own pool (`project.front` reads
+    SCRAPYARD_WEB_THREADS)."""
     if server == "granian":
         # Idle streams count against granian's requests at once per worker (its backpressure,
         # backlog / workers by default): room for thousands. At a stop, open streams are cut
-        # after 5 s; their clients resume with Last-Event-ID.
+        # after 5 s; their clients resume with Last-Event-ID. project.held_socket.granian_on
+        # sets up the same server.
         return ["granian", "--interface", "asgi", "--host", host, "--port", str(port), "--workers", str(processes),
                 "--backpressure", "4096", "--workers-kill-timeout", "5", "--respawn-failed-workers",
-                "project.front:application"]
+                held_socket.TARGET]
     if server == "gunicorn":
-        return ["gunicorn", "project.wsgi", "--bind", f"{host}:{port}", "--reuse-port", "--preload", "--workers", str(processes),
+        bind = ["--bind", f"fd://{fd}"] if fd is not None else ["--bind", f"{host}:{port}", "--reuse-port"]
+        return ["gunicorn", "project.wsgi", *bind, "--preload", "--workers", str(processes),
                 "--worker-class", "gthread", "--threads", str(threads), "--keep-alive", "30", "--timeout", "60"]
     raise SystemExit(f"SCRAPYARD_WEB_SERVER is {server!r}: it is one of {', '.join(SERVERS)}")
 
@@ -55,14 +66,22 @@ def hands_streams_over(server: str) -> bool:
     return server == "gunicorn"
 
 
-def from_environment(environ: dict[str, str]) -> list[str]:
-    """The command `make run`'s environment asks for."""
-    server = environ.get("SCRAPYARD_WEB_SERVER", "") or DEFAULT
+def server_of(environ: dict[str, str]) -> str:
+    return environ.get("SCRAPYARD_WEB_SERVER", "") or DEFAULT
+
+
+def processes_of(environ: dict[str, str], paired: bool) -> int:
+    """SCRAPYARD_WEB_PROCESSES (default: a process per core), or half of it for each of a pair."""
     processes = int(environ.get("SCRAPYARD_WEB_PROCESSES", "") or len(os.sched_getaffinity(0)))
-    if server == "gunicorn":
-        processes = math.ceil(processes / PAIRED)  # each of the pair
-    return command(server, environ.get("HOST", "127.0.0.1"), environ.get("PORT", "8000"), processes,
-                   environ.get("SCRAPYARD_WEB_THREADS", "") or "4")
+    return math.ceil(processes / PAIRED) if paired else processes
+
+
+def from_environment(environ: dict[str, str], fd: int | None = None) -> list[str]:
+    """The command `make run`'s environment asks for; `fd`: the listening socket handed over."""
+    server = server_of(environ)
+    paired = fd is not None or server == "gunicorn"  # run by hand, gunicorns pair on SO_REUSEPORT
+    return command(server, environ.get("HOST", "127.0.0.1"), environ.get("PORT", "8000"),
+                   processes_of(environ, paired), environ.get("SCRAPYARD_WEB_THREADS", "") or "4", fd)
 
 
 def access_log(server: str) -> list[str]:
@@ -70,12 +89,24 @@ def access_log(server: str) -> list[str]:
     return ["--access-logfile", "-"] if server == "gunicorn" else ["--access-log"]
 
 
+def holds_only(argv: list[str]) -> bool:
+    """Whether this program is the third of `[fcgi-program:web]` (`--instance 2`), which serves
+    nothing and only keeps the port's socket referenced: supervisord closes the socket once no
+    process of the group runs, and with it every connection waiting in its backlog."""
+    return "--instance" in argv and int(argv[argv.index("--instance") + 1]) >= PAIRED
+
+
 def main() -> None:
-    argv = from_environment(dict(os.environ))
-    if "--second" in sys.argv[1:] and argv[0] != "gunicorn":
-        print(f"{argv[0]} serves alone (it cannot share its port): the second web program waits", flush=True)
-        signal.pause()  # stays up, so the supervisor does not start it again and again
+    environ = dict(os.environ)
+    listener = held_socket.inherited(0)  # supervisord's [fcgi-program:web] hands it over on 0
+    if listener is not None and holds_only(sys.argv[1:]):
+        print("web: holding the port's socket while the servers beside it start and stop", flush=True)
+        signal.pause()
         return
+    if listener is not None and server_of(environ) == "granian":
+        held_socket.serve(listener, processes_of(environ, paired=True))
+        return
+    argv = from_environment(environ, None if listener is None else listener.fileno())
     argv += access_log(argv[0])
     os.execv(sys.executable, [sys.executable, "-m", *argv])
 

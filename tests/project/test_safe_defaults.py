@@ -77,7 +77,9 @@ def _make_variable(name: str, *overrides: str) -> str:
 def test_make_run_listens_on_this_machine_only_unless_told():
     from project import serve
 
-    assert "command=%(ENV_SCRAPYARD_BIN)s/python -m project.serve" in (ROOT / "deploy" / "supervisord.conf").read_text()
+    config = (ROOT / "deploy" / "supervisord.conf").read_text()
+    assert "command=%(ENV_SCRAPYARD_BIN)s/python -m project.serve" in config
+    assert "socket=tcp://%(ENV_HOST)s:%(ENV_PORT)s" in config  # supervisord binds what make exports
     web = serve.from_environment({"HOST": "10.1.2.3", "PORT": "8123"})
     assert web[web.index("--host") + 1] == "10.1.2.3" and web[web.index("--port") + 1] == "8123"  # what make exports
     web = serve.from_environment({"HOST": "10.1.2.3", "PORT": "8123", "SCRAPYARD_WEB_SERVER": "gunicorn"})

@@ -40,6 +40,24 @@ def test_gunicorn_is_started_threaded_with_keep_alive_and_a_stream_process_besid
     assert serve.hands_streams_over("gunicorn")
 
 
+def test_handed_a_socket_each_of_the_pair_gets_half_the_processes_and_gunicorn_binds_nothing():
+    granian = serve.from_environment({**MAKE_RUN, "SCRAPYARD_WEB_PROCESSES": "3"}, fd=3)
+    assert granian[granian.index("--workers") + 1] == "2"
+    gunicorn = serve.from_environment({**MAKE_RUN, "SCRAPYARD_WEB_SERVER": "gunicorn"}, fd=3)
+    assert gunicorn[2:4] == ["--bind", "fd://3"] and "--reuse-port" not in gunicorn
+    assert serve.processes_of({"SCRAPYARD_WEB_PROCESSES": "3"}, paired=True) == 2
+    assert serve.processes_of({"SCRAPYARD_WEB_PROCESSES": "3"}, paired=False) == 3
+
+
+def test_the_third_web_program_only_holds_the_socket():
+    assert serve.holds_only(["--instance", "2"])
+    assert not serve.holds_only(["--instance", "0"]) and not serve.holds_only(["--instance", "1"])
+    assert not serve.holds_only([])
+    config = (ROOT / "deploy" / "supervisord.conf").read_text()
+    web = config[config.index("[fcgi-program:web]"):config.index("[program:streams]")]
+    assert "numprocs=3" in web and "--instance %(process_num)d" in web
+
+
 def test_an_unknown_server_is_refused_with_the_reason():
     with pytest.raises(SystemExit, match="one of granian, gunicorn"):
         serve.from_environment({**MAKE_RUN, "SCRAPYARD_WEB_SERVER": "uwsgi"})
@@ -58,13 +76,14 @@ def test_make_run_starts_the_stream_process_and_its_handoff_socket_only_beside_g
     assert "autostart=%(ENV_SCRAPYARD_STREAM_PROCESS)s" in streams
 
 
-def _start(port: int, *args: str, start_new_session: bool = False, **env: str) -> subprocess.Popen:
+def _start(port: int, *args: str, start_new_session: bool = False, stdin=None, **env: str) -> subprocess.Popen:
     database = connection.settings_dict
     url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
     environment = {**os.environ, "DATABASE_URL": url, "HOST": "127.0.0.1", "PORT": str(port),
                    "SCRAPYARD_WEB_PROCESSES": "1", "SCRAPYARD_WEB_THREADS": "2", **env}
     return subprocess.Popen([sys.executable, "-m", "project.serve", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, env=environment, start_new_session=start_new_session)
+                            stderr=subprocess.PIPE, env=environment, start_new_session=start_new_session,
+                            stdin=stdin)
 
 
 def _up(base: str, server: subprocess.Popen, seconds: float = 30) -> None:
@@ -153,13 +172,13 @@ def test_moves_refusals_pages_and_streams_on_one_origin_as_project_serve_starts_
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.postgres
 def test_the_two_web_servers_share_the_port_and_one_killed_leaves_the_other_answering():
-    """deploy/supervisord.conf's `web` and `web-b`: a SIGKILL of one server and all its workers
-    does not leave the port to a restart (a Django start) but to the other, at once."""
+    """Run by hand, two gunicorns bind the port with SO_REUSEPORT: a SIGKILL of one server and all
+    its workers does not leave the port to a restart (a Django start) but to the other, at once."""
     import signal
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    second = _start(port, "--second", SCRAPYARD_WEB_SERVER="gunicorn")
+    second = _start(port, SCRAPYARD_WEB_SERVER="gunicorn")
     first = None
     try:
         _up(base, second)  # alone on the port: it is this one that answers
@@ -175,3 +194,21 @@ def test_the_two_web_servers_share_the_port_and_one_killed_leaves_the_other_answ
         stop(second)
         if first is not None and first.poll() is None:
             stop(first)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_gunicorn_serves_the_socket_it_is_handed():
+    """As supervisord's `[fcgi-program:web]` hands it over (granian's case: tests/project/test_held_socket.py)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    port = listener.getsockname()[1]
+    server = _start(free_port(), stdin=listener.fileno(), SCRAPYARD_WEB_SERVER="gunicorn")  # PORT unused
+    try:
+        _up(f"http://127.0.0.1:{port}", server, 120)
+        listed = subprocess.run(["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True).stdout
+        assert len(listed.splitlines()) == 1  # the one it was handed
+    finally:
+        stop(server)
+        listener.close()

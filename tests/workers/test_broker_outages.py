@@ -40,7 +40,8 @@ pytestmark = [
 BIN = Path(sys.executable).parent
 OUTAGES = 5
 WORKERS = ("workers:deadlines", "workers:bots", "workers:default", "workers:webhooks", "workers:analysis")  # deploy/supervisord.conf
-PROGRAMS = ("web", "web-b", "smtp", "smtp-b", *WORKERS, "beat")  # the SMTP gateways in a pair; web-b waits beside granian
+# The web servers in a pair on the port supervisord holds, and web-2 keeping it; the SMTP gateways in a pair.
+PROGRAMS = ("web:web-0", "web:web-1", "web:web-2", "smtp", "smtp-b", *WORKERS, "beat")
 # The web server serves the streams itself (granian, `make run`'s): the stream processes are not started.
 EXPECTED = {**dict.fromkeys(PROGRAMS, "RUNNING"), "streams": "STOPPED", "streams-b": "STOPPED"}
 DOWN_SECONDS = 3.0
