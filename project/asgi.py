@@ -17,6 +17,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 django_application = get_asgi_application()
 
 STREAM_ROUTES = re.compile(r"/api/(?:stream|games/[0-9]+/(?:chat/)?stream|health|ready)/?")
+# What must run on the event loop where both handlers serve one port (`project.front`): the streams
+# and readiness (which asks after this loop's subscription). The liveness answer is a plain view:
+# under Django's ASGI handler each request of one runs in a thread and connection of its own, so a
+# load balancer's checks piling up behind a slow answer would open connections without bound.
+EVENT_LOOP_ROUTES = re.compile(r"/api/(?:stream|games/[0-9]+/(?:chat/)?stream|ready)/?")
 
 
 def _not_found(scope) -> bytes:

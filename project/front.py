@@ -1,7 +1,7 @@
 """One origin for the API, the pages and the live streams: the ASGI application `make run` serves
 (`project.serve`, docs/decisions/0028-one-origin-under-granian.md).
 
-A stream path (`project.asgi.STREAM_ROUTES`) goes to Django's ASGI handler, where the stream views
+A stream path and readiness (`project.asgi.EVENT_LOOP_ROUTES`) go to Django's ASGI handler, where the stream views
 wait on the event loop and thousands of idle streams cost a task each. Everything else goes to
 Django's WSGI handler (`project.wsgi`) on a small pool of threads: the API's views and the pages
 are synchronous, and Django's ASGI handler would run each of them through `sync_to_async` and its
@@ -24,7 +24,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from project.asgi import STREAM_ROUTES
+from project.asgi import EVENT_LOOP_ROUTES
 from project.asgi import application as stream_application
 from project.wsgi import application as wsgi_application
 
@@ -39,7 +39,7 @@ def _body_limit() -> int:
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    if scope["type"] != "http" or STREAM_ROUTES.fullmatch(scope["path"]):
+    if scope["type"] != "http" or EVENT_LOOP_ROUTES.fullmatch(scope["path"]):
         await stream_application(scope, receive, send)  # lifespan, the streams, health on this loop
         return
     body = await _read_body(scope, receive)

@@ -49,7 +49,9 @@ async def _subscription() -> str:
 
 @require_GET
 async def ready(request):
-    checks = await sync_to_async(_checks)()
+    # The shared pool, not a thread of this request's own: its threads keep their connections,
+    # and checks that pile up wait for one rather than each opening another.
+    checks = await sync_to_async(_checks, thread_sensitive=False)()
     if _in_stream_server(request):
         checks["subscription"] = await _subscription()
     healthy = all(value == "ok" for value in checks.values())
