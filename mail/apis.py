@@ -106,4 +106,4 @@ class AddressesReplaceApi(MailScoped):
         """The old addresses are no longer read: mail to one is answered, only to your own address,
         with the address that replaced it. The answer names the new command address; mailAddressGet
         gives each game's new reply address."""
-        return Response(services.addresses_replace(user=request.user))
+        return Response(services.addresses_replace(user=request.user, via=services.BY_THE_API))
