@@ -12,6 +12,8 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import models, transaction
 from django.db.models import Q
+from django.utils import formats, translation
+from django.utils.translation import gettext as _
 
 from accounts import selectors as account_selectors
 from consumers import framework
@@ -178,24 +180,31 @@ def _endpoint_disable(endpoint: Endpoint, delivery: Delivery, error: str) -> Non
     )
     if disabled:
         owner_id, url = endpoint.owner_id, endpoint.url
-        transaction.on_commit(lambda: _tell_owner(owner_id, endpoint.pk, url, reason), robust=True)
+        failed = {"delivery": delivery.webhook_id, "hours": hours, "error": error}
+        transaction.on_commit(lambda: _tell_owner(owner_id, endpoint.pk, url, failed), robust=True)
 
 
-def _tell_owner(owner_id: int, endpoint_id: int, url: str, reason: str) -> None:
+def _tell_owner(owner_id: int, endpoint_id: int, url: str, failed: dict[str, Any]) -> None:
+    """The owner is told in its account's language (English where it chose none: a mail has no
+    browser to ask), and the mail says that language (Content-Language). The endpoint's
+    `disabled_reason` stays in English, as every code and field of the API does; the mail says the
+    same in the owner's words (the transport's error code, `http_503`, as it is)."""
     address = account_selectors.account_email(user_id=owner_id)
     if not address:
         return  # the endpoint's state (GET /api/webhooks/{id}/) says it all
-    EmailMessage(
-        subject=f"Scrapyard: webhook {endpoint_id} disabled",
-        body=(
-            f"Your webhook {endpoint_id} ({url}) has been disabled: {reason}.\n\n"
-            f"Its deliveries are kept (GET /api/webhooks/{endpoint_id}/deliveries/); PATCH /api/webhooks/"
-            f"{endpoint_id}/ with {{\"active\": true}} sends the pending ones and resumes it.\n"
-        ),
-        from_email=None,
-        to=[address],
-        headers={"Content-Language": "en"},  # written in English only, whatever the owner's language
-    ).send()
+    chosen, _zone = account_selectors.language_and_zone(user_id=owner_id)
+    language = chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    with translation.override(language):
+        said = {"id": endpoint_id, "url": url, **failed, "hours": formats.number_format(failed["hours"], 1)}
+        subject = _("Scrapyard: webhook %(id)s disabled") % said
+        body = "\n\n".join([
+            _("Your webhook %(id)s (%(url)s) has been disabled: delivery %(delivery)s failed for %(hours)s h "
+              "(%(error)s).") % said,
+            _("Its deliveries are kept (GET /api/webhooks/%(id)s/deliveries/); PATCH /api/webhooks/%(id)s/ with "
+              "{\"active\": true} sends the pending ones and resumes it.") % said,
+        ]) + "\n"
+    EmailMessage(subject=subject, body=body, from_email=None, to=[address],
+                 headers={"Content-Language": language}).send()
 
 
 def deadline_warnings_note() -> int:

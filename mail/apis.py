@@ -105,5 +105,5 @@ class AddressesReplaceApi(MailScoped):
     def post(self, request):
         """The old addresses are no longer read: mail to one is answered, only to your own address,
         with the address that replaced it. The answer names the new command address; mailAddressGet
-        gives each game's new reply address."""
-        return Response(services.addresses_replace(user=request.user))
+        gives each game's new reply address. Your confirmed address is told too, in a short mail."""
+        return Response(services.addresses_replace(user=request.user, via=services.BY_THE_API))

@@ -360,7 +360,7 @@ def _address_new(inbound: Inbound, account: dict) -> tuple[str, str]:
     """`new address` (`nieuw adres`), from proven mail only (`handle`): a new command address and
     new reply addresses for every game (`rotation.addresses_replace`); the answer, which goes to the
     account's own address as every answer does, names the new command address."""
-    result = rotation.addresses_replace(user=account["user"])
+    result = rotation.addresses_replace(user=account["user"], via=rotation.BY_MAIL)
     _say(inbound, account, [line for line in rotation.replaced_note(result) if line])
     return rotation.ADDRESS_NEW, f"addresses replaced ({result['seats']} seat(s))"
 

@@ -31,7 +31,8 @@ class Mail(framework.Consumer):
     look_back = outbound.LOOK_BACK
     sweep_seconds = 5.0
     missed_sweep_seconds = 5.0
-    quota_kinds = (outbound.ANSWER, outbound.VERIFY)  # made on a stranger's say-so (a mail in, a sign-up)
+    # Made on a stranger's say-so (a mail in, a sign-up), or on a signed-in act's (addresses replaced).
+    quota_kinds = (outbound.ANSWER, outbound.VERIFY, outbound.ADDRESSES_REPLACED)
 
     @property
     def retry_waits(self) -> list[float]:

@@ -25,6 +25,13 @@ def language_of_mail(message: Any) -> str:
     """The language a mail from a stranger asks to be answered in: its `Accept-Language` (RFC
     3282; some mail programs send it), else its `Content-Language` (the language it is written
     in), the first we have; else English. No account yet has a setting to ask."""
+    return language_said(message) or settings.LANGUAGE_CODE
+
+
+def language_said(message: Any) -> str:
+    """The language a mail says (as `language_of_mail`), or "" where it says none we have: then
+    whoever answers may fall back on what it knows (a reply to a sign-up mail: the language that
+    mail was written in)."""
     for header in ("Accept-Language", "Content-Language"):
         try:
             said = str(message.get(header, "") or "")
@@ -35,4 +42,4 @@ def language_of_mail(message: Any) -> str:
                 return translation.get_supported_language_variant(code)
             except LookupError:
                 continue
-    return settings.LANGUAGE_CODE
+    return ""

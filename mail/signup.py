@@ -2,11 +2,14 @@
 
 A mail to the server's address from an address no account has confirmed (`register NAME`, or
 `help`, or anything) gets one answer a day at most: how to join, and a confirmation to complete
-by replying to it. The answer's Reply-To is a join address, `join+<name>.<day>.<mac>@MAIL_DOMAIN`,
-whose MAC binds the name, the day and the address the answer went to: only whoever reads that
-address's mail can reply to it, so the reply proves the address (no link, no browser). The
-reply makes the account, its address confirmed, with no password (a link in the welcome mail,
-or the `password` command, sets one for the web if its owner wishes).
+by replying to it. The answer's Reply-To is a join address, `join+<name>.<day>[.<language>].<mac>@MAIL_DOMAIN`,
+whose MAC binds the name, the day, the language the answer was written in (absent: English) and
+the address the answer went to: only whoever reads that address's mail can reply to it, so the
+reply proves the address (no link, no browser). The reply makes the account, its address
+confirmed, with no password (a link in the welcome mail, or the `password` command, sets one for
+the web if its owner wishes). The welcome and the account's language are the reply's, where it
+says one (`Accept-Language`, `Content-Language`), else the answer's: most mail programs say none,
+and whoever was answered in Dutch is welcomed in Dutch.
 
 A forged From gets the answer sent to the real owner of the address, who never answers: nothing
 else happens. The answers are limited per address (one a day) and in all (SIGNUP_ANSWERS_PER_HOUR),
@@ -38,7 +41,7 @@ from accounts import services as account_services
 from apikit import errors as apikit_errors
 from games import selectors, time_controls, words
 from mail import compose
-from mail.language import language_of_mail
+from mail.language import language_of_mail, language_said
 from mail.models import Inbound, Preference
 from mail.services.addresses import command_address, server_address
 from mail.services.preferences import address_confirmed
@@ -47,7 +50,9 @@ from rules.words import msg
 
 log = logging.getLogger(__name__)
 
-JOIN_ADDRESS = re.compile(r"^join\+([a-z0-9_-]{1,30})\.(\d{5})\.([0-9a-f]{16})@", re.IGNORECASE)
+# name, day, the language the answer was written in (none: the default), mac
+JOIN_ADDRESS = re.compile(r"^join\+([a-z0-9_-]{1,30})\.(\d{5})(?:\.([a-z]{2,3}(?:-[a-z0-9]{1,8})?))?\.([0-9a-f]{16})@",
+                          re.IGNORECASE)
 NAME = re.compile(r"^[a-z0-9_-]{2,30}$")
 REGISTER = re.compile(r"^register\s+(\S+)\s*$", re.IGNORECASE)
 VALID_DAYS = 3  # a confirmation is good for this many days
@@ -59,13 +64,22 @@ def _day(at: dt.datetime | None = None) -> int:
     return ((at or time_controls.now()) - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)).days
 
 
-def _mac(address: str, name: str, day: int) -> str:
-    return salted_hmac("mail.signup", f"{address.lower()}:{name.lower()}:{day}").hexdigest()[:16]
+def _mac(address: str, name: str, day: int, language: str = "") -> str:
+    bound = f"{address.lower()}:{name.lower()}:{day}" + (f":{language.lower()}" if language else "")
+    return salted_hmac("mail.signup", bound).hexdigest()[:16]
 
 
-def join_address(address: str, name: str, day: int | None = None) -> str:
+def join_address(address: str, name: str, day: int | None = None, language: str = "") -> str:
+    """The Reply-To of a sign-up answer written in `language` (kept in the address, under the MAC,
+    unless it is the default: a join address made before languages were kept reads as English)."""
     day = _day() if day is None else day
-    return f"join+{name.lower()}.{day:05d}.{_mac(address, name, day)}@{settings.SCRAPYARD_MAIL_DOMAIN}"
+    language = "" if language.lower() in ("", settings.LANGUAGE_CODE) else language.lower()
+    kept = f".{language}" if language else ""
+    return f"join+{name.lower()}.{day:05d}{kept}.{_mac(address, name, day, language)}@{settings.SCRAPYARD_MAIL_DOMAIN}"
+
+
+def _language_kept(code: str) -> str:
+    return code.lower() if code and code.lower() in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 def join_recipient_known(address: str) -> bool:
@@ -102,7 +116,8 @@ def unknown_sender(inbound: Inbound, message: Any, command: str) -> tuple[str, s
         if (command or "").lower().split()[:1] in (["help"], ["?"]):
             lines += ["", *compose.full_help_lines(selectors.rules_catalogue())]
         mail = compose.Mail(_("Scrapyard: join by replying to this mail"), "\n".join(lines) + "\n", compose.as_html(lines))
-    transaction.on_commit(lambda: _send(address, mail, join_address(address, name), _answered_id(message)), robust=True)
+    reply_to = join_address(address, name, language=mail.language)
+    transaction.on_commit(lambda: _send(address, mail, reply_to, _answered_id(message)), robust=True)
     return ANSWERED, f"join instructions sent for the name {name!r}"
 
 
@@ -132,16 +147,18 @@ def _invitation_lines(address: str, name: str, taken: bool, chosen: bool) -> lis
 def join_reply(inbound: Inbound, message: Any) -> tuple[str, str]:
     """A reply to a sign-up answer: the account is made, its address confirmed."""
     found = JOIN_ADDRESS.match(inbound.recipient)
-    address, name, day = inbound.sender, found[1].lower(), int(found[2])
-    if not 0 <= _day() - day <= VALID_DAYS or not constant_time_compare(found[3].lower(), _mac(address, name, day)):
+    address, name, day, invited = inbound.sender, found[1].lower(), int(found[2]), (found[3] or "").lower()
+    if not 0 <= _day() - day <= VALID_DAYS or not constant_time_compare(found[4].lower(), _mac(address, name, day, invited)):
         # Not the address the answer went to (a forged From replying blind), or too old: no mail to anyone.
         return "join_refused", "the join address was not made for this From, or is too old"
+    language = language_said(message) or _language_kept(invited)  # the reply's, else the invitation's
     first = next((line for line in body_text(message).splitlines() if line.strip() and not line.strip().startswith(">")), "")
     chosen = REGISTER.match(first.strip())
     if chosen:
         name = chosen[1].lower()
     if not NAME.match(name):
-        return _again(inbound, message, address, name, msg("{name!r} cannot be a name here (2 to 30 letters, digits, - and _).", name=name))
+        return _again(inbound, message, address, name, language,
+                      msg("{name!r} cannot be a name here (2 to 30 letters, digits, - and _).", name=name))
     existing = [user_id for user_id in account_selectors.accounts_with_email(email=address)]
     user_model = get_user_model()
     if existing:  # an account gave this address on the web but never confirmed it: the reply does
@@ -150,33 +167,34 @@ def join_reply(inbound: Inbound, message: Any) -> tuple[str, str]:
         Preference.objects.filter(user=user).update(verified_email=address)
         address_confirmed(user.pk)  # what was held for it goes out now
         inbound.user_id = user.pk
-        _welcome(inbound, message, user, address, made=False)
+        _welcome(message, user, address, language, made=False)
         return "address_confirmed", f"the address of {user.username} is confirmed"
     if user_model.objects.filter(username__iexact=name).exists():
-        return _again(inbound, message, address, name, msg("The name {name} was taken meanwhile.", name=name))
+        return _again(inbound, message, address, name, language, msg("The name {name} was taken meanwhile.", name=name))
     try:
         user, _token = account_services.account_create(username=name, password=secrets.token_urlsafe(32), email=address)
     except apikit_errors.ServiceError as error:
-        return _again(inbound, message, address, name, msg("The account was not made: {why}", why=error.detail))
+        return _again(inbound, message, address, name, language, msg("The account was not made: {why}", why=error.detail))
     user.set_unusable_password()  # no password until its owner sets one on the web
     user.save(update_fields=["password"])
     Preference.objects.get_or_create(user=user)
     Preference.objects.filter(user=user).update(verified_email=address)
     inbound.user_id = user.pk
-    if language_of_mail(message) != settings.LANGUAGE_CODE:  # written to in its own language: its mail stays in it
-        account_services.account_update(user=user, language=language_of_mail(message))
-    _welcome(inbound, message, user, address, made=True)
+    if language != settings.LANGUAGE_CODE:  # answered in its own language: its mail and pages stay in it
+        account_services.account_update(user=user, language=language)
+    _welcome(message, user, address, language, made=True)
     return "registered", f"account {name} made for {address}"
 
 
-def _again(inbound: Inbound, message: Any, address: str, name: str, why: str) -> tuple[str, str]:
-    with translation.override(language_of_mail(message)):
+def _again(inbound: Inbound, message: Any, address: str, name: str, language: str, why: str) -> tuple[str, str]:
+    with translation.override(language):
         lines = [compose.wrap(words.translated(why)), "",
                  compose.wrap(_("Reply to this mail with the first line: register <name> to choose another (letters, "
                                 "digits, - and _)."))]
         mail = compose.Mail(_("Scrapyard: choose another name"), "\n".join(lines) + "\n", compose.as_html(lines))
     fresh = name_from(address) + str(secrets.randbelow(1000))
-    transaction.on_commit(lambda: _send(address, mail, join_address(address, fresh), _answered_id(message)), robust=True)
+    reply_to = join_address(address, fresh, language=mail.language)
+    transaction.on_commit(lambda: _send(address, mail, reply_to, _answered_id(message)), robust=True)
     return "join_name_refused", why
 
 
@@ -187,8 +205,8 @@ def password_url(user: Any) -> str:
     return f"{settings.SCRAPYARD_SITE_URL}/mail/password/{uid}/{default_token_generator.make_token(user)}/"
 
 
-def _welcome(inbound: Inbound, message: Any, user: Any, address: str, *, made: bool) -> None:
-    with translation.override(language_of_mail(message)):
+def _welcome(message: Any, user: Any, address: str, language: str, *, made: bool) -> None:
+    with translation.override(language):
         mail = _welcome_mail(user, address, made=made)
     # Its Reply-To is the account's own command address: the first command a new player sends is
     # then proven theirs, not limited with mail anyone could send claiming their address.

@@ -56,7 +56,7 @@ def mail_addresses(request):
     from mail import services as mail_services
 
     if request.method == "POST":  # then a GET, so that reloading the page replaces nothing again
-        result = mail_services.addresses_replace(user=request.user)
+        result = mail_services.addresses_replace(user=request.user, via=mail_services.ON_THE_WEB)
         return redirect(f"{request.path}?replaced={result['seats']}")
     replaced = request.GET.get("replaced", "")
     done = {"seats": int(replaced)} if replaced.isdigit() else None

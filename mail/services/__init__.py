@@ -112,6 +112,9 @@ from mail.services.replies import (
 from mail.services.rotation import (
     ADDRESS_NEW,
     ADDRESS_REPLACED,
+    BY_MAIL,
+    BY_THE_API,
+    ON_THE_WEB,
     addresses_replace,
     replaced_note,
     retired,
@@ -123,6 +126,9 @@ from mail.services.sending import CONTROL, LEASE, clean_header, due_send, outgoi
 __all__ = [
     "ADDRESS_NEW",
     "ADDRESS_REPLACED",
+    "BY_MAIL",
+    "BY_THE_API",
+    "ON_THE_WEB",
     "addresses_replace",
     "replaced_note",
     "retired",

@@ -36,6 +36,7 @@ ANSWER, DIGEST, BOUNCED, PROPOSAL = "answer", "digest", "bounced", "proposal"
 # The end of an answer's key when the mail it answers proved its account (`replies.answer_key`).
 PROVEN_ANSWER = ":proven"
 VERIFY = "verify"
+ADDRESSES_REPLACED = "addresses_replaced"  # the owner told its addresses were replaced on the web or by the API
 ANSWER_WINDOW = dt.timedelta(hours=1)
 
 
@@ -158,7 +159,7 @@ def outgoing_make(user_id: int, to: str, kind: str, game_id: int | None, seq: in
     if kind != VERIFY and not address_verified(user_id, to):
         _verification_request(user_id, to)
         return 0
-    if kind in (ANSWER, VERIFY) and not _answers_allowed(user_id, to, proven=key.endswith(PROVEN_ANSWER)):
+    if kind in (ANSWER, VERIFY, ADDRESSES_REPLACED) and not _answers_allowed(user_id, to, proven=key.endswith(PROVEN_ANSWER)):
         log.warning("answer limit reached for account %s: %s not made", user_id, kind)
         return 0
     digest = held and preference is not None and preference.cadence_for(game_id) == Cadence.DIGEST

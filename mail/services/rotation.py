@@ -36,16 +36,19 @@ from mail.services.addresses import (
     reply_address,
     unsubscribe_url,
 )
-from mail.services.outbound import ANSWER, outgoing_make
-from mail.services.preferences import preference_of
+from mail.services.outbound import ADDRESSES_REPLACED, ANSWER, PROVEN_ANSWER, outgoing_make
+from mail.services.preferences import address_verified, preference_of
 
 ADDRESS_REPLACED = "address_replaced"  # the code of a mail to a replaced address
 ADDRESS_NEW = "address_new"  # the code of a `new address` command done
+BY_MAIL, ON_THE_WEB, BY_THE_API = "mail", "web", "api"  # where a replacement was asked
 
 
-def addresses_replace(*, user: Any) -> dict[str, Any]:
+def addresses_replace(*, user: Any, via: str) -> dict[str, Any]:
     """A new command address for the account, and a new reply address for each of its seats; the
-    old ones are kept as replaced. Returns the new command address and how many seats changed."""
+    old ones are kept as replaced. Returns the new command address and how many seats changed.
+    Asked on the web or through the API (`via`), the owner is told by mail (`_replaced_notice`);
+    asked by mail, the answer to that mail tells it."""
     with transaction.atomic():
         preference_of(user.pk)
         preference = Preference.objects.select_for_update().get(user_id=user.pk)
@@ -55,7 +58,46 @@ def addresses_replace(*, user: Any) -> dict[str, Any]:
         seats = list(SeatAddress.objects.select_for_update().filter(user_id=user.pk))
         for seat in seats:
             seat_address_replace(seat)
-    return {"command_address": command_address(user.pk), "seats": len(seats)}
+        result = {"command_address": command_address(user.pk), "seats": len(seats)}
+        if via != BY_MAIL:
+            _replaced_notice(user, via, result)
+    return result
+
+
+def _replaced_notice(user: Any, via: str, result: dict[str, Any]) -> None:
+    """One short mail, as for a changed password, to the account's confirmed address: the
+    addresses were replaced, when and from where, the new command address, and what to do if it
+    was not the owner (someone signed in, or holds an API token). Made in the same unit as the
+    replacement, sent after it commits; counted against the owner's own answers (`PROVEN_ANSWER`),
+    so a leaked token replacing in a loop cannot flood the mailbox past that limit."""
+    account = account_selectors.mail_account(user_id=user.pk)
+    if not account or not account["email"] or not address_verified(user.pk, account["email"]):
+        return  # no confirmed address: nothing to tell it to (and no confirmation request on our say-so)
+    now = time_controls.now()
+    with speaking(account):
+        mail = _replaced_notice_mail(user.pk, via, result, compose.local_time(now, preference_of(user.pk).time_zone))
+    key = f"{user.pk}:{ADDRESSES_REPLACED}:{now:%Y%m%d%H%M%S%f}{PROVEN_ANSWER}"
+    outgoing_make(user.pk, account["email"], ADDRESSES_REPLACED, None, None, mail, result["command_address"],
+                  key=key, held=False)
+
+
+def _replaced_notice_mail(user_id: int, via: str, result: dict[str, Any], when: str) -> compose.Mail:
+    where = _("on the web (the account page)") if via == ON_THE_WEB else _("through the API")
+    lines = [
+        compose.wrap(_("Your Scrapyard mail addresses were replaced on %(when)s, %(where)s: mail to the old "
+                       "ones is no longer read.") % {"when": when, "where": where}),
+        "",
+        _("Your new command address:"),
+        f"  {result['command_address']}",
+        *([compose.wrap(_("Each game's next mail carries its new reply address."))] if result["seats"] else []),
+        "",
+        compose.wrap(_("If this was not you, someone else can sign in to your account or holds one of its API "
+                       "tokens: change your password, take back the tokens and apps you do not know, and "
+                       "replace the addresses again, on your account page:")),
+        f"  {settings.SCRAPYARD_SITE_URL}/account/",
+    ]
+    body = [*lines, *compose.footer(None, unsubscribe_url(user_id), result["command_address"])]
+    return compose.Mail(_("Scrapyard: your mail addresses were replaced"), "\n".join(body) + "\n", compose.as_html(body))
 
 
 def seat_address_replace(seat: SeatAddress) -> str:

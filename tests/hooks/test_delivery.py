@@ -159,7 +159,7 @@ def test_an_endpoint_failing_for_a_day_is_disabled_and_its_owner_mailed(
     (entry,) = _log(carol, hook["id"])
     assert entry["status"] == "failed" and len(entry["attempts"]) == 3
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["carol@example.org"]
-    assert f"webhook {hook['id']}" in mail.outbox[0].subject
+    assert f"webhook {hook['id']}" in mail.outbox[0].subject and mail.outbox[0].extra_headers["Content-Language"] == "en"
 
     replay = carol.post(f"/api/webhooks/{hook['id']}/deliveries/{entry['id']}/replay/")
     assert replay.status_code == 409 and replay.json()["code"] == "webhook_disabled"
@@ -167,6 +167,25 @@ def test_an_endpoint_failing_for_a_day_is_disabled_and_its_owner_mailed(
     assert carol.post(f"/api/webhooks/{hook['id']}/deliveries/{entry['id']}/replay/").status_code == 202
     _deliver_all()
     assert _log(carol, hook["id"])[0]["status"] == "delivered"
+
+
+def test_the_disabled_notice_is_in_the_owners_language(
+    receiver, loopback_allowed, settings, django_capture_on_commit_callbacks
+):
+    """Whoever's game made the deliveries, the owner reads the notice in the language of its account."""
+    settings.SCRAPYARD_WEBHOOK_RETRY_SECONDS = [0, 0]
+    carol = register(email="carol@example.org")
+    assert carol.client.patch("/api/accounts/me/", {"language": "nl"}, format="json").status_code == 200
+    hook = _endpoint(carol, receiver.url(), events=["game_started"])
+    receiver.answer(*[(503, b"down", 0)] * 3)
+    services.fan_out(game_id=_toy_game(carol, register()))
+    with django_capture_on_commit_callbacks(execute=True):
+        _deliver_all(rounds=3)
+    (told,) = mail.outbox
+    assert told.extra_headers["Content-Language"] == "nl" and told.subject == f"Scrapyard: webhook {hook['id']} uitgeschakeld"
+    body = " ".join(told.body.split())
+    assert f"Je webhook {hook['id']} ({receiver.url()}) is uitgeschakeld" in body and "http_503" in body, body
+    assert "0,0 uur" in body and "worden bewaard" in body and '{"active": true}' in body, body
 
 
 def test_a_refusal_is_not_retried(receiver, alice_and_bob):

@@ -5,6 +5,7 @@ sent only to the account's own address, naming the new one; the new addresses wo
 
 from __future__ import annotations
 
+import re
 import smtplib
 
 import pytest
@@ -182,7 +183,7 @@ def test_a_flood_to_a_replaced_address_is_limited_apart_and_locks_the_owner_out_
     """Mail to an old address counts against that address's own limit, not the account's: past it,
     451; the owner's mail to the new address still passes, and the owner got one answer."""
     dave, erin, game_id, old_command, old_game = _begun(sink, gateway)
-    services.addresses_replace(user=_user("dave"))
+    services.addresses_replace(user=_user("dave"), via=services.BY_MAIL)
     settings.SCRAPYARD_MAIL_SENDER_LIMIT = 3
     before = len(sink.to(DAVE))
     for number in range(3):
@@ -194,3 +195,35 @@ def test_a_flood_to_a_replaced_address_is_limited_apart_and_locks_the_owner_out_
     assert len(sink.to(DAVE)) == before + 1  # one answer an hour per old address
     send_reply(gateway, DAVE, services.command_address(_user("dave").pk), "games", subject="games", source=ELSEWHERE)
     assert _last_code() == "games" and selectors.game_get(game_id=game_id).status == "active"
+
+
+def test_a_replacement_on_the_web_tells_the_owner_by_mail_in_his_language_and_zone(sink, gateway, eager_tasks):
+    """As for a changed password: one short mail to the account's own address (when, from where,
+    the new command address, what to do if it was not him), in Dutch, in Europe/Amsterdam."""
+    dave, erin, game_id, old_command, old_game = _begun(sink, gateway)
+    assert dave.client.patch("/api/accounts/me/", {"language": "nl"}, format="json").status_code == 200
+    assert dave.client.patch("/api/mail/settings/", {"time_zone": "Europe/Amsterdam"}, format="json").status_code == 200
+    sent = len(sink.envelopes())
+    browser = Client()
+    browser.force_login(_user("dave"))
+    assert browser.post("/account/mail-addresses/").status_code == 302
+    assert [recipients for _, recipients, _ in sink.envelopes()[sent:]] == [[DAVE]]  # dave alone, once
+    told = sink.to(DAVE)[-1]
+    new_command = services.command_address(_user("dave").pk)
+    text = _flat(told)
+    assert told["Content-Language"] == "nl" and told["Reply-To"] == new_command and new_command in text
+    assert "vervangen" in told["Subject"] and "op het web" in text, text
+    assert re.search(r"vervangen op (ma|di|wo|do|vr|za|zo) \d\d [a-z]{3} \d{4} \d\d:\d\d Europe/Amsterdam", text), text
+    assert "Was jij dit niet" in text and "/account/" in text and old_command not in text
+
+
+def test_a_replacement_through_the_api_tells_the_owner_by_mail(sink, gateway, eager_tasks):
+    dave, erin, game_id, old_command, old_game = _begun(sink, gateway)
+    sent = len(sink.envelopes())
+    assert dave.post("/api/mail/settings/addresses/").status_code == 200
+    assert [recipients for _, recipients, _ in sink.envelopes()[sent:]] == [[DAVE]]
+    told = sink.to(DAVE)[-1]
+    text = _flat(told)
+    assert told["Content-Language"] == "en" and services.command_address(_user("dave").pk) in text
+    assert "were replaced on" in text and "through the API" in text and "UTC" in text, text
+    assert "If this was not you" in text and "Each game's next mail carries its new reply address" in text

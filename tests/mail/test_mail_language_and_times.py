@@ -86,7 +86,7 @@ def test_times_in_mails_are_in_the_readers_language_and_time_zone(sink, gateway,
     assert shown[5] == (ended + dt.timedelta(hours=1)).strftime("%H:%M")  # CET in December: UTC+1
     # When an address was replaced, in the short answer to mail sent to it.
     old = services.command_address(get_user_model().objects.get(username="eva").pk)
-    services.addresses_replace(user=get_user_model().objects.get(username="eva"))
+    services.addresses_replace(user=get_user_model().objects.get(username="eva"), via=services.BY_MAIL)
     send_reply(gateway, EVA, old, "games", subject="games")
     replaced = _flat(sink.to(EVA)[-1])
     assert re.search(rf"dat adres is op {DUTCH_DAY} \d\d {DUTCH_MONTH} \d{{4}} \d\d:\d\d Europe/Amsterdam vervangen", replaced), replaced

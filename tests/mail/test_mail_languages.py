@@ -97,6 +97,42 @@ def test_a_strangers_sign_up_is_answered_in_the_language_its_mail_asks(sink, gat
     assert Account.objects.get(user__username="noor").language == "nl"
 
 
+def test_a_reply_that_says_no_language_is_welcomed_in_the_invitations(sink, gateway, eager_tasks):
+    """Most mail programs send no Content-Language: the language the invitation was written in,
+    kept in its join address under the MAC, is the welcome's and the account's; a reply that says
+    its language is answered in it; the language cannot be changed in the address."""
+    def _invited(name: str):
+        send_reply(gateway, f"{name}@players.example", SERVER, f"register {name}", subject=f"register {name}",
+                   headers={"Content-Language": "nl"})
+        return sink.to(f"{name}@players.example")[-1]
+
+    dutch = _invited("noor")
+    send_reply(gateway, "noor@players.example", dutch["Reply-To"], "ja", answering=dutch)  # no Content-Language
+    welcome = sink.to("noor@players.example")[-1]
+    assert welcome["Subject"] == "Scrapyard: welkom" and welcome["Content-Language"] == "nl"
+    assert Account.objects.get(user__username="noor").language == "nl"
+    # The language is kept under the MAC: dropped from the address, the reply is refused.
+    invited = _invited("pim")
+    forged = str(invited["Reply-To"]).replace(".nl.", ".")
+    assert forged != str(invited["Reply-To"])
+    send_reply(gateway, "pim@players.example", forged, "ja", answering=invited)
+    assert Inbound.objects.order_by("pk").last().code == "join_refused"
+    # A name refused on the way: asked again in Dutch, and the new join address keeps Dutch.
+    send_reply(gateway, "pim@players.example", invited["Reply-To"], "register x", answering=invited)
+    again = sink.to("pim@players.example")[-1]
+    assert again["Subject"] == "Scrapyard: kies een andere naam" and ".nl." in str(again["Reply-To"])
+    send_reply(gateway, "pim@players.example", again["Reply-To"], "register pimm", answering=again)
+    assert sink.to("pim@players.example")[-1]["Subject"] == "Scrapyard: welkom"
+    assert Account.objects.get(user__username="pimm").language == "nl"
+    # The reply says English: English it is.
+    invited = _invited("quinn")
+    send_reply(gateway, "quinn@players.example", invited["Reply-To"], "yes", answering=invited,
+               headers={"Content-Language": "en"})
+    welcome = sink.to("quinn@players.example")[-1]
+    assert welcome["Subject"] == "Scrapyard: welcome" and welcome["Content-Language"] == "en"
+    assert not Account.objects.filter(user__username="quinn", language="nl").exists()
+
+
 def test_new_without_a_game_is_answered_in_the_accounts_language(sink, gateway, eager_tasks):
     """`new` alone named no game: its refusal raised UnboundLocalError (gettext's `_` was shadowed
     by a local of the same function) instead of answering."""
