@@ -8,7 +8,9 @@ The bot holds only its seat's view. Every iteration:
    the children legal in this sample compete, and UCB counts how often each was available rather
    than how often its parent was visited (Cowling, Powley & Whitehouse's ISMCTS);
 3. adds one child, plays a rollout from it (random legal moves, or the game's heuristic policy),
-   capped in length, with the game's evaluation (or an even share) at the cap;
+   capped in length, with the game's evaluation (or an even share) at the cap; a game's
+   heuristics may also cap the tree's depth (`TREE_DEPTH`: below it, every move is the
+   rollout's);
 4. credits each node on the path with the reward of the seat that made its move, so N-player
    games need nothing special: every seat maximises its own share.
 
@@ -128,6 +130,7 @@ class Search:
         self.evaluate = getattr(hints, "evaluate", None)
         self.rollout_move = getattr(hints, "rollout_move", None)
         self.rollout_limit = getattr(hints, "ROLLOUT_LIMIT", budget.rollout_limit)
+        self.tree_depth: int | None = getattr(hints, "TREE_DEPTH", None)
         self.root = Node(seat, None)
         # The protocol gives no player count; the first finished game found tells it, and until
         # then every seat's value is the same constant, so its size does not matter.
@@ -195,7 +198,7 @@ class Search:
             state = self.game.apply(state, mover, child.move)
             path.append(child)
             node = child
-            if fresh:
+            if fresh or (self.tree_depth is not None and len(path) > self.tree_depth):
                 break
         self.backpropagate(path, self.rollout(state))
 

@@ -8,6 +8,10 @@ generic behaviour for the rest:
 - `rollout_move(game, state, seat, moves, rng) -> Move`: the move a rollout plays, one of `moves`
   (the seat's legal moves, never empty); used instead of a uniformly random move.
 - `ROLLOUT_LIMIT: int`: the rollout length cap in actions for this game.
+- `TREE_DEPTH: int`: how many moves deep the search tree may grow (1: only the seat's own
+  moves, each valued by rollouts; the default has no cap). For a game where chance moves
+  between every pair of decisions and the budget is small, the deeper nodes mostly hold
+  the opponents' randomly expanded replies, which the rollout policy models better.
 
 A heuristic sees sampled states only (the search never holds the true state), so it cannot cheat.
 Nothing game-specific lives anywhere else in `bots/`.
