@@ -95,14 +95,19 @@ def _loop() -> None:
 
     while True:
         burst = _burst()
-        close_old_connections()  # as a request would: a connection past its age or broken is replaced
-        with framework.together():  # the burst's stream notices in one round trip
+        jobs = [(job, args) for job, args in burst if job is not _DRAINED]
+        try:
+            if jobs:  # a burst of `drain` markers alone needs no connection
+                _run(close_old_connections)  # as a request would: a connection past its age or broken is replaced
+                with framework.together():  # the burst's stream notices in one round trip
+                    for job, args in jobs:
+                        _run(job, args)
+        except Exception:  # a `together()` failed: the thread lives on, for the next burst
+            log.exception("after-commit burst of %d jobs failed", len(jobs))
+        finally:
             for job, args in burst:
-                if job is not _DRAINED:
-                    _run(job, args)
-        for job, args in burst:
-            if job is _DRAINED:
-                args[0].set()  # only now: the burst's notices have left
+                if job is _DRAINED:
+                    args[0].set()  # only now: the burst's notices have left
 
 
 def _burst() -> list[tuple[Callable[..., None], tuple]]:
@@ -117,7 +122,7 @@ def _burst() -> list[tuple[Callable[..., None], tuple]]:
     return burst
 
 
-def _run(job: Callable[..., None], args: tuple) -> None:
+def _run(job: Callable[..., None], args: tuple = ()) -> None:
     try:
         job(*args)
     except Exception:  # one effect's failure is logged; the next job still runs (and sweeps catch this one)

@@ -217,6 +217,29 @@ def test_jobs_run_in_order_and_one_failing_does_not_stop_the_next(settings):
     assert ran == [1, 2]
 
 
+def test_a_failure_outside_the_jobs_does_not_end_the_thread(monkeypatch, caplog):
+    """The connections' check before a burst failed (in the suite: a test without the database,
+    where pytest-django refuses it): the thread ended, and every later job waited forever. Now
+    the failure is logged and the burst's jobs still run."""
+    check = after_commit.close_old_connections
+    failures = iter([RuntimeError("the database is away")])
+
+    def fails_once():
+        failure = next(failures, None)
+        if failure is not None:
+            raise failure
+        check()
+
+    monkeypatch.setattr(after_commit, "close_old_connections", fails_once)
+    ran: list[int] = []
+    after_commit.soon(ran.append, 1)
+    assert after_commit.drain()
+    after_commit.soon(ran.append, 2)
+    assert after_commit.drain()
+    assert ran == [1, 2]
+    assert "after-commit job fails_once() failed" in caplog.text
+
+
 def test_without_the_thread_a_job_runs_at_once_in_the_caller(settings):
     settings.SCRAPYARD_AFTER_COMMIT_THREAD = False
     ran: list[str] = []
