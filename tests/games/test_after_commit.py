@@ -56,7 +56,7 @@ def test_by_default_a_moves_news_runs_on_the_thread_after_the_answer_and_the_tes
 
     monkeypatch.setattr(framework, "news", noted)
     assert after_commit.in_background()
-    game_id, mover, waiter, seat = terrafex_game()
+    game_id, mover, _, _ = terrafex_game()
     assert {name for _, _, name in told} == {"scrapyard-after-commit"}  # the creation's, the join's
     told.clear()
     answer = mover.submit(game_id, ahead(game_id, [7])[0][1], Game.objects.get(pk=game_id).seq)
