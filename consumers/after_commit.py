@@ -17,9 +17,16 @@ when the thread takes the next (a burst of moves under load) run as one burst, i
 consumer's `together()` (the stream notices leave in one Redis round trip:
 `announce.publishing_together`).
 
-With Celery's tasks eager (one process, no broker: the embedded default) or
-`SCRAPYARD_AFTER_COMMIT_THREAD` off (the tests), a job runs at once in the caller, as before:
-an eager task writes to the database, and SQLite takes one writer at a time.
+With `SCRAPYARD_AFTER_COMMIT_THREAD` off, or Celery's tasks eager, a job runs at once in the
+caller, as before: an eager task writes to the database, and SQLite takes one writer at a time.
+No deployment runs eager (`make run` and the deployments have workers): the tests that run the
+workers' tasks inline do (mail, the browser, competition), and `bench.competition`.
+
+The tests run this thread, as production does (tests/conftest.py): a request of the test client
+returns once the news of what it committed has run here (`drain`), where the test looks at its
+effects. Only a test inside one transaction (pytest-django's `db`) runs the news in the caller,
+when it runs the commit's callbacks itself: nothing it wrote is committed, so no other
+connection, this thread's among them, would see it.
 """
 
 from __future__ import annotations
@@ -88,14 +95,19 @@ def _loop() -> None:
 
     while True:
         burst = _burst()
-        close_old_connections()  # as a request would: a connection past its age or broken is replaced
-        with framework.together():  # the burst's stream notices in one round trip
+        jobs = [(job, args) for job, args in burst if job is not _DRAINED]
+        try:
+            if jobs:  # a burst of `drain` markers alone needs no connection
+                _run(close_old_connections)  # as a request would: a connection past its age or broken is replaced
+                with framework.together():  # the burst's stream notices in one round trip
+                    for job, args in jobs:
+                        _run(job, args)
+        except Exception:  # a `together()` failed: the thread lives on, for the next burst
+            log.exception("after-commit burst of %d jobs failed", len(jobs))
+        finally:
             for job, args in burst:
-                if job is not _DRAINED:
-                    _run(job, args)
-        for job, args in burst:
-            if job is _DRAINED:
-                args[0].set()  # only now: the burst's notices have left
+                if job is _DRAINED:
+                    args[0].set()  # only now: the burst's notices have left
 
 
 def _burst() -> list[tuple[Callable[..., None], tuple]]:
@@ -110,7 +122,7 @@ def _burst() -> list[tuple[Callable[..., None], tuple]]:
     return burst
 
 
-def _run(job: Callable[..., None], args: tuple) -> None:
+def _run(job: Callable[..., None], args: tuple = ()) -> None:
     try:
         job(*args)
     except Exception:  # one effect's failure is logged; the next job still runs (and sweeps catch this one)

@@ -19,9 +19,6 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 # shared suite runs it too (tests/rules/toy_race). Set before anything reads the catalogue; the
 # servers the worker tests start inherit it.
 os.environ["SCRAPYARD_EXTRA_RULES"] = "tests.rules.toy_race"
-# A move's after-commit effects run in the request, where a test can wait for them
-# (`consumers.after_commit`), in the servers the tests start too; the tests of that thread turn it on.
-os.environ.setdefault("SCRAPYARD_AFTER_COMMIT_THREAD", "0")
 
 
 def _let_test_flushes_truncate() -> None:
@@ -220,11 +217,68 @@ def _statements_unprepared_unless_a_test_asks(settings):
     settings.SCRAPYARD_DB_PREPARED_STATEMENTS = False
 
 
+def _requests_wait_for_their_news() -> None:
+    """A commit's news runs on the web process's after-commit thread, as in production
+    (`consumers.after_commit`): a request of the test client returns once the news of what it
+    committed has run (`drain`), where a test looks at its effects, as a client of a real server
+    sees them soon after the answer. The request itself has answered before the news ran, as in
+    production; only the test's next step waits."""
+    from django.test import Client
+
+    request = Client.request
+
+    def request_then_drain(self, **kwargs):
+        try:
+            return request(self, **kwargs)
+        finally:
+            _drained()
+
+    Client.request = request_then_drain
+
+
+_requests_wait_for_their_news()
+
+
+def _drained() -> None:
+    from consumers import after_commit
+
+    if not after_commit.drain(timeout=30):
+        pytest.fail("the after-commit thread did not finish its jobs within 30 s", pytrace=False)
+
+
 @pytest.fixture(autouse=True)
-def _after_commit_in_the_request(settings):
-    """The settings were read before this file set SCRAPYARD_AFTER_COMMIT_THREAD (pytest-django
-    sets Django up first): the effects of a commit run in the request, where a test sees them."""
-    settings.SCRAPYARD_AFTER_COMMIT_THREAD = False
+def _after_commit_news_drained():
+    """What a test queued for the after-commit thread has run before the test's database is
+    emptied, and before the next test."""
+    yield
+    _drained()
+
+
+@pytest.fixture
+def django_capture_on_commit_callbacks(django_capture_on_commit_callbacks):
+    """pytest-django's, with the news of the callbacks it runs (`execute=True`) drained on the
+    way out, where the test looks at their effects.
+
+    In a test inside one transaction (`django_db` without `transaction=True`) nothing is
+    committed, and the callbacks are run inside the test's transaction: no other connection, the
+    after-commit thread's among them, sees what the test wrote (and on SQLite the thread would
+    wait for the test's write lock). There, and only there, the news runs in the caller, on the
+    test's connection (`SCRAPYARD_AFTER_COMMIT_THREAD` off for the block). A test that commits
+    (`transaction=True`) runs it on the thread."""
+    from django.db import DEFAULT_DB_ALIAS, connections
+    from django.test import override_settings
+
+    @contextlib.contextmanager
+    def capture(*, using=DEFAULT_DB_ALIAS, execute=False):
+        uncommitted = execute and connections[using].in_atomic_block
+        with contextlib.ExitStack() as stack:
+            if uncommitted:
+                stack.enter_context(override_settings(SCRAPYARD_AFTER_COMMIT_THREAD=False))
+            callbacks = stack.enter_context(django_capture_on_commit_callbacks(using=using, execute=execute))
+            yield callbacks
+        _drained()
+
+    return capture
 
 
 @pytest.fixture(autouse=True)

@@ -28,18 +28,41 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def in_thread(settings, monkeypatch):
-    """The thread on, as in production; what it sends is noted here, and the receivers of mail and
-    hooks answer "nobody listens" (their work is theirs to test)."""
+def in_thread(monkeypatch):
+    """The thread (the suite's default, as in production); what it sends is noted here, and the
+    receivers of mail and hooks answer "nobody listens" (their work is theirs to test)."""
     from consumers import framework
 
-    settings.SCRAPYARD_AFTER_COMMIT_THREAD = True
     sent: list[tuple[str, tuple, str]] = []
     monkeypatch.setattr(dispatch, "send",
                         lambda name, args, **options: sent.append((name, args, threading.current_thread().name)))
     monkeypatch.setattr(framework, "listening", lambda consumer, game_id: False)
     yield sent
     assert after_commit.drain()
+
+
+def test_by_default_a_moves_news_runs_on_the_thread_after_the_answer_and_the_test_waits_for_it(monkeypatch):
+    """The suite runs the production path (issue 50): nothing here turns the thread on. A move's
+    news is told on the after-commit thread, not in the request, and the test client's request
+    returns once it has run (tests/conftest.py), so a test sees the news's effects at once."""
+    from consumers import framework
+
+    news = framework.news
+    told: list[tuple[int, int, str]] = []
+
+    def noted(game_id, seq=None, hints=None):
+        told.append((game_id, seq, threading.current_thread().name))
+        news(game_id, seq, hints)
+
+    monkeypatch.setattr(framework, "news", noted)
+    assert after_commit.in_background()
+    game_id, mover, _, _ = terrafex_game()
+    assert {name for _, _, name in told} == {"scrapyard-after-commit"}  # the creation's, the join's
+    told.clear()
+    answer = mover.submit(game_id, ahead(game_id, [7])[0][1], Game.objects.get(pk=game_id).seq)
+    assert answer.status_code == 201
+    assert told == [(game_id, answer.json()["game"]["seq"], "scrapyard-after-commit")]
+    assert threading.current_thread().name != "scrapyard-after-commit"
 
 
 def _their_move(game_id, mover, django_capture_on_commit_callbacks, picks=(7,)):
@@ -192,6 +215,29 @@ def test_jobs_run_in_order_and_one_failing_does_not_stop_the_next(settings):
     after_commit.soon(ran.append, 2)
     assert after_commit.drain()
     assert ran == [1, 2]
+
+
+def test_a_failure_outside_the_jobs_does_not_end_the_thread(monkeypatch, caplog):
+    """The connections' check before a burst failed (in the suite: a test without the database,
+    where pytest-django refuses it): the thread ended, and every later job waited forever. Now
+    the failure is logged and the burst's jobs still run."""
+    check = after_commit.close_old_connections
+    failures = iter([RuntimeError("the database is away")])
+
+    def fails_once():
+        failure = next(failures, None)
+        if failure is not None:
+            raise failure
+        check()
+
+    monkeypatch.setattr(after_commit, "close_old_connections", fails_once)
+    ran: list[int] = []
+    after_commit.soon(ran.append, 1)
+    assert after_commit.drain()
+    after_commit.soon(ran.append, 2)
+    assert after_commit.drain()
+    assert ran == [1, 2]
+    assert "after-commit job fails_once() failed" in caplog.text
 
 
 def test_without_the_thread_a_job_runs_at_once_in_the_caller(settings):
