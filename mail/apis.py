@@ -70,13 +70,18 @@ class MailScoped(ScopedApi):
 class MailSettingsApi(MailScoped):
     @operation("mailSettingsGet", summary="Your play-by-email settings", answer=MailSettings, auth="required", scope="account")
     def get(self, request):
-        return Response(services.settings_of(user=request.user))
+        return Response(_settings(request.user))
 
     @operation("mailSettingsUpdate", summary="Change your play-by-email settings", answer=MailSettings,
                request=MailSettingsUpdate, body=True, auth="required", scope="account", codes=["invalid_input"])
     def patch(self, request):
         services.settings_update(user=request.user, **validated(MailSettingsUpdate, request.data))
-        return Response(services.settings_of(user=request.user))
+        return Response(_settings(request.user))
+
+
+def _settings(user) -> dict:
+    """The account's mail settings and the command address its commands go to."""
+    return {**services.settings_of(user=user), "command_address": services.command_address(user.pk)}
 
 
 class MailInboundApi(MailScoped):

@@ -45,20 +45,6 @@ def address_of(*, user: Any, game_id: int) -> str:
     return reply_address(user.pk, game_id, seat)
 
 
-def address_rotate(*, user: Any, game_id: int) -> str:
-    """A new reply address for the caller's seat in the game; mail to the old one is not read
-    from now on (it is answered, to the account only, with the new one: `rotation`)."""
-    from mail.services.rotation import seat_address_replace
-
-    game = selectors.game_for(game_id=game_id, user=user)  # a private game is hidden from a stranger
-    seat = selectors.seat_of(game=game, user=user)
-    if seat is None:
-        raise errors.NotAPlayer(msg("you have no seat in game {game_id}", game_id=game_id))
-    reply_address(user.pk, game_id, seat)
-    seat_address_replace(SeatAddress.objects.get(user=user, game_id=game_id, seat=seat))
-    return reply_address(user.pk, game_id, seat)
-
-
 def new_token() -> str:
     return _new_token()
 

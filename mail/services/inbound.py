@@ -120,7 +120,7 @@ def recipient_allowed(address: str, at: dt.datetime | None = None) -> bool:
     as a sender's, counted per account whatever the senders claim)."""
     user_id = _owner(address)
     if user_id is None and rotation.retired(address) is not None:
-        return rotation.retired_allowed(address, at)
+        return rotation.retired_allowed(address, at, SENDER_WINDOW)
     return True if user_id is None else account_allowed(user_id, at)
 
 

@@ -62,11 +62,8 @@ def settings_update(*, user: Any, cadence: str | None = None, games: dict[str, s
 
 
 def settings_of(*, user: Any) -> dict[str, Any]:
-    from mail.services.addresses import command_address  # addresses reads preferences
-
     preference = preference_of(user.pk)
     return {
-        "command_address": command_address(user.pk),
         "cadence": preference.cadence,
         "games": preference.game_cadence,
         "time_zone": preference.time_zone,

@@ -1,6 +1,6 @@
 """Replacing an account's mail addresses when one leaked: its command address and, with it, every
 seat's reply address (`addresses_replace`: the account page, `new address` by proven mail, the
-API), or one seat's reply address alone (`addresses.address_rotate`).
+API), or one seat's reply address alone (`address_rotate`).
 
 Why all of them together: a leak is a mail that reached someone else (forwarded, quoted on a
 forum). An answer to a command carries the command address, and `games` lists every game's reply
@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts import selectors as account_selectors
-from games import time_controls
+from games import errors, selectors, time_controls
 from mail import compose
 from mail.language import speaking
 from mail.models import Inbound, Preference, RetiredAddress, SeatAddress
@@ -38,6 +38,7 @@ from mail.services.addresses import (
 )
 from mail.services.outbound import ADDRESSES_REPLACED, ANSWER, PROVEN_ANSWER, outgoing_make
 from mail.services.preferences import address_verified, preference_of
+from rules.words import msg
 
 ADDRESS_REPLACED = "address_replaced"  # the code of a mail to a replaced address
 ADDRESS_NEW = "address_new"  # the code of a `new address` command done
@@ -100,6 +101,18 @@ def _replaced_notice_mail(user_id: int, via: str, result: dict[str, Any], when: 
     return compose.Mail(_("Scrapyard: your mail addresses were replaced"), "\n".join(body) + "\n", compose.as_html(body))
 
 
+def address_rotate(*, user: Any, game_id: int) -> str:
+    """A new reply address for the caller's seat in the game; mail to the old one is not read
+    from now on (it is answered, to the account only, with the new one: `rotation`)."""
+    game = selectors.game_for(game_id=game_id, user=user)  # a private game is hidden from a stranger
+    seat = selectors.seat_of(game=game, user=user)
+    if seat is None:
+        raise errors.NotAPlayer(msg("you have no seat in game {game_id}", game_id=game_id))
+    reply_address(user.pk, game_id, seat)
+    seat_address_replace(SeatAddress.objects.get(user=user, game_id=game_id, seat=seat))
+    return reply_address(user.pk, game_id, seat)
+
+
 def seat_address_replace(seat: SeatAddress) -> str:
     """A new token for the seat's reply address; the old address is kept as replaced."""
     _retire(reply_address(seat.user_id, seat.game_id, seat.seat), seat.user_id, seat.game_id, seat.seat)
@@ -124,14 +137,13 @@ def retired(address: str) -> RetiredAddress | None:
     return RetiredAddress.objects.filter(address=_local(address)).first()
 
 
-def retired_allowed(address: str, at: dt.datetime | None = None) -> bool:
+def retired_allowed(address: str, at: dt.datetime | None, window: dt.timedelta) -> bool:
     """Whether more mail to this replaced address may come in now: as many as a sender may send
-    in the window, counted per address and apart from the account's own limit (a flood to a
-    leaked old address must not lock its owner out of the new ones)."""
-    from mail.services.inbound import SENDER_WINDOW
-
+    in the `window` (the gateway's, given by `inbound`), counted per address and apart from the
+    account's own limit (a flood to a leaked old address must not lock its owner out of the new
+    ones)."""
     at = at or time_controls.now()
-    recent = Inbound.objects.filter(recipient=(address or "").lower()[:254], received_at__gte=at - SENDER_WINDOW).count()
+    recent = Inbound.objects.filter(recipient=(address or "").lower()[:254], received_at__gte=at - window).count()
     return recent < settings.SCRAPYARD_MAIL_SENDER_LIMIT
 
 
