@@ -34,6 +34,9 @@ def _play_out(game_id: int, players) -> dict:
     pytest.fail("the race did not end")
 
 
+# Each move's notice wakes the feed, which then tells what changed: on the embedded default only its
+# re-check wakes it, and a game played out between two re-checks is told as it ends.
+@pytest.mark.redis
 @override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=0.2)
 def test_the_feed_tells_an_account_its_games_start_its_turns_and_the_end():
     alice, bob = register(), register()

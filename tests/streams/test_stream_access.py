@@ -47,6 +47,9 @@ def _has_full(kind):
     return lambda text: any(item.get("type") == "game_full" for item in _all(text, kind))
 
 
+# Needs a state item after each move (each move's notice): on the embedded default a re-check sends
+# the moves since the last one together, with one state after the last, which the read stops before.
+@pytest.mark.redis
 @pytest.mark.parametrize("kind", [SSE, NDJSON])
 def test_a_stream_opened_in_a_seat_shows_the_next_occupant_nothing_secret_after_its_caller_leaves(kind):
     host, bob, carol, dave = register(), register(), register(), register()
