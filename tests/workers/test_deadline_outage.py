@@ -44,7 +44,7 @@ def own_redis(start_worker, tmp_path):
 
 
 def test_deadlines_due_during_a_redis_outage_fire_within_seconds_of_its_return_and_once(start_worker, own_redis):
-    start_worker("clock", concurrency=2, queues="deadlines", REDIS_URL=own_redis.url,
+    worker = start_worker("clock", concurrency=2, queues="deadlines", REDIS_URL=own_redis.url,
                  SCRAPYARD_CLOCKS_RESEND="30")  # the deployment's resend, not the tests' quick one
     time.sleep(2)  # beat's first sweeps: the worker is consuming
     # Deadlines before the outage, all through it, and after it.
@@ -60,7 +60,11 @@ def test_deadlines_due_during_a_redis_outage_fire_within_seconds_of_its_return_a
         """every game has its timeout"""
         return not Game.objects.filter(pk__in=[game.pk for game, _ in games]).exclude(status="finished").exists()
 
-    wait_for(every_game_timed_out, 90, 0.5)
+    try:
+        wait_for(every_game_timed_out, 90, 0.5)
+    except BaseException:
+        print(worker.text()[-20000:])  # what the worker and its beat did, beside the failure
+        raise
     late = []
     for game, due_at in games:
         timeouts = list(Event.objects.filter(game=game, kind="timeout"))
