@@ -99,3 +99,22 @@ def test_every_games_moves_read_in_dutch_and_as_the_notation_in_english(rules_id
         kinds |= {move["type"] for move in moves}
         state = game.apply(state, seat, rng.choice(moves))
     assert len(kinds) >= 2
+
+
+def test_a_what_if_line_reads_in_dutch_beside_its_notation():
+    """The conditional moves' page: the moves to pick from, and a queued line's moves, in the
+    reader's words; the notation as it was."""
+    game_id, seated = start_game("terrafex", 2)
+    waiter = seated[1 - _get(seated[0], f"/api/games/{game_id}/")["to_act"][0]]
+    preview = waiter.client.post(f"/api/games/{game_id}/conditionals/preview/", {"moves": []}, format="json", **DUTCH).json()
+    told = dict(zip(preview["notation"], preview["words"], strict=True))
+    assert told["fire small"] == "vuur klein" and all(said != notation for notation, said in told.items())
+    english = waiter.post(f"/api/games/{game_id}/conditionals/preview/", {"moves": []}).json()
+    assert english["words"] == english["notation"] == preview["notation"]
+    theirs = preview["moves"][preview["notation"].index("fire small")]
+    after = waiter.client.post(f"/api/games/{game_id}/conditionals/preview/", {"moves": [theirs]}, format="json", **DUTCH).json()
+    mine = after["moves"][0]
+    assert waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": [theirs, mine]}).status_code == 201
+    line = _get(waiter, f"/api/games/{game_id}/conditionals/", **DUTCH)["lines"][0]
+    assert [(step["text"], step["words"]) for step in line["moves"]] == [
+        ("fire small", "vuur klein"), (after["notation"][0], after["words"][0])]
