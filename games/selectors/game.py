@@ -153,7 +153,7 @@ def move_words(notation: list[str]) -> list[str]:
     """Each move described in the reader's language: the rules write a move's notation in words
     (`rules.words`) whose English is the notation itself, so an English reader reads the notation,
     and another reader its words (a reply by mail still types the notation)."""
-    return [words.translated(text) for text in notation]
+    return words.translated(list(notation))  # one look at the language for the whole list
 
 
 def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]:
