@@ -160,6 +160,8 @@ def test_a_dutch_mail_describes_each_move_in_dutch_and_keeps_the_notation_a_repl
     assert notation.startswith("roll ") and described.startswith("worp ") and described.endswith(")"), listed[0]
     send_reply(gateway, f"{mover}@players.example", started["Reply-To"], notation, answering=started)
     assert Inbound.objects.get().code == "played"
+    answered = " ".join(text_of(sink.to(f"{mover}@players.example")[-1]).split())
+    assert f"Gespeeld in partij {game_id}: {described[:-1]} ({notation}) (zet " in answered, answered
     told = text_of(sink.to(f"{other}@players.example")[-1])
     assert f"{described[:-1]} ({notation})" in " ".join(told.split()), told
 
