@@ -118,3 +118,14 @@ def test_a_what_if_line_reads_in_dutch_beside_its_notation():
     line = _get(waiter, f"/api/games/{game_id}/conditionals/", **DUTCH)["lines"][0]
     assert [(step["text"], step["words"]) for step in line["moves"]] == [
         ("fire small", "vuur klein"), (after["notation"][0], after["words"][0])]
+
+
+def test_a_split_glacier_reads_as_its_notation_in_english_and_in_dutch_words():
+    from rules.terrafex import moves
+
+    split = {"type": "glacier", "from": [1, 3], "dir": "E", "place": [
+        {"to": [2, 3], "size": "S", "place": [{"to": [3, 3], "size": "S"}]}, {"to": [2, 4], "size": "M"}]}
+    described = moves.describe(split)
+    assert described == "glacier 1,3 east then small to 2,3 [small to 3,3] and medium to 2,4"
+    with translation.override("nl"):
+        assert words.translated(described) == "gletsjer 1,3 naar het oosten, dan klein naar 2,3 [klein naar 3,3] en middel naar 2,4"
