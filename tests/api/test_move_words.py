@@ -129,3 +129,19 @@ def test_a_split_glacier_reads_as_its_notation_in_english_and_in_dutch_words():
     assert described == "glacier 1,3 east then small to 2,3 [small to 3,3] and medium to 2,4"
     with translation.override("nl"):
         assert words.translated(described) == "gletsjer 1,3 naar het oosten, dan klein naar 2,3 [klein naar 3,3] en middel naar 2,4"
+
+
+def test_the_table_page_renders_the_log_in_the_readers_words_with_the_notation_as_title():
+    """The page as the server renders it, before its script reads the log again: the same lines."""
+    from django.test import Client
+
+    from tests.i18n.test_languages import PASSWORD
+
+    game_id, seated = start_game("terrafex", 2)
+    _play(seated, game_id, lambda moves: next(m for m in moves if m["type"] == "fire" and m["size"] == "S"))
+    page = Client()
+    assert page.login(username=seated[0].username, password=PASSWORD)
+    dutch = page.get(f"/games/{game_id}/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert 'title="fire small">' in dutch and ": vuur klein</li>" in dutch
+    english = Client().get(f"/games/{game_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert ": fire small</li>" in english and 'title="fire small"' not in english
