@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from apikit.schema import operation
 from apikit.views import ScopedApi, validated
-from games import services, store
+from games import services, store, words
 from games.apis import invitation_of
 from games.models import ConditionalLine
 from games.services.conditionals import MAX_MOVES
@@ -23,6 +23,7 @@ class ConditionalMove(serializers.Serializer):
     seat = serializers.IntegerField(help_text="who plays it: the opponent's seat for a condition, yours for a reply")
     move = serializers.DictField(help_text="the move, in the game's canonical form")
     text = serializers.CharField(allow_null=True, help_text="the move in the game's notation")
+    words = serializers.CharField(allow_null=True, help_text="the move described in the reader's language")
 
 
 class ConditionalLineAnswer(serializers.Serializer):
@@ -83,6 +84,7 @@ class ConditionalPreview(serializers.Serializer):
     to_act = serializers.IntegerField(allow_null=True, help_text="who would act next on the line; null if nobody")
     moves = serializers.ListField(child=serializers.DictField(), help_text="that seat's legal moves there")
     notation = serializers.ListField(child=serializers.CharField(), help_text="the same moves in notation")
+    words = serializers.ListField(child=serializers.CharField(), help_text="the same moves described in the reader's language")
     view = serializers.DictField(help_text="the position there, as your seat would see it")
     board = serializers.CharField(help_text="the position there, as text")
 
@@ -151,5 +153,5 @@ def _described(line: ConditionalLine, start: Any = None) -> list[dict[str, Any]]
                 state = game_rules.apply(state, step["seat"], step["move"])
             except RulesError:
                 state = None  # no longer legal: the next look at the line drops it
-        described.append({**step, "text": text})
+        described.append({**step, "text": text, "words": None if text is None else words.translated(text)})
     return described

@@ -206,6 +206,10 @@ class LegalMoves(serializers.Serializer):
     notation = serializers.ListField(
         child=serializers.CharField(), help_text="each move's human notation, in the same order (unique per move)"
     )
+    words = serializers.ListField(
+        child=serializers.CharField(), help_text="each move described in the reader's language (Accept-Language), in "
+                                                 "the same order: to show a person; in English the notation itself"
+    )
 
 
 class EventAnswer(serializers.Serializer):
@@ -217,7 +221,11 @@ class EventAnswer(serializers.Serializer):
     hash = serializers.CharField()
     prev_hash = serializers.CharField()
     private_digest = serializers.CharField(allow_blank=True, allow_null=True)
-    text = serializers.CharField(required=False, help_text="with ?notation=true: the event in words")
+    text = serializers.CharField(required=False, help_text="with ?notation=true: the event in words, in the reader's "
+                                                           "language (Accept-Language)")
+    notation = serializers.CharField(required=False, allow_null=True,
+                                     help_text="with ?notation=true: a move's notation, as a reply types it (null for "
+                                               "an event that is no move, or a move you may not see)")
 
 
 class GameAfterMove(serializers.Serializer):
@@ -233,6 +241,7 @@ class GameAfterMove(serializers.Serializer):
                                   help_text="your legal moves now: where you still have to act (a simultaneous step, "
                                             "a turn of several actions); none when it is not your turn")
     notation = serializers.ListField(child=serializers.CharField(), help_text="each move's human notation, in order")
+    words = serializers.ListField(child=serializers.CharField(), help_text="each move described in the reader's language, in order")
 
 
 class MoveAnswer(EventAnswer):

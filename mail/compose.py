@@ -96,12 +96,27 @@ def history(events: list[dict[str, Any]], game: dict[str, Any]) -> list[str]:
     lines = []
     for event in events:
         who = f"{names.get(event['seat']) or _('seat %(seat)s') % {'seat': event['seat']}}: " if event["seat"] is not None else ""
-        lines.append(wrap(f"  {event['seq']:>4}. {who}{event['text']}", " " * 8))
+        lines.append(wrap(f"  {event['seq']:>4}. {who}{told_with_notation(event['text'], event.get('notation'))}", " " * 8))
     return lines
 
 
-def numbered(notation: list[str]) -> list[str]:
-    shown = [wrap(f"  {number:>3}. {text}", " " * 7) for number, text in enumerate(notation[:MOVES_LISTED], start=1)]
+def told_with_notation(said: str, notation: str | None) -> str:
+    """A move in the reader's words, its notation after it where that reads otherwise (English
+    words are the notation itself)."""
+    return said if not notation or notation == said else f"{said} ({notation})"
+
+
+def with_words(notation: str, said: str | None) -> str:
+    """A listed move: its notation, what a reply types, then its words where they read otherwise."""
+    return notation if not said or said == notation else f"{notation}  ({said})"
+
+
+def numbered(notation: list[str], said: list[str] | None = None) -> list[str]:
+    """The legal moves, numbered, in notation, each with its words in the reader's language
+    (`said`, in the same order) where they differ."""
+    said = said or [None] * len(notation)
+    shown = [wrap(f"  {number:>3}. {with_words(text, words_of)}", " " * 7)
+             for number, (text, words_of) in enumerate(zip(notation[:MOVES_LISTED], said), start=1)]
     if len(notation) > MOVES_LISTED:
         shown.append(wrap("  " + _("... and %(count)s more: reply with a move's notation to play one of them.")
                           % {"count": len(notation) - MOVES_LISTED}))
@@ -176,7 +191,7 @@ def your_turn(ctx: dict[str, Any]) -> Mail:
     ]
     if ctx["events"]:
         lines += [_("Since your last move:"), *history(ctx["events"], game), ""]
-    lines += [_("Your legal moves:"), *numbered(ctx["notation"]), ""]
+    lines += [_("Your legal moves:"), *numbered(ctx["notation"], ctx.get("words")), ""]
     lines.append(_("Your deadline: %(when)s") % {"when": local_time(ctx["deadline"], ctx["time_zone"])})
     lines.append("")
     lines += how_to_reply(ctx["seq"])
@@ -205,7 +220,7 @@ def proposal(ctx: dict[str, Any]) -> Mail:
     if ctx["events"]:
         lines += [_("Since your last move:"), *history(ctx["events"], game), ""]
     if ctx["notation"]:
-        lines += [_("Your legal moves:"), *numbered(ctx["notation"]), "", *how_to_reply(ctx["seq"])]
+        lines += [_("Your legal moves:"), *numbered(ctx["notation"], ctx.get("words")), "", *how_to_reply(ctx["seq"])]
     lines += footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", ""))
     return Mail(thread_subject(game), "\n".join(lines) + "\n", as_html(lines))
 
@@ -218,7 +233,7 @@ def deadline_warning(ctx: dict[str, Any]) -> Mail:
         "",
         *board_lines(ctx),
         _("Your legal moves:"),
-        *numbered(ctx["notation"]),
+        *numbered(ctx["notation"], ctx.get("words")),
         "",
         *how_to_reply(ctx["seq"]),
         *footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", "")),
@@ -236,7 +251,7 @@ def game_started(ctx: dict[str, Any]) -> Mail:
         *board_lines(ctx),
     ]
     if ctx["notation"]:  # the first mover's one mail: the start and the moves together
-        lines += [_("It is your turn: your legal moves:"), *numbered(ctx["notation"]), ""]
+        lines += [_("It is your turn: your legal moves:"), *numbered(ctx["notation"], ctx.get("words")), ""]
         if ctx.get("deadline"):
             lines += [_("Your deadline: %(when)s") % {"when": local_time(ctx["deadline"], ctx["time_zone"])}, ""]
         lines += how_to_reply(ctx["seq"])
@@ -274,7 +289,7 @@ def answer(ctx: dict[str, Any]) -> Mail:
     if ctx.get("board"):
         lines += board_lines(ctx)
     if ctx.get("notation"):
-        lines += [_("Your legal moves now:"), *numbered(ctx["notation"]), "", *how_to_reply(ctx["seq"])]
+        lines += [_("Your legal moves now:"), *numbered(ctx["notation"], ctx.get("words")), "", *how_to_reply(ctx["seq"])]
     elif ctx.get("game", {}).get("status") == "finished":
         how = words.translated(presentation.end_words(ctx.get("presentation") or {}, ctx["game"].get("result")))
         lines.append(_("Game %(id)s is over (%(how)s): nothing more can be played in it.") % {"id": ctx["game"]["id"], "how": how})

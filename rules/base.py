@@ -255,7 +255,9 @@ class Rules(ABC):
 
     def describe_move(self, state: State, seat: int, move: Move) -> str:
         """A short human notation of a legal move, one line ("move to 0,6"); distinct for each
-        of the seat's legal moves. The default names the fields (`rules.notation`)."""
+        of the seat's legal moves. The default names the fields (`rules.notation`). A game may
+        write it with `msg` (`rules.words`) whose English is the notation: a reader of another
+        language then reads the move in their words, and still types the notation."""
         return notation.fields_text(move)
 
     def parse_move(self, state: State, seat: int, text: str) -> Move:

@@ -7,6 +7,10 @@ is written with commas (`3,-1`), a list of names with `+`. A game whose players 
 notation (board coordinates, arrows) overrides `describe_move`; `parse_move` needs no override,
 since it reads a text by matching it against the descriptions of the seat's legal moves.
 
+A game may write its notation with `msg` (`rules.words`), each template's English the notation
+itself: the matcher reads the English, and a reader of another language reads the move in their
+words ("fire small" is "vuur klein" to a Dutch reader, who still types "fire small").
+
 A description may open with context that the player need not type back, ended by a colon:
 "roll 4: to 3,5" is read from "roll 4: to 3,5" or from "to 3,5".
 """

@@ -404,7 +404,7 @@ async def _game_state(caller: Caller, state: dict[str, Any], game: Any) -> dict[
         if legal is None or legal["seq"] != state["seq"]:
             return None
     else:
-        legal = {"seq": state["seq"], "seat": seat, "moves": [], "notation": []}  # as /legal-moves/ says it
+        legal = {"seq": state["seq"], "seat": seat, "moves": [], "notation": [], "words": []}  # as /legal-moves/ says it
     return {"type": "game_state", **state, "legal_moves": legal}
 
 

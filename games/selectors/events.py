@@ -15,7 +15,9 @@ from rules.words import msg
 
 def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = False) -> list[dict[str, Any]]:
     """The log after `after` as the caller may see it; with `notation`, each event also has
-    `text`, its human notation (a move in the rules' own, `describe_move`)."""
+    `text`, the event in the reader's words (a move described in them), and `notation`, a move's
+    notation as a reply types it (the rules' `describe_move`; None for an event that is no move
+    the caller may see)."""
     seat = seat_of(game=game, user=user)
     everything = game.status == GameStatus.FINISHED
     events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
@@ -31,35 +33,37 @@ def _with_texts(game: Game, events: list[Event], seat: int | None, everything: b
     state = store.state_at(game, events[0].seq - 1) if events and events[0].seq > 1 else None
     told = []
     for event in events:
-        text = words.translated(_event_text(game_rules, state, event, seat, everything))  # the reader's language
-        told.append({**event_visible(event, seat, everything), "text": text})
+        text, notation = _event_text(game_rules, state, event, seat, everything)
+        told.append({**event_visible(event, seat, everything), "text": words.translated(text), "notation": notation})
         state = store.fold_event(
             game_rules, game.seed, state, event.kind, event.seat, event.payload, earlier=lambda seq: store.state_at(game, seq)
         )
     return told
 
 
-def _event_text(game_rules: Any, state: Any, event: Event, seat: int | None, everything: bool) -> str:
+def _event_text(game_rules: Any, state: Any, event: Event, seat: int | None, everything: bool) -> tuple[str, str | None]:
+    """The event in words (`rules.words`: English, to be translated), and a move's notation where
+    the seat may see the move (the same text in English: the rules write a move's words so)."""
     payload = event.payload
     if event.kind == EventKind.CREATED:
-        return msg("game created")
+        return msg("game created"), None
     if event.kind == EventKind.SYSTEM:
-        return _system_text(payload)
+        return _system_text(payload), None
     public_move = (event.public_payload or {}).get("move")
     shown = everything or (seat is not None and event.seat == seat) or payload == event.public_payload or (
         # a public copy that adds to the move (a tile it drew, shown to all) hides nothing of it
         isinstance(public_move, dict) and isinstance(payload.get("move"), dict) and public_move.items() >= payload["move"].items()
     )
     if not shown:
-        return msg("chose in secret")
+        return msg("chose in secret"), None
     move = payload.get("move")  # an event's payload holds the move and what came of it
     if not isinstance(move, dict):
-        return msg("timeout: forfeit") if payload.get("forfeit") else msg("timeout")
+        return (msg("timeout: forfeit") if payload.get("forfeit") else msg("timeout")), None
     try:
         text = game_rules.describe_move(state, event.seat, move)
     except Exception:  # a move as stored that the notation does not read back: its fields say enough
         text = _fields_text(move)
-    return msg("timeout: {move}", move=text) if event.kind == EventKind.TIMEOUT else text
+    return (msg("timeout: {move}", move=text) if event.kind == EventKind.TIMEOUT else text), str(text)
 
 
 def _fields_text(move: dict[str, Any]) -> str:

@@ -143,9 +143,17 @@ def legal_moves_for(*, game: Game, user: Any) -> dict[str, Any]:
     if seat is None:
         raise errors.NotAPlayer(msg("you have no seat in game {pk}", pk=game.pk))
     if seat not in game.to_act:
-        return {"seq": game.seq, "seat": seat, "moves": [], "notation": []}
+        return {"seq": game.seq, "seat": seat, "moves": [], "notation": [], "words": []}
     shown = seen(game=game, seat=seat)
-    return {"seq": game.seq, "seat": seat, "moves": shown["moves"], "notation": shown["notation"]}
+    return {"seq": game.seq, "seat": seat, "moves": shown["moves"], "notation": shown["notation"],
+            "words": move_words(shown["notation"])}
+
+
+def move_words(notation: list[str]) -> list[str]:
+    """Each move described in the reader's language: the rules write a move's notation in words
+    (`rules.words`) whose English is the notation itself, so an English reader reads the notation,
+    and another reader its words (a reply by mail still types the notation)."""
+    return words.translated(list(notation))  # one look at the language for the whole list
 
 
 def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]:
@@ -171,6 +179,7 @@ def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]
             "view": shown["view"],
             "moves": shown["moves"],
             "notation": shown["notation"],
+            "words": move_words(shown["notation"]),
         },
     }
 

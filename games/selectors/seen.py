@@ -41,7 +41,7 @@ from games.selectors.life import life_facts
 
 logger = logging.getLogger(__name__)
 
-SHAPE = 2  # what an entry holds; a change of it is a change of every key
+SHAPE = 3  # what an entry holds; a change of it is a change of every key (3: notation kept with its words)
 
 
 def seen(*, game: Game, seat: int | None, new: bool = False) -> dict[str, Any]:

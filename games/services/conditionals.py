@@ -141,11 +141,13 @@ def conditional_preview(*, game_id: int, user: Any, moves: list[Any], invitation
     acting = game_rules.to_act(state)
     mover = acting[0] if len(acting) == 1 and game_rules.outcome(state) is None else None
     legal = game_rules.legal_moves(state, mover) if mover is not None else []
+    notation = [game_rules.describe_move(state, mover, move) for move in legal]
     return {
         "line": line,
         "to_act": mover,
         "moves": legal,
-        "notation": [game_rules.describe_move(state, mover, move) for move in legal],
+        "notation": notation,
+        "words": selectors.move_words(notation),
         "view": game_rules.view(state, seat),
         "board": game_rules.render_text(state, seat),
     }

@@ -140,6 +140,7 @@ def seat_context(user: Any, game: Any, preference: Preference) -> dict[str, Any]
         "presentation": selectors.game_detail(game=game, user=user)["presentation"],
         "events": selectors.events_since_own_move(game=game, user=user),
         "notation": legal["notation"],
+        "words": legal["words"],  # the same moves in the recipient's words
         "deadline": min(own) if own else None,
         "time_zone": preference.time_zone,
         "seed": game.seed if game.status == "finished" else None,

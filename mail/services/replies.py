@@ -195,8 +195,7 @@ def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Prefe
             _answer(inbound, account, preference, code, said, fresh)
             return code, detail
         game = selectors.game_get(game_id=game.pk)
-        played.append(next((e["text"] for e in selectors.events_visible(game=game, user=user, after=event_seq - 1, notation=True)
-                            if e["seq"] == event_seq), spec) + " " + _("(move %(seq)s)") % {"seq": event_seq})
+        played.append(_move_played(game, user, event_seq, spec))
         guard = game.seq  # the next action of the turn is played in the position this one made
     _answer(inbound, account, preference, "played", _played_words(game.pk, played).strip(), game)
     return "played", "; ".join(played)[:500]
@@ -213,6 +212,15 @@ def _move_one(inbound: Inbound, game: Any, user: Any, spec: str, guard: int, ind
     key = f"mail-{inbound.pk}" if index == 0 else f"mail-{inbound.pk}-{index}"
     submitted = services.move_submit(game_id=game.pk, user=user, move=move, expected_seq=guard, idempotency_key=key)
     return submitted.event.seq
+
+
+def _move_played(game: Any, user: Any, event_seq: int, spec: str) -> str:
+    """The move a reply played, in the reader's words with its notation beside them where they
+    read otherwise, and its place in the log: "vuur klein (fire small) (zet 5)"."""
+    event = next((e for e in selectors.events_visible(game=game, user=user, after=event_seq - 1, notation=True)
+                  if e["seq"] == event_seq), None)
+    told = compose.told_with_notation(event["text"], event["notation"]) if event else spec
+    return told + " " + _("(move %(seq)s)") % {"seq": event_seq}
 
 
 def _played_words(game_id: int, played: list[str]) -> str:

@@ -67,6 +67,8 @@ def locate(destination: Any) -> int | None:
 
 def describe(roll: int | None, move: Move) -> str:
     """The notation: the roll as context, then where the token ends ("roll 4: to 3,5", "roll 0:
-    stay"); a reply may leave the roll out."""
-    where = "stay" if move["type"] == "stay" else f"to {value_text(move['to'])}"
-    return f"roll {roll}: {where}"
+    stay"); a reply may leave the roll out. In the words of `rules.words`: the same text in
+    English, another reader's words in theirs (a reply still types the English)."""
+    if move["type"] == "stay":
+        return msg("roll {roll}: stay", roll=roll)
+    return msg("roll {roll}: to {to}", roll=roll, to=value_text(move["to"]))

@@ -40,16 +40,22 @@ def entry_field(state: State, move: Move) -> str:
     return entry
 
 
+# A move's words: each template's English is the notation a reply types, so the one text serves
+# both; another reader reads it translated (`rules.words`), and types the English. Corners,
+# sides, entries and resources keep their letters, as the text board writes them.
 _NOTATION = {
-    "place": lambda move: f"place ship {move['corner']}",
-    "produce": lambda move: f"produce {move['choice']} at {value_text(move['at'])}",
-    "convert": lambda move: f"convert at {value_text(move['at'])}",
-    "step": lambda move: f"step {move['dir']}",
-    "reenter": lambda move: f"reenter at {move['entry']}",
-    "retrieve": lambda move: "retrieve asteroid",
-    "recycle": lambda move: "recycle section",
-    "connect": lambda move: f"connect at {value_text(move['at'])} turned {move['rotation']}",
-    "push": lambda move: f"push in at {move['entry']}",
+    "place": lambda move: msg("place ship {corner}", corner=move["corner"]),
+    "produce": lambda move: msg("produce {choice} at {at}", choice=move["choice"], at=value_text(move["at"])),
+    "convert": lambda move: msg("convert at {at}", at=value_text(move["at"])),
+    "step": lambda move: msg("step {dir}", dir=move["dir"]),
+    "reenter": lambda move: msg("reenter at {entry}", entry=move["entry"]),
+    "retrieve": lambda move: msg("retrieve asteroid"),
+    "recycle": lambda move: msg("recycle section"),
+    "connect": lambda move: msg("connect at {at} turned {rotation}", at=value_text(move["at"]), rotation=move["rotation"]),
+    "push": lambda move: msg("push in at {entry}", entry=move["entry"]),
+    "buy_steps": lambda move: msg("buy steps"),
+    "end_move": lambda move: msg("end move"),
+    "end_resources": lambda move: msg("end resources"),
 }
 
 

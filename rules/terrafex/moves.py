@@ -12,7 +12,7 @@ from rules.errors import IllegalMove, MalformedMove
 from rules.notation import fields_text, value_text
 from rules.terrafex.board import coords, square_at
 from rules.terrafex.data import COLS, DIRECTIONS, ROWS, SIZE_BY_NAME, SIZE_NAMES
-from rules.words import msg
+from rules.words import Message, msg
 
 
 class Placement(NamedTuple):
@@ -95,35 +95,52 @@ def placement_json(placement: Placement) -> dict[str, Any]:
     return data
 
 
-_WAY = {"N": "north", "E": "east", "S": "south", "W": "west"}
-_SIZE_WORD = {"S": "small", "M": "medium", "L": "large"}
+# A move's words: each template's English is the notation a reply types, so the one text serves
+# both; another reader reads it translated (`rules.words`), and types the English.
+_WAY = {"N": msg("north"), "E": msg("east"), "S": msg("south"), "W": msg("west")}
+_SIZE_WORD = {"S": msg("small"), "M": msg("medium"), "L": msg("large")}
+_ACTION_WORDS = {
+    ("forest", "grow"): lambda square: msg("forest grow {square}", square=square),
+    ("forest", "spread"): lambda square: msg("forest spread to {square}", square=square),
+    ("mountain", "start"): lambda square: msg("mountain start {square}", square=square),
+    ("mountain", "grow"): lambda square: msg("mountain grow {square}", square=square),
+}
 
 
 def _placements_text(place: list[dict[str, Any]]) -> str:
     """Where a split glacier's pieces go, nested splits in brackets."""
     parts = []
     for item in place:
-        text = f"{_SIZE_WORD[item['size']]} to {value_text(item['to'])}"
+        text = msg("{size} to {square}", size=_SIZE_WORD[item["size"]], square=value_text(item["to"]))
         if item.get("place") is not None:
-            text += f" [{_placements_text(item['place'])}]"
+            # words on either side, none of its own: no sentence to translate
+            text = Message("{placed} [{within}]", placed=text, within=_placements_text(item["place"]))
         parts.append(text)
-    return " and ".join(parts)
+    if not parts:
+        return ""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = msg("{first} and {second}", first=joined, second=part)
+    return joined
 
 
 def describe(move: dict[str, Any]) -> str:
     """The notation, squares as row,col like the text board: "forest grow 2,3", "mountain start
     0,0", "fire small", "place fire 4,4", "glacier 1,3 east", "glacier 1,3 east then small to
-    2,3 and medium to 2,4" (where a split glacier's pieces go)."""
+    2,3 and medium to 2,4" (where a split glacier's pieces go); in the words of `rules.words`, the
+    same text in English."""
     kind = move["type"]
     if kind in ("forest", "mountain"):
-        square = move.get("at", move.get("to"))
-        spread = " to" if move["action"] == "spread" else ""
-        return f"{kind} {move['action']}{spread} {value_text(square)}"
+        square = value_text(move.get("at", move.get("to")))
+        write = _ACTION_WORDS.get((kind, move["action"]))
+        return write(square) if write else fields_text(move)
     if kind == "fire":
-        return f"fire {_SIZE_WORD[move['size']]}"
+        return msg("fire {size}", size=_SIZE_WORD[move["size"]])
     if kind == "place_fire":
-        return f"place fire {value_text(move['to'])}"
+        return msg("place fire {square}", square=value_text(move["to"]))
     if kind == "glacier":
-        text = f"glacier {value_text(move['from'])} {_WAY[move['dir']]}"
-        return text + (f" then {_placements_text(move['place'])}" if move.get("place") else "")
+        way = {"square": value_text(move["from"]), "way": _WAY[move["dir"]]}
+        if move.get("place"):
+            return msg("glacier {square} {way} then {placed}", **way, placed=_placements_text(move["place"]))
+        return msg("glacier {square} {way}", **way)
     return fields_text(move)

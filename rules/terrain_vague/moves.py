@@ -13,7 +13,7 @@ from rules.notation import fields_text, value_text
 from rules.terrain_vague import data, hexes, words
 from rules.terrain_vague.data import PAWN_KINDS
 from rules.terrain_vague.hexes import Hex, from_json
-from rules.words import msg
+from rules.words import Message, msg
 
 CALL_OUT = "call_out"
 REBUILD = "rebuild"
@@ -75,35 +75,32 @@ def read_stack(move: dict[str, Any]) -> tuple[str, str]:
     return gang, strength
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
 def _piece_at(state: Any, hex_value: Any) -> str:
     occupant = state.occupant(tuple(hex_value))
-    return _words(occupant.kind) if occupant is not None else "piece"
+    return words.piece(occupant.kind) if occupant is not None else msg("piece")
 
 
+# A move's words: each template's English is the notation a reply types (a piece's and a gang's
+# words read as their ids in English), so the one text serves both; another reader reads it
+# translated (`rules.words`), and types the English.
+STRENGTH_WORDS = {data.WIMPY: msg("wimpy"), data.TOUGH: msg("tough")}
 _NOTATION = {
-    "place_hex": lambda state, m: f"{m['gang']} {m['strength']} at {value_text(m['hex'])}",
-    "place_clubhouse": lambda state, m: f"clubhouse at {value_text(m['hex'])}",
-    "choose_opponent": lambda state, m: f"challenge {m['gang']}",
-    "choose_digits": lambda state, m: f"digits {value_text(m['digits'])}",
-    "choose_bars": lambda state, m: f"bars {value_text(m['bars'])}",
-    CALL_OUT: lambda state, m: f"call out {_words(m['kind'])} to {value_text(m['to'])}",
-    REBUILD: lambda state, m: f"rebuild clubhouse at {value_text(m['to'])}",
-    MOVE_PAWN: lambda state, m: (
-        f"{_piece_at(state, m['from'])} {value_text(m['from'])} -> {value_text(m['to'])}"
-    ),
-    CLEAN_HOUSE: lambda state, m: (
-        f"big brother {value_text(m['from'])} cleans house at {value_text(m['to'])}"
-    ),
-    SHOOT_PAWN: lambda state, m: f"slingshot {value_text(m['from'])} shoots {value_text(m['at'])}",
-    RIP_HEX: lambda state, m: f"wheelbarrow {value_text(m['from'])} rips {value_text(m['at'])}",
-    REINFORCE: lambda state, m: (
-        f"wheelbarrow {value_text(m['from'])} reinforces {value_text(m['at'])}"
-    ),
-    BIG_RIP_OFF: lambda state, m: f"big rip-off at {value_text(m['at'])}",
+    "place_hex": lambda state, m: msg("{gang} {strength} at {hex}", gang=words.board_gang(m["gang"]),
+                                      strength=STRENGTH_WORDS.get(m["strength"], m["strength"]), hex=value_text(m["hex"])),
+    "place_clubhouse": lambda state, m: msg("clubhouse at {hex}", hex=value_text(m["hex"])),
+    "choose_opponent": lambda state, m: msg("challenge {gang}", gang=words.board_gang(m["gang"])),
+    "choose_digits": lambda state, m: msg("digits {digits}", digits=value_text(m["digits"])),
+    "choose_bars": lambda state, m: msg("bars {bars}", bars=value_text(m["bars"])),
+    CALL_OUT: lambda state, m: msg("call out {piece} to {to}", piece=words.piece(m["kind"]), to=value_text(m["to"])),
+    REBUILD: lambda state, m: msg("rebuild clubhouse at {to}", to=value_text(m["to"])),
+    MOVE_PAWN: lambda state, m: Message(  # no word of its own: the piece's, and two hexes
+        "{piece} {start} -> {to}", piece=_piece_at(state, m["from"]), start=value_text(m["from"]), to=value_text(m["to"])),
+    CLEAN_HOUSE: lambda state, m: msg("big brother {start} cleans house at {to}", start=value_text(m["from"]), to=value_text(m["to"])),
+    SHOOT_PAWN: lambda state, m: msg("slingshot {start} shoots {at}", start=value_text(m["from"]), at=value_text(m["at"])),
+    RIP_HEX: lambda state, m: msg("wheelbarrow {start} rips {at}", start=value_text(m["from"]), at=value_text(m["at"])),
+    REINFORCE: lambda state, m: msg("wheelbarrow {start} reinforces {at}", start=value_text(m["from"]), at=value_text(m["at"])),
+    BIG_RIP_OFF: lambda state, m: msg("big rip-off at {at}", at=value_text(m["at"])),
+    "end_step": lambda state, m: msg("end step"),
 }
 
 

@@ -141,3 +141,34 @@ def test_new_without_a_game_is_answered_in_the_accounts_language(sink, gateway, 
     send_reply(gateway, "piet@players.example", SERVER, "new", subject="new")
     assert Inbound.objects.get().code == "invalid_input"
     assert "noem het spel" in text_of(sink.to("piet@players.example")[-1]).lower()
+
+
+def test_a_dutch_mail_describes_each_move_in_dutch_and_keeps_the_notation_a_reply_types(sink, gateway, eager_tasks):
+    """The moves a Dutch player may play are listed in notation, what a reply types, each with its
+    Dutch words beside it; the reply with the notation is played; the other player's mail tells
+    the move in Dutch words, its notation beside them."""
+    ilse, joep = mail_players("ilse", "joep")
+    _speaks("ilse", "nl")
+    _speaks("joep", "nl")
+    game_id = mail_game(ilse, joep, "scavenge")
+    mover = ("ilse", "joep")[selectors.game_get(game_id=game_id).to_act[0]]
+    other = "joep" if mover == "ilse" else "ilse"
+    started = sink.to(f"{mover}@players.example")[0]
+    listed = [line for line in text_of(started).splitlines() if line.startswith("    1. ")]
+    assert listed, text_of(started)
+    notation, described = listed[0][len("    1. "):].split("  (")
+    assert notation.startswith("roll ") and described.startswith("worp ") and described.endswith(")"), listed[0]
+    send_reply(gateway, f"{mover}@players.example", started["Reply-To"], notation, answering=started)
+    assert Inbound.objects.get().code == "played"
+    answered = " ".join(text_of(sink.to(f"{mover}@players.example")[-1]).split())
+    assert f"Gespeeld in partij {game_id}: {described[:-1]} ({notation}) (zet " in answered, answered
+    told = text_of(sink.to(f"{other}@players.example")[-1])
+    assert f"{described[:-1]} ({notation})" in " ".join(told.split()), told
+
+
+def test_an_english_mail_lists_the_notation_alone(sink, gateway, eager_tasks):
+    karel, lotte = mail_players("karel", "lotte")
+    game_id = mail_game(karel, lotte, "scavenge")
+    mover = ("karel", "lotte")[selectors.game_get(game_id=game_id).to_act[0]]
+    listed = [line for line in text_of(sink.to(f"{mover}@players.example")[0]).splitlines() if line.startswith("    1. ")]
+    assert listed and listed[0].startswith("    1. roll ") and "(" not in listed[0], listed

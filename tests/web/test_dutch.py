@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.web.test_browser import _create, _sign_up, _towards_the_goal
+from tests.web.test_browser import _create, _my_turn, _play_one, _sign_up, _towards_the_goal
 from tests.web.test_table import _axe, _play_noting
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -101,3 +101,48 @@ def test_the_terrafex_stash_titles_leave_room_for_the_pieces_in_dutch(browser, s
             .map(() => title.textContent));
     })()""")
     assert covered == []
+
+
+def _fires_offered(page, word: str):
+    """The quick-choice buttons of a Terrafex turn's fires (named by `word`), once the player's
+    turn offers them: a turn that opens by placing the bot's fire is played first."""
+    fires = page.locator("#choice button.candidate", has_text=word)
+    for _ in range(300):
+        if fires.count():
+            return fires
+        if _my_turn(page) and page.locator("#choice button.candidate").count() == 0:
+            _play_one(page)
+        page.wait_for_timeout(100)
+    pytest.fail("no fire was offered")
+
+
+def test_a_dutch_table_describes_the_moves_in_dutch_beside_their_notation(browser, site, screenshot):
+    """The quick-choice buttons and the log's lines read in Dutch; the notation a mail reply types
+    stays beside a button's words, and on a log line's title."""
+    page = _sign_up(_dutch(browser, PHONE), site, "wout")
+    _create(page, site, "terrafex", bot_seat=1)
+    fires = _fires_offered(page, "vuur")
+    labels = fires.all_inner_texts()
+    assert any("vuur klein" in label and "fire small" in label for label in labels), labels
+    assert page.locator("#choice button.candidate .notation[lang=en]", has_text="fire small").count() == 1
+    screenshot(page, "nl-terrafex-choices-phone")
+    fires.filter(has_text="vuur klein").click()
+    assert page.locator("#confirm").inner_text() == "Speel vuur klein"
+    page.locator("#confirm").click()
+    played = page.locator("#log li", has_text="wout: vuur klein").last
+    played.wait_for()
+    assert played.get_attribute("title") == "fire small"
+    assert "fire small" not in page.locator("#log").inner_text()  # the notation stays out of the line's words
+
+
+def test_an_english_table_shows_the_notation_as_it_was(browser, site):
+    page = _sign_up(browser.new_context(locale="en-GB", viewport=LAPTOP), site, "walt")
+    _create(page, site, "terrafex", bot_seat=1)
+    fires = _fires_offered(page, "fire")
+    assert sorted(fires.all_inner_texts()) == ["fire large", "fire medium", "fire small"]
+    assert page.locator("#choice .notation, #moves .notation").count() == 0
+    fires.filter(has_text="fire small").click()
+    page.locator("#confirm").click()
+    played = page.locator("#log li", has_text="walt: fire small").last
+    played.wait_for()
+    assert played.get_attribute("title") is None

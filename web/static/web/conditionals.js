@@ -45,7 +45,7 @@ async function listLines() {
     const current = lines.filter((line) => line.after_seq >= state.seq);
     state.lines = current;
     replaceIfChanged($('whatif-lines'), ...current.map((line) => el('li', { 'data-line': line.id },
-      el('span', {}, line.moves.map((step) => (step.seat === state.seat ? _('I play %(move)s', { move: step.text ?? '?' }) : _('if they play %(move)s', { move: step.text ?? '?' }))).join(', ')),
+      el('span', {}, line.moves.map((step) => (step.seat === state.seat ? _('I play %(move)s', { move: step.words ?? step.text ?? '?' }) : _('if they play %(move)s', { move: step.words ?? step.text ?? '?' }))).join(', ')),
       ' ',
       el('button', { type: 'button', class: 'whatif-cancel', onclick: () => cancel(line.id) }, _('Cancel')))));
     $('whatif-none').hidden = current.length > 0;
@@ -116,7 +116,15 @@ function showPick() {
   drawBoard();
   $('whatif-moves-box').open = preview.moves.length <= 12 || !state.pointer || state.pointer.next().size === 0;
   replaceIfChanged($('whatif-moves'), ...preview.moves.map((move, index) => el('li', {},
-    el('button', { type: 'button', class: 'move', 'data-index': index }, preview.notation[index]))));
+    el('button', { type: 'button', class: 'move', 'data-index': index }, ...previewLabel(preview, index)))));
+}
+
+// A move's button: its words in the page's language, and beside them, smaller, its notation where
+// that differs (as on the table).
+function previewLabel(preview, index) {
+  const notation = preview.notation[index];
+  const said = preview.words?.[index] ?? notation;
+  return said === notation ? [notation] : [said, ' ', el('span', { class: 'notation', lang: 'en' }, notation)];
 }
 
 // The board is drawn again after each pick, but only the parts that changed are replaced
@@ -151,7 +159,7 @@ function pointedAt(event) {
 
 function add(index) {
   if (state.busy) return;
-  state.texts = [...(state.texts ?? []).slice(0, state.line.length), state.preview.notation[index]];
+  state.texts = [...(state.texts ?? []).slice(0, state.line.length), state.preview.words?.[index] ?? state.preview.notation[index]];
   state.line.push(state.preview.moves[index]);
   look();
 }

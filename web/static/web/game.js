@@ -59,10 +59,10 @@ async function load(note) {
   const answered = page.answered;
   if (answered && answered.seq <= game.seq) page.answered = null;
   const held = mine && answered && answered.seq === game.seq && answered.your_turn
-    ? { seq: answered.seq, seat: answered.your_seat, moves: answered.moves, notation: answered.notation } : null;
+    ? { seq: answered.seq, seat: answered.your_seat, moves: answered.moves, notation: answered.notation, words: answered.words } : null;
   const [legal, log, board] = await Promise.all([
     held ? Promise.resolve(held)
-      : mine ? api('GET', `/games/${gameId}/legal-moves/`) : Promise.resolve({ moves: [], notation: [], seq: game.seq }),
+      : mine ? api('GET', `/games/${gameId}/legal-moves/`) : Promise.resolve({ moves: [], notation: [], words: [], seq: game.seq }),
     api('GET', seen(`/games/${gameId}/events/?notation=true`)),
     fetch(`/api${seen(`/games/${gameId}/board.txt`)}`, { credentials: 'same-origin' }).then((r) => (r.ok ? r.text() : null)).catch(() => null),
   ]);
@@ -292,7 +292,7 @@ function showMoves(pending = null) {
   keepPending(pending);
   if (moves.length === 1) page.chosen = 0; // a forced move: one tap plays it
   replaceIfChanged($('moves'), ...moves.map((move, index) => el('li', {},
-    el('button', { type: 'button', class: 'move', 'data-index': index, onclick: () => choose(index) }, page.legal.notation[index]))));
+    el('button', { type: 'button', class: 'move', 'data-index': index, onclick: () => choose(index) }, ...moveLabel(index)))));
   // The list is open when the board cannot point at a move, or the moves are few.
   $('all-moves').open = moves.length <= 12 || !page.pointer || page.pointer.next().size === 0;
   afterPick();
@@ -306,22 +306,23 @@ function afterPick() {
     return;
   }
   const candidates = page.pointer.candidates();
-  const { notation, moves } = page.legal;
+  const { moves } = page.legal;
   const picked = page.pointer.picked;
   const canPoint = page.pointer.next().size > 0;
   if (page.chosen === null && candidates.length === 1 && picked.length) page.chosen = candidates[0];
   const forced = moves.length === 1;
-  $('picking').textContent = forced ? _('Only one move is possible: %(move)s', { move: notation[0] })
-    : page.chosen !== null ? _('Your move: %(move)s', { move: notation[page.chosen] })
+  $('picking').textContent = forced ? _('Only one move is possible: %(move)s', { move: moveWords(0) })
+    : page.chosen !== null ? _('Your move: %(move)s', { move: moveWords(page.chosen) })
       : picked.length ? ngettext('Picked %(picked)s; %(count)s move left', 'Picked %(picked)s; %(count)s moves left', candidates.length, { picked: picked.join(' → ') })
         : (canPoint ? _('Point at the board (or press Tab and Enter), or pick from the list.') : _('Pick a move from the list.'));
   const buttons = [];
   if (page.chosen !== null) {
-    buttons.push(el('button', { type: 'button', id: 'confirm', class: 'primary', onclick: submit }, _('Play %(move)s', { move: notation[page.chosen] })));
+    buttons.push(el('button', { type: 'button', id: 'confirm', class: 'primary', onclick: submit, title: notationBeside(page.chosen) },
+      _('Play %(move)s', { move: moveWords(page.chosen) })));
   } else if (picked.length && !canPoint) {
-    buttons.push(...candidates.map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, notation[index])));
+    buttons.push(...candidates.map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, ...moveLabel(index))));
   } else if (!picked.length) {
-    buttons.push(...offBoard().map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, notation[index])));
+    buttons.push(...offBoard().map((index) => el('button', { type: 'button', class: 'candidate', 'data-index': index, onclick: () => choose(index) }, ...moveLabel(index))));
   }
   if (!forced && (picked.length || page.chosen !== null)) {
     buttons.push(el('button', { type: 'button', id: 'cancel', onclick: () => { page.pointer.reset(); page.chosen = null; afterPick(); } }, _('Start over')));
@@ -337,6 +338,24 @@ const BAR_MOST = 8;
 function offBoard() {
   const found = page.pointer.paths.flatMap((path, index) => (path.length === 0 ? [index] : []));
   return found.length <= BAR_MOST ? found : [];
+}
+
+// A move in the reader's words (the server describes it in the page's language); in English
+// these are the notation itself.
+function moveWords(index) {
+  return page.legal.words?.[index] ?? page.legal.notation[index];
+}
+
+// The notation where it reads otherwise than the words: what a mail reply types for this move.
+function notationBeside(index) {
+  const notation = page.legal.notation[index];
+  return notation !== moveWords(index) ? notation : null;
+}
+
+// A move's button: its words, and beside them, smaller, its notation where that differs.
+function moveLabel(index) {
+  const notation = notationBeside(index);
+  return notation === null ? [moveWords(index)] : [moveWords(index), ' ', el('span', { class: 'notation', lang: 'en' }, notation)];
 }
 
 function choose(index) {
@@ -358,7 +377,7 @@ async function submit() {
     // this answer came: that choice is theirs to keep. Otherwise the move played is no choice any
     // more, and until the position after it arrives there is none to make.
     if (page.legal === sent) {
-      page.legal = { moves: [], notation: [], seq: sent.seq };
+      page.legal = { moves: [], notation: [], words: [], seq: sent.seq };
       page.chosen = null;
       showMoves();
     }
@@ -381,8 +400,10 @@ async function submit() {
 
 function showLog(events) {
   const log = $('log');
-  log.replaceChildren(...events.map((event) => el('li', { value: event.seq, 'data-seq': event.seq },
-    event.seat !== null ? `${seatName(event.seat)}: ${event.text}` : event.text)));
+  // A move in the reader's words; its notation (what a mail reply types), where it reads otherwise, on hover.
+  log.replaceChildren(...events.map((event) => el('li', { value: event.seq, 'data-seq': event.seq,
+    title: event.notation && event.notation !== event.text ? event.notation : null },
+  event.seat !== null ? `${seatName(event.seat)}: ${event.text}` : event.text)));
   log.scrollTop = log.scrollHeight; // the newest move in sight
   const slider = $('replay-at');
   slider.max = page.game.seq;
