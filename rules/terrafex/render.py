@@ -72,8 +72,8 @@ def _status_lines(
     if result:
         lines.append(msg("Game over: {result}", result=result))
     else:
-        # The actions' names are the notation a reply writes: not translated.
-        left = ", ".join(a for a in ACTIONS if a not in state.done)
+        # In the reader's words, as the legal moves beside them are (their notation is listed there).
+        left = listed(words.action(a) for a in ACTIONS if a not in state.done)
         mover = _seat_name(state, state.mover)
         lines.append(msg("Turn {turn}: {mover} to play; actions left: {left}", turn=state.turn, mover=mover, left=left))
         if state.fire_in_hand:

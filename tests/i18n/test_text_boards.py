@@ -50,3 +50,15 @@ def test_a_text_boards_status_lines_are_in_the_readers_language(game_id):
         dutch = words.text_lines(kept)
     assert dutch_phrase in dutch and english_phrase not in dutch, dutch
     assert all(len(line) <= 78 for line in dutch.splitlines())
+
+
+def test_a_terrafex_boards_turn_line_names_the_actions_left_in_the_readers_words():
+    """The turn line once listed the actions left by their notation ("forest, mountain, ...")
+    on a Dutch board whose legal moves beside it were in Dutch words."""
+    game = rules.get("terrafex")
+    board = game.render_text(game.setup(2, {}, "text-board"), 0)
+    with translation.override("nl"):
+        dutch = words.text_lines(pickle.loads(pickle.dumps(board)))
+    turn_line = next(line for line in dutch.splitlines() if line.startswith("Beurt 1"))
+    assert "bos, berg, vuur, gletsjer" in turn_line and "forest" not in turn_line, turn_line
+    assert "actions left: forest, mountain, fire, glacier" in board  # the English reader's as before
