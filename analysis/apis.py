@@ -21,12 +21,15 @@ class AnalysedMoveAnswer(serializers.Serializer):
     seq = serializers.IntegerField(help_text="the move's event")
     seat = serializers.IntegerField(help_text="the seat that made it")
     move = serializers.DictField(help_text="the move as logged")
-    text = serializers.CharField(help_text="the move in the rules' notation")
+    text = serializers.CharField(help_text="the move in the rules' notation, the same in every language")
+    words = serializers.CharField(help_text="the move described in the reader's language (its notation in English, "
+                                            "and for an analysis stored before words were kept)")
     before = serializers.FloatField(help_text="the mover's win expectation (0..1) before the move, from its view")
     after = serializers.FloatField(help_text="the mover's win expectation (0..1) after the move, from its view")
     drop = serializers.FloatField(help_text="before - after")
     preferred = serializers.DictField(allow_null=True, help_text="the move the bot preferred there, from the mover's view")
-    preferred_text = serializers.CharField(allow_null=True)
+    preferred_text = serializers.CharField(allow_null=True, help_text="the preferred move in the rules' notation")
+    preferred_words = serializers.CharField(allow_null=True, help_text="the preferred move described in the reader's language")
     choices = serializers.IntegerField(help_text="how many legal moves the mover had")
     mark = serializers.ChoiceField(choices=["mistake", "inaccuracy"], allow_null=True,
                                    help_text="mistake: a drop of a quarter of the range or more; inaccuracy: an eighth. "

@@ -12,6 +12,10 @@ lost before it, or is the search's noise.
 Each search's randomness is seeded from the game, the seq and the side of the move, so the same
 game analysed twice with the same budget in iterations gives the same marks (the millisecond cap,
 when it cuts a search short on a busy machine, is the one exception).
+
+The move played and the preferred one are stored in notation (`text`, `preferred_text`) and as
+the message the rules wrote it with (`rules.words.message_data`): the analysis is run once, and
+read later in each reader's language (`analysis.selectors`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from bots.mcts import Budget, move_key
 from games.positions import FinishedGame, MoveSeen
 from rules import notation
 from rules.base import Rules
+from rules.words import message_data
 
 VALUE_RANGE = (0.0, 1.0)
 MISTAKE_DROP = 0.25  # a quarter of the range
@@ -61,16 +66,19 @@ def analyse_move(game_rules: Rules, game_id: int, seen: MoveSeen, budget: Budget
     after = evaluate(game_rules, seen.after, seen.seat, budget, position_rng(game_id, seen.seq, "after"))
     preferred = before.preferred
     preferred_played = preferred is not None and move_key(preferred) == move_key(seen.move)
+    preferred_text = _text(game_rules, game_id, seen, preferred)
     return {
         "seq": seen.seq,
         "seat": seen.seat,
         "move": seen.move,
         "text": seen.text,
+        "text_message": message_data(seen.text),  # to be read in any reader's words (`selectors`)
         "before": before.value,
         "after": after.value,
         "drop": round(before.value - after.value, 4),
         "preferred": preferred,
-        "preferred_text": _text(game_rules, game_id, seen, preferred),
+        "preferred_text": preferred_text,
+        "preferred_message": message_data(preferred_text),
         "choices": before.choices,
         "mark": mark_of(before=before.value, after=after.value, choices=before.choices,
                         preferred_played=preferred_played),

@@ -8,6 +8,8 @@ from django.utils.translation import gettext, gettext_noop
 
 from analysis import engine, services
 from analysis.models import Analysis, AnalysisRequest, AnalysisStatus
+from games import words
+from rules.words import message_from
 
 # Told with every analysis, and on the game page: the bot never saw more than the mover did.
 VIEW_NOTE = gettext_noop("Each move is judged only from what its player saw at that moment (the player's own view), "
@@ -31,8 +33,21 @@ def answer_of(game_id: int, analysis: Analysis | None) -> dict[str, Any]:
         "budget": analysis.budget if analysis is not None else services.budget_settings(),
         "finished_at": analysis.finished_at.isoformat() if done and analysis.finished_at else None,
         "problem": analysis.problem if analysis is not None and analysis.status == AnalysisStatus.FAILED else "",
-        "moves": analysis.moves if done else [],
+        "moves": [_in_words(move) for move in analysis.moves] if done else [],
     }
+
+
+def _in_words(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored move as the API gives it: its notation, and its words and the preferred move's in
+    the reader's language. An analysis stored before the words were kept reads its notation."""
+    move = {key: value for key, value in stored.items() if key not in ("text_message", "preferred_message")}
+    move["words"] = _words(stored.get("text_message"), stored["text"])
+    move["preferred_words"] = _words(stored.get("preferred_message"), stored["preferred_text"])
+    return move
+
+
+def _words(message: dict[str, Any] | None, notation: str | None) -> str | None:
+    return notation if message is None else str(words.translated(message_from(message)))
 
 
 def analysis_done_of(*, game_id: int) -> dict[str, Any]:

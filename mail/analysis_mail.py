@@ -67,8 +67,10 @@ def marked_lines(answer: dict[str, Any], names: dict[int, str]) -> list[str]:
         if move["mark"]:
             said = _("{sign} {mark}, {before} -> {after}; the bot preferred {preferred}").format(
                 sign=SIGNS[move["mark"]], mark=MARK_WORDS[move["mark"]](), before=number_format(move["before"], 2),
-                after=number_format(move["after"], 2), preferred=move["preferred_text"])
-            lines.append(f"  {move['seq']:>4}  {names.get(move['seat'], move['seat'])}: {move['text']}  {said}")
+                after=number_format(move["after"], 2),
+                preferred=compose.with_words(move["preferred_text"], move.get("preferred_words")))
+            played = compose.with_words(move["text"], move.get("words"))  # what a reply types, then the reader's words
+            lines.append(f"  {move['seq']:>4}  {names.get(move['seat'], move['seat'])}: {played}  {said}")
     return lines
 
 

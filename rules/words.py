@@ -110,3 +110,40 @@ def either(values: Any) -> str:
 def nmsg(one: str, many: str, count: int, **params: Any) -> Message:
     """`nmsg("{count} step", "{count} steps", 3)`: "3 steps"."""
     return Message(one, many, count, **params)
+
+
+def message_data(text: Any) -> dict[str, Any] | None:
+    """A text written with `msg`, as JSON data to store (an analysis keeps its moves' words so):
+    `message_from` writes it again, to be read later in any language. None for a plain `str`,
+    which has no other words than its own."""
+    if not isinstance(text, Message):
+        return None
+    return {"template": text.template, "plural": text.plural, "count": text.count,
+            "params": {key: _value_data(value) for key, value in text.params.items()}}
+
+
+def message_from(data: dict[str, Any]) -> Message:
+    """The `Message` that `message_data` stored: the same English, the same template and values."""
+    params = {key: _value_from(value) for key, value in data["params"].items()}
+    return Message(data["template"], data["plural"], data["count"], **params)
+
+
+def _value_data(value: Any) -> dict[str, Any]:
+    # Each value tagged by its kind, so a word, a number and a plain value come back as they were.
+    if isinstance(value, BaseException) and len(value.args) == 1 and isinstance(value.args[0], Message):
+        value = value.args[0]
+    if isinstance(value, Message):
+        return {"message": message_data(value)}
+    if isinstance(value, Number):
+        return {"number": float(value)}
+    if value is None or type(value) in (bool, int, float):
+        return {"value": value}
+    return {"value": str(value)}  # a str (or anything else) as the English text showed it
+
+
+def _value_from(data: dict[str, Any]) -> Any:
+    if "message" in data:
+        return message_from(data["message"])
+    if "number" in data:
+        return Number(data["number"])
+    return data["value"]

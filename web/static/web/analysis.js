@@ -12,6 +12,11 @@ const SVG = 'http://www.w3.org/2000/svg';
 const MARK_SIGNS = { mistake: '??', inaccuracy: '?!' };
 const MARK_WORDS = { mistake: _('mistake'), inaccuracy: _('inaccuracy') };
 const markWord = (mark) => MARK_WORDS[mark] ?? mark;
+// A move in the reader's words, its notation (what a mail reply types) after it where that reads
+// otherwise; an analysis stored before its words were kept has its notation alone.
+const movePlayed = (move) => toldWithNotation(move.words ?? move.text, move.text);
+const movePreferred = (move) => toldWithNotation(move.preferred_words ?? move.preferred_text, move.preferred_text);
+const toldWithNotation = (words, notation) => (words === notation ? words : `${words} (${notation})`);
 const state = { gameId: null, seen: (path) => path, seatName: String, status: null, bySeq: new Map(), moves: [], timer: null };
 
 // Called by game.js after each load of the game (and so after each drawing of the log).
@@ -111,7 +116,7 @@ function graph(answer) {
   moves.forEach((move, index) => {
     if (!move.mark) return;
     figure.append(svg('circle', { cx: x(index), cy: y(move.after), r: 5, class: `mark ${move.mark}`, 'data-seq': move.seq },
-      svg('title', {}, _('%(mark)s at event %(seq)s: %(move)s (%(before)s → %(after)s); the bot preferred %(preferred)s', { mark: markWord(move.mark), seq: move.seq, move: move.text, before: numberText(move.before, 2), after: numberText(move.after, 2), preferred: move.preferred_text }))));
+      svg('title', {}, _('%(mark)s at event %(seq)s: %(move)s (%(before)s → %(after)s); the bot preferred %(preferred)s', { mark: markWord(move.mark), seq: move.seq, move: movePlayed(move), before: numberText(move.before, 2), after: numberText(move.after, 2), preferred: movePreferred(move) }))));
   });
   return figure;
 }
@@ -121,8 +126,8 @@ function markLog() {
     const move = state.bySeq.get(Number(item.dataset.seq));
     item.querySelector('.analysis-mark')?.remove();
     if (!move?.mark) continue;
-    item.append(' ', el('span', { class: `analysis-mark ${move.mark}`, title: _('%(mark)s: the bot preferred %(preferred)s', { mark: markWord(move.mark), preferred: move.preferred_text }) },
-      MARK_SIGNS[move.mark], el('span', { class: 'sr-only' }, ` ${_('%(mark)s; the bot preferred %(preferred)s', { mark: markWord(move.mark), preferred: move.preferred_text })}`)));
+    item.append(' ', el('span', { class: `analysis-mark ${move.mark}`, title: _('%(mark)s: the bot preferred %(preferred)s', { mark: markWord(move.mark), preferred: movePreferred(move) }) },
+      MARK_SIGNS[move.mark], el('span', { class: 'sr-only' }, ` ${_('%(mark)s; the bot preferred %(preferred)s', { mark: markWord(move.mark), preferred: movePreferred(move) })}`)));
   }
 }
 
@@ -147,7 +152,24 @@ export function showPreferred(at) {
   // Some moves touch no board part (a choice, a pass): then the words alone tell it.
   const where = marked ? ` ${_('(marked on the board)')}` : '';
   const same = next.preferred_text === next.text;
-  told.textContent = `${_('Here %(name)s played %(move)s', { name: state.seatName(next.seat), move: next.text })}${next.mark ? ` (${markWord(next.mark)})` : ''}; `
-    + (same ? _('the bot preferred the same move.') : _('the bot preferred %(move)s%(where)s.', { move: next.preferred_text, where }));
+  const played = moveNodes(next.words, next.text);
+  const preferred = moveNodes(next.preferred_words, next.preferred_text);
+  told.replaceChildren(
+    ...withNodes(_('Here %(name)s played %(move)s', { name: state.seatName(next.seat), move: MARK('move') }), { move: played }),
+    `${next.mark ? ` (${markWord(next.mark)})` : ''}; `,
+    ...(same ? [_('the bot preferred the same move.')] : withNodes(_('the bot preferred %(move)s%(where)s.', { move: MARK('move'), where }), { move: preferred })));
   told.hidden = false;
+}
+
+// A move in a sentence: its words and, smaller, its notation where that reads otherwise, as on
+// the table's buttons.
+function moveNodes(words, notation) {
+  return !words || words === notation ? [notation] : [words, ' ', el('span', { class: 'notation', lang: 'en' }, notation)];
+}
+
+// A translated sentence whose values are nodes: each is given to the translation as a marker
+// (`MARK`), and the sentence is cut there, so the words around it stay the translator's.
+const MARK = (key) => `\u0000${key}\u0000`;
+function withNodes(sentence, nodes) {
+  return sentence.split(/\u0000(\w+)\u0000/).flatMap((part, index) => (index % 2 ? nodes[part] : part ? [part] : []));
 }
