@@ -9,10 +9,14 @@ import random
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from accounts import services as account_services
+from analysis.models import Analysis
 from games import services
+from games import words
 from games.models import Game
+from rules.words import message_from
 from tests.web.conftest import wait_for_js
 from tests.web.test_browser import _create, _sign_up
 
@@ -62,3 +66,27 @@ def test_a_finished_games_analysis_is_requested_and_shown(browser, site, screens
         wait_for_js(alice, "document.querySelector('#board .preferred') !== null")
     screenshot(alice, "analysis-laptop")
     assert get_user_model().objects.filter(username="alicean").exists()
+
+
+def test_a_dutch_reader_reads_the_analysed_moves_in_dutch_with_their_notation_beside(browser, site, settings):
+    settings.SCRAPYARD_ANALYSIS_ITERATIONS = 6
+    settings.SCRAPYARD_ANALYSIS_MILLISECONDS = 100
+    femke = _sign_up(browser.new_context(locale="nl-NL", viewport={"width": 1280, "height": 900}), site, "femkean")
+    game_id = _create(femke, site, "terrafex")
+    bob, _ = account_services.account_create(username="bobanalysenl", password="correct horse battery", email="")
+    services.game_join(game_id=game_id, user=bob)
+    _play_and_resign(game_id, moves=4)
+
+    femke.goto(f"{site}/games/{game_id}/")
+    femke.click("#analysis-request")
+    femke.locator("#analysis-graph svg.analysis-graph").wait_for()
+    femke.click("#replay-prev")  # before the resignation
+    femke.click("#replay-prev")  # before the last move: the bot's view of it
+    femke.locator("#analysis-preferred").wait_for()
+    last = Analysis.objects.get(game_id=game_id).moves[-1]
+    with translation.override("nl"):
+        played = str(words.translated(message_from(last["text_message"])))
+    told = femke.locator("#analysis-preferred").inner_text()
+    assert told.startswith("Hier speelde") and f" {played} {last['text']}" in told, told
+    notations = femke.locator("#analysis-preferred .notation").all_inner_texts()
+    assert notations[0] == last["text"] and played != last["text"]  # the notation beside, in small type
