@@ -22,7 +22,7 @@ from mail.services.outbound import ANSWER, PROVEN_ANSWER, outgoing_make, seat_co
 from mail.services.preferences import preference_of
 from mail.services.sending import clean_header
 from rules import presentation
-from rules.errors import NotYourTurn, RulesError
+from rules.errors import MalformedMove, NotYourTurn, RulesError
 from rules.words import msg
 
 
@@ -239,7 +239,31 @@ def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
         if not 1 <= number <= len(listed["moves"]):
             raise errors.InvalidInput(msg("there is no move numbered {number}: the list runs from 1 to {moves_count}", number=number, moves_count=len(listed['moves'])))
         return listed["moves"][number - 1]
-    return selectors.move_read(game=game, user=user, text=spec)
+    try:
+        return selectors.move_read(game=game, user=user, text=spec)
+    except MalformedMove:
+        copied = _notation_of_listed_line(spec)
+        if copied == spec:
+            raise
+        return selectors.move_read(game=game, user=user, text=copied)
+
+
+# A whole line copied from a mail's list of moves: its number, the notation, and the move in the
+# reader's words in brackets ("3. fire small  (vuur klein)"). The notation is what names the move.
+LIST_NUMBER = re.compile(r"\d{1,4}\.\s")
+
+
+def _notation_of_listed_line(spec: str) -> str:
+    """The notation in such a line (read without a pattern that could backtrack on a long line)."""
+    text = spec.strip()
+    numbered = LIST_NUMBER.match(text)
+    if numbered:
+        text = text[numbered.end():].strip()
+    if text.endswith(")"):
+        opened = text.rfind("(")
+        if opened > 0 and ")" not in text[opened:-1]:
+            text = text[:opened].strip()
+    return text or spec
 
 
 def _replied_seq(message: Any, user_id: int, game_id: int) -> int | None:

@@ -172,3 +172,34 @@ def test_an_english_mail_lists_the_notation_alone(sink, gateway, eager_tasks):
     mover = ("karel", "lotte")[selectors.game_get(game_id=game_id).to_act[0]]
     listed = [line for line in text_of(sink.to(f"{mover}@players.example")[0]).splitlines() if line.startswith("    1. ")]
     assert listed and listed[0].startswith("    1. roll ") and "(" not in listed[0], listed
+
+
+def test_a_whole_line_copied_from_a_dutch_mails_list_plays_its_move(sink, gateway, eager_tasks):
+    """A reply that pastes a listed line whole, number and Dutch words included, was refused as
+    notation no move reads; the notation in it names the move."""
+    ilse, joep = mail_players("ilse", "joep")
+    _speaks("ilse", "nl")
+    game_id = mail_game(ilse, joep, "scavenge")
+    mover = ("ilse", "joep")[selectors.game_get(game_id=game_id).to_act[0]]
+    _speaks(mover, "nl")
+    started = sink.to(f"{mover}@players.example")[0]
+    listed = [line.strip() for line in text_of(started).splitlines() if line.startswith("    1. ")]
+    assert listed and listed[0].endswith(")"), text_of(started)
+    seq = selectors.game_get(game_id=game_id).seq
+    send_reply(gateway, f"{mover}@players.example", started["Reply-To"], listed[0], answering=started)
+    assert Inbound.objects.get().code == "played", text_of(sink.to(f"{mover}@players.example")[-1])
+    assert selectors.game_get(game_id=game_id).seq > seq
+
+
+def test_reading_a_copied_line_takes_linear_time_on_a_line_built_to_be_slow():
+    """The copied line's reading is linear: a long line built to make a pattern backtrack."""
+    import time
+
+    from mail.services.replies import _notation_of_listed_line
+
+    started = time.process_time()
+    assert _notation_of_listed_line("1. " + " " * 200_000 + "x") == "x"
+    assert _notation_of_listed_line("a" + " (" * 50_000 + ")") == "a" + " (" * 49_999
+    assert time.process_time() - started < 1.0
+    assert _notation_of_listed_line("12. fire small  (vuur klein)") == "fire small"
+    assert _notation_of_listed_line("fire small") == "fire small"
