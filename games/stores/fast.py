@@ -271,17 +271,21 @@ def game_read(game_id: int) -> Game | None:
 
 
 @functools.cache
-def _life_marks_sql(vendor: str, count: int) -> str:
-    """The statement of `life_marks`, for `count` types: the marks read out of the payload in
-    the database, so only the few marked events' three values come back, not their payloads."""
+@functools.cache
+def _life_marks_sql(vendor: str, types: tuple[str, ...]) -> str:
+    """The statement of `life_marks`: the marks read out of the payload in the database, so only
+    the few marked events' three values come back, not their payloads. The types are written into
+    the statement (code's constants, quoted), not bound: on PostgreSQL its condition is then the
+    partial index `event_life_marks`' own (migration 0019), which the planner uses even for the
+    prepared statement's generic plan, and a long game's events are not read one by one."""
     payload, seq, game = _quote("payload"), _quote("seq"), _quote("game_id")
     if vendor == "postgresql":
-        kind, forfeit = f"{payload} ->> 'type'", f"COALESCE({payload} -> 'forfeit' = 'true'::jsonb, false)"
+        kind, forfeit = f"({payload} ->> 'type')", f"COALESCE(({payload} -> 'forfeit') = 'true'::jsonb, false)"
     else:  # SQLite's JSON1, as Django's own lookups read a key there
         kind, forfeit = f"json_extract({payload}, '$.type')", f"COALESCE(json_type({payload}, '$.forfeit') = 'true', 0)"
-    types = ", ".join(["%s"] * count)
+    listed = ", ".join("'" + name.replace("'", "''") + "'" for name in types)
     return (f"SELECT {_quote('seat')}, {kind}, {forfeit} FROM {_quote(Event._meta.db_table)} "
-            f"WHERE {game} = %s AND ({kind} IN ({types}) OR {forfeit}) ORDER BY {seq}")
+            f"WHERE {game} = %s AND ({kind} IN ({listed}) OR {forfeit}) ORDER BY {seq}")
 
 
 def life_marks(game_id: int, types: tuple[str, ...]) -> list[tuple[int | None, str | None, bool]]:
@@ -289,7 +293,7 @@ def life_marks(game_id: int, types: tuple[str, ...]) -> list[tuple[int | None, s
     the connection keeps them: it runs at every seq a reader is first to see)."""
     db = connections[DEFAULT_DB_ALIAS]
     with statement_cursor(db) as cursor:
-        cursor.execute(_life_marks_sql(db.vendor, len(types)), [game_id, *types])
+        cursor.execute(_life_marks_sql(db.vendor, tuple(types)), [game_id])
         return [(seat, kind, bool(forfeit)) for seat, kind, forfeit in cursor.fetchall()]
 
 

@@ -336,3 +336,23 @@ def test_an_unknown_store_is_refused_by_name(settings):
     settings.SCRAPYARD_STORE = "quick"
     with pytest.raises(ImproperlyConfigured, match="'quick'.*fast, reference"):
         stores.current()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the partial index is PostgreSQL's")
+def test_the_fast_stores_life_marks_read_only_the_marked_events_of_a_long_game():
+    """The statement's condition is the partial index `event_life_marks`' own, so that even as a
+    prepared statement's generic plan (the one a connection keeps) it reads the marked events
+    through that index, not every event of the game (a long game has hundreds)."""
+    from games.stores import fast
+
+    sql = fast._life_marks_sql(connection.vendor, life.PROPOSALS).replace("%s", "$1")
+    with connection.cursor() as cursor:
+        cursor.execute("SET plan_cache_mode = force_generic_plan")
+        try:
+            cursor.execute(f"PREPARE life_marks_plan(bigint) AS {sql}")
+            cursor.execute("EXPLAIN EXECUTE life_marks_plan(1)")
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            cursor.execute("DEALLOCATE life_marks_plan")
+        finally:
+            cursor.execute("RESET plan_cache_mode")
+    assert "event_life_marks" in plan, plan
