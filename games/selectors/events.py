@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from games import store, words
+from games import store, stores, words
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
 from games.selectors.access import seat_of
 from rules import notation as move_notation
@@ -18,10 +18,10 @@ def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = Fa
     `text`, its human notation (a move in the rules' own, `describe_move`)."""
     seat = seat_of(game=game, user=user)
     everything = game.status == GameStatus.FINISHED
-    events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
+    events = stores.current().events(game.pk, after=after)
     if not notation:
         return [event_visible(event, seat, everything) for event in events]
-    return _with_texts(game, list(events), seat, everything)
+    return _with_texts(game, events, seat, everything)
 
 
 def _with_texts(game: Game, events: list[Event], seat: int | None, everything: bool) -> list[dict[str, Any]]:

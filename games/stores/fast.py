@@ -197,7 +197,7 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
         row = cursor.fetchone()
     if row is None:
         return None
-    attnames, converters = _game_loading(db.vendor)
+    attnames, converters = _loading(Game, db.vendor)
     game = loaded_instance(Game, attnames, _converted(db, converters, row[:len(attnames)]), db.alias)
     game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json = row[len(attnames):len(attnames) + 4]
     if checked:
@@ -250,7 +250,7 @@ def game_read(game_id: int) -> Game | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    attnames, converters = _game_loading(db.vendor)
+    attnames, converters = _loading(Game, db.vendor)
     game = loaded_instance(Game, attnames, _converted(db, converters, row[:len(attnames)]), db.alias)
     seats_json, deadlines_json = row[len(attnames):]
     seats_loaded = []
@@ -270,7 +270,6 @@ def game_read(game_id: int) -> Game | None:
     return game
 
 
-@functools.cache
 @functools.cache
 def _life_marks_sql(vendor: str, types: tuple[str, ...]) -> str:
     """The statement of `life_marks`: the marks read out of the payload in the database, so only
@@ -297,6 +296,28 @@ def life_marks(game_id: int, types: tuple[str, ...]) -> list[tuple[int | None, s
         return [(seat, kind, bool(forfeit)) for seat, kind, forfeit in cursor.fetchall()]
 
 
+@functools.cache
+def _events_sql(vendor: str, bounded: bool) -> str:
+    """The statement of `events`, with an upper bound on seq or without."""
+    columns = ", ".join(_quote(column) for _, column in _columns(Event))
+    seq = _quote("seq")
+    upto = f" AND {seq} <= %s" if bounded else ""
+    return (f"SELECT {columns} FROM {_quote(Event._meta.db_table)} WHERE {_quote('game_id')} = %s "
+            f"AND {seq} > %s{upto} ORDER BY {seq}")
+
+
+def events(game_id: int, *, after: int, upto: int | None = None) -> list[Event]:
+    """The game's events after seq `after` (up to `upto`), in seq order (`Store.events`): one
+    statement, prepared where the connection keeps them (a page asks for the log's new events at
+    every move, a stream for every watcher's news), loaded as the ORM loads them."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with statement_cursor(db) as cursor:
+        cursor.execute(_events_sql(db.vendor, upto is not None), [game_id, after, *([] if upto is None else [upto])])
+        rows = cursor.fetchall()
+    attnames, converters = _loading(Event, db.vendor)
+    return [loaded_instance(Event, attnames, _converted(db, converters, row), db.alias) for row in rows]
+
+
 def _converted(db: Any, converters: tuple, values: tuple) -> list[Any]:
     """Column values as the ORM hands them over (JSON decoded, SQLite's datetimes made aware)."""
     converted = []
@@ -308,15 +329,15 @@ def _converted(db: Any, converters: tuple, values: tuple) -> list[Any]:
 
 
 @functools.cache
-def _game_loading(vendor: str) -> tuple[tuple[str, ...], tuple[tuple[Any, list], ...]]:
-    """The game's column attnames, and for each column its expression and the converters the ORM
+def _loading(model: type[Model], vendor: str) -> tuple[tuple[str, ...], tuple[tuple[Any, list], ...]]:
+    """The model's column attnames, and for each column its expression and the converters the ORM
     would run on its values: worked out once, not looked up field by field at every move (a
     field's hash is Python code, and the game has twenty-odd columns)."""
     db = connections[DEFAULT_DB_ALIAS]
-    fields = Game._meta.concrete_fields
+    fields = model._meta.concrete_fields
     converters = []
     for field in fields:
-        expression = field.get_col(Game._meta.db_table)
+        expression = field.get_col(model._meta.db_table)
         converters.append((expression, [*db.ops.get_db_converters(expression), *expression.get_db_converters(db)]))
     return tuple(field.attname for field in fields), tuple(converters)
 
@@ -591,6 +612,7 @@ class FastStore:
     read = staticmethod(locked_read)
     game_read = staticmethod(game_read)
     life_marks = staticmethod(life_marks)
+    events = staticmethod(events)
     unit = Writes
     new_instance = staticmethod(new_instance)
     remember_loaded = staticmethod(remember_loaded)
