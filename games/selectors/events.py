@@ -26,16 +26,18 @@ def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = Fa
 
 def _with_texts(game: Game, events: list[Event], seat: int | None, everything: bool) -> list[dict[str, Any]]:
     """Each event with its text, folding forward once from the state before the first (a move's
-    notation is read in the state it was played in)."""
+    notation is read in the state it was played in) up to the last, which no text is read in: a
+    page asks for the one new event at every move."""
     game_rules = store.rules_of(game)
     state = store.state_at(game, events[0].seq - 1) if events and events[0].seq > 1 else None
     told = []
-    for event in events:
+    for number, event in enumerate(events):
         text = words.translated(_event_text(game_rules, state, event, seat, everything))  # the reader's language
         told.append({**event_visible(event, seat, everything), "text": text})
-        state = store.fold_event(
-            game_rules, game.seed, state, event.kind, event.seat, event.payload, earlier=lambda seq: store.state_at(game, seq)
-        )
+        if number + 1 < len(events):
+            state = store.fold_event(
+                game_rules, game.seed, state, event.kind, event.seat, event.payload, earlier=lambda seq: store.state_at(game, seq)
+            )
     return told
 
 
