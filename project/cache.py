@@ -13,9 +13,9 @@ import os
 import threading
 
 from django.core.cache.backends import redis as django_redis
+from django.utils.functional import cached_property
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from django.utils.functional import cached_property
 
 # Counts `batch` requests ahead at once, batch being an eighth of what is left under the limit
 # (at most ARGV[4], at least one): far from the limit a process asks once for several requests,
