@@ -240,7 +240,9 @@ def test_the_page_asks_only_for_the_events_it_does_not_show_yet(browser, site):
     seq = _events(game_id)[-1].seq
     host.locator(f"#replay-at[max='{seq}']").wait_for()
     whole = [url for url in asked if "after=" not in url]
-    assert len(whole) <= 1 and len(asked) > 4, asked  # the first load's (when the listener heard it), and no other
+    # The first load's (when the listener heard it), and no other; news arriving during a load
+    # is shown by one more load, so how many there were depends on timing.
+    assert len(whole) <= 1 and len(asked) > len(whole), asked
     shown = [int(value) for value in host.locator("#log li").evaluate_all("items => items.map((item) => item.value)")]
     assert shown == list(range(1, seq + 1))
 
