@@ -9,7 +9,7 @@ legal moves, POSTs) through Django's whole request handler, and counts per move 
 - web: this process's CPU (`time.process_time`, the test client's share included), and
   PostgreSQL: this connection's server process (from /proc), as `bench.p1_profile`;
 - Python calls (cProfile, a count that does not move with the machine's load), and Redis
-  round trips (a command, or a pipeline's execution) and SQL statements, per request kind.
+  round trips (a send of packed commands: a command, a pipeline) and SQL statements, per request kind.
 
 `bench.p1`'s server runs a process per core, each with its own memory of what a seat sees
 (`games.selectors.seen`) in front of the shared Redis: `--processes` (2 by default) gives each
@@ -62,24 +62,19 @@ class _Counted:
         self.kind = "?"
 
     def install(self) -> None:
-        import redis.client
+        import redis.connection
         from django.db import connection
 
-        original = self.original = redis.client.Redis.execute_command
+        # A round trip is one send of packed commands, whichever layer sends them (a client's
+        # command, a pipeline, or the cache's own round trips on its connection: project.cache).
+        original = self.original = redis.connection.AbstractConnection.send_packed_command
         counted = self
 
-        def execute_command(client, *args, **options):
+        def send_packed_command(redis_connection, *args, **options):
             counted.redis[counted.kind] += 1
-            return original(client, *args, **options)
+            return original(redis_connection, *args, **options)
 
-        redis.client.Redis.execute_command = execute_command
-        original_pipeline = self.original_pipeline = redis.client.Pipeline.execute
-
-        def execute(pipeline, *args, **options):  # a pipeline's commands are one round trip
-            counted.redis[counted.kind] += 1
-            return original_pipeline(pipeline, *args, **options)
-
-        redis.client.Pipeline.execute = execute
+        redis.connection.AbstractConnection.send_packed_command = send_packed_command
 
         def wrapper(execute, sql, params, many, context):
             counted.sql[counted.kind] += 1
@@ -89,11 +84,10 @@ class _Counted:
         self.wrapper = wrapper
 
     def uninstall(self) -> None:
-        import redis.client
+        import redis.connection
         from django.db import connection
 
-        redis.client.Redis.execute_command = self.original
-        redis.client.Pipeline.execute = self.original_pipeline
+        redis.connection.AbstractConnection.send_packed_command = self.original
         connection.execute_wrappers.remove(self.wrapper)
 
 

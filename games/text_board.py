@@ -28,9 +28,10 @@ def board_and_panels(*, game: Game, user: Any) -> str:
     seat = selectors.seat_of(game=game, user=user)
     # Both worked out once per (game, seq, seat) and kept in the rules' English (`games.selectors.seen`,
     # shared by readers of every language): written in this reader's language only here, as they are read.
-    shown = words.translated(seen.presented(game=game, seat=seat))
+    kept_board, kept_presentation = seen.board_presented(game=game, seat=seat)
+    shown = words.translated(kept_presentation)
     names = [player_name(one) for one in selectors.seats_of(game=game)]
     acting = game.to_act if game.status == GameStatus.ACTIVE else []
     lines = text_lines(shown, names, you=seat, acting=acting, say=words.translated)
-    board = words.text_lines(seen.board(game=game, seat=seat)).rstrip("\n")
+    board = words.text_lines(kept_board).rstrip("\n")
     return "\n".join([board, "", *lines]) + "\n" if lines else board + "\n"

@@ -9,8 +9,13 @@ command), so one per pool is kept and reused.
 
 from __future__ import annotations
 
+import os
+import threading
+
 from django.core.cache.backends import redis as django_redis
 from django.utils.functional import cached_property
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 # Counts `batch` requests ahead at once, batch being an eighth of what is left under the limit
 # (at most ARGV[4], at least one): far from the limit a process asks once for several requests,
@@ -30,9 +35,33 @@ return {current, previous, batch}
 
 
 class RedisCacheClient(django_redis.RedisCacheClient):
+    """Django's, with its clients kept, and its GET, SET, MGET and SETs of several keys sent on
+    a connection of this thread's own (`_round_trip`): the reads and writes of what a seat sees
+    (`games.selectors.seen`), a few each request. redis-py wraps each command in a connection
+    pool's checkout and return, a retry and its telemetry hooks, some hundred Python calls that
+    cost three times the round trip's own (docs/decisions/0033-what-a-real-clients-reads-cost.md). Every other command
+    goes through redis-py's client as Django sends it."""
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, object] = {}
+        self._own = threading.local()
+
+    def get(self, key, default):
+        (value,) = self._round_trip(False, [("GET", key)])
+        return default if value is None else self._serializer.loads(value)
+
+    def get_many(self, keys):
+        if not keys:
+            return {}
+        (values,) = self._round_trip(False, [("MGET", *keys)])
+        return {key: self._serializer.loads(value) for key, value in zip(keys, values) if value is not None}
+
+    def set(self, key, value, timeout):
+        if timeout == 0:
+            return super().set(key, value, timeout)  # a DEL, as Django sends it
+        self._round_trip(True, [_set(key, self._serializer.dumps(value), timeout)])
+        return None
 
     def get_client(self, key=None, *, write=False):
         index = self._get_connection_pool_index(write)
@@ -44,10 +73,59 @@ class RedisCacheClient(django_redis.RedisCacheClient):
     def set_many(self, data, timeout):
         """Each key SET with its expiry, in one round trip: Django's MSET and an EXPIRE a key in a
         MULTI block cost Redis twice the commands, and an EXPIRE is no less atomic in a SET."""
-        pipeline = self.get_client(None, write=True).pipeline(transaction=False)
-        for key, value in data.items():
-            pipeline.set(key, self._serializer.dumps(value), ex=timeout)
-        pipeline.execute()
+        if timeout == 0:
+            return super().set_many(data, timeout)
+        if data:
+            self._round_trip(True, [_set(key, self._serializer.dumps(value), timeout) for key, value in data.items()])
+        return []
+
+    def _round_trip(self, write: bool, commands: list[tuple]) -> list:
+        """The answers to `commands`, sent together on this thread's connection to the server
+        Django would ask (made at its first use, and again in a forked process). A connection
+        that fails after serving earlier requests (Redis restarted, the connection dropped while
+        idle) is made again once; a failure then is the caller's, as redis-py's would be. An error
+        answer to a command leaves the connection closed (its other answers unread), and raised."""
+        index = self._get_connection_pool_index(write)
+        connection, used = self._connection(index)
+        try:
+            return _answers(connection, commands)
+        except (RedisConnectionError, RedisTimeoutError, OSError):
+            connection.disconnect()
+            if not used:
+                raise
+            connection, _ = self._connection(index)
+            try:
+                return _answers(connection, commands)
+            except BaseException:
+                connection.disconnect()
+                raise
+        except BaseException:
+            connection.disconnect()
+            raise
+
+    def _connection(self, index: int) -> tuple[object, bool]:
+        """This thread's connection to server `index`, and whether it served a request before."""
+        own = self._own
+        if getattr(own, "pid", None) != os.getpid():  # none yet in this thread, or the parent's after a fork
+            own.pid, own.connections = os.getpid(), {}
+        connection = own.connections.get(index)
+        if connection is not None and connection._sock is not None:
+            return connection, True
+        if connection is None:
+            if index not in self._pools:  # as Django makes a server's pool
+                self._pools[index] = self._pool_class.from_url(self._servers[index], **self._pool_options)
+            pool = self._pools[index]
+            connection = own.connections[index] = pool.connection_class(**pool.connection_kwargs)
+        return connection, False
+
+
+def _set(key, value, timeout) -> tuple:
+    return ("SET", key, value) if timeout is None else ("SET", key, value, "EX", timeout)
+
+
+def _answers(connection, commands: list[tuple]) -> list:
+    connection.send_packed_command(connection.pack_commands(commands))
+    return [connection.read_response() for _ in commands]
 
 
 class RedisCache(django_redis.RedisCache):

@@ -25,6 +25,8 @@ Move = dict[str, Any]
 
 def value_text(value: Any) -> str:
     """One field's value in the notation."""
+    if type(value) in (list, tuple) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
+        return f"{value[0]},{value[1]}"  # a pair of coordinates, the most frequent value: read at once
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):

@@ -82,8 +82,17 @@ _CELL_NAMES: dict[tuple, str] = {}
 
 def touched(before: dict[str, str], after: dict[str, str]) -> list[str]:
     """The cells whose content differs, in the order the game lists them after (then before)."""
+    # A move changes a few of a board's hundred-odd cells, and every first read of a seq asks:
+    # the pairs that differ are found in C, and only those names compared one by one.
+    try:
+        differing = {name for name, _ in after.items() ^ before.items()}
+    except TypeError:  # contents that cannot be hashed: every cell compared
+        differing = None
+    if differing is not None and not differing:
+        return []
     order = [*after, *(name for name in before if name not in after)]
-    return [name for name in order if before.get(name) != after.get(name)]
+    return [name for name in order
+            if (differing is None or name in differing) and before.get(name) != after.get(name)]
 
 
 def end_words(shown: dict[str, Any], result: dict[str, Any] | None) -> str:

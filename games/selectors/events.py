@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from games import store, words
+from games import store, stores, words
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
 from games.selectors.access import seat_of
 from rules import notation as move_notation
@@ -20,24 +20,26 @@ def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = Fa
     the caller may see)."""
     seat = seat_of(game=game, user=user)
     everything = game.status == GameStatus.FINISHED
-    events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
+    events = stores.current().events(game.pk, after=after)
     if not notation:
         return [event_visible(event, seat, everything) for event in events]
-    return _with_texts(game, list(events), seat, everything)
+    return _with_texts(game, events, seat, everything)
 
 
 def _with_texts(game: Game, events: list[Event], seat: int | None, everything: bool) -> list[dict[str, Any]]:
     """Each event with its text, folding forward once from the state before the first (a move's
-    notation is read in the state it was played in)."""
+    notation is read in the state it was played in) up to the last, which no text is read in: a
+    page asks for the one new event at every move."""
     game_rules = store.rules_of(game)
     state = store.state_at(game, events[0].seq - 1) if events and events[0].seq > 1 else None
     told = []
-    for event in events:
+    for number, event in enumerate(events):
         text, notation = _event_text(game_rules, state, event, seat, everything)
         told.append({**event_visible(event, seat, everything), "text": words.translated(text), "notation": notation})
-        state = store.fold_event(
-            game_rules, game.seed, state, event.kind, event.seat, event.payload, earlier=lambda seq: store.state_at(game, seq)
-        )
+        if number + 1 < len(events):  # the last event's state is nobody's question
+            state = store.fold_event(
+                game_rules, game.seed, state, event.kind, event.seat, event.payload, earlier=lambda seq: store.state_at(game, seq)
+            )
     return told
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import QuerySet
 
-from games import deadlines, errors, store, words
+from games import deadlines, errors, store, stores, words
 from games.models import Event, EventKind, Game, GameStatus
 from games.selectors.access import game_get, seat_of, visible_games
 from games.selectors.events import event_visible
@@ -119,7 +119,7 @@ def events_after(*, game_id: int, after: int) -> tuple[list[Event], dict[str, An
     game = Game.objects.prefetch_related("deadlines", "seats").filter(pk=game_id).first()  # streams' hot path
     if game is None:
         raise errors.GameNotFound(msg("there is no game {game_id}", game_id=game_id))
-    events = list(Event.objects.filter(game_id=game_id, seq__gt=after, seq__lte=game.seq).order_by("seq"))
+    events = stores.current().events(game_id, after=after, upto=game.seq)
     return events, public_state(game=game), game
 
 

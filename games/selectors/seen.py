@@ -75,8 +75,18 @@ def game_seen(*, game: Game, seat: int | None) -> tuple[dict[str, Any], dict[str
 
 def board(*, game: Game, seat: int | None) -> str:
     """The rules' text board for `seat` at the game's seq (worked out only when asked)."""
-    return _kept([(seen_key(game, seat) + ":board",
-                   lambda: store.rules_of(game).render_text(store.state_at(game), seat))])[0]
+    return _kept([_board(game, seat)])[0]
+
+
+def board_presented(*, game: Game, seat: int | None) -> tuple[str, dict[str, Any]]:
+    """`board` and `presented` together, as the text board shows them: asked of the shared cache
+    in one round trip, and what nobody kept yet kept in one more (a page asks at every move)."""
+    shown_board, shown_as = _kept([_board(game, seat), _presented(game, seat)])
+    return shown_board, shown_as
+
+
+def _board(game: Game, seat: int | None) -> tuple[str, Any]:
+    return seen_key(game, seat) + ":board", lambda: store.rules_of(game).render_text(store.state_at(game), seat)
 
 
 def _seen(game: Game, seat: int | None) -> tuple[str, Any]:

@@ -81,6 +81,10 @@ class Store(Protocol):
         of the game (`forfeit` true), in seq order, each as (seat, type or None, forfeit): what
         a reader needs of the log beyond the game row (`games.selectors.life`), in one statement."""
 
+    def events(self, game_id: int, *, after: int, upto: int | None = None) -> list[Model]:
+        """The game's events with `after` < seq (<= `upto` when given), in seq order, as the ORM
+        loads them: the log a reader (`/events/`, a stream) asks for past what it has."""
+
     def unit(self, guard: tuple[int, str] | None = None) -> UnitOfWork:
         """A new unit of work; `guard` (the game's id and `row_version`) makes it write only
         while the game row is still at that version."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 from typing import Any
 
 import orjson
@@ -197,7 +198,7 @@ def locked_read(game_id: int, *, user_id: int | None = None, idempotency_key: st
         row = cursor.fetchone()
     if row is None:
         return None
-    attnames, converters = _game_loading(db.vendor)
+    attnames, converters = _loading(Game, db.vendor)
     game = loaded_instance(Game, attnames, _converted(db, converters, row[:len(attnames)]), db.alias)
     game.seats_json, game.deadlines_json, game.last_hash, game.earlier_json = row[len(attnames):len(attnames) + 4]
     if checked:
@@ -250,7 +251,7 @@ def game_read(game_id: int) -> Game | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    attnames, converters = _game_loading(db.vendor)
+    attnames, converters = _loading(Game, db.vendor)
     game = loaded_instance(Game, attnames, _converted(db, converters, row[:len(attnames)]), db.alias)
     seats_json, deadlines_json = row[len(attnames):]
     seats_loaded = []
@@ -271,17 +272,20 @@ def game_read(game_id: int) -> Game | None:
 
 
 @functools.cache
-def _life_marks_sql(vendor: str, count: int) -> str:
-    """The statement of `life_marks`, for `count` types: the marks read out of the payload in
-    the database, so only the few marked events' three values come back, not their payloads."""
+def _life_marks_sql(vendor: str, types: tuple[str, ...]) -> str:
+    """The statement of `life_marks`: the marks read out of the payload in the database, so only
+    the few marked events' three values come back, not their payloads. The types are written into
+    the statement (code's constants, quoted), not bound: on PostgreSQL its condition is then the
+    partial index `event_life_marks`' own (migration 0019), which the planner uses even for the
+    prepared statement's generic plan, and a long game's events are not read one by one."""
     payload, seq, game = _quote("payload"), _quote("seq"), _quote("game_id")
     if vendor == "postgresql":
-        kind, forfeit = f"{payload} ->> 'type'", f"COALESCE({payload} -> 'forfeit' = 'true'::jsonb, false)"
+        kind, forfeit = f"({payload} ->> 'type')", f"COALESCE(({payload} -> 'forfeit') = 'true'::jsonb, false)"
     else:  # SQLite's JSON1, as Django's own lookups read a key there
         kind, forfeit = f"json_extract({payload}, '$.type')", f"COALESCE(json_type({payload}, '$.forfeit') = 'true', 0)"
-    types = ", ".join(["%s"] * count)
+    listed = ", ".join("'" + name.replace("'", "''") + "'" for name in types)
     return (f"SELECT {_quote('seat')}, {kind}, {forfeit} FROM {_quote(Event._meta.db_table)} "
-            f"WHERE {game} = %s AND ({kind} IN ({types}) OR {forfeit}) ORDER BY {seq}")
+            f"WHERE {game} = %s AND ({kind} IN ({listed}) OR {forfeit}) ORDER BY {seq}")
 
 
 def life_marks(game_id: int, types: tuple[str, ...]) -> list[tuple[int | None, str | None, bool]]:
@@ -289,8 +293,30 @@ def life_marks(game_id: int, types: tuple[str, ...]) -> list[tuple[int | None, s
     the connection keeps them: it runs at every seq a reader is first to see)."""
     db = connections[DEFAULT_DB_ALIAS]
     with statement_cursor(db) as cursor:
-        cursor.execute(_life_marks_sql(db.vendor, len(types)), [game_id, *types])
+        cursor.execute(_life_marks_sql(db.vendor, tuple(types)), [game_id])
         return [(seat, kind, bool(forfeit)) for seat, kind, forfeit in cursor.fetchall()]
+
+
+@functools.cache
+def _events_sql(vendor: str, bounded: bool) -> str:
+    """The statement of `events`, with an upper bound on seq or without."""
+    columns = ", ".join(_quote(column) for _, column in _columns(Event))
+    seq = _quote("seq")
+    upto = f" AND {seq} <= %s" if bounded else ""
+    return (f"SELECT {columns} FROM {_quote(Event._meta.db_table)} WHERE {_quote('game_id')} = %s "
+            f"AND {seq} > %s{upto} ORDER BY {seq}")
+
+
+def events(game_id: int, *, after: int, upto: int | None = None) -> list[Event]:
+    """The game's events after seq `after` (up to `upto`), in seq order (`Store.events`): one
+    statement, prepared where the connection keeps them (a page asks for the log's new events at
+    every move, a stream for every watcher's news), loaded as the ORM loads them."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with statement_cursor(db) as cursor:
+        cursor.execute(_events_sql(db.vendor, upto is not None), [game_id, after, *([] if upto is None else [upto])])
+        rows = cursor.fetchall()
+    attnames, converters = _loading(Event, db.vendor)
+    return [loaded_instance(Event, attnames, _converted(db, converters, row), db.alias) for row in rows]
 
 
 def _converted(db: Any, converters: tuple, values: tuple) -> list[Any]:
@@ -304,17 +330,37 @@ def _converted(db: Any, converters: tuple, values: tuple) -> list[Any]:
 
 
 @functools.cache
-def _game_loading(vendor: str) -> tuple[tuple[str, ...], tuple[tuple[Any, list], ...]]:
-    """The game's column attnames, and for each column its expression and the converters the ORM
+def _loading(model: type[Model], vendor: str) -> tuple[tuple[str, ...], tuple[tuple[Any, list], ...]]:
+    """The model's column attnames, and for each column its expression and the converters the ORM
     would run on its values: worked out once, not looked up field by field at every move (a
     field's hash is Python code, and the game has twenty-odd columns)."""
     db = connections[DEFAULT_DB_ALIAS]
-    fields = Game._meta.concrete_fields
+    fields = model._meta.concrete_fields
     converters = []
     for field in fields:
-        expression = field.get_col(Game._meta.db_table)
-        converters.append((expression, [*db.ops.get_db_converters(expression), *expression.get_db_converters(db)]))
+        expression = field.get_col(model._meta.db_table)
+        field_converters = [*db.ops.get_db_converters(expression), *expression.get_db_converters(db)]
+        if isinstance(field, models.JSONField) and field.decoder is None:
+            field_converters = [_json_value if convert == field.from_db_value else convert for convert in field_converters]
+        converters.append((expression, field_converters))
     return tuple(field.attname for field in fields), tuple(converters)
+
+
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+
+
+def _json_value(value: Any, expression: Any, db: Any) -> Any:
+    """A JSON column's value as `JSONField.from_db_value` gives it, decoded by orjson (a game has
+    four JSON columns, an event two, each read at every request: the standard library's decoder
+    is several Python calls a value). What orjson would read otherwise than the standard library
+    goes the field's own way: a text it refuses, and any with a run of 19 digits or more (orjson
+    reads a whole number beyond 64 bits as a float; a seed may be one)."""
+    if value is None or not isinstance(value, str) or _LONG_DIGITS.search(value):
+        return expression.target.from_db_value(value, expression, db)
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return expression.target.from_db_value(value, expression, db)
 
 
 def remember_loaded(game: Game) -> None:
@@ -587,6 +633,7 @@ class FastStore:
     read = staticmethod(locked_read)
     game_read = staticmethod(game_read)
     life_marks = staticmethod(life_marks)
+    events = staticmethod(events)
     unit = Writes
     new_instance = staticmethod(new_instance)
     remember_loaded = staticmethod(remember_loaded)

@@ -56,6 +56,12 @@ class ReferenceStore:
         return [(seat, payload.get("type"), payload.get("forfeit") is True)
                 for seat, payload in marked.order_by("seq").values_list("seat", "payload")]
 
+    def events(self, game_id: int, *, after: int, upto: int | None = None) -> list[Event]:
+        events = Event.objects.filter(game_id=game_id, seq__gt=after)
+        if upto is not None:
+            events = events.filter(seq__lte=upto)
+        return list(events.order_by("seq"))
+
     def unit(self, guard: tuple[int, str] | None = None) -> Unit:
         if guard is not None:
             raise ValueError("the reference store locks the row; it has no version to check")

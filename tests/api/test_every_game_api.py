@@ -41,6 +41,10 @@ def _check_the_log_reads_in_words(final: dict, seated: list[Player]) -> None:
     log = seated[0].get(f"/api/games/{final['id']}/events/", notation="true").json()["events"]
     moves = [event for event in log if event["kind"] == "move"]
     assert moves and all(event["text"] and not event["text"].startswith("move ") for event in moves)
+    # A page asks for the new events only: the same texts, one event at a time, as all at once.
+    for event in log[-12:]:
+        alone = seated[0].get(f"/api/games/{final['id']}/events/", notation="true", after=event["seq"] - 1).json()
+        assert alone["events"][0] == event
 
 
 def _check_replay_from_the_published_log(rules_id: str, final: dict, client: Player) -> None:

@@ -336,3 +336,47 @@ def test_an_unknown_store_is_refused_by_name(settings):
     settings.SCRAPYARD_STORE = "quick"
     with pytest.raises(ImproperlyConfigured, match="'quick'.*fast, reference"):
         stores.current()
+
+
+def test_both_stores_read_a_games_events_alike():
+    """`events`, the log past what a reader has: every column as the ORM loads it (the payloads
+    decoded, the times aware), in seq order, after `after` and up to `upto` when given."""
+    game_id, players = start_game("scavenge", 2)
+    for _ in range(3):
+        game = players[0].get(f"/api/games/{game_id}/").json()
+        mover = players[game["to_act"][0]]
+        listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
+        assert mover.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+    seq = Game.objects.get(pk=game_id).seq
+
+    def rows(name: str, **bounds: int) -> list[dict[str, Any]]:
+        return [{field.attname: getattr(event, field.attname) for field in Event._meta.concrete_fields}
+                for event in stores._named(name).events(game_id, **bounds)]
+
+    everything = [{field.attname: getattr(event, field.attname) for field in Event._meta.concrete_fields}
+                  for event in Event.objects.filter(game_id=game_id).order_by("seq")]
+    for bounds in ({"after": 0}, {"after": 2}, {"after": 1, "upto": seq - 1}, {"after": seq}):
+        expected = [row for row in everything
+                    if row["seq"] > bounds["after"] and row["seq"] <= bounds.get("upto", seq)]
+        assert rows("fast", **bounds) == rows("reference", **bounds) == expected, bounds
+    assert isinstance(rows("fast", after=0)[-1]["payload"], dict)
+    assert stores._named("fast").events(10**9, after=0) == []
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the partial index is PostgreSQL's")
+def test_the_fast_stores_life_marks_read_only_the_marked_events_of_a_long_game():
+    """The statement's condition is the partial index `event_life_marks`' own, so that even as a
+    prepared statement's generic plan (the one a connection keeps) it reads the marked events
+    through that index, not every event of the game (a long game has hundreds)."""
+    from games.stores import fast
+
+    sql = fast._life_marks_sql(connection.vendor, life.PROPOSALS).replace("%s", "$1")
+    with connection.cursor() as cursor:
+        cursor.execute("SET plan_cache_mode = force_generic_plan")
+        try:
+            cursor.execute(f"PREPARE life_marks_plan(bigint) AS {sql}")
+            cursor.execute("EXPLAIN EXECUTE life_marks_plan(1)")
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            cursor.execute("DEALLOCATE life_marks_plan")
+        finally:
+            cursor.execute("RESET plan_cache_mode")
+    assert "event_life_marks" in plan, plan

@@ -20,7 +20,7 @@ const $ = (id) => document.getElementById(id);
 const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
 const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
-const page = { game: null, legal: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), answered: null };
+const page = { game: null, legal: null, log: null, logAs: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), answered: null };
 followingGame(gameId);
 
 // One load at a time: news arriving during a load asks for one more after it, which finds
@@ -60,10 +60,14 @@ async function load(note) {
   if (answered && answered.seq <= game.seq) page.answered = null;
   const held = mine && answered && answered.seq === game.seq && answered.your_turn
     ? { seq: answered.seq, seat: answered.your_seat, moves: answered.moves, notation: answered.notation, words: answered.words } : null;
+  // The log only grows at its end: the events this page shows are asked for again only when what
+  // the caller may see of them can change (a seat taken or left, the end revealing every secret).
+  const as = logSeenAs(game);
+  const from = page.log !== null && page.logAs === as ? page.log.at(-1)?.seq ?? 0 : 0;
   const [legal, log, board] = await Promise.all([
     held ? Promise.resolve(held)
       : mine ? api('GET', `/games/${gameId}/legal-moves/`) : Promise.resolve({ moves: [], notation: [], words: [], seq: game.seq }),
-    api('GET', seen(`/games/${gameId}/events/?notation=true`)),
+    api('GET', seen(`/games/${gameId}/events/?notation=true${from ? `&after=${from}` : ''}`)),
     fetch(`/api${seen(`/games/${gameId}/board.txt`)}`, { credentials: 'same-origin' }).then((r) => (r.ok ? r.text() : null)).catch(() => null),
   ]);
   const pending = note === null ? pendingChoice() : null; // taken now: the player may have picked during the fetch
@@ -71,16 +75,24 @@ async function load(note) {
   page.mine = mine;
   page.game = game;
   page.legal = legal;
+  page.log = from ? [...page.log, ...log.events] : log.events;
+  page.logAs = as;
   page.chosen = null;
   page.replayAt = null;
   if (board !== null) $('text-board').textContent = board;
   showStatus();
   showMoves(pending);
-  showLog(log.events);
+  showLog(page.log);
   showActions();
-  showFairness(log.events);
+  showFairness(page.log);
   showConditionals(game, draw);
   showAnalysis(game, { seatName, seen });
+}
+
+// What the events' form depends on beyond the events: whose seat reads them, and whether the
+// game has ended (then every seat's secret choices are shown).
+function logSeenAs(game) {
+  return `${game.your_seat}:${game.status === 'finished'}`;
 }
 
 function seatName(seat) {
