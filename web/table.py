@@ -87,7 +87,16 @@ def status_line(game: dict[str, Any]) -> str:
 
 
 def log_lines(game: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**event, "who": None if event["seat"] is None else player_name(game["seats"][event["seat"]])} for event in events]
+    """Each event with the name of the seat it names: looked up by the seat's number, since the
+    game lists only the seats taken (a seat left in a game still open leaves a gap)."""
+    taken = {seat["seat"]: seat for seat in game["seats"]}
+    return [{**event, "who": _seat_name(taken, event["seat"])} for event in events]
+
+
+def _seat_name(taken: dict[int, dict[str, Any]], seat: int | None) -> str | None:
+    if seat is None:
+        return None
+    return player_name(taken[seat]) if seat in taken else _("open seat")
 
 
 def how_to_play(rules_id: str) -> str:

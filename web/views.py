@@ -78,7 +78,9 @@ def game(request, game_id: int):
         return http.error_page(request, 400, _("That invitation link is broken: ask for it again."))
     detail = selectors.game_detail(game=found, user=request.user)
     descriptor = selectors.rules_detail(rules_id=detail["rules"])
-    events = selectors.events_visible(game=found, user=request.user, notation=True)
+    # The log as far as the game that was read: an event written since (a seat taken while the page
+    # loads) would name a seat the page's players do not have yet. The page asks for newer ones itself.
+    events = selectors.events_visible(game=found, user=request.user, upto=found.seq, notation=True)
     return render(
         request,
         "web/game.html",

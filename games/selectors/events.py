@@ -13,14 +13,15 @@ from rules import notation as move_notation
 from rules.words import msg
 
 
-def events_visible(*, game: Game, user: Any, after: int = 0, notation: bool = False) -> list[dict[str, Any]]:
-    """The log after `after` as the caller may see it; with `notation`, each event also has
+def events_visible(*, game: Game, user: Any, after: int = 0, upto: int | None = None,
+                   notation: bool = False) -> list[dict[str, Any]]:
+    """The log after `after` (up to `upto`) as the caller may see it; with `notation`, each event also has
     `text`, the event in the reader's words (a move described in them), and `notation`, a move's
     notation as a reply types it (the rules' `describe_move`; None for an event that is no move
     the caller may see)."""
     seat = seat_of(game=game, user=user)
     everything = game.status == GameStatus.FINISHED
-    events = stores.current().events(game.pk, after=after)
+    events = stores.current().events(game.pk, after=after, upto=upto)
     if not notation:
         return [event_visible(event, seat, everything) for event in events]
     return _with_texts(game, events, seat, everything)
