@@ -1,5 +1,5 @@
 """The Redis cache's own round trips (`project.cache.RedisCacheClient._round_trip`): GET, SET,
-MGET and several SETs sent on a connection of the thread's own answer as Django's cache does,
+MGET and several SETs sent on a connection of the thread's own answer as Django's own Redis cache does (one contract, run on both),
 and a dropped connection is made again."""
 
 from __future__ import annotations
@@ -13,24 +13,40 @@ from project.cache import RedisCacheClient
 pytestmark = pytest.mark.redis
 
 
-def _ttl(key: str) -> int:
-    return cache._cache.get_client(write=True).ttl(cache.make_and_validate_key(key))
+@pytest.fixture(params=["django", "ours"])
+def either_cache(request, settings):
+    """The same contract for Django's own Redis cache (the reference) and ours."""
+    from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+
+    from project.cache import RedisCache
+
+    location, options = settings.CACHES["default"]["LOCATION"], {"OPTIONS": settings.CACHES["default"].get("OPTIONS", {})}
+    kind = DjangoRedisCache if request.param == "django" else RedisCache
+    return kind(location, {**options, "KEY_PREFIX": f"contract-{request.param}"})
 
 
-def test_values_come_back_as_stored_with_their_expiry():
-    cache.set("round-trip:a", {"view": [1, 2], "moves": ()}, 30)
-    cache.set("round-trip:n", 7, None)
-    cache.set_many({"round-trip:b": "text", "round-trip:c": [None]}, 60)
-    assert cache.get("round-trip:a") == {"view": [1, 2], "moves": ()}
-    assert cache.get("round-trip:n") == 7 and _ttl("round-trip:n") == -1  # no expiry
-    assert 0 < _ttl("round-trip:a") <= 30 and 30 < _ttl("round-trip:b") <= 60
-    assert cache.get("round-trip:none", "default") == "default"
-    assert cache.get_many(["round-trip:b", "round-trip:none", "round-trip:c"]) == {
+def _ttl(store, key: str) -> int:
+    return store._cache.get_client(write=True).ttl(store.make_and_validate_key(key))
+
+
+def test_values_come_back_as_stored_with_their_expiry(either_cache):
+    store = either_cache
+    store.set("round-trip:a", {"view": [1, 2], "moves": ()}, 30)
+    store.set("round-trip:n", 7, None)
+    store.set_many({"round-trip:b": "text", "round-trip:c": [None]}, 60)
+    assert store.get("round-trip:a") == {"view": [1, 2], "moves": ()}
+    assert store.get("round-trip:n") == 7 and _ttl(store, "round-trip:n") == -1  # no expiry
+    assert 0 < _ttl(store, "round-trip:a") <= 30 and 30 < _ttl(store, "round-trip:b") <= 60
+    assert store.get("round-trip:none", "default") == "default"
+    assert store.get_many(["round-trip:b", "round-trip:none", "round-trip:c"]) == {
         "round-trip:b": "text", "round-trip:c": [None]}
-    assert cache.get_many([]) == {}
-    cache.set("round-trip:a", "gone", 0)  # Django's meaning of 0: not kept at all
-    assert cache.get("round-trip:a") is None
-    cache.delete_many(["round-trip:n", "round-trip:b", "round-trip:c"])
+    assert store.get_many([]) == {}
+    store.set("round-trip:a", "gone", 0)  # Django's meaning of 0: not kept at all
+    assert store.get("round-trip:a") is None
+    store.set_many({"round-trip:z": 1}, 0)
+    assert store.get("round-trip:z") is None
+    store.delete_many(["round-trip:n", "round-trip:b", "round-trip:c"])
+    assert store.get_many(["round-trip:n", "round-trip:b"]) == {}
 
 
 def test_a_connection_dropped_meanwhile_is_made_again_once():
