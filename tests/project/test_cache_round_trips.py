@@ -1,6 +1,6 @@
 """The Redis cache's own round trips (`project.cache.RedisCacheClient._round_trip`): GET, SET,
-MGET and several SETs sent on a connection of the thread's own answer as Django's own Redis cache does (one contract, run on both),
-and a dropped connection is made again."""
+MGET and several SETs sent on a connection of the thread's own answer as Django's own Redis
+cache does (one contract, run on both), and a dropped connection is made again."""
 
 from __future__ import annotations
 
