@@ -312,11 +312,19 @@ def events(game_id: int, *, after: int, upto: int | None = None) -> list[Event]:
     statement, prepared where the connection keeps them (a page asks for the log's new events at
     every move, a stream for every watcher's news), loaded as the ORM loads them."""
     db = connections[DEFAULT_DB_ALIAS]
+    bounds = [_as_bigint(after), *([] if upto is None else [_as_bigint(upto)])]
     with statement_cursor(db) as cursor:
-        cursor.execute(_events_sql(db.vendor, upto is not None), [game_id, after, *([] if upto is None else [upto])])
+        cursor.execute(_events_sql(db.vendor, upto is not None), [game_id, *bounds])
         rows = cursor.fetchall()
     attnames, converters = _loading(Event, db.vendor)
     return [loaded_instance(Event, attnames, _converted(db, converters, row), db.alias) for row in rows]
+
+
+def _as_bigint(bound: int) -> int:
+    """A seq bound within what a database integer holds: a reader may ask for events after any
+    number at all (SQLite refuses a parameter beyond 64 bits, where the ORM reads such a bound as
+    past every row), and no seq lies beyond these."""
+    return max(-(2**63), min(bound, 2**63 - 1))
 
 
 def _converted(db: Any, converters: tuple, values: tuple) -> list[Any]:

@@ -242,3 +242,11 @@ def test_a_moves_answer_carries_the_game_after_it_and_the_movers_next_moves():
     now = mover.get(f"/api/games/{game_id}/legal-moves/").json()
     assert after["moves"] == now["moves"] and after["notation"] == now["notation"]
     assert after["your_turn"] == bool(now["moves"])
+
+
+def test_the_log_after_a_number_past_any_seq_is_empty_on_every_database():
+    """`?after=` beyond 64 bits reached the store's statement as a parameter SQLite refuses: 500."""
+    game_id, players = start_game("scavenge", 2)
+    answer = players[0].get(f"/api/games/{game_id}/events/", after=2**70)
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["events"] == [] and answer.json()["seq"] >= 1
