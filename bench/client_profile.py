@@ -177,6 +177,20 @@ def play(database_url: str, client: str, moves: int, profile: bool, seed: int, p
     return {"moves": stored, "web_ms": web * 1000 / stored, "postgresql_ms": database * 1000 / stored, "calls": calls}
 
 
+def migrated_bench_database() -> str:
+    """The benchmark's database (BENCH_DATABASE_URL) and Redis (BENCH_REDIS_URL) made this
+    process's, with no rate limit in the way, and migrated; its URL."""
+    import subprocess
+
+    url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/scrapyard_bench")
+    os.environ.update({"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "project.settings"})
+    os.environ.setdefault("SCRAPYARD_RATE_ACCOUNT", "1000000")
+    os.environ.setdefault("REDIS_URL", os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"], check=True,
+                   env={**os.environ}, cwd=Path(p1.__file__).resolve().parent.parent)
+    return url
+
+
 def main() -> None:
     import argparse
 
@@ -186,14 +200,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--profile", action="store_true")
     arguments = parser.parse_args()
-    url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/scrapyard_bench")
-    os.environ.update({"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "project.settings"})
-    os.environ.setdefault("SCRAPYARD_RATE_ACCOUNT", "1000000")
-    os.environ.setdefault("REDIS_URL", os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
-    import subprocess
-
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"], check=True,
-                   env={**os.environ}, cwd=Path(p1.__file__).resolve().parent.parent)
+    url = migrated_bench_database()
     p1.vacuumed(url)
     from unittest import mock
 

@@ -15,7 +15,6 @@ import cProfile
 import os
 import pstats
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -23,7 +22,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file from another checkout: that checkout's bench
     sys.path.insert(0, os.getcwd())
 
-from bench import p1
+from bench import client_profile, p1
 
 READS = {"events whole": "/events/?notation=true", "events new": "/events/?notation=true&after={before}",
          "board": "/board.txt", "game": "/"}
@@ -71,12 +70,7 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=70)
     parser.add_argument("--reads", type=int, default=20)
     arguments = parser.parse_args()
-    url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/scrapyard_bench")
-    os.environ.update({"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "project.settings"})
-    os.environ.setdefault("SCRAPYARD_RATE_ACCOUNT", "1000000")
-    os.environ.setdefault("REDIS_URL", os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"], check=True,
-                   env={**os.environ}, cwd=Path(p1.__file__).resolve().parent.parent)
+    url = client_profile.migrated_bench_database()
     import django
 
     django.setup()

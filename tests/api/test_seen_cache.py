@@ -150,19 +150,7 @@ def test_a_games_first_read_at_a_seq_asks_the_database_twice_and_redis_once_each
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    users, players = _players(2)
-    game = _to_a_secret_step(users)
-    seat = game.to_act[0]
-    waiting = 1 - seat
-    players[waiting].get(f"/api/games/{game.pk}/")  # its token read and kept
-    move = players[seat].get(f"/api/games/{game.pk}/legal-moves/").json()["moves"][0]
-    assert players[seat].submit(game.pk, move, game.seq).status_code == 201
-    asked = {"get_many": 0, "set_many": 0, "get": 0, "set": 0}
-    for name in asked:
-        def counted(*args, _name=name, _real=getattr(cache, name), **kwargs):
-            asked[_name] += 1
-            return _real(*args, **kwargs)
-        monkeypatch.setattr(cache, name, counted)
+    game, players, waiting, asked = _a_move_the_waiting_seat_has_not_read(monkeypatch)
     with CaptureQueriesContext(connection) as queries:
         answer = players[waiting].get(f"/api/games/{game.pk}/")
     assert answer.status_code == 200 and answer.json()["seq"] == game.seq + 1
@@ -177,6 +165,17 @@ def test_a_games_first_read_at_a_seq_asks_the_database_twice_and_redis_once_each
 def test_a_text_boards_first_read_at_a_seq_asks_redis_once_each_way(monkeypatch):
     """The text board (a page's `board.txt` at every move, a mail's board) shows the rules' board
     and the presentation: both asked of the shared cache in one round trip, and kept in one more."""
+    game, players, waiting, asked = _a_move_the_waiting_seat_has_not_read(monkeypatch)
+    answer = players[waiting].client.get(f"/api/games/{game.pk}/board.txt")
+    assert answer.status_code == 200
+    game.refresh_from_db()
+    assert answer.content.decode().startswith(store.rules_of(game).render_text(store.state_at(game), waiting).rstrip("\n"))
+    assert asked == {"get_many": 1, "set_many": 1, "get": 0, "set": 0}
+
+
+def _a_move_the_waiting_seat_has_not_read(monkeypatch):
+    """A secret step just moved by its seat to act: the game as it was, the players, the waiting
+    seat (its token already read and kept) and the count of the cache's calls from now on."""
     users, players = _players(2)
     game = _to_a_secret_step(users)
     seat = game.to_act[0]
@@ -190,8 +189,4 @@ def test_a_text_boards_first_read_at_a_seq_asks_redis_once_each_way(monkeypatch)
             asked[_name] += 1
             return _real(*args, **kwargs)
         monkeypatch.setattr(cache, name, counted)
-    answer = players[waiting].client.get(f"/api/games/{game.pk}/board.txt")
-    assert answer.status_code == 200
-    game.refresh_from_db()
-    assert answer.content.decode().startswith(store.rules_of(game).render_text(store.state_at(game), waiting).rstrip("\n"))
-    assert asked == {"get_many": 1, "set_many": 1, "get": 0, "set": 0}
+    return game, players, waiting, asked
