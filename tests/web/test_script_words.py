@@ -18,6 +18,7 @@ CLOCKS = {
     "nl-NL": re.compile(r"^klok: nog [0-3]d \d{1,2}u$"),
     "en-GB": re.compile(r"^clock: [0-3]d \d{1,2}h left$"),
 }
+FRESH_CLOCKS = {"nl-NL": ["3d 0u", "1u 0m", "1m 30s", "45s"], "en-GB": ["3d 0h", "1h 0m", "1m 30s", "45s"]}
 DECIMALS = {"nl-NL": ("1,5", "0,25"), "en-GB": ("1.5", "0.25")}
 
 
@@ -54,6 +55,15 @@ def test_clock_units_and_decimals_are_written_the_readers_way(browser, site, scr
         return [words.numberText(1.5), words.numberText(0.25)];
     }""")
     assert tuple(written) == DECIMALS[locale]
+    # A clock read in its first second names its second unit too: "3d 0h", as a second later "2d 23h".
+    fresh = page.evaluate("""async () => {
+        const script = [...document.querySelectorAll('script[type=module][src]')].map((s) => s.src)
+            .find((src) => /\\/web\\/[^/]*\\.js/.test(src));
+        const api = await import(new URL('api.js', script).href);
+        const from = (seconds) => api.whenText(new Date(Date.now() + seconds * 1000 + 200).toISOString());
+        return [from(3 * 86400), from(3600), from(90), from(45)];
+    }""")
+    assert fresh == FRESH_CLOCKS[locale]
     assert page.locator("html").get_attribute("lang") == locale[:2]
     screenshot(page, f"clocks-{locale[:2]}")
     context.close()

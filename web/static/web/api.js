@@ -62,14 +62,11 @@ export function whenText(iso) {
   if (!iso) return '';
   const seconds = Math.round((new Date(iso) - Date.now()) / 1000);
   if (seconds <= 0) return TIME_IS_UP;
-  const parts = [];
-  let left = seconds;
-  for (const [unit, size] of CLOCK_UNITS) {
-    if (left >= size || (size === 1 && parts.length === 0)) {
-      parts.push(`${Math.floor(left / size)}${unit}`);
-      left %= size;
-    }
-    if (parts.length === 2) break;
-  }
-  return parts.join(' ');
+  // The largest unit left and always the one below it ("3d 0h", never "3d"), so a clock reads the
+  // same way in its first second as in the next.
+  const first = CLOCK_UNITS.findIndex(([, size]) => seconds >= size);
+  return CLOCK_UNITS.slice(first, first + 2).map(([unit, size], index) => {
+    const whole = index === 0 ? seconds : seconds % CLOCK_UNITS[first][1];
+    return `${Math.floor(whole / size)}${unit}`;
+  }).join(' ');
 }
