@@ -70,6 +70,8 @@ def test_each_game_is_played_to_its_end_from_the_table(browser, site, screenshot
     assert "bot" in page.locator("#panels .panel").nth(1).inner_text()
     assert page.locator(".board-svg text.edge").count() > 0 or rules == "terrain_vague" or rules == "space_junkyard"
     assert page.locator("#legend dt").count() >= 3
+    assert page.locator("#text-board-box").evaluate("box => !box.open")  # shut where the board is drawn ...
+    page.locator("#text-board-box summary").click()  # ... and followed once a player opens it
     screenshot(page, f"{rules}-start")
     noted = _play_noting(page, _towards_the_goal if rules == "scavenge" else _first, screenshot, rules)
     page.locator("#status.finished").wait_for()
@@ -95,6 +97,30 @@ def test_each_game_is_played_to_its_end_from_the_table(browser, site, screenshot
         assert any(event.payload != event.public_payload for event in mine)
     if rules == "terrafex":  # a fire placed by the opponent, met on the page
         assert any(event.seat == 1 and event.payload["move"]["type"] == "fire" for event in moves)
+
+
+def test_the_text_board_is_read_only_while_its_box_is_open_and_stays_open_once_opened(browser, site):
+    """A refresh does not ask for the text board the player has not opened (the board is drawn);
+    opened, it is read at once and after each move, and a move no longer shuts it."""
+    page = _sign_up(browser.new_context(viewport={"width": 1280, "height": 900}), site, "text_board_reader")
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/board.txt" in request.url else None)
+    _create(page, site, "terrafex", bot_seat=1)
+    page.locator(".board-svg").wait_for()
+    for _ in range(3):
+        page.locator("#moves-panel").wait_for()
+        _play_one(page)
+    page.locator("#moves-panel").wait_for()
+    assert asked == [], "the shut text board was read"
+    before = page.locator("#text-board").text_content()
+    page.locator("#text-board-box summary").click()
+    page.wait_for_function("(before) => document.querySelector('#text-board').textContent !== before", arg=before)
+    assert len(asked) == 1
+    _play_one(page)
+    page.locator("#moves-panel").wait_for()
+    page.wait_for_function("() => document.querySelector('#log li:last-child') !== null")
+    assert page.locator("#text-board-box").evaluate("box => box.open"), "a move shut the box the player opened"
+    page.wait_for_function("(count) => performance.getEntriesByType('resource').filter((r) => r.name.includes('/board.txt')).length > count", arg=1)
 
 
 def test_a_phone_plays_without_sideways_scroll_and_the_confirm_in_sight(browser, site, screenshot):

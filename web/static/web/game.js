@@ -20,8 +20,19 @@ const $ = (id) => document.getElementById(id);
 const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
 const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
-const page = { game: null, legal: null, log: null, logAs: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), answered: null };
+const page = { game: null, legal: null, log: null, logAs: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), answered: null, drawn: false };
 followingGame(gameId);
+
+// The text board is read while its box is open (and when it opens), not at every refresh: where
+// the board is drawn it stays shut until the player opens it. The page's HTML came with it.
+function readTextBoard() {
+  if (page.game === null || !$('text-board-box').open) return Promise.resolve(null);
+  return fetch(`/api${seen(`/games/${gameId}/board.txt`)}`, { credentials: 'same-origin' }).then((r) => (r.ok ? r.text() : null)).catch(() => null);
+}
+$('text-board-box').addEventListener('toggle', async () => {
+  const board = await readTextBoard();
+  if (board !== null) $('text-board').textContent = board;
+});
 
 // One load at a time: news arriving during a load asks for one more after it, which finds
 // nothing new if the first load already showed it (and so keeps the player's picks).
@@ -68,7 +79,7 @@ async function load(note) {
     held ? Promise.resolve(held)
       : mine ? api('GET', `/games/${gameId}/legal-moves/`) : Promise.resolve({ moves: [], notation: [], words: [], seq: game.seq }),
     api('GET', seen(`/games/${gameId}/events/?notation=true${from ? `&after=${from}` : ''}`)),
-    fetch(`/api${seen(`/games/${gameId}/board.txt`)}`, { credentials: 'same-origin' }).then((r) => (r.ok ? r.text() : null)).catch(() => null),
+    readTextBoard(),
   ]);
   const pending = note === null ? pendingChoice() : null; // taken now: the player may have picked during the fetch
   if (page.mine === false && mine) tell(gameId, _('%(title)s (game %(id)s): %(prompt)s', { title: root.dataset.title, id: gameId, prompt: game.presentation.prompt ?? _('your move') }));
@@ -237,7 +248,8 @@ function showBoard(view, readOnly = false) {
   const figure = $('board-figure');
   if (!board) { figure.hidden = true; return; }
   figure.hidden = false;
-  $('text-board-box').open = false; // the text board stays one click away (and is all there is without JavaScript)
+  if (!page.drawn) $('text-board-box').open = false; // one click away (and all there is without JavaScript), as the player leaves it after
+  page.drawn = true;
   const touched = new Set(readOnly ? [] : page.game.presentation.touched);
   for (const part of board.querySelectorAll('[data-target]')) {
     const target = part.dataset.target;
