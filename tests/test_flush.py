@@ -12,7 +12,7 @@ from django.db import connection
 
 from games.models import Event, Game
 from tests import conftest
-from tests.api.conftest import start_game
+from tests.api.conftest import play_opening, start_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -30,11 +30,7 @@ def _flushed() -> list[str]:
 
 def test_a_flush_empties_every_table_a_test_wrote_and_keeps_what_migrate_made(monkeypatch):
     game_id, players = start_game("scavenge", 2)
-    for _ in range(4):
-        game = players[0].get(f"/api/games/{game_id}/").json()
-        mover = players[game["to_act"][0]]
-        listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
-        assert mover.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+    play_opening(game_id, players, 4)
     monkeypatch.setattr(conftest, "TRUNCATE_FROM", 3)  # the events (5 rows) truncated, the rest deleted
     deleted, truncated = conftest._emptied(connection, _flushed())
     assert "games_event" in truncated and "games_game" in deleted

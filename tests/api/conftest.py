@@ -29,6 +29,13 @@ class Player:
     def submit(self, game_id: int, move: Any, expected_seq: int, **headers) -> Any:
         return self.post(f"/api/games/{game_id}/moves/", {"move": move, "expected_seq": expected_seq}, **headers)
 
+    def play_first_legal(self, game_id: int) -> Any:
+        """This seat's first legal move, played; its answer (201 asserted)."""
+        listed = self.get(f"/api/games/{game_id}/legal-moves/").json()
+        answer = self.submit(game_id, listed["moves"][0], listed["seq"])
+        assert answer.status_code == 201, answer.content
+        return answer
+
 
 def register(username: str | None = None, email: str = "") -> Player:
     username = username or f"player{next(_names)}"
@@ -49,6 +56,13 @@ def start_game(rules_id: str, players: int, options: dict | None = None) -> tupl
         joined = player.post(f"/api/games/{game_id}/join/")
         assert joined.status_code == 201, joined.content
     return game_id, seated
+
+
+def play_opening(game_id: int, seated: list[Player], moves: int) -> None:
+    """`moves` moves, each the first legal move of the first seat to act."""
+    for _ in range(moves):
+        game = seated[0].get(f"/api/games/{game_id}/").json()
+        seated[game["to_act"][0]].play_first_legal(game_id)
 
 
 def play_to_end(game_id: int, seated: list[Player], rnd: random.Random, max_moves: int = 20_000) -> dict:

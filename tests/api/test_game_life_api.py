@@ -18,11 +18,6 @@ def _game(player, game_id: int) -> dict:
     return response.json()
 
 
-def _move(player, game_id: int) -> None:
-    listed = player.get(f"/api/games/{game_id}/legal-moves/").json()
-    assert player.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
-
-
 def _verified(game_id: int) -> None:
     game = Game.objects.get(pk=game_id)
     assert audit.verify_chain(game) == [] and audit.verify_fold(game) == []
@@ -49,21 +44,21 @@ def test_in_a_three_player_game_the_others_play_on_after_a_resignation():
     game = players[quitter].post(f"/api/games/{game_id}/resign/").json()
     assert game["status"] == "active" and quitter not in game["playing"] and len(game["playing"]) == 2
     acting = players[game["to_act"][0]]
-    _move(acting, game_id)
+    acting.play_first_legal(game_id)
     _verified(game_id)
 
 
 def test_abort_is_allowed_until_every_seat_has_moved():
     game_id, (alice, bob) = start_game("toy_race", 2)
-    _move(alice, game_id)
+    alice.play_first_legal(game_id)
     aborted = bob.post(f"/api/games/{game_id}/abort/")
     assert aborted.status_code == 200, aborted.content
     assert aborted.json()["status"] == "finished" and aborted.json()["result"]["reason"] == "aborted"
     assert aborted.json()["result"]["winners"] == []
 
     game_id, (alice, bob) = start_game("toy_race", 2)
-    _move(alice, game_id)
-    _move(bob, game_id)
+    alice.play_first_legal(game_id)
+    bob.play_first_legal(game_id)
     late = alice.post(f"/api/games/{game_id}/abort/")
     assert late.status_code == 409 and late.json()["code"] == "too_late_to_abort"
     assert _game(alice, game_id)["status"] == "active"
@@ -95,7 +90,7 @@ def test_a_draw_needs_every_other_seat_and_lapses_when_its_seat_moves():
     assert declined["draw_offer"] is None and declined["status"] == "active"
 
     alice.post(f"/api/games/{game_id}/draw/", {"action": "offer"})
-    _move(alice, game_id)  # the offering seat moved: the offer lapsed
+    alice.play_first_legal(game_id)  # the offering seat moved: the offer lapsed
     assert _game(bob, game_id)["draw_offer"] is None
 
     alice.post(f"/api/games/{game_id}/draw/", {"action": "offer"})
@@ -147,7 +142,7 @@ def test_a_takeback_agreed_folds_the_game_back_to_before_the_move():
     before = _game(alice, game_id)
     mover, other = (alice, bob) if before["to_act"] == [before["your_seat"]] else (bob, alice)
     ahead = _game(mover, game_id)
-    _move(mover, game_id)
+    mover.play_first_legal(game_id)
     assert other.post(f"/api/games/{game_id}/takeback/", {"action": "request"}).json()["code"] == "takeback_refused"
     asked = mover.post(f"/api/games/{game_id}/takeback/", {"action": "request"}).json()
     assert asked["takeback_request"]["by"] == ahead["your_seat"] and asked["takeback_request"]["undo"] == ahead["seq"] + 1
@@ -159,7 +154,7 @@ def test_a_takeback_agreed_folds_the_game_back_to_before_the_move():
     assert undone["view"] == ahead["view"] and undone["to_act"] == ahead["to_act"] and undone["takeback_request"] is None
     texts = [e["text"] for e in mover.get(f"/api/games/{game_id}/events/", notation="true").json()["events"]]
     assert texts[-1] == f"takeback: event {ahead['seq'] + 1} undone"
-    _move(mover, game_id)  # and play goes on from there
+    mover.play_first_legal(game_id)  # and play goes on from there
     _verified(game_id)
     assert audit.verify_snapshots(Game.objects.get(pk=game_id)) == []
 
@@ -167,7 +162,7 @@ def test_a_takeback_agreed_folds_the_game_back_to_before_the_move():
 def test_a_move_that_brought_chance_or_a_secret_into_play_is_not_taken_back():
     game_id, players = start_game("scavenge", 2)
     mover = players[_game(players[0], game_id)["to_act"][0]]
-    _move(mover, game_id)  # the next seat's roll follows at once: chance came into play
+    mover.play_first_legal(game_id)  # the next seat's roll follows at once: chance came into play
     refused = mover.post(f"/api/games/{game_id}/takeback/", {"action": "request"}).json()
     assert refused["code"] == "takeback_refused" and refused["reason"] == "chance"
     assert _game(mover, game_id)["takeback_request"] is None

@@ -33,15 +33,15 @@ import rules
 from accounts.models import Account
 from games import concurrency, store, stores, time_controls
 from games.models import Deadline, Event, Game, IdempotencyKey, Seat, Snapshot
-from games.services import lobby
 from games.selectors import life
-from tests.api.conftest import Player, register, start_game
+from games.services import lobby
+from tests.api.conftest import Player, play_opening, register, start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 STORES = tuple(stores.NAMES)
 MOVES = 9
-STILL = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
+STILL = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture
@@ -342,11 +342,7 @@ def test_both_stores_read_a_games_events_alike():
     """`events`, the log past what a reader has: every column as the ORM loads it (the payloads
     decoded, the times aware), in seq order, after `after` and up to `upto` when given."""
     game_id, players = start_game("scavenge", 2)
-    for _ in range(3):
-        game = players[0].get(f"/api/games/{game_id}/").json()
-        mover = players[game["to_act"][0]]
-        listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
-        assert mover.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+    play_opening(game_id, players, 3)
     seq = Game.objects.get(pk=game_id).seq
 
     def rows(name: str, **bounds: int) -> list[dict[str, Any]]:

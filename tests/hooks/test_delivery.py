@@ -38,11 +38,6 @@ def _toy_game(first, second) -> int:
     return game_id
 
 
-def _move(player, game_id: int) -> None:
-    listed = player.get(f"/api/games/{game_id}/legal-moves/").json()
-    assert player.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
-
-
 def _deliver_all(rounds: int = 1) -> None:
     """Attempt every pending delivery that is due, `rounds` times over (a worker's job)."""
     for _ in range(rounds):
@@ -91,7 +86,7 @@ def test_each_event_is_told_once_however_often_the_fan_out_runs(receiver, alice_
     alice, bob = alice_and_bob
     _endpoint(alice, receiver.url(), events=["event", "your_turn"])
     game_id = _toy_game(alice, bob)
-    _move(alice, game_id)
+    alice.play_first_legal(game_id)
     made = services.fan_out(game_id=game_id)
     assert services.fan_out(game_id=game_id) == 0
     events = selectors.events_seen_by(game_id=game_id, seat=0, after=0, upto=10_000)

@@ -34,11 +34,6 @@ def _confirm(sink, address: str) -> None:
     assert Client().post("/" + link.split("://", 1)[1].split("/", 1)[1]).status_code == 200
 
 
-def _play_first_move(player, game_id: int) -> None:
-    listed = player.get(f"/api/games/{game_id}/legal-moves/").json()
-    assert player.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
-
-
 def _mails(sink, address: str) -> list:
     return [message for message in sink.to(address) if "confirm" not in message["Subject"]]
 
@@ -50,7 +45,7 @@ def test_a_player_who_confirms_after_joining_gets_the_start_and_the_turn(sink, c
     _confirm(sink, "rex@players.example")
     first = mail_game(opal, rex)  # opal is seat 0: to move
     second = mail_game(rex, opal)  # rex moves first, then it is opal's turn
-    _play_first_move(rex, second)
+    rex.play_first_legal(second)
     assert _mails(sink, "opal@players.example") == []  # held: only the request to confirm went out
 
     _confirm(sink, "opal@players.example")
@@ -72,9 +67,9 @@ def test_a_new_address_holds_the_turn_and_sends_only_the_newest_position(sink, c
     assert pia.client.patch("/api/accounts/me/", {"email": "pia2@players.example"}, format="json").status_code == 200
     for _ in range(2):  # quin's move, then pia's own from the web, then quin's again: pia to act
         mover = quin if quin.get(f"/api/games/{game_id}/legal-moves/").json().get("moves") else pia
-        _play_first_move(mover, game_id)
+        mover.play_first_legal(game_id)
     if not pia.get(f"/api/games/{game_id}/legal-moves/").json().get("moves"):
-        _play_first_move(quin, game_id)
+        quin.play_first_legal(game_id)
     assert _mails(sink, "pia2@players.example") == []
 
     _confirm(sink, "pia2@players.example")

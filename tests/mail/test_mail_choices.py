@@ -24,19 +24,14 @@ from tests.mail.smtp import guard_of, headline, listed_moves, send_reply, text_o
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
-def _play_first(player, game_id: int) -> None:
-    listed = player.get(f"/api/games/{game_id}/legal-moves/").json()
-    assert player.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
-
-
 def test_a_digest_account_gets_one_mail_a_day_with_every_notice(sink, eager_tasks):
     alice, bob = mail_players("ann", "ben")
     assert alice.client.patch("/api/mail/settings/", {"cadence": "digest", "time_zone": "Europe/Paris", "digest_hour": 7},
                               format="json").status_code == 200
     game_id = mail_game(alice, bob)
     for _ in range(2):
-        _play_first(alice, game_id)
-        _play_first(bob, game_id)
+        alice.play_first_legal(game_id)
+        bob.play_first_legal(game_id)
     assert sink.to("ann@players.example") == []  # all held for the digest
     held = Outgoing.objects.filter(user__username="ann", status="held").count()
     assert held >= 3
@@ -64,8 +59,8 @@ def test_one_click_unsubscribe_stops_all_mail(sink, eager_tasks):
     assert Client().post(path, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded").status_code == 200
     assert alice.get("/api/mail/settings/").json()["cadence"] == "none"
     before = len(sink.to("cat@players.example"))
-    _play_first(alice, game_id)
-    _play_first(bob, game_id)
+    alice.play_first_legal(game_id)
+    bob.play_first_legal(game_id)
     assert len(sink.to("cat@players.example")) == before
     assert Client().post(path[:-5] + "xxxx/").status_code == 400
 
@@ -77,8 +72,8 @@ def test_a_game_can_have_its_own_cadence(sink, eager_tasks):
     assert response.status_code == 200 and response.json()["games"] == {str(quiet): "none"}
     sink.received.clear()
     for game_id in (quiet, loud):
-        _play_first(alice, game_id)
-        _play_first(bob, game_id)
+        alice.play_first_legal(game_id)
+        bob.play_first_legal(game_id)
     subjects = [m["Subject"] for m in sink.to("eve@players.example")]
     assert subjects and all(f"game {loud}:" in s for s in subjects)
     bad = alice.client.patch("/api/mail/settings/", {"time_zone": "Mars/Olympus"}, format="json")
@@ -101,8 +96,8 @@ def test_a_hard_bounce_turns_mail_off_and_says_so(sink, gateway, eager_tasks):
     settings = alice.get("/api/mail/settings/").json()
     assert settings["bounced_at"] and settings["mail_on"] is False
     before = len(sink.to("gus@players.example"))
-    _play_first(alice, game_id)
-    _play_first(bob, game_id)
+    alice.play_first_legal(game_id)
+    bob.play_first_legal(game_id)
     assert len(sink.to("gus@players.example")) == before
     assert alice.client.patch("/api/mail/settings/", {"mail_on": True}, format="json").json()["mail_on"] is True
     forged = sender.replace(sender.split("-")[1][:4], "0000")

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 
 from project.postgresql import base
-from tests.api.conftest import start_game
+from tests.api.conftest import play_opening, start_game
 
 
 @pytest.mark.parametrize(("version", "config", "keeps"), [
@@ -67,11 +67,7 @@ def test_moves_prepare_their_statements_where_the_connection_keeps_them(monkeypa
     settings.SCRAPYARD_DB_PREPARED_STATEMENTS = None
     monkeypatch.setattr(base, "_found", {})
     game_id, players = start_game("scavenge", 2)
-    for _ in range(3):
-        game = players[0].get(f"/api/games/{game_id}/").json()
-        mover = players[game["to_act"][0]]
-        listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
-        assert mover.submit(game_id, listed["moves"][0], listed["seq"]).status_code == 201
+    play_opening(game_id, players, 3)
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_prepared_statements")
         (prepared,) = cursor.fetchone()
