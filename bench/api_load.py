@@ -13,8 +13,12 @@ Two kinds of client:
   Whose turn it is comes from the last move's answer (the game's `to_act`), and so do the moves
   when that answer says the mover still acts (`your_turn`: a turn of several actions, a
   simultaneous step; never in Scavenge, whose seats take turns).
-- `three` is the web page's client (and the loop of the first benchmark): GET the game, GET the
-  legal moves, POST the move.
+- `three` is the loop of the first benchmark (and the web page's client until the game's answer
+  held the reader's legal moves): GET the game, GET the legal moves, POST the move.
+- `page` is the web page's client: the mover's page GETs the game, whose answer holds its legal
+  moves, then POSTs the move. Whose turn it is comes from the last move's answer, as a page hears
+  it from its stream. Against a server whose game answer has no moves it GETs them, as that
+  server's page did.
 Latency is timed on the POSTs only.
 """
 
@@ -32,7 +36,7 @@ from urllib.parse import urlparse
 
 import orjson
 
-MODES = ("one", "two", "three")
+MODES = ("one", "two", "three", "page")
 
 
 @dataclass
@@ -191,6 +195,7 @@ class Player(threading.Thread):
         self.refusals: Counter = Counter()
         self.stored = 0
         self.client: Client | None = None
+        self.next_seat = 0  # `page`: the seat the last move's answer said acts next
 
     def run(self) -> None:
         import rules
@@ -204,7 +209,7 @@ class Player(threading.Thread):
         self.client.requests = 0
         try:
             while not self.stop.is_set():
-                {"one": self._one, "two": self._two, "three": self._three}[self.mode]()
+                {"one": self._one, "two": self._two, "three": self._three, "page": self._page}[self.mode]()
         except Exception as error:  # reported with the figures, never silently dropped
             self.errors.append(repr(error))
 
@@ -290,6 +295,33 @@ class Player(threading.Thread):
         status, _ = self._post(known["seat"], self.rnd.choice(known["moves"]), known["seq"])
         if status == 201:
             self.stored += 1
+        else:
+            self.errors.append(status)
+
+    def _page_read(self, game_id: int, seat: int) -> dict:
+        """What the mover's page reads before a move: the game as that seat sees it, whose answer
+        holds its legal moves (a server from before they were in it: GET them, as its page did).
+        `seat` is the one the news named (a move's answer tells whose turn follows); the game is
+        read again as the seat to act where it was another (a game's first move)."""
+        _, game = self.client.call("GET", f"/api/games/{game_id}/", token=self.tokens[seat])
+        if game["status"] == "active" and seat not in game["to_act"]:
+            seat = game["to_act"][0]
+            _, game = self.client.call("GET", f"/api/games/{game_id}/", token=self.tokens[seat])
+        if game["status"] != "active":
+            return {"status": game["status"]}
+        if "moves" not in game:
+            game = self.client.call("GET", f"/api/games/{game_id}/legal-moves/", token=self.tokens[seat])[1]
+        return {"status": "active", "seq": game["seq"], "seat": seat, "moves": game["moves"]}
+
+    def _page(self) -> None:
+        known = self._page_read(self.game_id, self.next_seat)
+        if not self._playing(known):
+            self.next_seat = 0
+            return
+        status, body = self._post(known["seat"], self.rnd.choice(known["moves"]), known["seq"])
+        if status == 201:
+            self.stored += 1
+            self.next_seat = (body["game"]["to_act"] or [0])[0]
         else:
             self.errors.append(status)
 

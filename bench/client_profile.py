@@ -3,8 +3,9 @@
 
 `bench.p1_profile` measures the move POST alone and `bench.reads` each read after a move; this
 plays whole games as `bench.api_load`'s clients do (the same requests in the same order:
-`one` POSTs only, `two` GETs the mover's legal moves then POSTs, `three` GETs the game, GETs the
-legal moves, POSTs) through Django's whole request handler, and counts per move stored:
+`one` POSTs only, `two` GETs the mover's legal moves then POSTs, `three` is the page's: GETs the
+game as the mover, whose answer holds its legal moves (an older tree's answer does not: then it
+GETs them), POSTs) through Django's whole request handler, and counts per move stored:
 
 - web: this process's CPU (`time.process_time`, the test client's share included), and
   PostgreSQL: this connection's server process (from /proc), as `bench.p1_profile`;
@@ -138,14 +139,22 @@ def play(database_url: str, client: str, moves: int, profile: bool, seed: int, p
     base = f"/api/games/{game_id}"
     while stored < moves:
         if known is None or client == "three":  # the web page's client reads the game before each move
-            game = request("GET game", "GET", 0, f"{base}/")
+            # ... as the mover, named by the last move's answer (its page hears it from the stream)
+            reader = known["seat"] if known is not None else 0
+            game = request("GET game", "GET", reader, f"{base}/")
+            if client == "three" and game["status"] == "active" and reader not in game["to_act"]:  # a game's first move
+                reader = game["to_act"][0]
+                game = request("GET game", "GET", reader, f"{base}/")
             if game["status"] != "active":
                 players, game_id = p1._two_players_in_a_game(database_url)
                 backend, base, known = backend_of(), f"/api/games/{game_id}", None
                 continue
-            known = {"seat": game["to_act"][0], "seq": game["seq"], "moves": None}
+            # The page takes the mover's legal moves from the game's answer (an older tree's has none:
+            # asked for then); the other clients ask for them.
+            known = {"seat": game["to_act"][0], "seq": game["seq"],
+                     "moves": (game.get("moves") or None) if client == "three" else None}
         seat = known["seat"]
-        if client == "three" or known["moves"] is None:
+        if known["moves"] is None:
             listed = request("GET legal moves", "GET", seat, f"{base}/legal-moves/")
             known["moves"], known["seq"] = listed["moves"], listed["seq"]
         answer = request("POST move", "POST", seat, f"{base}/moves/",

@@ -385,9 +385,10 @@ PEER_SERVERS = [
     ("gunicorn, not prepared (make run before)", "gunicorn", {"SCRAPYARD_DB_PREPARED_STATEMENTS": "off"}),
 ]
 # The three clients (`bench.api_load`): the one that knows the rules and only posts, a plain REST
-# client (GET legal moves, POST the move), the web page's (GET the game, GET legal moves, POST).
+# client (GET legal moves, POST the move), the web page's (GET the game as the mover, its legal
+# moves in the answer, POST; a tree from before that GETs the moves too, as its page did).
 PEER_CLIENTS = [("rules-aware (POST)", "one"), ("plain REST (GET moves, POST)", "two"),
-                ("web page (GET game, GET moves, POST)", "three")]
+                ("web page (GET game with its moves, POST)", "page")]
 
 
 @dataclass

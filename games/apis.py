@@ -112,7 +112,7 @@ class GameListCreateApi(ScopedApi):
 class GameDetailApi(ScopedApi):
     permission_classes = (AllowAny,)
 
-    @operation("gameGet", summary="A game as your seat (or a spectator) sees it", answer=schema.GameDetail,
+    @operation("gameGet", summary="A game as your seat (or a spectator) sees it, with your legal moves when you are to act", answer=schema.GameDetail,
                game=True, codes=["log_damaged", "rules_version_gone"], scope="read")
     def get(self, request, game_id: int):
         game = selectors.game_for(game_id=game_id, user=request.user, invitation=invitation_of(request))

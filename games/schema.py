@@ -189,6 +189,12 @@ class GameDetail(GameSummary):
     takeback_request = TakebackRequest(allow_null=True, help_text="the takeback asked for, if any")
     playing = serializers.ListField(child=serializers.IntegerField(), help_text="the seats still in the game (not resigned or forfeited)")
     view = serializers.DictField(help_text="the game as your seat (or a spectator) may see it")
+    your_turn = serializers.BooleanField(help_text="whether you have moves now (then `moves` lists them)")
+    moves = serializers.ListField(child=serializers.DictField(),
+                                  help_text="your legal moves now, as GET legal-moves lists them; none unless your "
+                                            "seat is to act")
+    notation = serializers.ListField(child=serializers.CharField(), help_text="each move's human notation, in order")
+    words = serializers.ListField(child=serializers.CharField(), help_text="each move described in the reader's language, in order")
     seed = serializers.CharField(allow_null=True, help_text="published once the game is finished")
 
 

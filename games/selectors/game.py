@@ -54,6 +54,12 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         **game_summary(game=game),
         "your_seat": seat,
         "view": shown["view"],
+        # The caller's legal moves where its seat is to act (kept with the view: no more work), so
+        # a page reads the game and its moves in one request.
+        "your_turn": bool(shown["moves"]),
+        "moves": shown["moves"],
+        "notation": shown["notation"],
+        "words": move_words(shown["notation"]),
         "presentation": words.translated(shown_as),  # kept raw, read in the reader's language
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,

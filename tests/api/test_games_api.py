@@ -244,6 +244,29 @@ def test_a_moves_answer_carries_the_game_after_it_and_the_movers_next_moves():
     assert after["your_turn"] == bool(now["moves"])
 
 
+@pytest.mark.parametrize("rules_id", ["scavenge", "terrain_vague"])
+def test_the_games_answer_holds_the_callers_legal_moves_and_nobody_elses(rules_id):
+    """The seat to act reads its moves in the game's answer, as GET legal-moves lists them, in the
+    reader's words; the other seat and a spectator read none."""
+    game_id, seated = start_game(rules_id, 2)
+    rnd = random.Random(3)
+    for _ in range(12):
+        game = seated[0].get(f"/api/games/{game_id}/").json()
+        if game["status"] != "active":
+            break
+        for seat, player in enumerate(seated):
+            shown = player.get(f"/api/games/{game_id}/", HTTP_ACCEPT_LANGUAGE="nl").json()
+            listed = player.get(f"/api/games/{game_id}/legal-moves/", HTTP_ACCEPT_LANGUAGE="nl").json()
+            assert {key: shown[key] for key in ("moves", "notation", "words")} == \
+                {key: listed[key] for key in ("moves", "notation", "words")}
+            assert shown["your_turn"] == (seat in game["to_act"]) == bool(shown["moves"])
+        stranger = APIClient().get(f"/api/games/{game_id}/").json()
+        assert (stranger["your_turn"], stranger["moves"], stranger["notation"], stranger["words"]) == (False, [], [], [])
+        mover = seated[rnd.choice(game["to_act"])]
+        listed = mover.get(f"/api/games/{game_id}/legal-moves/").json()
+        assert mover.submit(game_id, rnd.choice(listed["moves"]), listed["seq"]).status_code == 201
+
+
 def test_the_log_after_a_number_past_any_seq_is_empty_on_every_database():
     """`?after=` beyond 64 bits reached the store's statement as a parameter SQLite refuses: 500."""
     game_id, players = start_game("scavenge", 2)

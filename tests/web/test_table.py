@@ -99,12 +99,14 @@ def test_each_game_is_played_to_its_end_from_the_table(browser, site, screenshot
         assert any(event.seat == 1 and event.payload["move"]["type"] == "fire" for event in moves)
 
 
-def test_the_text_board_is_read_only_while_its_box_is_open_and_stays_open_once_opened(browser, site):
-    """A refresh does not ask for the text board the player has not opened (the board is drawn);
-    opened, it is read at once and after each move, and a move no longer shuts it."""
+def test_a_refresh_asks_for_neither_the_moves_apart_nor_the_shut_text_board(browser, site):
+    """The page takes its legal moves from the game's answer, never from a request of their own;
+    it does not ask for the text board the player has not opened (the board is drawn); opened, the
+    text board is read at once and after each move, and a move no longer shuts it."""
     page = _sign_up(browser.new_context(viewport={"width": 1280, "height": 900}), site, "text_board_reader")
-    asked = []
+    asked, listed = [], []
     page.on("request", lambda request: asked.append(request.url) if "/board.txt" in request.url else None)
+    page.on("request", lambda request: listed.append(request.url) if "/legal-moves/" in request.url else None)
     _create(page, site, "terrafex", bot_seat=1)
     page.locator(".board-svg").wait_for()
     for _ in range(3):
@@ -112,6 +114,7 @@ def test_the_text_board_is_read_only_while_its_box_is_open_and_stays_open_once_o
         _play_one(page)
     page.locator("#moves-panel").wait_for()
     assert asked == [], "the shut text board was read"
+    assert listed == [], "the legal moves were asked for apart from the game"
     before = page.locator("#text-board").text_content()
     page.locator("#text-board-box summary").click()
     page.wait_for_function("(before) => document.querySelector('#text-board').textContent !== before", arg=before)

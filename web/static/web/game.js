@@ -20,7 +20,7 @@ const $ = (id) => document.getElementById(id);
 const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
 const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
-const page = { game: null, legal: null, log: null, logAs: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), answered: null, drawn: false };
+const page = { game: null, legal: null, log: null, logAs: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), drawn: false };
 followingGame(gameId);
 
 // The text board is read while its box is open (and when it opens), not at every refresh: where
@@ -65,19 +65,13 @@ async function load(note) {
     return;
   }
   const mine = game.your_seat !== null && game.to_act.includes(game.your_seat) && game.status === 'active';
-  // The answer to this page's move holds its next moves when it still acts (a turn of several
-  // actions, a simultaneous step): not asked for again at that seq.
-  const answered = page.answered;
-  if (answered && answered.seq <= game.seq) page.answered = null;
-  const held = mine && answered && answered.seq === game.seq && answered.your_turn
-    ? { seq: answered.seq, seat: answered.your_seat, moves: answered.moves, notation: answered.notation, words: answered.words } : null;
+  // The game's answer holds the reader's legal moves where its seat acts: no request of their own.
+  const legal = { seq: game.seq, seat: game.your_seat, moves: game.moves, notation: game.notation, words: game.words };
   // The log only grows at its end: the events this page shows are asked for again only when what
   // the caller may see of them can change (a seat taken or left, the end revealing every secret).
   const as = logSeenAs(game);
   const from = page.log !== null && page.logAs === as ? page.log.at(-1)?.seq ?? 0 : 0;
-  const [legal, log, board] = await Promise.all([
-    held ? Promise.resolve(held)
-      : mine ? api('GET', `/games/${gameId}/legal-moves/`) : Promise.resolve({ moves: [], notation: [], words: [], seq: game.seq }),
+  const [log, board] = await Promise.all([
     api('GET', seen(`/games/${gameId}/events/?notation=true${from ? `&after=${from}` : ''}`)),
     readTextBoard(),
   ]);
@@ -396,7 +390,7 @@ async function submit() {
   page.note = '';
   page.sentFrom.add(sent); // the positions moves are on their way from (a newer one's may be sent before this answer)
   try {
-    page.answered = (await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: sent.seq })).game;
+    await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: sent.seq });
     // The stream may have drawn the position after this move, and the player chosen in it, before
     // this answer came: that choice is theirs to keep. Otherwise the move played is no choice any
     // more, and until the position after it arrives there is none to make.
