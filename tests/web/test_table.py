@@ -9,6 +9,8 @@ turn."""
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -124,6 +126,29 @@ def test_a_refresh_asks_for_neither_the_moves_apart_nor_the_shut_text_board(brow
     page.wait_for_function("() => document.querySelector('#log li:last-child') !== null")
     assert page.locator("#text-board-box").evaluate("box => box.open"), "a move shut the box the player opened"
     page.wait_for_function("(count) => performance.getEntriesByType('resource').filter((r) => r.name.includes('/board.txt')).length > count", arg=1)
+
+
+def test_the_echo_of_its_own_move_on_the_account_stream_asks_the_page_for_nothing(browser, site):
+    """In a turn of several actions the account stream tells `your_turn` again after each of the
+    player's own actions, naming its seq: the page has that seq from its move's answer, so it reads
+    the game once at most per seq of its own moves, not a second time for the echo."""
+    page = _sign_up(browser.new_context(viewport={"width": 1280, "height": 900}), site, "echo_reader")
+    games, moves = [], []
+    page.on("response", lambda response: games.append(response) if response.request.method == "GET"
+            and re.search(r"/api/games/\d+/$", response.url) else None)
+    page.on("response", lambda response: moves.append(response) if response.request.method == "POST"
+            and response.url.endswith("/moves/") else None)
+    _create(page, site, "terrafex", bot_seat=1)
+    page.locator(".board-svg").wait_for()
+    for _ in range(6):  # two turns of three actions each
+        page.locator("#moves-panel").wait_for()
+        _play_one(page)
+    page.locator("#moves-panel").wait_for()
+    page.wait_for_timeout(1000)  # the last echoes have come
+    read = Counter(response.json()["seq"] for response in games if response.ok)
+    own = [response.json()["game"]["seq"] for response in moves if response.status == 201]
+    assert len(own) >= 4, own
+    assert {seq: read[seq] for seq in own if read[seq] > 1} == {}, read
 
 
 def test_a_phone_plays_without_sideways_scroll_and_the_confirm_in_sight(browser, site, screenshot):

@@ -20,7 +20,7 @@ const $ = (id) => document.getElementById(id);
 const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
 const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
-const page = { game: null, legal: null, log: null, logAs: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), drawn: false };
+const page = { game: null, legal: null, log: null, logAs: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), drawn: false, newest: 0 };
 followingGame(gameId);
 
 // The text board is read while its box is open (and when it opens), not at every refresh: where
@@ -58,6 +58,7 @@ function refresh(note = null) {
 async function load(note) {
   if (note !== null) page.note = note;
   const game = await api('GET', seen(`/games/${gameId}/`));
+  page.newest = Math.max(page.newest, game.seq);
   if (page.game && game.seq === page.game.seq && game.status === page.game.status && note === null) {
     page.game = game; // no news (a stream's echo of what this page already shows): keep the player's picks
     showStatus();
@@ -390,7 +391,8 @@ async function submit() {
   page.note = '';
   page.sentFrom.add(sent); // the positions moves are on their way from (a newer one's may be sent before this answer)
   try {
-    await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: sent.seq });
+    const answer = await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: sent.seq });
+    page.newest = Math.max(page.newest, answer.game.seq); // its echo on the account stream is no news
     // The stream may have drawn the position after this move, and the player chosen in it, before
     // this answer came: that choice is theirs to keep. Otherwise the move played is no choice any
     // more, and until the position after it arrives there is none to make.
@@ -591,10 +593,26 @@ function mailChoice() {
 }
 
 // Live: the game's stream wakes the page; if the stream server cannot be reached, poll.
+// News names the seq it is of where it can: news of a seq this page has read or written (its own
+// move's echo, the game announced as the account stream connects) asks for nothing.
+// News no later than a move still on its way is most likely that move's echo, which its answer
+// makes old: it waits for the answer a little, never long (the stream may show the move first).
+const ECHO_WAIT_MS = 1000;
 let pending = null;
-function soon() {
+let pendingSeq = -Infinity;
+let waitingSince = null;
+function soon(seq = Infinity) {
   clearTimeout(pending);
-  pending = setTimeout(() => { if (page.replayAt === null) refresh().catch(() => {}); }, 150);
+  pendingSeq = Math.max(pendingSeq, seq);
+  pending = setTimeout(() => {
+    const sending = Math.max(-Infinity, ...[...page.sentFrom].map((sent) => sent.seq + 1));
+    waitingSince ??= Date.now();
+    if (pendingSeq <= sending && Date.now() - waitingSince < ECHO_WAIT_MS) { soon(pendingSeq); return; }
+    const wanted = pendingSeq;
+    pendingSeq = -Infinity;
+    waitingSince = null;
+    if (page.replayAt === null && wanted > page.newest) refresh().catch(() => {});
+  }, 150);
 }
 
 // A player's page hears of its game on the account stream every page shares (shared_stream.js),
@@ -603,7 +621,7 @@ function soon() {
 async function follow() {
   const signedIn = document.querySelector('nav a[href="/account/"]') !== null;
   if (signedIn && page.game.your_seat !== null) {
-    onAccountNews(streamBase, (item) => { if (item.data?.game === gameId) soon(); });
+    onAccountNews(streamBase, (item) => { if (item.data?.game === gameId) soon(item.data.seq ?? Infinity); });
     poll(5000);
     return;
   }
@@ -613,7 +631,7 @@ async function follow() {
   const source = new EventSource(`${streamBase}/api${seen(`/games/${gameId}/stream/?after=${page.game.seq}`)}`, { withCredentials: true });
   const wake = (event) => {
     failures = 0;
-    if (Number(event.lastEventId) > page.game.seq) soon();
+    if (Number(event.lastEventId) > page.game.seq) soon(Number(event.lastEventId));
   };
   for (const kind of ['move', 'timeout', 'system', 'created']) source.addEventListener(kind, wake);
   source.onerror = () => {
@@ -637,7 +655,7 @@ function poll(every = 3000) {
   setInterval(async () => {
     if (page.game.status === 'finished') return;
     const log = await api('GET', seen(`/games/${gameId}/events/?after=${page.game.seq}`)).catch(() => null);
-    if (log && log.events.length) soon();
+    if (log && log.events.length) soon(log.events.at(-1).seq);
   }, every);
 }
 
