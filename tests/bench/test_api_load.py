@@ -81,3 +81,18 @@ def test_keep_alive_answers_share_one_connection_and_a_closed_one_is_reopened(se
 
 def test_an_empty_answer_reads_as_none(server):
     assert Client(server).call("GET", "/anything") == (204, None)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("mode", "requests_a_move"), [("three", 3), ("page", 2)])
+def test_the_page_client_reads_the_game_with_its_moves_and_plays_in_two_requests_a_move(live_server, mode, requests_a_move):
+    """`page` does what the web page does: the game as the mover (its legal moves in the answer),
+    then the move; `three`, the first benchmark's loop, asks the moves apart."""
+    from bench import api_load
+    from tests.api.conftest import register
+
+    tokens = [[register().token, register().token]]
+    result = api_load.run(live_server.url, tokens, mode, 1, 2.0)
+    assert result.errors == 0 and result.conflicts == 0 and result.moves >= 5, result
+    # The first game's making and reading are counted as well: a few requests over the moves'.
+    assert requests_a_move * result.moves <= result.requests <= requests_a_move * result.moves + 6, result
