@@ -178,7 +178,19 @@ class Presentation(serializers.Serializer):
     )
 
 
-class GameDetail(GameSummary):
+class YourMoves(serializers.Serializer):
+    """The caller's legal moves where its seat is to act, as GET legal-moves lists them: in a
+    game's answer and in a move's (the same entry its view comes from)."""
+
+    your_turn = serializers.BooleanField(help_text="whether you have moves now (then `moves` lists them)")
+    moves = serializers.ListField(child=serializers.DictField(),
+                                  help_text="your legal moves now, where your seat is to act (after your move: a "
+                                            "simultaneous step, a turn of several actions); none otherwise")
+    notation = serializers.ListField(child=serializers.CharField(), help_text="each move's human notation, in order")
+    words = serializers.ListField(child=serializers.CharField(), help_text="each move described in the reader's language, in order")
+
+
+class GameDetail(GameSummary, YourMoves):
     presentation = Presentation(help_text="what a page shows: the same for every game (rules.presentation)")
     your_seat = serializers.IntegerField(allow_null=True)
     private = serializers.BooleanField(help_text="unlisted: seen and joined by invitation only")
@@ -189,12 +201,6 @@ class GameDetail(GameSummary):
     takeback_request = TakebackRequest(allow_null=True, help_text="the takeback asked for, if any")
     playing = serializers.ListField(child=serializers.IntegerField(), help_text="the seats still in the game (not resigned or forfeited)")
     view = serializers.DictField(help_text="the game as your seat (or a spectator) may see it")
-    your_turn = serializers.BooleanField(help_text="whether you have moves now (then `moves` lists them)")
-    moves = serializers.ListField(child=serializers.DictField(),
-                                  help_text="your legal moves now, as GET legal-moves lists them; none unless your "
-                                            "seat is to act")
-    notation = serializers.ListField(child=serializers.CharField(), help_text="each move's human notation, in order")
-    words = serializers.ListField(child=serializers.CharField(), help_text="each move described in the reader's language, in order")
     seed = serializers.CharField(allow_null=True, help_text="published once the game is finished")
 
 
@@ -234,20 +240,14 @@ class EventAnswer(serializers.Serializer):
                                                "an event that is no move, or a move you may not see)")
 
 
-class GameAfterMove(serializers.Serializer):
+class GameAfterMove(YourMoves):
     seq = serializers.IntegerField(help_text="the game's version now: the expected_seq of your next move")
     status = serializers.ChoiceField(choices=["open", "active", "finished"])
     to_act = serializers.ListField(child=serializers.IntegerField())
     deadlines = Deadline(many=True)
     result = serializers.DictField(allow_null=True)
     your_seat = serializers.IntegerField()
-    your_turn = serializers.BooleanField(help_text="whether you have moves now (then `moves` lists them)")
     view = serializers.DictField(help_text="the game as your seat may see it")
-    moves = serializers.ListField(child=serializers.DictField(),
-                                  help_text="your legal moves now: where you still have to act (a simultaneous step, "
-                                            "a turn of several actions); none when it is not your turn")
-    notation = serializers.ListField(child=serializers.CharField(), help_text="each move's human notation, in order")
-    words = serializers.ListField(child=serializers.CharField(), help_text="each move described in the reader's language, in order")
 
 
 class MoveAnswer(EventAnswer):
