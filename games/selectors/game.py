@@ -54,12 +54,8 @@ def game_detail(*, game: Game, user: Any) -> dict[str, Any]:
         **game_summary(game=game),
         "your_seat": seat,
         "view": shown["view"],
-        # The caller's legal moves where its seat is to act (kept with the view: no more work), so
-        # a page reads the game and its moves in one request.
-        "your_turn": bool(shown["moves"]),
-        "moves": shown["moves"],
-        "notation": shown["notation"],
-        "words": move_words(shown["notation"]),
+        # Kept with the view (no more work), so a page reads the game and its moves in one request.
+        **your_moves(shown),
         "presentation": words.translated(shown_as),  # kept raw, read in the reader's language
         "seed": game.seed if game.status == GameStatus.FINISHED else None,
         "you_created": user.is_authenticated and game.created_by_id == user.pk,
@@ -155,6 +151,13 @@ def legal_moves_for(*, game: Game, user: Any) -> dict[str, Any]:
             "words": move_words(shown["notation"])}
 
 
+def your_moves(shown: dict[str, Any]) -> dict[str, Any]:
+    """The caller's legal moves from what its seat sees (`seen`), as the game's answer and a
+    move's carry them: none unless the seat is to act (`schema.YourMoves`)."""
+    return {"your_turn": bool(shown["moves"]), "moves": shown["moves"], "notation": shown["notation"],
+            "words": move_words(shown["notation"])}
+
+
 def move_words(notation: list[str]) -> list[str]:
     """Each move described in the reader's language: the rules write a move's notation in words
     (`rules.words`) whose English is the notation itself, so an English reader reads the notation,
@@ -181,11 +184,8 @@ def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]
             "deadlines": deadlines.deadlines_of(game, at=event.created_at if game.seq == event.seq else None),
             "result": game.result,
             "your_seat": seat,
-            "your_turn": bool(shown["moves"]),
             "view": shown["view"],
-            "moves": shown["moves"],
-            "notation": shown["notation"],
-            "words": move_words(shown["notation"]),
+            **your_moves(shown),
         },
     }
 
