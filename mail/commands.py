@@ -132,13 +132,22 @@ def _subject_command(subject: str) -> str:
 
 def _say(inbound: Inbound, account: dict, lines: list[str], game_id: int | None = None) -> None:
     user = account["user"]
-    body = [compose.wrap(line) if len(line) > compose.WIDTH else line for line in lines]
+    body = [_fitted(line) for line in lines]
     body += compose.footer(game_id, addresses.unsubscribe_url(user.pk), addresses.command_address(user.pk))
     subject = sending.clean_header(inbound.subject) or _("your mail")
     mail = compose.Mail(subject if subject.lower().startswith("re:") else f"Re: {subject}"[:200],
                         "\n".join(body) + "\n", compose.as_html(body))
     outbound.outgoing_make(user.pk, account["email"], outbound.ANSWER, None, None, mail,
                            addresses.command_address(user.pk), key=replies.answer_key(inbound), held=False)
+
+
+def _fitted(element: str) -> str:
+    """An answer's element within WIDTH columns: a single line of prose is wrapped (under its own
+    indent); a block of several lines (a board, the help, a list) was laid out to fit by whoever
+    made it, and wrapping it again would run its lines together into one paragraph."""
+    if "\n" in element or len(element) <= compose.WIDTH:
+        return element
+    return compose.wrap(element, element[:len(element) - len(element.lstrip())])
 
 
 def _help(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:

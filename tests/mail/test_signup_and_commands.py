@@ -107,3 +107,44 @@ def test_a_new_command_without_its_game_or_with_a_bad_setting_is_answered_not_a_
     handled = Inbound.objects.get(sender="lou@players.example")
     assert handled.code == "invalid_input" and handled.outcome == "refused", (handled.code, handled.detail)
     assert "Not done (new)" in text_of(sink.to("lou@players.example")[-1])
+
+
+def _lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines()]
+
+
+def _holds_block(text: str, block: str) -> bool:
+    """Whether the mail's text holds `block`'s lines, one after another and each as it is."""
+    lines, wanted = _lines(text), _lines(block.rstrip("\n"))
+    return any(lines[start:start + len(wanted)] == wanted for start in range(len(lines) - len(wanted) + 1))
+
+
+def test_board_n_answers_with_each_games_text_board_line_for_line(sink, gateway, eager_tasks):
+    """A multi-line block is already laid out within 78 columns: the answer keeps it as it is
+    (re-wrapped, the grid and a legend's lines ran together into one paragraph)."""
+    from games import selectors, text_board
+
+    (watcher,) = mail_players("wim")
+    for number, game in enumerate(rules.catalog().values()):
+        seated = mail_players(*(f"p{number}s{seat}" for seat in range(game.min_players)))
+        game_id = seated[0].post("/api/games/", {"rules": game.id, "players": game.min_players}).json()["id"]
+        for player in seated[1:]:
+            assert player.post(f"/api/games/{game_id}/join/").status_code == 201
+        _to_server(gateway, "wim@players.example", f"board {game_id}")
+        shown = text_of(sink.to("wim@players.example")[-1])
+        board = text_board.board_and_panels(game=selectors.game_get(game_id=game_id),
+                                            user=get_user_model().objects.get(username=watcher.username))
+        assert _holds_block(shown, board), f"{game.id}'s board is not in the answer as it is:\n{shown}"
+        assert max(map(len, _lines(shown))) <= 78, game.id
+
+
+def test_help_to_the_servers_address_keeps_its_layout(sink, gateway, eager_tasks):
+    from games import selectors
+    from mail import compose
+
+    mail_players("hedy")
+    _to_server(gateway, "hedy@players.example", "help")
+    shown = text_of(sink.to("hedy@players.example")[-1])
+    assert _holds_block(shown, "\n".join(compose.full_help_lines(selectors.rules_catalogue())))
+    assert any(line.startswith(" " * 24) and line.strip() for line in _lines(shown))  # a wrapped command's second line
+    assert max(map(len, _lines(shown))) <= 78
