@@ -1,8 +1,9 @@
 """Commands by mail to the server's own address (the From of every mail): a player who knows no
 reply address yet opens, joins, seeks and lists games by mail, and each command gets an answer.
 
-Only mail from an account's confirmed address is read as a command; anything else is kept and
-refused without an answer (an answer to a forged From would be mail to a stranger). A command
+Only mail from an account's confirmed address is read as a command; mail from any other address
+is a newcomer's (`mail.signup`): it gets one answer a day at most, to that address, saying how to
+join, and nothing else is done (a forged From brings its real owner that one answer). A command
 that changes something (new, join, seek, resign, draw, takeback, analysis, language) is done only
 when the mail proves its sender: sent to the account's command address, or with its From proven
 by DKIM or SPF at the gateway (`mail.authentication`); otherwise the answer, which goes to the
