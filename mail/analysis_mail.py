@@ -1,6 +1,6 @@
 """The analysis of a finished game by mail: `analysis <id>` to the server's address asks for it
-(`analysis.services`), and once it is done a mail lists the marked moves, with a link to the
-game page's graph. Sent once per (account, game): the outgoing mail's key; the analysis app's
+(`analysis.services`), and once it is done a mail in the game's own thread lists the marked
+moves, with a link to the game page's graph. Sent once per (account, game): the outgoing mail's key; the analysis app's
 sweep signals again while such a mail is owed."""
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ def mail_owed(*, game_id: int) -> int:
     owed = analysis_selectors.mail_owed(game_id=game_id)
     if not owed:
         return 0
-    seats = selectors.seats_of(game=selectors.game_get(game_id=game_id))
+    game = selectors.game_get(game_id=game_id)
+    seats, summary = selectors.seats_of(game=game), selectors.game_summary(game=game)
     made = 0
     for request in owed:
         account = account_selectors.mail_account(user_id=request["user"])
@@ -53,7 +54,7 @@ def mail_owed(*, game_id: int) -> int:
             with speaking(account):  # the recipient's language: the answer's own words (seen_from) too
                 answer = analysis_selectors.analysis_done_of(game_id=game_id)
                 names = {seat["seat"]: seat["username"] or _("a bot") for seat in seats}
-                mail = _mail(game_id, answer, names, request["user"])
+                mail = _mail(summary, answer, names, request["user"])
             made += outbound.outgoing_make(request["user"], account["email"], KIND, game_id, None, mail,
                                             addresses.server_address(), key=f"{KIND}:{game_id}:{request['user']}",
                                             held=False)
@@ -74,13 +75,16 @@ def marked_lines(answer: dict[str, Any], names: dict[int, str]) -> list[str]:
     return lines
 
 
-def _mail(game_id: int, answer: dict[str, Any], names: dict[int, str], user_id: int) -> compose.Mail:
-    marked = marked_lines(answer, names)
-    body = [compose.wrap(_("The analysis of game {game} is done: {moves} moves, {marked} marked "
+def _mail(game: dict[str, Any], answer: dict[str, Any], names: dict[int, str], user_id: int) -> compose.Mail:
+    """In the game's own thread (its subject, and `mail.threads` its References), what it is on
+    the body's first line, as every mail of the game."""
+    game_id, marked = game["id"], marked_lines(answer, names)
+    body = [_("Analysis of game {game}").format(game=game_id), "",
+            compose.wrap(_("The analysis of game {game} is done: {moves} moves, {marked} marked "
                            "(?? a mistake: the mover's winning chances fell by a quarter or more; ?! an inaccuracy: "
                            "by an eighth).").format(game=game_id, moves=len(answer["moves"]), marked=len(marked))),
             "", compose.wrap(answer["seen_from"]), ""]
     body += [compose.wrap(line, " " * 8) for line in marked] or [_("No move was marked.")]
     body += ["", _("The graph and every move: {url}").format(url=compose.game_url(game_id))]
     body += compose.footer(game_id, addresses.unsubscribe_url(user_id), "")
-    return compose.Mail(_("Analysis of game {game}").format(game=game_id), "\n".join(body) + "\n", compose.as_html(body))
+    return compose.Mail(compose.thread_subject(game), "\n".join(body) + "\n", compose.as_html(body))

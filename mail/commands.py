@@ -1,8 +1,9 @@
 """Commands by mail to the server's own address (the From of every mail): a player who knows no
 reply address yet opens, joins, seeks and lists games by mail, and each command gets an answer.
 
-Only mail from an account's confirmed address is read as a command; anything else is kept and
-refused without an answer (an answer to a forged From would be mail to a stranger). A command
+Only mail from an account's confirmed address is read as a command; mail from any other address
+is a newcomer's (`mail.signup`): it gets one answer a day at most, to that address, saying how to
+join, and nothing else is done (a forged From brings its real owner that one answer). A command
 that changes something (new, join, seek, resign, draw, takeback, analysis, language) is done only
 when the mail proves its sender: sent to the account's command address, or with its From proven
 by DKIM or SPF at the gateway (`mail.authentication`); otherwise the answer, which goes to the
@@ -132,13 +133,22 @@ def _subject_command(subject: str) -> str:
 
 def _say(inbound: Inbound, account: dict, lines: list[str], game_id: int | None = None) -> None:
     user = account["user"]
-    body = [compose.wrap(line) if len(line) > compose.WIDTH else line for line in lines]
+    body = [_fitted(line) for line in lines]
     body += compose.footer(game_id, addresses.unsubscribe_url(user.pk), addresses.command_address(user.pk))
     subject = sending.clean_header(inbound.subject) or _("your mail")
     mail = compose.Mail(subject if subject.lower().startswith("re:") else f"Re: {subject}"[:200],
                         "\n".join(body) + "\n", compose.as_html(body))
     outbound.outgoing_make(user.pk, account["email"], outbound.ANSWER, None, None, mail,
                            addresses.command_address(user.pk), key=replies.answer_key(inbound), held=False)
+
+
+def _fitted(element: str) -> str:
+    """An answer's element within WIDTH columns: a single line of prose is wrapped (under its own
+    indent); a block of several lines (a board, the help, a list) was laid out to fit by whoever
+    made it, and wrapping it again would run its lines together into one paragraph."""
+    if "\n" in element or len(element) <= compose.WIDTH:
+        return element
+    return compose.wrap(element, element[:len(element) - len(element.lstrip())])
 
 
 def _help(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]:

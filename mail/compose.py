@@ -6,6 +6,7 @@ per-seat selectors as the API, so a mail holds nothing its reader's seat could n
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import html
 import re
 import textwrap
@@ -18,6 +19,7 @@ from django.utils import formats, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+import rules
 from games import words
 from games.text_board import player_name
 from rules import presentation
@@ -336,10 +338,10 @@ def word_lines(pairs: tuple | list, column: int = 18) -> list[str]:
 
 
 def full_help_lines(catalogue: list[dict[str, Any]]) -> list[str]:
-    return [_("Playing Scrapyard by email"), "", *reply_help_lines(), "", *server_help_lines(catalogue)]
+    return [_("Playing Scrapyard by email"), "", *reply_help_lines(catalogue), "", *server_help_lines(catalogue)]
 
 
-def reply_help_lines() -> list[str]:
+def reply_help_lines(catalogue: list[dict[str, Any]]) -> list[str]:
     return [
         wrap(_("Every mail that asks for your move shows the board, what happened since your last move and "
                "your legal moves, numbered. Reply to it; the lines above the quoted mail are read:")),
@@ -357,15 +359,96 @@ def reply_help_lines() -> list[str]:
         "",
         "  if 3 then 5; if 4 then 1",
         wrap("      " + _("if they play their move 3, you play your move 5; if their 4, your 1."), " " * 6),
-        "",
-        wrap(_("In a game whose turn has several actions, write your opponent's actions in order, then "
-               "yours; keep the whole line on one line of your reply. For three actions:")),
-        "",
-        "if forest grow 2,5 then mountain start 0,1 then fire small then place fire 3,3",
-        wrap("      " + _("their three actions (forest grow 2,5, mountain start 0,1, fire small), then the move "
-                          "of yours that follows them: placing the fire they took on 3,3. Numbers work too, each "
-                          "from the list of whoever acts there: if 2 then 7 then 1 then 12."), " " * 6),
+        *turn_example_lines(catalogue),
     ]
+
+
+def turn_example_lines(catalogue: list[dict[str, Any]]) -> list[str]:
+    """How a conditional line runs through a turn of several actions, worked in an installed game
+    (`turn_example`); nothing when no installed game has such turns."""
+    example = turn_example(catalogue)
+    if example is None:
+        return []
+    title = next(game["title"] for game in catalogue if game["id"] == example.game)
+    return [
+        "",
+        wrap(_("In a game whose turn has several actions, such as %(game)s, write your opponent's actions in "
+               "order, then yours; keep the whole line on one line of your reply, for example:") % {"game": title}),
+        "",
+        _example_line(example.line),
+        wrap("      " + _("their actions (%(theirs)s), then the move of yours that follows them (%(yours)s). The same "
+                          "line in numbers, each the place of the move in the list of whoever plays it there:")
+             % {"theirs": ", ".join(example.theirs), "yours": example.yours}, " " * 6),
+        _example_line(example.numbered),
+    ]
+
+
+def _example_line(line: str) -> str:
+    """A line to type as it is: indented as the other examples where it fits, never wrapped."""
+    return line if len(line) > WIDTH - 2 else f"  {line}"
+
+
+@dataclass(frozen=True)
+class TurnExample:
+    """A conditional line through a turn of several actions, from a game's opening: the
+    opponent's actions until the reader first acts, then the reader's move, each the first
+    move of the list of whoever plays it there."""
+
+    game: str
+    theirs: tuple[str, ...]
+    yours: str
+
+    @property
+    def line(self) -> str:
+        return "if " + " then ".join([*self.theirs, self.yours])
+
+    @property
+    def numbered(self) -> str:
+        return "if " + " then ".join("1" for _move in [*self.theirs, self.yours])
+
+
+def turn_example(catalogue: list[dict[str, Any]]) -> TurnExample | None:
+    """The example of the first installed game whose turns have several actions and whose
+    two-player games take conditional lines."""
+    return _turn_example_of(tuple(game["id"] for game in catalogue))
+
+
+@functools.lru_cache(maxsize=4)  # the rules do not change while the server runs
+def _turn_example_of(rules_ids: tuple[str, ...]) -> TurnExample | None:
+    return next((example for rules_id in rules_ids if (example := _worked_turn(rules.get(rules_id))) is not None), None)
+
+
+EXAMPLE_SEED = "help"
+EXAMPLE_ACTIONS = 8  # a turn longer than this makes no example that fits a line
+
+
+def _worked_turn(game: Any) -> TurnExample | None:
+    """Through the rules protocol alone: from a two-player opening, the first mover's actions
+    while the turn stays theirs, then the other seat's move; each the first of its list (a short
+    line, and one a reader finds in the lists of their own game's opening). None unless the
+    first mover acts twice or more before the other seat does."""
+    if not game.conditional_moves or not game.min_players <= 2 <= game.max_players:
+        return None
+    state = game.setup(2, None, EXAMPLE_SEED)
+    first, played = game.to_act(state), []
+    while state is not None and len(first) == 1 and game.to_act(state) == first and len(played) < EXAMPLE_ACTIONS:
+        state = _first_listed_played(game, state, first[0], played)
+    reader = game.to_act(state) if state is not None else ()
+    if len(played) < 2 or len(reader) != 1 or reader == first:
+        return None
+    if _first_listed_played(game, state, reader[0], played) is None:
+        return None
+    return TurnExample(game.id, tuple(played[:-1]), played[-1])
+
+
+def _first_listed_played(game: Any, state: Any, seat: int, played: list[str]) -> Any:
+    """The state after the seat's first listed move (its notation added to `played`); None
+    when the seat has no move."""
+    legal = game.legal_moves(state, seat)
+    if not legal:
+        return None
+    played.append(game.describe_move(state, seat, legal[0]))
+    return game.apply(state, seat, legal[0])
 
 
 def games_lines(catalogue: list[dict[str, Any]]) -> list[str]:

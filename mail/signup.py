@@ -12,8 +12,11 @@ says one (`Accept-Language`, `Content-Language`), else the answer's: most mail p
 and whoever was answered in Dutch is welcomed in Dutch.
 
 A forged From gets the answer sent to the real owner of the address, who never answers: nothing
-else happens. The answers are limited per address (one a day) and in all (SIGNUP_ANSWERS_PER_HOUR),
-so the server is no way to flood a stranger's mailbox.
+else happens. The answers are limited per address (one a day) and in all
+(SCRAPYARD_MAIL_SIGNUP_ANSWERS_PER_HOUR), so the server is no way to flood a stranger's mailbox.
+A newcomer's mail that would find the hour's answers spent is refused for now at the gateway
+(`answers_spent_for`, a 451): its server tries again later, where a mail taken and never answered
+would leave the newcomer waiting for nothing.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from apikit import errors as apikit_errors
 from games import selectors, time_controls, words
 from mail import compose
 from mail.language import language_of_mail, language_said
-from mail.models import Inbound, Preference
+from mail.models import Inbound, InboundOutcome, Preference
 from mail.services.addresses import command_address, server_address
 from mail.services.preferences import address_confirmed
 from mail.services.replies import body_text
@@ -57,7 +60,6 @@ NAME = re.compile(r"^[a-z0-9_-]{2,30}$")
 REGISTER = re.compile(r"^register\s+(\S+)\s*$", re.IGNORECASE)
 VALID_DAYS = 3  # a confirmation is good for this many days
 ANSWERED, NOT_ANSWERED = "signup_answered", "signup_not_answered"
-SIGNUP_ANSWERS_PER_HOUR = 60
 
 
 def _day(at: dt.datetime | None = None) -> int:
@@ -100,11 +102,10 @@ def unknown_sender(inbound: Inbound, message: Any, command: str) -> tuple[str, s
     address = inbound.sender
     if not address or "@" not in address or address.lower() == server_address():
         return "unknown_sender", "no usable From address: no answer sent"
-    since = time_controls.now() - dt.timedelta(days=1)
-    if Inbound.objects.filter(sender__iexact=address, code=ANSWERED, received_at__gte=since).exists():
+    if _answered_today(address):
         return NOT_ANSWERED, "this address got its answer today: no more until tomorrow"
-    hour = time_controls.now() - dt.timedelta(hours=1)
-    if Inbound.objects.filter(code=ANSWERED, received_at__gte=hour).count() >= SIGNUP_ANSWERS_PER_HOUR:
+    if _answered_this_hour() >= settings.SCRAPYARD_MAIL_SIGNUP_ANSWERS_PER_HOUR:
+        # Only when two gateways took newcomers' mail at the same moment (`answers_spent_for`).
         return NOT_ANSWERED, "the hourly limit of sign-up answers is reached"
     chosen = REGISTER.match(command or "")
     name = chosen[1].lower() if chosen else name_from(address)
@@ -119,6 +120,31 @@ def unknown_sender(inbound: Inbound, message: Any, command: str) -> tuple[str, s
     reply_to = join_address(address, name, language=mail.language)
     transaction.on_commit(lambda: _send(address, mail, reply_to, _answered_id(message)), robust=True)
     return ANSWERED, f"join instructions sent for the name {name!r}"
+
+
+def answers_spent_for(address: str) -> bool:
+    """Whether a mail from `address` (no account's confirmed address: the caller asks) to the
+    server's address, taken now, would find the hour's sign-up answers spent when it is read.
+    The mails taken and not read yet count as answers owed, one per sender (a player's unproven
+    command among them too, to be safe): a flood of made-up senders is read a few a beat, long
+    after it was taken, and a newcomer taken behind it would never be answered. An address answered today, or already waiting, costs nothing more (it
+    gets one answer a day at most): its mail is never refused here."""
+    if not address or "@" not in address or address.lower() == server_address() or _answered_today(address):
+        return False
+    waiting = (Inbound.objects.filter(recipient=server_address(), outcome=InboundOutcome.RECEIVED, sender_proven="")
+               .values("sender").distinct())
+    if waiting.filter(sender=address.lower()).exists():
+        return False
+    return _answered_this_hour() + waiting.count() >= settings.SCRAPYARD_MAIL_SIGNUP_ANSWERS_PER_HOUR
+
+
+def _answered_today(address: str) -> bool:
+    since = time_controls.now() - dt.timedelta(days=1)
+    return Inbound.objects.filter(sender__iexact=address, code=ANSWERED, received_at__gte=since).exists()
+
+
+def _answered_this_hour() -> int:
+    return Inbound.objects.filter(code=ANSWERED, received_at__gte=time_controls.now() - dt.timedelta(hours=1)).count()
 
 
 def _invitation_lines(address: str, name: str, taken: bool, chosen: bool) -> list[str]:

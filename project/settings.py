@@ -366,6 +366,9 @@ SCRAPYARD_MAIL_SENDER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_SENDER_LIMIT", 
 SCRAPYARD_MAIL_UNTOKENED_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_LIMIT", "1000"))
 SCRAPYARD_MAIL_UNTOKENED_BURST = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_BURST", "20"))
 SCRAPYARD_MAIL_UNTOKENED_PER_BEAT = int(os.environ.get("SCRAPYARD_MAIL_UNTOKENED_PER_BEAT", "5"))
+# Answers to mail from addresses no account has (how to join by mail, mail.signup): at most this
+# many an hour in all; a newcomer's mail that would find them spent is told to come back later (451).
+SCRAPYARD_MAIL_SIGNUP_ANSWERS_PER_HOUR = int(os.environ.get("SCRAPYARD_MAIL_SIGNUP_ANSWERS_PER_HOUR", "60"))
 # From one connecting address (IP) at most this many mails without a token in ten minutes, per
 # gateway process (then 451): a forger sets any From, not the address it connects from.
 SCRAPYARD_MAIL_PEER_LIMIT = int(os.environ.get("SCRAPYARD_MAIL_PEER_LIMIT", "200"))

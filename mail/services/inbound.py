@@ -193,7 +193,8 @@ def inbound_store(*, via: str, envelope_sender: str, recipients: list[str], raw:
     `proven_owner`: the account whose confirmed address the mail's From was proven to be
     (`proven_how`: dkim or spf, by the gateway): its mail to the server's address is that
     account's, counted against its own limits and read at once, as a reply's.
-    Raises `MailRefused` past a daily byte limit or on headers that cannot be read."""
+    Raises `MailRefused` past a daily byte limit, on headers that cannot be read, or for a
+    newcomer's mail when the hour's answers to newcomers are spent."""
     sender, subject, fingerprint = _headers_read(raw)
     recipients = list(dict.fromkeys(address.strip().lower() for address in recipients))[:settings.SCRAPYARD_MAIL_MAX_RECIPIENTS]
     owners = dict(SeatAddress.objects.filter(token__in=[m[1].lower() for m in map(PLAY_ADDRESS.match, recipients) if m])
@@ -206,6 +207,8 @@ def inbound_store(*, via: str, envelope_sender: str, recipients: list[str], raw:
     if not fresh:
         return []
     _byte_limits_check(sender, [owner for address in fresh if (owner := _stored_owner(address, owners)) is not None], len(raw))
+    if proven_owner is None and any(is_server_address(address) for address in fresh):
+        _newcomer_check(sender)
     ids = []
     with transaction.atomic():
         stored = RawMessage.objects.create(sender=sender[:254], size=len(raw), raw=raw)
@@ -248,6 +251,18 @@ def _byte_limits_check(sender: str, user_ids: list[int], size: int) -> None:
                       .aggregate(total=Sum("size"))["total"] or 0)
         if by_account + size > limit:
             raise MailRefused("452 4.2.2 Too much mail for this account today: try again tomorrow")
+
+
+def _newcomer_check(sender: str) -> None:
+    """Refuse for now (451: the sender's server tries again later) mail to the server's address
+    from an address no account has confirmed, when the hour's answers to newcomers are spent
+    (`mail.signup.answers_spent_for`): taken, it would never be answered, and never sent again."""
+    if confirmed_account(sender) is not None:  # a player's command, not a newcomer's: no answer spent
+        return
+    from mail import signup
+
+    if signup.answers_spent_for(sender):
+        raise MailRefused("451 4.7.1 Too many newcomers have written this hour: try again later")
 
 
 def inbound_handle(*, inbound_id: int) -> str:

@@ -181,9 +181,11 @@ def test_the_analysis_mail_reads_in_dutch_with_dutch_numbers():
     }
     with translation.override("nl"):
         lines = analysis_mail.marked_lines(answer, {0: "ann"})
-        mail = analysis_mail._mail(12, answer, {0: "ann"}, 1)
+        game = {"id": 12, "rules": "toy_race", "seats": [{"username": "ann"}, {"username": "bob"}]}
+        mail = analysis_mail._mail(game, answer, {0: "ann"}, 1)
     assert lines == ["     7  ann: move 3,4  ?? fout, 0,62 -> 0,31; de bot had liever stay"]
-    assert mail.subject == "Analyse van partij 12" and "De analyse van partij 12 is klaar: 1 zetten" in mail.text
+    assert mail.subject == "Scrapyard-partij 12: toy_race, ann v bob"  # the game's thread, in Dutch
+    assert mail.text.startswith("Analyse van partij 12\n") and "De analyse van partij 12 is klaar: 1 zetten" in mail.text
     english = analysis_mail.marked_lines(answer, {0: "ann"})
     assert english == ["     7  ann: move 3,4  ?? mistake, 0.62 -> 0.31; the bot preferred stay"]
 

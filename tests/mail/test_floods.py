@@ -4,6 +4,7 @@ queue ahead of a known player's move."""
 
 from __future__ import annotations
 
+import datetime as dt
 import email.message
 import email.utils
 import smtplib
@@ -67,6 +68,9 @@ def test_a_forged_flood_from_a_players_address_does_not_lock_the_player_out(sink
 
 def test_made_up_senders_never_queue_ahead_of_a_players_move(sink, gateway, settings, monkeypatch):
     settings.SCRAPYARD_MAIL_PEER_LIMIT = 10**6  # a flood from many servers (here all on loopback)
+    # Every flood mail taken, to see the order they are read in (the answers they would be owed
+    # stop them at 60 with a 451: test_a_newcomer_writing_when_the_sign_up_answers_are_spent...).
+    settings.SCRAPYARD_MAIL_SIGNUP_ANSWERS_PER_HOUR = 10**6
     sent = []
     monkeypatch.setattr(dispatch, "send", lambda name, args, **options: sent.append((name, args)))
     dave, erin = mail_players("dan", "eve")
@@ -161,3 +165,33 @@ def test_strangers_mail_is_limited_per_connecting_address_and_players_replies_ar
     address = services.address_of(user=_user(dave), game_id=game_id)
     send_reply(gateway, "dirk@players.example", address, "board", source=ELSEWHERE)  # from the same address: a reply passes
     assert Inbound.objects.filter(recipient=address).count() == 1
+
+
+def test_a_newcomer_writing_when_the_sign_up_answers_are_spent_is_told_to_try_again_and_is_answered(
+        sink, gateway, settings, monkeypatch):
+    """Made-up senders can spend the hour's answers to newcomers: a real newcomer's mail taken
+    then would be read and never answered, and its server, told 250, would never send it again.
+    It is refused for now (451) instead, and answered when its server tries again."""
+    from games import time_controls
+
+    settings.SCRAPYARD_MAIL_PEER_LIMIT = 10**6
+    settings.SCRAPYARD_MAIL_SIGNUP_ANSWERS_PER_HOUR = 5
+    monkeypatch.setattr(dispatch, "send", lambda name, args, **options: None)  # read below, by hand
+    mail_players("dolf")
+    flood = [f"nobody{n}@made-up{n}.example" for n in range(5)]
+    assert _flood(gateway, flood, services.server_address(), "help") == [250] * 5  # the answers they are owed fill the hour
+    assert _flood(gateway, [flood[0]], services.server_address(), "register me") == [250]  # already owed its one answer
+    assert _flood(gateway, ["dolf@players.example"], services.server_address()) == [250]  # a player's command
+    newt = "newt@players.example"
+    assert _flood(gateway, [newt], services.server_address(), "register newt") == [451]
+    assert not Inbound.objects.filter(sender=newt).exists()
+    for waiting in Inbound.objects.order_by("pk"):
+        services.inbound_handle(inbound_id=waiting.pk)
+    assert Inbound.objects.filter(code="signup_answered").count() == 5 and not sink.to(newt)
+    assert _flood(gateway, [newt], services.server_address(), "register newt") == [451]  # within the hour: still spent
+    later = time_controls.now() + dt.timedelta(minutes=61)
+    monkeypatch.setattr(time_controls, "now", lambda: later)
+    assert _flood(gateway, [newt], services.server_address(), "register newt") == [250]  # its server's next try
+    services.inbound_handle(inbound_id=Inbound.objects.get(sender=newt).pk)
+    (invitation,) = sink.to(newt)
+    assert str(invitation["Reply-To"]).startswith("join+newt.")

@@ -12,7 +12,7 @@ from analysis import tasks
 from analysis.models import Analysis
 from mail.models import Inbound, Outgoing
 from tests.api.conftest import play_to_end, register
-from tests.mail.smtp import text_of
+from tests.mail.smtp import headline, text_of, thread_key
 from tests.mail.test_abuse import _command
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -31,6 +31,15 @@ def _finished(first, second) -> int:
     return game_id
 
 
+def _in_the_games_thread(analysis, received: list, game_id: int) -> None:
+    """The analysis files under the game's thread, as a mail program reads the headers: the same
+    root and subject as the game's other mails, following one of them."""
+    game_mails = [mail for mail in received if mail is not analysis and f"Scrapyard game {game_id}:" in str(mail["Subject"])]
+    assert game_mails and {thread_key(mail) for mail in game_mails} == {thread_key(analysis)}
+    assert str(analysis["Subject"]).startswith(f"Scrapyard game {game_id}: toy_race")
+    assert analysis["In-Reply-To"] in {str(mail["Message-ID"]) for mail in game_mails}
+
+
 def test_analysis_by_mail_is_queued_then_mailed_with_the_marked_moves(sink, gateway, eager_tasks):
     ann, ben = register("ann", email="ann@players.example"), register("ben", email="ben@players.example")
     game_id = _finished(ann, ben)
@@ -43,8 +52,9 @@ def test_analysis_by_mail_is_queued_then_mailed_with_the_marked_moves(sink, gate
     analysis = Analysis.objects.get(game_id=game_id)
     assert analysis.status == "done" and tasks.run(analysis.pk) == "not_ours"
 
-    mails = [m for m in sink.to("ann@players.example") if m["Subject"] == f"Analysis of game {game_id}"]
+    mails = [m for m in sink.to("ann@players.example") if headline(m) == f"Analysis of game {game_id}"]
     assert len(mails) == 1
+    _in_the_games_thread(mails[0], sink.to("ann@players.example"), game_id)
     text = text_of(mails[0])
     marked = [m for m in Analysis.objects.get().moves if m["mark"]]
     assert f"{len(marked)} marked" in text and "only from what its player saw" in text
@@ -56,7 +66,8 @@ def test_analysis_by_mail_is_queued_then_mailed_with_the_marked_moves(sink, gate
     assert Outgoing.objects.filter(kind="analysis").count() == 1
 
     again = _command(sink, gateway, "ben", f"analysis {game_id}")  # done: mailed at once
-    assert again.startswith(f"The analysis of game {game_id} is done")
+    assert again.startswith(f"Analysis of game {game_id}") and f"The analysis of game {game_id} is done" in again
+    _in_the_games_thread(sink.to("ben@players.example")[-1], sink.to("ben@players.example"), game_id)
     assert Inbound.objects.order_by("pk").last().code == "analysis_sent"
 
 

@@ -75,3 +75,31 @@ def test_a_reply_through_chance_is_refused_with_its_code(sink, gateway, eager_ta
     assert handled.code == "conditional_through_chance"
     assert "not queued" in text_of(sink.to(f"{seat.user.username}@players.example")[-1])
     assert not ConditionalLine.objects.exists()
+
+
+def _several_actions(game_rules) -> bool:
+    """Whether a turn has several actions, through the rules protocol: in a two-player opening,
+    the first mover still acts after its first action."""
+    state = game_rules.setup(2, None, "several")
+    mover = game_rules.to_act(state)[0]
+    after = game_rules.apply(state, mover, game_rules.legal_moves(state, mover)[0])
+    return game_rules.to_act(after) == (mover,)
+
+
+def test_the_helps_example_for_a_turn_of_several_actions_is_queued_in_its_game(sink, gateway, eager_tasks):
+    from mail import compose
+
+    several = [game.id for game in rules.catalog().values()
+               if game.conditional_moves and game.min_players <= 2 <= game.max_players and _several_actions(game)]
+    example = compose.turn_example(selectors.rules_catalogue())
+    assert several and example is not None and example.game in several
+    help_text = " ".join(compose.full_help_lines(selectors.rules_catalogue()))
+    assert example.line in help_text and example.numbered in help_text
+    game, seat = _waiting(example.game, ("opal", "piet"))
+    address = mail_services.reply_address(seat.user_id, game.pk, seat.index)
+    send_reply(gateway, f"{seat.user.username}@players.example", address, example.line)
+    handled = Inbound.objects.order_by("pk").last()
+    assert handled.code == "conditional_queued", (handled.code, handled.detail)
+    assert len(ConditionalLine.objects.get().moves) == len(example.theirs) + 1
+    send_reply(gateway, f"{seat.user.username}@players.example", address, example.numbered)
+    assert Inbound.objects.order_by("pk").last().code == "conditional_duplicate"  # the same line, in numbers

@@ -11,6 +11,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 import rules
+from games import selectors
+from mail import compose
 from mail import services as mail_services
 from mail.models import Inbound
 from tests.mail.players import mail_game, mail_players
@@ -71,6 +73,16 @@ def test_a_forged_from_reaches_only_the_real_owner_and_nothing_else_happens(sink
     assert len(sink.to("vera@players.example")) == 1 and invitation is not None
 
 
+def test_help_from_an_unknown_address_is_answered_with_the_help_beside_how_to_join(sink, gateway, eager_tasks):
+    _to_server(gateway, "nina@players.example", "help")
+    (answer,) = sink.to("nina@players.example")
+    shown = text_of(answer)
+    assert "To join as nina, reply to this mail" in " ".join(shown.split())
+    assert _holds_block(shown, "\n".join(compose.full_help_lines(selectors.rules_catalogue())))
+    for game in rules.catalog().values():  # the games installed, each named as new and seek take it
+        assert f"  {game.id:<16} {game.title}," in shown
+
+
 def test_help_lists_the_installed_games_their_options_and_the_reply_words(sink, gateway, eager_tasks):
     mail_players("hana")
     _to_server(gateway, "hana@players.example", "help")
@@ -82,7 +94,8 @@ def test_help_lists_the_installed_games_their_options_and_the_reply_words(sink, 
     assert {"scavenge", "terrafex", "terrain_vague", "space_junkyard"} <= set(rules.catalog())
     for word in ("say <text>", "1 #17; 4; 2", "draw accept", "takeback", "resign", "vacation on", "games open", "board 42"):
         assert word in text, word
-    assert "if forest grow 2,5 then mountain start 0,1 then fire small then place fire 3,3" in text
+    example = compose.turn_example(selectors.rules_catalogue())  # queued in its game: test_mail_conditionals
+    assert example is not None and example.line in text and example.numbered in text
 
 
 def test_games_open_lists_open_games_and_seeks_and_board_n_answers_with_a_board(sink, gateway, eager_tasks):
@@ -107,3 +120,41 @@ def test_a_new_command_without_its_game_or_with_a_bad_setting_is_answered_not_a_
     handled = Inbound.objects.get(sender="lou@players.example")
     assert handled.code == "invalid_input" and handled.outcome == "refused", (handled.code, handled.detail)
     assert "Not done (new)" in text_of(sink.to("lou@players.example")[-1])
+
+
+def _lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines()]
+
+
+def _holds_block(text: str, block: str) -> bool:
+    """Whether the mail's text holds `block`'s lines, one after another and each as it is."""
+    lines, wanted = _lines(text), _lines(block.rstrip("\n"))
+    return any(lines[start:start + len(wanted)] == wanted for start in range(len(lines) - len(wanted) + 1))
+
+
+def test_board_n_answers_with_each_games_text_board_line_for_line(sink, gateway, eager_tasks):
+    """A multi-line block is already laid out within 78 columns: the answer keeps it as it is
+    (re-wrapped, the grid and a legend's lines ran together into one paragraph)."""
+    from games import text_board
+
+    (watcher,) = mail_players("wim")
+    for number, game in enumerate(rules.catalog().values()):
+        seated = mail_players(*(f"p{number}s{seat}" for seat in range(game.min_players)))
+        game_id = seated[0].post("/api/games/", {"rules": game.id, "players": game.min_players}).json()["id"]
+        for player in seated[1:]:
+            assert player.post(f"/api/games/{game_id}/join/").status_code == 201
+        _to_server(gateway, "wim@players.example", f"board {game_id}")
+        shown = text_of(sink.to("wim@players.example")[-1])
+        board = text_board.board_and_panels(game=selectors.game_get(game_id=game_id),
+                                            user=get_user_model().objects.get(username=watcher.username))
+        assert _holds_block(shown, board), f"{game.id}'s board is not in the answer as it is:\n{shown}"
+        assert max(map(len, _lines(shown))) <= 78, game.id
+
+
+def test_help_to_the_servers_address_keeps_its_layout(sink, gateway, eager_tasks):
+    mail_players("hedy")
+    _to_server(gateway, "hedy@players.example", "help")
+    shown = text_of(sink.to("hedy@players.example")[-1])
+    assert _holds_block(shown, "\n".join(compose.full_help_lines(selectors.rules_catalogue())))
+    assert any(line.startswith(" " * 24) and line.strip() for line in _lines(shown))  # a wrapped command's second line
+    assert max(map(len, _lines(shown))) <= 78
