@@ -137,8 +137,9 @@ class Consumer:
 
     def followed(self, since: dt.datetime) -> list[dict[str, Any]]:
         """For the sweep: the games that may have news for a ready recipient, each
-        `{"game", "seq", "recipients": [...]}`."""
-        return []
+        `{"game", "seq", "recipients": [...]}`. By default worked out from its own declarations
+        (`followed_by_declarations`); a consumer that knows a narrower or cheaper answer says it."""
+        return followed_by_declarations(self, since)
 
     def games_of(self, recipient: int) -> list[int]:
         """The games whose held news `recipient_ready` fans out."""
@@ -528,6 +529,30 @@ def due_send(consumer: Consumer, *, at: dt.datetime | None = None, limit: int = 
         for row_id in due:
             _send(consumer, DELIVER, (consumer.name, row_id))
     return len(due)
+
+
+def followed_by_declarations(consumer: Consumer, since: dt.datetime) -> list[dict[str, Any]]:
+    """What any consumer follows, from what it declared: of the games with news since `since`,
+    those it holds cursors on (their holders: a lost fan-out left every cursor of the game behind)
+    and those it has none on yet that it listens to (their `recipients`: the game's first fan-out
+    was lost); ready recipients only. It asks `recipients` of each such game, every missed-news
+    sweep: a consumer following many games declares a cheaper `followed`."""
+    news = selectors.games_with_news_since(since=since)
+    holders: dict[int, list[int]] = {}
+    for recipient, game_id in Cursor.objects.filter(consumer=consumer.name, game_id__in=list(news)).values_list(
+            "recipient", "game_id"):
+        holders.setdefault(game_id, []).append(recipient)
+    followed = []
+    for game_id, seq in news.items():
+        recipients = holders.get(game_id) or _recipients_if_listening(consumer, game_id)
+        ready = [recipient for recipient in recipients if consumer.ready(recipient)]
+        if ready:
+            followed.append({"game": game_id, "seq": seq, "recipients": ready})
+    return followed
+
+
+def _recipients_if_listening(consumer: Consumer, game_id: int) -> list[int]:
+    return list(consumer.recipients(game_id)) if listening(consumer, game_id) else []
 
 
 def fan_outs_missed(consumer: Consumer, *, at: dt.datetime | None = None) -> int:

@@ -36,11 +36,6 @@ class Notes(framework.Consumer):
         return [framework.message(recipient=recipient, kind=event["kind"], game_id=game["game"], seq=event["seq"])
                 for event in seen]
 
-    def followed(self, since):
-        moved = selectors.games_moved_since(user_ids=[], game_ids=list(Cursor.objects.filter(consumer=self.name)
-                                            .values_list("game_id", flat=True)), since=since)
-        return [{"game": game["game"], "seq": game["seq"], "recipients": list(game["accounts"])} for game in moved]
-
     def deliver(self, row):
         if self.failures_left:
             self.failures_left -= 1
@@ -132,6 +127,20 @@ def test_a_new_consumer_gets_the_sweep(notes):
     asked = [call.args for call in sent.call_args_list]
     assert (framework.FAN_OUT, ("test_notes", game_id)) in asked
     assert all(call.kwargs["queue"] == notes.queue for call in sent.call_args_list if call.args[1][0] == "test_notes")
+
+
+def test_a_new_consumer_whose_first_fan_out_was_lost_is_found_by_the_sweep(notes):
+    alice, bob = register(), register()
+    with patch.object(dispatch, "send") as sent:
+        game_id = _game(alice, bob)  # every fan-out lost: the consumer holds no cursor on the game
+        assert not Cursor.objects.filter(consumer="test_notes", game_id=game_id).exists()
+        sent.reset_mock()
+        assert framework.fan_outs_missed(notes) >= 1
+    assert (framework.FAN_OUT, ("test_notes", game_id)) in [call.args for call in sent.call_args_list]
+    framework.fan_out(notes, game_id)
+    with patch.object(dispatch, "send") as sent:
+        framework.fan_outs_missed(notes)  # caught up: not asked again
+    assert (framework.FAN_OUT, ("test_notes", game_id)) not in [call.args for call in sent.call_args_list]
 
 
 class Prompt(Notes):
