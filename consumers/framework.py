@@ -578,14 +578,22 @@ def fan_outs_missed(consumer: Consumer, *, at: dt.datetime | None = None) -> int
 # --- quotas ---------------------------------------------------------------------------------
 
 
-def within_quota(consumer: Consumer, account_id: int | None = None, where: Q | None = None, **also: Any) -> bool:
+def within_quota(consumer: Consumer, account_id: int | None = None, where: Q | None = None, *,
+                 also_caused: models.QuerySet | None = None, **also: Any) -> bool:
     """Whether the account (or the rows matching `also`, an address; and `where`, when the
     consumer counts kinds of row apart) has made fewer than the consumer's quota of the rows a
-    person causes within its window."""
+    person causes within its window. `also_caused`: the account's rows of another table (with a
+    `created_at`) counted in the same quota, for work a person causes without a row of its own
+    (a webhook delivery replayed)."""
     if consumer.quota is None:
         return True
     limit, seconds = consumer.quota
     since = time_controls.now() - dt.timedelta(seconds=seconds)
+    caused = 0 if also_caused is None else also_caused.filter(created_at__gte=since).count()
+    return _rows_caused(consumer, since, account_id, where, **also) + caused < limit
+
+
+def _rows_caused(consumer: Consumer, since: dt.datetime, account_id: int | None, where: Q | None, **also: Any) -> int:
     rows = consumer.row_model.objects.filter(created_at__gte=since, **also)
     if where is not None:
         rows = rows.filter(where)
@@ -595,4 +603,4 @@ def within_quota(consumer: Consumer, account_id: int | None = None, where: Q | N
         rows = rows.filter(**{f"{getattr(consumer.row_model, 'KIND_FIELD', 'kind')}__in": list(consumer.quota_kinds)})
     if account_id is not None:
         rows = rows.filter(**{consumer.account_field(): account_id})
-    return rows.count() < limit
+    return rows.count()
