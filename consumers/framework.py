@@ -476,10 +476,11 @@ def _held_by(consumer: Consumer, row: OutboxRow) -> bool:
 
 
 def row_again(consumer: Consumer, key: str) -> bool:
-    """A finished row (done or failed) pending again, with a fresh set of retries, and sent after
-    the commit; False if there is no such row, or it is still pending."""
+    """The row pending again, with a fresh set of retries, and sent after the commit (asked for
+    anew); False if there is no such row, or a worker holds it now."""
     at = time_controls.now()
-    rows = consumer.row_model.objects.filter(**{_key_field(consumer.row_model): key}).exclude(status=PENDING)
+    rows = consumer.row_model.objects.filter(Q(leased_until__isnull=True) | Q(leased_until__lt=at),
+                                             **{_key_field(consumer.row_model): key})
     row_id = rows.values_list("pk", flat=True).first()
     if row_id is None:
         return False
