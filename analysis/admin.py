@@ -5,6 +5,6 @@ from analysis.models import Analysis
 
 @admin.register(Analysis)
 class AnalysisAdmin(admin.ModelAdmin):
-    list_display = ("game_id", "status", "attempts", "queued_at", "finished_at")
+    list_display = ("game_id", "status", "created_at", "finished_at")
     list_filter = ("status",)
     readonly_fields = ("moves",)

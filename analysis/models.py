@@ -1,5 +1,5 @@
 """The analysis of a finished game: one row per game (its unique `game_id` is what keeps two
-analyses of one game from ever existing), the lease of the worker running it, and its result.
+analyses of one game from ever existing), its status and its result.
 
 A game is named by its id only, never by a foreign key into `games`: this app reads games
 through their selectors (`games.positions`) and keeps nothing of theirs.
@@ -18,21 +18,20 @@ class AnalysisStatus(models.TextChoices):
     FAILED = "failed", "failed"
 
 
+OUTSTANDING = (AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)  # what the per-account quota counts
+
+
 class Analysis(models.Model):
+    """What the API tells of a game's analysis; its run's lease, retries and resends are its row
+    in the consumer framework's outbox (`analysis.consumer`)."""
+
     game_id = models.BigIntegerField(unique=True)
     status = models.CharField(max_length=10, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED)
-    queued_at = models.DateTimeField(help_text="when its task was last sent (the sweep sends it again if lost)")
-    lease_holder = models.CharField(max_length=64, blank=True, default="", help_text="the run holding it")
-    lease_until = models.DateTimeField(null=True, blank=True, help_text="a running analysis is another's until then")
-    attempts = models.PositiveSmallIntegerField(default=0)
     finished_at = models.DateTimeField(null=True, blank=True)
     budget = models.JSONField(default=dict, help_text="the search budget per position it was run with")
     moves = models.JSONField(default=list, help_text="per move: seq, seat, move, values, preferred move, mark")
     problem = models.CharField(max_length=300, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        indexes = [models.Index(fields=("status", "queued_at"))]
 
     def __str__(self) -> str:
         return f"analysis of game {self.game_id} ({self.status})"

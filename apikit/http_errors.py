@@ -77,6 +77,7 @@ STATUS: dict[str, int] = {
     "too_many_webhooks": 409,
     "webhook_disabled": 409,
     "too_many_pings": 429,
+    "too_many_replays": 429,
     "url_not_allowed": 400,
     "seek_not_found": 404,
     "too_many_seeks": 409,

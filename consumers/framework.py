@@ -36,7 +36,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import models, transaction
-from django.db.models import F, Q
+from django.db.models import Case, F, Q, When
 
 from consumers.models import Cursor, Message
 from consumers.outbox import FAILED, PENDING, OutboxRow
@@ -46,6 +46,10 @@ from project.celery import tasks_eager
 log = logging.getLogger(__name__)
 
 FAN_OUT, DELIVER, SWEEP = "consumers.fan_out", "consumers.deliver", "consumers.sweep"
+
+
+class LeaseLost(Exception):
+    """Another worker holds the row now: this attempt's lease ran out before it was renewed."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,8 @@ class Consumer:
     row_model: type[OutboxRow] = Message
     done_status = "done"
     retry_waits: Sequence[float] = (5, 30, 120, 600, 1800)
-    lease_seconds: float = 60
+    lease_seconds: float = 60  # a delivery longer than this renews it as it goes (`lease_renew`)
+    time_limit: float | None = None  # the worker's hard limit on one delivery (None: the task's own)
     resend_seconds: float = 30  # a row sent to the queue and not attempted by then is sent again
     look_back = dt.timedelta(days=1)  # how far back the sweep looks for games with missed news
     sweep_seconds: float = 1.0  # due rows and `periodic`
@@ -137,8 +142,9 @@ class Consumer:
 
     def followed(self, since: dt.datetime) -> list[dict[str, Any]]:
         """For the sweep: the games that may have news for a ready recipient, each
-        `{"game", "seq", "recipients": [...]}`."""
-        return []
+        `{"game", "seq", "recipients": [...]}`. By default worked out from its own declarations
+        (`followed_by_declarations`); a consumer that knows a narrower or cheaper answer says it."""
+        return followed_by_declarations(self, since)
 
     def games_of(self, recipient: int) -> list[int]:
         """The games whose held news `recipient_ready` fans out."""
@@ -288,7 +294,8 @@ def together() -> Iterator[None]:
 
 
 def _send(consumer: Consumer, task: str, args: tuple) -> None:
-    dispatch.send(task, args, queue=consumer.queue)
+    limits = {"time_limit": consumer.time_limit} if task == DELIVER and consumer.time_limit else {}
+    dispatch.send(task, args, queue=consumer.queue, **limits)
 
 
 # --- the fan-out ----------------------------------------------------------------------------
@@ -423,8 +430,15 @@ def attempt(consumer: Consumer, row_id: int, at: dt.datetime | None = None) -> O
     row = _claim(consumer, row_id, at)
     if row is None:
         return None
+    if row.retries > len(consumer.retry_waits):  # its last worker died too: no attempt left
+        outcome = Outcome(delivered=False, note="every attempt's worker died (out of memory or time?)")
+        record(consumer, row, outcome, time_controls.now())
+        return outcome
     try:
         outcome = consumer.deliver(row)
+    except LeaseLost:  # the worker now holding it records its own attempt
+        log.warning("%s row %s: lease lost during its delivery", consumer.name, row_id)
+        return None
     except Exception as error:  # a defect of the consumer: retried like any failure, and logged
         log.exception("%s could not deliver row %s", consumer.name, row_id)
         outcome = Outcome(delivered=False, retry=True, note=f"{type(error).__name__}: {error}"[:300])
@@ -433,10 +447,46 @@ def attempt(consumer: Consumer, row_id: int, at: dt.datetime | None = None) -> O
 
 
 def _claim(consumer: Consumer, row_id: int, at: dt.datetime) -> OutboxRow | None:
-    """Lease the row for one attempt: a single UPDATE, so two workers never both get it."""
+    """Lease the row for one attempt: a single UPDATE, so two workers never both get it. A lease
+    still on the row ran out with no outcome recorded: the worker holding it died (a delivery that
+    kills its worker, out of memory, would otherwise be tried for ever), so it counts as a failed
+    attempt."""
     lease = at + dt.timedelta(seconds=consumer.lease_seconds)
-    claimed = _due(consumer, at).filter(pk=row_id).update(leased_until=lease)
+    died = Case(When(leased_until__isnull=False, then=F("retries") + 1), default=F("retries"),
+                output_field=models.PositiveSmallIntegerField())
+    claimed = _due(consumer, at).filter(pk=row_id).update(leased_until=lease, retries=died)
     return consumer.row_model.objects.filter(pk=row_id).first() if claimed else None
+
+
+def lease_renew(consumer: Consumer, row: OutboxRow) -> None:
+    """A long delivery keeps its row (call it between its steps): the lease runs `lease_seconds`
+    from now, so a worker that dies is found that soon, however long a delivery may take. Raises
+    `LeaseLost` once the lease ran out and another worker took the row: the lease's own time is
+    the holder's mark."""
+    lease = time_controls.now() + dt.timedelta(seconds=consumer.lease_seconds)
+    if not consumer.row_model.objects.filter(pk=row.pk, leased_until=row.leased_until).update(leased_until=lease):
+        raise LeaseLost(f"{consumer.name} row {row.pk} was taken over")
+    row.leased_until = lease
+
+
+def _held_by(consumer: Consumer, row: OutboxRow) -> bool:
+    """Locks the row; whether it is still there and still under this attempt's lease."""
+    held = consumer.row_model.objects.select_for_update().filter(pk=row.pk).values_list("leased_until", flat=True)
+    return list(held) == [row.leased_until]
+
+
+def row_again(consumer: Consumer, key: str) -> bool:
+    """The row pending again, with a fresh set of retries, and sent after the commit (asked for
+    anew); False if there is no such row, or a worker holds it now."""
+    at = time_controls.now()
+    rows = consumer.row_model.objects.filter(Q(leased_until__isnull=True) | Q(leased_until__lt=at),
+                                             **{_key_field(consumer.row_model): key})
+    row_id = rows.values_list("pk", flat=True).first()
+    if row_id is None:
+        return False
+    rows.filter(pk=row_id).update(status=PENDING, retries=0, next_attempt_at=at, enqueued_at=at, leased_until=None)
+    send_after_commit(consumer, [row_id])
+    return True
 
 
 def record(consumer: Consumer, row: OutboxRow, outcome: Outcome, at: dt.datetime) -> None:
@@ -444,8 +494,8 @@ def record(consumer: Consumer, row: OutboxRow, outcome: Outcome, at: dt.datetime
     jitter, so the retries of one outage spread out); or failed once every wait is used."""
     waits = consumer.retry_waits
     with transaction.atomic():
-        if not consumer.row_model.objects.select_for_update().filter(pk=row.pk).exists():
-            return  # deleted while the attempt ran (its endpoint, its account): nothing to record
+        if not _held_by(consumer, row):
+            return  # deleted while the attempt ran (its endpoint, its account), or another worker's now
         row.leased_until = None
         if outcome.delivered:
             row.status, row.next_attempt_at = consumer.done_status, None
@@ -530,6 +580,30 @@ def due_send(consumer: Consumer, *, at: dt.datetime | None = None, limit: int = 
     return len(due)
 
 
+def followed_by_declarations(consumer: Consumer, since: dt.datetime) -> list[dict[str, Any]]:
+    """What any consumer follows, from what it declared: of the games with news since `since`,
+    those it holds cursors on (their holders: a lost fan-out left every cursor of the game behind)
+    and those it has none on yet that it listens to (their `recipients`: the game's first fan-out
+    was lost); ready recipients only. It asks `recipients` of each such game, every missed-news
+    sweep: a consumer following many games declares a cheaper `followed`."""
+    news = selectors.games_with_news_since(since=since)
+    holders: dict[int, list[int]] = {}
+    for recipient, game_id in Cursor.objects.filter(consumer=consumer.name, game_id__in=list(news)).values_list(
+            "recipient", "game_id"):
+        holders.setdefault(game_id, []).append(recipient)
+    followed = []
+    for game_id, seq in news.items():
+        recipients = holders.get(game_id) or _recipients_if_listening(consumer, game_id)
+        ready = [recipient for recipient in recipients if consumer.ready(recipient)]
+        if ready:
+            followed.append({"game": game_id, "seq": seq, "recipients": ready})
+    return followed
+
+
+def _recipients_if_listening(consumer: Consumer, game_id: int) -> list[int]:
+    return list(consumer.recipients(game_id)) if listening(consumer, game_id) else []
+
+
 def fan_outs_missed(consumer: Consumer, *, at: dt.datetime | None = None) -> int:
     """Ask again for the fan-out of every game past a ready recipient's cursor (its first
     request was lost); returns how many games."""
@@ -553,14 +627,22 @@ def fan_outs_missed(consumer: Consumer, *, at: dt.datetime | None = None) -> int
 # --- quotas ---------------------------------------------------------------------------------
 
 
-def within_quota(consumer: Consumer, account_id: int | None = None, where: Q | None = None, **also: Any) -> bool:
+def within_quota(consumer: Consumer, account_id: int | None = None, where: Q | None = None, *,
+                 also_caused: models.QuerySet | None = None, **also: Any) -> bool:
     """Whether the account (or the rows matching `also`, an address; and `where`, when the
     consumer counts kinds of row apart) has made fewer than the consumer's quota of the rows a
-    person causes within its window."""
+    person causes within its window. `also_caused`: the account's rows of another table (with a
+    `created_at`) counted in the same quota, for work a person causes without a row of its own
+    (a webhook delivery replayed)."""
     if consumer.quota is None:
         return True
     limit, seconds = consumer.quota
     since = time_controls.now() - dt.timedelta(seconds=seconds)
+    caused = 0 if also_caused is None else also_caused.filter(created_at__gte=since).count()
+    return _rows_caused(consumer, since, account_id, where, **also) + caused < limit
+
+
+def _rows_caused(consumer: Consumer, since: dt.datetime, account_id: int | None, where: Q | None, **also: Any) -> int:
     rows = consumer.row_model.objects.filter(created_at__gte=since, **also)
     if where is not None:
         rows = rows.filter(where)
@@ -570,4 +652,4 @@ def within_quota(consumer: Consumer, account_id: int | None = None, where: Q | N
         rows = rows.filter(**{f"{getattr(consumer.row_model, 'KIND_FIELD', 'kind')}__in": list(consumer.quota_kinds)})
     if account_id is not None:
         rows = rows.filter(**{consumer.account_field(): account_id})
-    return rows.count() < limit
+    return rows.count()

@@ -150,7 +150,7 @@ class WebhookDeliveriesApi(WebhooksScoped):
 class WebhookReplayApi(WebhooksScoped):
     @operation("webhookReplay", summary="Send a delivery again: same webhook-id and body, signed anew",
                answer=DeliveryInfo, status=202, auth="required", scope="webhooks",
-               codes=["webhook_not_found", "delivery_not_found", "not_found", "webhook_disabled"])
+               codes=["webhook_not_found", "delivery_not_found", "not_found", "webhook_disabled", "too_many_replays"])
     def post(self, request, webhook_id: int, delivery_id: int):
         delivery = services.replay(user=request.user, endpoint_id=webhook_id, delivery_id=delivery_id)
         return Response(selectors.delivery_of(delivery_id=delivery.pk), status=status.HTTP_202_ACCEPTED)

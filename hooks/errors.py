@@ -23,5 +23,9 @@ class TooManyPings(ServiceError):
     code = "too_many_pings"
 
 
+class TooManyReplays(ServiceError):
+    code = "too_many_replays"
+
+
 class UrlNotAllowed(ServiceError):
     code = "url_not_allowed"

@@ -68,6 +68,18 @@ class Delivery(OutboxRow):
         return f"{self.webhook_id} ({self.status})"
 
 
+class Replay(models.Model):
+    """A delivery sent again at its owner's asking: a POST a person causes at will, counted with
+    the pings against the account's quota (`hooks.services.replay`)."""
+
+    delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="replays")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=("owner", "created_at"), name="replay_quota")]
+
+
 class Attempt(models.Model):
     """One POST of a delivery and what came back (at most 1 KB of the body: `transport.KEPT_BYTES`)."""
 

@@ -20,8 +20,8 @@ from games import selectors, time_controls
 from hooks import events, signing, transport
 from hooks import selectors as hooks_selectors
 from hooks.consumer import WEBHOOKS, deadline_warnings_note, delivery_fields, endpoints_changed, log_prune
-from hooks.errors import DeliveryNotFound, TooManyPings, TooManyWebhooks, UrlNotAllowed, WebhookDisabled
-from hooks.models import Delivery, DeliveryStatus, Endpoint
+from hooks.errors import DeliveryNotFound, TooManyPings, TooManyReplays, TooManyWebhooks, UrlNotAllowed, WebhookDisabled
+from hooks.models import Delivery, DeliveryStatus, Endpoint, Replay
 from rules.words import msg
 
 SCHEMES = ("http", "https")
@@ -89,6 +89,19 @@ def endpoint_delete(*, user: Any, endpoint_id: int) -> None:
         endpoint.delete()
 
 
+QUOTA_RETRY_AFTER = 60  # seconds: the hour's window frees a slot as each counted POST ages out
+
+
+def _quota_check(user: Any, refusal: type[TooManyPings] | type[TooManyReplays]) -> None:
+    """Pings and replays, the POSTs a person sends at will, share the consumer's quota per
+    account (`framework.within_quota`); over it, `refusal` (429 with Retry-After)."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one count at a time per account
+    replays = Replay.objects.filter(owner=user)
+    if not framework.within_quota(WEBHOOKS, user.pk, also_caused=replays):
+        raise refusal(msg("an account may ping or replay its webhooks {quota} times an hour: try again later",
+                          quota=WEBHOOKS.quota[0]), retry_after=QUOTA_RETRY_AFTER)
+
+
 def _active_endpoint_of(user: Any, endpoint_id: int) -> Endpoint:
     endpoint = hooks_selectors.endpoint_get(user=user, endpoint_id=endpoint_id)
     if not endpoint.active:
@@ -134,9 +147,7 @@ def ping(*, user: Any, endpoint_id: int) -> Delivery:
     """A `ping` message to the endpoint, to try it out (and its signature check)."""
     with transaction.atomic():
         endpoint = _active_endpoint_of(user, endpoint_id)
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one count at a time per account
-        if not framework.within_quota(WEBHOOKS, user.pk):
-            raise TooManyPings(msg("an account may ping its webhooks {quota} times an hour: try again later", quota=WEBHOOKS.quota[0]))
+        _quota_check(user, TooManyPings)
         unique = f"{events.PING}_{uuid.uuid4().hex[:16]}"
         fields = delivery_fields(endpoint, events.PING, None, None, {"webhook": endpoint.pk}, unique)
         at = time_controls.now()
@@ -147,12 +158,14 @@ def ping(*, user: Any, endpoint_id: int) -> Delivery:
 
 def replay(*, user: Any, endpoint_id: int, delivery_id: int) -> Delivery:
     """Send a delivery again, as it was (same id and body, signed anew), with a fresh set of
-    retries."""
+    retries; each replay counts against the account's quota with the pings."""
     with transaction.atomic():
         endpoint = _active_endpoint_of(user, endpoint_id)
         delivery = Delivery.objects.select_for_update().filter(endpoint=endpoint, pk=delivery_id).first()
         if delivery is None:
             raise DeliveryNotFound(msg("webhook {endpoint_id} has no delivery {delivery_id}", endpoint_id=endpoint_id, delivery_id=delivery_id))
+        _quota_check(user, TooManyReplays)
+        Replay.objects.create(delivery=delivery, owner=user)
         at = time_controls.now()
         delivery.status, delivery.retries, delivery.delivered_at = DeliveryStatus.PENDING, 0, None
         delivery.next_attempt_at, delivery.enqueued_at, delivery.leased_until = at, at, None

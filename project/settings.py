@@ -466,14 +466,13 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "games.apply_timeout": {"queue": "deadlines"},
     "games.sweep_deadlines": {"queue": "deadlines"},
-    # An analysis is a bot's search over every move of a game, which anyone may ask for: a
-    # queue and worker of its own (run at the lowest CPU priority), so a flood of them delays
-    # neither a bot's reply nor a deadline.
-    "analysis.run": {"queue": "analysis"},
     # The consumers of the log (consumers.framework) send their fan-outs and deliveries to each
     # consumer's own queue (`Consumer.queue`: bot turns to `bots`, conditional lines to
     # `deadlines`, since a waiting player's clock may be running; webhooks have workers of their
-    # own, so a slow or hostile endpoint delays only other webhooks); their one sweep runs here.
+    # own, so a slow or hostile endpoint delays only other webhooks; analyses, a bot's search over
+    # every move of a game that anyone may ask for, go to `analysis`, whose worker runs at the
+    # lowest CPU priority, so a flood of them delays neither a bot's reply nor a deadline); their
+    # one sweep runs here.
     "consumers.sweep": {"queue": "default"},
 }
 # A worker that loses the broker keeps trying for ever, from its first start too (the
@@ -496,9 +495,10 @@ CELERY_TASK_ALWAYS_EAGER = _env_flag("SCRAPYARD_TASKS_EAGER", False)
 SCRAPYARD_COMPETITION_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_COMPETITION_SWEEP_SECONDS", "5"))
 # The analysis of a finished game (analysis/): the bot's search per position, in iterations (which
 # make it reproducible) and a millisecond cap (which bounds its CPU on a slow machine); each move
-# costs two such searches. A run renews its lease after every move: one silent for LEASE seconds
-# died, and the sweep (every SWEEP seconds) sends it again, as it does a queued analysis whose
-# message has not started it within STALLED seconds.
+# costs two such searches. Analyses are a consumer (analysis.consumer): the run renews the
+# framework's lease after every move, so one silent for LEASE seconds died; the consumers' sweep
+# looks at analyses every SWEEP seconds and sends again a run nobody took up within STALLED seconds
+# (its message lost, its worker dead).
 SCRAPYARD_ANALYSIS_ITERATIONS = int(os.environ.get("SCRAPYARD_ANALYSIS_ITERATIONS", "300"))
 SCRAPYARD_ANALYSIS_MILLISECONDS = int(os.environ.get("SCRAPYARD_ANALYSIS_MILLISECONDS", "400"))
 SCRAPYARD_ANALYSIS_LEASE_SECONDS = float(os.environ.get("SCRAPYARD_ANALYSIS_LEASE_SECONDS", "120"))
@@ -511,8 +511,8 @@ SCRAPYARD_ANALYSIS_RUNS_PER_GAME = int(os.environ.get("SCRAPYARD_ANALYSIS_RUNS_P
 # Deadlines live in the database; beat sweeps them every second (games.clocks).
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
-    # every consumer of the log (bot turns, conditional lines, mail, webhooks): rows due,
-    # fan-outs lost, their own upkeep
+    # every consumer of the log (bot turns, conditional lines, mail, webhooks, analyses): rows
+    # due, fan-outs lost, their own upkeep
     "consumers": {"task": "consumers.sweep", "schedule": 1.0, "options": {"expires": 5}},
     "abandoned-games": {
         "task": "games.sweep_abandoned",
@@ -522,8 +522,6 @@ CELERY_BEAT_SCHEDULE: dict = {
     # ratings whose message was lost, seeks to expire or pair, tournaments to start or move on
     "competition": {"task": "competition.sweep", "schedule": SCRAPYARD_COMPETITION_SWEEP_SECONDS,
                     "options": {"expires": 10}},
-    # analyses whose message was lost or whose worker died, and their mails still owed
-    "analysis": {"task": "analysis.sweep", "schedule": SCRAPYARD_ANALYSIS_SWEEP_SECONDS, "options": {"expires": 30}},
 }
 
 # Several beats (one per node) send the schedule once: the one holding a lease in Redis sends,

@@ -55,6 +55,7 @@ from games.selectors.feeds import (
     deadline_warnings,
     game_has_addressees,
     games_moved_since,
+    games_with_news_since,
 )
 from games.selectors.game import (
     board_text,
@@ -130,6 +131,7 @@ __all__ = [
     "games_hidden_from",
     "games_maybe_abandoned",
     "games_moved_since",
+    "games_with_news_since",
     "has_taken_a_seat",
     "health",
     "health_checks",

@@ -76,11 +76,21 @@ def account_game_of(*, game_id: int, seat: int | None) -> dict[str, Any]:
     return account_game(game, seat)
 
 
+def _recent(since: dt.datetime) -> Q:
+    return Q(status__in=[GameStatus.OPEN, GameStatus.ACTIVE]) | Q(events__seq=F("seq"), events__created_at__gte=since)
+
+
+def games_with_news_since(*, since: dt.datetime) -> dict[int, int]:
+    """Every game anyone may have missed news of (open, being played, or whose last event is after
+    `since`): game id -> its seq. For a follower that knows no accounts to narrow it by."""
+    return dict(Game.objects.filter(_recent(since)).values_list("pk", "seq").distinct())
+
+
 def games_moved_since(*, user_ids: list[int], game_ids: list[int], since: dt.datetime) -> list[dict[str, Any]]:
     """The games a follower of these accounts (or of these games) may have missed news of: those
     open or being played, and those whose last event is after `since`. Each as
     `{"game", "seq", "accounts": {account id: seat}}`."""
-    recent = Q(status__in=[GameStatus.OPEN, GameStatus.ACTIVE]) | Q(events__seq=F("seq"), events__created_at__gte=since)
+    recent = _recent(since)
     followed = Q(seats__user_id__in=user_ids) | Q(pk__in=game_ids)
     ids = Game.objects.filter(followed).filter(recent).values_list("pk", flat=True).distinct()
     games = Game.objects.filter(pk__in=list(ids)).prefetch_related("seats").order_by("pk")

@@ -14,20 +14,40 @@ def tiny_analysis_budget(settings):
 
 @pytest.fixture
 def sent(monkeypatch):
-    """The tasks the analysis services send, recorded instead of sent."""
-    from analysis import services
+    """What is sent to the analysis consumer's queue (`analysis.consumer`), recorded instead of
+    sent, as (task, (consumer, row id))."""
+    from consumers import framework
+    from games import dispatch
 
     calls: list[tuple[str, tuple]] = []
-    real = services.dispatch.send
+    real = dispatch.send
 
     def send(name, args, **options):
-        if name.startswith("analysis."):
+        if args and args[0] == "analysis":
             calls.append((name, args))
         else:  # the games' own tasks go on as ever
             real(name, args, **options)
 
-    monkeypatch.setattr(services.dispatch, "send", send)
+    monkeypatch.setattr(framework.dispatch, "send", send)
     return calls
+
+
+def run_row(game_id: int) -> int:
+    from consumers.models import Message
+
+    return Message.objects.get(consumer="analysis", game_id=game_id).pk
+
+
+def run_analysis(game_id: int) -> str:
+    """The analysis worker's attempt at the game's row, as the framework makes it: "done",
+    "failed", "retry", or "not_ours" (nothing due: done already, or another worker holds it)."""
+    from analysis.consumer import ANALYSES
+    from consumers import framework
+
+    outcome = framework.attempt(ANALYSES, run_row(game_id))
+    if outcome is None:
+        return "not_ours"
+    return "done" if outcome.delivered else "retry" if outcome.retry else "failed"
 
 
 @pytest.fixture

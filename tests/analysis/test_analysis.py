@@ -15,12 +15,16 @@ from django.db import connection
 from django.utils import timezone
 
 import rules
-from analysis import engine, services, tasks
+from analysis import engine, services
+from analysis.consumer import ANALYSES
+from consumers import framework
+from consumers.models import Message
 from analysis.models import Analysis, AnalysisStatus
 from bots.evaluation import Evaluation
 from games import store
 from games.models import Event, Game
 from games.positions import MoveSeen
+from tests.analysis.conftest import run_analysis, run_row
 from tests.api.conftest import Player, play_to_end, register, start_game
 
 pytestmark = pytest.mark.django_db
@@ -79,10 +83,10 @@ def test_a_finished_game_is_analysed_by_the_worker_task_and_then_answered_from_t
     asked = ask(alice, game_id)
     assert asked.status_code == 202 and asked.json()["status"] == "queued", asked.content
     analysis = Analysis.objects.get(game_id=game_id)
-    assert sent == [("analysis.run", (analysis.pk,))]
+    assert sent == [(framework.DELIVER, ("analysis", run_row(game_id)))]
     assert bob.get(f"/api/games/{game_id}/analysis").json()["status"] == "queued"
 
-    assert tasks.run(analysis.pk) == "done"
+    assert run_analysis(game_id) == "done"
 
     answer = bob.get(f"/api/games/{game_id}/analysis").json()
     assert answer["status"] == "done" and answer["range"] == [0.0, 1.0]
@@ -100,18 +104,18 @@ def test_a_finished_game_is_analysed_by_the_worker_task_and_then_answered_from_t
 
     again = ask(register(), game_id)  # anyone, for a public game
     assert again.status_code == 200 and again.json()["moves"] == answer["moves"]
-    assert len(sent) == 1 and tasks.run(analysis.pk) == "not_ours"  # cached: never run again
+    assert len(sent) == 1 and run_analysis(game_id) == "not_ours"  # cached: never run again
 
 
 def test_the_same_game_analysed_twice_gives_the_same_answer(ask, sent, settings):
     settings.SCRAPYARD_ANALYSIS_MILLISECONDS = 60_000  # iterations alone decide: reproducible
     game_id, (alice, _) = _finished_race()
     ask(alice, game_id)
-    tasks.run(Analysis.objects.get(game_id=game_id).pk)
+    run_analysis(game_id)
     first = Analysis.objects.get(game_id=game_id).moves
     Analysis.objects.all().delete()
     ask(alice, game_id)
-    tasks.run(Analysis.objects.get(game_id=game_id).pk)
+    run_analysis(game_id)
     assert Analysis.objects.get(game_id=game_id).moves == first
 
 
@@ -173,7 +177,6 @@ def test_two_workers_given_one_analysis_run_it_once(ask, sent, monkeypatch):
         pytest.skip("a race needs PostgreSQL")
     game_id, (alice, _) = _finished_race()
     ask(alice, game_id)
-    analysis_id = Analysis.objects.get().pk
     first_searching, second_done = threading.Event(), threading.Event()
     searched = []
     real = engine.evaluate
@@ -189,7 +192,7 @@ def test_two_workers_given_one_analysis_run_it_once(ask, sent, monkeypatch):
 
     def run(name):
         try:
-            results[name] = tasks.run(analysis_id)
+            results[name] = run_analysis(game_id)
         finally:
             connection.close()
 
@@ -206,15 +209,29 @@ def test_two_workers_given_one_analysis_run_it_once(ask, sent, monkeypatch):
 def test_the_sweep_sends_again_a_lost_message_and_a_dead_workers_analysis(ask, sent):
     game_id, (alice, _) = _finished_race()
     ask(alice, game_id)
-    analysis = Analysis.objects.get()
+    row = run_row(game_id)
     sent.clear()
-    assert tasks.sweep() == 0  # just queued: its message may still come
-    Analysis.objects.filter(pk=analysis.pk).update(queued_at=timezone.now() - dt.timedelta(hours=1))
-    assert tasks.sweep() == 1 and sent == [("analysis.run", (analysis.pk,))]
-    Analysis.objects.filter(pk=analysis.pk).update(status=AnalysisStatus.RUNNING, lease_holder="dead",
-                                                   lease_until=timezone.now() - dt.timedelta(seconds=1))
-    assert tasks.sweep() == 1 and Analysis.objects.get().status == AnalysisStatus.QUEUED
-    assert tasks.run(analysis.pk) == "done"
+    assert framework.due_send(ANALYSES) == 0  # just queued: its message may still come
+    later = timezone.now() + dt.timedelta(seconds=ANALYSES.resend_seconds + 1)
+    assert framework.due_send(ANALYSES, at=later) == 1 and sent == [(framework.DELIVER, ("analysis", row))]
+    Analysis.objects.filter(game_id=game_id).update(status=AnalysisStatus.RUNNING)  # its worker died running it
+    Message.objects.filter(pk=row).update(leased_until=timezone.now() - dt.timedelta(seconds=1),
+                                          enqueued_at=timezone.now() - dt.timedelta(hours=1))
+    sent.clear()
+    assert framework.due_send(ANALYSES) == 1 and sent == [(framework.DELIVER, ("analysis", row))]
+    assert run_analysis(game_id) == "done" and Analysis.objects.get().status == AnalysisStatus.DONE
+
+
+def test_an_analysis_whose_runs_keep_dying_is_given_up_as_failed(ask, sent):
+    game_id, (alice, _) = _finished_race()
+    ask(alice, game_id)
+    Analysis.objects.filter(game_id=game_id).update(status=AnalysisStatus.RUNNING)
+    Message.objects.filter(pk=run_row(game_id)).update(retries=len(ANALYSES.retry_waits),
+                                                       leased_until=timezone.now() - dt.timedelta(seconds=1))
+    assert run_analysis(game_id) == "failed"
+    analysis = Analysis.objects.get()
+    assert analysis.status == AnalysisStatus.FAILED and "died" in analysis.problem
+    assert alice.get(f"/api/games/{game_id}/analysis").json()["status"] == "failed"
 
 
 # --- hidden information ----------------------------------------------------------------------
@@ -233,7 +250,7 @@ def test_a_hidden_information_game_is_analysed_from_each_movers_view_only(ask, s
 
     monkeypatch.setattr(engine, "evaluate", evaluate)
     ask(seated[0], game_id)
-    assert tasks.run(Analysis.objects.get().pk) == "done"
+    assert run_analysis(game_id) == "done"
 
     game = Game.objects.get(pk=game_id)
     game_rules = store.rules_of(game)

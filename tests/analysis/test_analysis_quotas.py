@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis import tasks
+from analysis.consumer import ANALYSES
+from consumers import framework
 from analysis.models import Analysis, AnalysisStatus
+from tests.analysis.conftest import run_analysis
 from tests.api.conftest import play_to_end, register, start_game
 
 pytestmark = pytest.mark.django_db
@@ -40,11 +42,11 @@ def test_an_account_over_its_quota_of_queued_and_running_analyses_is_refused(ask
     assert refused.status_code == 429, refused.content
     assert refused.json()["code"] == "too_many_analyses" and int(refused["Retry-After"]) > 0
     assert not Analysis.objects.filter(game_id=third).exists()
-    assert [name for name, _ in sent] == ["analysis.run", "analysis.run"]
+    assert [name for name, _ in sent] == [framework.DELIVER, framework.DELIVER]
     # someone else is not held back by the flooder's quota
     assert ask(register(), third).status_code == 202
     # and once one of the flooder's is done, it may ask again
-    assert tasks.run(Analysis.objects.get(game_id=first).pk) == "done"
+    assert run_analysis(first) == "done"
     Analysis.objects.filter(game_id=third).update(status=AnalysisStatus.FAILED)
     assert ask(flooder, third).status_code == 202
 
@@ -82,9 +84,10 @@ def test_analyses_have_a_queue_and_a_low_priority_worker_of_their_own():
     from project.celery import app
 
     route = app.amqp.router.route
-    assert route({}, "analysis.run")["queue"].name == "analysis"
+    assert ANALYSES.queue == "analysis"  # the framework sends its runs there (`Consumer.queue`)
     for task in ("games.apply_timeout", "games.sweep_deadlines"):
         assert route({}, task)["queue"].name != "analysis", task
+    assert all(consumer.queue != "analysis" for consumer in framework.registered() if consumer is not ANALYSES)
     config = configparser.RawConfigParser()
     config.read(ROOT / "deploy" / "supervisord.conf")
     assert "--queues=analysis" in config.get("program:analysis", "command")

@@ -12,10 +12,11 @@ import pytest
 from django.utils import translation
 
 import rules
-from analysis import selectors, tasks
+from analysis import selectors
 from analysis.models import Analysis, AnalysisStatus
 from games import words
 from mail import analysis_mail
+from tests.analysis.conftest import run_analysis
 from rules.words import Message, Number, message_data, message_from, msg, nmsg
 from tests.api.conftest import start_game
 
@@ -36,7 +37,7 @@ def _finished_terrafex(moves: int = 8) -> tuple[int, list]:
 
 def _analysed(ask, player, game_id: int) -> None:
     ask(player, game_id)
-    assert tasks.run(Analysis.objects.get(game_id=game_id).pk) == "done"
+    assert run_analysis(game_id) == "done"
 
 
 def _read(player, game_id: int, language: str) -> dict:
@@ -111,7 +112,7 @@ def test_an_analysis_stored_before_the_words_were_kept_reads_its_notation(ask, s
     game_id, (alice, bob) = _finished_terrafex(moves=2)
     old = {"seq": 2, "seat": 0, "move": {"type": "pass"}, "text": "pass", "before": 0.6, "after": 0.2, "drop": 0.4,
            "preferred": {"type": "take"}, "preferred_text": "take 3", "choices": 4, "mark": "mistake"}
-    Analysis.objects.create(game_id=game_id, status=AnalysisStatus.DONE, queued_at="2026-01-01T00:00:00Z", moves=[old])
+    Analysis.objects.create(game_id=game_id, status=AnalysisStatus.DONE, moves=[old])
 
     move = _read(bob, game_id, "nl")["moves"][0]
     assert (move["text"], move["words"], move["preferred_text"], move["preferred_words"]) == ("pass", "pass", "take 3", "take 3")

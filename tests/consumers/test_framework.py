@@ -36,11 +36,6 @@ class Notes(framework.Consumer):
         return [framework.message(recipient=recipient, kind=event["kind"], game_id=game["game"], seq=event["seq"])
                 for event in seen]
 
-    def followed(self, since):
-        moved = selectors.games_moved_since(user_ids=[], game_ids=list(Cursor.objects.filter(consumer=self.name)
-                                            .values_list("game_id", flat=True)), since=since)
-        return [{"game": game["game"], "seq": game["seq"], "recipients": list(game["accounts"])} for game in moved]
-
     def deliver(self, row):
         if self.failures_left:
             self.failures_left -= 1
@@ -94,7 +89,7 @@ def test_a_new_consumer_gets_the_lease_and_the_retries(notes):
 
     Message.objects.filter(pk=row.pk).update(leased_until=time_controls.now() + dt.timedelta(seconds=30))
     assert framework.attempt(notes, row.pk) is None  # another worker holds it
-    Message.objects.filter(pk=row.pk).update(leased_until=time_controls.now() - dt.timedelta(seconds=1))
+    Message.objects.filter(pk=row.pk).update(leased_until=None)  # ... and let it go, recording nothing
 
     notes.failures_left = 1
     assert framework.attempt(notes, row.pk).retry
@@ -112,6 +107,38 @@ def test_a_new_consumer_gets_the_lease_and_the_retries(notes):
         framework.attempt(notes, other.pk, at=time_controls.now() + dt.timedelta(days=1))
     other.refresh_from_db()
     assert other.status == "failed" and other.retries == 2
+
+
+def test_a_new_consumer_counts_a_worker_that_died_holding_a_row_and_renews_a_long_lease(notes):
+    alice, bob = register(), register()
+    with patch.object(dispatch, "send"):
+        framework.fan_out(notes, _game(alice, bob))
+    row = Message.objects.filter(consumer="test_notes").order_by("pk").first()
+    for died in (1, 2):  # a worker died holding it (its lease ran out, nothing recorded); so does this one
+        Message.objects.filter(pk=row.pk).update(leased_until=time_controls.now() - dt.timedelta(seconds=1))
+        with patch.object(notes, "deliver", side_effect=SystemExit):
+            with pytest.raises(SystemExit):
+                framework.attempt(notes, row.pk)
+        row.refresh_from_db()
+        assert row.retries == died  # the lapsed lease it was claimed with: the worker before died
+    Message.objects.filter(pk=row.pk).update(leased_until=time_controls.now() - dt.timedelta(seconds=1))
+    outcome = framework.attempt(notes, row.pk)  # every wait used by deaths: failed, not tried again
+    row.refresh_from_db()
+    assert not outcome.delivered and row.status == "failed" and "died" in row.error and notes.delivered == []
+
+    other = Message.objects.filter(consumer="test_notes", status="pending").order_by("pk").first()
+    renewals = []
+
+    def long_delivery(claimed):
+        framework.lease_renew(notes, claimed)
+        renewals.append(claimed.leased_until)
+        Message.objects.filter(pk=claimed.pk).update(leased_until=time_controls.now())  # another worker's lease now
+        framework.lease_renew(notes, claimed)
+
+    with patch.object(notes, "deliver", side_effect=long_delivery):
+        assert framework.attempt(notes, other.pk) is None  # the lease lost: nothing recorded by this one
+    other.refresh_from_db()
+    assert renewals and other.status == "pending" and other.retries == 0
 
 
 def test_a_new_consumer_gets_the_sweep(notes):
@@ -132,6 +159,20 @@ def test_a_new_consumer_gets_the_sweep(notes):
     asked = [call.args for call in sent.call_args_list]
     assert (framework.FAN_OUT, ("test_notes", game_id)) in asked
     assert all(call.kwargs["queue"] == notes.queue for call in sent.call_args_list if call.args[1][0] == "test_notes")
+
+
+def test_a_new_consumer_whose_first_fan_out_was_lost_is_found_by_the_sweep(notes):
+    alice, bob = register(), register()
+    with patch.object(dispatch, "send") as sent:
+        game_id = _game(alice, bob)  # every fan-out lost: the consumer holds no cursor on the game
+        assert not Cursor.objects.filter(consumer="test_notes", game_id=game_id).exists()
+        sent.reset_mock()
+        assert framework.fan_outs_missed(notes) >= 1
+    assert (framework.FAN_OUT, ("test_notes", game_id)) in [call.args for call in sent.call_args_list]
+    framework.fan_out(notes, game_id)
+    with patch.object(dispatch, "send") as sent:
+        framework.fan_outs_missed(notes)  # caught up: not asked again
+    assert (framework.FAN_OUT, ("test_notes", game_id)) not in [call.args for call in sent.call_args_list]
 
 
 class Prompt(Notes):

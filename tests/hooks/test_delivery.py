@@ -502,3 +502,26 @@ def test_pings_keep_to_the_consumers_quota_per_account(alice_and_bob, settings):
     assert (refused.status_code, refused.json()["code"]) == (429, "too_many_pings")
     hook = _endpoint(bob, "http://127.0.0.1:9/c")
     assert bob.post(f"/api/webhooks/{hook['id']}/ping/").status_code == 202  # another account's own count
+
+
+def test_replays_keep_to_the_same_quota_per_account_as_pings(alice_and_bob, settings):
+    """A replay is a POST a person sends at will, as a ping is: each counts against the account's
+    quota, the same delivery replayed again and again too, and past it the answer is a 429 with a
+    stable code and Retry-After, like the API's other quotas."""
+    settings.SCRAPYARD_WEBHOOK_PINGS_PER_HOUR = 3
+    alice, bob = alice_and_bob
+    hook = _endpoint(alice, "http://127.0.0.1:9/a")
+    ping = alice.post(f"/api/webhooks/{hook['id']}/ping/").json()
+    replay = f"/api/webhooks/{hook['id']}/deliveries/{ping['id']}/replay/"
+    assert alice.post(replay).status_code == 202
+    assert alice.post(replay).status_code == 202
+
+    refused = alice.post(replay)
+
+    assert (refused.status_code, refused.json()["code"]) == (429, "too_many_replays"), refused.content
+    assert int(refused["Retry-After"]) > 0
+    pinged = alice.post(f"/api/webhooks/{hook['id']}/ping/")  # one quota for both
+    assert (pinged.status_code, pinged.json()["code"]) == (429, "too_many_pings") and int(pinged["Retry-After"]) > 0
+    own = _endpoint(bob, "http://127.0.0.1:9/b")
+    bobs = bob.post(f"/api/webhooks/{own['id']}/ping/").json()
+    assert bob.post(f"/api/webhooks/{own['id']}/deliveries/{bobs['id']}/replay/").status_code == 202  # his own count

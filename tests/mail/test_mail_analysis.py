@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from analysis import tasks
+from analysis.consumer import ANALYSES
 from analysis.models import Analysis
 from mail.models import Inbound, Outgoing
+from tests.analysis.conftest import run_analysis
 from tests.api.conftest import play_to_end, register
 from tests.mail.smtp import headline, text_of, thread_key
 from tests.mail.test_abuse import _command
@@ -47,10 +48,10 @@ def test_analysis_by_mail_is_queued_then_mailed_with_the_marked_moves(sink, gate
     answer = _command(sink, gateway, "ann", f"analysis {game_id}")
     assert f"analysis of game {game_id} is queued" in answer
     assert Inbound.objects.order_by("pk").last().code == "analysis_queued"
-    # The worker's task ran after the request's commit (tasks run inline here), and its own
-    # commit had the mail made; a task given it again finds it done.
+    # The worker's attempt ran after the request's commit (tasks run inline here), and its own
+    # commit had the mail made; an attempt given it again finds it done.
     analysis = Analysis.objects.get(game_id=game_id)
-    assert analysis.status == "done" and tasks.run(analysis.pk) == "not_ours"
+    assert analysis.status == "done" and run_analysis(game_id) == "not_ours"
 
     mails = [m for m in sink.to("ann@players.example") if headline(m) == f"Analysis of game {game_id}"]
     assert len(mails) == 1
@@ -62,7 +63,7 @@ def test_analysis_by_mail_is_queued_then_mailed_with_the_marked_moves(sink, gate
         assert f"{move['seq']:>4}  " in text and move["mark"] in text
     if not marked:
         assert "No move was marked." in text
-    assert tasks.sweep() == 0  # nothing owed: no second mail
+    assert ANALYSES.periodic() == 0  # the sweep's turn: nothing owed, no second mail
     assert Outgoing.objects.filter(kind="analysis").count() == 1
 
     again = _command(sink, gateway, "ben", f"analysis {game_id}")  # done: mailed at once
