@@ -135,10 +135,13 @@ class Server:
             if "%(ENV_" in autostart:
                 autostart = self.env.get(autostart.split("%(ENV_")[1].split(")")[0], "true")
             state = "RUNNING" if autostart.strip().lower() == "true" else "STOPPED"
+            numbers = range(int(config.get(section, "numprocs", fallback="1")))
             if kind == "program":
-                expected[f"{groups[name]}:{name}" if name in groups else name] = state
+                group = f"{groups[name]}:" if name in groups else ""
+                names = [f"{name}-{number}" for number in numbers] if len(numbers) > 1 else [name]
+                expected.update((f"{group}{each}", state) for each in names)
             elif kind == "fcgi-program":
-                for number in range(int(config.get(section, "numprocs", fallback="1"))):
+                for number in numbers:
                     expected[f"{name}:{name}-{number}"] = state
         return expected
 
@@ -674,8 +677,8 @@ def main(argv: list[str] | None = None) -> int:
         "SCRAPYARD_WEB_SERVER": os.environ.get("SCRAPYARD_WEB_SERVER", "granian"),
         "SCRAPYARD_STREAM_PROCESS": "true" if os.environ.get("SCRAPYARD_WEB_SERVER") == "gunicorn" else "false",
         "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2", "SCRAPYARD_BOT_PROCESSES": "2",
-        "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1", "SCRAPYARD_ANALYSIS_PROCESSES": "1",
-        "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
+        "SCRAPYARD_DEFAULT_PROCESSES": "2", "SCRAPYARD_MAIL_PROCESSES": "2", "SCRAPYARD_WEBHOOK_PROCESSES": "2",
+        "SCRAPYARD_ANALYSIS_PROCESSES": "2", "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
         "SCRAPYARD_BOT_GAMES_PER_ACCOUNT": "2",
         # The flood: one account queues 20 analyses (the quota's refusals are the tests' business).
         "SCRAPYARD_ANALYSIS_PER_ACCOUNT": "20",
@@ -821,8 +824,8 @@ def server_environment(db_url: str, redis_url: str, var: Path) -> dict[str, str]
         "SCRAPYARD_BIN": str(BIN), "HOST": "127.0.0.1", "PORT": str(free_port()), "STREAM_PORT": str(free_port()),
         "SMTP_PORT": str(free_port()), "SCRAPYARD_WEB_SERVER": "granian", "SCRAPYARD_STREAM_PROCESS": "false",
         "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2",
-        "SCRAPYARD_BOT_PROCESSES": "2", "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1",
-        "SCRAPYARD_ANALYSIS_PROCESSES": "1", "SCRAPYARD_RATE_ACCOUNT": "1000000", "SCRAPYARD_RATE_ADDRESS": "1000000",
+        "SCRAPYARD_BOT_PROCESSES": "2", "SCRAPYARD_DEFAULT_PROCESSES": "2", "SCRAPYARD_MAIL_PROCESSES": "2",
+        "SCRAPYARD_WEBHOOK_PROCESSES": "2", "SCRAPYARD_ANALYSIS_PROCESSES": "2", "SCRAPYARD_RATE_ACCOUNT": "1000000", "SCRAPYARD_RATE_ADDRESS": "1000000",
         "SCRAPYARD_RATE_LOGIN": "1000000", "SCRAPYARD_RATE_LOGIN_ADDRESS": "1000000", "PYTHONUNBUFFERED": "1",
     }
 
