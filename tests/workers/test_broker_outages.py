@@ -243,7 +243,8 @@ def test_five_redis_outages_lose_no_deadline_and_no_bot_turn(private_redis, supe
     # Deadlines falling before, during and after the outages (the first outage starts ~6 s in).
     forfeits = [_forfeit_game(seconds) for seconds in range(4, 4 + 4 * 9, 4)]
     bot_games = [_bot_game() for _ in range(OUTAGES)]
-    wait_for(lambda: not any(_waiting_for_a_bot(game) for game, _ in bot_games), 60, 0.2)
+    # the first turns wait for the bots workers' start (twelve workers boot at once on a shared machine)
+    wait_for(lambda: not any(_waiting_for_a_bot(game) for game, _ in bot_games), 180, 0.2)
     moves_while_down = 0
     for outage in range(OUTAGES):
         game, person = bot_games[outage]
