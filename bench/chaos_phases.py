@@ -236,7 +236,7 @@ HELD = -1.0  # supervised_kills: the web server's port is supervisord's
 # --- a Celery worker of a pair, and beat, killed ----------------------------------------------------
 
 
-def _restarted(server, name: str, old: int, timeout: float = 240) -> float | None:
+def _restarted(server, name: str, old: int, timeout: float = 180) -> float | None:
     """Seconds until supervisord runs `name` again under a new pid (None: not within `timeout`)."""
     began = time.monotonic()
     while time.monotonic() - began < timeout:
