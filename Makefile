@@ -39,7 +39,8 @@ migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
 # Every process under supervisord (deploy/supervisord.conf), which restarts any that dies: the
-# web server, one Celery worker per queue (deadlines, bots, default, webhooks, analysis) and beat on its own.
+# web server, two Celery workers per queue (deadlines, bots, default, mail, webhooks, analysis),
+# sharing the queue's processes, and beat on its own.
 # Ctrl-C stops them all. Beyond one machine, run the same programs on each (one beat will do; a
 # second is harmless, the sweeps it drives are idempotent).
 export HOST PORT STREAM_PORT SMTP_PORT
@@ -50,9 +51,10 @@ export SCRAPYARD_VAR_DIR ?= $(abspath var)
 # Sizing: the web server and the bot workers burn CPU (a move is a few ms of Python, a bot's turn
 # seconds of search), so each gets a process per core; a web process runs 4 threads for the
 # synchronous views, since a request waits on the database about half its time, and keeps
-# connections alive between a client's requests (the streams wait on its event loop). Deadlines
-# and the default queue mostly wait: 2 and 1 processes. Override any of them; beyond one machine,
-# size each machine by its own cores.
+# connections alive between a client's requests (the streams wait on its event loop). Deadlines,
+# the default queue, mail and webhooks mostly wait: 2 processes each, one in each worker of the
+# queue's pair (project.work gives each half, rounded up: at least one each). Override any of
+# them; beyond one machine, size each machine by its own cores.
 CORES := $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')
 export SCRAPYARD_WEB_PROCESSES ?= $(CORES)
 export SCRAPYARD_WEB_THREADS ?= 4
@@ -66,10 +68,11 @@ export SCRAPYARD_STREAM_HANDOFF ?= $(SCRAPYARD_VAR_DIR)/streams.sock
 endif
 export SCRAPYARD_DEADLINE_PROCESSES ?= 2
 export SCRAPYARD_BOT_PROCESSES ?= $(CORES)
-export SCRAPYARD_DEFAULT_PROCESSES ?= 1
+export SCRAPYARD_DEFAULT_PROCESSES ?= 2
+export SCRAPYARD_MAIL_PROCESSES ?= 2
 export SCRAPYARD_WEBHOOK_PROCESSES ?= 2
-# Analyses run one at a time at the lowest CPU priority (deploy/supervisord.conf).
-export SCRAPYARD_ANALYSIS_PROCESSES ?= 1
+# Analyses run at the lowest CPU priority (deploy/supervisord.conf), one in each worker of the pair.
+export SCRAPYARD_ANALYSIS_PROCESSES ?= 2
 
 run: migrate
 	mkdir -p $(SCRAPYARD_VAR_DIR)
@@ -84,7 +87,7 @@ status: install
 	$(BIN)/supervisorctl --configuration deploy/supervisord.conf status
 
 worker: install
-	$(BIN)/celery -A project worker --queues=deadlines,bots,default,webhooks,analysis --loglevel=INFO
+	$(BIN)/celery -A project worker --queues=deadlines,bots,default,mail,webhooks,analysis --loglevel=INFO
 
 # The suite runs in a process per core (pytest-xdist, at most 4: each takes two Redis dbs, see
 # tests/isolation.py), each test handed to whichever process is free. TEST_PROCESSES=0 runs it

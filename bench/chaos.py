@@ -1,12 +1,13 @@
 """Fault injection against a live server: `python -m bench.chaos`.
 
-Starts what `make run` starts (deploy/supervisord.conf: gunicorn, a worker per queue, beat) on a
+Starts what `make run` starts (deploy/supervisord.conf: the web server, two workers per queue, beat) on a
 fresh PostgreSQL database and a Redis server of its own, then, while players keep moving through
 the API (retrying a failed request with the same Idempotency-Key, as a careful client does):
 
 - races: eight clients submit the same move at the same seq at once; five send one request with
   the same Idempotency-Key at once;
-- worker kills: the deadlines and bots workers SIGKILLed (the supervisor restarts them);
+- worker kills: one of the deadlines and of the bots workers' pairs SIGKILLed (the supervisor
+  restarts them); later one bots worker killed right after a move, and beat (`worker_kills`);
 - five Redis outages: the server killed outright, three seconds down, then started empty;
 - a PostgreSQL restart (`pg_ctlcluster ... restart`; `--no-postgres-restart` skips it);
 - a hostile fuzz of `--fuzz` requests (2,000 by default): malformed and deep JSON, lone
@@ -135,10 +136,13 @@ class Server:
             if "%(ENV_" in autostart:
                 autostart = self.env.get(autostart.split("%(ENV_")[1].split(")")[0], "true")
             state = "RUNNING" if autostart.strip().lower() == "true" else "STOPPED"
+            numbers = range(int(config.get(section, "numprocs", fallback="1")))
             if kind == "program":
-                expected[f"{groups[name]}:{name}" if name in groups else name] = state
+                group = f"{groups[name]}:" if name in groups else ""
+                names = [f"{name}-{number}" for number in numbers] if len(numbers) > 1 else [name]
+                expected.update((f"{group}{each}", state) for each in names)
             elif kind == "fcgi-program":
-                for number in range(int(config.get(section, "numprocs", fallback="1"))):
+                for number in numbers:
                     expected[f"{name}:{name}-{number}"] = state
         return expected
 
@@ -674,8 +678,8 @@ def main(argv: list[str] | None = None) -> int:
         "SCRAPYARD_WEB_SERVER": os.environ.get("SCRAPYARD_WEB_SERVER", "granian"),
         "SCRAPYARD_STREAM_PROCESS": "true" if os.environ.get("SCRAPYARD_WEB_SERVER") == "gunicorn" else "false",
         "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2", "SCRAPYARD_BOT_PROCESSES": "2",
-        "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1", "SCRAPYARD_ANALYSIS_PROCESSES": "1",
-        "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
+        "SCRAPYARD_DEFAULT_PROCESSES": "2", "SCRAPYARD_MAIL_PROCESSES": "2", "SCRAPYARD_WEBHOOK_PROCESSES": "2",
+        "SCRAPYARD_ANALYSIS_PROCESSES": "2", "SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK": "1", "SCRAPYARD_BOT_STALLED_SECONDS": "3",
         "SCRAPYARD_BOT_GAMES_PER_ACCOUNT": "2",
         # The flood: one account queues 20 analyses (the quota's refusals are the tests' business).
         "SCRAPYARD_ANALYSIS_PER_ACCOUNT": "20",
@@ -739,8 +743,8 @@ def main(argv: list[str] | None = None) -> int:
             for game_id, pair in person_games[:4]:
                 race(api, book, game_id, pair)
         print(f"races: {len(book.race_winners)}, winners {Counter(book.race_winners)}", flush=True)
-        for name in ("workers:deadlines", "workers:bots", "workers:deadlines", "workers:bots"):
-            server.kill_program(name)
+        for name in ("workers:deadlines-0", "workers:bots-0", "workers:deadlines-1", "workers:bots-1"):
+            server.kill_program(name)  # one of a pair each time (docs/decisions/0035)
             time.sleep(2)
         print("workers killed 4 times", flush=True)
         for outage in range(args.outages):
@@ -749,12 +753,14 @@ def main(argv: list[str] | None = None) -> int:
             redis.start()
             time.sleep(4)
         print(f"{args.outages} Redis outages", flush=True)
-        workers_back = chaos_phases.workers_settled(5)
+        workers_back = chaos_phases.workers_settled(sum(name.startswith("workers:") for name in server.expected()))
         print(f"every worker answering a ping {workers_back} s after the outages", flush=True)
         outage = chaos_phases.redis_outage_with_step_clock(redis, names, args.outage_seconds)
         print(*chaos_phases.outage_lines(outage), sep="\n", flush=True)
         killed = chaos_phases.supervised_kills(server, env, until)
         print(*chaos_phases.kill_lines(killed), sep="\n", flush=True)
+        workers_killed = chaos_phases.worker_kills(server, api, tokens[0], names, random.Random(13))
+        print(*chaos_phases.worker_kill_lines(workers_killed), sep="\n", flush=True)
         if not args.no_postgres_restart:
             tally.postgres_down.set()
             restart_postgres()
@@ -806,9 +812,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{hooks['longest_ms']} ms (deadline 10 s a delivery, on the webhooks queue)",
         f"forfeits on the clock through the outages: timeouts late by median {late[len(late) // 2] if late else 0:.1f} s, "
         f"at most {max(late, default=0):.1f} s (SCRAPYARD_CLOCKS_RESEND 30 s, OVERDUE_RESEND 3 s)",
-        f"after the SIGKILLs of the deadlines and bots workers and the short outages, every worker answered a ping "
+        f"after the SIGKILLs of one deadlines and one bots worker of their pairs (twice) and the short outages, every worker answered a ping "
         f"{workers_back} s later; then the long outage:",
-        *chaos_phases.outage_lines(outage), *chaos_phases.kill_lines(killed), *chaos_phases.flood_lines(flood),
+        *chaos_phases.outage_lines(outage), *chaos_phases.kill_lines(killed),
+        *chaos_phases.worker_kill_lines(workers_killed), *chaos_phases.flood_lines(flood),
     ]
     return report(args, tally, book, lost, doubled, (leaked, secrets_checked), sent, still_up,
                   time.monotonic() - began, edges)
@@ -821,8 +828,8 @@ def server_environment(db_url: str, redis_url: str, var: Path) -> dict[str, str]
         "SCRAPYARD_BIN": str(BIN), "HOST": "127.0.0.1", "PORT": str(free_port()), "STREAM_PORT": str(free_port()),
         "SMTP_PORT": str(free_port()), "SCRAPYARD_WEB_SERVER": "granian", "SCRAPYARD_STREAM_PROCESS": "false",
         "SCRAPYARD_WEB_PROCESSES": "3", "SCRAPYARD_WEB_THREADS": "4", "SCRAPYARD_DEADLINE_PROCESSES": "2",
-        "SCRAPYARD_BOT_PROCESSES": "2", "SCRAPYARD_DEFAULT_PROCESSES": "1", "SCRAPYARD_WEBHOOK_PROCESSES": "1",
-        "SCRAPYARD_ANALYSIS_PROCESSES": "1", "SCRAPYARD_RATE_ACCOUNT": "1000000", "SCRAPYARD_RATE_ADDRESS": "1000000",
+        "SCRAPYARD_BOT_PROCESSES": "2", "SCRAPYARD_DEFAULT_PROCESSES": "2", "SCRAPYARD_MAIL_PROCESSES": "2",
+        "SCRAPYARD_WEBHOOK_PROCESSES": "2", "SCRAPYARD_ANALYSIS_PROCESSES": "2", "SCRAPYARD_RATE_ACCOUNT": "1000000", "SCRAPYARD_RATE_ADDRESS": "1000000",
         "SCRAPYARD_RATE_LOGIN": "1000000", "SCRAPYARD_RATE_LOGIN_ADDRESS": "1000000", "PYTHONUNBUFFERED": "1",
     }
 

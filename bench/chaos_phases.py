@@ -8,7 +8,9 @@
   message in it is lost) and started again empty; for each, how long after its deadline, or
   after Redis's return if it fell due meanwhile, its timeout came, and whether any came twice;
 - `supervised_kills`: the stream server, the SMTP gateway and the web server SIGKILLed one after
-  another under the players' load, and how long until each answers again.
+  another under the players' load, and how long until each answers again;
+- `worker_kills`: one bots worker of its pair SIGKILLed right after a person's move, and the bot's
+  reply time; beat SIGKILLed with step clocks falling due, and their timeouts' lateness.
 """
 
 from __future__ import annotations
@@ -57,8 +59,10 @@ def finished_games(creator, guest, count: int, moves: int, rng: random.Random) -
     return finished
 
 
-def bot_replies(api, token: str, game_id: int, count: int, rng: random.Random) -> list[float]:
-    """The person (seat 0) moves `count` times; for each, seconds from its event to the bot's next."""
+def bot_replies(api, token: str, game_id: int, count: int, rng: random.Random, after_first=None) -> list[float]:
+    """The person (seat 0) moves `count` times; for each, seconds from its event to the bot's next
+    (None: no reply within 180 s). `after_first()` runs right after the first move is answered 201
+    (`worker_kills`: a SIGKILL)."""
     from games.models import Event
 
     replies = []
@@ -74,14 +78,19 @@ def bot_replies(api, token: str, game_id: int, count: int, rng: random.Random) -
                                     {"move": rng.choice(legal["moves"]), "expected_seq": legal["seq"]}, token)
         if status != 201:
             continue
+        if after_first is not None:
+            after_first()
+            after_first = None
         seq = moved["seq"]
         end = time.monotonic() + 180
+        reply = None
         while time.monotonic() < end:
             pair = dict(Event.objects.filter(game_id=game_id, seq__in=[seq, seq + 1]).values_list("seq", "created_at"))
             if seq + 1 in pair:
-                replies.append((pair[seq + 1] - pair[seq]).total_seconds())
+                reply = (pair[seq + 1] - pair[seq]).total_seconds()
                 break
             time.sleep(0.1)
+        replies.append(reply)
     return replies
 
 
@@ -107,7 +116,8 @@ def analysis_flood(api, tokens: list[str], names: list[str], rng: random.Random,
 
 
 def flood_lines(figures: dict) -> list[str]:
-    def summary(values: list[float]) -> str:
+    def summary(values: list[float | None]) -> str:
+        values = [value for value in values if value is not None]
         if not values:
             return "no replies"
         return f"median {statistics.median(values):.2f} s, max {max(values):.2f} s over {len(values)} replies"
@@ -221,6 +231,95 @@ def _listening(port: int, pid: int) -> bool:
 
 
 HELD = -1.0  # supervised_kills: the web server's port is supervisord's
+
+
+# --- a Celery worker of a pair, and beat, killed ----------------------------------------------------
+
+
+def _restarted(server, name: str, old: int, timeout: float = 180) -> float | None:
+    """Seconds until supervisord runs `name` again under a new pid (None: not within `timeout`)."""
+    began = time.monotonic()
+    while time.monotonic() - began < timeout:
+        new = int(server.ctl("pid", name).strip() or 0)
+        if new not in (0, old) and server.status().get(name) == "RUNNING":
+            return round(time.monotonic() - began, 1)
+        time.sleep(0.2)
+    return None
+
+
+def worker_kills(server, api, token: str, names: list[str], rng: random.Random, rounds: int = 2) -> dict:
+    """Issue 51's "a supervised process killed under load answers again within 10 s", for the
+    Celery workers and beat (docs/decisions/0035-worker-pairs.md):
+
+    - bots: a person plays a bot (Scavenge, mcts level 1); right after one of the person's moves
+      the first bots worker of the pair (`workers:bots-0`, main process and pool) is SIGKILLed.
+      The figure is the seconds from that move to the bot's reply: the other of the pair takes the
+      turn at once, unless the killed one had already taken it, in which case the consumers'
+      sweep sends it again once its row's lease is over. Then the next replies, while the killed
+      worker starts again, and how long that start took;
+    - beat: SIGKILLed with forfeit games on step clocks of 2 to 12 s, due while it starts again
+      (it runs alone: two would double the schedules). Each timeout's lateness after its deadline
+      (the deadlines workers hold those sent up to 5 s ahead; the rest wait for beat's first sweep
+      or its backstop), and how long beat took to run again."""
+    from django.db import connections
+
+    from games import services
+    from games.models import Deadline, Event
+
+    bots = {"at_kill": [], "after": [], "restart": []}
+    for _ in range(rounds):
+        _, game = api.patient("POST", "/api/games/", {"rules": "scavenge", "players": 2,
+                                                      "bots": [{"seat": 1, "bot": "mcts", "level": 1}]}, token)
+        bot_replies(api, token, game["id"], 2, rng)  # warm: both of the pair have taken turns
+        old = int(server.ctl("pid", "workers:bots-0").strip() or 0)
+
+        def kill() -> None:
+            server.kill_program("workers:bots-0")
+
+        replies = bot_replies(api, token, game["id"], 4, rng, after_first=kill)
+        bots["at_kill"].append(replies[0] if replies else None)
+        bots["after"].extend(replies[1:])
+        bots["restart"].append(_restarted(server, "workers:bots-0", old))
+    first, second = _users(names[0:2])
+    games = []
+    for seconds in range(2, 13, 2):
+        game = services.game_create(creator=first, rules_id="scavenge", players=2, options={},
+                                    time_control={"type": "step", "seconds": seconds}, timeout_policy="forfeit")
+        services.game_join(game_id=game.pk, user=second)
+        games.append((game.pk, Deadline.objects.get(game_id=game.pk).due_at))
+    old = int(server.ctl("pid", "beat").strip() or 0)
+    server.kill_program("beat")
+    beat_back = _restarted(server, "beat", old)
+    end = time.monotonic() + 120
+    ids = [game_id for game_id, _ in games]
+    while time.monotonic() < end and Event.objects.filter(game_id__in=ids, kind="timeout").values("game_id").distinct().count() < len(ids):
+        time.sleep(0.5)
+    connections.close_all()
+    late, missing = [], 0
+    for game_id, due_at in games:
+        fired = list(Event.objects.filter(game_id=game_id, kind="timeout").values_list("created_at", flat=True))
+        if fired:
+            late.append(round((fired[0] - due_at).total_seconds(), 1))
+        else:
+            missing += 1
+    return {"bots": bots, "beat": {"back": beat_back, "late": late, "missing": missing}}
+
+
+def worker_kill_lines(figures: dict) -> list[str]:
+    def seconds(value: float | None) -> str:
+        return "none within 180 s" if value is None else f"{value:.1f} s"
+
+    bots, beat = figures["bots"], figures["beat"]
+    after = [value for value in bots["after"] if value is not None]
+    return [
+        f"SIGKILL of workers:bots-0 right after a person's move: the bot's reply to that move "
+        f"{', '.join(seconds(value) for value in bots['at_kill'])}; the next replies, while it starts again, "
+        f"median {statistics.median(after) if after else 0:.2f} s, at most {max(after, default=0):.2f} s "
+        f"({len(bots['after']) - len(after)} unanswered); the killed worker running again after "
+        f"{', '.join(seconds(value) for value in bots['restart'])}",
+        f"SIGKILL of beat (alone) with forfeits due 2 to 12 s later: beat running again after {seconds(beat['back'])}; "
+        f"each timeout after its deadline {beat['late']} s, missing {beat['missing']}",
+    ]
 
 
 def supervised_kills(server, env: dict, until) -> dict[str, tuple[float | None, float | None]]:

@@ -23,7 +23,7 @@ HELD_LOOK_BACK = dt.timedelta(days=1)  # a game that ended this recently is caug
 
 class Mail(framework.Consumer):
     name = outbound.MAIL
-    queue = "default"
+    queue = "mail"  # a slow mail relay delays only mail (not the sweeps, nor replies by mail)
     row_model = Outgoing
     done_status = "sent"
     lease_seconds = sending.LEASE.total_seconds()

@@ -460,20 +460,25 @@ else:
         "polling_interval": 0.1,
     }
 
-# Five queues, each with worker processes of its own (deploy/supervisord.conf): a deadline
-# never waits behind a bot's search, and neither waits behind notifications.
+# Six queues, each with a pair of worker programs of its own (deploy/supervisord.conf,
+# docs/decisions/0035-worker-pairs.md): a deadline never waits behind a bot's search, neither
+# waits behind notifications, and one worker killed leaves the other taking its queue's tasks.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "games.apply_timeout": {"queue": "deadlines"},
     "games.sweep_deadlines": {"queue": "deadlines"},
     # The consumers of the log (consumers.framework) send their fan-outs and deliveries to each
     # consumer's own queue (`Consumer.queue`: bot turns to `bots`, conditional lines to
-    # `deadlines`, since a waiting player's clock may be running; webhooks have workers of their
-    # own, so a slow or hostile endpoint delays only other webhooks; analyses, a bot's search over
-    # every move of a game that anyone may ask for, go to `analysis`, whose worker runs at the
-    # lowest CPU priority, so a flood of them delays neither a bot's reply nor a deadline); their
-    # one sweep runs here.
+    # `deadlines`, since a waiting player's clock may be running; mail to `mail` and webhooks to
+    # `webhooks`, each with workers of their own, so a slow mail relay or a slow or hostile
+    # endpoint delays only its own kind; analyses, a bot's search over every move of a game that
+    # anyone may ask for, go to `analysis`, whose workers run at the lowest CPU priority, so a
+    # flood of them delays neither a bot's reply nor a deadline); their one sweep runs here.
     "consumers.sweep": {"queue": "default"},
+    # A forced move is played before mail's fan-out (`Mail.wakes`, on mail's queue); its own
+    # sweep sends it there too. A reply by mail is a player's move: it stays on `default`, clear
+    # of a slow mail relay holding the mail workers.
+    "mail.forced_moves": {"queue": "mail"},
 }
 # A worker that loses the broker keeps trying for ever, from its first start too (the
 # supervisor restarts it should it die all the same); tasks it was running when the connection

@@ -46,7 +46,7 @@ def test_the_bench_expects_every_program_of_the_deployment_in_its_state():
     server.config, server.env = str(ROOT / "deploy" / "supervisord.conf"), {"SCRAPYARD_STREAM_PROCESS": "false"}
     expected = server.expected()
     assert {name: expected[name] for name in ("web:web-0", "web:web-1", "web:web-2", "streams", "smtp-b",
-                                              "workers:deadlines", "beat")} == {
+                                              "workers:deadlines-0", "workers:bots-1", "beat")} == {
         "web:web-0": "RUNNING", "web:web-1": "RUNNING", "web:web-2": "RUNNING", "streams": "STOPPED",
-        "smtp-b": "RUNNING", "workers:deadlines": "RUNNING", "beat": "RUNNING"}
-    assert "web" not in expected and "web-b" not in expected
+        "smtp-b": "RUNNING", "workers:deadlines-0": "RUNNING", "workers:bots-1": "RUNNING", "beat": "RUNNING"}
+    assert "web" not in expected and "web-b" not in expected and "workers:bots" not in expected

@@ -1,8 +1,12 @@
-"""The embedded default's broker writes each message whole before any worker can see it."""
+"""The embedded default's broker writes each message whole before any worker can see it, and
+gives each message to one worker of the two that consume its queue."""
 
 from __future__ import annotations
 
 import builtins
+import errno
+import os
+import threading
 
 from kombu import Connection
 
@@ -76,3 +80,48 @@ def test_no_reader_can_see_a_message_before_it_is_whole(tmp_path, monkeypatch):
         assert seen_while_writing == []
         assert queue.get(timeout=1).payload == {"game": 1, "seq": 2}
         queue.close()
+
+
+def test_two_workers_on_one_queue_take_each_message_once_even_with_tmp_on_another_file_system(tmp_path, monkeypatch):
+    folder = tmp_path / "broker"
+    folder.mkdir()
+    real_rename = os.rename
+
+    def rename(source, destination, *args, **kwargs):  # /tmp on a tmpfs: a move there is a copy
+        if not str(destination).startswith(str(folder)):
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        return real_rename(source, destination, *args, **kwargs)
+
+    monkeypatch.setattr(os, "rename", rename)
+    # a queue name of this test's own: kombu keeps what it learnt of a name's exchange per process
+    with _connection(folder) as sender:
+        queue = sender.SimpleQueue("paired")
+        for number in range(200):
+            queue.put({"n": number})
+        queue.close()
+    taken: list[list[int]] = [[], []]
+    failed: list[BaseException] = []
+    start = threading.Barrier(2)
+
+    def worker(index: int) -> None:
+        with _connection(folder) as connection:
+            channel = connection.default_channel
+            channel.queue_declare("paired")
+            start.wait()
+            while True:
+                try:
+                    taken[index].append(channel._get("paired")["body"])
+                except BaseException as error:  # noqa: BLE001 - Empty ends it; anything else is the failure
+                    if type(error).__name__ != "Empty":
+                        failed.append(error)
+                    return
+
+    threads = [threading.Thread(target=worker, args=(index,)) for index in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not failed
+    bodies = taken[0] + taken[1]
+    assert len(bodies) == 200 and len(set(bodies)) == 200  # every message once: none lost, none twice
+    assert not [path for path in folder.iterdir() if path.name.endswith(".msg") or path.name.startswith("~")]

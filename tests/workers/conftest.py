@@ -101,7 +101,7 @@ def start_worker(redis_url, tmp_path):
     started: list[Worker] = []
 
     def start(name: str = "w1", concurrency: int = 2, beat: bool = True,
-              queues: str = "deadlines,bots,default,webhooks", **env: str) -> Worker:
+              queues: str = "deadlines,bots,default,mail,webhooks", **env: str) -> Worker:
         var = tmp_path / name
         var.mkdir(exist_ok=True)
         log = var / "worker.log"

@@ -1,11 +1,11 @@
 """Five Redis outages with deadlines and bot turns pending, under the real supervisor; and its stop.
 
-`deploy/supervisord.conf` (what `make run` starts) runs the web server (API, pages, streams), a worker per queue and beat
+`deploy/supervisord.conf` (what `make run` starts) runs the web server (API, pages, streams), two workers per queue and beat
 against a Redis server of this test's own, which the test kills outright five times (no clean
 shutdown; it keeps nothing on disk, so every message in it is lost too). ETA timeouts are held by
 the deadline worker and bot wake-ups are in flight or unsent when Redis goes. Afterwards every
 deadline has been enforced exactly once, never early, every bot has answered, and every process
-the supervisor runs is up. A stop (what `make run`'s Ctrl-C does) reaches the five workers at
+the supervisor runs is up. A stop (what `make run`'s Ctrl-C does) reaches the twelve workers at
 once, and each ends by its own warm shutdown: nothing killed.
 """
 
@@ -39,7 +39,9 @@ pytestmark = [
 
 BIN = Path(sys.executable).parent
 OUTAGES = 5
-WORKERS = ("workers:deadlines", "workers:bots", "workers:default", "workers:webhooks", "workers:analysis")  # deploy/supervisord.conf
+# deploy/supervisord.conf: two workers a queue
+WORKERS = tuple(f"workers:{queue}-{number}" for queue in ("deadlines", "bots", "default", "mail", "webhooks", "analysis")
+                for number in (0, 1))
 # The web servers in a pair on the port supervisord holds, and web-2 keeping it; the SMTP gateways in a pair.
 PROGRAMS = ("web:web-0", "web:web-1", "web:web-2", "smtp", "smtp-b", *WORKERS, "beat")
 # The web server serves the streams itself (granian, `make run`'s): the stream processes are not started.
@@ -177,6 +179,7 @@ def supervised(private_redis, tmp_path):
         "SCRAPYARD_DEADLINE_PROCESSES": "2",
         "SCRAPYARD_BOT_PROCESSES": "2",
         "SCRAPYARD_DEFAULT_PROCESSES": "1",
+        "SCRAPYARD_MAIL_PROCESSES": "1",
         "SCRAPYARD_WEBHOOK_PROCESSES": "1",
         "SCRAPYARD_ANALYSIS_PROCESSES": "1",
         "SCRAPYARD_CLOCKS_RESEND": "3",
@@ -240,7 +243,8 @@ def test_five_redis_outages_lose_no_deadline_and_no_bot_turn(private_redis, supe
     # Deadlines falling before, during and after the outages (the first outage starts ~6 s in).
     forfeits = [_forfeit_game(seconds) for seconds in range(4, 4 + 4 * 9, 4)]
     bot_games = [_bot_game() for _ in range(OUTAGES)]
-    wait_for(lambda: not any(_waiting_for_a_bot(game) for game, _ in bot_games), 60, 0.2)
+    # the first turns wait for the bots workers' start (twelve workers boot at once on a shared machine)
+    wait_for(lambda: not any(_waiting_for_a_bot(game) for game, _ in bot_games), 180, 0.2)
     moves_while_down = 0
     for outage in range(OUTAGES):
         game, person = bot_games[outage]
@@ -281,10 +285,10 @@ def test_a_stop_reaches_every_worker_at_once_and_each_ends_by_its_own_warm_shutd
     from project.celery import app  # pointed at the test's own Redis, as the workers are
 
     def every_worker_answers() -> bool:
-        """all five workers answer a ping: up, with their signal handlers in place"""
+        """every worker answers a ping: up, with its signal handlers in place"""
         return len(app.control.ping(timeout=0.5)) == len(WORKERS)
 
-    wait_for(every_worker_answers, 60, 0.5)
+    wait_for(every_worker_answers, 180, 0.5)  # twelve Django starts on a shared machine
     pids = supervised.pids(WORKERS)
     assert len(pids) == len(WORKERS) and all(pids.values()), pids
     supervised.process.send_signal(signal.SIGTERM)  # what supervisord does on Ctrl-C too
