@@ -17,7 +17,7 @@ from bench import p1, p1_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN = tuple(str(ROOT / folder) + os.sep for folder in
-            ("games", "accounts", "chat", "apikit", "project", "rules", "mail", "hooks", "streams", "competition",
+            ("games", "accounts", "chat", "apikit", "consumers", "project", "rules", "mail", "hooks", "streams", "competition",
              "analysis", "bots", "web"))
 
 
