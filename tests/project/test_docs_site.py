@@ -99,3 +99,17 @@ def test_the_readme_links_every_page_of_the_nav():
     assert "index.md" in wanted and "decisions/index.md" in wanted
     missing = [page for page in wanted if f"docs/{page}" not in readme]
     assert not missing, f"README does not link {missing}"
+
+
+def _tracked_directories() -> set[str]:
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return {path.split("/", 1)[0] for path in listed.stdout.splitlines() if "/" in path}
+
+
+def test_the_readme_gives_every_directory_a_line():
+    """The directory list is the newcomer's map: a directory the code keeps but the list leaves out
+    is one they have to find by themselves."""
+    readme = (ROOT / "README.md").read_text()
+    listed = set(re.findall(r"^- `([^`/]+)/`", readme, flags=re.M))
+    missing = sorted(_tracked_directories() - listed)
+    assert not missing, f"README's list of directories has no line for {missing}"
