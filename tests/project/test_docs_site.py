@@ -113,3 +113,28 @@ def test_the_readme_gives_every_directory_a_line():
     listed = set(re.findall(r"^- `([^`/]+)/`", readme, flags=re.M))
     missing = sorted(_tracked_directories() - listed)
     assert not missing, f"README's list of directories has no line for {missing}"
+
+
+def _section(markdown: str, title: str) -> str:
+    return markdown.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _read_by_the_server(name: str) -> bool:
+    """A Django setting, or an environment variable the server's own files read (the Makefile,
+    project/serve.py): not only named in the docs, the tests or the benchmarks."""
+    from django.conf import settings
+
+    if hasattr(settings, name):
+        return True
+    listed = subprocess.run(["git", "grep", "-l", "-w", name, "--", ".", ":!docs", ":!tests", ":!bench", ":!*.md"],
+                            cwd=ROOT, capture_output=True, text=True)
+    return bool(listed.stdout.strip())
+
+
+def test_the_speed_settings_the_readme_names_are_read_still():
+    """The README says which speed settings remain: a flag retired from the code must leave that
+    list too, or a reader sets what no longer does anything."""
+    named = set(re.findall(r"`(SCRAPYARD_\w+)`", _section((ROOT / "README.md").read_text(), "Speed settings")))
+    assert named, "the README names the speed settings that remain"
+    retired = sorted(name for name in named if not _read_by_the_server(name))
+    assert not retired, f"README names speed settings that are gone: {retired}"
