@@ -12,7 +12,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("accounts", "analysis", "apikit", "chat", "competition", "consumers", "games", "hooks", "mail", "streams", "web")
-PACKAGES = (*APPS, "bots", "project", "rules")
+
+
+def _python_directories() -> tuple[str, ...]:
+    """Every top-level directory that holds Python (the apps, `rules`, `bots`, `project`, and the
+    benchmarks, the tests and the examples beside them), found rather than listed, so a new one
+    is checked from its first module."""
+    return tuple(sorted(path.name for path in ROOT.iterdir()
+                        if path.is_dir() and not path.name.startswith(".") and any(path.rglob("*.py"))))
+
+
+PACKAGES = _python_directories()
 
 
 def _parsed(path: Path, attempts: int = 3) -> ast.Module:
@@ -124,9 +134,14 @@ def test_the_cycle_finder_finds_cycles_and_only_cycles():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
+def test_the_check_reads_every_directory_of_python():
+    assert set(APPS) | {"bench", "bots", "examples", "project", "rules", "tests"} <= set(PACKAGES)
+
+
 def test_no_module_anywhere_is_part_of_an_import_cycle():
     graph = _graph()
     assert "games.services.moves" in graph and "accounts.auth" in graph["apikit.views"]
+    assert "bench.p1" in graph and "tests.conftest" in graph
     assert _cycles(graph) == []
 
 
