@@ -124,7 +124,7 @@ def test_a_line_stored_while_the_move_waits_for_the_lock_is_seen_on_the_row_the_
     move asks for it; the move waits, then reads the flag on the row it locks and wakes the
     worker. The line's own after-commit look (`_wake_if_moved_on`) is silenced, so only the row
     can have told the move."""
-    monkeypatch.setattr(conditionals, "_wake_if_moved_on", lambda line: None)
+    monkeypatch.setattr(conditionals, "_wake_if_moved_on", lambda line, seq: None)
     game_id, mover, waiter, seat = terrafex_game()
     line = [m for _, m in line_to_reply(game_id, seat, [3])]
     waiter_user = Game.objects.get(pk=game_id).seats.get(index=seat).user

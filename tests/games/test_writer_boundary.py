@@ -27,8 +27,7 @@ MODULES = {"log": "games.log", "projection": "games.projection"}
 
 # Who may write or lock the game's row: the writer, the strategies it runs under, and the stores
 # it writes through.
-ROW_WRITERS = ("games/writer.py", "games/concurrency.py", "games/stores/",
-               "games/services/conditionals.py")  # its `lines_waiting` flag, until it goes through the writer
+ROW_WRITERS = ("games/writer.py", "games/concurrency.py", "games/stores/")
 ROW_WRITES = {"update", "select_for_update", "bulk_update", "update_or_create", "create", "get_or_create",
               "bulk_create", "save"}
 ROW_SQL = re.compile(r"\bUPDATE\s+games_game\b|\bgames_game\b[^;]*\bFOR\s+(NO\s+KEY\s+)?UPDATE\b", re.I | re.S)
