@@ -161,6 +161,33 @@ def test_an_app_reads_other_apps_through_their_services_and_selectors_never_thei
     assert reached == {}
 
 
+def _internals_reached(module: str, tree: ast.Module, modules: dict[str, ast.Module]) -> list[str]:
+    """Another app's doors (its `apis` modules: a view's helpers are the view's) and its storage
+    (`stores`: the event writer's seam), which an app reaches only through that app's services
+    and selectors, or through a helper moved where both may use it."""
+    app = module.split(".")[0]
+    return sorted(
+        target for node in _runtime_imports(tree) for target in _targets(node, modules)
+        if target.split(".")[0] in APPS and target.split(".")[0] != app
+        and any(part == "stores" or part.endswith("apis") for part in target.split(".")[1:])
+    )
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_an_app_never_reaches_into_another_apps_doors_or_store(app):
+    modules = _modules()
+    reached = {name: found for name, tree in modules.items()
+               if name.split(".")[0] == app and (found := _internals_reached(name, tree, modules))}
+    assert reached == {}
+
+
+def test_the_boundary_check_sees_a_door_or_a_store_reached():
+    modules = _modules()
+    tree = ast.parse("from games.apis import invitation_of\nfrom games.stores.fast import loaded_instance\n")
+    assert _internals_reached("chat.apis", tree, modules) == ["games.apis", "games.stores.fast"]
+    assert _internals_reached("games.rematch", ast.parse("from games.apis import invitation_of"), modules) == []
+
+
 def test_the_boundary_check_sees_a_model_import():
     modules = _modules()
     tree = ast.parse("from games.models import Game\nimport accounts.models\n")
