@@ -44,7 +44,7 @@ from rest_framework.permissions import BasePermission
 
 from accounts.models import ApiToken
 from games import time_controls
-from games.stores.fast import loaded_instance
+from project.instances import loaded_instance
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The API kit every app's REST views stand on: `ScopedApi` (scopes by method, DRF's per-request
 parts made once per view class, private caching with an ETag), `PlainTextApi` for answers in plain
-text, and `validated`, which refuses a body field nobody reads (`unknown_field`) instead of
-ignoring it. Errors become {code, detail} in `apikit.http_errors.exception_handler`."""
+text, `validated`, which refuses a body field nobody reads (`unknown_field`) instead of
+ignoring it, and `invitation_of`, a private game's key as any app's view of a game is given it. Errors become {code, detail} in `apikit.http_errors.exception_handler`."""
 
 from __future__ import annotations
 
@@ -155,6 +155,16 @@ class PlainTextApi(ScopedApi):
         if response.status_code >= 400:  # an error keeps the API's JSON shape whatever was asked
             request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
         return super().finalize_response(request, response, *args, **kwargs)
+
+
+def invitation_of(request) -> str:
+    """A private game's invitation key, from its link (`?invitation=`) or a join's body: every
+    app's views of a game take it (the game's, its chat's), and hand it to the game's selectors."""
+    meta = request.META  # a read without a query string or a body (most reads) makes neither's QueryDict
+    found = request.query_params.get("invitation") if meta.get("QUERY_STRING") else None
+    if not found and meta.get("CONTENT_LENGTH", "0") not in ("", "0"):
+        found = request.data.get("invitation") if isinstance(request.data, dict) else ""
+    return found if isinstance(found, str) else ""
 
 
 def validated(serializer_class, data, *, known: tuple[str, ...] = ()) -> dict:

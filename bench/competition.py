@@ -24,19 +24,20 @@ import statistics
 import sys
 import time
 
-from bench.run import DEFAULT_DB, RESULTS, _ensure_database, _manage, machine
+from bench import db
+from bench.run import RESULTS, machine
 
 OUT = RESULTS.parent / "competition.md"
 STEP = {"type": "step", "seconds": 60}
 
 
 def _setup(url: str) -> None:
-    _ensure_database(url)
+    db.ensure(url)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
     os.environ["SCRAPYARD_TASKS_EAGER"] = "1"
     os.environ.setdefault("LOG_LEVEL", "WARNING")
-    _manage(url, "migrate", "--noinput", "--verbosity", "0")
+    db.manage(url, "migrate", "--noinput", "--verbosity", "0")
     import django
 
     django.setup()
@@ -206,7 +207,7 @@ def main() -> None:
     parser.add_argument("parts", nargs="*", default=["pairing", "rebuild"])
     args = parser.parse_args()
     if {"pairing", "rebuild"} & set(args.parts):
-        _setup(os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB))
+        _setup(db.url())
     else:
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
         import django

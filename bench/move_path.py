@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from bench import p1, p1_profile
+from bench import db, p1, p1_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN = tuple(str(ROOT / folder) + os.sep for folder in
@@ -53,11 +53,7 @@ def visited(call) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, str
 
 
 def main() -> None:
-    from bench.run import _database_url, _ensure_database, _manage
-
-    url = _database_url()
-    _ensure_database(url)
-    _manage(url, "migrate", "--noinput", "--verbosity", "0")
+    url = db.migrated()
     os.environ.setdefault("SCRAPYARD_RATE_ACCOUNT", "1000000")
     p1_profile.play(url, 20)  # warm: imports and caches, as a running server has them
     players, game_id = p1._two_players_in_a_game(url)

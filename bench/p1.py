@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from bench import api_load
+from bench import api_load, db
 
 ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
@@ -539,8 +539,6 @@ def three_requests(database_url: str, port: int = 8767, sync: bool = False) -> l
 def main() -> None:
     import argparse
 
-    from bench.run import _database_url, _ensure_database, _manage
-
     parser = argparse.ArgumentParser(description="P1: the API's moves per second against pgbench")
     parser.add_argument("--web-configs", action="store_true", help="compare the web server's shapes instead")
     parser.add_argument("--three", action="store_true", help="only the three-request loop (for an older commit)")
@@ -551,16 +549,14 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="with --peer: also another commit's checkout (with its own .venv), "
                         "as its make run served it, on the database BENCH_BEFORE_DATABASE_URL")
     arguments = parser.parse_args()
-    url = _database_url()
-    _ensure_database(url)
-    _manage(url, "migrate", "--noinput", "--verbosity", "0")
+    url = db.migrated()
     vacuumed(url)
     if arguments.three:
         rows = three_requests(url, sync=arguments.sync)
     elif arguments.peer:
         before_url = os.environ.get("BENCH_BEFORE_DATABASE_URL", url + "_before")
         if arguments.before is not None:
-            _ensure_database(before_url)
+            db.ensure(before_url)
         rows = peer(url, port=arguments.port, peer_port=arguments.peer_port, before=arguments.before,
                     before_database_url=before_url)
     else:

@@ -26,7 +26,7 @@ import pstats
 import random
 import time
 
-from bench import p1
+from bench import db, p1
 
 
 def _backend_cpu(pid: int) -> float:
@@ -94,15 +94,11 @@ def play(database_url: str, moves: int, profile: bool = False, seed: int = 1, sh
 def main() -> None:
     import argparse
 
-    from bench.run import _database_url, _ensure_database, _manage
-
     parser = argparse.ArgumentParser(description="CPU per move POST, in one process")
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--profile", action="store_true")
     arguments = parser.parse_args()
-    url = _database_url()
-    _ensure_database(url)
-    _manage(url, "migrate", "--noinput", "--verbosity", "0")
+    url = db.migrated()
     p1.vacuumed(url)
     os.environ.setdefault("SCRAPYARD_RATE_ACCOUNT", "1000000")
     # Redis as `bench.p1`'s server has it: the token memory (it lives only while the process

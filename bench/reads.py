@@ -21,7 +21,7 @@ import os
 import random
 import time
 
-from bench import p1
+from bench import db, p1
 from bench.p1_profile import _backend_cpu
 
 READS = ("game, first", "game, again", "game, other seat", "game, spectator", "legal moves", "state", "board.txt")
@@ -85,14 +85,10 @@ def play(database_url: str, rounds: int, seed: int = 1) -> dict[str, tuple[float
 def main() -> None:
     import argparse
 
-    from bench.run import _database_url, _ensure_database, _manage
-
     parser = argparse.ArgumentParser(description="CPU per read request, in one process")
     parser.add_argument("--rounds", type=int, default=200)
     arguments = parser.parse_args()
-    url = _database_url()
-    _ensure_database(url)
-    _manage(url, "migrate", "--noinput", "--verbosity", "0")
+    url = db.migrated()
     os.environ.setdefault("SCRAPYARD_RATE_ACCOUNT", "1000000")
     os.environ.setdefault("REDIS_URL", os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
     play(url, 20)  # warm: imports, the token cache, the rules' caches

@@ -19,14 +19,14 @@ import datetime
 import os
 import platform
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
 
+from bench import db
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "core.md"
-DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/scrapyard_bench"
 
 
 def machine() -> str:
@@ -76,31 +76,6 @@ def _playout_case(game, players: int, budget: float) -> tuple[int, int, float, f
     return games, moves, time.process_time() - cpu_start, time.perf_counter() - wall_start
 
 
-# --- PostgreSQL helpers --------------------------------------------------------------------
-
-
-def _database_url() -> str:
-    return os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
-
-
-def _ensure_database(url: str) -> None:
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def _env(url: str) -> dict[str, str]:
-    return {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "project.settings"}
-
-
-def _manage(url: str, *args: str) -> None:
-    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=_env(url), check=True)
-
-
 # --- api -----------------------------------------------------------------------------------
 
 
@@ -108,23 +83,20 @@ def api() -> list[str]:
     """P1 and its companions: `bench.p1`."""
     from bench import p1
 
-    url = _database_url()
-    _ensure_database(url)
-    _manage(url, "migrate", "--noinput", "--verbosity", "0")
-    return p1.measure(url)
+    return p1.measure(db.migrated())
 
 
 # --- load ----------------------------------------------------------------------------------
 
 
 def load(events: int = 10_000) -> list[str]:
-    url = _database_url()
-    _ensure_database(url)
-    os.environ.update(_env(url))
+    url = db.url()
+    db.ensure(url)
+    os.environ.update(db.environment(url))
     import django
 
     django.setup()
-    _manage(url, "migrate", "--noinput", "--verbosity", "0")
+    db.manage(url, "migrate", "--noinput", "--verbosity", "0")
     from bench import long_game
 
     timings = long_game.measure(events)

@@ -8,10 +8,9 @@ from rest_framework.response import Response
 
 from accounts import auth
 from apikit.schema import operation
-from apikit.views import ScopedApi, validated
+from apikit.views import ScopedApi, invitation_of, validated
 from chat import schema, selectors, services
 from games import selectors as game_selectors
-from games.apis import invitation_of
 
 
 class GameChatApi(ScopedApi):

@@ -17,29 +17,30 @@ when the thread takes the next (a burst of moves under load) run as one burst, i
 consumer's `together()` (the stream notices leave in one Redis round trip:
 `announce.publishing_together`).
 
-With `SCRAPYARD_AFTER_COMMIT_THREAD` off, or Celery's tasks eager, a job runs at once in the
-caller, as before: an eager task writes to the database, and SQLite takes one writer at a time.
-No deployment runs eager (`make run` and the deployments have workers): the tests that run the
-workers' tasks inline do (mail, the browser, competition), and `bench.competition`.
+Every installation runs this thread: it is not a setting (the figures settled it). With
+Celery's tasks eager a job runs at once in the caller: an eager task writes to the database,
+and SQLite takes one writer at a time. No deployment runs eager (`make run` and the deployments
+have workers): the tests that run the workers' tasks inline do (mail, the browser,
+competition), and `bench.competition`.
 
 The tests run this thread, as production does (tests/conftest.py): a request of the test client
 returns once the news of what it committed has run here (`drain`), where the test looks at its
-effects. Only a test inside one transaction (pytest-django's `db`) runs the news in the caller,
-when it runs the commit's callbacks itself: nothing it wrote is committed, so no other
-connection, this thread's among them, would see it.
+effects. Only a test inside one transaction (pytest-django's `db`) runs the news in the caller
+(`in_the_caller`), when it runs the commit's callbacks itself: nothing it wrote is committed, so
+no other connection, this thread's among them, would see it.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from django.conf import settings
 from django.db import close_old_connections
 
 from project.celery import tasks_eager
@@ -54,6 +55,8 @@ _DRAINED = object()
 
 _worker: dict[str, Any] = {"pid": None, "thread": None}
 _lock = threading.Lock()
+# How many `in_the_caller` blocks are open: set by the tests alone, never by a deployment.
+_in_the_caller = {"blocks": 0}
 
 
 def soon(job: Callable[..., None], *args: Any) -> None:
@@ -66,7 +69,18 @@ def soon(job: Callable[..., None], *args: Any) -> None:
 
 
 def in_background() -> bool:
-    return settings.SCRAPYARD_AFTER_COMMIT_THREAD and not tasks_eager()
+    return not _in_the_caller["blocks"] and not tasks_eager()
+
+
+@contextlib.contextmanager
+def in_the_caller() -> Iterator[None]:
+    """Run the news in the caller for the block: for a test inside one uncommitted transaction,
+    whose writes no other connection (this thread's among them) would see (tests/conftest.py)."""
+    _in_the_caller["blocks"] += 1
+    try:
+        yield
+    finally:
+        _in_the_caller["blocks"] -= 1
 
 
 def drain(timeout: float = 5.0) -> bool:

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from accounts import auth
 from apikit.schema import operation
-from apikit.views import PlainTextApi, ScopedApi, validated
+from apikit.views import PlainTextApi, ScopedApi, invitation_of, validated
 from games import errors, schema, selectors, services, text_board
 from rules.words import msg
 
@@ -41,15 +41,6 @@ class RulesDetailApi(ScopedApi):
 class GamePagination(LimitOffsetPagination):
     default_limit = 50
     max_limit = 200
-
-
-def invitation_of(request) -> str:
-    """A private game's invitation key, from its link (`?invitation=`) or a join's body."""
-    meta = request.META  # a read without a query string or a body (most reads) makes neither's QueryDict
-    found = request.query_params.get("invitation") if meta.get("QUERY_STRING") else None
-    if not found and meta.get("CONTENT_LENGTH", "0") not in ("", "0"):
-        found = request.data.get("invitation") if isinstance(request.data, dict) else ""
-    return found if isinstance(found, str) else ""
 
 
 class GameListCreateApi(ScopedApi):

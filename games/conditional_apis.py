@@ -11,9 +11,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from apikit.schema import operation
-from apikit.views import ScopedApi, validated
+from apikit.views import ScopedApi, invitation_of, validated
 from games import services, store, words
-from games.apis import invitation_of
 from games.models import ConditionalLine
 from games.services.conditionals import MAX_MOVES
 from rules.errors import RulesError

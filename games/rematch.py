@@ -20,9 +20,8 @@ from rest_framework.response import Response
 
 from apikit.errors import ServiceError
 from apikit.schema import operation
-from apikit.views import ScopedApi, validated
+from apikit.views import ScopedApi, invitation_of, validated
 from games import selectors
-from games.apis import invitation_of
 from games.models import GameStatus, RematchOffer
 from games.services.common import seat_of
 from games.services.lobby import game_create_seated

@@ -14,8 +14,10 @@ draw and takeback, clocks and timeouts, forced moves, conditional lines played):
    and the new state enters the process's cache only then.
 
 The invariant that every committed change moves the game's version lives here, in `_close`: a
-change with events updates the game row, and one without has its strategy move the version, so
-no kind of write can forget it and a move read before it always decides again.
+change with events updates the game row; one without writes the row's columns its decision set
+(a flag for the log's consumers, `Game.lines_waiting`), or else has its strategy move the
+version. No kind of write can forget it, and a move read before it always decides again; and no
+module but this one (with the strategies and the stores it runs) writes or locks the game row.
 """
 
 from __future__ import annotations
@@ -89,11 +91,22 @@ class Change:
             projection.record_state(self.game, self.state(), acted=self._acted, writes=self._unit)
             self._unit.run()
         else:
-            if self._clocks_changed:
-                projection.clocks_again(self.game, writes=self._unit)
-                self._unit.run()
-            self._strategy.version_moved(self.game)
+            self._close_without_an_event()
         self._strategy.store.remember_loaded(self.game)
+
+    def _close_without_an_event(self) -> None:
+        """The columns the decision set on `self.game` are written; their UPDATE moves the version,
+        as any UPDATE of the row does. With none, the strategy moves it (the change may have
+        written rows a move reads: seats, deadlines)."""
+        changes = self._strategy.store.game_changes(self.game)
+        if changes:
+            self._unit.update(Game, self.game.pk, changes)
+        if self._clocks_changed:
+            projection.clocks_again(self.game, writes=self._unit)
+        if changes or self._clocks_changed:
+            self._unit.run()
+        if not changes:
+            self._strategy.version_moved(self.game)
 
 
 def write(game_id: int, decide: Callable[[Change], T], *, move: bool = False, user_id: int | None = None,

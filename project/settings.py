@@ -408,11 +408,12 @@ SCRAPYARD_WEBHOOK_LOG_DAYS = int(os.environ.get("SCRAPYARD_WEBHOOK_LOG_DAYS", "3
 # How often the sweep looks for games whose webhook fan-out request was lost (hooks.consumer).
 SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_WEBHOOK_MISSED_SWEEP_SECONDS", "10"))
 
-# Abandoned games (games.tasks.sweep_abandoned): no person's move for this many days adjourns a
-# game; this many more days without one aborts it.
 # How long a process keeps a token it has read (accounts.auth): a revoked token stops at once in
 # the process that revoked it and within this many seconds in the others. 0: read every time.
 SCRAPYARD_TOKEN_CACHE_SECONDS = float(os.environ.get("SCRAPYARD_TOKEN_CACHE_SECONDS", "10"))
+
+# Abandoned games (games.tasks.sweep_abandoned): no person's move for this many days adjourns a
+# game; this many more days without one aborts it.
 SCRAPYARD_ABANDON_DAYS = int(os.environ.get("SCRAPYARD_ABANDON_DAYS", "60"))
 SCRAPYARD_ADJOURN_GRACE_DAYS = int(os.environ.get("SCRAPYARD_ADJOURN_GRACE_DAYS", "7"))
 SCRAPYARD_ABANDON_SWEEP_SECONDS = float(os.environ.get("SCRAPYARD_ABANDON_SWEEP_SECONDS", "3600"))
@@ -557,9 +558,6 @@ SCRAPYARD_BOT_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_BOT_STALLED_SECO
 # A conditional line whose game moved on this long ago without it being looked at: its wake-up
 # was lost, and the consumers' sweep sends it again (games.services.conditionals).
 SCRAPYARD_CONDITIONALS_STALLED_SECONDS = float(os.environ.get("SCRAPYARD_CONDITIONALS_STALLED_SECONDS", "5"))
-# What a committed event sets off (streams' notice, bots' wake-up, listeners) runs in a thread of
-# the web process after the request, not in it (consumers.after_commit). Off: in the request (the tests).
-SCRAPYARD_AFTER_COMMIT_THREAD = _env_flag("SCRAPYARD_AFTER_COMMIT_THREAD", True)
 # The bot that plays a timed-out seat under the `bot` timeout policy (its default level).
 SCRAPYARD_STAND_IN_BOT = os.environ.get("SCRAPYARD_STAND_IN_BOT", "mcts")
 

@@ -263,17 +263,18 @@ def django_capture_on_commit_callbacks(django_capture_on_commit_callbacks):
     committed, and the callbacks are run inside the test's transaction: no other connection, the
     after-commit thread's among them, sees what the test wrote (and on SQLite the thread would
     wait for the test's write lock). There, and only there, the news runs in the caller, on the
-    test's connection (`SCRAPYARD_AFTER_COMMIT_THREAD` off for the block). A test that commits
+    test's connection (`after_commit.in_the_caller` for the block). A test that commits
     (`transaction=True`) runs it on the thread."""
     from django.db import DEFAULT_DB_ALIAS, connections
-    from django.test import override_settings
+
+    from consumers import after_commit
 
     @contextlib.contextmanager
     def capture(*, using=DEFAULT_DB_ALIAS, execute=False):
         uncommitted = execute and connections[using].in_atomic_block
         with contextlib.ExitStack() as stack:
             if uncommitted:
-                stack.enter_context(override_settings(SCRAPYARD_AFTER_COMMIT_THREAD=False))
+                stack.enter_context(after_commit.in_the_caller())
             callbacks = stack.enter_context(django_capture_on_commit_callbacks(using=using, execute=execute))
             yield callbacks
         _drained()

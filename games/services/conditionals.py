@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from apikit.errors import ServiceError
 from consumers import after_commit, framework
-from games import selectors, store
+from games import selectors, store, writer
 from games.errors import (
     ConditionalDuplicate,
     ConditionalInvalid,
@@ -61,29 +61,33 @@ def conditional_create(*, game_id: int, user: Any, moves: list[Any], invitation:
     line = _checked_line(game_rules, state, seat, moves)
     if line[-1]["seat"] != seat:
         raise ConditionalInvalid(msg("a line ends with your own move"), index=len(line) - 1)
-    with transaction.atomic():
-        # Set before the line is stored, under the game's row lock (the UPDATE takes it): a move
-        # either waits for this commit and then reads the flag on the row it locks, or committed
-        # first, and then `_wake_if_moved_on` sees the game moved on. `update()` leaves
-        # `updated_at` alone, so nothing the other seat can read changes.
-        Game.objects.filter(pk=game.pk).update(lines_waiting=True)
+
+    def decide(change: writer.Change) -> ConditionalLine:
+        # The writer holds the game's row lock from its read, and writes the flag with the line:
+        # a move either waits for this commit and then reads the flag on the row it locks (a
+        # move read before it finds the row's version moved and reads again), or committed first,
+        # and then `_wake_if_moved_on` sees the game moved on. Only the flag's column is written,
+        # so nothing the other seat can read changes (not even `updated_at`).
+        change.game.lines_waiting = True
         queued = list(ConditionalLine.objects.select_for_update().filter(game=game, seat=seat))
         if any(kept.anchor_seq == game.seq and kept.moves == line for kept in queued):
             raise ConditionalDuplicate(msg("you have queued this line already"))
         if len(queued) >= MAX_LINES:
             raise TooManyConditionals(msg("at most {max_lines} lines at once in a game; cancel one first", max_lines=MAX_LINES))
         created = ConditionalLine.objects.create(game=game, user=user, seat=seat, moves=line, anchor_seq=game.seq)
-        _wake_if_moved_on(created)
+        _wake_if_moved_on(created, change.game.seq)
         return created
 
+    return writer.write(game.pk, decide)
 
-def _wake_if_moved_on(line: ConditionalLine) -> None:
-    """The flag's UPDATE waited for any move holding the game's row lock, so a line checked
-    against the position before a move is stored just after that move, whose news may have found
-    no line (or been played before this one was stored). Such a line makes its own row, in its
-    own transaction: it is played once this commits, or found by the sweep."""
-    seq = Game.objects.filter(pk=line.game_id).values_list("seq", flat=True).first()  # the newest commit's
-    if seq is not None and seq != line.anchor_seq:
+
+def _wake_if_moved_on(line: ConditionalLine, seq: int) -> None:
+    """`seq` is the game's as the writer read it under the row lock, after any move holding it had
+    committed: a line checked against the position before a move is stored just after that move,
+    whose news may have found no line (or been played before this one was stored). Such a line
+    makes its own row, in its own transaction: it is played once this commits, or found by the
+    sweep."""
+    if seq != line.anchor_seq:
         framework.rows_make(CONDITIONAL_LINES, [framework.message(
             recipient=GAME, kind="conditional", game_id=line.game_id, seq=seq,
             key=f"conditionals:{line.game_id}:{seq}:line:{line.pk}")])
@@ -195,13 +199,18 @@ def conditionals_play(*, game_id: int, seq: int) -> Event | None:
 
 
 def _no_lines_left(game_id: int) -> None:
-    """Clear the game's `lines_waiting`, so its moves stop waking the worker. The row is locked
-    first and the lines counted after, in a statement of their own: a line being stored holds
-    the same lock while it sets the flag, so it is either counted here or sets the flag after."""
-    with transaction.atomic():
-        flagged = Game.objects.select_for_update().filter(pk=game_id, lines_waiting=True).values_list("pk", flat=True)
-        if flagged.first() is not None and not ConditionalLine.objects.filter(game_id=game_id).exists():
-            Game.objects.filter(pk=game_id).update(lines_waiting=False)
+    """Clear the game's `lines_waiting`, so its moves stop waking the worker. A game not flagged
+    is left alone (no lock, no write). The writer locks the row first and the lines are counted
+    after, in a statement of their own: a line being stored holds the same lock while it sets
+    the flag, so it is either counted here or sets the flag after."""
+    if not Game.objects.filter(pk=game_id, lines_waiting=True).exists():
+        return
+
+    def decide(change: writer.Change) -> None:
+        if not ConditionalLine.objects.filter(game_id=game_id).exists():
+            change.game.lines_waiting = False
+
+    writer.write(game_id, decide)
 
 
 def _events_since(game_id: int, after: int, upto: int) -> dict[int, Event]:

@@ -39,6 +39,7 @@ from psycopg.types.json import Jsonb
 
 from games.models import Deadline, Event, Game, IdempotencyKey, Seat
 from games.stores import FIRST_ID, VersionMoved
+from project.instances import loaded_instance
 
 # The owner's account, reached as the reference store reaches it (`user__account__vacation_since`):
 # through the seat's user, so this store names no other app's model.
@@ -80,22 +81,6 @@ def _instance(model: type[Model], raw: dict[str, Any], alias: str = DEFAULT_DB_A
     for index, field in parsed:
         values[index] = _from_json(field, values[index])
     return loaded_instance(model, attnames, values, alias)
-
-
-def loaded_instance(model: type[Model], attnames: tuple[str, ...], values: list[Any], alias: str) -> Model:
-    """What `model.from_db(alias, attnames, values)` makes of a whole row (every concrete
-    column, in order), without `Model.__init__`: that walks the fields one `setattr` at a time
-    (a foreign key's through its descriptor) between a `pre_init` and a `post_init` signal, for
-    values already in hand, several times a move (docs/decisions/0001). The instance is the same: each
-    column's value under its attname, and a `ModelState` saying it was loaded from `alias`.
-    While anything listens for those signals (nothing in this project does), `from_db` is used."""
-    if pre_init.receivers or post_init.receivers:
-        return model.from_db(alias, attnames, values)
-    instance = model.__new__(model)
-    instance.__dict__.update(zip(attnames, values))
-    state = instance._state = ModelState()
-    state.adding, state.db = False, alias
-    return instance
 
 
 def new_instance(model: type[Model], **values: Any) -> Model:

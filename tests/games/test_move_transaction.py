@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 from django.db import connection, connections, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from psycopg import pq
 
@@ -24,6 +25,7 @@ from games import audit, errors, projection, services, stores, writer
 from games.models import Deadline, Event, Game, IdempotencyKey, Snapshot
 from games.stores import fast
 from tests.api.conftest import register, start_game
+from tests.games.test_conditionals import ahead, line_to_reply, terrafex_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -284,6 +286,44 @@ def test_a_change_without_an_event_gives_its_row_a_new_version():
     before = version()
     writer.write(game_id, lambda change: None)
     assert version() != before
+
+
+def _row_version(game_id: int) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT xmin::text FROM games_game WHERE id = %s", [game_id])
+        return cursor.fetchone()[0]
+
+
+def test_a_change_without_an_event_writes_the_columns_it_set_and_that_is_its_new_version():
+    """A flag of the row that is not the log's (a conditional line may wait) is set through the
+    writer like any other change: written in the change's unit, whose one UPDATE of the row
+    moves its version, leaving every other column (`updated_at` too) as it was."""
+    game_id, _ = start_game("scavenge", 2)
+    before, row = _row_version(game_id), Game.objects.values().get(pk=game_id)
+
+    def flag(change: writer.Change) -> None:
+        change.game.lines_waiting = True
+
+    with CaptureQueriesContext(connection) as queries:
+        writer.write(game_id, flag)
+    assert _row_version(game_id) != before
+    assert Game.objects.values().get(pk=game_id) == {**row, "lines_waiting": True}
+    assert [query["sql"].split()[0] for query in queries if query["sql"].startswith("UPDATE")] == ["UPDATE"]
+
+
+def test_a_move_where_a_line_waits_is_two_round_trips_too(effects):
+    """The other seat's queued line costs the mover's request nothing: the flag is read with the
+    row the move reads anyway."""
+    game_id, mover, waiter, seat = terrafex_game()
+    line = [move for _, move in line_to_reply(game_id, seat, [3])]
+    assert waiter.post(f"/api/games/{game_id}/conditionals/", {"moves": line}).status_code == 201
+    assert Game.objects.get(pk=game_id).lines_waiting
+    seq, theirs = Game.objects.get(pk=game_id).seq, ahead(game_id, [3])[0][1]
+    with wire() as lines:
+        answer = mover.submit(game_id, theirs, seq)
+    assert answer.status_code == 201, answer.content
+    sent = Wire(lines)
+    assert [query.split()[0] for query in sent.queries] == ["SELECT", "WITH"] and sent.round_trips == 2, sent.queries
 
 
 @pytest.mark.parametrize("prepared", [False, True])

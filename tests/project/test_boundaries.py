@@ -12,7 +12,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("accounts", "analysis", "apikit", "chat", "competition", "consumers", "games", "hooks", "mail", "streams", "web")
-PACKAGES = (*APPS, "bots", "project", "rules")
+
+
+def _python_directories() -> tuple[str, ...]:
+    """Every top-level directory that holds Python (the apps, `rules`, `bots`, `project`, and the
+    benchmarks, the tests and the examples beside them), found rather than listed, so a new one
+    is checked from its first module."""
+    return tuple(sorted(path.name for path in ROOT.iterdir()
+                        if path.is_dir() and not path.name.startswith(".") and any(path.rglob("*.py"))))
+
+
+PACKAGES = _python_directories()
 
 
 def _parsed(path: Path, attempts: int = 3) -> ast.Module:
@@ -124,9 +134,14 @@ def test_the_cycle_finder_finds_cycles_and_only_cycles():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
+def test_the_check_reads_every_directory_of_python():
+    assert set(APPS) | {"bench", "bots", "examples", "project", "rules", "tests"} <= set(PACKAGES)
+
+
 def test_no_module_anywhere_is_part_of_an_import_cycle():
     graph = _graph()
     assert "games.services.moves" in graph and "accounts.auth" in graph["apikit.views"]
+    assert "bench.p1" in graph and "tests.conftest" in graph
     assert _cycles(graph) == []
 
 
@@ -144,6 +159,33 @@ def test_an_app_reads_other_apps_through_their_services_and_selectors_never_thei
     reached = {name: found for name, tree in modules.items()
                if name.split(".")[0] == app and (found := _models_reached(name, tree, modules))}
     assert reached == {}
+
+
+def _internals_reached(module: str, tree: ast.Module, modules: dict[str, ast.Module]) -> list[str]:
+    """Another app's doors (its `apis` modules: a view's helpers are the view's) and its storage
+    (`stores`: the event writer's seam), which an app reaches only through that app's services
+    and selectors, or through a helper moved where both may use it."""
+    app = module.split(".")[0]
+    return sorted(
+        target for node in _runtime_imports(tree) for target in _targets(node, modules)
+        if target.split(".")[0] in APPS and target.split(".")[0] != app
+        and any(part == "stores" or part.endswith("apis") for part in target.split(".")[1:])
+    )
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_an_app_never_reaches_into_another_apps_doors_or_store(app):
+    modules = _modules()
+    reached = {name: found for name, tree in modules.items()
+               if name.split(".")[0] == app and (found := _internals_reached(name, tree, modules))}
+    assert reached == {}
+
+
+def test_the_boundary_check_sees_a_door_or_a_store_reached():
+    modules = _modules()
+    tree = ast.parse("from games.apis import invitation_of\nfrom games.stores.fast import loaded_instance\n")
+    assert _internals_reached("chat.apis", tree, modules) == ["games.apis", "games.stores.fast"]
+    assert _internals_reached("games.rematch", ast.parse("from games.apis import invitation_of"), modules) == []
 
 
 def test_the_boundary_check_sees_a_model_import():

@@ -99,3 +99,42 @@ def test_the_readme_links_every_page_of_the_nav():
     assert "index.md" in wanted and "decisions/index.md" in wanted
     missing = [page for page in wanted if f"docs/{page}" not in readme]
     assert not missing, f"README does not link {missing}"
+
+
+def _tracked_directories() -> set[str]:
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return {path.split("/", 1)[0] for path in listed.stdout.splitlines() if "/" in path}
+
+
+def test_the_readme_gives_every_directory_a_line():
+    """The directory list is the newcomer's map: a directory the code keeps but the list leaves out
+    is one they have to find by themselves."""
+    readme = (ROOT / "README.md").read_text()
+    listed = set(re.findall(r"^- `([^`/]+)/`", readme, flags=re.M))
+    missing = sorted(_tracked_directories() - listed)
+    assert not missing, f"README's list of directories has no line for {missing}"
+
+
+def _section(markdown: str, title: str) -> str:
+    return markdown.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _read_by_the_server(name: str) -> bool:
+    """A Django setting, or an environment variable the server's own files read (the Makefile,
+    project/serve.py): not only named in the docs, the tests or the benchmarks."""
+    from django.conf import settings
+
+    if hasattr(settings, name):
+        return True
+    listed = subprocess.run(["git", "grep", "-l", "-w", name, "--", ".", ":!docs", ":!tests", ":!bench", ":!*.md"],
+                            cwd=ROOT, capture_output=True, text=True)
+    return bool(listed.stdout.strip())
+
+
+def test_the_speed_settings_the_readme_names_are_read_still():
+    """The README says which speed settings remain: a flag retired from the code must leave that
+    list too, or a reader sets what no longer does anything."""
+    named = set(re.findall(r"`(SCRAPYARD_\w+)`", _section((ROOT / "README.md").read_text(), "Speed settings")))
+    assert named, "the README names the speed settings that remain"
+    retired = sorted(name for name in named if not _read_by_the_server(name))
+    assert not retired, f"README names speed settings that are gone: {retired}"
