@@ -32,24 +32,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ReadOnlyAdmin):
+    """Shown, never changed here: every change to a game goes through its one writer (the version,
+    the log, the projections). A save here wrote the whole row, read a moment before, over a move
+    that landed meanwhile (its seq and to_act), with no event to say so."""
+
     list_display = ("id", "rules", "players", "status", "seq", "created_by", "created_at")
     list_filter = ("rules", "status")
     search_fields = ("id", "created_by__username")
-    # Everything the log decides (or that its fold caches) is read-only: an edit here would make
-    # the game disagree with its own log. Games are created and changed only through services.
-    readonly_fields = (
-        "rules", "rules_version", "players", "options", "status", "seq", "to_act", "result", "seed",
-        "seed_sha256", "time_control", "timeout_policy", "created_by", "created_at", "updated_at", "private",
-        "invitation_key", "timeouts_to_resign",
-    )
     inlines = (SeatInline,)
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Event)
