@@ -18,7 +18,8 @@ the API (retrying a failed request with the same Idempotency-Key, as a careful c
 - a Redis outage of `--outage-seconds` (20) with games on step clocks falling due through it, the
   stream server, SMTP gateway and web server SIGKILLed, and a flood of 20 analyses beside a live
   bot game (`bench.chaos_phases`: how late the timeouts came after Redis's return, how soon each
-  killed process answered again, the bot's reply time with and without the flood).
+  killed process answered again, the bot's reply time with and without the flood over the same
+  positions in twin games, and how late step clocks' timeouts came while the flood ran).
 
 Then it waits for the workers to catch up and counts:
 - lost: an acknowledged move not in the log, a deadline not enforced, a bot turn not played, a

@@ -1,8 +1,14 @@
 """Three phases of `bench.chaos` against its live server (issue 51):
 
-- `analysis_flood`: a person plays a bot; the bot's reply time (from the person's move event to
-  the bot's, as the log stamps them) with no analysis queued, then with 20 analyses queued by
-  another account (the per-account quota raised to 20 for the run, so all 20 do queue);
+- `analysis_flood`: a person plays a bot (Scavenge, mcts level 1) in pairs of twin games: the same
+  seed and the person's same moves (`person_move`, picked by a hash of the position), so the bot
+  faces the same positions with the same randomness in both. One twin is played with no analysis
+  queued, the other right after another account asked for 20 analyses (the per-account quota
+  raised to 20 for the run) and once the analysis workers are running them; the pairs alternate
+  which twin comes first. The figure is the bot's reply time (from the person's move event to
+  the bot's, as the log stamps them) over the same positions, beside the analyses running
+  (sampled) and finished during the flooded twin, and the lateness of forfeit games' timeouts on
+  step clocks falling due while the flood runs;
 - `redis_outage_with_step_clock`: two-seat games on step clocks of 3 s up to the outage's length
   and beyond, created just before Redis is killed for `down` seconds (it keeps nothing: every
   message in it is lost) and started again empty; for each, how long after its deadline, or
@@ -15,6 +21,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import random
 import signal
@@ -26,7 +34,7 @@ import urllib.request
 FLOOD = 20
 
 
-# --- bot replies with and without a flood of analyses -------------------------------------------
+# --- games and bot replies ------------------------------------------------------------------------
 
 
 def _users(names: list[str]) -> list:
@@ -94,41 +102,321 @@ def bot_replies(api, token: str, game_id: int, count: int, rng: random.Random, a
     return replies
 
 
-def analysis_flood(api, tokens: list[str], names: list[str], rng: random.Random, moves_each: int = 6) -> dict:
-    """Bot replies without and with FLOOD analyses queued by another account (see the module)."""
-    from analysis.models import Analysis
+# --- the flood: twin games, one quiet and one beside 20 analyses ---------------------------------
 
-    person, flooder = tokens[0], tokens[1]
+FLOOD_GAME_MOVES = 12  # moves of each analysed game: ~13 positions at SCRAPYARD_ANALYSIS_MILLISECONDS
+REPLIES = 12  # bot replies measured in each game of a pair
+STEP_CLOCKS = (3, 5, 7, 9)  # seconds: forfeit games whose deadlines fall due while the flood runs
+DRAIN_SECONDS = 300.0
+
+
+def person_move(moves: list, seq: int):
+    """The person's move among the legal `moves` at `seq`: picked by a hash of both, so that in
+    the same position two games get the same move (and the bot, seeded from the game's seed and
+    the seq, `bot_seed`, faces the same positions)."""
+    digest = hashlib.sha256(json.dumps([seq, moves], sort_keys=True).encode()).digest()
+    return moves[int.from_bytes(digest[:8], "big") % len(moves)]
+
+
+def twin_game(person, seed: str) -> int:
+    """A public Scavenge game of `person` (seat 0) against mcts level 1, with `seed` for its seed
+    instead of a fresh one: every game made with the same seed starts in the same position."""
+    from unittest import mock
+
+    from games import services
+    from games.services import lobby
+
+    with mock.patch.object(lobby, "new_seed", return_value=seed):
+        game = services.game_create(creator=person, rules_id="scavenge", players=2, options={},
+                                    bot_seats=[{"seat": 1, "bot": "mcts", "level": 1}])
+    return game.pk
+
+
+def bot_reply(game_id: int, seq: int, timeout: float = 180) -> float | None:
+    """Seconds from the event at `seq` to the bot's (seat 1) next, as the log stamps them; None if
+    it does not come within `timeout`."""
+    from games.models import Event
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        moved = Event.objects.filter(game_id=game_id, seq=seq).values_list("created_at", flat=True).first()
+        reply = (Event.objects.filter(game_id=game_id, seq__gt=seq, seat=1).order_by("seq")
+                 .values_list("created_at", flat=True).first())
+        if moved is not None and reply is not None:
+            return (reply - moved).total_seconds()
+        time.sleep(0.1)
+    return None
+
+
+def person_to_move(api, token: str, game_id: int, timeout: float = 180) -> dict | None:
+    """The person's legal moves (and seq) once seat 0 is to act (the bot may open the game); None
+    if the game is over or it is still not the person's turn after `timeout` s."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        status, legal = api.patient("GET", f"/api/games/{game_id}/legal-moves/", token=token)
+        if status == 200 and legal.get("moves"):
+            return legal
+        status, game = api.patient("GET", f"/api/games/{game_id}/", token=token)
+        if status != 200 or game["status"] != "active":
+            return None
+        time.sleep(0.2)
+    return None
+
+
+def replies_to_person(api, token: str, game_id: int, count: int) -> list[float | None]:
+    """The person (seat 0, through the API) plays `person_move` `count` times, each after the
+    bot's reply; the seconds of each reply. Stops early if the game ends or the bot never replies."""
+    replies: list[float | None] = []
+    while len(replies) < count and (legal := person_to_move(api, token, game_id)) is not None:
+        move = person_move(legal["moves"], legal["seq"])
+        status, moved = api.patient("POST", f"/api/games/{game_id}/moves/",
+                                    {"move": move, "expected_seq": legal["seq"]}, token)
+        if status != 201:
+            break
+        replies.append(bot_reply(game_id, moved["seq"]))
+        if replies[-1] is None:
+            break
+    return replies
+
+
+def moves_of(game_id: int) -> list[tuple]:
+    from games.models import Event
+
+    return list(Event.objects.filter(game_id=game_id, kind="move").order_by("seq").values_list("seq", "seat", "payload"))
+
+
+def first_difference(first: list[tuple], second: list[tuple]) -> int | None:
+    """The seq of the first move the twins played differently (over the moves both played), or
+    None: the bot faced the same positions in both."""
+    for one, other in zip(first, second):
+        if one != other:
+            return one[0]
+    return None
+
+
+def outstanding_analyses() -> int:
+    from analysis.models import OUTSTANDING, Analysis
+
+    return Analysis.objects.filter(status__in=OUTSTANDING).count()
+
+
+def analyses_drained(timeout: float = DRAIN_SECONDS) -> bool:
+    """Waits until no analysis is queued or running (a quiet game must be quiet)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if outstanding_analyses() == 0:
+            return True
+        time.sleep(1.0)
+    return False
+
+
+class AnalysisWatch:
+    """Samples, every `every` s in a thread of its own, the statuses of `game_ids`' analyses:
+    (wall time, {status: count})."""
+
+    def __init__(self, game_ids: list[int], every: float = 0.5):
+        import threading
+
+        self.game_ids, self.every, self.samples = game_ids, every, []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        from django.db import connection
+        from django.db.models import Count
+        from django.utils import timezone
+
+        from analysis.models import Analysis
+
+        try:
+            while not self._stop.is_set():
+                counts = (Analysis.objects.filter(game_id__in=self.game_ids).order_by()
+                          .values_list("status").annotate(n=Count("id")))
+                self.samples.append((timezone.now(), dict(counts)))
+                self._stop.wait(self.every)
+        finally:
+            connection.close()
+
+    def running(self) -> int:
+        return self.samples[-1][1].get("running", 0) if self.samples else 0
+
+    def stop(self) -> list[tuple]:
+        self._stop.set()
+        self._thread.join(10)
+        return self.samples
+
+
+def window_figures(samples: list[tuple], began, ended) -> dict:
+    """What the analyses did between `began` and `ended`: how many were running at each sample
+    (min, median, max, samples) and how many finished (done at the end less done at the start)."""
+    inside = [counts for when, counts in samples if began <= when <= ended]
+    before = [counts for when, counts in samples if when <= began] or [counts for _, counts in samples[:1]]
+    running = [counts.get("running", 0) for counts in inside]
+    done_at_start = before[-1].get("done", 0) if before else 0
+    done_at_end = inside[-1].get("done", 0) if inside else done_at_start
+    return {"samples": len(running), "running_min": min(running, default=0),
+            "running_median": statistics.median(running) if running else 0, "running_max": max(running, default=0),
+            "finished": done_at_end - done_at_start}
+
+
+def running_at(samples: list[tuple], when) -> int | None:
+    """Analyses running at the sample nearest `when` (None: no sample)."""
+    if not samples:
+        return None
+    return min(samples, key=lambda sample: abs((sample[0] - when).total_seconds()))[1].get("running", 0)
+
+
+def all_done_after(samples: list[tuple], asked, total: int) -> float | None:
+    """Seconds from `asked` to the first sample with `total` done (None: never while sampled)."""
+    for when, counts in samples:
+        if counts.get("done", 0) + counts.get("failed", 0) >= total:
+            return round((when - asked).total_seconds(), 1)
+    return None
+
+
+def step_clocks(names: list[str], seconds: tuple[int, ...] = STEP_CLOCKS) -> list[tuple[int, object]]:
+    """Two-seat forfeit games on step clocks of `seconds` (as `redis_outage_with_step_clock`
+    makes them), started now: (game, its deadline)."""
+    from games import services
+    from games.models import Deadline
+
+    pairs = [_users(names[n:n + 2]) for n in (4, 6)]
+    clocks = []
+    for n, step in enumerate(seconds):
+        first, second = pairs[n % len(pairs)]
+        game = services.game_create(creator=first, rules_id="scavenge", players=2, options={},
+                                    time_control={"type": "step", "seconds": step}, timeout_policy="forfeit")
+        services.game_join(game_id=game.pk, user=second)
+        clocks.append((game.pk, Deadline.objects.get(game_id=game.pk).due_at))
+    return clocks
+
+
+def timeouts_late(clocks: list[tuple[int, object]], timeout: float = 60) -> list[float | None]:
+    """Each clock's timeout: seconds after its deadline (None: none came within the longest step
+    and `timeout` s more)."""
+    from games.models import Event
+
+    ids = [game_id for game_id, _ in clocks]
+    end = time.monotonic() + max(STEP_CLOCKS) + timeout
+    while time.monotonic() < end and Event.objects.filter(game_id__in=ids, kind="timeout").values("game_id").distinct().count() < len(ids):
+        time.sleep(0.5)
+    late = []
+    for game_id, due_at in clocks:
+        fired = Event.objects.filter(game_id=game_id, kind="timeout").order_by("seq").values_list("created_at", flat=True).first()
+        late.append(None if fired is None else round((fired - due_at).total_seconds(), 2))
+    return late
+
+
+def measured_game(api, token: str, person, seed: str, replies: int) -> dict:
+    """One twin game played and timed (see `replies_to_person`), with the analyses outstanding
+    when it began."""
+    from django.utils import timezone
+
+    outstanding = outstanding_analyses()
+    game_id = twin_game(person, seed)
+    began = timezone.now()
+    times = replies_to_person(api, token, game_id, replies)
+    return {"game": game_id, "replies": times, "outstanding_at_start": outstanding, "began": began,
+            "ended": timezone.now()}
+
+
+def flood_asked(api, flooder: str, names: list[str], rng: random.Random) -> tuple[list[int], list[int]]:
+    """FLOOD finished public games, and the answers to `flooder`'s asking for their analyses."""
     creator, guest = _users(names[2:4])
-    to_analyse = finished_games(creator, guest, FLOOD, 16, rng)
-    status, game = api.patient("POST", "/api/games/", {"rules": "scavenge", "players": 2,
-                                                       "bots": [{"seat": 1, "bot": "mcts", "level": 1}]}, person)
-    game_id = game["id"]
-    quiet = bot_replies(api, person, game_id, moves_each, rng)
-    asked = [api.patient("POST", f"/api/games/{target}/analysis", token=flooder)[0] for target in to_analyse]
-    queued_before = Analysis.objects.filter(status__in=["queued", "running"]).count()
-    flooded = bot_replies(api, person, game_id, moves_each, rng)
-    return {
-        "quiet": quiet, "flooded": flooded, "asked": asked, "queued_at_start": queued_before,
-        "still_queued_or_running": Analysis.objects.filter(status__in=["queued", "running"]).count(),
-        "done": Analysis.objects.filter(status="done").count(),
-    }
+    games = finished_games(creator, guest, FLOOD, FLOOD_GAME_MOVES, rng)
+    return games, [api.patient("POST", f"/api/games/{game}/analysis", token=flooder)[0] for game in games]
+
+
+def flooded_game(api, tokens: list[str], names: list[str], person, seed: str, rng: random.Random,
+                 replies: int) -> dict:
+    """A twin game played once the flood's analyses run, with step clocks falling due meanwhile;
+    then waits until the flood is over (so that a quiet game after it is quiet)."""
+    from django.utils import timezone
+
+    analysed, codes = flood_asked(api, tokens[1], names, rng)
+    asked = timezone.now()
+    watch = AnalysisWatch(analysed)
+    end = time.monotonic() + 30
+    while watch.running() == 0 and time.monotonic() < end:  # the workers have taken them
+        time.sleep(0.2)
+    clocks = step_clocks(names)
+    game = measured_game(api, tokens[0], person, seed, replies)
+    late = timeouts_late(clocks)
+    analyses_drained()
+    samples = watch.stop()
+    return {**game, "asked": codes, "window": window_figures(samples, game["began"], game["ended"]),
+            "all_done_after": all_done_after(samples, asked, len(analysed)),
+            "late": late, "running_when_due": [running_at(samples, due_at) for _, due_at in clocks]}
+
+
+def analysis_flood(api, tokens: list[str], names: list[str], rng: random.Random, replies: int = REPLIES) -> dict:
+    """Bot replies in twin games (same seed, the person's same moves, so the same positions), one
+    with no analysis queued, the other with FLOOD queued by another account and running; two
+    pairs, the quiet game first in one and last in the other. See the module."""
+    (person,) = _users(names[:1])
+    pairs = []
+    for order in (("quiet", "flooded"), ("flooded", "quiet")):
+        seed = hashlib.sha256(f"flood:{rng.random()}".encode()).hexdigest()
+        pair = {"order": order}
+        for kind in order:
+            if kind == "quiet":
+                analyses_drained()  # after a flooded twin: its analyses are over
+                pair["quiet"] = measured_game(api, tokens[0], person, seed, replies)
+            else:
+                pair["flooded"] = flooded_game(api, tokens, names, person, seed, rng, replies)
+        pair["differs_at"] = first_difference(moves_of(pair["quiet"]["game"]), moves_of(pair["flooded"]["game"]))
+        pairs.append(pair)
+    return {"pairs": pairs}
+
+
+def _reply_summary(values: list[float | None]) -> str:
+    values = [value for value in values if value is not None]
+    if not values:
+        return "no replies"
+    return f"median {statistics.median(values):.2f} s, max {max(values):.2f} s"
+
+
+def _both_measured(pair: dict) -> tuple[list, list]:
+    """The replies of the twins over the positions both reached (the first n of each)."""
+    quiet, flooded = pair["quiet"]["replies"], pair["flooded"]["replies"]
+    n = min(len(quiet), len(flooded))
+    return quiet[:n], flooded[:n]
 
 
 def flood_lines(figures: dict) -> list[str]:
-    def summary(values: list[float | None]) -> str:
-        values = [value for value in values if value is not None]
-        if not values:
-            return "no replies"
-        return f"median {statistics.median(values):.2f} s, max {max(values):.2f} s over {len(values)} replies"
-
-    codes = {code: figures["asked"].count(code) for code in sorted(set(figures["asked"]))}
-    return [
-        f"a bot's reply (mcts, Scavenge), no analysis queued: {summary(figures['quiet'])}",
-        f"the same game's replies with {FLOOD} analyses asked for by another account (answers {codes}; "
-        f"{figures['queued_at_start']} queued or running at the start, {figures['still_queued_or_running']} "
-        f"still at the end, {figures['done']} done): {summary(figures['flooded'])}",
+    pairs = figures["pairs"]
+    measured = [_both_measured(pair) for pair in pairs]
+    quiet = [value for q, _ in measured for value in q]
+    flooded = [value for _, f in measured for value in f]
+    same = all(pair["differs_at"] is None for pair in pairs)
+    lines = [(
+        f"a bot's reply (mcts level 1, Scavenge) over the same {len(quiet)} positions of {len(pairs)} pairs of twin "
+        f"games (same seed, the person's same moves; {'the same moves throughout' if same else 'THE TWINS DIVERGED'}): "
+        f"no analysis queued {_reply_summary(quiet)}; {FLOOD} analyses queued by another account and running "
+        f"{_reply_summary(flooded)}"),
     ]
+    for number, pair in enumerate(pairs, 1):
+        q, f = _both_measured(pair)
+        flood, window = pair["flooded"], pair["flooded"]["window"]
+        codes = {code: flood["asked"].count(code) for code in sorted(set(flood["asked"]))}
+        done = "never while sampled" if flood["all_done_after"] is None else f"{flood['all_done_after']} s after asked"
+        diverged = "" if pair["differs_at"] is None else f", twins diverged at seq {pair['differs_at']}"
+        lines.append(
+            f"pair {number} ({pair['order'][0]} first{diverged}): quiet {_reply_summary(q)} "
+            f"({pair['quiet']['outstanding_at_start']} analyses outstanding as it began); flooded {_reply_summary(f)}; "
+            f"the flood (answers {codes}) while the bot played: running min {window['running_min']}, median "
+            f"{window['running_median']}, max {window['running_max']} over {window['samples']} samples, "
+            f"{window['finished']} finished during the game; all {FLOOD} done {done}")
+    late = [value for pair in pairs for value in pair["flooded"]["late"]]
+    fired = [value for value in late if value is not None]
+    running = [value for pair in pairs for value in pair["flooded"]["running_when_due"]]
+    lines.append(
+        f"deadlines under the flood: {len(late)} forfeit games on step clocks ({'/'.join(map(str, STEP_CLOCKS))} s, "
+        f"started with each flooded twin; analyses running at each deadline: {running}): each timeout after its "
+        f"deadline median {statistics.median(fired) if fired else 0:.2f} s, at most {max(fired, default=0):.2f} s, "
+        f"missing {len(late) - len(fired)}; every figure (s) {late}")
+    return lines
 
 
 # --- a Redis outage with step clocks ---------------------------------------------------------------
