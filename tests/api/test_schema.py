@@ -375,3 +375,25 @@ def test_the_schema_is_built_once_per_process_and_answers_304_to_its_etag(client
     assert yaml.status_code == 200 and yaml["ETag"] != first["ETag"] and len(built) == 2  # one more format
     client.get("/api/schema/?lang=yy-made-up")
     assert len(built) == 2  # an unknown language is the default document: no new build
+
+
+def test_the_scope_each_operation_names_is_the_one_its_security_asks_for_and_the_server_checks(client):
+    """A summary's `[scope: x]` is written by hand (`apikit.schema.operation`); the `oauth2`
+    requirement comes from the view's `scopes`, which the server checks (`accounts.auth`). They
+    drifted twice (invitation cancel checked nothing, chatMute named another scope): every
+    operation that takes credentials names one scope, the same in both places, and one of the
+    scopes personal tokens and OAuth apps share."""
+    from accounts import auth
+    from accounts.oauth import SCOPE_WORDS
+
+    document = _schema(client)
+    drifted = []
+    for path, item in document["paths"].items():
+        for method, op in item.items():
+            named = re.findall(r"\[scope: ([a-z]+)\]", f"{op.get('summary', '')} {op.get('description', '')}")
+            listed = [scope for option in op["security"] for scheme, scopes in option.items() if scheme == "oauth2" for scope in scopes]
+            takes_credentials = op["security"] != []
+            if named != listed or len(named) != int(takes_credentials) or not set(named) <= set(auth.SCOPES):
+                drifted.append((method, path, op["operationId"], named, listed))
+    assert drifted == []
+    assert set(document["components"]["securitySchemes"]["oauth2"]["flows"]["authorizationCode"]["scopes"]) == set(auth.SCOPES) == set(SCOPE_WORDS)
