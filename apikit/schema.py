@@ -135,7 +135,8 @@ def operation(
 
 def http_caching_and_strictness(result: dict, **_: Any) -> dict:
     """drf-spectacular postprocessing hook, for what the views share rather than declare: every GET
-    answers with an ETag and 304 to a matching If-None-Match (ScopedApi, ConditionalGetMiddleware);
+    but a stream's answers with an ETag and 304 to a matching If-None-Match (ScopedApi,
+    ConditionalGetMiddleware);
     every 429 and 503 carries Retry-After. And a nullable reference gets the `type` that strict
     validators and generators want beside `nullable` (OpenAPI 3.0 ignores `nullable` without it)."""
     for path_item in result.get("paths", {}).values():
@@ -145,7 +146,7 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
                 content = response.get("content", {})
                 if status >= "400" and "text/plain" in content:  # a text resource's errors are JSON
                     response["content"] = {"application/json": content.pop("text/plain"), **content}
-            if method == "get" and "200" in responses:
+            if method == "get" and "200" in responses and not _streamed(operation_):
                 operation_.setdefault("parameters", []).append({
                     "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
                     "description": "an ETag this answer had: 304 Not Modified, with no body, while it still matches",
@@ -164,6 +165,12 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
                     }
     _typed_nullables(result.get("components", {}).get("schemas", {}))
     return result
+
+
+def _streamed(operation_: dict) -> bool:
+    """A live stream (`streams.schema`): its body goes on while the game runs, so it has no ETag
+    and never answers 304."""
+    return "streams" in operation_.get("tags", [])
 
 
 RATE_LIMIT_HEADERS = {

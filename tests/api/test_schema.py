@@ -397,3 +397,22 @@ def test_the_scope_each_operation_names_is_the_one_its_security_asks_for_and_the
                 drifted.append((method, path, op["operationId"], named, listed))
     assert drifted == []
     assert set(document["components"]["securitySchemes"]["oauth2"]["flows"]["authorizationCode"]["scopes"]) == set(auth.SCOPES) == set(SCOPE_WORDS)
+
+
+def test_stream_operations_document_only_what_they_do():
+    """The account's stream answers 401 without an account, so it is not anonymous (`{}`); a
+    public game's streams are. A stream sends no ETag and never answers 304 (its body is live):
+    none of them documents If-None-Match."""
+    from django.test import Client
+
+    document = _schema(Client())
+    streams = {op["operationId"]: op for item in document["paths"].values() for op in item.values() if "streams" in op.get("tags", [])}
+    assert set(streams) == {"gameStream", "gameChatStream", "accountStream"}
+    assert {} not in streams["accountStream"]["security"]
+    assert {"oauth2": ["read"]} in streams["accountStream"]["security"]
+    assert {} in streams["gameStream"]["security"] and {} in streams["gameChatStream"]["security"]
+    for name, op in streams.items():
+        assert "304" not in op["responses"], name
+        assert "ETag" not in op["responses"]["200"].get("headers", {}), name
+        assert "If-None-Match" not in [parameter["name"] for parameter in op.get("parameters", [])], name
+    assert "304" in document["paths"]["/api/games/{game_id}/"]["get"]["responses"]  # the DRF reads still do
