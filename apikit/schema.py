@@ -114,11 +114,13 @@ def operation(
     request: Any = None,
     parameters: list[Any] | None = None,
     degraded: Any = None,
+    media_type: str | None = None,
     **errors: Any,
 ):
     """`extend_schema` for one operation: its answer, its request body and all its errors
-    (`degraded`: the answer it gives with 503 instead of an error, as health does)."""
-    responses = {status: answer, **error_responses(name, **errors)}
+    (`degraded`: the answer it gives with 503 instead of an error, as health does; `media_type`:
+    the one media type its answer comes in, whatever the view's renderers, as a stream's)."""
+    responses = {(status, media_type) if media_type else status: answer, **error_responses(name, **errors)}
     scope = errors.get("scope")
     if scope is not None:
         summary = f"{summary} [scope: {scope}]"
@@ -167,10 +169,14 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
     return result
 
 
+STREAMED_MEDIA_TYPES = {"text/event-stream", "application/x-ndjson"}
+
+
 def _streamed(operation_: dict) -> bool:
-    """A live stream (`streams.schema`): its body goes on while the game runs, so it has no ETag
-    and never answers 304."""
-    return "streams" in operation_.get("tags", [])
+    """A live stream (`streams.schema`), or an answer streamed in a stream's media type (the
+    export): its body is sent as it is made, so it has no ETag and never answers 304."""
+    success = operation_.get("responses", {}).get("200", {}).get("content", {})
+    return "streams" in operation_.get("tags", []) or bool(success) and set(success) <= STREAMED_MEDIA_TYPES
 
 
 RATE_LIMIT_HEADERS = {
