@@ -149,7 +149,8 @@ def test_the_generated_export_reads_ndjson_lines_that_verify(generated):
     host, guest = (_account(generated, f"gen_export_{seat}") for seat in range(2))
     games = []
     for rules_id in ("toy_race", "scavenge"):
-        created = _api("game_create").sync(client=host, body=generated.models.GameCreateInputRequest(rules=rules_id, players=2))
+        body = generated.models.GameCreateInputRequest(rules=rules_id, players=2)
+        created = _api("game_create").sync(client=host, body=body)
         _api("game_join").sync(created.id, client=guest)
         _api("game_resign").sync(created.id, client=guest)
         games.append(created.id)

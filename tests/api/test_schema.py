@@ -391,12 +391,13 @@ def test_the_scope_each_operation_names_is_the_one_its_security_asks_for_and_the
     for path, item in document["paths"].items():
         for method, op in item.items():
             named = re.findall(r"\[scope: ([a-z]+)\]", f"{op.get('summary', '')} {op.get('description', '')}")
-            listed = [scope for option in op["security"] for scheme, scopes in option.items() if scheme == "oauth2" for scope in scopes]
+            listed = [scope for option in op["security"] for scope in option.get("oauth2", [])]
             takes_credentials = op["security"] != []
             if named != listed or len(named) != int(takes_credentials) or not set(named) <= set(auth.SCOPES):
                 drifted.append((method, path, op["operationId"], named, listed))
     assert drifted == []
-    assert set(document["components"]["securitySchemes"]["oauth2"]["flows"]["authorizationCode"]["scopes"]) == set(auth.SCOPES) == set(SCOPE_WORDS)
+    flow = document["components"]["securitySchemes"]["oauth2"]["flows"]["authorizationCode"]
+    assert set(flow["scopes"]) == set(auth.SCOPES) == set(SCOPE_WORDS)
 
 
 def test_stream_operations_document_only_what_they_do():
@@ -406,7 +407,8 @@ def test_stream_operations_document_only_what_they_do():
     from django.test import Client
 
     document = _schema(Client())
-    streams = {op["operationId"]: op for item in document["paths"].values() for op in item.values() if "streams" in op.get("tags", [])}
+    operations = [op for item in document["paths"].values() for op in item.values()]
+    streams = {op["operationId"]: op for op in operations if "streams" in op.get("tags", [])}
     assert set(streams) == {"gameStream", "gameChatStream", "accountStream"}
     assert {} not in streams["accountStream"]["security"]
     assert {"oauth2": ["read"]} in streams["accountStream"]["security"]
@@ -425,3 +427,27 @@ def test_the_export_is_documented_as_the_ndjson_it_always_streams(client):
     assert "RecordAnswer" in success["content"]["application/x-ndjson"]["schema"]["description"]
     assert "X-Games-Count" in success["headers"] and "ETag" not in success["headers"] and "304" not in op["responses"]
     assert [parameter["name"] for parameter in op["parameters"]] == ["result", "rules", "since", "until", "username"]
+
+
+def test_accept_parameters_build_no_new_schema_and_the_answer_has_its_formats_own_media_type(client, monkeypatch):
+    """The cache is keyed on what changes the document (its format, a known language or version),
+    not on the client's Accept: `; x=N` for each N rebuilt it (a second of CPU) and kept each copy."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    from project import schema_view
+
+    schema_view.forget()
+    built = []
+    real = SchemaGenerator.get_schema
+    monkeypatch.setattr(SchemaGenerator, "get_schema", lambda self, *a, **k: built.append(1) or real(self, *a, **k))
+    first = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    for accept in ("application/vnd.oai.openapi+json; x=1", "application/vnd.oai.openapi+json; x=2",
+                   "application/vnd.oai.openapi+json; indent=8", "application/json; indent=2; y=3"):
+        answer = client.get("/api/schema/", HTTP_ACCEPT=accept)
+        assert answer.status_code == 200 and answer.content == first.content, accept
+        assert answer["Content-Type"].split(";")[0] == accept.split(";")[0], accept
+        assert "x=" not in answer["Content-Type"] and "indent" not in answer["Content-Type"], accept
+    assert len(built) == 1
+    yaml = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi; z=1")
+    assert yaml["Content-Type"].startswith("application/vnd.oai.openapi") and "z=" not in yaml["Content-Type"]
+    assert len(built) == 2 and len(schema_view._rendered) == 2

@@ -283,7 +283,9 @@ def test_muting_an_account_in_chat_is_an_account_setting():
     """`POST /api/accounts/me/mutes/` changes what the account reads in every game's chat, as its
     other settings under `/api/accounts/me/` do: scope `account`, not `play`."""
     player, other = register(), register()
-    refused = _as(player, _token(player, ["read", "play"])).post("/api/accounts/me/mutes/", {"username": other.username})
-    assert refused.status_code == 403 and refused.json()["code"] == "missing_scope" and "'account'" in refused.json()["detail"]
-    muted = _as(player, _token(player, ["account"])).post("/api/accounts/me/mutes/", {"username": other.username})
+    mute = {"username": other.username}
+    refused = _as(player, _token(player, ["read", "play"])).post("/api/accounts/me/mutes/", mute)
+    assert refused.status_code == 403 and refused.json()["code"] == "missing_scope"
+    assert "'account'" in refused.json()["detail"]
+    muted = _as(player, _token(player, ["account"])).post("/api/accounts/me/mutes/", mute)
     assert muted.status_code == 204, muted.content
