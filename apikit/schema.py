@@ -114,11 +114,13 @@ def operation(
     request: Any = None,
     parameters: list[Any] | None = None,
     degraded: Any = None,
+    media_type: str | None = None,
     **errors: Any,
 ):
     """`extend_schema` for one operation: its answer, its request body and all its errors
-    (`degraded`: the answer it gives with 503 instead of an error, as health does)."""
-    responses = {status: answer, **error_responses(name, **errors)}
+    (`degraded`: the answer it gives with 503 instead of an error, as health does; `media_type`:
+    the one media type its answer comes in, whatever the view's renderers, as a stream's)."""
+    responses = {(status, media_type) if media_type else status: answer, **error_responses(name, **errors)}
     scope = errors.get("scope")
     if scope is not None:
         summary = f"{summary} [scope: {scope}]"
@@ -135,7 +137,8 @@ def operation(
 
 def http_caching_and_strictness(result: dict, **_: Any) -> dict:
     """drf-spectacular postprocessing hook, for what the views share rather than declare: every GET
-    answers with an ETag and 304 to a matching If-None-Match (ScopedApi, ConditionalGetMiddleware);
+    but a stream's answers with an ETag and 304 to a matching If-None-Match (ScopedApi,
+    ConditionalGetMiddleware);
     every 429 and 503 carries Retry-After. And a nullable reference gets the `type` that strict
     validators and generators want beside `nullable` (OpenAPI 3.0 ignores `nullable` without it)."""
     for path_item in result.get("paths", {}).values():
@@ -145,7 +148,7 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
                 content = response.get("content", {})
                 if status >= "400" and "text/plain" in content:  # a text resource's errors are JSON
                     response["content"] = {"application/json": content.pop("text/plain"), **content}
-            if method == "get" and "200" in responses:
+            if method == "get" and "200" in responses and not _streamed(operation_):
                 operation_.setdefault("parameters", []).append({
                     "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
                     "description": "an ETag this answer had: 304 Not Modified, with no body, while it still matches",
@@ -164,6 +167,16 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
                     }
     _typed_nullables(result.get("components", {}).get("schemas", {}))
     return result
+
+
+STREAMED_MEDIA_TYPES = {"text/event-stream", "application/x-ndjson"}
+
+
+def _streamed(operation_: dict) -> bool:
+    """A live stream (`streams.schema`), or an answer streamed in a stream's media type (the
+    export): its body is sent as it is made, so it has no ETag and never answers 304."""
+    success = operation_.get("responses", {}).get("200", {}).get("content", {})
+    return "streams" in operation_.get("tags", []) or bool(success) and set(success) <= STREAMED_MEDIA_TYPES
 
 
 RATE_LIMIT_HEADERS = {

@@ -45,7 +45,11 @@ class GameChatApi(ScopedApi):
 
 
 class ChatMuteApi(ScopedApi):
+    """A mute is the account's own setting, read in every game's chat (`/api/accounts/me/mutes/`,
+    beside the account's other settings): scope `account`, as they are, not `play`."""
+
     permission_classes = (IsAuthenticated,)
+    scopes = {"POST": "account"}
 
     class MuteInputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)

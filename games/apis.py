@@ -138,6 +138,7 @@ class GameDeclineApi(ScopedApi):
 
 class GameInvitationCancelApi(ScopedApi):
     permission_classes = (IsAuthenticated,)
+    scopes = {"DELETE": "play"}  # a method `scopes` does not name is checked for no scope at all
 
     @operation("gameInvitationCancel", summary="Cancel your invitation of an account to your private game",
                answer=None, status=204, auth="required", game=True, scope="play",

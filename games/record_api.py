@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import renderers, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -77,6 +77,9 @@ class NDJSONRenderer(renderers.BaseRenderer):
 
 
 EXPORT_PARAMETERS = [
+    OpenApiParameter("format", exclude=True),  # DRF's renderer override: the records stream as NDJSON whatever it says
+    OpenApiParameter("X-Games-Count", int, location=OpenApiParameter.HEADER, response=[200],
+                     description="how many records the body holds"),
     OpenApiParameter("since", str, description="finished at or after: an ISO 8601 date or date-time (UTC if no zone)"),
     OpenApiParameter("until", str, description="finished before: an ISO 8601 date-time, or a date (its whole day)"),
     OpenApiParameter("rules", str, description="only this game (a rules id: GET /api/rules/)"),
@@ -84,6 +87,16 @@ EXPORT_PARAMETERS = [
                      description="how the player's seat came out: won, lost, drawn (a shared win of every seat "
                                  "still scoring), none (aborted, cancelled)"),
 ]
+
+
+# The whole body, as a generator reads it: NDJSON is no JSON document, and OpenAPI has no word for
+# "many items" (streams.schema). A string, then, naming the component each line is; generators
+# that know no NDJSON read it as text when told to (docs/api-clients.md: content_type_overrides).
+EXPORTED = OpenApiResponse(
+    response={"type": "string", "contentMediaType": NDJSONRenderer.media_type,
+              "description": "one RecordAnswer (components) a line, each ending with a newline; no lines for no games"},
+    description="the records, oldest first, streamed as they are read; X-Games-Count says how many",
+)
 
 
 class PlayerGamesExportApi(ScopedApi):
@@ -97,8 +110,8 @@ class PlayerGamesExportApi(ScopedApi):
     @operation("playerGamesExport",
                summary="A player's finished games as NDJSON, one verifiable record a line, streamed "
                        "(a private game only for a caller who sat in it)",
-               answer=RecordAnswer, parameters=EXPORT_PARAMETERS, codes=["player_not_found", "invalid_input"],
-               scope="read")
+               answer=EXPORTED, media_type=NDJSONRenderer.media_type, parameters=EXPORT_PARAMETERS,
+               codes=["player_not_found", "invalid_input"], scope="read")
     def get(self, request, username: str):
         _, game_ids = records.player_games(
             username=username, viewer=request.user, since=request.GET.get("since"), until=request.GET.get("until"),

@@ -65,6 +65,7 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
             "connection [scope: read]",
             codes=[401, 403, 503],
             item="AccountStreamItem",
+            anonymous=False,  # 401 without an account: there is nobody's feed to follow
         )
     }
     return result
@@ -196,13 +197,16 @@ def _streamed(item: str) -> dict[str, Any]:
 
 
 def _operation(name: str, summary: str, codes: list[int], parameters: list | None = None,
-               item: str = "") -> dict[str, Any]:
+               item: str = "", anonymous: bool = True) -> dict[str, Any]:
+    """One stream's operation; `anonymous`: whether it answers without credentials (`{}`, a
+    public game's streams do)."""
+    credentials = [{"tokenAuth": []}, {"bearerAuth": []}, {"oauth2": ["read"]}, {"cookieAuth": []}]
     return {
         "operationId": name,
         "summary": summary,
         "tags": ["streams"],
         "parameters": parameters or [],
-        "security": [{"tokenAuth": []}, {"bearerAuth": []}, {"oauth2": ["read"]}, {"cookieAuth": []}, {}],
+        "security": [*credentials, {}] if anonymous else credentials,
         "responses": {
             "200": {
                 "description": "the stream; a keep-alive every 15 s of silence",

@@ -194,6 +194,65 @@ def test_a_huge_file_fails_without_being_read_whole(tmp_path):
     assert done.stdout == f"FAIL the record: is larger than {verifier.MAX_BYTES} bytes (--max-bytes allows more)\n"
 
 
+@pytest.mark.parametrize("where", ["seats", "rules", "result"])
+def test_a_lone_surrogate_is_printed_escaped_in_a_fail_line(finished_record, tmp_path, where):
+    """A lone surrogate ("\\ud800") is valid JSON and a string no terminal encodes: printed as it
+    was, it ended the check with a UnicodeEncodeError."""
+    lone = "\ud800"
+    if where == "seats":
+        finished_record["seats"][0]["username"] = lone
+    elif where == "rules":
+        finished_record["rules"]["id"] = lone
+    else:
+        finished_record["result"]["reason"] = lone
+    path = tmp_path / "lone.json"
+    path.write_text(json.dumps(finished_record))  # ASCII: the surrogate as its escape
+    done = _run(path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.splitlines()[-1].startswith("FAIL "), done.stdout
+
+
+def test_a_huge_record_of_empty_values_fails_in_bounded_time_and_memory(tmp_path):
+    """Under the size limit, `[{},{},...]` is millions of values the JSON reader would build (3 GB
+    for 63 MiB): they are counted in the raw bytes first, and refused."""
+    path = tmp_path / "empties.json"
+    count = verifier.MAX_BYTES // 3 - 1_000  # 63 MiB, as the issue's
+    path.write_bytes(b"[" + b"{}," * (count - 1) + b"{}]")
+    assert path.stat().st_size < verifier.MAX_BYTES
+    limit = 768 * 1024 * 1024  # the reader would need several times this
+    child = f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))"
+    done = subprocess.run([sys.executable, "-c", f"{child}; from rules.verify import main; raise SystemExit(main())",
+                           str(path)], capture_output=True, text=True, cwd=settings.BASE_DIR, timeout=20)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout == f"FAIL the record: holds more than {verifier.MAX_VALUES} values, more than any game makes\n"
+
+
+def test_a_real_records_events_are_well_within_the_values_an_event_is_allowed(finished_record):
+    raw = json.dumps(finished_record).encode()
+    verifier.check_shape(raw)
+    values = 1 + sum(raw.count(mark) for mark in (b",", b":", b"{", b"["))  # as check_shape counts them
+    assert values < len(finished_record["events"]) * verifier.EVENT_VALUES / 2
+
+
+def test_running_out_of_memory_reading_a_record_is_a_fail_line(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "record.json"
+    path.write_text("{}")
+    def short_of_memory(raw):
+        raise MemoryError
+
+    monkeypatch.setattr(verifier, "check_shape", short_of_memory)  # as the JSON reader would, on a big enough file
+    assert verifier.main([str(path)]) == 1
+    assert capsys.readouterr().out == "FAIL the record: is too large to read in the memory there is\n"
+
+
+def test_values_within_the_limit_but_too_deep_fail_before_the_reader(tmp_path):
+    path = tmp_path / "deep_enough.json"
+    path.write_text("[" * (verifier.MAX_DEPTH + 1) + "]" * (verifier.MAX_DEPTH + 1))
+    done = _run(path)
+    assert done.returncode == 1
+    assert done.stdout == f"FAIL the record: is nested more than {verifier.MAX_DEPTH} levels deep\n"
+
+
 def test_malformed_files_fail_with_a_line(tmp_path):
     for name, body in {"not_json": b"{nope", "not_utf8": b"\xff\xfe{", "long_number": b"1" * 10_000,
                        "a_list": b"[1, 2]", "null": b"null"}.items():

@@ -190,10 +190,10 @@ def test_conditional_gets_and_retry_after_are_documented(client):
     document = _schema(client)
     for path, item in document["paths"].items():
         for method, operation in item.items():
-            if "streams" in operation.get("tags", []):
-                continue
             responses = operation["responses"]
-            if method == "get" and "200" in responses:
+            content = set(responses.get("200", {}).get("content", {}))
+            streamed = bool(content) and content <= {"text/event-stream", "application/x-ndjson"}
+            if method == "get" and "200" in responses and not streamed:  # a stream, or the export, has no ETag
                 assert "ETag" in responses["200"].get("headers", {}), path
                 assert "304" in responses, path
                 assert any(p["name"] == "If-None-Match" and p["in"] == "header" for p in operation["parameters"]), path
@@ -375,3 +375,79 @@ def test_the_schema_is_built_once_per_process_and_answers_304_to_its_etag(client
     assert yaml.status_code == 200 and yaml["ETag"] != first["ETag"] and len(built) == 2  # one more format
     client.get("/api/schema/?lang=yy-made-up")
     assert len(built) == 2  # an unknown language is the default document: no new build
+
+
+def test_the_scope_each_operation_names_is_the_one_its_security_asks_for_and_the_server_checks(client):
+    """A summary's `[scope: x]` is written by hand (`apikit.schema.operation`); the `oauth2`
+    requirement comes from the view's `scopes`, which the server checks (`accounts.auth`). They
+    drifted twice (invitation cancel checked nothing, chatMute named another scope): every
+    operation that takes credentials names one scope, the same in both places, and one of the
+    scopes personal tokens and OAuth apps share."""
+    from accounts import auth
+    from accounts.oauth import SCOPE_WORDS
+
+    document = _schema(client)
+    drifted = []
+    for path, item in document["paths"].items():
+        for method, op in item.items():
+            named = re.findall(r"\[scope: ([a-z]+)\]", f"{op.get('summary', '')} {op.get('description', '')}")
+            listed = [scope for option in op["security"] for scope in option.get("oauth2", [])]
+            takes_credentials = op["security"] != []
+            if named != listed or len(named) != int(takes_credentials) or not set(named) <= set(auth.SCOPES):
+                drifted.append((method, path, op["operationId"], named, listed))
+    assert drifted == []
+    flow = document["components"]["securitySchemes"]["oauth2"]["flows"]["authorizationCode"]
+    assert set(flow["scopes"]) == set(auth.SCOPES) == set(SCOPE_WORDS)
+
+
+def test_stream_operations_document_only_what_they_do():
+    """The account's stream answers 401 without an account, so it is not anonymous (`{}`); a
+    public game's streams are. A stream sends no ETag and never answers 304 (its body is live):
+    none of them documents If-None-Match."""
+    from django.test import Client
+
+    document = _schema(Client())
+    operations = [op for item in document["paths"].values() for op in item.values()]
+    streams = {op["operationId"]: op for op in operations if "streams" in op.get("tags", [])}
+    assert set(streams) == {"gameStream", "gameChatStream", "accountStream"}
+    assert {} not in streams["accountStream"]["security"]
+    assert {"oauth2": ["read"]} in streams["accountStream"]["security"]
+    assert {} in streams["gameStream"]["security"] and {} in streams["gameChatStream"]["security"]
+    for name, op in streams.items():
+        assert "304" not in op["responses"], name
+        assert "ETag" not in op["responses"]["200"].get("headers", {}), name
+        assert "If-None-Match" not in [parameter["name"] for parameter in op.get("parameters", [])], name
+    assert "304" in document["paths"]["/api/games/{game_id}/"]["get"]["responses"]  # the DRF reads still do
+
+
+def test_the_export_is_documented_as_the_ndjson_it_always_streams(client):
+    op = _schema(client)["paths"]["/api/players/{username}/games/"]["get"]
+    success = op["responses"]["200"]
+    assert list(success["content"]) == ["application/x-ndjson"]  # no JSON document: a generator parsed it as one
+    assert "RecordAnswer" in success["content"]["application/x-ndjson"]["schema"]["description"]
+    assert "X-Games-Count" in success["headers"] and "ETag" not in success["headers"] and "304" not in op["responses"]
+    assert [parameter["name"] for parameter in op["parameters"]] == ["result", "rules", "since", "until", "username"]
+
+
+def test_accept_parameters_build_no_new_schema_and_the_answer_has_its_formats_own_media_type(client, monkeypatch):
+    """The cache is keyed on what changes the document (its format, a known language or version),
+    not on the client's Accept: `; x=N` for each N rebuilt it (a second of CPU) and kept each copy."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    from project import schema_view
+
+    schema_view.forget()
+    built = []
+    real = SchemaGenerator.get_schema
+    monkeypatch.setattr(SchemaGenerator, "get_schema", lambda self, *a, **k: built.append(1) or real(self, *a, **k))
+    first = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    for accept in ("application/vnd.oai.openapi+json; x=1", "application/vnd.oai.openapi+json; x=2",
+                   "application/vnd.oai.openapi+json; indent=8", "application/json; indent=2; y=3"):
+        answer = client.get("/api/schema/", HTTP_ACCEPT=accept)
+        assert answer.status_code == 200 and answer.content == first.content, accept
+        assert answer["Content-Type"].split(";")[0] == accept.split(";")[0], accept
+        assert "x=" not in answer["Content-Type"] and "indent" not in answer["Content-Type"], accept
+    assert len(built) == 1
+    yaml = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi; z=1")
+    assert yaml["Content-Type"].startswith("application/vnd.oai.openapi") and "z=" not in yaml["Content-Type"]
+    assert len(built) == 2 and len(schema_view._rendered) == 2

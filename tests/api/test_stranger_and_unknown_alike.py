@@ -9,6 +9,8 @@ import json
 import re
 
 import pytest
+from asgiref.sync import async_to_sync
+from django.test import AsyncClient
 
 from tests.api.conftest import register
 
@@ -50,7 +52,7 @@ def test_every_game_route_answers_a_stranger_as_for_no_game(client, private_game
             continue
         for method, operation in item.items():
             if "streams" in operation.get("tags", []):
-                continue  # the stream server's (tests/streams)
+                continue  # the stream server's: below
             answers = []
             for game_id in (private_game, UNKNOWN):
                 call = getattr(stranger.client, method)
@@ -61,4 +63,33 @@ def test_every_game_route_answers_a_stranger_as_for_no_game(client, private_game
             if answers[0] != answers[1]:
                 differences.append((method, path, answers))
     assert checked >= 25
+    assert differences == []
+
+
+def _streamed_said(answer, game_id: int) -> tuple[int, str]:
+    if answer.streaming:  # a stream that started: no refusal to compare (and never read it to its end)
+        return answer.status_code, "a stream"
+    return _said(answer, game_id)
+
+
+@pytest.mark.django_db(transaction=True)  # the streams read the database on a connection of their own
+@pytest.mark.parametrize("kind", ["text/event-stream", "application/x-ndjson"])
+def test_every_game_stream_answers_a_stranger_as_for_no_game(client, private_game, kind):
+    """The stream routes with a game in their path (the game's and its chat's; the account's has
+    none), served as the stream server serves them (ASGI), GET and HEAD alike."""
+    document = json.loads(client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").content)
+    stranger = register()
+    headers = {"Accept": kind, "Authorization": f"Token {stranger.token}"}
+    streams = [path for path, item in document["paths"].items()
+               if "{game_id}" in path and "streams" in item.get("get", {}).get("tags", [])]
+    assert len(streams) == 2, streams
+    differences = []
+    for path in streams:
+        for method in ("get", "head"):
+            call = async_to_sync(getattr(AsyncClient(), method))
+            answers = [_streamed_said(call(_concrete(path, game_id, stranger.username), headers=headers), game_id)
+                       for game_id in (private_game, UNKNOWN)]
+            assert answers[1][0] == 404, (method, path, answers[1])
+            if answers[0] != answers[1]:
+                differences.append((method, path, answers))
     assert differences == []

@@ -264,3 +264,28 @@ def test_a_malformed_token_header_is_refused_as_drf_refuses_it(player, header, a
     assert client.get("/api/tokens/").status_code == 200
     client.credentials(HTTP_AUTHORIZATION=f"Basic {player.token}")  # another scheme: no caller at all
     assert client.get("/api/tokens/").status_code == 401
+
+
+def test_cancelling_an_invitation_needs_play_and_a_read_token_changes_nothing():
+    host, friend = register(), register()
+    game_id = host.post("/api/games/", {"rules": "toy_race", "players": 2, "private": True,
+                                        "invitees": [friend.username]}).json()["id"]
+    path = f"/api/games/{game_id}/invitations/{friend.username}/"
+    refused = _as(host, _token(host, ["read"])).client.delete(path)
+    assert refused.status_code == 403, refused.content
+    assert refused.json()["code"] == "missing_scope" and "'play'" in refused.json()["detail"]
+    assert [entry["game"] for entry in friend.get("/api/invitations/").json()] == [game_id]
+    assert _as(host, _token(host, ["play"])).client.delete(path).status_code == 204
+    assert friend.get("/api/invitations/").json() == []
+
+
+def test_muting_an_account_in_chat_is_an_account_setting():
+    """`POST /api/accounts/me/mutes/` changes what the account reads in every game's chat, as its
+    other settings under `/api/accounts/me/` do: scope `account`, not `play`."""
+    player, other = register(), register()
+    mute = {"username": other.username}
+    refused = _as(player, _token(player, ["read", "play"])).post("/api/accounts/me/mutes/", mute)
+    assert refused.status_code == 403 and refused.json()["code"] == "missing_scope"
+    assert "'account'" in refused.json()["detail"]
+    muted = _as(player, _token(player, ["account"])).post("/api/accounts/me/mutes/", mute)
+    assert muted.status_code == 204, muted.content
