@@ -69,8 +69,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # RateLimit, RateLimit-Policy: where the caller stands, on every API answer, the edge's too.
+    "project.throttles.RateLimitHeadersMiddleware",
     "project.http.ApiEdgeMiddleware",
-    "project.throttles.RateLimitHeadersMiddleware",  # RateLimit, RateLimit-Policy: where the caller stands
     "project.metrics.MetricsMiddleware",  # counts and times each move's answer, and open streams
     # The headers every answer carries.
     "django.middleware.security.SecurityMiddleware",
