@@ -145,3 +145,14 @@ def test_every_documented_operation_answers_with_both_headers(client):
             player = register()
     for path in ("/api/schema/", "/api/docs/", "/api/redoc/"):
         assert limits_told(client.get(path)), path
+
+
+def test_the_schema_documents_both_headers_on_every_answer_of_every_operation(client):
+    document = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                assert {"RateLimit", "RateLimit-Policy"} <= set(response.get("headers", {})), (method, path, status)
+            if "streams" in operation.get("tags", []):  # opening a stream counts, and may be refused
+                assert "Retry-After" in operation["responses"]["429"]["headers"], path
+    assert "429" not in document["paths"]["/api/ready/"]["get"]["responses"]  # never refused
