@@ -42,12 +42,13 @@ class ScopedApi(APIView):
     def initial(self, request, *args, **kwargs):
         """DRF's, with the rate limits counted right after authentication, before anything else
         may refuse: every answer is counted and says so (`project.throttles`). Credentials that
-        do not work leave the request anonymous, counted against its address, so a token guessed
-        meets that limit (429) as a request without one does."""
+        do not work (or a session's failed CSRF check) leave the request anonymous, counted
+        against its address, so a token guessed meets that limit (429) as a request without one
+        does. A token that works counts against its account alone, as before."""
         self.format_kwarg = self.get_format_suffix(**kwargs)
         try:
             self.perform_authentication(request)
-        except exceptions.AuthenticationFailed:
+        except exceptions.APIException:
             self.check_throttles(request)
             raise
         self.check_throttles(request)
