@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 def test_each_stream_tells_its_callers_limit_and_a_guessed_token_counts_against_the_address(settings):
     _limits(settings, account=1000, address=1000)
-    game_id, (alice, bob) = start_game("toy_race", 2)
+    game_id, (alice, _) = start_game("toy_race", 2)
     paths = ["/api/stream/", f"/api/games/{game_id}/stream/", f"/api/games/{game_id}/chat/stream/"]
 
     async def scenario():
