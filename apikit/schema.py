@@ -138,9 +138,11 @@ def operation(
 def http_caching_and_strictness(result: dict, **_: Any) -> dict:
     """drf-spectacular postprocessing hook, for what the views share rather than declare: every GET
     but a stream's answers with an ETag and 304 to a matching If-None-Match (ScopedApi,
-    ConditionalGetMiddleware);
-    every 429 and 503 carries Retry-After. And a nullable reference gets the `type` that strict
-    validators and generators want beside `nullable` (OpenAPI 3.0 ignores `nullable` without it)."""
+    ConditionalGetMiddleware); every answer carries RateLimit and RateLimit-Policy
+    (project.throttles: readiness's and the streams' too, and opening a stream may be refused with
+    429); every 429 and 503 carries Retry-After. And a nullable reference gets the `type` that
+    strict validators and generators want beside `nullable` (OpenAPI 3.0 ignores `nullable`
+    without it)."""
     for path_item in result.get("paths", {}).values():
         for method, operation_ in path_item.items():
             responses = operation_.get("responses", {})
@@ -157,9 +159,10 @@ def http_caching_and_strictness(result: dict, **_: Any) -> dict:
                     "schema": {"type": "string"}, "description": "this answer's version, for If-None-Match",
                 }
                 responses["304"] = {"description": "not modified: the answer is still the one If-None-Match names"}
-            if operation_.get("operationId") != "ready" and "streams" not in operation_.get("tags", []):
-                for response in responses.values():  # every counted answer (project.throttles)
-                    response.setdefault("headers", {}).update(copy.deepcopy(RATE_LIMIT_HEADERS))
+            if "streams" in operation_.get("tags", []) and "429" not in responses:
+                responses["429"] = _rate_limited(operation_["operationId"])  # opening one counts
+            for response in responses.values():  # every answer counts (project.throttles)
+                response.setdefault("headers", {}).update(copy.deepcopy(RATE_LIMIT_HEADERS))
             for status in ("429", "503"):
                 if status in responses:
                     responses[status].setdefault("headers", {})["Retry-After"] = {
@@ -191,6 +194,19 @@ RATE_LIMIT_HEADERS = {
                        "freeing up within 42 s",
     },
 }
+
+
+def _rate_limited(operation_id: str) -> dict:
+    """A 429 for an operation documented by hand (a stream's), in the shape the views' own have."""
+    return {
+        "description": "error: rate_limited",
+        "content": {"application/json": {"schema": {
+            "type": "object", "title": f"{operation_id[:1].upper()}{operation_id[1:]}Error429",
+            "properties": {"code": {"type": "string", "enum": ["rate_limited"]},
+                           "detail": {"type": "string", "description": "what was wrong, for people"}},
+            "required": ["code", "detail"],
+        }}},
+    }
 
 
 def _typed_nullables(node: Any) -> None:

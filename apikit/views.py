@@ -12,7 +12,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.cache import patch_cache_control
 from django.utils.datastructures import MultiValueDict
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request, _hasattr
 from rest_framework.views import APIView
@@ -38,6 +38,23 @@ class ScopedApi(APIView):
         # DRF's, with the request that reads a plain JSON body in one step (`ApiRequest`).
         return ApiRequest(request, parsers=self.get_parsers(), authenticators=self.get_authenticators(),
                           negotiator=self.get_content_negotiator(), parser_context=self.get_parser_context(request))
+
+    def initial(self, request, *args, **kwargs):
+        """DRF's, with the rate limits counted right after authentication, before anything else
+        may refuse: every answer is counted and says so (`project.throttles`). Credentials that
+        do not work (or a session's failed CSRF check) leave the request anonymous, counted
+        against its address, so a token guessed meets that limit (429) as a request without one
+        does. A token that works counts against its account alone, as before."""
+        self.format_kwarg = self.get_format_suffix(**kwargs)
+        try:
+            self.perform_authentication(request)
+        except exceptions.APIException:
+            self.check_throttles(request)
+            raise
+        self.check_throttles(request)
+        request.accepted_renderer, request.accepted_media_type = self.perform_content_negotiation(request)
+        request.version, request.versioning_scheme = self.determine_version(request, *args, **kwargs)
+        self.check_permissions(request)
 
     def get_parsers(self):
         return _made_once(type(self), "parsers", super().get_parsers)

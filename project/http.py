@@ -142,7 +142,8 @@ def strict_json(raw: bytes) -> Any:
 
 
 class ApiEdgeMiddleware:
-    """First in the chain for /api/: refuse what no view should ever see."""
+    """First in the chain for /api/ (after the rate limits' count, which counts its refusals too):
+    refuse what no view should ever see."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -163,10 +164,10 @@ class ApiEdgeMiddleware:
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
-            return _in_readers_language(request, lambda: error_response(
+            return in_readers_language(request, lambda: error_response(
                 400, "bad_request", _("Content-Length is not a number")))
         if length > limit:
-            return _in_readers_language(request, lambda: error_response(
+            return in_readers_language(request, lambda: error_response(
                 413, "body_too_large", _("the request body is over the limit of {limit} bytes").format(limit=limit)))
         meta = request.META
         texts = [request.path]
@@ -175,12 +176,12 @@ class ApiEdgeMiddleware:
         # Slices and one join, not a method call per header: this runs for every API request.
         texts += [value for key, value in meta.items() if key[:5] == "HTTP_" and type(value) is str]
         if "\x00" in "".join(texts):
-            return _in_readers_language(request, lambda: error_response(
+            return in_readers_language(request, lambda: error_response(
                 400, "invalid_unicode", _("the path, query string and headers may not contain NUL")))
         return None
 
 
-def _in_readers_language(request, answer: Callable[[], HttpResponse]) -> HttpResponse:
+def in_readers_language(request, answer: Callable[[], HttpResponse]) -> HttpResponse:
     """`answer()` worded in the language the request asks for (its cookie or Accept-Language):
     these refusals are made before the language middleware has run."""
     with translation.override(translation.get_language_from_request(request)):

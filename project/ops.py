@@ -3,7 +3,9 @@
 - `GET /api/health/` (games.apis) stays the cheap liveness answer.
 - `GET /api/ready/`: readiness, 200 when this process can serve, 503 naming what it cannot reach:
   the database, the broker, and in a stream server (ASGI) its Redis subscription, without which
-  its streams would only poll. A load balancer takes the node out while it is 503.
+  its streams would only poll. A load balancer takes the node out while it is 503. It counts
+  against its caller's address and says so (RateLimit headers) but is answered over the limit
+  too: a 429 would take a healthy node out (`project.throttles.never_refused`).
 - `GET /metrics`: Prometheus metrics (project.metrics), only with
   `Authorization: Bearer <SCRAPYARD_METRICS_TOKEN>`; without the setting the route answers 404,
   and the reverse proxy in front never routes it (deploy/nginx.conf).
@@ -24,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import selectors
-from project import metrics
+from project import metrics, throttles
 
 # How long readiness waits for a stream server's subscription when it is (re)connecting.
 SUBSCRIPTION_WAIT_SECONDS = 1.0
@@ -47,6 +49,7 @@ async def _subscription() -> str:
     return "ok" if HUB.subscribed else "error: not subscribed"
 
 
+@throttles.never_refused  # counted and told, but a 429 would take a healthy node out
 @require_GET
 async def ready(request):
     # The shared pool, not a thread of this request's own: its threads keep their connections,

@@ -69,8 +69,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # RateLimit, RateLimit-Policy: where the caller stands, on every API answer, the edge's too.
+    "project.throttles.RateLimitHeadersMiddleware",
     "project.http.ApiEdgeMiddleware",
-    "project.throttles.RateLimitHeadersMiddleware",  # RateLimit, RateLimit-Policy: where the caller stands
     "project.metrics.MetricsMiddleware",  # counts and times each move's answer, and open streams
     # The headers every answer carries.
     "django.middleware.security.SecurityMiddleware",
@@ -252,10 +253,11 @@ SPECTACULAR_SETTINGS = {
         "(`POST /api/accounts/token/`), or a scoped token (`POST /api/tokens/`), or an OAuth access "
         "token of a third-party app (`/oauth/authorize/`, authorization code with PKCE), each also as "
         "`Authorization: Bearer <key>`: an operation's summary names the scope it needs. Rate limits, per minute by default: 1200 requests per "
-        "signed-in account, 600 per address without one, 10 password attempts per username and 30 "
-        "per address on the account and token endpoints; every answer says where the caller stands in "
-        "`RateLimit-Policy` and `RateLimit` (the IETF draft's fields); over a limit, 429 `rate_limited` with "
-        "`Retry-After`. Live streams (tag `streams`): "
+        "signed-in account, 600 per address without one (a request whose credentials do not work counts "
+        "against its address), 10 password attempts per username and 30 per address on the account and "
+        "token endpoints; every answer (errors, stream openings and readiness included) says where the "
+        "caller stands in `RateLimit-Policy` and `RateLimit` (the IETF draft's fields); over a limit, 429 "
+        "`rate_limited` with `Retry-After` (readiness is never refused). Live streams (tag `streams`): "
         "`GET /api/games/{id}/stream/` on the stream server starts with `game_full` (SSE id: its seq) and goes "
         "on from there with the items of `/events/` as they come, each batch followed by a `game_state` "
         "(who is to act, the clocks, the status, your own legal moves when your seat is to act), as "

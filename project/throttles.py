@@ -139,8 +139,10 @@ class _PerMinute(SimpleRateThrottle):
                                                 self.num_requests, still_covered, _allowances.give_back(last_counter))
         except (RedisError, OSError):
             # The shared cache is away (a Redis outage): serving players unthrottled for the
-            # outage beats refusing every request. The outage is logged where it starts.
+            # outage beats refusing every request. The outage is logged where it starts. Nothing
+            # is told, and nothing is tried again for this request (`RateLimitHeadersMiddleware`).
             logger.warning("rate limits: the cache is unreachable; %s not counted", self.scope)
+            _told(request)
             return True
         # This request's count; the others counted with it are this process's to let through.
         estimate = previous * still_covered + current - (counted - 1)
@@ -162,21 +164,30 @@ class _PerMinute(SimpleRateThrottle):
 
     def _tell(self, request, used: float, reset: float) -> None:
         """Leave this limit's standing on the request, for `RateLimitHeadersMiddleware`."""
-        target = getattr(request, "_request", request)  # DRF's request wraps Django's
-        told = getattr(target, "rate_limits", None)
+        told = _told(request)
         if told is None:
-            told = {}
-            try:
-                target.rate_limits = told
-            except AttributeError:  # not a request that answers (a form's stand-in)
-                return
+            return
         remaining = max(0, int(self.num_requests - used))
         told[self.limit_name] = (self.num_requests, self.duration, remaining, max(0, math.ceil(reset)))
 
 
+def _told(request) -> dict | None:
+    """The limits counted for the request so far (made empty at the first count), on Django's
+    request; None for one that does not answer (a form's stand-in)."""
+    target = getattr(request, "_request", request)  # DRF's request wraps Django's
+    told = getattr(target, "rate_limits", None)
+    if told is None:
+        told = {}
+        try:
+            target.rate_limits = told
+        except AttributeError:
+            return None
+    return told
+
+
 class RateLimitHeadersMiddleware:
-    """Every answer that counted against a limit says where its caller stands, in the IETF
-    httpapi draft's structured fields (draft-ietf-httpapi-ratelimit-headers):
+    """Every answer of the API says where its caller stands, in the IETF httpapi draft's
+    structured fields (draft-ietf-httpapi-ratelimit-headers):
 
         RateLimit-Policy: "account";q=1200;w=60
         RateLimit: "account";r=1187;t=42
@@ -184,7 +195,13 @@ class RateLimitHeadersMiddleware:
     `q` requests per `w` seconds; `r` left now, `t` seconds until the count frees up (on a 429,
     Retry-After's). Each limit the request counted against is listed (a password attempt counts
     against its address's and its username's). `r` is estimated as the count is: a process that
-    counted requests ahead (`_Allowances`) tells its own estimate."""
+    counted requests ahead (`_Allowances`) tells its own estimate.
+
+    The API's views count their requests (DRF's throttles, the streams' `counted`). An /api/
+    answer nothing counted (refused before any view: an unknown URL, a body too large; a view
+    outside DRF's, such as readiness) is counted here, against its caller's address, its
+    credentials unread; over the limit it becomes the 429 any refusal is, but for a view marked
+    `never_refused`. First in the chain, so the edge's own refusals (`project.http`) pass here."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -192,10 +209,64 @@ class RateLimitHeadersMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         told = getattr(request, "rate_limits", None)
+        if told is None and request.path_info.startswith("/api/"):
+            response = _counted_at_the_edge(request, response)
+            told = getattr(request, "rate_limits", None)
         if told:
             response["RateLimit-Policy"] = ", ".join(f'"{name}";q={q};w={w}' for name, (q, w, _, _) in told.items())
             response["RateLimit"] = ", ".join(f'"{name}";r={r};t={t}' for name, (_, _, r, t) in told.items())
         return response
+
+
+def _counted_at_the_edge(request, response):
+    wait = _refused_for(_Caller(request, None), (AddressRate,))
+    view = getattr(getattr(request, "resolver_match", None), "func", None)
+    if wait is None or getattr(view, "never_refused", False):
+        return response
+    return _api_too_many(request, wait)
+
+
+def never_refused(view):
+    """A view whose requests count against their limit but are answered over it too: readiness,
+    which a load balancer would read as a node down."""
+    view.never_refused = True
+    return view
+
+
+def counted(request, user) -> float | None:
+    """Count a request no DRF view counts (a stream's opening) against its caller's limit: the
+    account's when `user` is signed in, else its address's (no account, or credentials that did
+    not work). The seconds to wait if it is over the limit, else None."""
+    limit = AccountRate if user is not None and user.is_authenticated else AddressRate
+    return _refused_for(_Caller(request, user), (limit,))
+
+
+def counted_elsewhere(request) -> None:
+    """The request is counted by another process (a stream's connection handed over): not here."""
+    _told(request)
+
+
+class _Caller:
+    """A request as the API's limits read it: its address, and the account counted (None: none)."""
+
+    def __init__(self, request, user):
+        self.META = request.META
+        self.headers = request.headers
+        self.user = user
+        self._request = request
+
+
+def _api_too_many(request, wait: float):
+    """The API's 429, as DRF's throttles answer it (`apikit.http_errors`)."""
+    from rest_framework.exceptions import Throttled
+
+    from project import http
+
+    seconds = max(1, math.ceil(wait))
+    response = http.in_readers_language(
+        request, lambda: http.error_response(429, "rate_limited", str(Throttled(seconds).detail)))
+    response["Retry-After"] = str(seconds)
+    return response
 
 
 def _count(cache, current_key: str, previous_key: str, window_seconds: int, limit: int,
@@ -278,12 +349,12 @@ class _FormPost:
         self._request = request
 
 
-def _refused_for(counted: _FormPost, limits) -> float | None:
+def _refused_for(asking: _FormPost | _Caller, limits) -> float | None:
     """The seconds to wait if one of `limits` refuses the request, else None. Each limit counts
     the request only while the ones before it let it through, as DRF checks its throttles."""
     for limit in limits:
         throttle = limit()
-        if not throttle.allow_request(counted, None):
+        if not throttle.allow_request(asking, None):
             return throttle.wait()
     return None
 

@@ -37,6 +37,10 @@ declined; `streams.hub`). When access is gone the stream sends a last item, `str
 its `reason` (`token_revoked`, `session_ended`, `access_lost`), and ends. The chat stream and
 the account feed end the same way.
 
+Opening a stream counts against the caller's rate limit (its account's, else its address's, as a
+token that does not work is counted too), and the answer says where it stands in `RateLimit` and
+`RateLimit-Policy`; over the limit, 429 `rate_limited` with `Retry-After`.
+
 Streams are async views for an ASGI server (`project.asgi`, the `streams` process of `make run`):
 a stream is a coroutine waiting on the process's hub (`streams.hub`), never a thread or a sync
 worker. A WSGI server hands a stream request's connection to the stream process on its machine
@@ -67,6 +71,7 @@ from apikit import errors as apikit_errors
 from apikit import http_errors
 from chat import selectors as chat_selectors
 from games import errors, selectors
+from project import throttles
 from project.security import origin_of
 from rules.words import msg
 from streams import handoff, sessions
@@ -140,8 +145,8 @@ async def game_stream(request, game_id: int):
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
     try:
+        caller = await _caller(request)  # first: it counts the opening, whatever is refused after
         asked = _resume_point(request)
-        caller = await _caller(request)
         caller.invitation = request.GET.get("invitation", "")
         caller.access_seen = HUB.access_version(game_id)  # before the read: a change during it is seen
         full = await _run(_game_full, game_id=game_id, caller=caller)  # unknown: refused here
@@ -162,8 +167,8 @@ async def chat_stream(request, game_id: int):
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
     try:
-        after = _resume_point(request) or 0
         caller = await _caller(request)
+        after = _resume_point(request) or 0
         caller.invitation = request.GET.get("invitation", "")
         await _run(selectors.game_for, game_id=game_id, user=caller.user, invitation=caller.invitation)
     except (apikit_errors.ServiceError, exceptions.APIException) as error:
@@ -203,6 +208,7 @@ def _elsewhere(request) -> HttpResponse:
     pretended: the client hears 503 and when to try again."""
     outcome = handoff.hand_over(request, settings.SCRAPYARD_STREAM_HANDOFF)
     if outcome == handoff.TAKEN:
+        throttles.counted_elsewhere(request)  # by the stream process, which answers it
         return HttpResponse(status=204)  # written to a dead socket: the client hears the stream process
     if outcome == handoff.ABSENT or not settings.SCRAPYARD_STREAM_URL:
         answer = JsonResponse({"code": "streams_unavailable",
@@ -228,7 +234,10 @@ def _shared_with_pages(request, response):
 def _refusal(error: Exception) -> JsonResponse:
     """The error as the rest of the API answers it (`apikit.http_errors`)."""
     answer = http_errors.exception_handler(error, {})
-    return JsonResponse(answer.data, status=answer.status_code)
+    refused = JsonResponse(answer.data, status=answer.status_code)
+    if "Retry-After" in answer:  # a 429's
+        refused["Retry-After"] = answer["Retry-After"]
+    return refused
 
 
 def _kind(request) -> str:
@@ -363,23 +372,39 @@ def _resume_point(request) -> int | None:
 
 async def _caller(request) -> Caller:
     """The account asking (anonymous: a spectator): a token as the API reads it, else the
-    browser's session. A scoped token needs `read`."""
+    browser's session. A scoped token needs `read`. The opening counts against the account's
+    rate limit, or its address's when there is no account or the token does not work."""
     header = request.headers.get("Authorization", "")
     keyword, _, key = header.partition(" ")
     if keyword.lower() in ("token", "bearer") and key.strip():
         key = key.strip()
         authenticate = auth.ScopedTokenAuthentication().authenticate_credentials
-        user, token = await _run(authenticate, key=key)
+        try:
+            user, token = await _run(authenticate, key=key)
+        except exceptions.AuthenticationFailed:
+            await _counted(request, None)
+            raise
+        await _counted(request, user)
         if "read" not in auth.scopes_of(token):
             raise auth.MissingScope("read")
         return Caller(user=user, key=key, digest=auth.key_digest(key))
     if header:
+        await _counted(request, None)
         raise exceptions.AuthenticationFailed(_("use Authorization: Token <key> or Bearer <key>"))
     user = await _run(get_user, request=request)
+    await _counted(request, user)
     if not user.is_authenticated:
         return Caller(user=user)
     session_key = request.session.session_key
     return Caller(user=user, session_key=session_key, session=sessions.digest(session_key))
+
+
+async def _counted(request, user: Any) -> None:
+    """The opening counted (`project.throttles.counted`, RateLimit headers on the answer); 429
+    `rate_limited` over the limit."""
+    wait = await _run(throttles.counted, request=request, user=user)
+    if wait is not None:
+        raise exceptions.Throttled(wait)
 
 
 def _game_full(game_id: int, caller: Caller) -> dict[str, Any]:
