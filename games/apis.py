@@ -387,8 +387,13 @@ class GameBoardTextApi(PlainTextApi):
 
 
 class HealthApi(APIView):
+    """A liveness probe: counted against its caller's address and told so at the edge
+    (`project.throttles`), never refused, since a probe that read a 429 would restart a healthy
+    process."""
+
     permission_classes = (AllowAny,)
     authentication_classes = ()
+    throttle_classes = ()
 
     @operation("health", summary="Whether this process reaches the database and the broker", answer=schema.HealthAnswer,
                auth="none", degraded=schema.HealthAnswer)

@@ -2,6 +2,7 @@ from django.urls import path
 
 from apikit.routes import with_and_without_slash
 from games import apis, conditional_apis, record_api, rematch
+from project import throttles
 
 _routes = [
     # The routes of play first: Django tries the patterns in order, on every request.
@@ -27,7 +28,7 @@ _routes = [
     path("games/<int:game_id>/takeback/", apis.GameTakebackApi.as_view(), name="game-takeback"),
     path("bots/", apis.BotListApi.as_view(), name="bot-list"),
     path("games/<int:game_id>/state/", apis.GameStateApi.as_view(), name="game-state"),
-    path("health/", apis.HealthApi.as_view(), name="health"),
+    path("health/", throttles.never_refused(apis.HealthApi.as_view()), name="health"),
     path("games/<int:game_id>/record/", record_api.GameRecordApi.as_view(), name="game-record"),
     path("players/<str:username>/games/", record_api.PlayerGamesExportApi.as_view(), name="player-games-export"),
     path("games/<int:game_id>/conditionals/", conditional_apis.ConditionalsApi.as_view(), name="game-conditionals"),

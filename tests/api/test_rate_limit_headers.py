@@ -121,6 +121,18 @@ def test_readiness_says_where_its_caller_stands_and_is_never_refused(settings):
     assert client.get("/api/rules/").status_code == 429  # counted: the address is at its limit
 
 
+def test_liveness_says_where_its_caller_stands_and_is_never_refused(settings):
+    """A probe that read a 429 would restart a healthy process: health counts and tells, and
+    answers whatever the count."""
+    _limits(settings, address=2)
+    client = APIClient(REMOTE_ADDR=_address())
+    answers = [client.get("/api/health/") for _ in range(4)]
+    assert {answer.status_code for answer in answers} <= {200, 503} and all(
+        limits_told(answer) == ["address"] for answer in answers)
+    assert answers[-1]["RateLimit"].startswith('"address";r=0;')
+    assert client.get("/api/rules/").status_code == 429  # counted: the address is at its limit
+
+
 # --- every documented operation ----------------------------------------------------------------
 
 
