@@ -74,12 +74,17 @@ def error_responses(
     game: bool = False,
     scope: str | None = None,
     rules_statuses: Iterable[int] = (),
+    never_refused: bool = False,
 ) -> dict[int, OpenApiResponse]:
     """The error responses of one operation: its own `codes`, the edge's, and those of a body
     (`body`), of authentication (`auth`: "required", "optional" for a token that may be sent
     and be wrong, or "none") and of a game in the path (`game`). Statuses in `rules_statuses`
-    may carry a code the rules decide; `scope` is the token scope the operation needs."""
+    may carry a code the rules decide; `scope` is the token scope the operation needs;
+    `never_refused`: counted but answered over the limit too (`project.throttles.never_refused`).
+    """
     everything = set(codes) | set(EDGE_STATUS)
+    if never_refused:
+        everything.discard("rate_limited")
     if scope is not None:
         everything |= set(SCOPE_STATUS)
     if body:

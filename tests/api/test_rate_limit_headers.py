@@ -131,6 +131,8 @@ def test_liveness_says_where_its_caller_stands_and_is_never_refused(settings):
         limits_told(answer) == ["address"] for answer in answers)
     assert answers[-1]["RateLimit"].startswith('"address";r=0;')
     assert client.get("/api/rules/").status_code == 429  # counted: the address is at its limit
+    document = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json", REMOTE_ADDR=_address()).json()
+    assert "429" not in document["paths"]["/api/health/"]["get"]["responses"]
 
 
 # --- every documented operation ----------------------------------------------------------------
