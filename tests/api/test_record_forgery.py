@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from games import records, services
 from games.models import Game
+from rules import record_file
 from rules import verify as verifier
 from tests.api.conftest import register, start_game
 from tests.api.test_game_record_api import _finished, _forged, _record
@@ -224,14 +225,14 @@ def test_a_huge_record_of_empty_values_fails_in_bounded_time_and_memory(tmp_path
     done = subprocess.run([sys.executable, "-c", f"{child}; from rules.verify import main; raise SystemExit(main())",
                            str(path)], capture_output=True, text=True, cwd=settings.BASE_DIR, timeout=20)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
-    assert done.stdout == f"FAIL the record: holds more than {verifier.MAX_VALUES} values, more than any game makes\n"
+    assert done.stdout == f"FAIL the record: holds more than {record_file.MAX_VALUES} values, more than any game makes\n"
 
 
 def test_a_real_records_events_are_well_within_the_values_an_event_is_allowed(finished_record):
     raw = json.dumps(finished_record).encode()
-    verifier.check_shape(raw)
+    record_file.check_shape(raw)
     values = 1 + sum(raw.count(mark) for mark in (b",", b":", b"{", b"["))  # as check_shape counts them
-    assert values < len(finished_record["events"]) * verifier.EVENT_VALUES / 2
+    assert values < len(finished_record["events"]) * record_file.EVENT_VALUES / 2
 
 
 def test_running_out_of_memory_reading_a_record_is_a_fail_line(tmp_path, monkeypatch, capsys):
