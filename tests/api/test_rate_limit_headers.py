@@ -109,30 +109,20 @@ def test_a_valid_token_is_counted_against_its_account_not_its_address(settings):
     assert all(limits_told(answer) == ["account"] for answer in answers)
 
 
-def test_readiness_says_where_its_caller_stands_and_is_never_refused(settings):
-    """A load balancer that got a 429 from readiness would take a healthy node out: readiness
-    counts against its caller's address and tells it so, but answers whatever the count."""
+@pytest.mark.parametrize("probe", ["/api/ready/", "/api/health/"])
+def test_the_probes_say_where_their_caller_stands_and_are_never_refused(settings, probe):
+    """A load balancer that got a 429 from readiness would take a healthy node out, a liveness
+    probe would restart a healthy process: each counts against its caller's address and tells it
+    so, but answers whatever the count, and its schema promises no 429."""
     _limits(settings, address=2)
     client = APIClient(REMOTE_ADDR=_address())
-    answers = [client.get("/api/ready/") for _ in range(4)]
-    assert {answer.status_code for answer in answers} <= {200, 503} and all(
-        limits_told(answer) == ["address"] for answer in answers)
-    assert answers[-1]["RateLimit"].startswith('"address";r=0;')
-    assert client.get("/api/rules/").status_code == 429  # counted: the address is at its limit
-
-
-def test_liveness_says_where_its_caller_stands_and_is_never_refused(settings):
-    """A probe that read a 429 would restart a healthy process: health counts and tells, and
-    answers whatever the count."""
-    _limits(settings, address=2)
-    client = APIClient(REMOTE_ADDR=_address())
-    answers = [client.get("/api/health/") for _ in range(4)]
+    answers = [client.get(probe) for _ in range(4)]
     assert {answer.status_code for answer in answers} <= {200, 503} and all(
         limits_told(answer) == ["address"] for answer in answers)
     assert answers[-1]["RateLimit"].startswith('"address";r=0;')
     assert client.get("/api/rules/").status_code == 429  # counted: the address is at its limit
     document = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json", REMOTE_ADDR=_address()).json()
-    assert "429" not in document["paths"]["/api/health/"]["get"]["responses"]
+    assert "429" not in document["paths"][probe]["get"]["responses"]
 
 
 # --- every documented operation ----------------------------------------------------------------
