@@ -20,13 +20,32 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
 def _start_gunicorn(port: int, **env: str) -> subprocess.Popen:
+    """gunicorn serving, once its worker answers: gunicorn binds the port before its worker has
+    loaded Django, so a request sent earlier waits unanswered in the backlog (on a loaded machine
+    longer than a client's read timeout) instead of being refused."""
     database = connection.settings_dict
     url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
-    return subprocess.Popen(
+    web = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "project.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1",
          "--worker-class", "gthread", "--threads", "2"],
         cwd=ROOT, env={**os.environ, "DATABASE_URL": url, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
+    _wait_until_serving(port, web)
+    return web
+
+
+def _wait_until_serving(port: int, web: subprocess.Popen, wait: float = 180.0) -> None:
+    import requests
+
+    deadline = time.monotonic() + wait
+    while True:
+        assert web.poll() is None, "gunicorn stopped while starting"
+        try:
+            requests.get(f"http://127.0.0.1:{port}/api/health/", timeout=5)
+            return
+        except (requests.ConnectionError, requests.Timeout):  # bound but not loaded yet, or not bound
+            assert time.monotonic() < deadline, "gunicorn did not answer"
+            time.sleep(0.2)
 
 
 def _first_line(url: str, token: str, wait: float = 30.0) -> tuple[int, list, dict]:
