@@ -54,6 +54,7 @@ from games.selectors.feeds import (
     account_seats,
     deadline_warnings,
     game_has_addressees,
+    game_started_between,
     games_moved_since,
     games_with_news_since,
 )
@@ -130,6 +131,7 @@ __all__ = [
     "games_current",
     "games_hidden_from",
     "games_maybe_abandoned",
+    "game_started_between",
     "games_moved_since",
     "games_with_news_since",
     "has_taken_a_seat",
