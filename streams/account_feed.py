@@ -29,6 +29,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import redis
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from rest_framework.utils.encoders import JSONEncoder
@@ -167,7 +168,7 @@ class AccountFeed(framework.Consumer):
     def deliver(self, row: Any) -> framework.Outcome:
         try:
             announce.feed_item(row.recipient, row.pk)
-        except Exception as error:  # Redis away: the framework tries again after its wait
+        except redis.RedisError as error:  # Redis away: the framework tries again after its wait
             return framework.Outcome(delivered=False, retry=True, note=f"publish failed: {error}")
         return framework.Outcome(delivered=True)
 

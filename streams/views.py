@@ -185,7 +185,11 @@ async def account_stream(request):
     days: the game is aborted at `aborts_at` unless someone moves), `game_over` (with the result);
     and the invitations to a private game to or from the account: `invitation_created`,
     `invitation_declined`, `invitation_cancelled`, `invitation_accepted`. On connecting, each game
-    being played is announced, with `your_turn` where it is, and each pending invitation."""
+    being played is announced, with `your_turn` where it is, and each pending invitation. Each
+    item after that is a row of the feed's outbox (`streams.account_feed`), its id the SSE `id:`:
+    `Last-Event-ID` (or `?after=`) resumes after it, with the items made since and none twice,
+    while the account's feed was followed all along (a stream open within `LIVE_SECONDS`); else
+    the stream opens afresh."""
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
     try:
