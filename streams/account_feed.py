@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,6 +114,23 @@ def listening_accounts(account_ids: list[int] | None = None) -> list[int]:
     return list(listeners.values_list("account_id", flat=True))
 
 
+# Whether any account follows its feed at all, as this process last looked (monotonic time it is
+# good until, the answer): with nobody listening anywhere, a move costs no look per game.
+ANYONE_SECONDS = 1.0
+_anyone: list = [0.0, False]
+
+
+def anyone_listening() -> bool:
+    now = time.monotonic()
+    if _anyone[0] <= now:
+        _anyone[:] = [now + ANYONE_SECONDS, FeedListener.objects.filter(until__gt=timezone.now()).exists()]
+    return _anyone[1]
+
+
+def forget_remembered() -> None:
+    _anyone[:] = [0.0, False]
+
+
 def listen(account_id: int) -> bool:
     """The account follows its feed for `LIVE_SECONDS` more; whether it already did (then its
     rows were made all along: a stream resuming may trust them)."""
@@ -120,6 +138,7 @@ def listen(account_id: int) -> bool:
     was = FeedListener.objects.filter(account_id=account_id, until__gt=now).exists()
     FeedListener.objects.bulk_create([FeedListener(account_id=account_id, until=now)], ignore_conflicts=True)
     FeedListener.objects.filter(account_id=account_id).update(until=now + dt.timedelta(seconds=LIVE_SECONDS))
+    _anyone[:] = [0.0, False]  # this process looks again (the others within `ANYONE_SECONDS`: the sweep covers them)
     return was
 
 
@@ -138,9 +157,10 @@ class AccountFeed(framework.Consumer):
     look_back = dt.timedelta(hours=1)
     keep_done = dt.timedelta(hours=6)
 
+    def wanted(self, game_id: int, hints: dict[str, Any]) -> bool | None:
+        return None if anyone_listening() else False  # nobody follows a feed: no look at the game
+
     def listens_to(self, game_id: int) -> bool:
-        if not FeedListener.objects.filter(until__gt=timezone.now()).exists():
-            return False  # nobody follows a feed: no look at the game
         return bool(listening_accounts(list(selectors.account_seats(game_id=game_id))))
 
     def recipients(self, game_id: int) -> dict[int, int | None]:

@@ -312,8 +312,10 @@ def _counts_of_earlier_tests_forgotten():
     from consumers import framework
     from games.selectors import seen
     from project import throttles
+    from streams import account_feed
 
     framework.forget_remembered()
+    account_feed.forget_remembered()
     seen.forget()
     throttles.forget_allowances()
     try:
