@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import redis
+from django.core.cache import cache
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from rest_framework.utils.encoders import JSONEncoder
@@ -114,16 +115,23 @@ def listening_accounts(account_ids: list[int] | None = None) -> list[int]:
     return list(listeners.values_list("account_id", flat=True))
 
 
-# Whether any account follows its feed at all, as this process last looked (monotonic time it is
-# good until, the answer): with nobody listening anywhere, a move costs no look per game.
-ANYONE_SECONDS = 1.0
+# Whether any account follows its feed at all: a key in the shared cache that every stream sets
+# for `LIVE_SECONDS` as it says its account listens, and each process remembers what it read for
+# `ANYONE_SECONDS` (monotonic time it is good until, the answer). With nobody listening anywhere, a
+# move's news costs a dict lookup, and a cache read a process every `ANYONE_SECONDS`; no look per game.
+ANYONE_KEY = "streams:feed:anyone"
+ANYONE_SECONDS = 2.0
 _anyone: list = [0.0, False]
 
 
 def anyone_listening() -> bool:
     now = time.monotonic()
     if _anyone[0] <= now:
-        _anyone[:] = [now + ANYONE_SECONDS, FeedListener.objects.filter(until__gt=timezone.now()).exists()]
+        try:
+            known = cache.get(ANYONE_KEY) is not None
+        except Exception:  # noqa: BLE001 - the cache away: ask per game (`listens_to`, through the framework's `listening`)
+            known = True
+        _anyone[:] = [now + ANYONE_SECONDS, known]
     return _anyone[1]
 
 
@@ -138,6 +146,10 @@ def listen(account_id: int) -> bool:
     was = FeedListener.objects.filter(account_id=account_id, until__gt=now).exists()
     FeedListener.objects.bulk_create([FeedListener(account_id=account_id, until=now)], ignore_conflicts=True)
     FeedListener.objects.filter(account_id=account_id).update(until=now + dt.timedelta(seconds=LIVE_SECONDS))
+    try:
+        cache.set(ANYONE_KEY, 1, LIVE_SECONDS)
+    except Exception:  # noqa: BLE001, S110 - the cache away: `anyone_listening` says yes meanwhile
+        pass
     _anyone[:] = [0.0, False]  # this process looks again (the others within `ANYONE_SECONDS`: the sweep covers them)
     return was
 
