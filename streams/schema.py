@@ -165,7 +165,8 @@ def _item_schemas() -> dict[str, Any]:
             "required": ["type", "invitation", "game", "rules", "invitee", "inviter", "status"],
         },
         "AccountStreamItem": {
-            "description": "one item of the account's feed",
+            "description": "one item of the account's feed (SSE: `event:` its type, `id:` the newest feed row id "
+                           "sent, by which Last-Event-ID resumes; a stream_end has no id)",
             "oneOf": [_ref("AccountNotice"), _ref("InvitationNotice"), _ref("StreamEnd")],
         },
     }
