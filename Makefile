@@ -71,6 +71,7 @@ export SCRAPYARD_BOT_PROCESSES ?= $(CORES)
 export SCRAPYARD_DEFAULT_PROCESSES ?= 2
 export SCRAPYARD_MAIL_PROCESSES ?= 2
 export SCRAPYARD_WEBHOOK_PROCESSES ?= 2
+export SCRAPYARD_FEED_PROCESSES ?= 2
 # Analyses run at the lowest CPU priority (deploy/supervisord.conf), one in each worker of the pair.
 export SCRAPYARD_ANALYSIS_PROCESSES ?= 2
 

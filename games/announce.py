@@ -86,6 +86,14 @@ def account_news(user_id: int, game_id: int) -> None:
     transaction.on_commit(lambda: _publish_to_account(user_id, game_id), robust=True)
 
 
+def feed_item(user_id: int, row_id: int) -> None:
+    """An item of the account's feed was stored (`streams.account_feed`): its streams read their
+    rows. Raises `redis.RedisError` when Redis is away, so the feed's consumer tries again; with
+    no Redis (the embedded default) nothing is published and the streams poll."""
+    if settings.REDIS_URL:
+        _client(settings.REDIS_URL).publish(f"{account_prefix()}{user_id}", json.dumps({"feed": row_id}))
+
+
 def _publish_to_account(user_id: int, game_id: int) -> None:
     try:
         _client(settings.REDIS_URL).publish(f"{account_prefix()}{user_id}", json.dumps({"game": game_id}))

@@ -1,6 +1,7 @@
 """The live streams as a consumer of the log (`consumers.framework`): their notice is a Redis
-publish on the game's channel (`games.announce`), which wakes every stream of the game, the
-account feeds of its seated accounts among them (`streams.hub`, `streams.views`). They make no
+publish on the game's channel (`games.announce`), which wakes every stream of the game
+(`streams.hub`, `streams.views`; the account feed is a consumer of its own with rows,
+`streams.account_feed`, whose delivery wakes it). They make no
 rows: a stream's delivery is its own read of the log from where its connection is, and a lost
 notice costs it at most its re-check interval, so there is nothing for a lease, a retry or the
 sweep to keep. A burst of news sends its notices in one round trip (`together`)."""

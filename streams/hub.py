@@ -3,7 +3,8 @@
 A process may hold thousands of idle streams; each waits on an `asyncio.Event` here rather than on
 a Redis connection of its own. One listener task per event loop subscribes to every game's
 channel (`games.announce`) and wakes the streams of the game named, and to every account's
-channel, which wakes the account's feed when it is seated in a new game, and to the revoked
+channel, which wakes the account's feed when a row of it is stored (`streams.account_feed`), or
+the account is seated or invited, and to the revoked
 tokens' channel (`accounts.auth`), which ends the streams opened with that token or that browser
 session (`streams.sessions`): a revocation heard for a watched one is kept (`revoked`) while it is
 watched, so a stream that reads its credential again a moment later cannot find it live. A notice that who

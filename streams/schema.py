@@ -62,8 +62,15 @@ def document_streams(result: dict[str, Any], generator: Any, request: Any, publi
             "The account's feed: game_started, your_turn, deadline_warning, game_adjourned and "
             "game_over for each of its games, and invitation_created, invitation_declined, "
             "invitation_cancelled and invitation_accepted for the invitations to or from it, on one "
-            "connection [scope: read]",
-            codes=[401, 403, 503],
+            "connection. On opening, what is current (each game being played, your_turn where it is, "
+            "each pending invitation), then each item as it is made; SSE id: the item's row id (the "
+            "opening's items carry the newest row id then), so Last-Event-ID resumes: within a minute of "
+            "the last stream, the items made meanwhile come and none twice; later, the opening's items "
+            "again [scope: read]",
+            codes=[400, 401, 403, 503],
+            parameters=[_parameter("Last-Event-ID", "header", {"type": "integer", "minimum": 0},
+                                   "resume after this item id (also ?after=)"),
+                        _parameter("after", "query", {"type": "integer", "minimum": 0}, "resume after this item id")],
             item="AccountStreamItem",
             anonymous=False,  # 401 without an account: there is nobody's feed to follow
         )
@@ -158,7 +165,8 @@ def _item_schemas() -> dict[str, Any]:
             "required": ["type", "invitation", "game", "rules", "invitee", "inviter", "status"],
         },
         "AccountStreamItem": {
-            "description": "one item of the account's feed",
+            "description": "one item of the account's feed (SSE: `event:` its type, `id:` the newest feed row id "
+                           "sent, by which Last-Event-ID resumes; a stream_end has no id)",
             "oneOf": [_ref("AccountNotice"), _ref("InvitationNotice"), _ref("StreamEnd")],
         },
     }

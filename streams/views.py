@@ -74,7 +74,7 @@ from games import errors, selectors
 from project import throttles
 from project.security import origin_of
 from rules.words import msg
-from streams import handoff, sessions
+from streams import account_feed, handoff, sessions
 from streams.feed import FEED
 from streams.hub import HUB
 
@@ -185,17 +185,22 @@ async def account_stream(request):
     days: the game is aborted at `aborts_at` unless someone moves), `game_over` (with the result);
     and the invitations to a private game to or from the account: `invitation_created`,
     `invitation_declined`, `invitation_cancelled`, `invitation_accepted`. On connecting, each game
-    being played is announced, with `your_turn` where it is, and each pending invitation."""
+    being played is announced, with `your_turn` where it is, and each pending invitation. Each
+    item after that is a row of the feed's outbox (`streams.account_feed`), its id the SSE `id:`:
+    `Last-Event-ID` (or `?after=`) resumes after it, with the items made since and none twice,
+    while the account's feed was followed all along (a stream open within `LIVE_SECONDS`); else
+    the stream opens afresh."""
     if not isinstance(request, ASGIRequest):
         return _elsewhere(request)
     try:
         caller = await _caller(request)
         if not caller.user.is_authenticated:
             raise exceptions.NotAuthenticated(_("the account feed needs an account: send Authorization: Token <key> (or Bearer <key>)"))
-    except exceptions.APIException as error:
+        resume = _resume_point(request)
+    except (apikit_errors.ServiceError, exceptions.APIException) as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)
-    return _shared_with_pages(request, _streaming(_account_feed(caller, kind), kind))
+    return _shared_with_pages(request, _streaming(_account_feed(caller, kind, resume), kind))
 
 
 STREAMS_BACK_IN_SECONDS = 2  # a supervised stream process that died answers again within this
@@ -251,44 +256,35 @@ def _streaming(items: AsyncIterator[str], kind: str) -> StreamingHttpResponse:
     return response
 
 
-async def _account_feed(caller: Caller, kind: str) -> AsyncIterator[str]:
-    user = caller.user
+async def _account_feed(caller: Caller, kind: str, resume: int | None) -> AsyncIterator[str]:
+    """The account's feed items: on opening (unless it resumes) what is current, then its rows
+    (`streams.account_feed`) as they are made, each with its row's id as the SSE `id:`."""
     woken = asyncio.Event()
-    known: dict[int, dict[str, Any]] = {}
-    invitations: dict[int, str] = {}  # invitation -> status, as last told
-    watched: set[int] = set()
-    last_sent = time.monotonic()
-    HUB.watch_account(user.pk, woken)
+    reader = account_feed.Reader(caller.user.pk)
+    HUB.watch_account(caller.user.pk, woken)
     _watch_token(caller, woken)
     try:
         yield _opened(kind)
+        for item in await _run(reader.open, user=caller.user, resume=resume):
+            yield _frame(item, kind, item["type"], reader.last)
+        last_sent = time.monotonic()
         while True:
             woken.clear()
-            games = await _run(selectors.account_games, user=user, also=tuple(known))
+            rows = await _run(reader.next)
             signed_out = await _signed_out(caller)
             if signed_out:
                 yield _end(signed_out, kind)
                 return
-            for game in games:
-                if game["game"] not in watched:
-                    watched.add(game["game"])
-                    HUB.watch(game["game"], woken)
-                for item in _changes(known.get(game["game"]), game):
-                    yield _frame(item, kind, item["type"])
-                    last_sent = time.monotonic()
-            known = {game["game"]: game for game in games if game["status"] != FINISHED}
-            for item in await _invitation_changes(user, invitations):
-                yield _frame(item, kind, item["type"])
+            for row_id, item in rows:
+                yield _frame(item, kind, item["type"], row_id)
                 last_sent = time.monotonic()
             keep_alive = await _news_or_keep_alive(woken, last_sent, kind)
             if keep_alive:
                 yield keep_alive
                 last_sent = time.monotonic()
     finally:
-        HUB.unwatch_account(user.pk, woken)
+        HUB.unwatch_account(caller.user.pk, woken)
         _unwatch_token(caller, woken)
-        for game_id in watched:
-            HUB.unwatch(game_id, woken)
 
 
 def _keep_alive(kind: str) -> str:
@@ -313,45 +309,6 @@ async def _news_or_keep_alive(woken: asyncio.Event, last_sent: float, kind: str)
         if time.monotonic() - last_sent >= keepalive:
             return _keep_alive(kind)
     return None
-
-
-INVITATION_TYPES = {"pending": "invitation_created", "declined": "invitation_declined",
-                    "cancelled": "invitation_cancelled", "accepted": "invitation_accepted"}
-
-
-async def _invitation_changes(user: Any, told: dict[int, str]) -> list[dict[str, Any]]:
-    """The invitations to or from the account that are new or changed since last told (`told`,
-    updated here): on connecting, each pending one is announced as `invitation_created`."""
-    items = []
-    for notice in await _run(selectors.invitation_notices_of, user=user, known=tuple(told)):
-        before = told.get(notice["invitation"])
-        if before != notice["status"] and (before is not None or notice["status"] == "pending"):
-            items.append({"type": INVITATION_TYPES[notice["status"]], **notice})
-        told[notice["invitation"]] = notice["status"]
-    for invitation in [invitation for invitation, status in told.items() if status != "pending"]:
-        told.pop(invitation)  # told its end: nothing more will come of it
-    return items
-
-
-def _changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[str, Any]]:
-    """What the account should hear about one game, from how it was to how it is."""
-    game = {key: now[key] for key in ("game", "rules", "seat", "seq")}
-    items = []
-    playing = now["status"] == ACTIVE
-    if playing and (before is None or before["status"] == OPEN):
-        items.append({"type": "game_started", **game})
-    to_move = playing and now["seat"] in now["to_act"]
-    moved_on = before is None or before["seq"] != now["seq"] or before["status"] != now["status"]
-    if to_move and moved_on:
-        items.append({"type": "your_turn", **game, "deadline": now["deadline"]})
-    warned_already = before is not None and before["deadline_warning"] and before["seq"] == now["seq"]
-    if to_move and now["deadline_warning"] and not warned_already:
-        items.append({"type": "deadline_warning", **game, "deadline": now["deadline"]})
-    if playing and now["aborts_at"] and (before is None or before["aborts_at"] != now["aborts_at"]):
-        items.append({"type": "game_adjourned", **game, "aborts_at": now["aborts_at"]})
-    if now["status"] == FINISHED and before is not None:
-        items.append({"type": "game_over", **game, "result": now["result"]})
-    return items
 
 
 def _resume_point(request) -> int | None:

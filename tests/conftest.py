@@ -283,6 +283,26 @@ def django_capture_on_commit_callbacks(django_capture_on_commit_callbacks):
 
 
 @pytest.fixture(autouse=True)
+def _feed_tasks_run_where_sent(monkeypatch):
+    """The account feed's fan-outs and deliveries (`streams.account_feed`) run where they are
+    sent, as its own workers would take them at once: a stream test needs its items, and the
+    workers have their own tests (tests/workers/). Every other consumer's tasks go to the broker."""
+    from consumers import framework
+
+    send = framework._send
+
+    def inline(consumer, task, args):
+        if consumer.name != "feed":
+            return send(consumer, task, args)
+        if task == framework.FAN_OUT:
+            framework.fan_out(consumer, args[1])
+        elif task == framework.DELIVER:
+            framework.attempt(consumer, args[1])
+
+    monkeypatch.setattr(framework, "_send", inline)
+
+
+@pytest.fixture(autouse=True)
 def _counts_of_earlier_tests_forgotten():
     """Rate-limit counts live in the shared cache, keyed by account id; SQLite gives a rolled-back
     test's ids to the next test, which must not inherit its counts (nor a game id's answers the
@@ -292,8 +312,10 @@ def _counts_of_earlier_tests_forgotten():
     from consumers import framework
     from games.selectors import seen
     from project import throttles
+    from streams import account_feed
 
     framework.forget_remembered()
+    account_feed.forget_remembered()
     seen.forget()
     throttles.forget_allowances()
     try:

@@ -67,13 +67,21 @@ def account_seats(*, game_id: int) -> dict[int, int]:
     return dict(Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("user_id", "index"))
 
 
-def account_game_of(*, game_id: int, seat: int | None) -> dict[str, Any]:
-    """One game as the account feed sees it (`account_game`), for the account in `seat`."""
+def account_game_of(*, game_id: int, seat: int | None, adjourned: bool = False) -> dict[str, Any]:
+    """One game as the account feed sees it (`account_game`), for the account in `seat`; with
+    `adjourned`, its `aborts_at` too (one more look, for a game being played)."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
     game = Game.objects.prefetch_related(seats, "deadlines").filter(pk=game_id).first()
     if game is None:
         raise errors.GameNotFound(msg("there is no game {id}", id=game_id))
-    return account_game(game, seat)
+    aborts_at = _adjourned_now([game.pk]).get(game.pk) if adjourned and game.status == GameStatus.ACTIVE else None
+    return account_game(game, seat, aborts_at)
+
+
+def game_started_between(*, game_id: int, after: int, upto: int) -> bool:
+    """Whether the event that started the game has a seq in `after` < seq <= `upto`."""
+    return Event.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto, kind=EventKind.SYSTEM,
+                                payload__type="game_started").exists()
 
 
 def _recent(since: dt.datetime) -> Q:

@@ -46,7 +46,7 @@ def _consumed(programs) -> dict[str, int]:
 
 def test_every_queue_a_task_is_sent_to_has_two_worker_processes_at_least():
     consumed = _consumed(_programs(_config()))
-    assert {"deadlines", "bots", "default", "mail", "webhooks", "analysis"} <= _queues_sent_to()
+    assert {"deadlines", "bots", "default", "mail", "webhooks", "feed", "analysis"} <= _queues_sent_to()
     assert {queue: consumed.get(queue, 0) for queue in _queues_sent_to()} == dict.fromkeys(_queues_sent_to(), 2)
 
 

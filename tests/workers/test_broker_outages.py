@@ -40,7 +40,7 @@ pytestmark = [
 BIN = Path(sys.executable).parent
 OUTAGES = 5
 # deploy/supervisord.conf: two workers a queue
-WORKERS = tuple(f"workers:{queue}-{number}" for queue in ("deadlines", "bots", "default", "mail", "webhooks", "analysis")
+WORKERS = tuple(f"workers:{queue}-{number}" for queue in ("deadlines", "bots", "default", "mail", "webhooks", "feed", "analysis")
                 for number in (0, 1))
 # The web servers in a pair on the port supervisord holds, and web-2 keeping it; the SMTP gateways in a pair.
 PROGRAMS = ("web:web-0", "web:web-1", "web:web-2", "smtp", "smtp-b", *WORKERS, "beat")
@@ -181,6 +181,7 @@ def supervised(private_redis, tmp_path):
         "SCRAPYARD_DEFAULT_PROCESSES": "1",
         "SCRAPYARD_MAIL_PROCESSES": "1",
         "SCRAPYARD_WEBHOOK_PROCESSES": "1",
+        "SCRAPYARD_FEED_PROCESSES": "1",
         "SCRAPYARD_ANALYSIS_PROCESSES": "1",
         "SCRAPYARD_CLOCKS_RESEND": "3",
         "SCRAPYARD_BOT_STALLED_SECONDS": "3",
