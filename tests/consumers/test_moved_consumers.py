@@ -239,6 +239,7 @@ def test_a_game_with_no_forced_move_account_pays_nothing_for_its_moves(monkeypat
     mail_services.settings_update(user=second, play_forced=False)
     sent = _news_of(game)
     assert sent and not [args for args, _ in sent if args[1][0] == "forced"]  # mail's own fan-out goes on
+    assert {args[0] for args, _ in sent} == {framework.FAN_OUT}, "no task of its own either"
     assert not Message.objects.filter(consumer="forced").exists()
     assert not Cursor.objects.filter(consumer="forced").exists()
     assert not [entry for entry in FORCED_MOVES.followed(time_controls.now()) if entry["game"] == game.pk]
