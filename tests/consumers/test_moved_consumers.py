@@ -181,6 +181,17 @@ def test_a_forced_move_whose_message_was_lost_is_found_by_the_sweep_and_played(m
     assert _forced_played(game), "played in the fan-out's worker, at once"
 
 
+def test_a_forced_moves_commit_brings_the_consumer_back_so_a_run_plays_out(monkeypatch,
+                                                                          django_capture_on_commit_callbacks):
+    with patch.object(dispatch, "send") as sent:
+        game = _forced_to_play(monkeypatch)
+        with django_capture_on_commit_callbacks(execute=True):  # the forced move's news runs
+            framework.fan_out(FORCED_MOVES, game.pk)
+    assert _forced_played(game)
+    fan_outs = [call.args[1][0] for call in sent.call_args_list if call.args[0] == framework.FAN_OUT]
+    assert fan_outs.index("forced") < fan_outs.index("mail"), "the next position is looked at, before its mail"
+
+
 def test_a_forced_move_lost_after_its_row_was_made_is_sent_again_by_the_sweep(monkeypatch):
     with patch.object(dispatch, "send") as sent:
         game = _forced_to_play(monkeypatch)
