@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -88,9 +89,13 @@ def accounts_with_email(*, email: str) -> list[int]:
     return list(User.objects.filter(email__iexact=email).values_list("pk", flat=True))
 
 
-def accounts_with_any_email() -> list[int]:
-    """Every account that gave an address (those play by email may write to)."""
-    return list(User.objects.exclude(email="").values_list("pk", flat=True))
+def accounts_with_any_email(*, among: Iterable[int] | None = None) -> list[int]:
+    """Every account that gave an address (those play by email may write to); of `among` only,
+    when given."""
+    users = User.objects.exclude(email="")
+    if among is not None:
+        users = users.filter(pk__in=list(among))
+    return list(users.values_list("pk", flat=True))
 
 
 def accounts_emails() -> list[tuple[int, str]]:

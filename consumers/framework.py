@@ -154,10 +154,6 @@ class Consumer:
         """Games (id -> seq) whose held news is no longer worth telling (a finished game)."""
         return {}
 
-    def wakes(self, game_id: int) -> list[tuple[str, tuple]]:
-        """Tasks to send before the fan-out when the game has news (its own, on its queue)."""
-        return []
-
     # --- how it delivers ---
 
     def deliverable(self, rows: models.QuerySet) -> models.QuerySet:
@@ -277,8 +273,6 @@ def news(game_id: int, seq: int | None = None, hints: dict[str, Any] | None = No
             wanted = consumer.wanted(game_id, hints)
             if not (listening(consumer, game_id) if wanted is None else wanted):
                 continue
-            for task, args in consumer.wakes(game_id):
-                _send(consumer, task, args)
             _send(consumer, FAN_OUT, (consumer.name, game_id))
         except Exception:  # the broker away: the next consumer is still told, and the sweep finds this one
             log.exception("%s not told of game %s's news; its sweep finds it", consumer.name, game_id)

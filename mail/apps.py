@@ -12,7 +12,7 @@ class MailConfig(AppConfig):
         from analysis import signals as analysis_signals
         from mail import analysis_mail, consumer, receivers  # here, not at import: the app registry is ready now
 
-        assert consumer.MAIL  # registered with the consumer framework
+        assert consumer.FORCED_MOVES and consumer.MAIL  # registered with the consumer framework
         analysis_signals.analysis_done.connect(analysis_mail.analysis_done, dispatch_uid="mail.analysis_done")
         anymail_signals.inbound.connect(receivers.anymail_inbound, dispatch_uid="mail.anymail_inbound")
         anymail_signals.tracking.connect(receivers.anymail_tracking, dispatch_uid="mail.anymail_tracking")

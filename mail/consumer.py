@@ -1,8 +1,9 @@
 """Mail as a consumer of the log (`consumers.framework`): whom a game's news is for (its seated
 accounts, once their address is confirmed; till then it is held), the mails it owes
 (`mail.services.outbound`) and how one is sent (`mail.services.sending`). The cursor, the lease,
-the retries, the sweep and the queue are the framework's; a forced move is played before the
-fan-out, and the digests, deadline warnings and unread replies are this consumer's own upkeep."""
+the retries, the sweep and the queue are the framework's; the digests, deadline warnings and
+unread replies are this consumer's own upkeep. Forced moves are a consumer of their own
+(`mail.forced`), registered here before mail, so that their fan-out is sent first."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from django.db import models
 from accounts import selectors as account_selectors
 from consumers import framework
 from games import selectors, time_controls
+from mail import forced
 from mail.models import Outgoing, Preference
-from mail.services import forced, inbound, outbound, sending
+from mail.services import inbound, outbound, sending
 
 HELD_LOOK_BACK = dt.timedelta(days=1)  # a game that ended this recently is caught up at confirmation
 
@@ -71,9 +73,6 @@ class Mail(framework.Consumer):
     def games_past(self, recipient: int) -> dict[int, int]:
         return {game["game"]: game["seq"] for game in _games_of(recipient) if game["status"] == "finished"}
 
-    def wakes(self, game_id: int) -> list[tuple[str, tuple]]:
-        return [(forced.FORCED, (game_id,))]  # first: a forced move played spares a mail
-
     # --- how it delivers ---
 
     def deliver(self, row: Outgoing) -> framework.Outcome:
@@ -85,8 +84,7 @@ class Mail(framework.Consumer):
             row.sent_at = at
 
     def periodic(self) -> int:
-        return (outbound.digests_send() + outbound.deadline_warnings_note() + inbound.inbound_unread_handle()
-                + forced.forced_moves_missed())
+        return outbound.digests_send() + outbound.deadline_warnings_note() + inbound.inbound_unread_handle()
 
     def account_field(self) -> str:
         return "user_id"
@@ -111,4 +109,6 @@ def _games_of(recipient: int) -> list[dict[str, Any]]:
     return [{**game, "status": selectors.game_get(game_id=game["game"]).status} for game in moved]
 
 
+# Forced moves first: news reaches the consumers in this order, and a forced move played spares a mail.
+FORCED_MOVES = framework.register(forced.ForcedMoves())
 MAIL = framework.register(Mail())

@@ -477,11 +477,10 @@ CELERY_TASK_ROUTES = {
     # endpoint delays only its own kind; analyses, a bot's search over every move of a game that
     # anyone may ask for, go to `analysis`, whose workers run at the lowest CPU priority, so a
     # flood of them delays neither a bot's reply nor a deadline); their one sweep runs here.
+    # Forced moves are a consumer too, on mail's queue. A reply by mail is a player's move
+    # (`mail.handle_inbound`): it stays on `default`, clear of a slow mail relay holding the mail
+    # workers.
     "consumers.sweep": {"queue": "default"},
-    # A forced move is played before mail's fan-out (`Mail.wakes`, on mail's queue); its own
-    # sweep sends it there too. A reply by mail is a player's move: it stays on `default`, clear
-    # of a slow mail relay holding the mail workers.
-    "mail.forced_moves": {"queue": "mail"},
 }
 # A worker that loses the broker keeps trying for ever, from its first start too (the
 # supervisor restarts it should it die all the same); tasks it was running when the connection
@@ -519,8 +518,8 @@ SCRAPYARD_ANALYSIS_RUNS_PER_GAME = int(os.environ.get("SCRAPYARD_ANALYSIS_RUNS_P
 # Deadlines live in the database; beat sweeps them every second (games.clocks).
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {"task": "games.sweep_deadlines", "schedule": 1.0, "options": {"expires": 5}},
-    # every consumer of the log (bot turns, conditional lines, mail, webhooks, analyses): rows
-    # due, fan-outs lost, their own upkeep
+    # every consumer of the log (bot turns, conditional lines, forced moves, mail, webhooks,
+    # analyses): rows due, fan-outs lost, their own upkeep
     "consumers": {"task": "consumers.sweep", "schedule": 1.0, "options": {"expires": 5}},
     "abandoned-games": {
         "task": "games.sweep_abandoned",

@@ -10,7 +10,7 @@ what is still relevant once it is). Each mail is composed when made, from the sa
 selectors as the API, and sent after the commit by a worker that leases it first (`sending`);
 SMTP errors are retried with the framework's waits, and its sweep sends whatever a lost message
 left behind, the daily digests and the deadline warnings. `forced` plays a seat's only move for
-an account that chose it.
+an account that chose it, when the forced moves' consumer (`mail.forced`) delivers a row.
 
 In. A reply reaches `inbound.inbound_store` from the SMTP gateway or a provider's webhook; it is
 stored before anything else (nothing a player sent is lost) and then read by
@@ -43,7 +43,13 @@ from mail.services.addresses import (
     verify_url,
 )
 from mail.services.bounces import bounce_by_address, bounce_hard, bounce_read
-from mail.services.forced import FORCED, FORCED_LOOK_BACK, forced_moves_missed, forced_moves_play, forced_moves_wanted
+from mail.services.forced import (
+    forced_moves_followed,
+    forced_moves_play,
+    forced_moves_wanted,
+    forced_players,
+    game_has_forced_players,
+)
 from mail.services.inbound import (
     HANDLE_INBOUND,
     MAX_MESSAGE_BYTES,
@@ -144,8 +150,6 @@ __all__ = [
     "DIGEST",
     "DONE_CODES",
     "FAST_STEP_SECONDS",
-    "FORCED",
-    "FORCED_LOOK_BACK",
     "GAME_OVER",
     "GAME_STARTED",
     "GUARD",
@@ -192,9 +196,11 @@ __all__ = [
     "due_send",
     "fan_out",
     "first_command",
-    "forced_moves_missed",
+    "forced_moves_followed",
     "forced_moves_play",
     "forced_moves_wanted",
+    "forced_players",
+    "game_has_forced_players",
     "inbound_handle",
     "inbound_list",
     "inbound_store",

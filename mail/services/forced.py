@@ -1,24 +1,25 @@
 """Mail out, forced moves: a seat with only one legal move, whose account plays by email and chose
-it, has that move played for it (and so is not mailed for it)."""
+it, has that move played for it (and so is not mailed for it). When is the consumer's to say
+(`mail.forced.ForcedMoves`, a consumer of the log on mail's queue: one row per (game, seq), the
+framework's lease, retries and sweep); what is played, for whom, is said here."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 
 from accounts import selectors as account_selectors
-from games import dispatch, selectors, services, time_controls
-from mail.services.preferences import preference_of
-
-FORCED = "mail.forced_moves"
-FORCED_LOOK_BACK = dt.timedelta(minutes=1)
+from games import selectors, services
+from mail.models import Preference
 
 
-def forced_moves_play(*, game_id: int) -> int:
+def forced_moves_play(*, game_id: int, seq: int | None = None) -> int:
     """Play, for each seated account with an address that chose it (the default), its seat's
     only legal move, as its own move (`games.services.forced_move_play`, keyed by game, seq and
-    seat). The move's commit brings the game here again, so a run of forced moves plays out."""
+    seat), if the game is still at `seq` (when given). The move's commit brings the game here
+    again, so a run of forced moves plays out."""
     game = selectors.game_get(game_id=game_id)
-    if game.status != "active":
+    if game.status != "active" or (seq is not None and game.seq != seq):
         return 0
     played = 0
     for user_id, seat in selectors.account_seats(game_id=game_id).items():
@@ -31,15 +32,27 @@ def forced_moves_play(*, game_id: int) -> int:
 
 
 def forced_moves_wanted(user_id: int) -> bool:
-    account = account_selectors.mail_account(user_id=user_id)
-    return bool(account and account["email"]) and preference_of(user_id).play_forced
+    return user_id in forced_players([user_id])
 
 
-def forced_moves_missed(*, at: dt.datetime | None = None) -> int:
-    """Ask again for the forced moves of every game moved in the last minute (a lost request
-    is caught within a beat or two; a forced move is due at once, so an older game is not)."""
-    at = at or time_controls.now()
-    moved = selectors.games_moved_since(user_ids=account_selectors.accounts_with_any_email(), game_ids=[], since=at - FORCED_LOOK_BACK)
-    for game in moved:
-        dispatch.send(FORCED, (game["game"],))
-    return len(moved)
+def forced_players(user_ids: Iterable[int]) -> set[int]:
+    """Of these accounts, those whose forced moves the server plays: an address given, and forced
+    moves not turned off (on by default, before any preference is stored). Reads only."""
+    with_address = account_selectors.accounts_with_any_email(among=user_ids)
+    declined = Preference.objects.filter(user_id__in=with_address, play_forced=False).values_list("user_id", flat=True)
+    return set(with_address) - set(declined)
+
+
+def game_has_forced_players(*, game_id: int) -> bool:
+    """Whether one of the game's seated accounts has its forced moves played (the consumer's
+    `listens_to`: a game with none pays nothing per move)."""
+    return bool(forced_players(selectors.account_seats(game_id=game_id)))
+
+
+def forced_moves_followed(*, since: dt.datetime) -> list[tuple[int, int]]:
+    """(game, seq) of the games the sweep looks at for forced moves lost (the framework's
+    `followed`): those open or being played, or moved since `since`, where an account whose
+    forced moves are played is seated."""
+    players = forced_players(account_selectors.accounts_with_any_email())
+    moved = selectors.games_moved_since(user_ids=sorted(players), game_ids=[], since=since)
+    return [(game["game"], game["seq"]) for game in moved]

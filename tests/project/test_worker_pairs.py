@@ -77,11 +77,12 @@ def test_a_pair_shares_its_queues_processes_half_each_rounded_up():
 
 
 def test_mail_has_a_queue_of_its_own():
-    from mail.consumer import Mail
+    from mail.consumer import FORCED_MOVES, Mail
     from project.celery import app
 
     assert framework.get(Mail.name).queue == "mail"
-    assert app.amqp.router.route({}, "mail.forced_moves")["queue"].name == "mail"
+    assert FORCED_MOVES.queue == "mail"  # forced moves, a consumer of their own, with mail's fan-outs
     # a reply by mail is a player's move: not behind a slow mail relay
     assert app.amqp.router.route({}, "mail.handle_inbound")["queue"].name == "default"
-    assert all(consumer.queue != "mail" for consumer in framework.registered() if consumer.name != Mail.name)
+    assert all(consumer.queue != "mail" for consumer in framework.registered()
+               if consumer.name not in (Mail.name, FORCED_MOVES.name))
