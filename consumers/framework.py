@@ -331,6 +331,17 @@ def _fan_out_to(consumer: Consumer, recipient: int, seat: int | None, game_id: i
     return made
 
 
+def fan_out_owed(consumer: Consumer, recipient: int, games: Iterable[dict[str, Any]]) -> int:
+    """The rows owed to one recipient for these games (`{"game", "seq", "seat"}` each) whose
+    cursor is behind: what a fan-out decided before the recipient was listened to left out, found
+    by the recipient's own side instead of the sweep."""
+    games = list(games)
+    cursors = dict(Cursor.objects.filter(consumer=consumer.name, recipient=recipient,
+                                         game_id__in=[game["game"] for game in games]).values_list("game_id", "seq"))
+    return sum(_fan_out_to(consumer, recipient, game["seat"], game["game"])
+               for game in games if cursors.get(game["game"], -1) < game["seq"])
+
+
 def recipient_ready(consumer: Consumer, recipient: int) -> int:
     """The recipient is ready now (its address confirmed): its held news is fanned out, which
     gives what is still relevant (each game as it is now: one notice per kind, never one per

@@ -47,6 +47,7 @@ REFRESH_SECONDS = 20  # a stream says so this often
 # Rows are read by id, but two fan-outs may commit out of id order: a stream also reads the rows
 # made this recently that it has not sent (a fan-out's transaction is far shorter).
 RECENT = dt.timedelta(seconds=30)
+OWED_LOOK_BACK = dt.timedelta(minutes=1)  # games finished this lately may still owe the stream their end
 SNAPSHOT_OVERLAP = dt.timedelta(seconds=5)  # rows made this long before a stream opened may tell what it told
 INVITATION_TYPES = {"pending": "invitation_created", "created": "invitation_created",
                     "declined": "invitation_declined", "cancelled": "invitation_cancelled",
@@ -287,6 +288,7 @@ class Reader:
             listen(self.account)
             self.said_at = now
         warnings_make([self.account])
+        self._owed_made(now)
         recent = Q(created_at__gte=max(self.recent_from, now - RECENT))
         rows = (_rows_of(self.account).filter(Q(pk__gt=self.last) | recent)
                 .order_by("pk").values_list("pk", "payload"))
@@ -301,6 +303,16 @@ class Reader:
         if len(self.sent) > 2000:
             self.sent = set(sorted(self.sent)[-1000:])
         return fresh
+
+
+    def _owed_made(self, now: dt.datetime) -> None:
+        """The rows owed to this account that no fan-out made: a process that read "nobody
+        listens" (`anyone_listening`) just before this stream opened skips the account's games
+        for up to `ANYONE_SECONDS`; the sweep finds them too, but a stream need not wait for beat."""
+        moved = selectors.games_moved_since(user_ids=[self.account], game_ids=[], since=now - OWED_LOOK_BACK)
+        framework.fan_out_owed(FEED_CONSUMER, self.account,
+                               [{"game": game["game"], "seq": game["seq"], "seat": game["accounts"].get(self.account)}
+                                for game in moved])
 
 
 def _told(item: dict[str, Any]) -> tuple:
