@@ -258,6 +258,7 @@ class Reader:
     told: set[tuple] = field(default_factory=set)
     sent: set[int] = field(default_factory=set)
     said_at: dt.datetime = field(default_factory=timezone.now)
+    owed_at: float = 0.0  # when this stream last looked for rows no fan-out made (monotonic)
 
     def open(self, *, user: Any, resume: int | None) -> list[dict[str, Any]]:
         """Start following the feed: after `resume` (a row id) if the account followed it all
@@ -308,7 +309,11 @@ class Reader:
     def _owed_made(self, now: dt.datetime) -> None:
         """The rows owed to this account that no fan-out made: a process that read "nobody
         listens" (`anyone_listening`) just before this stream opened skips the account's games
-        for up to `ANYONE_SECONDS`; the sweep finds them too, but a stream need not wait for beat."""
+        for up to `ANYONE_SECONDS`; the sweep finds them too, but a stream need not wait for beat.
+        Once per `ANYONE_SECONDS` at most: a stream wakes for each of its rows, which a fan-out made."""
+        if time.monotonic() - self.owed_at < ANYONE_SECONDS:
+            return
+        self.owed_at = time.monotonic()
         moved = selectors.games_moved_since(user_ids=[self.account], game_ids=[], since=now - OWED_LOOK_BACK)
         framework.fan_out_owed(FEED_CONSUMER, self.account,
                                [{"game": game["game"], "seq": game["seq"], "seat": game["accounts"].get(self.account)}
