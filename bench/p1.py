@@ -546,6 +546,7 @@ def main() -> None:
     parser.add_argument("--peer", action="store_true", help="pgbench, Scrapyard and the boardgame.io peer side by side")
     parser.add_argument("--port", type=int, default=8768, help="with --peer: Scrapyard's port (another run may hold 8768)")
     parser.add_argument("--peer-port", type=int, default=8790, help="with --peer: boardgame.io's port")
+    parser.add_argument("--rounds", type=int, default=2, help="with --peer: how many rounds, in alternate order")
     parser.add_argument("--before", type=Path, help="with --peer: also another commit's checkout (with its own .venv), "
                         "as its make run served it, on the database BENCH_BEFORE_DATABASE_URL")
     arguments = parser.parse_args()
@@ -557,8 +558,8 @@ def main() -> None:
         before_url = os.environ.get("BENCH_BEFORE_DATABASE_URL", url + "_before")
         if arguments.before is not None:
             db.ensure(before_url)
-        rows = peer(url, port=arguments.port, peer_port=arguments.peer_port, before=arguments.before,
-                    before_database_url=before_url)
+        rows = peer(url, port=arguments.port, rounds=arguments.rounds, peer_port=arguments.peer_port,
+                    before=arguments.before, before_database_url=before_url)
     else:
         rows = web_configs(url) if arguments.web_configs else measure(url)
     print("\n".join(rows))
