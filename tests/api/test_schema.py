@@ -27,7 +27,7 @@ from tests.api.conftest import register, start_game
 pytestmark = pytest.mark.django_db
 
 FUZZED_REQUESTS_AT_LEAST = 1000
-EXAMPLES_PER_OPERATION = 60  # 62 operations: some 3,700 requests
+EXAMPLES_PER_OPERATION = 30  # 62 operations: some 1,850 requests
 
 
 def _schema(client) -> dict:
