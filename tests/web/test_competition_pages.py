@@ -101,6 +101,30 @@ def test_quick_pairing_from_the_lobby_takes_both_seekers_to_one_game(browser, si
     assert Game.objects.get(pk=game_id).rated
 
 
+def test_a_seek_made_while_the_lobby_still_loads_is_followed_once(browser, site):
+    """The lobby follows the open seek it finds of its own at load, and the seek its form makes.
+    When the form's seek was made before the lobby's look for its own seeks was answered, the
+    lobby found it there too and followed it twice: two polls a second and, once paired, two
+    navigations to the game, the second aborting the first (seen as a flaky quick-pairing test)."""
+    from tests.web.test_browser import _sign_up
+
+    page = _sign_up(browser.new_context(), site, "early_seeker")
+    held, polls = [], []
+    page.route(re.compile(r"/api/seeks/\?mine=true$"), lambda route: held.append(route))  # answered once the seek is made
+    page.on("request", lambda request: polls.append(request.url) if re.search(r"/api/seeks/\d+/$", request.url) else None)
+    page.goto(f"{site}/")
+    while not held:
+        page.wait_for_timeout(50)
+    page.select_option("#seek-rules", "toy_race")
+    page.select_option("#seek-players", "2")
+    page.click("#seek-form button[type=submit]")
+    page.locator("#seek-status", has_text="Seeking").wait_for()
+    held[0].continue_()
+    page.wait_for_timeout(3500)
+    # One follower asks at once and then once a second: four times in 3.5 s at most.
+    assert 1 <= len(polls) <= 5, polls
+
+
 def test_a_tournament_is_organised_entered_started_and_followed_from_its_pages(browser, site):
     from tests.web.test_browser import _sign_up
 

@@ -18,6 +18,10 @@ function playerChoices() {
 }
 
 async function follow(seek) {
+  // The seek the form just made can also be found by the look for this account's open seeks
+  // at load, when that look is answered after the form's: one follower per seek, or two would
+  // poll and, once paired, navigate twice (the second aborting the first).
+  if (seeking === seek.id) return;
   seeking = seek.id;
   cancel.hidden = false;
   status.textContent = _('Seeking %(game)s for %(players)s at %(rating)s… (until %(until)s)', { game: seek.rules, players: seek.players, rating: seek.rating, until: timeText(seek.expires_at) });
