@@ -109,7 +109,36 @@ def loads(text: str) -> Report:
         for game in player.games:
             if game.opponent is not None and not 1 <= game.opponent <= len(players):
                 raise TrfError(f"player {player.number} meets {game.opponent}, who is not in the file")
+    _check_meetings(players)
     return Report(name=name, rounds=max(rounds, played), players=players, first_colour=first_colour)
+
+
+def _check_meetings(players: list[Player]) -> None:
+    """Both lines of every meeting tell the same story: each names the other in that round, a
+    game has one white and one black and its points add up to 1, a forfeit is `+` against `-`
+    (or `-` against `-`). A file that disagrees with itself would seat a player at two boards
+    of a round, or against itself, so it is refused rather than read one side's way."""
+    by_number = {player.number: player for player in players}
+    for player in players:
+        for index, game in enumerate(player.games):
+            if game.opponent is None:
+                continue
+            where = f"round {index + 1}: player {player.number}"
+            if game.opponent == player.number:
+                raise TrfError(f"{where} meets itself")
+            other = by_number[game.opponent].games
+            back = other[index] if index < len(other) else None
+            if back is None or back.opponent != player.number:
+                raise TrfError(f"{where} meets {game.opponent}, whose line does not name {player.number} back")
+            if not _agree(game, back):
+                raise TrfError(f"{where} and player {game.opponent} disagree on their colours or result")
+
+
+def _agree(one: Game, other: Game) -> bool:
+    if one.result in PLAYED or other.result in PLAYED:
+        return ({one.colour, other.colour} == {"w", "b"} and one.result in PLAYED and other.result in PLAYED
+                and one.points + other.points == 1)
+    return {one.result, other.result} <= {"+", "-"} and one.points + other.points <= 1
 
 
 def _integer(text: str, line: int, message: str) -> int:
@@ -146,7 +175,7 @@ def entrants(report: Report) -> list[dutch.Entrant]:
     """The players as the Dutch pairing's entrants (id = starting rank) for the round after the
     last one anybody was paired in; a player with a block for that round already (`H`, `Z`)
     sits it out."""
-    played = max(_paired_rounds(p) for p in report.players)
+    played = max(paired_rounds(p) for p in report.players)
     result = []
     for player in report.players:
         history = [_round(game) for game in player.games[:played]]
@@ -155,7 +184,7 @@ def entrants(report: Report) -> list[dutch.Entrant]:
     return result
 
 
-def _paired_rounds(player: Player) -> int:
+def paired_rounds(player: Player) -> int:
     """Rounds up to the last one the player took part in the pairing of."""
     taken = [index + 1 for index, game in enumerate(player.games) if _round(game).paired]
     return taken[-1] if taken else 0

@@ -163,3 +163,28 @@ def test_an_import_naming_no_account_or_out_of_rating_order_changes_nothing():
     with pytest.raises(InvalidInput, match="not a TRF16 file"):
         tournament_service.tournament_import_trf(user=organiser, text="012 x\n", rules_id="toy_race", time_control=STEP)
     assert not Tournament.objects.exists()
+
+
+def _line(number: int, name: str, rating: int, blocks: str = "") -> str:
+    return f"001 {number:4d}      {name:<33} {rating:4d}                             0.0 {number:4d}{blocks}"
+
+
+@pytest.mark.parametrize("blocks,message", [
+    (["  0001 w 1", "  0000 - U", "  0000 - U"], "meets itself"),
+    (["  0002 w 1", "  0003 b 0", "  0002 w 1"], "does not name 1 back"),  # 2 says it met 3, who says it met 2
+    (["  0002 w 1", "  0001 w 0", "  0000 - U"], "disagree"),  # two whites
+    (["  0002 w 1", "  0001 b 1", "  0000 - U"], "disagree"),  # both won
+    (["  0002 w", "  0001 b 0", "  0000 - U"], "disagree"),  # a block cut short: no result
+    (["  0002 - +", "  0001 - +", "  0000 - U"], "disagree"),  # both won by forfeit
+])
+def test_a_file_whose_two_lines_of_a_meeting_disagree_is_refused(blocks, message):
+    """Read one side's way, such a file seated a player at two boards of a round, or against
+    itself, and the import went through."""
+    text = "\n".join(_line(n, f"p{n}", 2000 - n, block) for n, block in enumerate(blocks, start=1)) + "\n"
+    with pytest.raises(trf.TrfError, match=message):
+        trf.loads(text)
+
+
+def test_forfeits_and_double_forfeits_read_as_meetings():
+    text = "\n".join([_line(1, "a", 2000, "  0002 - +  0002 - -"), _line(2, "b", 1900, "  0001 - -  0001 - -")]) + "\n"
+    assert [g.result for g in trf.loads(text).players[0].games] == ["+", "-"]
