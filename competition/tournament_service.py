@@ -198,9 +198,11 @@ def _results_in(tournament: Tournament) -> int:
     return 1
 
 
-def _round_start(tournament: Tournament, number: int) -> None:
+def _round_start(tournament: Tournament, number: int, sitting_out: set[int] = frozenset()) -> None:
+    """Round `number`'s tables and games. `sitting_out`: entrants not paired in it though not
+    withdrawn (an imported file's byes asked for and absences)."""
     everyone = {entrant.pk: entrant for entrant in tournament.entrants.select_related("user")}
-    entrants = {pk: entrant for pk, entrant in everyone.items() if not entrant.withdrawn}
+    entrants = {pk: entrant for pk, entrant in everyone.items() if not entrant.withdrawn and pk not in sitting_out}
     records = selectors.tournament_records(tournament, entrants, everyone)
     if tournament.kind == TournamentKind.ROUND_ROBIN:
         # The schedule made at the start stands (Berger tables over everyone who started: nobody
@@ -241,19 +243,15 @@ def tournament_import_trf(*, user: Any, text: str, rules_id: str, time_control: 
     """A two-player Swiss continued from a TRF16 file (`competition.trf`): each player line names
     an account (its username), the rounds in the file become finished tables, and the next round
     is paired by our Dutch pairing at once. Starting ranks must follow the ratings (our pairing
-    numbers do)."""
+    numbers do). A block for that next round (`H`, `Z`: a bye asked for, an absence) keeps its
+    player out of the pairing, as bbpPairings reads it."""
     try:
         report = trf.loads(text)
     except trf.TrfError as error:
         raise InvalidInput(msg("not a TRF16 file: {error}", error=error), fields={"trf": [str(error)]}) from None
     players = sorted(report.players, key=lambda p: p.number)
-    if any(a.rating < b.rating for a, b in zip(players, players[1:])):
-        raise InvalidInput(msg("starting ranks must follow the ratings, highest first"), fields={"trf": ["ranks"]})
-    accounts = {u.username: u for u in get_user_model().objects.filter(username__in=[p.name for p in players])}
-    missing = [p.name for p in players if p.name not in accounts]
-    if missing:
-        raise InvalidInput(msg("no account named {missing}", missing=', '.join(missing[:10])), fields={"trf": ["unknown players"]})
-    played = max(len(p.games) for p in players)
+    accounts = _import_accounts(players)
+    played = max(trf.paired_rounds(p) for p in players)
     tournament = tournament_create(user=user, name=report.name or "Imported Swiss", kind=TournamentKind.SWISS,
                                    rules_id=rules_id, players=2, options=options, time_control=time_control,
                                    rated=rated, starts_at=timezone.now(), rounds=max(report.rounds, played + 1))
@@ -263,9 +261,41 @@ def tournament_import_trf(*, user: Any, text: str, rules_id: str, time_control: 
         _imported_round(tournament, number, players, entrants)
     tournament.status, tournament.current_round = TournamentStatus.RUNNING, played
     tournament.save(update_fields=["status", "current_round"])
-    tournament_advance(tournament_id=tournament.pk)
+    asked = {entrants[p.number].pk: p.games[played] for p in players if len(p.games) > played}
+    _round_start(tournament, played + 1, sitting_out=set(asked))
+    _imported_byes(tournament, played + 1, asked)
     tournament.refresh_from_db()
     return tournament
+
+
+def _import_accounts(players: list[trf.Player]) -> dict[str, Any]:
+    """The accounts the player lines name, refused with the file's fault unless every line names
+    a different existing account, within our field's size, ranked by rating."""
+    if not 2 <= len(players) <= MAX_ENTRANTS:
+        raise InvalidInput(msg("a TRF file to continue needs 2 to {max_entrants} players", max_entrants=MAX_ENTRANTS),
+                           fields={"trf": ["players"]})
+    if any(a.rating < b.rating for a, b in zip(players, players[1:])):
+        raise InvalidInput(msg("starting ranks must follow the ratings, highest first"), fields={"trf": ["ranks"]})
+    names = [p.name for p in players]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:  # one account is one entrant
+        raise InvalidInput(msg("the file names {twice} more than once", twice=", ".join(twice[:10])),
+                           fields={"trf": ["duplicate players"]})
+    accounts = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
+    missing = [name for name in names if name not in accounts]
+    if missing:
+        raise InvalidInput(msg("no account named {missing}", missing=', '.join(missing[:10])), fields={"trf": ["unknown players"]})
+    return accounts
+
+
+def _imported_byes(tournament: Tournament, number: int, asked: dict[int, trf.Game]) -> None:
+    """The byes the file already gives in the round just paired (an `H` or `F` block), after its
+    boards; a `Z` is an absence, no table."""
+    first = tournament.tables.filter(round=number).count() + 1
+    byes = [(entrant, game) for entrant, game in asked.items() if game.points > 0]
+    for index, (entrant, game) in enumerate(byes, start=first):
+        Table.objects.create(tournament=tournament, round=number, number=index, entrants=[entrant],
+                             points=[game.points], places=[1], reason=_lone_reason(game), finished=True)
 
 
 def _imported_round(tournament: Tournament, number: int, players: list[trf.Player], entrants: dict[int, Entrant]) -> None:
@@ -283,8 +313,11 @@ def _imported_round(tournament: Tournament, number: int, players: list[trf.Playe
             places = [1, 1] if game.points == 0.5 else [1, 2] if game.points == 1 else [2, 1]
             tables.append(([entrant, black], points, places, "trf"))
         else:
-            reason = {"+": tournament_pairing.FORFEIT, "H": tournament_pairing.HALF_POINT_BYE}.get(game.result, tournament_pairing.BYE)
-            tables.append(([entrant], [game.points], [1], reason))
+            tables.append(([entrant], [game.points], [1], _lone_reason(game)))
     for index, (seated, points, places, reason) in enumerate(tables, start=1):
         Table.objects.create(tournament=tournament, round=number, number=index, entrants=seated, points=points,
                              places=places, reason=reason, finished=True)
+
+
+def _lone_reason(game: trf.Game) -> str:
+    return {"+": tournament_pairing.FORFEIT, "H": tournament_pairing.HALF_POINT_BYE}.get(game.result, tournament_pairing.BYE)

@@ -188,3 +188,45 @@ def test_a_file_whose_two_lines_of_a_meeting_disagree_is_refused(blocks, message
 def test_forfeits_and_double_forfeits_read_as_meetings():
     text = "\n".join([_line(1, "a", 2000, "  0002 - +  0002 - -"), _line(2, "b", 1900, "  0001 - -  0001 - -")]) + "\n"
     assert [g.result for g in trf.loads(text).players[0].games] == ["+", "-"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_file_giving_byes_in_the_next_round_is_continued_as_bbppairings_pairs_it():
+    """The file's last blocks may be for the round still to be paired (an `H` asked for, a `Z`
+    absence): that round was imported as if played, by nobody but those players, everyone else
+    absent with 0, and a further round was paired with them all."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    organiser = User.objects.create_user("arbiter")
+    for number in range(1, 13):
+        User.objects.create_user(f"Player {number}")
+    text, expected = BBP_CASES[1]  # round 5 of 5: 5 absent (Z), 8 a half-point bye asked for (H)
+    tournament = tournament_service.tournament_import_trf(user=organiser, text=text, rules_id="toy_race",
+                                                          time_control=STEP)
+    assert (tournament.current_round, tournament.rounds) == (5, 5)
+    names = {e.pk: e.name for e in tournament.entrants.all()}
+    tables = Table.objects.filter(tournament=tournament, round=5).order_by("number")
+    boards = [tuple(int(names[e].split()[1]) for e in table.entrants) for table in tables]
+    assert boards == [*expected, (8,)]
+    assert tables.last().points == [0.5] and tables.last().finished
+    assert not Table.objects.filter(tournament=tournament, round__gt=5).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_naming_an_account_twice_or_a_lone_player_is_refused_and_changes_nothing():
+    from django.contrib.auth import get_user_model
+
+    from apikit.errors import InvalidInput
+
+    User = get_user_model()
+    organiser = User.objects.create_user("arbiter")
+    User.objects.create_user("ann")
+    User.objects.create_user("bob")
+    twice = "\n".join([_line(1, "ann", 2000), _line(2, "bob", 1900), _line(3, "ann", 1800)]) + "\n"
+    with pytest.raises(InvalidInput, match="names ann more than once"):  # was an IntegrityError
+        tournament_service.tournament_import_trf(user=organiser, text=twice, rules_id="toy_race", time_control=STEP)
+    with pytest.raises(InvalidInput, match="2 to 128 players"):  # was a tournament finished at once
+        tournament_service.tournament_import_trf(user=organiser, text=_line(1, "ann", 2000) + "\n",
+                                                 rules_id="toy_race", time_control=STEP)
+    assert not Tournament.objects.exists()
