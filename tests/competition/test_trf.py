@@ -230,3 +230,28 @@ def test_an_import_naming_an_account_twice_or_a_lone_player_is_refused_and_chang
         tournament_service.tournament_import_trf(user=organiser, text=_line(1, "ann", 2000) + "\n",
                                                  rules_id="toy_race", time_control=STEP)
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_import_command_says_what_is_wrong_with_a_file_it_cannot_use(tmp_path):
+    """A file not in UTF-8 (Swiss-Manager writes Latin-1) and unknown rules ended in a traceback."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import CommandError, call_command
+
+    User = get_user_model()
+    User.objects.create_user("arbiter")
+    for name in ("ann", "bob"):
+        User.objects.create_user(name)
+    latin = tmp_path / "latin.trf"
+    text = "012 Caf\xe9 cup\n" + _line(1, "ann", 2000) + "\n" + _line(2, "bob", 1900) + "\n"
+    latin.write_bytes(text.encode("latin-1"))
+    options = {"organiser": "arbiter", "rules": "toy_race", "time_control": '{"type": "step", "seconds": 60}'}
+    with pytest.raises(CommandError, match="not UTF-8"):
+        call_command("trf_import", str(latin), **options)
+    good = tmp_path / "good.trf"
+    good.write_text(text, encoding="utf-8")
+    with pytest.raises(CommandError, match="no game 'nope'"):
+        call_command("trf_import", str(good), **{**options, "rules": "nope"})
+    with pytest.raises(CommandError, match="cannot read"):
+        call_command("trf_import", str(tmp_path / "missing.trf"), **options)
+    assert not Tournament.objects.exists()

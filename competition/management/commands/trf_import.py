@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apikit.errors import ServiceError
 from competition import tournament_service
+from rules.errors import RulesError
 
 
 class Command(BaseCommand):
@@ -27,9 +28,14 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError(f"no account named {organiser}")
         try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:  # names must be usernames, which are UTF-8 here
+            raise CommandError(f"{file} is not UTF-8 text (byte {error.start}): save it as UTF-8") from None
+        except OSError as error:
+            raise CommandError(f"cannot read {file}: {error.strerror}") from None
+        try:
             tournament = tournament_service.tournament_import_trf(
-                user=user, text=file.read_text(encoding="utf-8"), rules_id=rules,
-                time_control=json.loads(time_control), rated=rated)
-        except (ServiceError, json.JSONDecodeError) as error:
+                user=user, text=text, rules_id=rules, time_control=json.loads(time_control), rated=rated)
+        except (ServiceError, RulesError, json.JSONDecodeError) as error:
             raise CommandError(str(error)) from None
         self.stdout.write(f"tournament {tournament.pk}: {tournament.name}, round {tournament.current_round} paired")
