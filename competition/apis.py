@@ -239,9 +239,11 @@ class TournamentJoinApi(ReadOpenWriteSignedIn):
 
 
 class TournamentStartApi(ReadOpenWriteSignedIn):
-    @operation("tournamentStart", summary="Start now rather than at the set time (the organiser only)",
+    @operation("tournamentStart", summary="Start now rather than at the set time (the organiser only; "
+                                          "invalid_input with too few entrants, nothing changed)",
                answer=TournamentDetail, auth="required",
-               codes=["not_found", "tournament_not_found", "tournament_closed", "not_the_organiser"], scope="play")
+               codes=["not_found", "tournament_not_found", "tournament_closed", "not_the_organiser", "invalid_input"],
+               scope="play")
     def post(self, request, tournament_id: int):
         tournament_service.tournament_start(user=request.user, tournament_id=tournament_id)
         return Response(selectors.tournament_detail(tournament_id=tournament_id))

@@ -107,11 +107,17 @@ def tournament_bot_add(*, user: Any, tournament_id: int, bot: str, level: int | 
 
 def tournament_start(*, user: Any, tournament_id: int) -> None:
     """The organiser starts the tournament now rather than at its time: entries close and round 1
-    is paired (or it is cancelled, too few having entered)."""
+    is paired. With too few entrants it is refused and nothing changes: started, it would be
+    cancelled for good, where waiting for its time lets people still enter (the start at the
+    set time does cancel it)."""
     with transaction.atomic():
         tournament = _registering_for_start(tournament_id)
         if tournament.created_by_id != user.pk:
             raise NotTheOrganiser(msg("only the tournament's organiser starts it early"))
+        needed, entered = max(2, tournament.players), tournament.entrants.filter(withdrawn=False).count()
+        if entered < needed:
+            raise InvalidInput(msg("{entered} entered: a tournament starts with {needed} entrants at least",
+                                   entered=entered, needed=needed), fields={"entrants": [f"at least {needed}"]})
         tournament.starts_at = timezone.now()
         tournament.save(update_fields=["starts_at"])
     tournament_advance(tournament_id=tournament_id)

@@ -217,3 +217,19 @@ def test_a_resigner_ahead_on_the_board_loses_in_the_standings(rules_id, monkeypa
     assert detail["status"] == "finished"
     assert [(row["name"], row["points"], row["wins"]) for row in detail["standings"]] == [
         (players[0].username, 1.0, 1), (players[1].username, 0.0, 0)]
+
+
+def test_starting_early_with_too_few_entrants_is_refused_and_changes_nothing():
+    """Start now with one entrant cancelled the tournament for good, where waiting for its time
+    lets others still enter."""
+    organiser, player = register(), register()
+    tournament_id = _organise(organiser, kind="swiss")
+    player.post(f"/api/tournaments/{tournament_id}/entry/")
+    answer = organiser.post(f"/api/tournaments/{tournament_id}/start/")
+    assert answer.status_code == 400 and answer.json()["code"] == "invalid_input"
+    assert "1 entered" in answer.json()["detail"]
+    assert Tournament.objects.get(pk=tournament_id).status == "registering"
+    late = register()
+    assert late.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
+    started = organiser.post(f"/api/tournaments/{tournament_id}/start/")
+    assert started.status_code == 200 and started.json()["status"] == "running"
