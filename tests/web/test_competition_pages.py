@@ -164,3 +164,45 @@ def test_the_leaderboards_page_offers_every_pool_before_anyone_is_rated(browser,
     assert "nobody rated yet" in options.first.inner_text()
     page.locator("#people li", has_text="nobody yet").wait_for()
     assert not errors
+
+
+def test_a_round_robin_forfeit_reads_as_one_and_the_standings_fit_a_phone(browser, site):
+    """A withdrawn entrant's scheduled game showed as the opponent's "bye", its point in no column
+    of the standings; the standings' ten columns made the whole page scroll sideways on a phone;
+    and a tables-of-three tournament linked a TRF file the API refuses (409)."""
+    User = get_user_model()
+    organiser = User.objects.create_user("organiser", password="pw-long-enough")
+    players = [User.objects.create_user(f"player_with_a_long_name_{n}") for n in range(4)]
+    tournament = tournament_service.tournament_create(
+        user=organiser, name="Club round robin", kind="round_robin", rules_id="toy_race", players=2, options={},
+        time_control={"type": "step", "seconds": 60}, rated=False, starts_at=timezone.now() + dt.timedelta(hours=1))
+    for player in players:
+        tournament_service.tournament_join(user=player, tournament_id=tournament.pk)
+    type(tournament).objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+    tournament_service.tournaments_tick()
+    leaver = players[3]
+    tournament_service.tournament_leave(user=leaver, tournament_id=tournament.pk)  # during round 1
+    for table in tournament.tables.filter(round=1):
+        game = Game.objects.get(pk=table.game_id)
+        services.resign(game_id=game.pk, user=game.seats.order_by("index")[1].user)
+    triples = tournament_service.tournament_create(
+        user=organiser, name="Triples", kind="swiss", rules_id="toy_race", players=3, options={},
+        time_control={"type": "step", "seconds": 60}, rated=False, starts_at=timezone.now() + dt.timedelta(hours=1))
+
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{site}/tournaments/{tournament.pk}/")
+    page.locator("#rounds h3", has_text="Round 2").wait_for()
+    second = page.locator("#rounds section").nth(1).locator("li")
+    assert second.filter(has_text="wins by forfeit").count() == 1
+    assert second.filter(has_text="bye").count() == 0
+    assert page.locator("#forfeits-h").is_visible()
+    rows = {row.split("\t")[1]: row.split("\t") for row in page.locator("#standings tbody tr").all_inner_texts()}
+    forfeited = next(name for name, row in rows.items() if row[8] == "1")
+    assert float(rows[forfeited][2]) == int(rows[forfeited][4]) + int(rows[forfeited][8])  # wins + forfeits
+    assert f"{leaver.username} (withdrawn)" in rows
+    assert page.locator("#trf").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.goto(f"{site}/tournaments/{triples.pk}/")
+    page.locator("#name", has_text="Triples").wait_for()
+    assert page.locator("#trf").is_hidden()

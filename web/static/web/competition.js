@@ -104,14 +104,34 @@ async function tournament() {
   document.getElementById('entrants').replaceChildren(...(t.entrant_list.length ? t.entrant_list.map((e) => el('li', {},
     e.username ? el('a', { href: `/players/${encodeURIComponent(e.username)}/` }, e.name) : e.name,
     ` · ${e.rating}${e.withdrawn ? ` · ${_('withdrawn')}` : ''}`)) : [el('li', {}, _('nobody yet'))]));
-  const rows = t.standings.map((s) => el('tr', {}, ...[s.rank, s.name, s.points, s.games, s.wins, s.draws, s.losses, s.byes, s.buchholz, s.sonneborn_berger]
-    .map((value) => el('td', {}, numberText(value)))));
-  document.querySelector('#standings tbody').replaceChildren(...rows);
+  // Only a tables-of-two tournament has a TRF file (the API answers 409 for tables of three or four).
+  document.getElementById('trf-line').hidden = t.players !== 2;
+  standings(t.standings);
   document.getElementById('rounds').replaceChildren(...t.round_list.map((r) => el('section', {},
     el('h3', {}, _('Round %(round)s', { round: r.round })),
-    el('ol', { class: 'boards' }, ...r.tables.map((table) => el('li', {},
-      table.bye ? _('%(name)s: bye', { name: table.seats[0] }) : table.game ? el('a', { href: `/games/${table.game}/` }, table.seats.join(' – ')) : table.seats.join(' – '),
+    el('ol', { class: 'boards' }, ...r.tables.map((table) => el('li', {}, board(table),
       table.points ? ` · ${table.points.map((points) => numberText(points)).join(' – ')}` : ''))))));
+}
+
+// A round-robin forfeit (the opponent withdrew) is a point won without a game, not a bye: its own
+// column, shown once anyone has one, so each row's results add up to its points.
+function standings(rows) {
+  const forfeits = rows.some((s) => s.forfeits);
+  document.getElementById('forfeits-h').hidden = !forfeits;
+  document.querySelector('#standings tbody').replaceChildren(...rows.map((s) => {
+    const values = [s.rank, s.name, s.points, s.games, s.wins, s.draws, s.losses, s.byes,
+      ...(forfeits ? [s.forfeits] : []), s.buchholz, s.sonneborn_berger];
+    const cells = values.map((value) => el('td', {}, numberText(value)));
+    if (s.withdrawn) cells[1].append(` (${_('withdrawn')})`);
+    return el('tr', {}, ...cells);
+  }));
+}
+
+function board(table) {
+  if (table.forfeit) return _('%(name)s: wins by forfeit', { name: table.seats[0] });
+  if (table.bye) return _('%(name)s: bye', { name: table.seats[0] });
+  const seats = table.seats.join(' – ');
+  return table.game ? el('a', { href: `/games/${table.game}/` }, seats) : seats;
 }
 
 // Organising: the form's choices become the API's tournament, then its page.
