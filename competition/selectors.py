@@ -16,7 +16,7 @@ from accounts import selectors as account_selectors
 from accounts.errors import PlayerNotFound
 from competition import dutch, rating_fold, ratings, tournament_pairing, trf
 from competition.errors import SeekNotFound, TournamentNotFound, TrfNotForTables
-from competition.models import Rating, RatingChange, Seek, SeekStatus, Tournament
+from competition.models import Rating, RatingChange, Seek, SeekStatus, Tournament, TournamentKind
 from games import selectors as games_selectors
 from rules.words import msg
 
@@ -293,6 +293,21 @@ def missed_rounds(record: tournament_pairing.Record, before: int) -> None:
         record.history.append(dutch.Round(None, None, 0.0, played=False, paired=False))
 
 
+def _forfeits_named(records: dict[int, tournament_pairing.Record], last: int) -> None:
+    """A round robin forfeit's table holds only the entrant present, which a TRF would write as
+    a pairing bye (`U`) and the withdrawn opponent as absent (`Z`). The schedule, the Berger
+    tables over everyone who started as `tournament_service` made them, names the opponent: the
+    two become `+` and `-` against each other, as an arbiter records a withdrawal's games."""
+    for number in range(1, last + 1):
+        for seated in tournament_pairing.round_robin(sorted(records), number):
+            if len(seated) != 2:
+                continue
+            for winner_id, loser_id in (seated, seated[::-1]):
+                winner, loser = records[winner_id].history[number - 1], records[loser_id].history[number - 1]
+                if not winner.played and winner.paired and winner.opponent is None and not loser.paired:
+                    winner.opponent, loser.opponent, loser.paired = loser_id, winner_id, True
+
+
 def _last_complete_round(tournament: Tournament) -> int:
     """The last round whose every table has finished (a round under way is not in a TRF)."""
     unfinished = tournament.tables.filter(finished=False).values_list("round", flat=True)
@@ -318,9 +333,12 @@ def tournament_trf(*, tournament_id: int) -> str:
     numbers = pairing_numbers(everyone)
     records = tournament_records(tournament, {pk: e for pk, e in everyone.items() if not e.withdrawn}, everyone)
     last = _last_complete_round(tournament)
+    for record in records.values():
+        missed_rounds(record, last)
+    if tournament.kind == TournamentKind.ROUND_ROBIN:
+        _forfeits_named(records, last)
     players = []
     for pk, entrant in everyone.items():
-        missed_rounds(records[pk], last)
         games = [trf.game_for(dutch.Round(numbers.get(r.opponent) if r.opponent else None, r.seat, r.points,
                                           r.played, r.paired)) for r in records[pk].history[:last]]
         players.append(trf.Player(number=numbers[pk], name=entrant.name, rating=round(entrant.seed_rating),

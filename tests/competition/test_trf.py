@@ -255,3 +255,32 @@ def test_the_import_command_says_what_is_wrong_with_a_file_it_cannot_use(tmp_pat
     with pytest.raises(CommandError, match="cannot read"):
         call_command("trf_import", str(tmp_path / "missing.trf"), **options)
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_robin_withdrawal_is_written_as_forfeits_between_the_two():
+    """A withdrawn entrant's scheduled game was written as the opponent's pairing bye (`U`) and
+    the withdrawn entrant's absence (`Z`): an arbiter's file should say `+` and `-`, each naming
+    the other."""
+    from tests.competition.test_tournaments import _organise
+
+    organiser = register()
+    players = [register() for _ in range(4)]
+    tournament_id = _organise(organiser)
+    for player in players:
+        player.post(f"/api/tournaments/{tournament_id}/entry/")
+    _start_now(tournament_id)
+    leaver = players[3]
+    leaver.client.delete(f"/api/tournaments/{tournament_id}/entry/")  # during round 1, played out
+    strength = [player.username for player in players]
+    for _ in range(2):
+        _finish_current_round(tournament_id, strength)
+    report = trf.loads(organiser.get(f"/api/tournaments/{tournament_id}/trf/").content.decode())
+    by_name = {player.name: player for player in report.players}
+    gone = by_name[leaver.username]
+    assert gone.games[0].result in trf.PLAYED and len(gone.games) == 2  # round 1 played, round 2 not
+    forfeit = gone.games[1]
+    assert (forfeit.colour, forfeit.result) == ("-", "-") and forfeit.opponent is not None
+    winner = next(player for player in report.players if player.number == forfeit.opponent)
+    assert (winner.games[1].opponent, winner.games[1].result) == (gone.number, "+")
+    assert not any(game.result in ("U", "Z") for player in report.players for game in player.games)  # four: no byes
