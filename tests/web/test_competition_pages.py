@@ -206,3 +206,36 @@ def test_a_round_robin_forfeit_reads_as_one_and_the_standings_fit_a_phone(browse
     page.goto(f"{site}/tournaments/{triples.pk}/")
     page.locator("#name", has_text="Triples").wait_for()
     assert page.locator("#trf").is_hidden()
+
+
+def test_the_leaderboard_shows_the_pool_chosen_last_and_keeps_it_in_the_address(browser, site):
+    """Choosing a pool, then another before the first answered, left the first pool's players
+    under the second pool's name when the answers came back in the other order; and the pool
+    chosen was lost on reload, so nobody could link a pool's board."""
+    from competition.models import Rating
+
+    for rules_id, name in (("toy_race", "racer"), ("terrafex", "fexer")):
+        Rating.objects.create(player=f"u-{name}", name=name, rules=rules_id, time_class="step", system="glicko2",
+                              mu=1600, sigma=60, volatility=0.06, rating=1600, deviation=60, games=30,
+                              last_played_at=timezone.now())
+    page, errors = _page(browser)
+    page.goto(f"{site}/leaderboards/")
+    page.locator("#people li a").first.wait_for()
+    held = []
+    page.route(re.compile(r"/api/leaderboards/terrafex/step/"), lambda route: held.append(route))
+    page.select_option("#pool", "terrafex/step/glicko2")
+    while not held:
+        page.wait_for_timeout(50)
+    page.select_option("#pool", "toy_race/step/glicko2")
+    page.locator("#people li a", has_text="racer").wait_for()
+    held[0].continue_()
+    page.wait_for_timeout(500)  # the late answer for terrafex has arrived
+    assert page.locator("#people li").all_inner_texts()[0].startswith("racer")
+    page.unroute(re.compile(r"/api/leaderboards/terrafex/step/"))
+    page.select_option("#pool", "terrafex/step/glicko2")
+    page.locator("#people li a", has_text="fexer").wait_for()
+    assert page.url.endswith("?pool=terrafex%2Fstep%2Fglicko2")
+    page.reload()
+    page.locator("#people li a", has_text="fexer").wait_for()
+    assert page.locator("#pool").input_value() == "terrafex/step/glicko2"
+    assert not errors

@@ -26,10 +26,17 @@ function playerLink(r) {
 
 async function leaderboards() {
   // The pools are listed by the page itself (every game, time class and system), rated ones first.
+  // The pool chosen is kept in the address (?pool=), so a club can link its own board.
   const select = document.getElementById('pool');
+  const linked = new URLSearchParams(window.location.search).get('pool');
+  if (linked && [...select.options].some((option) => option.value === linked)) select.value = linked;
+  let asked = 0;
   const fill = async () => {
     const [rules, timeClass, system] = select.value.split('/');
+    // Only the last pool chosen fills the lists: an earlier pool's answer arriving later is dropped.
+    const mine = ++asked;
     const board = await api('GET', `/leaderboards/${rules}/${timeClass}/?system=${system}`);
+    if (mine !== asked) return;
     document.getElementById('board-rule').textContent = _('Who is listed: %(rule)s.', { rule: board.rule });
     for (const side of ['people', 'bots']) {
       const rows = board[side].map((r) => el('li', {}, playerLink(r), ` ${ratingText(r)} · ${ngettext('%(count)s game', '%(count)s games', r.games)} (${r.wins}/${r.draws}/${r.losses})`));
@@ -40,7 +47,10 @@ async function leaderboards() {
     for (const side of ['people', 'bots']) document.getElementById(side).replaceChildren(el('li', {}, _('no games to rate')));
     return;
   }
-  select.addEventListener('change', () => fill().catch((error) => showProblem(problem, error)));
+  select.addEventListener('change', () => {
+    window.history.replaceState(null, '', `?pool=${encodeURIComponent(select.value)}`);
+    fill().catch((error) => showProblem(problem, error));
+  });
   await fill();
 }
 
