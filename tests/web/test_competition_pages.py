@@ -239,3 +239,15 @@ def test_the_leaderboard_shows_the_pool_chosen_last_and_keeps_it_in_the_address(
     page.locator("#people li a", has_text="fexer").wait_for()
     assert page.locator("#pool").input_value() == "terrafex/step/glicko2"
     assert not errors
+
+
+def test_the_new_tournament_form_fits_a_phone(browser, site):
+    """The kind's longest choice made its select, and so the whole form, wider than a 390 px phone."""
+    from tests.web.test_browser import _sign_up
+
+    page = _sign_up(browser.new_context(viewport={"width": 390, "height": 844}), site, "phone_organiser")
+    page.goto(f"{site}/tournaments/new/")
+    page.locator("#t-kind").wait_for()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    box = page.locator("#t-kind").bounding_box()
+    assert box["x"] + box["width"] <= 390
