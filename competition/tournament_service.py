@@ -258,6 +258,9 @@ def tournament_import_trf(*, user: Any, text: str, rules_id: str, time_control: 
     players = sorted(report.players, key=lambda p: p.number)
     accounts = _import_accounts(players)
     played = max(trf.paired_rounds(p) for p in players)
+    if report.rounds_stated and played >= report.rounds:  # one more would be a round the event does not have
+        raise InvalidInput(msg("the file's {rounds} rounds are all played (its XXR line): no round is left to pair",
+                               rounds=report.rounds), fields={"trf": ["XXR"]})
     tournament = tournament_create(user=user, name=report.name or "Imported Swiss", kind=TournamentKind.SWISS,
                                    rules_id=rules_id, players=2, options=options, time_control=time_control,
                                    rated=rated, starts_at=timezone.now(), rounds=max(report.rounds, played + 1))

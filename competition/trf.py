@@ -69,6 +69,7 @@ class Report:
     rounds: int
     players: list[Player]
     first_colour: str = "w"  # round 1's top board: the top seed's colour
+    rounds_stated: bool = field(default=True, compare=False)  # False: no XXR line, `rounds` is those played
 
 
 def dumps(report: Report) -> str:
@@ -110,7 +111,8 @@ def loads(text: str) -> Report:
             if game.opponent is not None and not 1 <= game.opponent <= len(players):
                 raise TrfError(f"player {player.number} meets {game.opponent}, who is not in the file")
     _check_meetings(players)
-    return Report(name=name, rounds=max(rounds, played), players=players, first_colour=first_colour)
+    return Report(name=name, rounds=max(rounds, played), players=players, first_colour=first_colour,
+                  rounds_stated=rounds > 0)
 
 
 def _check_meetings(players: list[Player]) -> None:

@@ -284,3 +284,24 @@ def test_a_round_robin_withdrawal_is_written_as_forfeits_between_the_two():
     winner = next(player for player in report.players if player.number == forfeit.opponent)
     assert (winner.games[1].opponent, winner.games[1].result) == (gone.number, "+")
     assert not any(game.result in ("U", "Z") for player in report.players for game in player.games)  # four: no byes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_of_a_file_whose_rounds_are_all_played_is_refused():
+    """A file of five rounds out of five (its XXR) was continued with a sixth round."""
+    from django.contrib.auth import get_user_model
+
+    from apikit.errors import InvalidInput
+
+    User = get_user_model()
+    organiser = User.objects.create_user("arbiter")
+    for name in ("ann", "bob"):
+        User.objects.create_user(name)
+    done = "XXR 1\n" + _line(1, "ann", 2000, "  0002 w 1") + "\n" + _line(2, "bob", 1900, "  0001 b 0") + "\n"
+    with pytest.raises(InvalidInput, match="1 rounds are all played"):
+        tournament_service.tournament_import_trf(user=organiser, text=done, rules_id="toy_race", time_control=STEP)
+    assert not Tournament.objects.exists()
+    going = done.replace("XXR 1", "XXR 2")
+    tournament = tournament_service.tournament_import_trf(user=organiser, text=going, rules_id="toy_race",
+                                                          time_control=STEP)
+    assert (tournament.rounds, tournament.current_round) == (2, 2)
