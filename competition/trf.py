@@ -90,7 +90,8 @@ def _ranks(players: list[Player]) -> dict[int, int]:
 
 def loads(text: str) -> Report:
     name, rounds, first_colour, players = "", 0, "w", []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Windows tools start a UTF-8 file with a byte-order mark: left on, it hid the first line's code.
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         code = line[:3]
         if code == "012":
             name = line[4:].strip()

@@ -305,3 +305,12 @@ def test_an_import_of_a_file_whose_rounds_are_all_played_is_refused():
     tournament = tournament_service.tournament_import_trf(user=organiser, text=going, rules_id="toy_race",
                                                           time_control=STEP)
     assert (tournament.rounds, tournament.current_round) == (2, 2)
+
+
+def test_a_file_starting_with_a_byte_order_mark_reads_its_first_line():
+    """Notepad and Windows tools write UTF-8 with a BOM: the first line's code was not recognised,
+    so its name (or, first in the file, a player) was silently dropped."""
+    text = ("\ufeff001    1      A" + " " * 65 + " 1.0    1  0002 w 1\n"
+            "001    2      B" + " " * 65 + " 0.0    2  0001 b 0\n")
+    assert [player.name for player in trf.loads(text).players] == ["A", "B"]
+    assert trf.loads("\ufeff012 Cup\n" + text[1:]).name == "Cup"
