@@ -145,8 +145,11 @@ def test_a_tournament_is_organised_entered_started_and_followed_from_its_pages(b
     for name in ("entrant_a", "entrant_b"):
         tournament_service.tournament_join(user=User.objects.create_user(name), tournament_id=tournament_id)
     organiser.reload()
+    asked = []
+    organiser.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     organiser.locator("#start").click()
     organiser.locator("#rounds h3", has_text="Round 1").wait_for()
+    assert asked == ["Start now? Entries close and round 1 is paired."]
     boards = organiser.locator("#rounds li")
     assert boards.count() == 2  # three entrants: one game, one bye
     assert boards.filter(has_text="bye").count() == 1
@@ -251,3 +254,31 @@ def test_the_new_tournament_form_fits_a_phone(browser, site):
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     box = page.locator("#t-kind").bounding_box()
     assert box["x"] + box["width"] <= 390
+
+
+def test_withdrawing_from_a_running_tournament_is_asked_first(browser, site):
+    """One tap on Withdraw, once the tournament ran, took the entrant out for good (no entering
+    again): it is asked first, as resigning a game is, and dismissing it changes nothing."""
+    from tests.web.test_browser import _sign_up
+
+    page = _sign_up(browser.new_context(), site, "steady_player")
+    User = get_user_model()
+    organiser = User.objects.create_user("organiser")
+    tournament = tournament_service.tournament_create(
+        user=organiser, name="Autumn Swiss", kind="swiss", rules_id="toy_race", players=2, options={},
+        time_control={"type": "step", "seconds": 60}, rated=False, starts_at=timezone.now() + dt.timedelta(hours=1))
+    for user in (User.objects.get(username="steady_player"), User.objects.create_user("rival")):
+        tournament_service.tournament_join(user=user, tournament_id=tournament.pk)
+    tournament_service.tournament_start(user=organiser, tournament_id=tournament.pk)
+    page.goto(f"{site}/tournaments/{tournament.pk}/")
+    page.locator("#leave").wait_for()
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.locator("#leave").click()
+    page.wait_for_timeout(500)
+    assert asked and "cannot enter again" in asked[0]
+    assert not tournament.entrants.filter(withdrawn=True).exists()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#leave").click()
+    page.locator("#entrants li", has_text="withdrawn").wait_for()
+    assert tournament.entrants.get(name="steady_player").withdrawn

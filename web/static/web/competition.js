@@ -102,15 +102,22 @@ async function tournament() {
     + `${_('%(rated)s, by %(organiser)s', { rated: t.rated ? _('rated') : _('casual'), organiser: t.organiser })} · ${word(t.status)}${t.status === 'running' ? `: ${round}` : ''}`
     + ` · ${_('starts %(when)s', { when: dateText(t.starts_at) })}`;
   const entered = t.entrant_list.some((e) => e.username === me && !e.withdrawn);
-  const act = (id_, shown, method, path) => {
+  // What cannot be undone is asked first, as resigning a game is: a withdrawal once it runs (no
+  // entering again) and an early start (entries close).
+  const act = (id_, shown, method, path, ask = null) => {
     const button = document.getElementById(id_);
     if (!button) return;
     button.hidden = !shown;
-    button.onclick = () => api(method, path).then(() => tournament()).catch((error) => showProblem(problem, error));
+    button.onclick = () => {
+      if (ask && !window.confirm(ask)) return;
+      api(method, path).then(() => tournament()).catch((error) => showProblem(problem, error));
+    };
   };
   act('enter', me && !entered && t.status === 'registering', 'POST', `/tournaments/${id}/entry/`);
-  act('leave', entered && ['registering', 'running'].includes(t.status), 'DELETE', `/tournaments/${id}/entry/`);
-  act('start', me === t.organiser && t.status === 'registering', 'POST', `/tournaments/${id}/start/`);
+  act('leave', entered && ['registering', 'running'].includes(t.status), 'DELETE', `/tournaments/${id}/entry/`,
+    t.status === 'running' ? _('Withdraw from this tournament? You will not be paired again, and cannot enter again.') : null);
+  act('start', me === t.organiser && t.status === 'registering', 'POST', `/tournaments/${id}/start/`,
+    _('Start now? Entries close and round 1 is paired.'));
   document.getElementById('entrants').replaceChildren(...(t.entrant_list.length ? t.entrant_list.map((e) => el('li', {},
     e.username ? el('a', { href: `/players/${encodeURIComponent(e.username)}/` }, e.name) : e.name,
     ` · ${e.rating}${e.withdrawn ? ` · ${_('withdrawn')}` : ''}`)) : [el('li', {}, _('nobody yet'))]));
