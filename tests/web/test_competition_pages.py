@@ -282,3 +282,39 @@ def test_withdrawing_from_a_running_tournament_is_asked_first(browser, site):
     page.locator("#leave").click()
     page.locator("#entrants li", has_text="withdrawn").wait_for()
     assert tournament.entrants.get(name="steady_player").withdrawn
+
+
+def test_a_tournament_page_follows_its_tournament_and_names_its_game(browser, site):
+    """Left open, the page shows round 1 once it is paired and a game's result once it is in,
+    without a reload (Playwright's clock stands in for the wait); the game is named by its title,
+    not its id."""
+    import rules
+
+    User = get_user_model()
+    organiser = User.objects.create_user("club_secretary", password="pw-long-enough")
+    players = [User.objects.create_user(f"follower{n}", password="pw-long-enough") for n in range(2)]
+    tournament = tournament_service.tournament_create(
+        user=organiser, name="Open evening", kind="round_robin", rules_id="toy_race", players=2, options={},
+        time_control={"type": "step", "seconds": 60}, rated=False, starts_at=timezone.now() + dt.timedelta(hours=1))
+    for player in players:
+        tournament_service.tournament_join(user=player, tournament_id=tournament.pk)
+    page, errors = _page(browser)
+    page.clock.install()
+    page.goto(f"{site}/tournaments/{tournament.pk}/")
+    page.locator("#entrants li", has_text="follower1").wait_for()
+    about = page.locator("#about").inner_text()
+    assert rules.get("toy_race").title in about and "toy_race" not in about
+    assert page.locator("#rounds h3").count() == 0
+
+    type(tournament).objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+    tournament_service.tournaments_tick()
+    page.clock.run_for(21_000)
+    page.locator("#rounds h3", has_text="Round 1").wait_for()
+    game_id = tournament.tables.get().game_id
+    assert page.locator(f"#rounds a[href='/games/{game_id}/']").count() == 1
+
+    services.resign(game_id=game_id, user=players[1])
+    page.clock.run_for(21_000)
+    page.locator("#rounds li", has_text="1 – 0").wait_for()
+    assert page.locator("#standings tbody tr").nth(0).inner_text().split("\t")[:3] == ["1", "follower0", "1"]
+    assert not errors

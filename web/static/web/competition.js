@@ -16,6 +16,14 @@ function svg(tag, attributes = {}, ...children) {
 const KINDS = { swiss: _('Swiss'), round_robin: _('round robin') };
 const kindWords = (kind) => KINDS[kind] ?? kind.replace('_', ' ');
 
+// Each game's title by its id, in the reader's language, from the catalogue (asked once a page):
+// the API names a game by id, a reader by its title. An unknown id reads as itself.
+let titles = null;
+function gameTitles() {
+  titles ??= api('GET', '/rules/').then((list) => Object.fromEntries(list.map((r) => [r.id, r.title ?? r.id])), () => ({}));
+  return titles;
+}
+
 function ratingText(r) {
   return `${r.rating}${r.provisional ? '?' : ''} ±${r.deviation}`;
 }
@@ -73,32 +81,52 @@ function plot(history) {
 }
 
 async function player() {
-  const profile = await api('GET', `/players/${encodeURIComponent(script.dataset.username)}/`);
+  const [profile, title] = await Promise.all([api('GET', `/players/${encodeURIComponent(script.dataset.username)}/`), gameTitles()]);
   document.getElementById('tally').textContent = `${profile.is_bot ? `${_('A bot.')} ` : ''}${ngettext('%(count)s rated game: %(wins)s won, %(draws)s drawn, %(losses)s lost.', '%(count)s rated games: %(wins)s won, %(draws)s drawn, %(losses)s lost.', profile.games, { wins: profile.wins, draws: profile.draws, losses: profile.losses })}`;
   const pools = profile.ratings.map((r) => el('section', { class: 'pool' },
-    el('h3', {}, `${r.rules} · ${r.time_class} · ${r.system === 'glicko2' ? _('two players') : _('three or four players')}`),
+    el('h3', {}, `${title[r.rules] ?? r.rules} · ${r.time_class} · ${r.system === 'glicko2' ? _('two players') : _('three or four players')}`),
     el('p', {}, `${ratingText(r)} · ${ngettext('%(count)s game', '%(count)s games', r.games)} (${r.wins}/${r.draws}/${r.losses})`),
     r.history.length ? plot(r.history) : null));
   document.getElementById('ratings').replaceChildren(...(pools.length ? pools : [el('p', {}, _('no rated games yet'))]));
-  const games = profile.current_games.map((g) => el('li', {}, el('a', { href: `/games/${g.id}/` }, `#${g.id} ${g.rules}`), ` · ${g.rated ? _('rated') : _('casual')}`));
+  const games = profile.current_games.map((g) => el('li', {}, el('a', { href: `/games/${g.id}/` }, `#${g.id} ${title[g.rules] ?? g.rules}`), ` · ${g.rated ? _('rated') : _('casual')}`));
   document.getElementById('current').replaceChildren(...(games.length ? games : [el('li', {}, _('none'))]));
 }
 
 async function tournaments() {
-  const list = await api('GET', '/tournaments/');
+  const [list, title] = await Promise.all([api('GET', '/tournaments/'), gameTitles()]);
   const items = list.map((t) => el('li', {}, el('a', { href: `/tournaments/${t.id}/` }, t.name),
-    ` · ${kindWords(t.kind)} · ${t.rules} · ${ngettext('%(count)s entrant', '%(count)s entrants', t.entrants)} · ${word(t.status)}`));
+    ` · ${kindWords(t.kind)} · ${title[t.rules] ?? t.rules} · ${ngettext('%(count)s entrant', '%(count)s entrants', t.entrants)} · ${word(t.status)}`));
   document.getElementById('tournaments').replaceChildren(...(items.length ? items : [el('li', {}, _('none yet'))]));
+}
+
+// A tournament page follows its tournament while it is open: entries, a new round's pairings, a
+// game's result and the standings appear without a reload. Asked again every FOLLOW_MS while the
+// tab is shown (an unchanged answer is the browser's 304 against its ETag), and at once when the
+// tab is shown again.
+const FOLLOW_MS = 20_000;
+let following = null;
+
+function follow(status) {
+  clearTimeout(following);
+  if (!['registering', 'running'].includes(status)) return;
+  following = setTimeout(() => {
+    if (document.hidden) {
+      document.addEventListener('visibilitychange', () => tournament().catch((error) => showProblem(problem, error)), { once: true });
+      return;
+    }
+    tournament().catch((error) => { showProblem(problem, error); follow(status); });
+  }, FOLLOW_MS);
 }
 
 async function tournament() {
   const id = script.dataset.tournament;
   const me = script.dataset.username;
-  const t = await api('GET', `/tournaments/${id}/`);
+  const [t, title] = await Promise.all([api('GET', `/tournaments/${id}/`), gameTitles()]);
+  follow(t.status);
   document.getElementById('name').textContent = t.name;
   document.title = `${t.name} · Scrapyard`;
   const round = t.rounds ? _('round %(round)s of %(rounds)s', { round: t.current_round, rounds: t.rounds }) : _('round %(round)s', { round: t.current_round });
-  document.getElementById('about').textContent = `${_('%(kind)s of %(game)s (%(players)s a table)', { kind: kindWords(t.kind), game: t.rules, players: t.players })}, `
+  document.getElementById('about').textContent = `${_('%(kind)s of %(game)s (%(players)s a table)', { kind: kindWords(t.kind), game: title[t.rules] ?? t.rules, players: t.players })}, `
     + `${_('%(rated)s, by %(organiser)s', { rated: t.rated ? _('rated') : _('casual'), organiser: t.organiser })} · ${word(t.status)}${t.status === 'running' ? `: ${round}` : ''}`
     + ` · ${_('starts %(when)s', { when: dateText(t.starts_at) })}`;
   const entered = t.entrant_list.some((e) => e.username === me && !e.withdrawn);
