@@ -318,3 +318,19 @@ def test_a_tournament_page_follows_its_tournament_and_names_its_game(browser, si
     page.locator("#rounds li", has_text="1 – 0").wait_for()
     assert page.locator("#standings tbody tr").nth(0).inner_text().split("\t")[:3] == ["1", "follower0", "1"]
     assert not errors
+
+
+def test_the_new_tournament_form_asks_only_for_the_time_control_chosen(browser, site):
+    """Both figures were asked whatever the choice (seconds a step beside days a move), and on a
+    phone the Rated box sat on a line above its word."""
+    from tests.web.test_browser import _sign_up
+
+    page = _sign_up(browser.new_context(viewport={"width": 390, "height": 844}), site, "time_organiser")
+    page.goto(f"{site}/tournaments/new/")
+    page.locator("#t-days").wait_for()
+    assert page.locator("#t-step").is_hidden()
+    page.select_option("#t-time", "step")
+    page.locator("#t-step").wait_for()
+    assert page.locator("#t-days").is_hidden()
+    rated, word = page.locator("#t-rated").bounding_box(), page.locator("label:has(#t-rated)").bounding_box()
+    assert rated["height"] > word["height"] / 2, "the box and its word share one line"

@@ -195,6 +195,14 @@ async function newTournament() {
   };
   rulesSelect.addEventListener('change', fillPlayers);
   fillPlayers();
+  // Only the time control chosen asks for its figure.
+  const timeSelect = document.getElementById('t-time');
+  const showTime = () => {
+    document.getElementById('t-step-line').hidden = timeSelect.value !== 'step';
+    document.getElementById('t-days-line').hidden = timeSelect.value !== 'correspondence';
+  };
+  timeSelect.addEventListener('change', showTime);
+  showTime();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const timeType = document.getElementById('t-time').value;
