@@ -77,11 +77,26 @@ def literal_refused(url: str, allow_loopback: bool) -> str | None:
     host = (urlsplit(url).hostname or "").rstrip(".").lower()
     if host == "localhost" or host.endswith(".localhost"):
         return None if allow_loopback else f"{host} is this machine"
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
+    address = _literal_address(host)
+    if address is None:
         return None  # a name: checked when a delivery resolves it
     return None if address_allowed(address, allow_loopback) else f"{host} is not a public address"
+
+
+def _literal_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a host names by itself, read as the resolver reads it: `getaddrinfo` takes
+    inet_aton's shorthands (`127.1`, `2130706433`, `0x7f000001`, `0177.0.0.1`) as IPv4
+    addresses, which `ipaddress` calls names, so without this they passed registration."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    if not host or not all(char in "0123456789abcdefx." for char in host):
+        return None  # a name such as `example.org` (and `inet_aton` reads trailing junk)
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
 
 
 def lookup(host: str, port: int) -> list[str]:
