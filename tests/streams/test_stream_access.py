@@ -263,3 +263,20 @@ def test_an_invitation_declined_while_the_stream_opens_still_ends_it(kind, monke
         return await _read(stream, lambda t: _ended(t, kind) is not None, limit=5)
 
     assert _ended(_run(scenario), kind) == {"type": "stream_end", "reason": "access_lost"}
+
+
+@pytest.mark.parametrize("header", ["Token", "Bearer ", "Basic dXNlcjpwYXNz", "Digest x"])
+def test_an_authorization_header_no_stream_can_read_is_a_json_401_on_each_stream(header):
+    """A bot whose token variable is empty sends `Bearer ` alone; a proxy may add Basic. Each
+    stream refuses it as the API refuses a bad token (401, JSON): it was a 500, the refusal's
+    gettext `_` having been shadowed by the header's split."""
+    game_id, _ = start_game("toy_race", 2)
+    paths = ["/api/stream/", f"/api/games/{game_id}/stream/", f"/api/games/{game_id}/chat/stream/"]
+
+    async def scenario():
+        return [await AsyncClient(raise_request_exception=False).get(path, headers={"Authorization": header})
+                for path in paths]
+
+    for answer in _run(scenario):
+        assert answer.status_code == 401 and answer["Content-Type"] == "application/json", answer
+        assert json.loads(answer.content)["code"] == "authentication_failed"
