@@ -197,7 +197,7 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float, allo
 
 def _send(pool, parts, body: bytes, headers: dict[str, str], timeout: float, outcome) -> Outcome:
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    host_header = parts.hostname if parts.port is None else f"{parts.hostname}:{parts.port}"
+    host_header = _host_header(parts)
     try:
         response = pool.urlopen(
             "POST", path, body=body, redirect=False, retries=False, preload_content=False,
@@ -215,6 +215,15 @@ def _send(pool, parts, body: bytes, headers: dict[str, str], timeout: float, out
     code = response.status
     error = "" if 200 <= code < 300 else f"http_{code}"
     return outcome(code, error, retry=code == 429 or code >= 500, response_body=text)
+
+
+def _host_header(parts) -> str:
+    """The Host header as the URL names its host: `urlsplit` strips an IPv6 literal's brackets,
+    and `Host: 2001:db8::1` (unbracketed) is malformed, answered 400 by a receiver's server."""
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    return host if parts.port is None else f"{host}:{parts.port}"
 
 
 def _pool(https: bool, address: str, port: int, hostname: str, timeout: float) -> urllib3.HTTPConnectionPool:
