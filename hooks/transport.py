@@ -77,11 +77,26 @@ def literal_refused(url: str, allow_loopback: bool) -> str | None:
     host = (urlsplit(url).hostname or "").rstrip(".").lower()
     if host == "localhost" or host.endswith(".localhost"):
         return None if allow_loopback else f"{host} is this machine"
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
+    address = _literal_address(host)
+    if address is None:
         return None  # a name: checked when a delivery resolves it
     return None if address_allowed(address, allow_loopback) else f"{host} is not a public address"
+
+
+def _literal_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a host names by itself, read as the resolver reads it: `getaddrinfo` takes
+    inet_aton's shorthands (`127.1`, `2130706433`, `0x7f000001`, `0177.0.0.1`) as IPv4
+    addresses, which `ipaddress` calls names, so without this they passed registration."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    if not host or not all(char in "0123456789abcdefx." for char in host):
+        return None  # a name such as `example.org` (and `inet_aton` reads trailing junk)
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
 
 
 def lookup(host: str, port: int) -> list[str]:
@@ -182,7 +197,7 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float, allo
 
 def _send(pool, parts, body: bytes, headers: dict[str, str], timeout: float, outcome) -> Outcome:
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    host_header = parts.hostname if parts.port is None else f"{parts.hostname}:{parts.port}"
+    host_header = _host_header(parts)
     try:
         response = pool.urlopen(
             "POST", path, body=body, redirect=False, retries=False, preload_content=False,
@@ -200,6 +215,15 @@ def _send(pool, parts, body: bytes, headers: dict[str, str], timeout: float, out
     code = response.status
     error = "" if 200 <= code < 300 else f"http_{code}"
     return outcome(code, error, retry=code == 429 or code >= 500, response_body=text)
+
+
+def _host_header(parts) -> str:
+    """The Host header as the URL names its host: `urlsplit` strips an IPv6 literal's brackets,
+    and `Host: 2001:db8::1` (unbracketed) is malformed, answered 400 by a receiver's server."""
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    return host if parts.port is None else f"{host}:{parts.port}"
 
 
 def _pool(https: bool, address: str, port: int, hostname: str, timeout: float) -> urllib3.HTTPConnectionPool:

@@ -332,7 +332,8 @@ async def _caller(request) -> Caller:
     browser's session. A scoped token needs `read`. The opening counts against the account's
     rate limit, or its address's when there is no account or the token does not work."""
     header = request.headers.get("Authorization", "")
-    keyword, _, key = header.partition(" ")
+    # Not `keyword, _, key`: `_` is gettext here, and a local `_` made every refusal below a 500.
+    keyword, _space, key = header.partition(" ")
     if keyword.lower() in ("token", "bearer") and key.strip():
         key = key.strip()
         authenticate = auth.ScopedTokenAuthentication().authenticate_credentials

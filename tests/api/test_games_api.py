@@ -182,6 +182,25 @@ def test_idempotency_key_replays_the_first_answer():
            "idempotency_key_reused")
 
 
+def test_an_idempotent_retry_after_the_game_moved_on_gives_the_same_event_and_the_game_now():
+    """docs/api.md: the retry's event is the first answer's; its `game` is the game as it is now
+    (a client that lost the first answer plays on from there), not the game the first answer held."""
+    game_id, seated = start_game("toy_race", 2)
+    game = seated[0].get(f"/api/games/{game_id}/").json()
+    mover_seat = game["to_act"][0]
+    mover, other = seated[mover_seat], seated[1 - mover_seat]
+    move = mover.get(f"/api/games/{game_id}/legal-moves/").json()["moves"][0]
+    first = mover.submit(game_id, move, game["seq"], **{"Idempotency-Key": "k-2"})
+    assert first.status_code == 201 and first.json()["game"]["to_act"] == [1 - mover_seat]
+    other.play_first_legal(game_id)
+    retry = mover.submit(game_id, move, game["seq"], **{"Idempotency-Key": "k-2"})
+    assert retry.status_code == 201 and retry.headers["Idempotent-Replayed"] == "true"
+    event = {key: value for key, value in retry.json().items() if key != "game"}
+    assert event == {key: value for key, value in first.json().items() if key != "game"}
+    now = mover.get(f"/api/games/{game_id}/").json()
+    assert retry.json()["game"]["seq"] == now["seq"] == first.json()["seq"] + 1 and now["to_act"] == [mover_seat]
+
+
 def test_events_and_state_at():
     game_id, seated = start_game("scavenge", 2)
     rnd = random.Random(3)

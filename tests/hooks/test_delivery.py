@@ -286,6 +286,14 @@ def test_loopback_is_allowed_only_when_the_setting_says_so():
         "http://[2002:a00:1::]/",
         "http://[::10.0.0.1]/",
         "http://10.0.0.1/",
+        # inet_aton's shorthands, which the resolver reads as these addresses
+        "http://127.1/",
+        "http://2130706433/",
+        "http://0x7f000001/",
+        "http://0177.0.0.1/",
+        "http://0/",
+        "http://10.1/",
+        "http://169.254.43518/",
         "ftp://example.org/",
         "https://user:pw@example.org/",
         "not a url",
@@ -319,9 +327,15 @@ def test_the_connection_goes_to_the_address_that_was_checked(receiver, monkeypat
     outcome = transport.post(f"http://hooks.example.test:{port}/x", b"{}", {}, timeout=2, allow_loopback=True)
     assert outcome.delivered and receiver.received[0]["headers"]["Host"] == f"hooks.example.test:{port}"
 
+    # An IPv6 literal keeps its brackets in the Host header (RFC 3986 host; unbracketed, a
+    # receiver's server answers 400 and the delivery fails for good).
+    monkeypatch.setattr(transport, "lookup", lambda host, port: ["127.0.0.1"])
+    literal = transport.post(f"http://[2001:db8::7]:{port}/x", b"{}", {}, timeout=2, allow_loopback=True)
+    assert literal.delivered and receiver.received[1]["headers"]["Host"] == f"[2001:db8::7]:{port}"
+
     monkeypatch.setattr(transport, "lookup", lambda host, port: ["93.184.216.34", "10.0.0.7"])
     refused = transport.post("http://rebound.example.test/x", b"{}", {}, timeout=2, allow_loopback=True)
-    assert not refused.retry and refused.error.startswith("address_not_allowed") and len(receiver.received) == 1
+    assert not refused.retry and refused.error.startswith("address_not_allowed") and len(receiver.received) == 2
 
 
 # --- what the owner may see -------------------------------------------------------------------

@@ -263,3 +263,43 @@ def test_an_invitation_declined_while_the_stream_opens_still_ends_it(kind, monke
         return await _read(stream, lambda t: _ended(t, kind) is not None, limit=5)
 
     assert _ended(_run(scenario), kind) == {"type": "stream_end", "reason": "access_lost"}
+
+
+@pytest.mark.parametrize("header", ["Token", "Bearer ", "Basic dXNlcjpwYXNz", "Digest x"])
+def test_an_authorization_header_no_stream_can_read_is_a_json_401_on_each_stream(header):
+    """A bot whose token variable is empty sends `Bearer ` alone; a proxy may add Basic. Each
+    stream refuses it as the API refuses a bad token (401, JSON): it was a 500, the refusal's
+    gettext `_` having been shadowed by the header's split."""
+    game_id, _ = start_game("toy_race", 2)
+    paths = ["/api/stream/", f"/api/games/{game_id}/stream/", f"/api/games/{game_id}/chat/stream/"]
+
+    async def scenario():
+        return [await AsyncClient(raise_request_exception=False).get(path, headers={"Authorization": header})
+                for path in paths]
+
+    for answer in _run(scenario):
+        assert answer.status_code == 401 and answer["Content-Type"] == "application/json", answer
+        assert json.loads(answer.content)["code"] == "authentication_failed"
+
+
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=0.2)
+def test_a_stream_ends_when_its_token_expires_while_it_is_open():
+    """Expiry is not a revocation (nothing is published): each stream finds it at its next
+    re-check, and ends as docs/streams.md says, with `token_revoked`."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from accounts.models import ApiToken
+
+    game_id, players = start_game("scavenge", 2)
+    made = players[0].post("/api/tokens/", {"scopes": ["read"]}).json()
+    ApiToken.objects.filter(pk=made["id"]).update(expires_at=timezone.now() + dt.timedelta(seconds=1.5))
+    paths = [f"/api/games/{game_id}/stream/", f"/api/games/{game_id}/chat/stream/", "/api/stream/"]
+
+    async def scenario():
+        streams = [await _open(path, made["token"], NDJSON) for path in paths]
+        return [await _read(stream, lambda t: _ended(t, NDJSON) is not None, limit=8) for stream in streams]
+
+    for text in _run(scenario):
+        assert _ended(text, NDJSON) == {"type": "stream_end", "reason": "token_revoked"}
