@@ -135,6 +135,8 @@ def _moment(name: str, value: str | None, *, end: bool) -> dt.datetime | None:
         raise errors.InvalidInput(msg("{name} is an ISO 8601 date or date-time, not {value!r}", name=name, value=value),
                                   fields={name: ["not a date"]})
     if moment is None:
+        if end and day == dt.date.max:  # until the calendar's last day: no end at all (its next day does not exist)
+            return None
         moment = dt.datetime.combine(day + dt.timedelta(days=1 if end else 0), dt.time(), tzinfo=dt.timezone.utc)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt.timezone.utc)

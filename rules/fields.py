@@ -50,10 +50,11 @@ def pair(move: Move, key: str, code: str, shape: str = "[x, y]") -> tuple[int, i
 
 
 def choice(move: Move, key: str, allowed: Iterable[Any], code: str) -> Any:
-    """One of the allowed values (compared by equality, a bool never standing for 0 or 1)."""
+    """One of the allowed values, of its type too: equality alone lets a bool stand for 0 or 1
+    and 90.0 for 90, which the rules would then use as what it is not (a float as a count)."""
     allowed = tuple(allowed)
     value = move.get(key)
-    if isinstance(value, bool) or value not in allowed:
+    if not any(type(value) is type(candidate) and value == candidate for candidate in allowed):
         names = ", ".join(repr(a) for a in allowed)
         raise MalformedMove(
             msg(

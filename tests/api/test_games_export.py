@@ -76,6 +76,8 @@ def test_filters_by_date_game_and_result():
     assert games(since="2026-02-01") == [lost, other_game]
     assert games(until="2026-02-10") == [won, lost]  # a bare date: its whole day
     assert games(since="2026-01-10T13:00:00Z", until="2026-03-01") == [lost]
+    assert games(until="9999-12-31") == [won, lost, other_game]  # the last day there is: its next day was an overflow (500)
+    assert games(since="0001-01-01", until="9999-12-31T23:59:59Z") == [won, lost, other_game]
     assert games(rules="scavenge") == [other_game]
     assert games(result="won") == [won, other_game]
     assert games(result="lost") == [lost]

@@ -63,3 +63,35 @@ def test_mutated_moves_are_applied_or_refused_cleanly(game: Rules):
                 except RulesError as error:
                     assert error.code and error.message
             state = game.apply(state, seat, rnd.choice(moves))
+
+
+def _one_float_each(value: Any) -> list[Any]:
+    """The move once for each whole number in it, that number written as a float of the same
+    value (90 as 90.0): equal under ==, which let a float through a check of allowed values into
+    the rules' arithmetic. One at a time, so no other field's check refuses the move first."""
+    if isinstance(value, dict):
+        return [{**value, key: changed} for key, item in value.items() for changed in _one_float_each(item)]
+    if isinstance(value, list):
+        return [[*value[:index], changed, *value[index + 1:]]
+                for index, item in enumerate(value) for changed in _one_float_each(item)]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [float(value)]
+    return []
+
+
+@pytest.mark.parametrize("game", list(rules.catalog().values()), ids=lambda g: g.id)
+def test_a_legal_move_with_a_number_as_a_float_is_applied_or_refused_cleanly(game: Rules):
+    rnd = random.Random(f"floats-{game.id}")
+    state = game.setup(game.min_players, {}, "floats")
+    for _ in range(POSITIONS_PER_GAME * 3):
+        if game.outcome(state) is not None:
+            break
+        seat = rnd.choice(game.to_act(state))
+        moves = game.legal_moves(state, seat)
+        for move in moves:
+            for variant in _one_float_each(move):
+                try:
+                    game.apply(state, seat, variant)
+                except RulesError as error:
+                    assert error.code and error.message
+        state = game.apply(state, seat, rnd.choice(moves))
