@@ -14,7 +14,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-QUOTE_INTRO = re.compile(r"^(on .+ wrote:|-----original message-----|le .+ a écrit\s?:)$", re.IGNORECASE)
+# How mail programs introduce the mail they quote, in the languages players here write (and the
+# French one, long read): "On ... wrote:", "Op ... schreef ...:", "Op ... heeft ... het volgende
+# geschreven:" (Apple Mail), "Am ... schrieb ...:", "Le ... a écrit :", Outlook's plain-text rule.
+QUOTE_INTRO = re.compile(r"^(on .+ wrote:|op .+ schreef .+:|op .+ het volgende geschreven\s?:|am .+ schrieb .+:|le .+ a écrit\s?:"
+                         r"|-{5,}\s*(original message|oorspronkelijk bericht|ursprüngliche nachricht)\s*-{5,})$", re.IGNORECASE)
+# Outlook quotes with no ">": the old mail's headers (after a rule of underscores, or alone on a
+# phone), then the old mail as it was. A "From:" line opens them only when a "Sent:" follows.
+HEADER_FROM = re.compile(r"^(from|van|von|de)\s?:\s*\S", re.IGNORECASE)
+HEADER_SENT = re.compile(r"^(sent|date|verzonden|datum|gesendet|envoy[ée])\s?:\s*\S", re.IGNORECASE)
+RULE = re.compile(r"^_{10,}$")
 SAY = re.compile(r"^say(?:\s+|:\s*|$)", re.IGNORECASE)
 CHAT_MARKER = re.compile(r"^chat\s*:?\s*$", re.IGNORECASE)
 # What phones and mail programs add under a reply without the "-- " signature line.
@@ -43,15 +52,35 @@ class Reply:
         return found
 
 
+def quote_starts(lines: list[str], index: int) -> bool:
+    """Whether the quoted mail (or a signature) starts at this line of the reply (lines stripped).
+    Everything from there on is the old mail's: read as actions, its lines were moves nobody
+    meant, and read as chat they posted the old mail, its reply address too, for all to see."""
+    line = lines[index]
+    if QUOTE_INTRO.match(line) or line == "--" or SIGNED.match(line):
+        return True
+    following = next((later for later in lines[index + 1:] if later), "")
+    if RULE.match(line):
+        return bool(HEADER_FROM.match(following))
+    if HEADER_FROM.match(line):
+        return bool(HEADER_SENT.match(following))
+    # Gmail wraps a long introduction ("On ... Scrapyard <play+...>" / "wrote:"); joined, it names
+    # the quoted mail's address, which one's own two lines seldom end with.
+    if index + 1 < len(lines):
+        joined = f"{line} {lines[index + 1]}"
+        return "@" in joined and bool(QUOTE_INTRO.match(joined))
+    return False
+
+
 def read(text: str) -> Reply:
     reply, chatting, started = Reply(), False, False
-    for raw in text.splitlines():
-        line = raw.strip()
+    lines = [raw.strip() for raw in text.splitlines()]
+    for index, line in enumerate(lines):
         if line.startswith(">"):
             if started:
                 break  # the quote of the mail answered: what follows is the old mail's
             continue
-        if QUOTE_INTRO.match(line) or line in ("--", "-- ") or SIGNED.match(line):
+        if quote_starts(lines, index):
             break
         if not line:
             continue

@@ -305,7 +305,7 @@ def _answer(inbound: Inbound, account: dict, preference: Preference, code: str, 
                    context.get("reply_to", ""), key=answer_key(inbound), held=False)
 
 
-QUOTE_INTRO = re.compile(r"^(on .+ wrote:|-----original message-----|le .+ a écrit\s?:)$", re.IGNORECASE)
+QUOTE_INTRO = reply_text.QUOTE_INTRO  # one reading of where a quote starts, for replies and commands alike
 
 
 def body_text(message: Any) -> str:
@@ -324,11 +324,11 @@ def body_text(message: Any) -> str:
 
 def first_command(text: str) -> str:
     """The first line that is not empty, not a quote and not a quote's introduction."""
-    for line in text.splitlines():
-        stripped = line.strip()
+    lines = [line.strip() for line in text.splitlines()]
+    for index, stripped in enumerate(lines):
         if not stripped or stripped.startswith(">"):
             continue
-        if QUOTE_INTRO.match(stripped) or stripped == "--":
+        if reply_text.quote_starts(lines, index):
             return ""
         return stripped
     return ""

@@ -84,3 +84,20 @@ def test_chat_by_mail_reaches_the_game_and_the_next_mail_of_the_other_player(sin
     assert "Good luck, have fun!" not in to_other
     answered = next(mail for mail in sink.to(f"{mover}@players.example") if headline(mail).startswith("Played in game"))
     assert f"  {other}: Good luck, have fun!" in text_of(answered)
+
+
+def test_an_outlook_reply_posts_its_chat_and_not_the_mail_it_answers(sink, gateway, eager_tasks):
+    """Outlook quotes without ">": under the old mail's headers, the old mail as it was, its
+    reply address and unsubscribe link too. Below `chat:` none of it may reach the chat."""
+    gus, hal = mail_players("gus", "hal")
+    game_id = mail_game(gus, hal, "toy_race")
+    mover = _mover(game_id, (gus, hal))
+    asking = _newest_asking(sink, mover)
+    old = "\n".join(text_of(asking).splitlines())
+    body = (f"1\n\nchat:\nYour move.\n\n________________________________\nFrom: Scrapyard <{asking['Reply-To']}>\n"
+            f"Sent: Monday, November 23, 2026 10:00 AM\nTo: {mover}@players.example\nSubject: {asking['Subject']}\n\n{old}\n")
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], body, headers={"In-Reply-To": asking["Message-ID"]})
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["Your move."]
+    assert Inbound.objects.get().code == "played"
+    other = "hal" if mover == "gus" else "gus"
+    assert str(asking["Reply-To"]) not in text_of(sink.to(f"{other}@players.example")[-1])
