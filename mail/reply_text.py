@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 
 # How mail programs introduce the mail they quote, in the languages players here write (and the
 # French one, long read): "On ... wrote:", "Op ... schreef ...:", "Op ... heeft ... het volgende
@@ -96,3 +97,70 @@ def read(text: str) -> Reply:
         else:
             reply.lines.append(line)
     return reply
+
+
+# Tags that end a line as a mail program shows the mail, and tags whose text nobody sees.
+BLOCK_TAGS = frozenset({"address", "blockquote", "br", "div", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
+                        "li", "ol", "p", "pre", "table", "tr", "ul"})
+UNSEEN_TAGS = frozenset({"head", "script", "style", "template", "title"})
+
+
+class _Seen(HTMLParser):
+    """An HTML mail's text as its reader sees it: a line per block, the old mail of a
+    <blockquote> quoted with ">" as a plain-text reply quotes it, entities read, and nothing of
+    the head (an Outlook reply's styles came first and were read as its first move)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.line: list[str] = []
+        self.quoted = self.unseen = self.pre = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self._tag(tag, 1)
+
+    def handle_endtag(self, tag: str) -> None:
+        self._tag(tag, -1)
+
+    def handle_startendtag(self, tag: str, attrs: list) -> None:
+        if tag in BLOCK_TAGS:
+            self._flush()
+
+    def _tag(self, tag: str, step: int) -> None:
+        if tag in UNSEEN_TAGS:
+            self.unseen = max(0, self.unseen + step)
+        elif tag in BLOCK_TAGS:
+            self._flush()  # before the depth changes: the line belongs where it was written
+            if tag == "blockquote":
+                self.quoted = max(0, self.quoted + step)
+            elif tag == "pre":
+                self.pre = max(0, self.pre + step)
+
+    def handle_data(self, data: str) -> None:
+        if self.unseen:
+            return
+        if not self.pre:
+            self.line.append(re.sub(r"\s+", " ", data))
+            return
+        first, *rest = data.split("\n")
+        self.line.append(first)
+        for part in rest:
+            self._flush()
+            self.line.append(part)
+
+    def _flush(self) -> None:
+        text = "".join(self.line).replace("\xa0", " ").strip()
+        self.line = []
+        if text:
+            self.lines.append("> " * self.quoted + text)
+        elif self.lines and self.lines[-1]:
+            self.lines.append("")
+
+
+def html_text(html: str) -> str:
+    """The text of an HTML-only reply, to be read as a plain-text one is."""
+    seen = _Seen()
+    seen.feed(html)
+    seen.close()
+    seen._flush()
+    return "\n".join(seen.lines)

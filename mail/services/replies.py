@@ -317,8 +317,7 @@ def body_text(message: Any) -> str:
     except (LookupError, UnicodeDecodeError):
         return ""
     if part.get_content_type() == "text/html":
-        content = re.sub(r"<(br|/p|/div)[^>]*>", "\n", content, flags=re.IGNORECASE)
-        content = re.sub(r"<[^>]+>", "", content)
+        content = reply_text.html_text(content)
     return content
 
 

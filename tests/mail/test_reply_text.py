@@ -3,9 +3,14 @@ conditional line keeps its own `;`, chat by `say` or below `chat:`, signatures l
 
 from __future__ import annotations
 
+import email
+import email.message
+import email.policy
+
 import pytest
 
 from mail import reply_text
+from mail.services import replies
 
 
 def test_a_turn_of_several_actions_by_semicolons_and_lines():
@@ -54,3 +59,33 @@ def test_the_quote_a_mail_program_adds_is_not_read_as_actions_or_chat(program):
 def test_lines_of_ones_own_that_look_like_headers_are_kept():
     read = reply_text.read("chat:\nFrom: the start I liked your fire.\nOn Mondays I play slowly, wrote: nobody\n")
     assert read.chat == ["From: the start I liked your fire.", "On Mondays I play slowly, wrote: nobody"]
+
+
+def _html_only(html: str):
+    message = email.message.EmailMessage()
+    message["From"] = "olga@players.example"
+    message.set_content(html, subtype="html")
+    return email.message_from_bytes(message.as_bytes(), policy=email.policy.default)
+
+
+# HTML-only replies as mail programs write them: a head with styles, &nbsp; between words,
+# entities, the old mail in a blockquote (with or without an introduction).
+HTML_REPLIES = {
+    "Outlook": ('<html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8">'
+                '<style type="text/css" style="display:none;"> P {margin-top:0;margin-bottom:0;} </style></head>'
+                '<body dir="ltr"><div style="font-family: Calibri">3&nbsp;#17</div><div>say caf&eacute; &amp; cake</div>'
+                '<hr style="display:inline-block;width:98%"><div id="divRplyFwdMsg"><b>From:</b> Scrapyard &lt;play+abc@mail.example&gt;'
+                '<br><b>Sent:</b> Monday, November 23, 2026 10:00 AM<br></div><div>  1. forest grow 2,5</div></body></html>'),
+    "Gmail": ('<div dir="ltr">3 #17<div>say caf&eacute; &amp; cake</div></div><br><div class="gmail_quote">'
+              '<div dir="ltr" class="gmail_attr">On Mon, Nov 23, 2026 at 10:00 AM Scrapyard &lt;play+abc@mail.example&gt; wrote:<br>'
+              '</div><blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex">  1. forest grow 2,5<br></blockquote></div>'),
+    "a blockquote alone": ('<html><head><title>Re: Scrapyard game 4</title></head><body><p>3 #17</p><p>say caf&eacute; &amp; cake'
+                           '</p><blockquote type="cite"><pre>  1. forest grow 2,5\nReply to: play+abc@mail.example</pre>'
+                           '</blockquote></body></html>'),
+}
+
+
+@pytest.mark.parametrize("program", HTML_REPLIES)
+def test_an_html_only_reply_is_read_as_its_writer_sees_it(program):
+    read = reply_text.read(replies.body_text(_html_only(HTML_REPLIES[program])))
+    assert read.actions() == ["3 #17"] and read.chat == ["café & cake"]
