@@ -164,3 +164,26 @@ def html_text(html: str) -> str:
     seen.close()
     seen._flush()
     return "\n".join(seen.lines)
+
+
+def unflowed(text: str, delsp: bool = False) -> str:
+    """Text sent as format=flowed (RFC 3676; Thunderbird, Apple Mail) as its writer typed it: a
+    line ending in a space goes on in the next line of the same quote depth (a conditional line
+    the writer kept on one line came cut at 72 columns), the space a program put before a line
+    starting with a space, ">" or "From " is taken off, and with DelSp=yes the joining space too."""
+    lines: list[str] = []
+    joining, lines_depth = False, 0
+    for line in text.split("\n"):
+        line = line.rstrip("\r")
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        content = content.removeprefix(" ")  # space-stuffed (or the space after a quote's ">")
+        if joining and depth == lines_depth:
+            lines[-1] += content
+        else:
+            lines.append(">" * depth + (" " if depth else "") + content)
+        lines_depth = depth
+        joining = content.endswith(" ") and content != "-- "
+        if joining and delsp:
+            lines[-1] = lines[-1][:-1]
+    return "\n".join(lines)

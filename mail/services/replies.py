@@ -318,6 +318,8 @@ def body_text(message: Any) -> str:
         return ""
     if part.get_content_type() == "text/html":
         content = reply_text.html_text(content)
+    elif str(part.get_param("format", "")).lower() == "flowed":
+        content = reply_text.unflowed(content, delsp=str(part.get_param("delsp", "")).lower() == "yes")
     return content
 
 

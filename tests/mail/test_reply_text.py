@@ -89,3 +89,28 @@ HTML_REPLIES = {
 def test_an_html_only_reply_is_read_as_its_writer_sees_it(program):
     read = reply_text.read(replies.body_text(_html_only(HTML_REPLIES[program])))
     assert read.actions() == ["3 #17"] and read.chat == ["café & cake"]
+
+
+def test_a_format_flowed_reply_is_read_with_its_lines_joined_again():
+    """Thunderbird and Apple Mail send plain text as format=flowed (RFC 3676): a line the writer
+    typed whole goes out cut at 72 columns, each piece but the last ending in a space."""
+    conditional = "if forest grow 2,5 then mountain start 0,1 then fire small then place fire 3,3"
+    raw = ("From: olga@players.example\r\nSubject: Re: Scrapyard game 4\r\nMIME-Version: 1.0\r\n"
+           "Content-Type: text/plain; charset=UTF-8; format=flowed\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+           "if forest grow 2,5 then mountain start 0,1 then fire small then place \r\nfire 3,3\r\n\r\n"
+           "chat:\r\nA long remark that my mail program cut at seventy-two columns, as \r\nThunderbird does.\r\n"
+           " From the start I liked it.\r\n\r\n"
+           "On 23/11/2026 10:00, Scrapyard wrote:\r\n> Olga, it is your turn in Scrapyard game 4, at \r\n> move 17.\r\n")
+    message = email.message_from_bytes(raw.encode(), policy=email.policy.default)
+    read = reply_text.read(replies.body_text(message))
+    assert read.actions() == [conditional]
+    assert read.chat == ["A long remark that my mail program cut at seventy-two columns, as Thunderbird does.",
+                         "From the start I liked it."]  # space-stuffed: its first space is the program's
+
+
+def test_delsp_flowed_text_joins_without_the_added_space():
+    raw = ("From: olga@players.example\r\nMIME-Version: 1.0\r\n"
+           "Content-Type: text/plain; charset=UTF-8; format=flowed; delsp=yes\r\n\r\n"
+           "say a word cut in two: Scrap \r\nyard\r\n")
+    message = email.message_from_bytes(raw.encode(), policy=email.policy.default)
+    assert reply_text.read(replies.body_text(message)).chat == ["a word cut in two: Scrapyard"]
