@@ -58,30 +58,50 @@ def quote_starts(lines: list[str], index: int) -> bool:
     Everything from there on is the old mail's: read as actions, its lines were moves nobody
     meant, and read as chat they posted the old mail, its reply address too, for all to see."""
     line = lines[index]
-    if QUOTE_INTRO.match(line) or line == "--" or SIGNED.match(line):
+    if introduction_length(lines, index) or line == "--" or SIGNED.match(line):
         return True
     following = next((later for later in lines[index + 1:] if later), "")
     if RULE.match(line):
         return bool(HEADER_FROM.match(following))
-    if HEADER_FROM.match(line):
-        return bool(HEADER_SENT.match(following))
-    # Gmail wraps a long introduction ("On ... Scrapyard <play+...>" / "wrote:"); joined, it names
-    # the quoted mail's address, which one's own two lines seldom end with.
+    return bool(HEADER_FROM.match(line)) and bool(HEADER_SENT.match(following))
+
+
+def introduction_length(lines: list[str], index: int) -> int:
+    """How many lines the introduction of a quote at this line takes ("On ... wrote:"): 0 for
+    none, 2 for one Gmail wrapped ("On ... Scrapyard <play+...>" / "wrote:"), whose two lines
+    joined name the quoted mail's address, which one's own two lines seldom end with."""
+    if QUOTE_INTRO.match(lines[index]):
+        return 1
     if index + 1 < len(lines):
-        joined = f"{line} {lines[index + 1]}"
-        return "@" in joined and bool(QUOTE_INTRO.match(joined))
-    return False
+        joined = f"{lines[index]} {lines[index + 1]}"
+        return 2 if "@" in joined and QUOTE_INTRO.match(joined) else 0
+    return 0
+
+
+def _quote_below(lines: list[str], index: int) -> int:
+    """Lines to skip when the quote comes first and the reply is written below it (Thunderbird's
+    way, and netiquette's): an introduction with ">" lines under it, before anything was written.
+    0 when the quote does not come first so: what follows is the old mail's."""
+    length = introduction_length(lines, index)
+    following = next((later for later in lines[index + length:] if later), "")
+    return length if length and following.startswith(">") else 0
 
 
 def read(text: str) -> Reply:
     reply, chatting, started = Reply(), False, False
     lines = [raw.strip() for raw in text.splitlines()]
-    for index, line in enumerate(lines):
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        below = 0 if started else _quote_below(lines, index)
+        index += below or 1
+        if below:
+            continue  # the quote's introduction, above the quote the reply is written under
         if line.startswith(">"):
             if started:
                 break  # the quote of the mail answered: what follows is the old mail's
             continue
-        if quote_starts(lines, index):
+        if quote_starts(lines, index - 1):
             break
         if not line:
             continue

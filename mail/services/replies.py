@@ -324,15 +324,9 @@ def body_text(message: Any) -> str:
 
 
 def first_command(text: str) -> str:
-    """The first line that is not empty, not a quote and not a quote's introduction."""
-    lines = [line.strip() for line in text.splitlines()]
-    for index, stripped in enumerate(lines):
-        if not stripped or stripped.startswith(">"):
-            continue
-        if reply_text.quote_starts(lines, index):
-            return ""
-        return stripped
-    return ""
+    """The first line that is not empty, not a quote, not a quote's introduction and not a
+    signature, read as a reply's actions are (a command written below the quote is found)."""
+    return reply_text.read(text).first
 
 
 def _sentence(text: str) -> str:

@@ -114,3 +114,24 @@ def test_delsp_flowed_text_joins_without_the_added_space():
            "say a word cut in two: Scrap \r\nyard\r\n")
     message = email.message_from_bytes(raw.encode(), policy=email.policy.default)
     assert reply_text.read(replies.body_text(message)).chat == ["a word cut in two: Scrapyard"]
+
+
+# Replies written below the quote, as Thunderbird writes them by default and as netiquette asks.
+BOTTOM_POSTED = {
+    "Thunderbird": "On 23/11/2026 10:00, Scrapyard wrote:\n> Olga, it is your turn.\n>    1. fire small\n\n",
+    "Gmail, wrapped": "On Mon, Nov 23, 2026 at 10:00 AM Scrapyard <play+abc@mail.example>\nwrote:\n\n> Olga, it is your turn.\n\n",
+    "Dutch": "Op 23-11-2026 om 10:00 schreef Scrapyard:\n> Olga, je bent aan de beurt.\n\n",
+}
+
+
+@pytest.mark.parametrize("program", BOTTOM_POSTED)
+def test_a_reply_written_below_the_quote_is_read(program):
+    read = reply_text.read(f"{BOTTOM_POSTED[program]}3 #17\nsay Your turn.\n\n-- \nOlga\n")
+    assert read.actions() == ["3 #17"] and read.chat == ["Your turn."]
+    assert replies.first_command(f"{BOTTOM_POSTED[program]}games\n") == "games"
+
+
+def test_an_introduction_with_no_quote_under_it_still_ends_the_reply():
+    # Outlook's "-----Original Message-----" is followed by the old mail unquoted: nothing below is the writer's.
+    read = reply_text.read("-----Original Message-----\nFrom: Scrapyard\n\n  1. fire small\n")
+    assert read.actions() == [] and read.chat == []
