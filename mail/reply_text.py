@@ -52,6 +52,18 @@ class Reply:
                 found.extend(part.strip() for part in line.split(";") if part.strip())
         return found
 
+    def conditional(self) -> str:
+        """The reply's conditional lines as one, `;` between them (as `;` separates every
+        action, a new line separates them too): a line starting with `if` starts one, any other
+        goes on the one before (a mail program cut a long line at 78 columns)."""
+        found: list[str] = []
+        for line in self.lines:
+            if CONDITIONAL.match(line) or not found:
+                found.append(line)
+            else:
+                found[-1] += " " + line
+        return "; ".join(found)
+
 
 def quote_starts(lines: list[str], index: int) -> bool:
     """Whether the quoted mail (or a signature) starts at this line of the reply (lines stripped).

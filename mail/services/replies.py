@@ -52,7 +52,8 @@ def _reply_read(inbound: Inbound, message: Any, address: SeatAddress, account: d
         _answer(inbound, account, preference, "forged_from", said, None)
         return "forged_from", f"the From, {inbound.sender!r}, is not the account's address"
     reply = reply_text.read(body_text(message))
-    command = reply.first
+    # Conditional lines are queued all or none, the reply's every line with the first.
+    command = reply.conditional() if conditionals.is_conditional(reply.first) else reply.first
     inbound.command = (command or " ".join(f"say {line}" for line in reply.chat))[:300]
     game = selectors.game_get(game_id=address.game_id)
     if selectors.seat_of(game=game, user=user) != address.seat:
