@@ -313,14 +313,23 @@ def body_text(message: Any) -> str:
     part = message.get_body(preferencelist=("plain", "html"))
     if part is None:
         return ""
-    try:
-        content = part.get_content()
-    except (LookupError, UnicodeDecodeError):
-        return ""
+    content = _decoded(part)
     if part.get_content_type() == "text/html":
         content = reply_text.html_text(content)
     elif str(part.get_param("format", "")).lower() == "flowed":
         content = reply_text.unflowed(content, delsp=str(part.get_param("delsp", "")).lower() == "yes")
+    return content
+
+
+def _decoded(part: Any) -> str:
+    """A part's text in its charset; in UTF-8 (what most mail is) when the charset is one
+    Python does not know ("unknown-8bit") or, on 8-bit text, none at all (read as ASCII then)."""
+    try:
+        content = part.get_content()
+    except (LookupError, UnicodeDecodeError):
+        content = None
+    if content is None or ("\ufffd" in content and part.get_param("charset") is None):
+        content = (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
     return content
 
 

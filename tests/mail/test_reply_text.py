@@ -135,3 +135,15 @@ def test_an_introduction_with_no_quote_under_it_still_ends_the_reply():
     # Outlook's "-----Original Message-----" is followed by the old mail unquoted: nothing below is the writer's.
     read = reply_text.read("-----Original Message-----\nFrom: Scrapyard\n\n  1. fire small\n")
     assert read.actions() == [] and read.chat == []
+
+
+def test_a_reply_in_a_charset_python_does_not_know_or_none_is_read_as_utf8():
+    """"unknown-8bit" is what some servers label 8-bit text they could not name; scripts and old
+    programs send UTF-8 with no charset at all. Read as nothing, the reply got the help and its
+    move was not played; read as ASCII, its accents became question marks."""
+    unknown = ("From: olga@players.example\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=unknown-8bit\r\n"
+               "Content-Transfer-Encoding: 8bit\r\n\r\n3 #17\r\nsay Bien joué\r\n")
+    unnamed = "From: olga@players.example\r\nMIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\n3 #17\r\nsay Bien joué\r\n"
+    for raw in (unknown, unnamed):
+        read = reply_text.read(replies.body_text(email.message_from_bytes(raw.encode(), policy=email.policy.default)))
+        assert read.actions() == ["3 #17"] and read.chat == ["Bien joué"]
