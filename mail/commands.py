@@ -127,8 +127,12 @@ def _help_lines() -> list[str]:
 
 
 def _subject_command(subject: str) -> str:
-    """Some people write the command as the subject, with an empty body."""
-    return re.sub(r"^(re|fwd?|aw)\s*:\s*", "", subject or "", flags=re.IGNORECASE).strip()
+    """Some people write the command as the subject, with an empty body; a reply's subject
+    carries its program's prefixes, one or more (Re: RE:, the Dutch Antw:, AW:, SV:)."""
+    return REPLY_PREFIXES.sub("", subject or "").strip()
+
+
+REPLY_PREFIXES = re.compile(r"^((re|fwd?|fw|aw|antw|wg|sv|vs|tr)\s*:\s*)+", re.IGNORECASE)
 
 
 def _say(inbound: Inbound, account: dict, lines: list[str], game_id: int | None = None) -> None:

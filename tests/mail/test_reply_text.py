@@ -147,3 +147,10 @@ def test_a_reply_in_a_charset_python_does_not_know_or_none_is_read_as_utf8():
     for raw in (unknown, unnamed):
         read = reply_text.read(replies.body_text(email.message_from_bytes(raw.encode(), policy=email.policy.default)))
         assert read.actions() == ["3 #17"] and read.chat == ["Bien joué"]
+
+
+@pytest.mark.parametrize("subject", ["Re: games", "RE: Re: games", "Antw: games", "AW: games", "Fwd: Re: games", "SV: games"])
+def test_a_command_in_the_subject_is_read_under_every_reply_prefix(subject):
+    from mail import commands
+
+    assert commands._subject_command(subject) == "games"
