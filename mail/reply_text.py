@@ -27,8 +27,10 @@ HEADER_SENT = re.compile(r"^(sent|date|verzonden|datum|gesendet|envoy[ée])\s?:\
 RULE = re.compile(r"^_{10,}$")
 SAY = re.compile(r"^say(?:\s+|:\s*|$)", re.IGNORECASE)
 CHAT_MARKER = re.compile(r"^chat\s*:?\s*$", re.IGNORECASE)
-# What phones and mail programs add under a reply without the "-- " signature line.
-SIGNED = re.compile(r"^(sent from my |get outlook for |envoy[ée] de mon |sent with )", re.IGNORECASE)
+# What phones and mail programs add under a reply without the "-- " signature line, in English,
+# Dutch (the players' other language), French and German.
+SIGNED = re.compile(r"^(sent from my |get outlook for |sent with |envoy[ée] de mon |verstuurd (vanaf|met) |verzonden (vanaf|met) "
+                    r"|download outlook voor |von meinem .* gesendet|gesendet (von|mit) )", re.IGNORECASE)
 CONDITIONAL = re.compile(r"^\s*if\s", re.IGNORECASE)
 
 

@@ -154,3 +154,10 @@ def test_a_command_in_the_subject_is_read_under_every_reply_prefix(subject):
     from mail import commands
 
     assert commands._subject_command(subject) == "games"
+
+
+@pytest.mark.parametrize("signed", ["Verstuurd vanaf mijn iPhone", "Verzonden vanaf mijn Galaxy", "Verzonden met de Mail-app voor Windows",
+                                    "Download Outlook voor iOS", "Von meinem iPhone gesendet", "Gesendet von Outlook für Android"])
+def test_what_phones_add_under_a_reply_in_dutch_and_german_is_not_read(signed):
+    read = reply_text.read(f"3 #17\nchat:\nGood game.\n\n{signed}\n")
+    assert read.actions() == ["3 #17"] and read.chat == ["Good game."]
