@@ -158,3 +158,18 @@ def test_help_to_the_servers_address_keeps_its_layout(sink, gateway, eager_tasks
     assert _holds_block(shown, "\n".join(compose.full_help_lines(selectors.rules_catalogue())))
     assert any(line.startswith(" " * 24) and line.strip() for line in _lines(shown))  # a wrapped command's second line
     assert max(map(len, _lines(shown))) <= 78
+
+
+def test_a_name_chosen_below_the_quote_of_the_invitation_is_the_accounts(sink, gateway, eager_tasks, confirming):
+    """Thunderbird writes a reply under the quote, its "On ... wrote:" line first: the name the
+    reply chooses is read there too (the invited name was kept, and a taken one asked again)."""
+    mail_players("wren")
+    _to_server(gateway, "wren@elsewhere.example", "register wren")
+    invitation = sink.to("wren@elsewhere.example")[-1]
+    assert "The name wren is taken" in " ".join(text_of(invitation).split())
+    quoted = "\n".join(f"> {line}" for line in text_of(invitation).splitlines())
+    send_reply(gateway, "wren@elsewhere.example", invitation["Reply-To"],
+               f"On Mon, 23 Nov 2026 at 10:00, Scrapyard wrote:\n{quoted}\n\nregister wren2\n",
+               headers={"In-Reply-To": invitation["Message-ID"]})
+    assert Inbound.objects.order_by("pk").last().code == "registered"
+    assert get_user_model().objects.get(username="wren2").email == "wren@elsewhere.example"
