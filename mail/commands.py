@@ -271,7 +271,7 @@ def _settings_of(words: list[str]) -> tuple[str, int, dict, dict | None]:
     for word in rest:
         if word in ("players", "days", "step"):
             number = next(rest, "")
-            if not number.rstrip("s").isdigit():
+            if not number.rstrip("s").isdecimal():  # isdigit takes "²", which int() refuses
                 raise errors.InvalidInput(_("%(word)s takes a number, like: %(word)s 3") % {"word": word})
             value = int(number.rstrip("s"))
             if word == "players":
@@ -282,7 +282,7 @@ def _settings_of(words: list[str]) -> tuple[str, int, dict, dict | None]:
                 clock = {"type": "step", "seconds": value}
         elif "=" in word:
             key, _equals, value = word.partition("=")
-            options[key] = int(value) if value.isdigit() else {"true": True, "false": False}.get(value, value)
+            options[key] = int(value) if value.isdecimal() else {"true": True, "false": False}.get(value, value)
         else:
             raise errors.InvalidInput(_("%(word)r is not a setting of new: see help") % {"word": word})
     return rules_id, players, options, clock
@@ -386,7 +386,7 @@ def _nieuw(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]
 
 
 def _game_id(words: list[str]) -> int | None:
-    return int(words[0].lstrip("#")) if words and words[0].lstrip("#").isdigit() else None
+    return int(words[0].lstrip("#")) if words and words[0].lstrip("#").isdecimal() else None  # not isdigit: "²"
 
 
 COMMANDS = {

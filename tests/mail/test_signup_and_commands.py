@@ -173,3 +173,14 @@ def test_a_name_chosen_below_the_quote_of_the_invitation_is_the_accounts(sink, g
                headers={"In-Reply-To": invitation["Message-ID"]})
     assert Inbound.objects.order_by("pk").last().code == "registered"
     assert get_user_model().objects.get(username="wren2").email == "wren@elsewhere.example"
+
+
+@pytest.mark.parametrize("line", ["join ²", "board ²", "new scavenge players ²", "new scavenge days ³", "new scavenge seats=²"])
+def test_a_digit_int_cannot_read_is_answered_not_a_crash(sink, gateway, eager_tasks, line):
+    """"²" is a digit to str.isdigit, not to int(): the command raised, was never answered, and
+    every sweep read it again."""
+    mail_players("max")
+    _to_server(gateway, "max@players.example", line)
+    handled = Inbound.objects.get(sender="max@players.example")
+    assert handled.outcome == "refused", (handled.code, handled.detail)
+    assert sink.to("max@players.example")
