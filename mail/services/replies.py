@@ -232,9 +232,10 @@ def _played_words(game_id: int, played: list[str]) -> str:
 
 
 def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
-    if spec.isdigit():
+    numeral = LISTED_NUMBER.fullmatch(spec)  # "2", or "2." as the list writes it (or "2)")
+    if numeral:
         listed = selectors.legal_moves_for(game=game, user=user)
-        number = int(spec)
+        number = int(numeral[1])
         if not listed["moves"]:
             raise NotYourTurn(msg("it is not your turn: you have no moves now"))
         if not 1 <= number <= len(listed["moves"]):
@@ -249,6 +250,7 @@ def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
         return selectors.move_read(game=game, user=user, text=copied)
 
 
+LISTED_NUMBER = re.compile(r"(\d{1,6})[.)]?")
 # A whole line copied from a mail's list of moves: its number, the notation, and the move in the
 # reader's words in brackets ("3. fire small  (vuur klein)"). The notation is what names the move.
 LIST_NUMBER = re.compile(r"\d{1,4}\.\s")

@@ -101,3 +101,40 @@ def test_an_outlook_reply_posts_its_chat_and_not_the_mail_it_answers(sink, gatew
     assert Inbound.objects.get().code == "played"
     other = "hal" if mover == "gus" else "gus"
     assert str(asking["Reply-To"]) not in text_of(sink.to(f"{other}@players.example")[-1])
+
+
+@pytest.mark.parametrize("written", ["2.", "2)", "2. #{seq}"])
+def test_a_number_written_as_the_list_writes_it_plays_that_move(sink, gateway, eager_tasks, written):
+    """The list numbers its moves "  2. forest grow ..."; a reply of "2." means move 2 too."""
+    ivo, jet = mail_players("ivo", "jet")
+    game_id = mail_game(ivo, jet, "terrafex")
+    mover = _mover(game_id, (ivo, jet))
+    asking = _newest_asking(sink, mover)
+    before = selectors.game_get(game_id=game_id).seq
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], written.format(seq=before), answering=asking)
+    assert Inbound.objects.get().code == "played"
+    event = Event.objects.get(game_id=game_id, seq=before + 1)
+    assert event.kind == "move" and f"Played in game {game_id}: {listed_moves(asking)[1].strip()} " in headline(
+        sink.to(f"{mover}@players.example")[-1])
+
+
+def test_a_digit_python_cannot_count_with_is_answered_as_no_move(sink, gateway, eager_tasks):
+    """"²" is a digit to str.isdigit but not to int(): read as a number, the reply raised, was
+    never answered, and was read again by every sweep."""
+    kai, lex = mail_players("kai", "lex")
+    game_id = mail_game(kai, lex, "terrafex")
+    mover = _mover(game_id, (kai, lex))
+    asking = _newest_asking(sink, mover)
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], "²", answering=asking)
+    assert Inbound.objects.get().outcome == "refused"
+    assert "was not played" in text_of(sink.to(f"{mover}@players.example")[-1])
+
+
+def test_a_conditional_line_with_a_digit_python_cannot_count_with_is_answered(sink, gateway, eager_tasks):
+    mia, ned = mail_players("mia", "ned")
+    game_id = mail_game(mia, ned, "terrafex")
+    waiting = ("mia", "ned")[1 - selectors.game_get(game_id=game_id).to_act[0]]
+    started = sink.to(f"{waiting}@players.example")[-1]
+    send_reply(gateway, f"{waiting}@players.example", started["Reply-To"], "if ² then 1", answering=started)
+    assert Inbound.objects.get().outcome == "refused"
+    assert "not queued" in text_of(sink.to(f"{waiting}@players.example")[-1])
