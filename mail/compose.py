@@ -53,7 +53,11 @@ def number(value: Any) -> str:
 
 
 def wrap(line: str, indent: str = "") -> str:
-    return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False)) or ""
+    # A link is never cut, even where it cannot fit: cut in two, the half a mail program links
+    # opens no page (a long site's password link did). Other long words are cut to fit.
+    cut = LINK.search(line) is None
+    return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False,
+                                    break_long_words=cut)) or ""
 
 
 def local_time(at: dt.datetime | None, time_zone: str, *, short: bool = False) -> str:

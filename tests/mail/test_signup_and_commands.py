@@ -184,3 +184,15 @@ def test_a_digit_int_cannot_read_is_answered_not_a_crash(sink, gateway, eager_ta
     handled = Inbound.objects.get(sender="max@players.example")
     assert handled.outcome == "refused", (handled.code, handled.detail)
     assert sink.to("max@players.example")
+
+
+def test_the_password_link_of_a_real_sites_length_arrives_whole(sink, gateway, eager_tasks, settings):
+    """A site's address as long as many are makes the link longer than a line: wrapped at 78
+    columns, it was cut in two, and the half a mail program links opened no page."""
+    settings.SCRAPYARD_SITE_URL = "https://play.scrapyard-games.example.org"
+    mail_players("nora")
+    _to_server(gateway, "nora@players.example", "password")
+    answer = text_of(sink.to("nora@players.example")[-1])
+    link = next(line.strip() for line in answer.splitlines() if "/mail/password/" in line)
+    page = Client().get(urlsplit(link).path, follow=True)
+    assert page.status_code == 200 and b"new_password1" in page.content, link
