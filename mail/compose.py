@@ -540,9 +540,20 @@ def digest(items: list[dict[str, Any]], username: str, unsubscribe: str) -> Mail
                   % {"name": username, "count": len(items)}), ""]
     for item in items:
         lines += ["=" * WIDTH, item["subject"], "=" * WIDTH, item["text"].split("\n-- \n")[0].rstrip("\n"), ""]
+        lines += digest_reply_lines(item)
     lines += footer(None, unsubscribe)
     subject = ngettext("Scrapyard digest: %(count)s notice", "Scrapyard digest: %(count)s notices", len(items)) % {"count": len(items)}
     return Mail(subject, "\n".join(lines) + "\n", as_html(lines))
+
+
+def digest_reply_lines(item: dict[str, Any]) -> list[str]:
+    """Where a notice of the digest is answered: its game's reply address, which its footer (cut
+    off here) named. A reply to the digest itself goes to the server's address, where a move is
+    no command."""
+    if not item.get("reply_to") or item.get("game") is None:
+        return []
+    return [wrap(_("To play in game %(id)s, mail your move (like 1 #17, the guard its notice names) to %(address)s: "
+                   "a reply to this digest does not reach the game.") % {"id": item["game"], "address": item["reply_to"]}), ""]
 
 
 def verify_address(ctx: dict[str, Any]) -> Mail:
