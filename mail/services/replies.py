@@ -87,7 +87,9 @@ def _chat_post(inbound: Inbound, game: Any, user: Any, lines: list[str]) -> str:
 def _command_do(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any, command: str,
                 actions: list[str] | None = None) -> tuple[str, str]:
     user = account["user"]
-    word = command.lower().strip()
+    # The reply words as people end a sentence with them ("Resign.", "Board!"); a move's
+    # notation keeps its own punctuation (it is read from `command` and `actions`).
+    word = command.lower().strip().rstrip(".!")
     if word in ("", "help", "?"):
         code = "help" if word else "empty"
         summary = selectors.game_summary(game=game)

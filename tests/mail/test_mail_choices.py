@@ -337,3 +337,14 @@ def test_a_digest_says_where_to_send_a_move_and_a_move_sent_there_is_played(sink
     seq = selectors.game_get(game_id=game_id).seq
     send_reply(gateway, "amos@players.example", address, f"1 #{seq}")
     assert Inbound.objects.get().code == "played"
+
+
+@pytest.mark.parametrize(("written", "code"), [("Resign.", "resigned"), ("Board!", "board"), ("Draw.", "draw_offered")])
+def test_a_reply_word_ended_as_a_sentence_is_the_word(sink, gateway, eager_tasks, written, code):
+    """People end what they write with a full stop: "Resign." was read as a move's notation."""
+    alice, bob = mail_players("yan", "zed")
+    game_id = mail_game(alice, bob)
+    asking = sink.to("yan@players.example")[-1]
+    send_reply(gateway, "yan@players.example", asking["Reply-To"], written, answering=asking)
+    assert Inbound.objects.get().code == code
+    assert (selectors.game_get(game_id=game_id).status == "finished") == (code == "resigned")
