@@ -107,7 +107,7 @@ def _proof_asked(inbound: Inbound, account: dict, command: str) -> tuple[str, st
 
 
 def _command_do(inbound: Inbound, account: dict, command: str) -> tuple[str, str]:
-    words = command.lower().split()
+    words = command.lower().rstrip(".!").split()  # "Games." as people end a sentence
     verb = words[0] if words else "help"
     handler = COMMANDS.get(verb)
     if handler is None:

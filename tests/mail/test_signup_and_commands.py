@@ -196,3 +196,10 @@ def test_the_password_link_of_a_real_sites_length_arrives_whole(sink, gateway, e
     link = next(line.strip() for line in answer.splitlines() if "/mail/password/" in line)
     page = Client().get(urlsplit(link).path, follow=True)
     assert page.status_code == 200 and b"new_password1" in page.content, link
+
+
+@pytest.mark.parametrize(("line", "code"), [("Games.", "games"), ("Help!", "help"), ("board 999.", "game_not_found")])
+def test_a_command_ended_as_a_sentence_is_the_command(sink, gateway, eager_tasks, line, code):
+    mail_players("opal")
+    _to_server(gateway, "opal@players.example", line)
+    assert Inbound.objects.get(sender="opal@players.example").code == code
