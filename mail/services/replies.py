@@ -4,6 +4,7 @@ address too, and the first line that is not a quote is the command. Every reply 
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -72,9 +73,11 @@ def _chat_post(inbound: Inbound, game: Any, user: Any, lines: list[str]) -> str:
     """The reply's chat lines into the game's chat (`chat.services.chat_post`): what the answer says of them."""
     posted = 0
     inbound.chat_posted = False
+    # A line longer than the chat takes goes as several, cut between words: cut short, its end was lost.
+    lines = [piece for line in lines for piece in textwrap.wrap(line, chat_services.MAX_LENGTH)]
     try:
         for line in lines:
-            chat_services.chat_post(game_id=game.pk, user=user, text=line[:chat_services.MAX_LENGTH])
+            chat_services.chat_post(game_id=game.pk, user=user, text=line)
             posted += 1
     except apikit_errors.ServiceError as error:
         return _("Your chat lines were not all posted (%(posted)s of %(all)s, %(code)s): %(why)s") % {

@@ -138,3 +138,19 @@ def test_a_conditional_line_with_a_digit_python_cannot_count_with_is_answered(si
     send_reply(gateway, f"{waiting}@players.example", started["Reply-To"], "if ² then 1", answering=started)
     assert Inbound.objects.get().outcome == "refused"
     assert "not queued" in text_of(sink.to(f"{waiting}@players.example")[-1])
+
+
+def test_a_chat_line_longer_than_the_chat_takes_is_posted_whole_in_pieces(sink, gateway, eager_tasks):
+    """A paragraph written on one line (or joined again from format=flowed) may run past the
+    chat's 500 characters: it was cut there, and the rest lost without a word."""
+    from chat import services as chat_services
+
+    oz, pia = mail_players("oz", "pia")
+    game_id = mail_game(oz, pia, "toy_race")
+    started = sink.to("pia@players.example")[-1]
+    said = " ".join(f"word{number}" for number in range(150))  # about 1,000 characters
+    assert len(said) > chat_services.MAX_LENGTH
+    send_reply(gateway, "pia@players.example", started["Reply-To"], f"say {said}", answering=started)
+    posted = list(ChatMessage.objects.order_by("pk").values_list("text", flat=True))
+    assert " ".join(posted) == said and all(len(text) <= chat_services.MAX_LENGTH for text in posted)
+    assert Inbound.objects.get().code == "chatted" and game_id
