@@ -26,7 +26,8 @@ HEADER_FROM = re.compile(r"^(from|van|von|de)\s?:\s*\S", re.IGNORECASE)
 HEADER_SENT = re.compile(r"^(sent|date|verzonden|datum|gesendet|envoy[ée])\s?:\s*\S", re.IGNORECASE)
 RULE = re.compile(r"^_{10,}$")
 SAY = re.compile(r"^say(?:\s+|:\s*|$)", re.IGNORECASE)
-CHAT_MARKER = re.compile(r"^chat\s*:?\s*$", re.IGNORECASE)
+# "chat:" alone, or with the chat's first line after it ("chat: nice move"); every line below is chat.
+CHAT_MARKER = re.compile(r"^chat\s*(:\s*(?P<said>.*)|$)", re.IGNORECASE)
 # What phones and mail programs add under a reply without the "-- " signature line, in English,
 # Dutch (the players' other language), French and German.
 SIGNED = re.compile(r"^(sent from my |get outlook for |sent with |envoy[ée] de mon |verstuurd (vanaf|met) |verzonden (vanaf|met) "
@@ -122,8 +123,10 @@ def read(text: str) -> Reply:
         started = True
         if chatting:
             reply.chat.append(line)
-        elif CHAT_MARKER.match(line):
+        elif marker := CHAT_MARKER.match(line):
             chatting = True
+            if marker["said"]:
+                reply.chat.append(marker["said"])
         elif SAY.match(line):
             said = SAY.sub("", line, count=1).strip()
             if said:

@@ -161,3 +161,9 @@ def test_a_command_in_the_subject_is_read_under_every_reply_prefix(subject):
 def test_what_phones_add_under_a_reply_in_dutch_and_german_is_not_read(signed):
     read = reply_text.read(f"3 #17\nchat:\nGood game.\n\n{signed}\n")
     assert read.actions() == ["3 #17"] and read.chat == ["Good game."]
+
+
+def test_chat_with_its_text_on_the_markers_line_is_chat():
+    """"chat: nice move" was read as a move's notation, refused, and the line never reached the chat."""
+    read = reply_text.read("3 #17\nchat: Nice move.\nSee you.\n")
+    assert read.actions() == ["3 #17"] and read.chat == ["Nice move.", "See you."]
