@@ -23,6 +23,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from accounts import errors as account_errors
 from games import errors, selectors, store
 from games.models import Event, Game, GameStatus, Seat
+from games.words import state_said
 from rules.verify import FORMAT
 from rules.words import msg
 
@@ -34,7 +35,7 @@ def game_record(*, game_id: int, user: Any) -> dict[str, Any]:
     if game.private and selectors.seat_of(game=game, user=user) is None:
         raise errors.GameNotFound(msg("there is no game {id}", id=game_id))
     if game.status != GameStatus.FINISHED:
-        raise errors.GameNotFinished(msg("game {game_id} is {status}: its record, and its seed, come when it ends", game_id=game_id, status=game.status))
+        raise errors.GameNotFinished(msg("game {game_id} is {status}: its record, and its seed, come when it ends", game_id=game_id, status=state_said(game.status)))
     return record_of(game)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils import formats, translation
 
 from rules.text import fit
-from rules.words import Lines, Message
+from rules.words import Lines, Message, msg
 
 
 def translated(value: Any) -> Any:
@@ -52,3 +52,12 @@ def _line(line: str) -> str:
     if isinstance(line, Message):
         return _walk(line)
     return translation.gettext(line) if line.strip() else line
+
+
+# A game's state as a sentence names it ("game 3 is finished"): words of the reader's language,
+# where the database's own word was written into the translated sentence ("partij 3 is finished").
+_STATES = {"open": msg("open"), "active": msg("active"), "finished": msg("finished")}
+
+
+def state_said(status: str) -> Any:
+    return _STATES.get(status, status)

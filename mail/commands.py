@@ -107,7 +107,7 @@ def _proof_asked(inbound: Inbound, account: dict, command: str) -> tuple[str, st
 
 
 def _command_do(inbound: Inbound, account: dict, command: str) -> tuple[str, str]:
-    words = command.lower().split()
+    words = command.lower().rstrip(".!").split()  # "Games." as people end a sentence
     verb = words[0] if words else "help"
     handler = COMMANDS.get(verb)
     if handler is None:
@@ -127,8 +127,12 @@ def _help_lines() -> list[str]:
 
 
 def _subject_command(subject: str) -> str:
-    """Some people write the command as the subject, with an empty body."""
-    return re.sub(r"^(re|fwd?|aw)\s*:\s*", "", subject or "", flags=re.IGNORECASE).strip()
+    """Some people write the command as the subject, with an empty body; a reply's subject
+    carries its program's prefixes, one or more (Re: RE:, the Dutch Antw:, AW:, SV:)."""
+    return REPLY_PREFIXES.sub("", subject or "").strip()
+
+
+REPLY_PREFIXES = re.compile(r"^((re|fwd?|fw|aw|antw|wg|sv|vs|tr)\s*:\s*)+", re.IGNORECASE)
 
 
 def _say(inbound: Inbound, account: dict, lines: list[str], game_id: int | None = None) -> None:
@@ -267,7 +271,7 @@ def _settings_of(words: list[str]) -> tuple[str, int, dict, dict | None]:
     for word in rest:
         if word in ("players", "days", "step"):
             number = next(rest, "")
-            if not number.rstrip("s").isdigit():
+            if not number.rstrip("s").isdecimal():  # isdigit takes "²", which int() refuses
                 raise errors.InvalidInput(_("%(word)s takes a number, like: %(word)s 3") % {"word": word})
             value = int(number.rstrip("s"))
             if word == "players":
@@ -278,7 +282,7 @@ def _settings_of(words: list[str]) -> tuple[str, int, dict, dict | None]:
                 clock = {"type": "step", "seconds": value}
         elif "=" in word:
             key, _equals, value = word.partition("=")
-            options[key] = int(value) if value.isdigit() else {"true": True, "false": False}.get(value, value)
+            options[key] = int(value) if value.isdecimal() else {"true": True, "false": False}.get(value, value)
         else:
             raise errors.InvalidInput(_("%(word)r is not a setting of new: see help") % {"word": word})
     return rules_id, players, options, clock
@@ -382,7 +386,7 @@ def _nieuw(inbound: Inbound, account: dict, words: list[str]) -> tuple[str, str]
 
 
 def _game_id(words: list[str]) -> int | None:
-    return int(words[0].lstrip("#")) if words and words[0].lstrip("#").isdigit() else None
+    return int(words[0].lstrip("#")) if words and words[0].lstrip("#").isdecimal() else None  # not isdigit: "²"
 
 
 COMMANDS = {

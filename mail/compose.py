@@ -53,7 +53,11 @@ def number(value: Any) -> str:
 
 
 def wrap(line: str, indent: str = "") -> str:
-    return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False)) or ""
+    # A link is never cut, even where it cannot fit: cut in two, the half a mail program links
+    # opens no page (a long site's password link did). Other long words are cut to fit.
+    cut = LINK.search(line) is None
+    return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False,
+                                    break_long_words=cut)) or ""
 
 
 def local_time(at: dt.datetime | None, time_zone: str, *, short: bool = False) -> str:
@@ -536,9 +540,20 @@ def digest(items: list[dict[str, Any]], username: str, unsubscribe: str) -> Mail
                   % {"name": username, "count": len(items)}), ""]
     for item in items:
         lines += ["=" * WIDTH, item["subject"], "=" * WIDTH, item["text"].split("\n-- \n")[0].rstrip("\n"), ""]
+        lines += digest_reply_lines(item)
     lines += footer(None, unsubscribe)
     subject = ngettext("Scrapyard digest: %(count)s notice", "Scrapyard digest: %(count)s notices", len(items)) % {"count": len(items)}
     return Mail(subject, "\n".join(lines) + "\n", as_html(lines))
+
+
+def digest_reply_lines(item: dict[str, Any]) -> list[str]:
+    """Where a notice of the digest is answered: its game's reply address, which its footer (cut
+    off here) named. A reply to the digest itself goes to the server's address, where a move is
+    no command."""
+    if not item.get("reply_to") or item.get("game") is None:
+        return []
+    return [wrap(_("To play in game %(id)s, mail your move (like 1 #17, the guard its notice names) to %(address)s: "
+                   "a reply to this digest does not reach the game.") % {"id": item["game"], "address": item["reply_to"]}), ""]
 
 
 def verify_address(ctx: dict[str, Any]) -> Mail:

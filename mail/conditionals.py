@@ -40,7 +40,7 @@ def _resolved(game_id: int, user: Any, specs: list[str]) -> list[Any]:
     """Numbers become the moves they name, position by position; texts stay for the service."""
     moves: list[Any] = []
     for spec in specs:
-        if spec.isdigit():
+        if spec.isdecimal():  # not isdigit, which takes "²" (int() refuses it)
             listed = services.conditional_preview(game_id=game_id, user=user, moves=moves)["moves"]
             number = int(spec)
             if not 1 <= number <= len(listed):

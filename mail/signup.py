@@ -43,7 +43,7 @@ from accounts import selectors as account_selectors
 from accounts import services as account_services
 from apikit import errors as apikit_errors
 from games import selectors, time_controls, words
-from mail import compose
+from mail import compose, reply_text
 from mail.language import language_of_mail, language_said
 from mail.models import Inbound, InboundOutcome, Preference
 from mail.services.addresses import command_address, server_address
@@ -178,8 +178,8 @@ def join_reply(inbound: Inbound, message: Any) -> tuple[str, str]:
         # Not the address the answer went to (a forged From replying blind), or too old: no mail to anyone.
         return "join_refused", "the join address was not made for this From, or is too old"
     language = language_said(message) or _language_kept(invited)  # the reply's, else the invitation's
-    first = next((line for line in body_text(message).splitlines() if line.strip() and not line.strip().startswith(">")), "")
-    chosen = REGISTER.match(first.strip())
+    # Read as every reply is: above or below the quote, its introduction and signature left out.
+    chosen = REGISTER.match(reply_text.read(body_text(message)).first)
     if chosen:
         name = chosen[1].lower()
     if not NAME.match(name):

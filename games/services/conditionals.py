@@ -43,6 +43,7 @@ from games.errors import (
 from games.models import ConditionalLine, Event, EventKind, Game, GameStatus
 from games.services.common import seat_of
 from games.services.moves import canonical_move, seat_act
+from games.words import state_said
 from rules.base import Rules
 from rules.errors import RulesError
 from rules.words import msg
@@ -121,7 +122,7 @@ def _waiting_seat(game: Game, user: Any) -> tuple[int, Rules, Any]:
     """The caller's seat, the rules and the position, if the caller may queue a line now."""
     seat = seat_of(game, user)
     if game.status != GameStatus.ACTIVE:
-        raise GameNotActive(msg("game {pk} is {status}; no conditional moves now", pk=game.pk, status=game.status))
+        raise GameNotActive(msg("game {pk} is {status}; no conditional moves now", pk=game.pk, status=state_said(game.status)))
     if game.seats.count() != 2:
         raise ConditionalUnsupported(msg("conditional moves are for two-player games only"))
     game_rules = store.rules_of(game)

@@ -43,6 +43,7 @@ from games.errors import (
 )
 from games.models import Event, EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.services.common import hide_from_strangers, seat_of
+from games.words import state_said
 from rules.words import msg
 
 RESIGN, ABORT, SEAT_LEFT, CANCEL = "resign", "abort", "seat_left", "cancel"
@@ -249,12 +250,12 @@ def _forfeit_of(game: Game, seat: int) -> Event | None:
 
 def _check_active(game: Game) -> None:
     if game.status != GameStatus.ACTIVE:
-        raise GameNotActive(msg("game {pk} is {status}", pk=game.pk, status=game.status))
+        raise GameNotActive(msg("game {pk} is {status}", pk=game.pk, status=state_said(game.status)))
 
 
 def _check_open(game: Game) -> None:
     if game.status != GameStatus.OPEN:
-        raise GameNotOpen(msg("game {pk} is {status}, not open", pk=game.pk, status=game.status))
+        raise GameNotOpen(msg("game {pk} is {status}, not open", pk=game.pk, status=state_said(game.status)))
 
 
 def _system(change: writer.Change, seat: int | None, payload: dict) -> Event:

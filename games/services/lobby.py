@@ -18,6 +18,7 @@ from games import announce, selectors, signals, time_controls, writer
 from games.errors import AlreadySeated, GameNotFound, GameNotOpen, NotTheCreator
 from games.models import EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.services.common import hide_from_strangers, seat_of
+from games.words import state_said
 from rules.words import msg
 
 DEFAULT_TIME_CONTROL = {"type": "correspondence", "days": 14}
@@ -216,7 +217,7 @@ def _open_for_seating_by(user: Any, game: Game) -> None:
 
 def _check_open(game: Game) -> None:
     if game.status != GameStatus.OPEN:
-        raise GameNotOpen(msg("game {pk} is {status}, not open for players", pk=game.pk, status=game.status))
+        raise GameNotOpen(msg("game {pk} is {status}, not open for players", pk=game.pk, status=state_said(game.status)))
 
 
 def _seat_next(change: writer.Change, **who: Any) -> Seat:

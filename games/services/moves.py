@@ -16,6 +16,7 @@ from games import deadlines, selectors, store, writer
 from games.errors import GameNotActive, IdempotencyKeyReused, StaleSeq
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
 from games.services.common import check_version, hide_from_strangers, seat_of
+from games.words import state_said
 from rules.base import Move, Rules
 from rules.errors import MalformedMove, NotYourTurn
 from rules.fields import require_mapping
@@ -88,7 +89,7 @@ def act(change: writer.Change, seat: int, kind: str, payload: dict,
     the state after it, and the event keeps what every seat may see of it apart."""
     game = change.game
     if game.status != GameStatus.ACTIVE:
-        raise GameNotActive(msg("game {pk} is {status}; no moves now", pk=game.pk, status=game.status))
+        raise GameNotActive(msg("game {pk} is {status}; no moves now", pk=game.pk, status=state_said(game.status)))
     if "move" in payload and seat not in game.to_act:
         raise NotYourTurn(msg("seat {seat} is not to act now; seats to act: {acting}", seat=seat, acting=game.to_act))
     game_rules = store.rules_of(game)

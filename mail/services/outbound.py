@@ -234,7 +234,7 @@ def digests_send(*, at: dt.datetime | None = None) -> int:
             if not held:
                 continue
             account = account_selectors.mail_account(user_id=locked.user_id)
-            items = [{"subject": item.subject, "text": item.text} for item in held]
+            items = [{"subject": item.subject, "text": item.text, "game": item.game_id, "reply_to": item.reply_to} for item in held]
             with speaking(account):
                 mail = compose.digest(items, account["username"], unsubscribe_url(locked.user_id))
             key = f"{locked.user_id}:digest:{held[0].pk}-{held[-1].pk}"

@@ -4,6 +4,7 @@ address too, and the first line that is not a quote is the command. Every reply 
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -52,7 +53,8 @@ def _reply_read(inbound: Inbound, message: Any, address: SeatAddress, account: d
         _answer(inbound, account, preference, "forged_from", said, None)
         return "forged_from", f"the From, {inbound.sender!r}, is not the account's address"
     reply = reply_text.read(body_text(message))
-    command = reply.first
+    # Conditional lines are queued all or none, the reply's every line with the first.
+    command = reply.conditional() if conditionals.is_conditional(reply.first) else reply.first
     inbound.command = (command or " ".join(f"say {line}" for line in reply.chat))[:300]
     game = selectors.game_get(game_id=address.game_id)
     if selectors.seat_of(game=game, user=user) != address.seat:
@@ -71,9 +73,11 @@ def _chat_post(inbound: Inbound, game: Any, user: Any, lines: list[str]) -> str:
     """The reply's chat lines into the game's chat (`chat.services.chat_post`): what the answer says of them."""
     posted = 0
     inbound.chat_posted = False
+    # A line longer than the chat takes goes as several, cut between words: cut short, its end was lost.
+    lines = [piece for line in lines for piece in textwrap.wrap(line, chat_services.MAX_LENGTH)]
     try:
         for line in lines:
-            chat_services.chat_post(game_id=game.pk, user=user, text=line[:chat_services.MAX_LENGTH])
+            chat_services.chat_post(game_id=game.pk, user=user, text=line)
             posted += 1
     except apikit_errors.ServiceError as error:
         return _("Your chat lines were not all posted (%(posted)s of %(all)s, %(code)s): %(why)s") % {
@@ -86,7 +90,9 @@ def _chat_post(inbound: Inbound, game: Any, user: Any, lines: list[str]) -> str:
 def _command_do(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any, command: str,
                 actions: list[str] | None = None) -> tuple[str, str]:
     user = account["user"]
-    word = command.lower().strip()
+    # The reply words as people end a sentence with them ("Resign.", "Board!"); a move's
+    # notation keeps its own punctuation (it is read from `command` and `actions`).
+    word = command.lower().strip().rstrip(".!")
     if word in ("", "help", "?"):
         code = "help" if word else "empty"
         summary = selectors.game_summary(game=game)
@@ -231,9 +237,10 @@ def _played_words(game_id: int, played: list[str]) -> str:
 
 
 def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
-    if spec.isdigit():
+    numeral = LISTED_NUMBER.fullmatch(spec)  # "2", or "2." as the list writes it (or "2)")
+    if numeral:
         listed = selectors.legal_moves_for(game=game, user=user)
-        number = int(spec)
+        number = int(numeral[1])
         if not listed["moves"]:
             raise NotYourTurn(msg("it is not your turn: you have no moves now"))
         if not 1 <= number <= len(listed["moves"]):
@@ -248,6 +255,7 @@ def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
         return selectors.move_read(game=game, user=user, text=copied)
 
 
+LISTED_NUMBER = re.compile(r"(\d{1,6})[.)]?")
 # A whole line copied from a mail's list of moves: its number, the notation, and the move in the
 # reader's words in brackets ("3. fire small  (vuur klein)"). The notation is what names the move.
 LIST_NUMBER = re.compile(r"\d{1,4}\.\s")
@@ -305,33 +313,37 @@ def _answer(inbound: Inbound, account: dict, preference: Preference, code: str, 
                    context.get("reply_to", ""), key=answer_key(inbound), held=False)
 
 
-QUOTE_INTRO = re.compile(r"^(on .+ wrote:|-----original message-----|le .+ a écrit\s?:)$", re.IGNORECASE)
+QUOTE_INTRO = reply_text.QUOTE_INTRO  # one reading of where a quote starts, for replies and commands alike
 
 
 def body_text(message: Any) -> str:
     part = message.get_body(preferencelist=("plain", "html"))
     if part is None:
         return ""
+    content = _decoded(part)
+    if part.get_content_type() == "text/html":
+        content = reply_text.html_text(content)
+    elif str(part.get_param("format", "")).lower() == "flowed":
+        content = reply_text.unflowed(content, delsp=str(part.get_param("delsp", "")).lower() == "yes")
+    return content
+
+
+def _decoded(part: Any) -> str:
+    """A part's text in its charset; in UTF-8 (what most mail is) when the charset is one
+    Python does not know ("unknown-8bit") or, on 8-bit text, none at all (read as ASCII then)."""
     try:
         content = part.get_content()
     except (LookupError, UnicodeDecodeError):
-        return ""
-    if part.get_content_type() == "text/html":
-        content = re.sub(r"<(br|/p|/div)[^>]*>", "\n", content, flags=re.IGNORECASE)
-        content = re.sub(r"<[^>]+>", "", content)
+        content = None
+    if content is None or ("\ufffd" in content and part.get_param("charset") is None):
+        content = (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
     return content
 
 
 def first_command(text: str) -> str:
-    """The first line that is not empty, not a quote and not a quote's introduction."""
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith(">"):
-            continue
-        if QUOTE_INTRO.match(stripped) or stripped == "--":
-            return ""
-        return stripped
-    return ""
+    """The first line that is not empty, not a quote, not a quote's introduction and not a
+    signature, read as a reply's actions are (a command written below the quote is found)."""
+    return reply_text.read(text).first
 
 
 def _sentence(text: str) -> str:

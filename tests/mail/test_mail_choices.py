@@ -315,3 +315,36 @@ def test_a_life_command_that_cannot_be_done_is_answered_with_its_code(sink, gate
     assert refused.code == "no_draw_offered" and refused.outcome == "refused"
     assert "Not done (draw accept)" in text_of(sink.to("abe@players.example")[-1])
     assert selectors.game_get(game_id=game_id).status == "active"
+
+
+def test_a_digest_says_where_to_send_a_move_and_a_move_sent_there_is_played(sink, gateway, eager_tasks):
+    """A digest holds each game's turn ("reply to this mail ... 1 #17"), but a reply to the digest
+    goes to the server's address, where a move is no command; the game's reply address was cut
+    off with each notice's footer. The digest names it for each notice."""
+    amos, bea = mail_players("amos", "bea")
+    assert amos.client.patch("/api/mail/settings/", {"cadence": "digest"}, format="json").status_code == 200
+    game_id = mail_game(amos, bea)
+    seat = selectors.seat_of(game=selectors.game_get(game_id=game_id), user=account_selectors.user_get(user_id=_uid("amos")))
+    if selectors.game_get(game_id=game_id).to_act[0] != seat:
+        bea.play_first_legal(game_id)
+    amos.play_first_legal(game_id)
+    bea.play_first_legal(game_id)
+    assert services.digests_send(at=Preference.objects.get(user__username="amos").next_digest_at) == 1
+    [digest] = sink.to("amos@players.example")
+    address = services.reply_address(_uid("amos"), game_id, seat)
+    words = " ".join(text_of(digest).split())
+    assert f"To play in game {game_id}, mail your move (like 1 #17" in words and address in words, words
+    seq = selectors.game_get(game_id=game_id).seq
+    send_reply(gateway, "amos@players.example", address, f"1 #{seq}")
+    assert Inbound.objects.get().code == "played"
+
+
+@pytest.mark.parametrize(("written", "code"), [("Resign.", "resigned"), ("Board!", "board"), ("Draw.", "draw_offered")])
+def test_a_reply_word_ended_as_a_sentence_is_the_word(sink, gateway, eager_tasks, written, code):
+    """People end what they write with a full stop: "Resign." was read as a move's notation."""
+    alice, bob = mail_players("yan", "zed")
+    game_id = mail_game(alice, bob)
+    asking = sink.to("yan@players.example")[-1]
+    send_reply(gateway, "yan@players.example", asking["Reply-To"], written, answering=asking)
+    assert Inbound.objects.get().code == code
+    assert (selectors.game_get(game_id=game_id).status == "finished") == (code == "resigned")

@@ -103,3 +103,31 @@ def test_the_helps_example_for_a_turn_of_several_actions_is_queued_in_its_game(s
     assert len(ConditionalLine.objects.get().moves) == len(example.theirs) + 1
     send_reply(gateway, f"{seat.user.username}@players.example", address, example.numbered)
     assert Inbound.objects.order_by("pk").last().code == "conditional_duplicate"  # the same line, in numbers
+
+
+def _numbered_line(game, seat_index: int, first: int) -> str:
+    """"if ..." through the opponent's actions to the waiting seat's reply: the opponent's first
+    action the `first`th of its list, every other the first listed."""
+    game_rules, state = rules.get(game.rules), store.state_at(game)
+    numbers = []
+    while True:
+        mover = game_rules.to_act(state)[0]
+        index = first if not numbers else 0
+        numbers.append(str(index + 1))
+        state = game_rules.apply(state, mover, game_rules.legal_moves(state, mover)[index])
+        if mover == seat_index:
+            return "if " + " then ".join(numbers)
+
+
+def test_conditional_lines_one_to_a_line_of_the_reply_are_all_queued(sink, gateway, eager_tasks):
+    """Each line of a reply is an action, as `;` separates them; a line that does not start with
+    `if` goes on the one before (a mail program that cut a long line at 78 columns)."""
+    game, seat = _waiting("terrafex", ("quin", "rosa"))
+    first, second = _numbered_line(game, seat.index, 0), _numbered_line(game, seat.index, 1)
+    cut = second.rsplit(" then ", 1)
+    address = mail_services.reply_address(seat.user_id, game.pk, seat.index)
+    send_reply(gateway, f"{seat.user.username}@players.example", address, f"{first}\n{cut[0]} then\n{cut[1]}\n")
+    handled = Inbound.objects.order_by("pk").last()
+    assert handled.code == "conditional_queued", (handled.code, handled.detail)
+    assert "Queued 2 conditional lines" in text_of(sink.to(f"{seat.user.username}@players.example")[-1])
+    assert ConditionalLine.objects.count() == 2

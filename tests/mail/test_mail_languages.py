@@ -203,3 +203,16 @@ def test_reading_a_copied_line_takes_linear_time_on_a_line_built_to_be_slow():
     assert time.process_time() - started < 1.0
     assert _notation_of_listed_line("12. fire small  (vuur klein)") == "fire small"
     assert _notation_of_listed_line("fire small") == "fire small"
+
+
+def test_a_refusal_names_the_games_state_in_the_readers_language(sink, gateway, eager_tasks):
+    """"partij 1 is finished": the state was written into the Dutch sentence as the database
+    keeps it."""
+    iris, joost = mail_players("iris", "joost")
+    _speaks("joost", "nl")
+    game_id = mail_game(iris, joost, "toy_race")
+    assert iris.post(f"/api/games/{game_id}/resign/").status_code in (200, 201)
+    last = sink.to("joost@players.example")[-1]
+    send_reply(gateway, "joost@players.example", last["Reply-To"], "resign", answering=last)
+    said = " ".join(text_of(sink.to("joost@players.example")[-1]).split())
+    assert f"partij {game_id} is afgelopen" in said and "finished" not in said, said

@@ -158,3 +158,48 @@ def test_help_to_the_servers_address_keeps_its_layout(sink, gateway, eager_tasks
     assert _holds_block(shown, "\n".join(compose.full_help_lines(selectors.rules_catalogue())))
     assert any(line.startswith(" " * 24) and line.strip() for line in _lines(shown))  # a wrapped command's second line
     assert max(map(len, _lines(shown))) <= 78
+
+
+def test_a_name_chosen_below_the_quote_of_the_invitation_is_the_accounts(sink, gateway, eager_tasks, confirming):
+    """Thunderbird writes a reply under the quote, its "On ... wrote:" line first: the name the
+    reply chooses is read there too (the invited name was kept, and a taken one asked again)."""
+    mail_players("wren")
+    _to_server(gateway, "wren@elsewhere.example", "register wren")
+    invitation = sink.to("wren@elsewhere.example")[-1]
+    assert "The name wren is taken" in " ".join(text_of(invitation).split())
+    quoted = "\n".join(f"> {line}" for line in text_of(invitation).splitlines())
+    send_reply(gateway, "wren@elsewhere.example", invitation["Reply-To"],
+               f"On Mon, 23 Nov 2026 at 10:00, Scrapyard wrote:\n{quoted}\n\nregister wren2\n",
+               headers={"In-Reply-To": invitation["Message-ID"]})
+    assert Inbound.objects.order_by("pk").last().code == "registered"
+    assert get_user_model().objects.get(username="wren2").email == "wren@elsewhere.example"
+
+
+@pytest.mark.parametrize("line", ["join ²", "board ²", "new scavenge players ²", "new scavenge days ³", "new scavenge seats=²"])
+def test_a_digit_int_cannot_read_is_answered_not_a_crash(sink, gateway, eager_tasks, line):
+    """"²" is a digit to str.isdigit, not to int(): the command raised, was never answered, and
+    every sweep read it again."""
+    mail_players("max")
+    _to_server(gateway, "max@players.example", line)
+    handled = Inbound.objects.get(sender="max@players.example")
+    assert handled.outcome == "refused", (handled.code, handled.detail)
+    assert sink.to("max@players.example")
+
+
+def test_the_password_link_of_a_real_sites_length_arrives_whole(sink, gateway, eager_tasks, settings):
+    """A site's address as long as many are makes the link longer than a line: wrapped at 78
+    columns, it was cut in two, and the half a mail program links opened no page."""
+    settings.SCRAPYARD_SITE_URL = "https://play.scrapyard-games.example.org"
+    mail_players("nora")
+    _to_server(gateway, "nora@players.example", "password")
+    answer = text_of(sink.to("nora@players.example")[-1])
+    link = next(line.strip() for line in answer.splitlines() if "/mail/password/" in line)
+    page = Client().get(urlsplit(link).path, follow=True)
+    assert page.status_code == 200 and b"new_password1" in page.content, link
+
+
+@pytest.mark.parametrize(("line", "code"), [("Games.", "games"), ("Help!", "help"), ("board 999.", "game_not_found")])
+def test_a_command_ended_as_a_sentence_is_the_command(sink, gateway, eager_tasks, line, code):
+    mail_players("opal")
+    _to_server(gateway, "opal@players.example", line)
+    assert Inbound.objects.get(sender="opal@players.example").code == code

@@ -84,3 +84,73 @@ def test_chat_by_mail_reaches_the_game_and_the_next_mail_of_the_other_player(sin
     assert "Good luck, have fun!" not in to_other
     answered = next(mail for mail in sink.to(f"{mover}@players.example") if headline(mail).startswith("Played in game"))
     assert f"  {other}: Good luck, have fun!" in text_of(answered)
+
+
+def test_an_outlook_reply_posts_its_chat_and_not_the_mail_it_answers(sink, gateway, eager_tasks):
+    """Outlook quotes without ">": under the old mail's headers, the old mail as it was, its
+    reply address and unsubscribe link too. Below `chat:` none of it may reach the chat."""
+    gus, hal = mail_players("gus", "hal")
+    game_id = mail_game(gus, hal, "toy_race")
+    mover = _mover(game_id, (gus, hal))
+    asking = _newest_asking(sink, mover)
+    old = "\n".join(text_of(asking).splitlines())
+    body = (f"1\n\nchat:\nYour move.\n\n________________________________\nFrom: Scrapyard <{asking['Reply-To']}>\n"
+            f"Sent: Monday, November 23, 2026 10:00 AM\nTo: {mover}@players.example\nSubject: {asking['Subject']}\n\n{old}\n")
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], body, headers={"In-Reply-To": asking["Message-ID"]})
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["Your move."]
+    assert Inbound.objects.get().code == "played"
+    other = "hal" if mover == "gus" else "gus"
+    assert str(asking["Reply-To"]) not in text_of(sink.to(f"{other}@players.example")[-1])
+
+
+@pytest.mark.parametrize("written", ["2.", "2)", "2. #{seq}"])
+def test_a_number_written_as_the_list_writes_it_plays_that_move(sink, gateway, eager_tasks, written):
+    """The list numbers its moves "  2. forest grow ..."; a reply of "2." means move 2 too."""
+    ivo, jet = mail_players("ivo", "jet")
+    game_id = mail_game(ivo, jet, "terrafex")
+    mover = _mover(game_id, (ivo, jet))
+    asking = _newest_asking(sink, mover)
+    before = selectors.game_get(game_id=game_id).seq
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], written.format(seq=before), answering=asking)
+    assert Inbound.objects.get().code == "played"
+    event = Event.objects.get(game_id=game_id, seq=before + 1)
+    assert event.kind == "move" and f"Played in game {game_id}: {listed_moves(asking)[1].strip()} " in headline(
+        sink.to(f"{mover}@players.example")[-1])
+
+
+def test_a_digit_python_cannot_count_with_is_answered_as_no_move(sink, gateway, eager_tasks):
+    """"²" is a digit to str.isdigit but not to int(): read as a number, the reply raised, was
+    never answered, and was read again by every sweep."""
+    kai, lex = mail_players("kai", "lex")
+    game_id = mail_game(kai, lex, "terrafex")
+    mover = _mover(game_id, (kai, lex))
+    asking = _newest_asking(sink, mover)
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], "²", answering=asking)
+    assert Inbound.objects.get().outcome == "refused"
+    assert "was not played" in text_of(sink.to(f"{mover}@players.example")[-1])
+
+
+def test_a_conditional_line_with_a_digit_python_cannot_count_with_is_answered(sink, gateway, eager_tasks):
+    mia, ned = mail_players("mia", "ned")
+    game_id = mail_game(mia, ned, "terrafex")
+    waiting = ("mia", "ned")[1 - selectors.game_get(game_id=game_id).to_act[0]]
+    started = sink.to(f"{waiting}@players.example")[-1]
+    send_reply(gateway, f"{waiting}@players.example", started["Reply-To"], "if ² then 1", answering=started)
+    assert Inbound.objects.get().outcome == "refused"
+    assert "not queued" in text_of(sink.to(f"{waiting}@players.example")[-1])
+
+
+def test_a_chat_line_longer_than_the_chat_takes_is_posted_whole_in_pieces(sink, gateway, eager_tasks):
+    """A paragraph written on one line (or joined again from format=flowed) may run past the
+    chat's 500 characters: it was cut there, and the rest lost without a word."""
+    from chat import services as chat_services
+
+    oz, pia = mail_players("oz", "pia")
+    game_id = mail_game(oz, pia, "toy_race")
+    started = sink.to("pia@players.example")[-1]
+    said = " ".join(f"word{number}" for number in range(150))  # about 1,000 characters
+    assert len(said) > chat_services.MAX_LENGTH
+    send_reply(gateway, "pia@players.example", started["Reply-To"], f"say {said}", answering=started)
+    posted = list(ChatMessage.objects.order_by("pk").values_list("text", flat=True))
+    assert " ".join(posted) == said and all(len(text) <= chat_services.MAX_LENGTH for text in posted)
+    assert Inbound.objects.get().code == "chatted" and game_id
