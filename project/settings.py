@@ -229,7 +229,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": [
         "project.fastjson.OrjsonRenderer",  # DRF's JSON, encoded by orjson
-        "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PARSER_CLASSES": ["project.http.StrictJSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "project.fastjson.JsonFirstNegotiation",

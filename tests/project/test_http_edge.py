@@ -372,3 +372,25 @@ def test_a_kept_connection_costs_no_round_trip_to_check_and_is_asked_once_the_se
     _end_on_the_server(backend)
     assert _get_through_django(handler, "/api/games/") == 200
     assert asked == [1] and _server_pid() != backend
+
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_an_error_asked_for_by_a_browser_is_json_not_an_html_page():
+    """A browser's Accept (or `?format=api`) got DRF's browsable page, an HTML error page from the
+    API: every answer of the API is JSON (or the plain text a text view offers); an Accept that
+    admits no JSON at all gets a JSON 406."""
+    player = register()
+    for response, status, code in (
+        (_raw_post(player, "/api/games/", b'{"rules": ', HTTP_ACCEPT=BROWSER_ACCEPT), 400, "malformed_json"),
+        (player.client.delete("/api/rules/", HTTP_ACCEPT=BROWSER_ACCEPT), 405, "method_not_allowed"),
+        (player.client.get("/api/games/999999/", HTTP_ACCEPT=BROWSER_ACCEPT), 404, "game_not_found"),
+        (player.client.get("/api/rules/?format=api", HTTP_ACCEPT=BROWSER_ACCEPT), 404, "not_found"),
+        (_raw_post(player, "/api/games/", b'{"rules": ', HTTP_ACCEPT="text/html"), 406, "not_acceptable"),
+        (player.client.get("/api/rules/", HTTP_ACCEPT="text/html"), 406, "not_acceptable"),
+    ):
+        assert response["Content-Type"].startswith("application/json"), (response.status_code, response["Content-Type"])
+        assert (response.status_code, response.json()["code"]) == (status, code)
+    shown = player.client.get("/api/rules/", HTTP_ACCEPT=BROWSER_ACCEPT)
+    assert shown.status_code == 200 and shown["Content-Type"].startswith("application/json")
