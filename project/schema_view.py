@@ -18,6 +18,7 @@ from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView
+from rest_framework.renderers import JSONRenderer
 from rest_framework.settings import api_settings
 
 from project.etags import keyed_etag
@@ -39,6 +40,13 @@ class CachedSchemaView(SpectacularAPIView):
         content, disposition = found
         return HttpResponse(content, content_type=_content_type(request.accepted_renderer),
                             headers={"ETag": keyed_etag(content), "Content-Disposition": disposition})
+
+    def handle_exception(self, exc):
+        """An error is JSON, as every error of the API: the schema's own renderers would write a
+        refusal (an unknown `?format=`, say) in YAML."""
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer, self.request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
+        return response
 
     def _cache_key(self, request) -> tuple:
         """Only what changes the document: a language or version the server knows (others give

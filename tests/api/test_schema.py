@@ -451,3 +451,12 @@ def test_accept_parameters_build_no_new_schema_and_the_answer_has_its_formats_ow
     yaml = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi; z=1")
     assert yaml["Content-Type"].startswith("application/vnd.oai.openapi") and "z=" not in yaml["Content-Type"]
     assert len(built) == 2 and len(schema_view._rendered) == 2
+
+
+@pytest.mark.parametrize("query, accept, status, code", [("?format=xml", "*/*", 404, "not_found"),
+                                                         ("", "text/html", 406, "not_acceptable")])
+def test_a_schema_asked_in_a_format_it_has_not_is_refused_in_json(client, query, accept, status, code):
+    """The schema's own renderers (YAML first) wrote the refusal in YAML."""
+    refused = client.get(f"/api/schema/{query}", HTTP_ACCEPT=accept)
+    assert refused["Content-Type"].startswith("application/json"), refused["Content-Type"]
+    assert (refused.status_code, refused.json()["code"]) == (status, code)
