@@ -19,6 +19,7 @@ from apikit.schema import operation
 from apikit.views import PlainTextApi, ScopedApi, validated
 from competition import pairing, rating_fold, selectors, tournament_service
 from competition.models import SeekStatus, TournamentKind, TournamentStatus
+from games import schema as games_schema
 
 
 class RatingRange(serializers.Serializer):
@@ -60,7 +61,7 @@ class SeeksApi(ReadOpenWriteSignedIn):
         rules = serializers.CharField(max_length=40)
         players = serializers.IntegerField()
         options = serializers.DictField(required=False, default=dict)
-        time_control = serializers.JSONField(help_text="as a game's; required")
+        time_control = games_schema.RequiredTimeControlField()
         rated = serializers.BooleanField(required=False, default=True)
         rating_range = RatingRange(required=False, default=dict,
                                    help_text="pair only with players rated within it")
@@ -177,7 +178,7 @@ class TournamentsApi(ReadOpenWriteSignedIn):
         rules = serializers.CharField(max_length=40)
         players = serializers.IntegerField(required=False, default=2)
         options = serializers.DictField(required=False, default=dict)
-        time_control = serializers.JSONField(help_text="as a game's; required")
+        time_control = games_schema.RequiredTimeControlField()
         rated = serializers.BooleanField(required=False, default=True)
         rounds = serializers.IntegerField(required=False, allow_null=True, default=None,
                                           help_text="Swiss: rounds to play (default ⌈log2 entrants⌉)")

@@ -28,17 +28,23 @@ class BotSeatField(serializers.DictField):
     allowed_keys = BOT_SEAT_FIELDS
 
 
-@extend_schema_field({
-    "type": "object",
-    "nullable": True,
-    "description": 'a clock: {"type": "step", "seconds": 90}, {"type": "correspondence", "days": 3}, '
-                   '{"type": "bank", "initial_hours": 240, "increment_hours": 36, "cap_hours": 240}, '
-                   'or {"type": "none"} (private games only: no clock); null or absent: correspondence, 14 days a move',
-    "required": ["type"],
-    "properties": {"type": {"type": "string", "enum": ["step", "correspondence", "bank", "none"]}},
-})
+CLOCKS = ('a clock: {"type": "step", "seconds": 90}, {"type": "correspondence", "days": 3}, '
+          '{"type": "bank", "initial_hours": 240, "increment_hours": 36, "cap_hours": 240}, '
+          'or {"type": "none"} (private games only: no clock)')
+CLOCK_SHAPE = {"type": "object", "required": ["type"],
+               "properties": {"type": {"type": "string", "enum": ["step", "correspondence", "bank", "none"]}}}
+
+
+@extend_schema_field({**CLOCK_SHAPE, "nullable": True,
+                      "description": f"{CLOCKS}; null or absent: correspondence, 14 days a move"})
 class TimeControlField(serializers.JSONField):
     """A time control as games.time_controls reads it; null is the same as leaving it out."""
+
+
+@extend_schema_field({**CLOCK_SHAPE, "description": f"{CLOCKS}; required"})
+class RequiredTimeControlField(serializers.JSONField):
+    """A time control that must be given (a seek's, a tournament's games'): typed in the schema as
+    a game's is, so a generated client gets a model, not `Any`."""
 
 
 # --- what the operations answer ---------------------------------------------------------------

@@ -460,3 +460,14 @@ def test_a_schema_asked_in_a_format_it_has_not_is_refused_in_json(client, query,
     refused = client.get(f"/api/schema/{query}", HTTP_ACCEPT=accept)
     assert refused["Content-Type"].startswith("application/json"), refused["Content-Type"]
     assert (refused.status_code, refused.json()["code"]) == (status, code)
+
+
+def test_a_seeks_and_a_tournaments_time_control_are_described_as_a_games_is(client):
+    """They were untyped JSON (a generated client's `time_control: Any`); required here, where a
+    game's may be null."""
+    schemas = _schema(client)["components"]["schemas"]
+    for name in ("SeekCreateInputRequest", "TournamentCreateInputRequest"):
+        field = schemas[name]["properties"]["time_control"]
+        assert field["type"] == "object" and field["required"] == ["type"], (name, field)
+        assert field["properties"]["type"]["enum"] == ["step", "correspondence", "bank", "none"]
+        assert "time_control" in schemas[name]["required"]
