@@ -3,8 +3,8 @@ account, hears of its games on its account feed, and plays each from that game's
 every state on the stream says whether it is to act and with which legal moves, so its only
 requests are the stream and one POST per move of its own.
 
-    python examples/stream_bot.py --api http://127.0.0.1:8000 --streams http://127.0.0.1:8001 \\
-        --token KEY [--games 1]
+    python examples/stream_bot.py --api http://127.0.0.1:8000 --token KEY [--games 1]
+        [--streams URL (where the streams are served, if not on the API's address)]
 
 People seat it in their games with `POST /api/games/{id}/bots/ {"account": "<its username>"}`.
 It plays a random legal move; put your engine in `choose`. Needs `requests`.
@@ -42,16 +42,26 @@ class Bot:
             sys.exit(f"cannot become a bot account: {answer.text}")
         print(f"playing as {answer.json()['username']}", flush=True)
 
-    def items(self, http, path):
-        """A stream's items, one at a time (NDJSON); reconnects after a dropped connection."""
+    def items(self, http, path, resume=False):
+        """A stream's items, one at a time (NDJSON). After a dropped connection a game's stream
+        (`resume`) reconnects with `?after=` the last seq it saw, so it misses no event and is
+        sent none twice (the account feed opens afresh, with what is current); a token
+        refused or revoked ends the bot, as retrying cannot mend it."""
+        seen = None
         while True:
             try:
                 with http.get(f"{self.streams}{path}", headers={"Accept": "application/x-ndjson"},
-                              stream=True, timeout=(10, 60)) as stream:
+                              params={} if seen is None else {"after": seen}, stream=True, timeout=(10, 60)) as stream:
+                    if stream.status_code in (401, 403):
+                        sys.exit(f"{path}: {stream.json().get('detail')}")
                     stream.raise_for_status()
                     for line in stream.iter_lines():
                         if line:  # blank lines keep the connection alive
-                            yield json.loads(line)
+                            item = json.loads(line)
+                            if item.get("type") == "stream_end" and item.get("reason") == "token_revoked":
+                                sys.exit(f"{path}: the token no longer works")
+                            seen = item.get("seq", seen) if resume else None
+                            yield item
             except requests.RequestException as error:
                 print(f"{path} lost ({error}); reconnecting", flush=True)
                 time.sleep(1)
@@ -60,7 +70,7 @@ class Bot:
         """Moves at each state that gives it moves; a state older than its own last move (sent
         before that move landed, in a step where it still had to act) is past and skipped."""
         http, acted_at, mine = self.session(), -1, -1
-        for item in self.items(http, f"/api/games/{game_id}/stream/"):
+        for item in self.items(http, f"/api/games/{game_id}/stream/", resume=True):
             if item.get("type") == "stream_end":
                 return
             if item.get("type") not in STATES:
@@ -90,10 +100,10 @@ class Bot:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="a random bot on the Scrapyard API")
     parser.add_argument("--api", default="http://127.0.0.1:8000")
-    parser.add_argument("--streams", default="http://127.0.0.1:8001")
+    parser.add_argument("--streams", help="where the streams are served (default: the API's address)")
     parser.add_argument("--token", required=True)
     parser.add_argument("--games", type=int, default=0, help="stop after this many games (0: never)")
     arguments = parser.parse_args()
-    bot = Bot(arguments.api, arguments.streams, arguments.token)
+    bot = Bot(arguments.api, arguments.streams or arguments.api, arguments.token)
     bot.become_bot()
     bot.run(arguments.games)

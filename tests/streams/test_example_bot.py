@@ -56,3 +56,29 @@ def test_the_example_bot_finishes_a_game_through_a_live_server(live_server):
         if bot.poll() is None:
             bot.kill()
         stop(streams)
+
+
+def test_the_example_bot_stops_and_says_why_when_its_token_is_revoked(live_server):
+    """It retried every second for ever: a refused token (401) was a connection error to retry,
+    and the feed's `stream_end` (token_revoked) only a reason to reconnect."""
+    port = free_port()
+    streams = start_uvicorn(port)
+    owner = register()
+    made = owner.post("/api/tokens/", {"scopes": ["read", "play", "bot", "account"]}).json()
+    bot = subprocess.Popen(
+        [sys.executable, "examples/stream_bot.py", "--api", live_server.url, "--streams", f"http://127.0.0.1:{port}",
+         "--token", made["token"]],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    output = _lines(bot)
+    try:
+        assert output.get(timeout=30).startswith(f"playing as {owner.username}")
+        assert owner.client.delete(f"/api/tokens/{made['id']}/").status_code == 204
+        assert bot.wait(timeout=60) != 0
+        said = "".join(output.get_nowait() for _ in range(output.qsize()))
+        last = said.strip().splitlines()[-1]  # (a "reconnecting" before it: the stream server still starting)
+        assert last.startswith("/api/stream/: ") and "token" in last, said
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+        stop(streams)
