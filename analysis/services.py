@@ -22,6 +22,7 @@ from analysis.consumer import ANALYSES, budget_settings, row_fields, row_key
 from analysis.models import OUTSTANDING, Analysis, AnalysisRequest, AnalysisStatus
 from consumers import framework
 from games import errors, selectors
+from games.words import state_said
 from rules.words import msg
 
 __all__ = ["budget_settings"]
@@ -34,7 +35,7 @@ def game_analysable(*, game_id: int, user: Any) -> None:
     if game.private and selectors.seat_of(game=game, user=user) is None:
         raise errors.GameNotFound(msg("there is no game {game_id}", game_id=game_id))
     if not selectors.game_finished(game):
-        raise errors.GameNotFinished(msg("game {game_id} is {status}: a game is analysed once it has finished", game_id=game_id, status=game.status))
+        raise errors.GameNotFinished(msg("game {game_id} is {status}: a game is analysed once it has finished", game_id=game_id, status=state_said(game.status)))
 
 
 def analysis_request(*, game_id: int, user: Any, by_mail: bool = False) -> Analysis:

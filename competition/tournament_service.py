@@ -33,6 +33,17 @@ from rules.words import msg
 MAX_ENTRANTS = 128
 
 
+
+# A tournament's state as a sentence names it ("tournament 3 is running"): words of the reader's
+# language, not the database's own word written into a translated sentence.
+_STATES = {"registering": msg("registering"), "running": msg("running"), "finished": msg("finished"),
+           "cancelled": msg("cancelled")}
+
+
+def tournament_state_said(status: str) -> Any:
+    return _STATES.get(status, status)
+
+
 def tournament_create(*, user: Any, name: str, kind: str, rules_id: str, players: int, options: dict | None,
                       time_control: Any, rated: bool, starts_at: dt.datetime, rounds: int | None = None) -> Tournament:
     game_rules = rules.get(rules_id)
@@ -56,7 +67,7 @@ def _registering(tournament_id: int) -> Tournament:
     if tournament is None:
         raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
     if tournament.status != TournamentStatus.REGISTERING:
-        raise TournamentClosed(msg("tournament {tournament_id} is {status}: entries are closed", tournament_id=tournament_id, status=tournament.status))
+        raise TournamentClosed(msg("tournament {tournament_id} is {status}: entries are closed", tournament_id=tournament_id, status=tournament_state_said(tournament.status)))
     if tournament.entrants.filter(withdrawn=False).count() >= MAX_ENTRANTS:
         raise TournamentClosed(msg("tournament {tournament_id} is full ({max_entrants} entrants)", tournament_id=tournament_id, max_entrants=MAX_ENTRANTS))
     return tournament
@@ -84,7 +95,7 @@ def tournament_leave(*, user: Any, tournament_id: int) -> None:
     elif tournament.status == TournamentStatus.RUNNING:
         left = tournament.entrants.filter(user=user, withdrawn=False).update(withdrawn=True)
     else:
-        raise TournamentClosed(msg("tournament {tournament_id} is {status}", tournament_id=tournament_id, status=tournament.status))
+        raise TournamentClosed(msg("tournament {tournament_id} is {status}", tournament_id=tournament_id, status=tournament_state_said(tournament.status)))
     if not left:
         raise TournamentNotFound(msg("you are not entered in tournament {tournament_id}", tournament_id=tournament_id))
 
@@ -128,7 +139,7 @@ def _registering_for_start(tournament_id: int) -> Tournament:
     if tournament is None:
         raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
     if tournament.status != TournamentStatus.REGISTERING:
-        raise TournamentClosed(msg("tournament {tournament_id} is {status}: it has started", tournament_id=tournament_id, status=tournament.status))
+        raise TournamentClosed(msg("tournament {tournament_id} is {status}: it has started", tournament_id=tournament_id, status=tournament_state_said(tournament.status)))
     return tournament
 
 

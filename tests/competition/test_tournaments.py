@@ -233,3 +233,19 @@ def test_starting_early_with_too_few_entrants_is_refused_and_changes_nothing():
     assert late.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
     started = organiser.post(f"/api/tournaments/{tournament_id}/start/")
     assert started.status_code == 200 and started.json()["status"] == "running"
+
+
+def test_a_refusal_names_the_tournaments_state_in_the_readers_language():
+    """"toernooi 3 is running": the state was written into the Dutch sentence as the database
+    keeps it. The same for a game not yet analysable."""
+    organiser, entrant = register(), register()
+    tournament_id = _organise(organiser)
+    for player in (organiser, entrant):
+        assert player.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
+    _start_now(tournament_id)
+    late = register().client.post(f"/api/tournaments/{tournament_id}/entry/", HTTP_ACCEPT_LANGUAGE="nl").json()
+    assert late["code"] == "tournament_closed"
+    assert late["detail"].startswith(f"toernooi {tournament_id} is bezig") and "running" not in late["detail"], late
+    game_id = Table.objects.get(tournament_id=tournament_id).game_id
+    early = organiser.client.post(f"/api/games/{game_id}/analysis/", HTTP_ACCEPT_LANGUAGE="nl").json()
+    assert early["detail"].startswith(f"partij {game_id} is bezig") and "active" not in early["detail"], early
