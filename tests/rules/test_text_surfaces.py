@@ -3,7 +3,9 @@ labels rather than by counting, and seats named by what the text board shows."""
 
 from __future__ import annotations
 
+import gettext
 import random
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,21 @@ import rules
 from rules.presentation import text_lines
 from rules.terrafex.render import LEGEND
 from rules.terrain_vague import hexes
+from rules.text import WIDTH, fit
+from rules.words import Lines, Message
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+
+
+def _in_language(board: Lines, language: str) -> list[str]:
+    """A text board as `games.words.text_lines` gives a reader of `language`: each line as the
+    rules wrote it translated (the catalogue the test run compiled), then fitted again."""
+    if language == "en":
+        return str(board).splitlines()
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=[language])
+    said = [line.render(catalogue.gettext, catalogue.ngettext) if isinstance(line, Message) else line
+            for line in board.lines]
+    return fit(said)
 
 
 def _played(rules_id: str, players: int, moves: int, seed: int = 3):
@@ -58,3 +75,18 @@ def test_scavenge_names_each_seat_by_its_token_on_the_text_board():
     assert all(name in board for name in names)
     shown = text_lines(game.presentation(state, 0), ["ann", "bo", "cy", "di"], you=0)
     assert "  ann (P0, you)" in "\n".join(shown)
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+@pytest.mark.parametrize("seat", [0, None])
+def test_the_space_junkyard_key_keeps_each_entry_whole_in_every_language(language, seat):
+    """The key once split a sentence over two lines; translated half by half, the longer Dutch
+    half was wrapped again and left "dicht," alone on a line."""
+    game, state = _played("space_junkyard", 2, 20)
+    board = game.render_text(state, seat)
+    written = list(board.lines)
+    key = written[:written.index("")]  # the headline and the key, above the map
+    shown = _in_language(board, language)
+    assert shown[:len(key)] == _in_language(Lines(key), language), "a line of the key was wrapped"
+    assert all(len(line) <= WIDTH for line in shown)
+    assert not any(line.strip() in ("dicht,", "closed,") for line in shown)
