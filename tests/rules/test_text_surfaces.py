@@ -4,6 +4,7 @@ labels rather than by counting, and seats named by what the text board shows."""
 from __future__ import annotations
 
 import gettext
+import pickle
 import random
 from pathlib import Path
 
@@ -90,3 +91,62 @@ def test_the_space_junkyard_key_keeps_each_entry_whole_in_every_language(languag
     assert shown[:len(key)] == _in_language(Lines(key), language), "a line of the key was wrapped"
     assert all(len(line) <= WIDTH for line in shown)
     assert not any(line.strip() in ("dicht,", "closed,") for line in shown)
+
+
+def _touching(rules_id: str, players: int, moves: int, seed: int = 3):
+    """The positions of a random game, each with the one before it: the last event's cells."""
+    game, rnd = rules.get(rules_id), random.Random(seed)
+    state = game.setup(players, {}, f"seed{seed}")
+    for _ in range(moves):
+        if game.outcome(state) is not None:
+            break
+        seat = game.to_act(state)[0]
+        before, state = state, game.apply(state, seat, rnd.choice(game.legal_moves(state, seat)))
+        yield game, before, state
+
+
+def _changed_line(lines: list[str]) -> str:
+    """The "last move changed" line, its continuations joined again (each item kept whole)."""
+    first = next(n for n, line in enumerate(lines) if line.startswith(("The last move changed:", "De laatste zet veranderde:")))
+    rest = [line for line in lines[first + 1:] if line.startswith("  ")]
+    assert all(len(line) <= WIDTH for line in [lines[first], *rest])
+    return " ".join([lines[first], *(line.strip() for line in rest)])
+
+
+@pytest.mark.parametrize("seat", [0, None])
+def test_space_junkyards_last_move_names_the_cells_as_its_text_board_does(seat):
+    """The line once read "The last move changed: map:0,4", an internal, 0-based id beside a map
+    numbered from 1: now the column and row the map shows, and a ship's section as its list does;
+    the presentation's names stay the targets the web board marks."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["nl"])
+    seen = {"map": 0, "ship": 0}
+    for game, before, state in _touching("space_junkyard", 2, 120):
+        shown = game.presentation(state, seat, before)
+        if not shown["touched"]:
+            continue
+        assert set(shown["touched"]) <= set(game.cells(state, seat)) | set(game.cells(before, seat))
+        kept = pickle.loads(pickle.dumps(shown))  # as the shared cache keeps it
+        english = _changed_line(text_lines(kept, ["ann", "bo"], you=seat))
+        assert ":" not in english.partition(": ")[2], english
+        dutch_shown = {**kept, "touched": [name.render(catalogue.gettext, catalogue.ngettext) for name in kept["touched"]]}
+        assert dutch_shown["touched"] == shown["touched"]  # the names the web board marks, in any language
+        dutch = _changed_line(text_lines(dutch_shown, ["ann", "bo"], you=seat))
+        for name in shown["touched"]:
+            where, _, place = name.rpartition(":")
+            x, y = (int(part) for part in place.split(","))
+            if where == "map":
+                seen["map"] += 1
+                assert f"map column {x + 1}, row {y + 1}" in english, english
+                assert f"kaart kolom {x + 1}, rij {y + 1}" in dutch, dutch
+            else:
+                seen["ship"] += 1
+                ship = seat if not where else int(where.removeprefix("ship"))
+                assert f"ship {ship} [{x},{y}]" in english and f"schip {ship} [{x},{y}]" in dutch, (english, dutch)
+    assert seen["map"] and seen["ship"], seen
+
+
+@pytest.mark.parametrize("rules_id", ["scavenge", "terrafex", "terrain_vague"])
+def test_a_game_whose_board_labels_its_cells_by_their_names_shows_the_names(rules_id):
+    shown = next(shown for game, before, state in _touching(rules_id, 2, 40)
+                 if (shown := game.presentation(state, 0, before))["touched"])
+    assert _changed_line(text_lines(shown, ["ann", "bo"])).endswith(": " + "; ".join(shown["touched"]))
