@@ -150,3 +150,27 @@ def test_a_game_whose_board_labels_its_cells_by_their_names_shows_the_names(rule
     shown = next(shown for game, before, state in _touching(rules_id, 2, 40)
                  if (shown := game.presentation(state, 0, before))["touched"])
     assert _changed_line(text_lines(shown, ["ann", "bo"])).endswith(": " + "; ".join(shown["touched"]))
+
+
+def _finished(rules_id: str, players: int, seed: int):
+    game, rnd = rules.get(rules_id), random.Random(seed)
+    state = game.setup(players, {}, f"seed{seed}")
+    while game.outcome(state) is None:
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_moves(state, seat)))
+    return game, state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_terrain_vagues_ending_gives_the_home_turf_each_panel_scored_and_who_won(players):
+    """The game-over text once gave only the outcome's win shares ("Scores: 0, 1") while each
+    panel showed a home turf of 15: the ending now says what each gang scored, the winners marked."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["nl"])
+    for seed in range(4):
+        game, state = _finished("terrain_vague", players, seed)
+        outcome, shown = game.outcome(state), game.presentation(state, 0)
+        scored = [f"{panel['name']} {panel['score']}" + (" (won)" if panel["seat"] in outcome.winners else "")
+                  for panel in shown["panels"]]
+        assert f"home turf {', '.join(scored)}" in shown["ending"], shown["ending"]
+        dutch = shown["ending"].render(catalogue.gettext, catalogue.ngettext)
+        assert "thuisterrein" in dutch and "(gewonnen)" in dutch and "(won)" not in dutch, dutch
