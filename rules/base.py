@@ -223,9 +223,13 @@ class Rules(ABC):
         return {
             "panels": self.panels(state, seat),
             "prompt": self.prompt(state, seat) if seat is not None and seat in to_act else None,
-            "touched": [] if before is None else shown.touched(self.cells(before, seat), self.cells(state, seat)),
+            "touched": [] if before is None else self._touched(state, seat, before),
             "ending": None if to_act else self.ending(state),  # a seat still to act: not over, nothing to ask
         }
+
+    def _touched(self, state: State, seat: int | None, before: State) -> list[str]:
+        names = shown.touched(self.cells(before, seat), self.cells(state, seat))
+        return [shown.named(name, self.cell_words(name, seat)) for name in names]
 
     def panels(self, state: State, seat: int | None) -> list[dict[str, Any]]:
         """A panel per seat (`rules.presentation.panel`), with what the seat may know of each.
@@ -250,6 +254,13 @@ class Rules(ABC):
         """Each board cell the seat sees, by its target name, with a short text of what is on
         it: two positions' cells differ where the board changed."""
         return {}
+
+    def cell_words(self, name: str, seat: int | None) -> str:
+        """A cell named in `cells` as the seat's text board names it, for the text surfaces'
+        "last move changed" line: a game whose target names are not its board's labels (an
+        internal prefix, 0-based where the board counts from 1) words them. The default: the
+        name itself, for a game whose text board labels its cells by the same coordinates."""
+        return name
 
     # --- notation ------------------------------------------------------------------------
 

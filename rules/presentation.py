@@ -9,7 +9,9 @@
 - `prompt`: one line saying what the caller's seat must do now, or None when it has nothing to
   do (a page then says whom it waits for).
 - `touched`: the cells the last event changed as the caller may see them, named as the board's
-  targets are (a move's coordinates "a,b", or a game's own names: "centre", "map:3,2").
+  targets are (a move's coordinates "a,b", or a game's own names: "centre", "map:3,2"); where the
+  text board names a cell otherwise (`Rules.cell_words`), the name remembers those words
+  (`NamedCell`), which the text surfaces show.
 - `ending`: once the rules have ended the game, how they decided it, in words a result line
   ends with ("the last glacier melted"); None before, and for a game a player or the server
   ended (a resignation, an agreed draw, an abort), whose result's reason says why.
@@ -21,10 +23,10 @@ Nothing here imports Django.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
-from rules.text import fit
-from rules.words import Number, msg
+from rules.text import fit, fit_list
+from rules.words import Message, Number, listed, msg
 
 # Seat colours: CSS colour names a client may use as they are. Distinct from the board colours the
 # games themselves use, readable on a light square and on a dark tile.
@@ -95,6 +97,39 @@ def touched(before: dict[str, str], after: dict[str, str]) -> list[str]:
             if (differing is None or name in differing) and before.get(name) != after.get(name)]
 
 
+class NamedCell(Message):
+    """A cell's target name ("map:0,4": what the web board marks and the API lists, so its text
+    stays the name) that remembers how the text board names the cell ("map column 1, row 5"). A
+    `Message`, so that a presentation translated for a reader (`games.words.translated`) keeps
+    the name and translates the words: a mail's "last move changed" line then names the cell as
+    the board beside it does, not by an internal, 0-based id."""
+
+    words: str
+
+    def __new__(cls, name: str, words: str) -> Self:
+        self = super().__new__(cls, name.replace("{", "{{").replace("}", "}}"))
+        self.words = words
+        return self
+
+    def render(self, translate_one, translate_plural, write_number=str) -> str:
+        words = self.words.render(translate_one, translate_plural, write_number) if isinstance(self.words, Message) else self.words
+        return NamedCell(str(self), words)
+
+    def __reduce__(self):
+        # Kept in the shared cache with the presentation: pickled as its name and its words.
+        return (NamedCell, (str(self), self.words))
+
+
+def named(name: str, words: str) -> str:
+    """A touched cell's name, carrying the text board's words for it where they differ."""
+    return name if words == name else NamedCell(name, words)
+
+
+def cell_words(name: str) -> str:
+    """How a text names a touched cell: the words its game gave it, else its name."""
+    return getattr(name, "words", name)
+
+
 def end_words(shown: dict[str, Any], result: dict[str, Any] | None) -> str:
     """How a finished game ended, in words: the rules' `ending` where they decided it, else the
     result's reason code worded ("draw_agreed": "draw agreed")."""
@@ -122,7 +157,8 @@ def text_lines(shown: dict[str, Any], names: list[str], *, you: int | None = Non
     lines = [say(msg("Now: {prompt}", prompt=shown["prompt"]))] if shown.get("prompt") else []
     lines += [_seat_line(one, names, you, acting, say) for one in shown.get("panels", [])]
     if shown.get("touched"):
-        lines.append(say(msg("The last move changed: {cells}", cells=" ".join(shown["touched"]))))
+        cells = listed([cell_words(name) for name in shown["touched"]], "; ")
+        lines += fit_list(say(msg("The last move changed: {cells}", cells=cells)))
     return fit(lines)
 
 

@@ -33,3 +33,18 @@ def fit(lines: list[str], width: int = WIDTH) -> list[str]:
                                 break_long_words=True, break_on_hyphens=False)
         fitted.extend(wrapped)
     return fitted
+
+
+def fit_list(line: str, separator: str = "; ", width: int = WIDTH) -> list[str]:
+    """A line that ends in a list (items joined by `separator`) fitted to `width`, broken only
+    after a separator, so that no item (a cell named "map column 1, row 3") is cut in two; the
+    continuation indented two, as `fit` indents. An item longer than a line is left to `fit`."""
+    items = line.split(separator)
+    lines = [items[0]]
+    for item in items[1:]:
+        if len(lines[-1]) + len(separator) + len(item) <= width:
+            lines[-1] += separator + item
+        else:
+            lines[-1] += separator.rstrip()
+            lines.append("  " + item)
+    return lines

@@ -180,6 +180,9 @@ class SpaceJunkyard(Rules):
     def cells(self, state: State, seat: int | None) -> dict[str, str]:
         return presentation.cells(state, seat)
 
+    def cell_words(self, name: str, seat: int | None) -> str:
+        return presentation.cell_words(name, seat)
+
     def render_text(self, state: State, seat: int | None) -> str:
         return render.render(state, seat)
 

@@ -65,3 +65,16 @@ def cells(state: State, seat: int | None) -> dict[str, str]:
             place = f"{part.x},{part.y}"
             found[place if s == seat else f"ship{s}:{place}"] = f"{part.tile}/{part.rotation}"
     return found
+
+
+def cell_words(name: str, seat: int | None) -> str:
+    """A name of `cells` as the text board shows the cell: a map cell by the column and row
+    numbered from 1 above and beside the map ("map:0,4" is column 1, row 5), a ship's section by
+    the ship and the [x,y] its list of sections gives it ("ship1:0,-1", or "0,-1" on the seat's
+    own ship, is ship 1 [0,-1])."""
+    where, _, place = name.rpartition(":")
+    x, y = (int(part) for part in place.split(","))
+    if where == "map":
+        return msg("map column {column}, row {row}", column=x + 1, row=y + 1)
+    ship = int(where.removeprefix("ship")) if where else seat
+    return msg("ship {seat} [{x},{y}]", seat=ship, x=x, y=y)

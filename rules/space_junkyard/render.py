@@ -140,14 +140,23 @@ def _ship(state: State, seat: int) -> list[str]:
     return lines
 
 
-def render(state: State, seat: int | None) -> str:
+def _key(seat: int | None) -> list[str]:
+    """What the letters and marks mean, an entry a line. Each entry is a whole sentence of its
+    own, short enough to stay within the mail width in any language: a sentence split across two
+    lines was translated as two halves, and a longer Dutch half wrapped a word onto a line alone."""
     viewer = msg("spectator") if seat is None else msg("ship {seat}", seat=seat)
-    lines = [
-        *_headline(state),
-        msg("  (view of {viewer}; Y radioactive, B carbon, R metal; edges: - or # closed,", viewer=viewer),
-        msg("   o an opening at no cost, letters an opening's cost; * works from next turn)"),
-        "",
+    return [
+        msg("  Key (view of {viewer}):", viewer=viewer),
+        msg("    Y radioactive, B carbon, R metal"),
+        msg("    edge - or #: closed"),
+        msg("    edge o: an opening at no cost"),
+        msg("    edge letters: an opening's cost"),
+        msg("    *: the section works from next turn"),
     ]
+
+
+def render(state: State, seat: int | None) -> str:
+    lines = [*_headline(state), *_key(seat), ""]
     lines += _map(state)
     lines += _legend(state)
     for other in range(state.players):

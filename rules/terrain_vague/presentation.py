@@ -1,7 +1,8 @@
 """What a page shows of a Terrain Vague position (`rules.presentation`): a panel per gang with
 its home turf (the score) and own hexes (the end's tie-break), action points, pawns in reserve
 and turf in supply; a prompt for the phase and step; each hex's turf, clubhouse and pawn; and,
-once over, how the end was decided, the own hexes named where they split a tied home turf. Only
+once over, how the end was decided and each gang's home turf, the own hexes named where they
+split a tied home turf. Only
 public things: a wrestling choice shows in a prompt as "chosen", never its tiles."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from rules.presentation import cell_name, item, panel
 from rules.terrain_vague import data
 from rules.terrain_vague.state import ACT, BUILD, CLUBHOUSE_PLACEMENT, OVER, PICK, WRESTLE, State
 from rules.terrain_vague.territory import home_turf_size, own_hex_count
-from rules.words import msg, nmsg
+from rules.words import listed, msg, nmsg
 
 GANG_COLOURS = {data.RUBBLES: "sienna", data.BRAMBLES: "forestgreen", data.CESSPOOLS: "steelblue",
                 data.SCRAPPERS: "mediumvioletred"}
@@ -82,23 +83,64 @@ def prompt(state: State, seat: int) -> str:
 
 
 def ending(state: State) -> str | None:
-    """How the end was decided. The score line shows home turf alone, so where it tied among
-    the gangs that could win, the words name what split them: own hexes on the board."""
+    """How the end was decided, in the words a result line ends with, with what each gang
+    scored: the outcome's scores are win shares (1 and 0), which no player recognises beside
+    the home turf their panel showed all game. The own hexes are named where they split a tied
+    home turf."""
     if state.phase != OVER:
         return None
-    words = END_WORDS.get(state.end_reason) or state.end_reason.replace("_", " ")
+    words = _end_words(state)
+    scores = _home_turfs(state)
+    if len(state.winners) > 1:
+        return msg("{words}; home turf {scores}; own hexes tied too ({own}): a shared win", words=words, scores=scores,
+                   own=own_hex_count(state, state.winners[0]))
+    level = _level_with_the_winner(state)
+    if level:
+        return msg("{words}; home turf {scores}; most own hexes on the board, {own} to {other}", words=words,
+                   scores=scores, own=own_hex_count(state, state.winners[0]),
+                   other=max(own_hex_count(state, g) for g in level))
+    return msg("{words}; home turf {scores}", words=words, scores=scores)
+
+
+def decided(state: State) -> str | None:
+    """How the end was decided, without the scores: the text board's status line, above the
+    gangs' lines that show each home turf already."""
+    if state.phase != OVER:
+        return None
+    words = _end_words(state)
     if not state.winners:
         return words
     winner = state.winners[0]
     turf, own = home_turf_size(state, winner), own_hex_count(state, winner)
     if len(state.winners) > 1:
         return msg("{words}, tied at {turf}, and own hexes too ({own}): a shared win", words=words, turf=turf, own=own)
-    # A gang still in play level with the winner could have won: it was among the contenders.
-    level = [g for g in state.in_play if g != winner and home_turf_size(state, g) == turf]
+    level = _level_with_the_winner(state)
     if not level:
         return words
     return msg("{words}, tied at {turf}; most own hexes on the board, {own} to {other}", words=words, turf=turf, own=own,
                other=max(own_hex_count(state, g) for g in level))
+
+
+def _end_words(state: State) -> str:
+    return END_WORDS.get(state.end_reason) or state.end_reason.replace("_", " ")
+
+
+def _level_with_the_winner(state: State) -> list[str]:
+    """The gangs still in play level with a sole winner's home turf: they could have won, so
+    the own hexes decided it. None where the win is shared or nobody won."""
+    if len(state.winners) != 1:
+        return []
+    winner = state.winners[0]
+    turf = home_turf_size(state, winner)
+    return [g for g in state.in_play if g != winner and home_turf_size(state, g) == turf]
+
+
+def _home_turfs(state: State) -> str:
+    """Each gang's home turf in seat order, as its panel scores it, the winners marked."""
+    def scored(gang: str) -> str:
+        name, turf = GANG_NAMES.get(gang) or gang.capitalize(), home_turf_size(state, gang)
+        return msg("{gang} {turf} (won)", gang=name, turf=turf) if gang in state.winners else msg("{gang} {turf}", gang=name, turf=turf)
+    return listed([scored(gang) for gang in state.seats])
 
 
 def cells(state: State, seat: int | None) -> dict[str, str]:

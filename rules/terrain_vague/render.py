@@ -87,7 +87,7 @@ def _gang_line(state: State, gang: str) -> str:
 
 def _status_line(state: State) -> str:
     if state.phase == OVER:
-        return msg("Game over, {ending}: winner(s) {winners}", ending=presentation.ending(state),
+        return msg("Game over, {ending}: winner(s) {winners}", ending=presentation.decided(state),
                    winners=words.board_gangs(state.winners) or msg("none"))
     if state.phase == BUILD:
         return msg("Building the board: {gang} places a hex", gang=words.board_gang(state.acting))

@@ -3,6 +3,9 @@ tie-break named), else the result's reason."""
 
 from __future__ import annotations
 
+import random
+
+import rules
 from mail import compose
 
 TIED = "the largest home turf after the last turn, tied at 2; most own hexes on the board, 3 to 2"
@@ -28,3 +31,20 @@ def test_the_game_over_mail_names_what_decided_a_tied_end():
 def test_a_game_the_rules_did_not_end_is_told_by_its_reason():
     mail = compose.game_over(_ctx("draw_agreed", None))
     assert "is over: draw agreed. Winner: ada." in " ".join(mail.text.split())
+
+
+def test_a_terrain_vague_game_over_mail_gives_the_home_turf_the_players_saw():
+    """The mail once told a finished Terrain Vague game by its win shares alone ("Scores: 0, 1"),
+    the home turf each panel scored all game (15, 9) nowhere."""
+    game, rnd = rules.get("terrain_vague"), random.Random(2)
+    state = game.setup(2, {}, "over")
+    while game.outcome(state) is None:
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_moves(state, seat)))
+    shown, outcome = game.presentation(state, 0), game.outcome(state)
+    ctx = _ctx(outcome.reason, shown["ending"])
+    ctx["presentation"] = shown
+    ctx["game"]["result"] = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": outcome.reason}
+    text = " ".join(compose.game_over(ctx).text.split())
+    turfs = ", ".join(f"{p['name']} {p['score']}" + (" (won)" if p["seat"] in outcome.winners else "") for p in shown["panels"])
+    assert f"home turf {turfs}. Winner:" in text, text

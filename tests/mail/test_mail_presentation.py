@@ -5,8 +5,10 @@ shows are the ones a determinized position (every other seat's secret drawn afre
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from django.utils import translation
 
 import rules
 from accounts import services as account_services
@@ -131,3 +133,20 @@ def test_the_text_board_shows_the_panels_and_the_prompt(client):
     assert all(len(line) <= 78 for line in board.splitlines())
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "Now: " in page and f"  tbx (" in page
+
+
+@pytest.mark.parametrize(("language", "said"), [("en", "The last move changed: map column"),
+                                                 ("nl", "De laatste zet veranderde: kaart kolom")])
+def test_a_space_junkyard_mail_names_the_changed_cells_as_its_map_does(language, said, sink, eager_tasks):
+    """The mail once said "The last move changed: map:0,4" under a map numbered from 1."""
+    users = _users(f"sjm{language}a", f"sjm{language}b")
+    game = _started(users, "space_junkyard")
+    for _ in range(40):  # to a move that changed the map (a ship placed or moved, junk pushed in)
+        game = _played_a_while(game, users, 1)
+        seat = game.to_act[0]
+        touched = store.rules_of(game).presentation(store.state_at(game), seat, store.state_at(game, game.seq - 1))["touched"]
+        if any(name.startswith("map:") for name in touched):
+            break
+    with translation.override(language):
+        text = _composed(users[seat], game).text
+    assert said in text and not re.search(r"map:-?\d", text), text

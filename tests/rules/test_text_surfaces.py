@@ -3,7 +3,10 @@ labels rather than by counting, and seats named by what the text board shows."""
 
 from __future__ import annotations
 
+import gettext
+import pickle
 import random
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +14,21 @@ import rules
 from rules.presentation import text_lines
 from rules.terrafex.render import LEGEND
 from rules.terrain_vague import hexes
+from rules.text import WIDTH, fit
+from rules.words import Lines, Message
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+
+
+def _in_language(board: Lines, language: str) -> list[str]:
+    """A text board as `games.words.text_lines` gives a reader of `language`: each line as the
+    rules wrote it translated (the catalogue the test run compiled), then fitted again."""
+    if language == "en":
+        return str(board).splitlines()
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=[language])
+    said = [line.render(catalogue.gettext, catalogue.ngettext) if isinstance(line, Message) else line
+            for line in board.lines]
+    return fit(said)
 
 
 def _played(rules_id: str, players: int, moves: int, seed: int = 3):
@@ -58,3 +76,101 @@ def test_scavenge_names_each_seat_by_its_token_on_the_text_board():
     assert all(name in board for name in names)
     shown = text_lines(game.presentation(state, 0), ["ann", "bo", "cy", "di"], you=0)
     assert "  ann (P0, you)" in "\n".join(shown)
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+@pytest.mark.parametrize("seat", [0, None])
+def test_the_space_junkyard_key_keeps_each_entry_whole_in_every_language(language, seat):
+    """The key once split a sentence over two lines; translated half by half, the longer Dutch
+    half was wrapped again and left "dicht," alone on a line."""
+    game, state = _played("space_junkyard", 2, 20)
+    board = game.render_text(state, seat)
+    written = list(board.lines)
+    key = written[:written.index("")]  # the headline and the key, above the map
+    shown = _in_language(board, language)
+    assert shown[:len(key)] == _in_language(Lines(key), language), "a line of the key was wrapped"
+    assert all(len(line) <= WIDTH for line in shown)
+    assert not any(line.strip() in ("dicht,", "closed,") for line in shown)
+
+
+def _touching(rules_id: str, players: int, moves: int, seed: int = 3):
+    """The positions of a random game, each with the one before it: the last event's cells."""
+    game, rnd = rules.get(rules_id), random.Random(seed)
+    state = game.setup(players, {}, f"seed{seed}")
+    for _ in range(moves):
+        if game.outcome(state) is not None:
+            break
+        seat = game.to_act(state)[0]
+        before, state = state, game.apply(state, seat, rnd.choice(game.legal_moves(state, seat)))
+        yield game, before, state
+
+
+def _changed_line(lines: list[str]) -> str:
+    """The "last move changed" line, its continuations joined again (each item kept whole)."""
+    first = next(n for n, line in enumerate(lines) if line.startswith(("The last move changed:", "De laatste zet veranderde:")))
+    rest = [line for line in lines[first + 1:] if line.startswith("  ")]
+    assert all(len(line) <= WIDTH for line in [lines[first], *rest])
+    return " ".join([lines[first], *(line.strip() for line in rest)])
+
+
+@pytest.mark.parametrize("seat", [0, None])
+def test_space_junkyards_last_move_names_the_cells_as_its_text_board_does(seat):
+    """The line once read "The last move changed: map:0,4", an internal, 0-based id beside a map
+    numbered from 1: now the column and row the map shows, and a ship's section as its list does;
+    the presentation's names stay the targets the web board marks."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["nl"])
+    seen = {"map": 0, "ship": 0}
+    for game, before, state in _touching("space_junkyard", 2, 120):
+        shown = game.presentation(state, seat, before)
+        if not shown["touched"]:
+            continue
+        assert set(shown["touched"]) <= set(game.cells(state, seat)) | set(game.cells(before, seat))
+        kept = pickle.loads(pickle.dumps(shown))  # as the shared cache keeps it
+        english = _changed_line(text_lines(kept, ["ann", "bo"], you=seat))
+        assert ":" not in english.partition(": ")[2], english
+        dutch_shown = {**kept, "touched": [name.render(catalogue.gettext, catalogue.ngettext) for name in kept["touched"]]}
+        assert dutch_shown["touched"] == shown["touched"]  # the names the web board marks, in any language
+        dutch = _changed_line(text_lines(dutch_shown, ["ann", "bo"], you=seat))
+        for name in shown["touched"]:
+            where, _, place = name.rpartition(":")
+            x, y = (int(part) for part in place.split(","))
+            if where == "map":
+                seen["map"] += 1
+                assert f"map column {x + 1}, row {y + 1}" in english, english
+                assert f"kaart kolom {x + 1}, rij {y + 1}" in dutch, dutch
+            else:
+                seen["ship"] += 1
+                ship = seat if not where else int(where.removeprefix("ship"))
+                assert f"ship {ship} [{x},{y}]" in english and f"schip {ship} [{x},{y}]" in dutch, (english, dutch)
+    assert seen["map"] and seen["ship"], seen
+
+
+@pytest.mark.parametrize("rules_id", ["scavenge", "terrafex", "terrain_vague"])
+def test_a_game_whose_board_labels_its_cells_by_their_names_shows_the_names(rules_id):
+    shown = next(shown for game, before, state in _touching(rules_id, 2, 40)
+                 if (shown := game.presentation(state, 0, before))["touched"])
+    assert _changed_line(text_lines(shown, ["ann", "bo"])).endswith(": " + "; ".join(shown["touched"]))
+
+
+def _finished(rules_id: str, players: int, seed: int):
+    game, rnd = rules.get(rules_id), random.Random(seed)
+    state = game.setup(players, {}, f"seed{seed}")
+    while game.outcome(state) is None:
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_moves(state, seat)))
+    return game, state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_terrain_vagues_ending_gives_the_home_turf_each_panel_scored_and_who_won(players):
+    """The game-over text once gave only the outcome's win shares ("Scores: 0, 1") while each
+    panel showed a home turf of 15: the ending now says what each gang scored, the winners marked."""
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=["nl"])
+    for seed in range(4):
+        game, state = _finished("terrain_vague", players, seed)
+        outcome, shown = game.outcome(state), game.presentation(state, 0)
+        scored = [f"{panel['name']} {panel['score']}" + (" (won)" if panel["seat"] in outcome.winners else "")
+                  for panel in shown["panels"]]
+        assert f"home turf {', '.join(scored)}" in shown["ending"], shown["ending"]
+        dutch = shown["ending"].render(catalogue.gettext, catalogue.ngettext)
+        assert "thuisterrein" in dutch and "(gewonnen)" in dutch and "(won)" not in dutch, dutch

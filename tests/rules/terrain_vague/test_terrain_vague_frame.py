@@ -441,13 +441,14 @@ def test_the_ending_names_the_own_hexes_where_they_split_a_tied_home_turf():
     state = make_state(own=own, clubhouses={R: (1, 0), B: (-1, 0)}, turn=12, step=5, acting=B)
     assert RULES.presentation(state, 0)["ending"] is None
     clear = RULES.apply(state, 1, {"type": "end_step"})
-    assert RULES.presentation(clear, 0)["ending"] == "the largest home turf after the last turn"
+    assert RULES.presentation(clear, 0)["ending"] == "the largest home turf after the last turn; home turf Rubbles 2, Brambles 3 (won)"
 
     own = {**turf_block(R, [(1, 0), (2, 0), (3, -3)]), **turf_block(B, [(-1, 0), (-2, 0)])}
     state = make_state(own=own, clubhouses={R: (1, 0), B: (-1, 0)}, turn=12, step=5, acting=B)
     split = RULES.apply(state, 1, {"type": "end_step"})
     words = "the largest home turf after the last turn, tied at 2; most own hexes on the board, 3 to 2"
-    assert RULES.presentation(split, None)["ending"] == RULES.presentation(split, 1)["ending"] == words
+    ending = "the largest home turf after the last turn; home turf Rubbles 2 (won), Brambles 2; most own hexes on the board, 3 to 2"
+    assert RULES.presentation(split, None)["ending"] == RULES.presentation(split, 1)["ending"] == ending
     assert [p["score_parts"] for p in RULES.presentation(split, 0)["panels"]] == [
         [{"label": "home turf", "value": 2}, {"label": "own hexes", "value": 3}],
         [{"label": "home turf", "value": 2}, {"label": "own hexes", "value": 2}],
@@ -458,7 +459,9 @@ def test_the_ending_names_the_own_hexes_where_they_split_a_tied_home_turf():
     state = make_state(own=own, clubhouses={R: (1, 0), B: (-1, 0)}, turn=12, step=5, acting=B)
     shared = RULES.apply(state, 1, {"type": "end_step"})
     assert RULES.presentation(shared, 0)["ending"] == (
-        "the largest home turf after the last turn, tied at 2, and own hexes too (2): a shared win")
+        "the largest home turf after the last turn; home turf Rubbles 2 (won), Brambles 2 (won); own hexes tied too (2): a shared win")
+    assert "Game over, the largest home turf after the last turn, tied at 2, and own hexes too (2): a shared win: winner(s)" \
+        in " ".join(RULES.render_text(shared, 0).split())
 
 
 def test_option_to_25_plays_past_turn_twelve_with_the_hideout_from_turn_one():
