@@ -270,14 +270,14 @@ def game_over(ctx: dict[str, Any]) -> Mail:
     result = game["result"] or {}
     names = {seat["seat"]: player_name(seat) for seat in game["seats"]}
     winners = ", ".join(names.get(seat, str(seat)) for seat in result.get("winners", [])) or _("nobody")
-    scores = result.get("scores")
+    scores = presentation.end_scores(ctx.get("presentation") or {}, result)
     lines = [
         wrap(_("%(game)s is over: %(how)s. Winner: %(winners)s.") % {
             "game": title(game), "how": words.translated(presentation.end_words(ctx["presentation"], result)), "winners": winners}),
     ]
     if ctx.get("finished_at"):
         lines.append(_("Ended: %(when)s") % {"when": local_time(ctx["finished_at"], ctx.get("time_zone") or "UTC")})
-    if isinstance(scores, list):
+    if scores is not None:
         lines.append(_("Scores: %(scores)s") % {"scores": ", ".join(f"{names.get(i, str(i))} {number(score)}" for i, score in enumerate(scores))})
     lines += [
         wrap(_("The seed, published now so anyone can check every roll and draw: %(seed)s") % {"seed": ctx["seed"]}),

@@ -139,6 +139,17 @@ def end_words(shown: dict[str, Any], result: dict[str, Any] | None) -> str:
     return REASON_WORDS.get(reason) or reason.replace("_", " ")
 
 
+def end_scores(shown: dict[str, Any], result: dict[str, Any] | None) -> list | None:
+    """The scores a finished game's readers saw on its panels (what the players scored), where
+    every panel has one; else the result's (which may be only win shares: a game decided by
+    something other than points). The page's result line reads them the same way."""
+    panel_scores = [panel.get("score") for panel in shown.get("panels") or []]
+    if panel_scores and all(score is not None for score in panel_scores):
+        return panel_scores
+    scores = (result or {}).get("scores")
+    return scores if isinstance(scores, list) else None
+
+
 def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 

@@ -48,3 +48,19 @@ def test_a_terrain_vague_game_over_mail_gives_the_home_turf_the_players_saw():
     text = " ".join(compose.game_over(ctx).text.split())
     turfs = ", ".join(f"{p['name']} {p['score']}" + (" (won)" if p["seat"] in outcome.winners else "") for p in shown["panels"])
     assert f"home turf {turfs}. Winner:" in text, text
+
+
+def test_the_scores_line_gives_what_the_panels_scored_not_the_win_shares():
+    """'Scores: ada 1, bo 0' told a Terrain Vague game by its win shares under an ending that
+    gave the home turf each gang held; the page's result line reads the panels' scores."""
+    ctx = _ctx("largest_home_turf", TIED)
+    for panel, score in zip(ctx["presentation"]["panels"], (12, 10)):
+        panel["score"] = score
+    text = compose.game_over(ctx).text
+    assert "Scores: ada 12, bo 10" in text and "Scores: ada 1," not in text, text
+
+
+def test_without_a_score_on_every_panel_the_results_scores_are_given():
+    ctx = _ctx("draw_agreed", None)
+    ctx["presentation"]["panels"][1]["score"] = None
+    assert "Scores: ada 1, bo 0" in compose.game_over(ctx).text
