@@ -70,9 +70,11 @@ class ScopedApi(APIView):
 
     @property
     def default_response_headers(self):
-        # Allow (the methods the class defines) and Vary: Accept (when it has several renderers)
-        # depend on the class alone; DRF works them out again for every answer.
-        return dict(_made_once(type(self), "headers", lambda: APIView.default_response_headers.fget(self)))
+        # Allow (the methods the class defines) and Vary: Accept depend on the class alone; DRF
+        # works them out again for every answer. DRF says Vary: Accept only where a view has
+        # several renderers; a JSON answer varies with the Accept still (`; indent=`, and a 406
+        # for an Accept that admits no JSON), so every view says it.
+        return dict(_made_once(type(self), "headers", lambda: {**APIView.default_response_headers.fget(self), "Vary": "Accept"}))
 
     def finalize_response(self, request, response, *args, **kwargs):
         vary = self.headers.get("Vary")
