@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -368,13 +369,18 @@ def this_database_url() -> str:
 
 
 def start_uvicorn(port: int, **env: str) -> subprocess.Popen:
-    """The stream server as `make run` starts it, on this test's database."""
-    return subprocess.Popen(
+    """The stream server as `make run` starts it, on this test's database. Its log goes to a file
+    of its own (`process.log`, deleted once closed), not to a pipe nobody read: a server that
+    wrote 64 KiB of it (a module of browser tests beside one) blocked in its next write."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - open for the server's life, closed by stop()
+    process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "project.asgi:application", "--host", "127.0.0.1", "--port", str(port),
          "--timeout-graceful-shutdown", "1"],
         cwd=ROOT, env={**os.environ, "DATABASE_URL": this_database_url(), **env}, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
     )
+    process.log = log
+    return process
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -383,7 +389,10 @@ def stop(process: subprocess.Popen) -> None:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
-        process.wait()
+        process.wait(timeout=10)
+    finally:
+        if getattr(process, "log", None) is not None:
+            process.log.close()
 
 
 def _open_stream(port: int, game_id: int, token: str):
@@ -399,10 +408,16 @@ def _open_stream(port: int, game_id: int, token: str):
     pytest.fail("uvicorn did not start")
 
 
-def _read_items(response, until_seq: int) -> list[dict]:
+def _read_items(response, until_seq: int, within: float = 120.0) -> list[dict]:
+    """The stream's events up to `until_seq`. Each read waits at most the connection's timeout;
+    a stream that ends (readline's b"" at its end, which looped for ever) or keeps sending
+    without reaching `until_seq` fails."""
     items = []
+    deadline = time.monotonic() + within
     while not items or items[-1]["seq"] < until_seq:
         line = response.readline().decode()
+        assert line, f"the stream ended before seq {until_seq} (last: {items[-1]['seq'] if items else None})"
+        assert time.monotonic() < deadline, f"no seq {until_seq} on the stream within {within:.0f} s"
         if line.startswith("data: "):
             items.extend(_sse_items(line))
     return items
