@@ -164,7 +164,8 @@ def test_two_requests_at_once_make_one_analysis_and_send_one_task(sent):
 
     threads = [threading.Thread(target=request_from, args=(user,)) for user in users]
     [t.start() for t in threads]
-    [t.join() for t in threads]
+    [t.join(timeout=60) for t in threads]
+    assert not [t for t in threads if t.is_alive()], "a request still waits after 60 s"
     assert Analysis.objects.filter(game_id=game_id).count() == 1
     assert len(sent) == 1
     assert Analysis.objects.get().requests.count() == 2
@@ -201,7 +202,8 @@ def test_two_workers_given_one_analysis_run_it_once(ask, sent, monkeypatch):
     assert first_searching.wait(10)
     run("second")  # a redelivered message, while the first worker holds the lease
     second_done.set()
-    first.join()
+    first.join(timeout=60)
+    assert not first.is_alive(), "the first worker's analysis still runs after 60 s"
     assert results == {"first": "done", "second": "not_ours"}
     assert len(searched) == 2 * len(_move_events(game_id))  # every position searched once (before, after)
 

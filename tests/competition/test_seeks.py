@@ -122,7 +122,8 @@ def test_sixty_four_seeks_at_once_pair_everyone_exactly_once():
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        thread.join(timeout=120)
+    assert not [thread for thread in threads if thread.is_alive()], "a seeking thread still waits after 120 s"
     assert not failures
     pairing.buckets_pair()  # the sweep: what a pairing skipped while another held it
     seeks = list(Seek.objects.all())

@@ -175,7 +175,8 @@ def _interrupted(monkeypatch, game_id: int, times: int) -> list[bool]:
             interruptions.append(True)
             thread = threading.Thread(target=_write_under_the_lock, args=(game_id,))
             thread.start()
-            thread.join()
+            thread.join(timeout=30)  # it would wait for ever on a lock this move's transaction held
+            assert not thread.is_alive(), "the other writer still waits after 30 s: the move holds the game's lock"
         recorded(game, state, acted=acted, writes=writes)
 
     monkeypatch.setattr(projection, "record_state", record_after_another_write)

@@ -39,7 +39,8 @@ def _run_together(work, count: int) -> list:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        thread.join(timeout=60)
+    assert not [thread for thread in threads if thread.is_alive()], "a racing thread still waits after 60 s"
     return results
 
 

@@ -85,7 +85,8 @@ def test_a_timeout_is_applied_once_when_sweeps_and_tasks_race(start_worker):
     for _ in range(6):  # duplicates as a redelivery would make them
         tasks.apply_timeout.apply_async((game.pk, game.seq, row.seat), eta=row.due_at)
     for racer in racers:
-        racer.join()
+        racer.join(timeout=60)
+    assert not [racer for racer in racers if racer.is_alive()], "a sweep still runs after 60 s"
     _first_timeouts(game, 10)
     time.sleep(1.5)  # duplicates still in flight would land now
     assert [event.seq for event in _timeouts(game)] == [game.seq + 1]
