@@ -33,7 +33,7 @@ def _serve(listener: socket.socket, processes: int, fallback: bool = False) -> s
             + ("held_socket.granian_fits = lambda: False\n" if fallback else "")
             + f"held_socket.serve(held_socket.inherited(0), {processes}, {APP!r})\n")
     return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=listener.fileno(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=subprocess.DEVNULL, start_new_session=True)  # not a pipe nobody reads (full at 64 KiB)
 
 
 def _get(port: int, timeout: float = 10) -> str:

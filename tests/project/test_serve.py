@@ -7,9 +7,11 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import queue
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -80,9 +82,38 @@ def _start(port: int, *args: str, start_new_session: bool = False, stdin=None, *
     url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
     environment = {**os.environ, "DATABASE_URL": url, "HOST": "127.0.0.1", "PORT": str(port),
                    "SCRAPYARD_WEB_PROCESSES": "1", "SCRAPYARD_WEB_THREADS": "2", **env}
-    return subprocess.Popen([sys.executable, "-m", "project.serve", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, env=environment, start_new_session=start_new_session,
-                            stdin=stdin)
+    server = subprocess.Popen([sys.executable, "-m", "project.serve", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, env=environment, start_new_session=start_new_session,
+                              stdin=stdin)
+    # Its stderr read as it comes, by a thread of its own: a pipe nobody read blocked the server
+    # at 64 KiB, and a read of it waited for ever on a server that said nothing more (or whose
+    # workers, in a session of their own, still held the pipe once it had stopped).
+    server.said, server.lines = [], queue.Queue()
+
+    def read() -> None:
+        for line in server.stderr:
+            server.said.append(line)
+            server.lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    return server
+
+
+def _said(server: subprocess.Popen) -> str:
+    return b"".join(server.said).decode(errors="replace")[-2000:]
+
+
+def _until_said(server: subprocess.Popen, words: bytes, within: float = 120.0) -> None:
+    """Until the server writes a line with `words` on its stderr; fails if it stops first, or
+    has not within `within` seconds."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            if words in server.lines.get(timeout=max(0.01, min(1.0, deadline - time.monotonic()))):
+                return
+        except queue.Empty:
+            assert server.poll() is None, _said(server)
+            assert time.monotonic() < deadline, f"no {words!r} from the server within {within:.0f} s: {_said(server)}"
 
 
 def _up(base: str, server: subprocess.Popen, seconds: float = 30) -> None:
@@ -94,7 +125,7 @@ def _up(base: str, server: subprocess.Popen, seconds: float = 30) -> None:
         except (requests.ConnectionError, requests.Timeout):
             time.sleep(0.2)
     stop(server)
-    raise AssertionError(f"the web server did not answer: {server.stderr.read().decode()[-2000:]}")
+    raise AssertionError(f"the web server did not answer: {_said(server)}")
 
 
 def _first_stream_item(port: int, game_id: int, token: str) -> dict:
@@ -182,8 +213,7 @@ def test_the_two_web_servers_share_the_port_and_one_killed_leaves_the_other_answ
     try:
         _up(base, second)  # alone on the port: it is this one that answers
         first = _start(port, start_new_session=True, SCRAPYARD_WEB_SERVER="gunicorn")
-        while b"Booting worker" not in first.stderr.readline():  # loaded, listening, its worker forked
-            assert first.poll() is None, first.stderr.read().decode()[-2000:]
+        _until_said(first, b"Booting worker")  # loaded, listening, its worker forked
         os.killpg(first.pid, signal.SIGKILL)
         first.wait(10)
         answers = [requests.get(f"{base}/api/health/", timeout=10, headers={"Connection": "close"}).status_code
