@@ -28,6 +28,19 @@ CALLBACK = "http://127.0.0.1:9/callback"
 PASSWORD = "correct horse battery"  # tests.api.conftest.register's
 
 
+@pytest.fixture(autouse=True)
+def _requests_answered_or_failed(monkeypatch):
+    """requests has no timeout of its own: a call to the live server that got no answer waited for
+    ever. Each call that names none fails after 60 s."""
+    request = requests.Session.request
+
+    def bounded(self, method, url, **kwargs):
+        kwargs.setdefault("timeout", 60)
+        return request(self, method, url, **kwargs)
+
+    monkeypatch.setattr(requests.Session, "request", bounded)
+
+
 def _csrf(page: str) -> str:
     return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
 
