@@ -53,7 +53,7 @@ class Supervised:
 
     def pid(self, name: str) -> int:
         return int(subprocess.run([str(BIN / "supervisorctl"), "--configuration", self.config, "pid", name],
-                                  env=self.env, capture_output=True, text=True).stdout.strip() or 0)
+                                  env=self.env, capture_output=True, text=True, timeout=60).stdout.strip() or 0)
 
     def started(self) -> int:
         """How many times a granian has started its worker (each logs it, once it is loaded)."""
@@ -65,7 +65,7 @@ class Supervised:
             self.process.wait(60)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            self.process.wait()
+            self.process.wait(10)
 
 
 def _wait(predicate, seconds: float) -> bool:

@@ -98,14 +98,14 @@ class Supervisor:
     def status(self) -> dict[str, str]:
         answer = subprocess.run(
             [str(BIN / "supervisorctl"), "--configuration", self.config, "status"],
-            env=self.env, capture_output=True, text=True,
+            env=self.env, capture_output=True, text=True, timeout=60,
         )
         return {line.split()[0]: line.split()[1] for line in answer.stdout.splitlines() if line.split()}
 
     def pids(self, names: tuple[str, ...]) -> dict[str, int]:
         answer = subprocess.run(
             [str(BIN / "supervisorctl"), "--configuration", self.config, "pid", *names],
-            env=self.env, capture_output=True, text=True,
+            env=self.env, capture_output=True, text=True, timeout=60,
         )
         return dict(zip(names, map(int, answer.stdout.split())))
 
