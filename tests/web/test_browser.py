@@ -131,8 +131,11 @@ def _play_one(page, prefer=_first) -> None:
         pytest.fail(f"the move after event {seq} was not shown: {seen}")
 
 
-def _play_until_finished(pages, prefer=_first, moves_at_most: int = 400) -> None:
-    moves = 0
+def _play_until_finished(pages, prefer=_first, moves_at_most: int = 400, quiet_at_most: float = 60.0) -> None:
+    """Moves until every page shows the game finished; fails after `moves_at_most` moves, or when
+    no page has shown its seat's turn for `quiet_at_most` seconds (it looked for ever, every
+    100 ms, at pages that neither showed a turn nor the end)."""
+    moves, quiet_until = 0, time.monotonic() + quiet_at_most
     while moves < moves_at_most:
         if all(_finished(page) for page in pages):
             return
@@ -140,6 +143,11 @@ def _play_until_finished(pages, prefer=_first, moves_at_most: int = 400) -> None
         if acting:
             _play_one(acting[0], prefer)
             moves += 1
+            quiet_until = time.monotonic() + quiet_at_most
+        elif time.monotonic() > quiet_until:
+            seen = [page.locator("#status").first.inner_text() for page in pages]
+            pytest.fail(f"no page showed its turn nor the game's end for {quiet_at_most:.0f} s, {moves} moves in: "
+                        f"{seen}")
         else:
             pages[0].wait_for_timeout(100)
     pytest.fail(f"the game did not end in {moves_at_most} moves")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import time
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -17,6 +18,15 @@ from games.models import Game
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis, pytest.mark.browser]
 
 TIMEOUT = 15_000  # ms
+
+
+def _until_held(page, held: list, within: float = TIMEOUT / 1000) -> None:
+    """Until the page's request that the test's route holds has come (it looped for ever, at 50 ms
+    a look, when it never came)."""
+    deadline = time.monotonic() + within
+    while not held:
+        assert time.monotonic() < deadline, f"the page did not ask within {within:.0f} s"
+        page.wait_for_timeout(50)
 
 
 def _rated_games(winner, loser, count):
@@ -113,8 +123,7 @@ def test_a_seek_made_while_the_lobby_still_loads_is_followed_once(browser, site)
     page.route(re.compile(r"/api/seeks/\?mine=true$"), lambda route: held.append(route))  # answered once the seek is made
     page.on("request", lambda request: polls.append(request.url) if re.search(r"/api/seeks/\d+/$", request.url) else None)
     page.goto(f"{site}/")
-    while not held:
-        page.wait_for_timeout(50)
+    _until_held(page, held)
     page.select_option("#seek-rules", "toy_race")
     page.select_option("#seek-players", "2")
     page.click("#seek-form button[type=submit]")
@@ -227,8 +236,7 @@ def test_the_leaderboard_shows_the_pool_chosen_last_and_keeps_it_in_the_address(
     held = []
     page.route(re.compile(r"/api/leaderboards/terrafex/step/"), lambda route: held.append(route))
     page.select_option("#pool", "terrafex/step/glicko2")
-    while not held:
-        page.wait_for_timeout(50)
+    _until_held(page, held)
     page.select_option("#pool", "toy_race/step/glicko2")
     page.locator("#people li a", has_text="racer").wait_for()
     held[0].continue_()
