@@ -54,7 +54,11 @@ def _let_test_flushes_truncate() -> None:
             quote = self.connection.ops.quote_name
             statements = ["SELECT set_config('session_replication_role', 'replica', true)",
                           *(f"DELETE FROM {quote(table)}" for table in deleted), *statements]
-        return ["SELECT set_config('scrapyard.allow_truncate', 'on', true)", *statements] if statements else []
+        # A flush waits at most FLUSH_LOCK_WAIT for each table's lock, then fails saying so: behind
+        # a connection left idle in a transaction (a thread of the test, a server beside it) it
+        # waited for ever.
+        return ["SELECT set_config('scrapyard.allow_truncate', 'on', true)",
+                f"SELECT set_config('lock_timeout', '{FLUSH_LOCK_WAIT}', true)", *statements] if statements else []
 
     def emit_unless_kept(verbosity, interactive, database, **kwargs):
         from django.db import connections
@@ -62,11 +66,36 @@ def _let_test_flushes_truncate() -> None:
         if not _kept_what_migrate_made(connections[database]):
             emit_post_migrate(verbosity, interactive, database, **kwargs)
 
+    execute_sql_flush = DatabaseOperations.execute_sql_flush
+
+    def execute_naming_the_lock_holders(self, sql_list):
+        from django.db import OperationalError
+
+        try:
+            execute_sql_flush(self, sql_list)
+        except OperationalError as error:
+            if "lock timeout" not in str(error):
+                raise
+            raise OperationalError(f"the flush waited {FLUSH_LOCK_WAIT} for a table's lock; the other sessions "
+                                   f"of this database: {_other_sessions(self.connection)}") from error
+
     DatabaseOperations.sql_flush = sql_flush
+    DatabaseOperations.execute_sql_flush = execute_naming_the_lock_holders
     flush.emit_post_migrate_signal = emit_unless_kept
 
 
+def _other_sessions(connection) -> list[tuple]:
+    """(pid, state, seconds in its transaction, its last statement) of each other session on the
+    test database that is not idle: the one idle in a transaction is what a flush waits for."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid, state, extract(epoch FROM now() - xact_start)::int, left(query, 200) "
+                       "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                       "AND state <> 'idle' ORDER BY xact_start")
+        return cursor.fetchall()
+
+
 MADE_BY_MIGRATE = frozenset({"django_content_type", "auth_permission"})
+FLUSH_LOCK_WAIT = "120s"
 TRUNCATE_FROM = 2000  # rows
 
 
