@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -383,3 +384,36 @@ def test_a_move_sent_as_the_game_ended_shows_the_result_first(browser, site):
     status = mover.locator("#status").inner_text()
     assert status.startswith("You won"), status
     assert "choose again" not in status
+
+
+def test_a_moves_answer_slower_than_its_echo_still_costs_one_read(browser, site):
+    """On a loaded server a move's answer can come seconds after the news of the move (the account
+    stream's echo, the page's look at the log). The page waited a second for the answer, then read
+    the game for the news, and read it again once the answer came: it now waits for the answer
+    however long it takes (it reads the game after it anyway), and reads the move's seq once."""
+    page = _sign_up(browser.new_context(viewport={"width": 1280, "height": 900}), site, "slow_answer")
+    games = []
+    page.on("response", lambda response: games.append(response) if response.request.method == "GET"
+            and re.search(r"/api/games/\d+/$", response.url) else None)
+    _create(page, site, "terrafex", bot_seat=1)
+    page.locator("#moves-panel").wait_for()
+    held = []
+    moves = re.compile(r"/api/games/\d+/moves/$")
+    page.route(moves, lambda route: held.append((route, route.fetch())))  # played; its answer held
+    _choose(page)
+    page.locator("#confirm:not([disabled])").click()
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while not held:
+        assert time.monotonic() < deadline, "the move was not sent"
+        page.wait_for_timeout(50)
+    route, answer = held[0]
+    seq = answer.json()["game"]["seq"]
+    # The news of the move comes meanwhile: the account stream's echo, or at the latest the page's
+    # slow look at the log (every 5 s), which finds the move's event.
+    page.wait_for_timeout(7000)
+    route.fulfill(response=answer)
+    page.unroute(moves)
+    page.wait_for_function("(seq) => Number(document.getElementById('replay-at').max) >= seq", arg=seq)
+    page.wait_for_timeout(1000)  # a second read, if any, has come
+    read = Counter(response.json()["seq"] for response in games if response.ok)
+    assert read[seq] == 1, read

@@ -595,22 +595,19 @@ function mailChoice() {
 // Live: the game's stream wakes the page; if the stream server cannot be reached, poll.
 // News names the seq it is of where it can: news of a seq this page has read or written (its own
 // move's echo, the game announced as the account stream connects) asks for nothing.
-// News no later than a move still on its way is most likely that move's echo, which its answer
-// makes old: it waits for the answer a little, never long (the stream may show the move first).
-const ECHO_WAIT_MS = 1000;
+// News no later than a move still on its way is most likely that move's echo: it waits for the
+// move's answer, however slow (a loaded server), since the page reads the game after the answer
+// anyway; the answer's seq then makes the echo old, and news the answer did not cover is read.
 let pending = null;
 let pendingSeq = -Infinity;
-let waitingSince = null;
 function soon(seq = Infinity) {
   clearTimeout(pending);
   pendingSeq = Math.max(pendingSeq, seq);
   pending = setTimeout(() => {
     const sending = Math.max(-Infinity, ...[...page.sentFrom].map((sent) => sent.seq + 1));
-    waitingSince ??= Date.now();
-    if (pendingSeq <= sending && Date.now() - waitingSince < ECHO_WAIT_MS) { soon(pendingSeq); return; }
+    if (pendingSeq <= sending) { soon(pendingSeq); return; }
     const wanted = pendingSeq;
     pendingSeq = -Infinity;
-    waitingSince = null;
     if (page.replayAt === null && wanted > page.newest) refresh().catch(() => {});
   }, 150);
 }
