@@ -12,9 +12,10 @@ The rest is set in the process's environment before it starts pytest (the hook
   the Prometheus counters' directory, which the controlling process's settings had already
   named in the environment every process inherits.
 
-The Celery workers the worker tests start get a further db, counted down from 14
-(`tests.workers.conftest`). Every child process (workers, stream servers, supervisord) inherits
-the environment.
+The Celery workers the worker tests start get a further db, mirrored from the process's own
+(`worker_db`: db 0's workers take 14, db 1's 13, ...), so two runs on one Redis from different dbs
+(two checkouts' suites at once) share neither db nor channel. Every child process (workers, stream
+servers, supervisord) inherits the environment.
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 MOST_PROCESSES = 4  # the Makefile's cap
-WORKER_DBS_FROM = 14  # down: 14, 13, ... (tests.workers.conftest)
+WORKER_DBS_FROM = 14  # db 0's worker tests take db 14, db 1's 13, ... (tests.workers.conftest)
+HIGHEST_OWN_DB = (WORKER_DBS_FROM - 1) // 2  # 6: its workers' db 8; db 7 would meet its own
+
+
+def worker_db(own_db: int) -> int:
+    """The Redis db of the Celery workers a process using `own_db` starts in its worker tests."""
+    return WORKER_DBS_FROM - own_db
 
 
 def process_index(worker: str | None = None) -> int:
@@ -51,6 +58,8 @@ def environment_for(worker: str, environ=os.environ) -> dict[str, str]:
     if environ.get("REDIS_URL"):
         changes["REDIS_URL"] = _redis_db_moved(environ["REDIS_URL"], process_index(worker))
         db = int(urlsplit(changes["REDIS_URL"]).path.strip("/"))
-        if db >= WORKER_DBS_FROM - MOST_PROCESSES + 1:
-            raise RuntimeError(f"REDIS_URL's db leaves process {worker} db {db}, which the worker tests use: take a db below 8")
+        if db > HIGHEST_OWN_DB:
+            raise RuntimeError(f"REDIS_URL's db leaves process {worker} db {db}, which another process's worker tests "
+                               f"would use: take a db of at most {HIGHEST_OWN_DB} for the last process")
+        changes["SCRAPYARD_REDIS_NAMESPACE"] += f"-db{db}"  # pub/sub crosses dbs: a second run's channels apart
     return changes

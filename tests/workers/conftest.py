@@ -18,13 +18,12 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.db import connection
 
-from tests.isolation import WORKER_DBS_FROM, process_index
+from tests.isolation import worker_db
 
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = Path(sys.executable).parent / "celery"
-# Counted down from 14, one for each process of a parallel run (tests.isolation counts up from
-# REDIS_URL's own db).
-TEST_REDIS_DB = WORKER_DBS_FROM - process_index()
+# Mirrored from this process's own db (tests.isolation counts those up from REDIS_URL's).
+TEST_REDIS_DB = worker_db(int(urlsplit(os.environ.get("REDIS_URL", "redis:///0")).path.strip("/") or 0))
 
 
 def wait_for(predicate, timeout: float, interval: float = 0.1):
