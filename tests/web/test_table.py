@@ -388,9 +388,9 @@ def test_a_move_sent_as_the_game_ended_shows_the_result_first(browser, site):
 
 def test_a_moves_answer_slower_than_its_echo_still_costs_one_read(browser, site):
     """On a loaded server a move's answer can come seconds after the news of the move (the account
-    stream's echo, the page's look at the log). The page waited a second for the answer, then read
-    the game for the news, and read it again once the answer came: it now waits for the answer
-    however long it takes (it reads the game after it anyway), and reads the move's seq once."""
+    stream's echo, the page's look at the log). The page waits a second for the answer, then shows
+    the news (a slow answer must not hide the move); it read the game again once the answer came:
+    it now reads the move's seq once."""
     page = _sign_up(browser.new_context(viewport={"width": 1280, "height": 900}), site, "slow_answer")
     games = []
     page.on("response", lambda response: games.append(response) if response.request.method == "GET"

@@ -20,7 +20,7 @@ const $ = (id) => document.getElementById(id);
 const invitation = new URLSearchParams(window.location.search).get('invitation') ?? ''; // a private game's link
 const seen = (path) => (invitation ? `${path}${path.includes('?') ? '&' : '?'}invitation=${encodeURIComponent(invitation)}` : path);
 
-const page = { game: null, legal: null, log: null, logAs: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), drawn: false, newest: 0 };
+const page = { game: null, legal: null, log: null, logAs: null, pointer: null, chosen: null, replayAt: null, note: '', mine: null, sentFrom: new Set(), drawn: false, newest: 0, askedFor: 0 };
 followingGame(gameId);
 
 // The text board is read while its box is open (and when it opens), not at every refresh: where
@@ -390,8 +390,11 @@ async function submit() {
   $('confirm').disabled = true;
   page.note = '';
   page.sentFrom.add(sent); // the positions moves are on their way from (a newer one's may be sent before this answer)
+  let shown = false;
   try {
     const answer = await api('POST', `/games/${gameId}/moves/`, { move, expected_seq: sent.seq });
+    // Read already, or being read for news that came first (a slow answer): no second read.
+    shown = Math.max(page.newest, page.askedFor) >= answer.game.seq;
     page.newest = Math.max(page.newest, answer.game.seq); // its echo on the account stream is no news
     // The stream may have drawn the position after this move, and the player chosen in it, before
     // this answer came: that choice is theirs to keep. Otherwise the move played is no choice any
@@ -415,7 +418,7 @@ async function submit() {
   } finally {
     page.sentFrom.delete(sent);
   }
-  await refresh().catch((error) => { $('status').textContent = _('Your move is in; the page could not show it: %(why)s', { why: error.message }); });
+  if (!shown) await refresh().catch((error) => { $('status').textContent = _('Your move is in; the page could not show it: %(why)s', { why: error.message }); });
 }
 
 function showLog(events) {
@@ -595,20 +598,27 @@ function mailChoice() {
 // Live: the game's stream wakes the page; if the stream server cannot be reached, poll.
 // News names the seq it is of where it can: news of a seq this page has read or written (its own
 // move's echo, the game announced as the account stream connects) asks for nothing.
-// News no later than a move still on its way is most likely that move's echo: it waits for the
-// move's answer, however slow (a loaded server), since the page reads the game after the answer
-// anyway; the answer's seq then makes the echo old, and news the answer did not cover is read.
+// News no later than a move still on its way is most likely that move's echo, which its answer
+// makes old: it waits for the answer a little, never long (the stream may show the move first,
+// when the answer is slow). News read meanwhile is remembered (`page.askedFor`): the answer then
+// asks for no second read of what a load started after that news shows.
+const ECHO_WAIT_MS = 1000;
 let pending = null;
 let pendingSeq = -Infinity;
+let waitingSince = null;
 function soon(seq = Infinity) {
   clearTimeout(pending);
   pendingSeq = Math.max(pendingSeq, seq);
   pending = setTimeout(() => {
     const sending = Math.max(-Infinity, ...[...page.sentFrom].map((sent) => sent.seq + 1));
-    if (pendingSeq <= sending) { soon(pendingSeq); return; }
+    waitingSince ??= Date.now();
+    if (pendingSeq <= sending && Date.now() - waitingSince < ECHO_WAIT_MS) { soon(pendingSeq); return; }
     const wanted = pendingSeq;
     pendingSeq = -Infinity;
-    if (page.replayAt === null && wanted > page.newest) refresh().catch(() => {});
+    waitingSince = null;
+    if (page.replayAt !== null || wanted <= page.newest) return;
+    if (Number.isFinite(wanted)) page.askedFor = Math.max(page.askedFor, wanted);
+    refresh().catch(() => {});
   }, 150);
 }
 
