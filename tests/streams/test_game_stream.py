@@ -190,8 +190,8 @@ def test_the_streams_of_a_game_share_one_read_of_each_new_event(monkeypatch):
     async def scenario():
         streams = [await AsyncClient().get(f"/api/games/{game_id}/stream/") for _ in range(5)]
         seq_now = (await sync_to_async(players[0].get)(f"/api/games/{game_id}/events/")).json()["seq"]
-        for stream in streams:
-            await _read(stream, lambda t: any(item["seq"] == seq_now for item in _sse_items(t)))
+        for stream in streams:  # opened without `after`: each starts with the game as it is now (game_full)
+            await _read(stream, lambda t: any(item.get("seq") == seq_now for item in _sse_all(t)))
         before = len(reads)
         played = await sync_to_async(_move)(await sync_to_async(_to_act)(players, game_id), game_id)
         texts = [await _read(stream, lambda t: any(i["seq"] == played["seq"] for i in _sse_items(t))) for stream in streams]
@@ -214,7 +214,7 @@ def test_another_installations_notices_on_the_same_redis_wake_no_stream():
     async def scenario():
         stream = await AsyncClient().get(f"/api/games/{game_id}/stream/")
         seq_now = (await sync_to_async(players[0].get)(f"/api/games/{game_id}/events/")).json()["seq"]
-        await _read(stream, lambda t: any(item["seq"] == seq_now for item in _sse_items(t)))
+        await _read(stream, lambda t: any(item.get("seq") == seq_now for item in _sse_all(t)))  # its game_full
         with override_settings(SCRAPYARD_REDIS_NAMESPACE="elsewhere"):  # its notice goes out there
             played = await sync_to_async(_move)(await sync_to_async(_to_act)(players, game_id), game_id)
         unheard = await _read(stream, lambda t: any(i["seq"] == played["seq"] for i in _sse_items(t)), limit=2)
