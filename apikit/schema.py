@@ -30,7 +30,7 @@ EDGE_STATUS = {
     "rate_limited": 429,
     "service_unavailable": 503,
 }
-BODY_STATUS = {"malformed_json": 400, "too_deep": 400, "invalid_input": 400, "unknown_field": 400, "unsupported_media_type": 415}
+BODY_STATUS = {"malformed_json": 400, "number_too_long": 400, "too_deep": 400, "invalid_input": 400, "unknown_field": 400, "unsupported_media_type": 415}
 AUTH_STATUS = {"not_authenticated": 401, "authentication_failed": 401}
 SCOPE_STATUS = {"missing_scope": 403}
 GAME_PATH_STATUS = {"game_not_found": 404, "not_found": 404, "invalid_invitation": 400}

@@ -128,8 +128,11 @@ def strict_json(raw: bytes) -> Any:
         raise BadBody("too_deep", _("JSON may nest at most %(levels)s levels") % {"levels": max_depth})
     try:
         data = json.loads(text)
-    except ValueError as error:
+    except json.JSONDecodeError as error:
         raise BadBody("malformed_json", _("the body is not valid JSON: %(error)s") % {"error": error}) from None
+    except ValueError:  # valid JSON, but an integer longer than Python converts (sys.int_info)
+        raise BadBody("number_too_long", _("a number in the body has more than %(digits)s digits")
+                      % {"digits": sys.get_int_max_str_digits()}) from None
     if "\\u" in text:
         # NUL and lone surrogates reach a decoded string only through a \u escape: the decoder
         # refuses raw control characters in strings, and UTF-8 decoding refuses encoded

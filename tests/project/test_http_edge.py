@@ -146,6 +146,16 @@ def test_malformed_json_has_its_own_code():
     assert (response.status_code, response.json()["code"]) == (400, "malformed_json")
 
 
+def test_a_number_longer_than_python_converts_is_refused_in_our_words_not_pythons():
+    """A 5,000-digit integer is valid JSON that Python will not convert: the refusal told the
+    client to `use sys.set_int_max_str_digits()`. It has a code of its own, and nothing is made."""
+    player = register()
+    response = _raw_post(player, "/api/games/", b'{"rules": "scavenge", "players": ' + b"9" * 5000 + b"}")
+    assert (response.status_code, response.json()["code"]) == (400, "number_too_long")
+    assert "sys." not in response.json()["detail"] and "4300" in response.json()["detail"]
+    assert player.get("/api/games/?mine=true").json()["count"] == 0
+
+
 def test_an_oversized_body_gets_json_413(settings):
     player = register()
     body = b'{"rules": "scavenge", "players": 2, "options": {"pad": "' + b"x" * 200_000 + b'"}}'
