@@ -329,7 +329,7 @@ def _resume_point(request) -> int | None:
 
 async def _caller(request) -> Caller:
     """The account asking (anonymous: a spectator): a token as the API reads it, else the
-    browser's session. A scoped token needs `read`. The opening counts against the account's
+    browser's session (an Authorization of another scheme is not read, as the API does not). A scoped token needs `read`. The opening counts against the account's
     rate limit, or its address's when there is no account or the token does not work."""
     header = request.headers.get("Authorization", "")
     # Not `keyword, _, key`: `_` is gettext here, and a local `_` made every refusal below a 500.
@@ -346,9 +346,11 @@ async def _caller(request) -> Caller:
         if "read" not in auth.scopes_of(token):
             raise auth.MissingScope("read")
         return Caller(user=user, key=key, digest=auth.key_digest(key))
-    if header:
+    if keyword.lower() in ("token", "bearer"):  # the keyword without a key (an empty variable)
         await _counted(request, None)
         raise exceptions.AuthenticationFailed(_("use Authorization: Token <key> or Bearer <key>"))
+    # Another scheme (Basic, which a password-protected proxy in front adds to every request of
+    # the browser) is not ours: the caller is its session or nobody, as for the API's requests.
     user = await _run(get_user, request=request)
     await _counted(request, user)
     if not user.is_authenticated:

@@ -265,11 +265,11 @@ def test_an_invitation_declined_while_the_stream_opens_still_ends_it(kind, monke
     assert _ended(_run(scenario), kind) == {"type": "stream_end", "reason": "access_lost"}
 
 
-@pytest.mark.parametrize("header", ["Token", "Bearer ", "Basic dXNlcjpwYXNz", "Digest x"])
-def test_an_authorization_header_no_stream_can_read_is_a_json_401_on_each_stream(header):
-    """A bot whose token variable is empty sends `Bearer ` alone; a proxy may add Basic. Each
-    stream refuses it as the API refuses a bad token (401, JSON): it was a 500, the refusal's
-    gettext `_` having been shadowed by the header's split."""
+@pytest.mark.parametrize("header", ["Token", "Bearer ", "bearer  "])
+def test_a_token_keyword_without_a_token_is_a_json_401_on_each_stream(header):
+    """A bot whose token variable is empty sends `Bearer ` alone. Each stream refuses it as the API
+    refuses it (401, JSON): it was a 500, the refusal's gettext `_` having been shadowed by the
+    header's split."""
     game_id, _ = start_game("toy_race", 2)
     paths = ["/api/stream/", f"/api/games/{game_id}/stream/", f"/api/games/{game_id}/chat/stream/"]
 
@@ -280,6 +280,33 @@ def test_an_authorization_header_no_stream_can_read_is_a_json_401_on_each_stream
     for answer in _run(scenario):
         assert answer.status_code == 401 and answer["Content-Type"] == "application/json", answer
         assert json.loads(answer.content)["code"] == "authentication_failed"
+    assert Client().get(f"/api/games/{game_id}/", HTTP_AUTHORIZATION=header).status_code == 401  # as the API
+
+
+@pytest.mark.parametrize("header", ["Basic dXNlcjpwYXNz", "Digest username=\"x\""])
+def test_another_schemes_authorization_is_not_read_by_a_stream_as_by_the_api(header):
+    """A password-protected proxy in front of a club's server adds `Basic` to every request the
+    browser makes: the API reads the session beside it, and the streams refused the page (401).
+    Both now read another scheme as no token: the session's player is served, a stranger is a
+    stranger."""
+    game_id, players = start_game("toy_race", 2)
+    user = get_user_model().objects.get(username=players[0].username)
+    browser = Client()
+    browser.force_login(user)
+    paths = ["/api/stream/", f"/api/games/{game_id}/stream/", f"/api/games/{game_id}/chat/stream/"]
+
+    async def scenario():
+        client = AsyncClient()
+        client.cookies = browser.cookies
+        signed_in = [await client.get(path, headers={"Authorization": header}) for path in paths]
+        stranger = await AsyncClient(raise_request_exception=False).get("/api/stream/", headers={"Authorization": header})
+        return signed_in, stranger
+
+    signed_in, stranger = _run(scenario)
+    assert [answer.status_code for answer in signed_in] == [200, 200, 200], [answer.content[:200] for answer in signed_in]
+    assert stranger.status_code == 401 and json.loads(stranger.content)["code"] == "not_authenticated"
+    mine = browser.get(f"/api/games/{game_id}/", HTTP_AUTHORIZATION=header).json()
+    assert mine["your_seat"] is not None
 
 
 @override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=0.2)
