@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Max
+
 from chat.models import ChatChannel, ChatMessage, ChatMute
 from games import selectors as game_selectors
 
@@ -28,3 +30,13 @@ def chat_lines(*, game: Any, user: Any, after: int = 0, limit: int = 200, since:
         {"id": line.pk, "channel": line.channel, "username": line.user.username, "text": line.text, "at": line.created_at}
         for line in lines[:limit]
     ]
+
+
+def chat_resume_point(*, game_id: int, after: int) -> int:
+    """Where a reader resuming after line `after` goes on from: an id past the game's newest line
+    (a typo, another installation's, a database restored from an older backup) is read as that
+    line, so the next line said is sent; line ids only grow, and every game shares them."""
+    if not after:
+        return 0
+    newest = ChatMessage.objects.filter(game_id=game_id).aggregate(newest=Max("id"))["newest"] or 0
+    return min(after, newest)

@@ -171,6 +171,7 @@ async def chat_stream(request, game_id: int):
         after = _resume_point(request) or 0
         caller.invitation = request.GET.get("invitation", "")
         await _run(selectors.game_for, game_id=game_id, user=caller.user, invitation=caller.invitation)
+        after = await _run(chat_selectors.chat_resume_point, game_id=game_id, after=after)
     except (apikit_errors.ServiceError, exceptions.APIException) as error:
         return _shared_with_pages(request, _refusal(error))
     kind = _kind(request)

@@ -55,6 +55,29 @@ def test_chat_lines_are_pushed_to_their_channels_readers_and_resume_by_id():
     assert [json.loads(line)["id"] for line in again.splitlines() if line.strip()] == [second["id"]]
 
 
+@override_settings(SCRAPYARD_STREAM_RECHECK_SECONDS=0.2)
+def test_a_chat_stream_resumed_past_the_newest_line_sends_the_next_line_said():
+    """A Last-Event-ID past every line (a typo, another server's, a database restored from an older
+    backup) kept the stream silent until line ids grew past it: it is read as the newest line, as a
+    game stream reads a seq past the game's, so the next line said comes, and no older one."""
+    game_id, (alice, bob) = start_game("toy_race", 2)
+    said = alice.post(f"/api/games/{game_id}/chat/", {"text": "before"})
+    assert said.status_code == 201, said.content
+
+    async def scenario():
+        stream = await AsyncClient().get(f"/api/games/{game_id}/chat/stream/",
+                                         headers={"Authorization": f"Token {bob.token}", "Last-Event-ID": "999999",
+                                                  "Accept": "application/x-ndjson"})
+        assert stream.status_code == 200
+        await _read(stream, lambda t: False, limit=0.3)
+        answer = await sync_to_async(alice.post)(f"/api/games/{game_id}/chat/", {"text": "after"})
+        assert answer.status_code == 201, answer.content
+        return await _read(stream, lambda t: "after" in t, limit=5)
+
+    heard = [json.loads(line) for line in _run(scenario).splitlines() if line.strip()]
+    assert [line["text"] for line in heard] == ["after"]
+
+
 @override_settings(REDIS_URL="", SCRAPYARD_STREAM_RECHECK_SECONDS=0.2)  # the hub hears nothing: the embedded default
 def test_without_notices_the_chat_stream_brings_a_line_said_after_it_opened_at_its_next_re_check():
     """The embedded default (no Redis) has no notice to wake a chat stream: each re-check reads the
