@@ -3,6 +3,7 @@ mail program without wrapping."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from rules.words import Lines, Message
@@ -21,18 +22,36 @@ def joined(lines: list[str], width: int = WIDTH, *, newline: bool = True, strip:
 
 
 def fit(lines: list[str], width: int = WIDTH) -> list[str]:
-    """Each line longer than `width` wrapped at spaces, its continuation indented two more than
-    the line itself; a line with no space to break at is cut."""
+    """Each line longer than `width` wrapped, its continuation indented two more than the line
+    itself: after a list's separator (", " or "; ") where every item fits a line, so that no item
+    ("edges NESW -/B/R/Y") is cut in two, else at spaces; a line with no space to break at is cut."""
     fitted = []
     for line in lines:
         if len(line) <= width:
             fitted.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip()))
-        wrapped = textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
-                                break_long_words=True, break_on_hyphens=False)
-        fitted.extend(wrapped)
+        fitted.extend(_at_items(line.strip(), width, indent) or
+                      textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
+                                    break_long_words=True, break_on_hyphens=False))
     return fitted
+
+
+LIST_BREAKS = re.compile(r"(?<=[,;]) ")
+
+
+def _at_items(text: str, width: int, indent: str) -> list[str]:
+    """`text` broken only after its list separators, or [] if an item would not fit a line."""
+    items = LIST_BREAKS.split(text)
+    if len(items) < 2:
+        return []
+    lines = [indent + items[0]]
+    for item in items[1:]:
+        if len(lines[-1]) + 1 + len(item) <= width:
+            lines[-1] += " " + item
+        else:
+            lines.append(indent + "  " + item)
+    return lines if all(len(line) <= width for line in lines) else []
 
 
 def fit_list(line: str, separator: str = "; ", width: int = WIDTH) -> list[str]:

@@ -93,6 +93,24 @@ def test_the_space_junkyard_key_keeps_each_entry_whole_in_every_language(languag
     assert not any(line.strip() in ("dicht,", "closed,") for line in shown)
 
 
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_a_space_junkyard_sections_line_is_wrapped_between_its_items_not_inside_one(language):
+    """A ship's section was described on one line of up to 93 columns, which was wrapped at any
+    space: "edges NESW" at a line's end and "-/B/R/Y" on the next. It is broken after an item's
+    comma, each item whole, in English and in Dutch."""
+    from rules.space_junkyard.data import SHIP_PARTS
+    from rules.space_junkyard.render import describe_tile
+
+    catalogue = gettext.translation("django", localedir=LOCALE, languages=[language]) if language != "en" else None
+    for tile in SHIP_PARTS:
+        line = Message("    [{x},{y}] turned {rotation}: {tile}", x=0, y=0, rotation=0, tile=describe_tile(tile))
+        whole = line.render(catalogue.gettext, catalogue.ngettext) if catalogue else str(line)
+        shown = fit([whole])
+        assert all(len(part) <= WIDTH for part in shown)
+        assert " ".join(part.strip() for part in shown) == whole.strip(), shown
+        assert all(part.endswith(",") for part in shown[:-1]), shown  # broken after an item only
+
+
 def _touching(rules_id: str, players: int, moves: int, seed: int = 3):
     """The positions of a random game, each with the one before it: the last event's cells."""
     game, rnd = rules.get(rules_id), random.Random(seed)

@@ -19,8 +19,19 @@ from django.contrib.auth import get_user_model
 
 from games.services import life
 from tests.web.conftest import wait_for_js
-from tests.web.test_browser import (TIMEOUT, _choose, _create, _events, _finished, _first, _my_turn, _play_one,
-                                    _sign_up, _towards_the_goal, _two_at_a_table)
+from tests.web.test_browser import (
+    TIMEOUT,
+    _choose,
+    _create,
+    _events,
+    _finished,
+    _first,
+    _my_turn,
+    _play_one,
+    _sign_up,
+    _towards_the_goal,
+    _two_at_a_table,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
