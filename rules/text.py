@@ -45,25 +45,27 @@ def _at_items(text: str, width: int, indent: str) -> list[str]:
     items = LIST_BREAKS.split(text)
     if len(items) < 2:
         return []
+    lines = _packed(items, width, indent)
+    return lines if all(len(line) <= width for line in lines) else []
+
+
+def _packed(items: list[str], width: int, indent: str = "") -> list[str]:
+    """Items, each but the last ending in its separator's mark, joined by a space as many to a
+    line as `width` takes; a continuation indented two more."""
     lines = [indent + items[0]]
     for item in items[1:]:
         if len(lines[-1]) + 1 + len(item) <= width:
             lines[-1] += " " + item
         else:
             lines.append(indent + "  " + item)
-    return lines if all(len(line) <= width for line in lines) else []
+    return lines
 
 
 def fit_list(line: str, separator: str = "; ", width: int = WIDTH) -> list[str]:
-    """A line that ends in a list (items joined by `separator`) fitted to `width`, broken only
-    after a separator, so that no item (a cell named "map column 1, row 3") is cut in two; the
-    continuation indented two, as `fit` indents. An item longer than a line is left to `fit`."""
+    """A line that ends in a list (items joined by `separator`, a mark and a space) fitted to
+    `width`, broken only after a separator, so that no item (a cell named "map column 1, row 3") is
+    cut in two; the continuation indented two, as `fit` indents. An item longer than a line is left
+    to `fit`."""
     items = line.split(separator)
-    lines = [items[0]]
-    for item in items[1:]:
-        if len(lines[-1]) + len(separator) + len(item) <= width:
-            lines[-1] += separator + item
-        else:
-            lines[-1] += separator.rstrip()
-            lines.append("  " + item)
-    return lines
+    mark = separator.rstrip()
+    return _packed([item + mark for item in items[:-1]] + items[-1:], width)

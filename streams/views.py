@@ -330,8 +330,9 @@ def _resume_point(request) -> int | None:
 
 async def _caller(request) -> Caller:
     """The account asking (anonymous: a spectator): a token as the API reads it, else the
-    browser's session (an Authorization of another scheme is not read, as the API does not). A scoped token needs `read`. The opening counts against the account's
-    rate limit, or its address's when there is no account or the token does not work."""
+    browser's session (an Authorization of another scheme is not read, as the API does not). A
+    scoped token needs `read`. The opening counts against the account's rate limit, or its
+    address's when there is no account or the token does not work."""
     header = request.headers.get("Authorization", "")
     # Not `keyword, _, key`: `_` is gettext here, and a local `_` made every refusal below a 500.
     keyword, _space, key = header.partition(" ")

@@ -14,7 +14,7 @@ import rules
 from rules.presentation import text_lines
 from rules.terrafex.render import LEGEND
 from rules.terrain_vague import hexes
-from rules.text import WIDTH, fit
+from rules.text import WIDTH, fit, fit_list
 from rules.words import Lines, Message
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
@@ -192,3 +192,10 @@ def test_terrain_vagues_ending_gives_the_home_turf_each_panel_scored_and_who_won
         assert f"home turf {', '.join(scored)}" in shown["ending"], shown["ending"]
         dutch = shown["ending"].render(catalogue.gettext, catalogue.ngettext)
         assert "thuisterrein" in dutch and "(gewonnen)" in dutch and "(won)" not in dutch, dutch
+
+
+def test_a_changed_cells_line_never_passes_the_width_by_the_mark_of_its_last_item():
+    """`fit_list` measured an item without the "; " mark it would carry at the line's end, and a
+    line whose item just fit came out 79 columns wide."""
+    line = "The last move changed: " + "; ".join(["x" * 40, "y" * 13, "z" * 10])
+    assert [len(part) for part in fit_list(line)] == [64, 27]

@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 
 from games.services import life
 from tests.web.conftest import wait_for_js
+from tests.web.test_competition_pages import _until_held
 from tests.web.test_browser import (
     TIMEOUT,
     _choose,
@@ -413,10 +414,7 @@ def test_a_moves_answer_slower_than_its_echo_still_costs_one_read(browser, site)
     page.route(moves, lambda route: held.append((route, route.fetch())))  # played; its answer held
     _choose(page)
     page.locator("#confirm:not([disabled])").click()
-    deadline = time.monotonic() + TIMEOUT / 1000
-    while not held:
-        assert time.monotonic() < deadline, "the move was not sent"
-        page.wait_for_timeout(50)
+    _until_held(page, held)
     route, answer = held[0]
     seq = answer.json()["game"]["seq"]
     # The news of the move comes meanwhile: the account stream's echo, or at the latest the page's
