@@ -74,8 +74,14 @@ class Client:
         self.requests = 0
 
     def call(self, method: str, path: str, body=None, token: str | None = None) -> tuple[int, dict]:
+        status, data = self.fetch(method, path, body, token)
+        return status, orjson.loads(data or b"null")
+
+    def fetch(self, method: str, path: str, body=None, token: str | None = None,
+              accept: str = "application/json") -> tuple[int, bytes]:
+        """The answer's status and body as sent (`call` reads it as JSON)."""
         payload = orjson.dumps(body) if body is not None else b""
-        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nAccept: application/json\r\n"
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nAccept: {accept}\r\n"
                 f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n")
         if token:
             head += f"Authorization: Token {token}\r\n"
@@ -87,7 +93,7 @@ class Client:
             # The server closed an idle keep-alive connection: open a new one, as any client does.
             self._close()
             status, data = self._exchange(request)
-        return status, orjson.loads(data or b"null")
+        return status, data
 
     def _exchange(self, request: bytes) -> tuple[int, bytes]:
         if self.sock is None:

@@ -1,5 +1,5 @@
-"""The CPU of the reads a client makes between moves, in one process: `python -m bench.reads
-[--rounds N]`.
+"""The CPU of the reads a client makes between moves: `python -m bench.reads [--rounds N]
+[--server]`.
 
 `bench.p1_profile` measures the move POST; the clients people use also read: the web page reads
 the game and its legal moves before each move, a plain REST client its legal moves, a spectator
@@ -13,6 +13,16 @@ test client's own share included) plus this connection's PostgreSQL server proce
 - `game, other seat`: the waiting seat's GET, the first read of its view at that seq;
 - `game, spectator`: an account without a seat;
 - `legal moves`: the seat to act; `state`, `board.txt`: the mover.
+
+`--server` measures the same reads as issue 57 counts them: through `make run`'s web server
+(`bench.p1.web_server`) from this process over a keep-alive connection, each read's CPU the
+server's own (every thread of its processes) and PostgreSQL's (every process), read from
+`/proc/<pid>/task/<tid>/schedstat`, the scheduler's nanoseconds, not /proc's 10 ms ticks. The
+load generator's CPU is not in it. An `idle` row is the same window with no request (a sleep as
+long as a read's answer took): what the processes spend meanwhile on their own, already in every
+row. `spectator polling` is a spectator's GET of the game repeated 20 times with nothing new,
+back to back: the server's caches and the CPU's warm, as under a steady load of polls (the
+other rows each follow a move and the meter's own reading of /proc, so they find them colder).
 """
 
 from __future__ import annotations
@@ -21,7 +31,9 @@ import os
 import random
 import time
 
-from bench import db, p1
+from pathlib import Path
+
+from bench import api_load, db, p1
 from bench.p1_profile import _backend_cpu
 
 READS = ("game, first", "game, again", "game, other seat", "game, spectator", "legal moves", "state", "board.txt")
@@ -82,18 +94,149 @@ def play(database_url: str, rounds: int, seed: int = 1) -> dict[str, tuple[float
     return {name: (web * 1000 / done, pg * 1000 / done) for name, (web, pg) in totals.items()}
 
 
+# --- through the web server ------------------------------------------------------------------
+
+
+def _schedstat_seconds(pid: int) -> float:
+    """The CPU every thread of `pid` has had, from the scheduler's own count (nanoseconds)."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass  # a thread that ended meanwhile
+    except OSError:
+        pass  # the process ended meanwhile
+    return total / 1e9
+
+
+class ServerMeter:
+    """The web server's and PostgreSQL's CPU between `start` and `stop`, per process (one
+    started meanwhile counts whole, one ended meanwhile nothing), as `p1.CpuMeter` but exact."""
+
+    def __init__(self, server):
+        self.server = server
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Which processes to count: looked up once per round, not per read (a walk of /proc
+        per read would stretch the window the idle processes are counted over)."""
+        self.web = {self.server.pid} | p1._children(self.server.pid)
+        self.database = p1._postgres_pids()
+
+    def _now(self) -> tuple[dict[int, float], dict[int, float]]:
+        return ({pid: _schedstat_seconds(pid) for pid in self.web},
+                {pid: _schedstat_seconds(pid) for pid in self.database})
+
+    def start(self) -> None:
+        self.before = self._now()
+
+    def stop(self) -> tuple[float, float]:
+        after = self._now()
+        return tuple(sum(seconds - before.get(pid, 0.0) for pid, seconds in now.items())
+                     for now, before in zip(after, self.before))
+
+
+def _seat_to_act(client, tokens: list[str], game_id: int) -> int | None:
+    _, game = client.call("GET", f"/api/games/{game_id}/", token=tokens[0])
+    return game["to_act"][0] if game["status"] == "active" else None
+
+
+def _move(client, tokens: list[str], game_id: int, seat: int, rnd: random.Random) -> dict | None:
+    """One random move by `seat`, through the API; the game after it, None once over."""
+    _, listed = client.call("GET", f"/api/games/{game_id}/legal-moves/", token=tokens[seat])
+    status, answer = client.call("POST", f"/api/games/{game_id}/moves/",
+                                 {"move": rnd.choice(listed["moves"]), "expected_seq": listed["seq"]}, tokens[seat])
+    assert status == 201, answer
+    return answer["game"] if answer["game"]["status"] == "active" else None
+
+
+def _server_reads(game_id: int, mover: int, to_act: int) -> dict[str, tuple[int, str]]:
+    """Each read: (the token's index: 0, 1 the seats, 2 the spectator; the path)."""
+    game = f"/api/games/{game_id}/"
+    return {"game, first": (mover, game), "game, again": (mover, game), "game, other seat": (1 - mover, game),
+            "game, spectator": (2, game), "legal moves": (to_act, f"{game}legal-moves/"),
+            "state": (mover, f"{game}state/"), "board.txt": (mover, f"{game}board.txt")}
+
+
+POLLS = 20  # a spectator's polls of an unchanged game, one after another
+
+
+def through_server(database_url: str, rounds: int, warm: int = 20, seed: int = 1,
+                   port: int = 8771) -> dict[str, tuple[float, float]]:
+    """Each read's mean (web ms, PostgreSQL ms) over `rounds` moves, through `make run`'s server,
+    after `warm` moves whose reads are not counted (its imports and caches)."""
+    tokens = p1.accounts(database_url, 1)[0] + [p1._new_token()]
+    server = p1.web_server(database_url, port)
+    base = f"http://127.0.0.1:{port}"
+    rnd = random.Random(seed)
+    totals = {name: [0.0, 0.0] for name in ("idle", *READS, "spectator polling")}
+    try:
+        api_load.wait_for(f"{base}/api/health/")
+        client = api_load.Client(base)
+        meter = ServerMeter(server)
+        game_id, done = api_load._new_game(client, tokens[:2]), 0
+        while done < warm + rounds:
+            if done == warm:
+                totals = {name: [0.0, 0.0] for name in totals}
+            seat_to_act = _seat_to_act(client, tokens, game_id)
+            after = None if seat_to_act is None else _move(client, tokens, game_id, seat_to_act, rnd)
+            if after is None:
+                game_id = api_load._new_game(client, tokens[:2])
+                continue
+            time.sleep(0.05)  # what the move left to do after its answer (notices) is not a read's
+            meter.refresh()
+            spent = 0.0
+            for name, (who, path) in _server_reads(game_id, seat_to_act, after["to_act"][0]).items():
+                meter.start()
+                started = time.perf_counter()
+                status, _ = client.fetch("GET", path, token=tokens[who],
+                                         accept="text/plain" if path.endswith(".txt") else "application/json")
+                spent = time.perf_counter() - started
+                web, database = meter.stop()
+                assert status == 200, (path, status)
+                totals[name][0] += web
+                totals[name][1] += database
+            meter.start()
+            time.sleep(spent)
+            web, database = meter.stop()
+            totals["idle"][0] += web
+            totals["idle"][1] += database
+            meter.start()
+            for _ in range(POLLS):
+                client.fetch("GET", f"/api/games/{game_id}/", token=tokens[2])
+            web, database = meter.stop()
+            totals["spectator polling"][0] += web / POLLS
+            totals["spectator polling"][1] += database / POLLS
+            done += 1
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return {name: (web * 1000 / rounds, database * 1000 / rounds) for name, (web, database) in totals.items()}
+
+
 def main() -> None:
     import argparse
 
-    parser = argparse.ArgumentParser(description="CPU per read request, in one process")
+    parser = argparse.ArgumentParser(description="CPU per read request")
     parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--server", action="store_true",
+                        help="through make run's web server, its CPU and PostgreSQL's only (issue 57's measure)")
     arguments = parser.parse_args()
     url = db.migrated()
     os.environ.setdefault("SCRAPYARD_RATE_ACCOUNT", "1000000")
     os.environ.setdefault("REDIS_URL", os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
-    play(url, 20)  # warm: imports, the token cache, the rules' caches
-    result = play(url, arguments.rounds, seed=2)
-    print(f"{arguments.rounds} rounds, server CPU per request (web + PostgreSQL), load {os.getloadavg()[0]:.1f}:")
+    if arguments.server:
+        p1.vacuumed(url)
+        result = through_server(url, arguments.rounds)
+        where = "make run's web server, its own CPU"
+    else:
+        play(url, 20)  # warm: imports, the token cache, the rules' caches
+        result = play(url, arguments.rounds, seed=2)
+        where = "in process, the test client's share included"
+    print(f"{arguments.rounds} rounds, server CPU per request (web + PostgreSQL; {where}), "
+          f"load {os.getloadavg()[0]:.1f}:")
     for name, (web, pg) in result.items():
         print(f"  {name:<18} {web:5.2f} + {pg:4.2f} = {web + pg:5.2f} ms")
 
