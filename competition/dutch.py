@@ -56,8 +56,9 @@ STRICT, REPEATS, ANYTHING = 0, 1, 2
 @dataclass
 class Round:
     """One past round of an entrant. `seat` 0 is the first player (white), 1 the second; None
-    when no game was played. `paired`: took part in that round's pairing (a game, a forfeit,
-    or the pairing-allocated bye), as opposed to being absent or a requested bye."""
+    when no game was played (a forfeit may keep the seat it was paired in, which, as no game was
+    played, the pairing does not read). `paired`: took part in that round's pairing (a game, a
+    forfeit, or the pairing-allocated bye), as opposed to being absent or a requested bye."""
 
     opponent: int | None
     seat: int | None

@@ -273,14 +273,16 @@ def tournament_records(tournament: Tournament, entrants: dict[int, Any],
             kind = tournament_pairing.table_kind(len(table.entrants), table.reason)
             missed_rounds(record, table.round - 1)
             others = [other for other in table.entrants if other != entrant]
+            # a forfeit keeps its colours for the TRF (the pairing reads no seat of a round not played)
+            coloured = kind == tournament_pairing.GAME or table.reason == tournament_pairing.FORFEITED
             record.history.append(dutch.Round(opponent=others[0] if len(others) == 1 else None,
-                                              seat=seat if kind == tournament_pairing.GAME else None,
+                                              seat=seat if coloured else None,
                                               points=points, played=kind == tournament_pairing.GAME,
-                                              paired=table.reason != tournament_pairing.HALF_POINT_BYE))
+                                              paired=table.reason not in tournament_pairing.BYES_ASKED_FOR))
             if kind == tournament_pairing.BYE:
                 record.byes += 1
             if kind != tournament_pairing.GAME:
-                continue  # a game not played out is no meeting: the two may be paired again
+                continue  # a game not played out, or forfeited, is no meeting: the two may be paired again
             record.opponents.update(others)
             record.firsts += seat == 0
             record.seats.append(seat)

@@ -34,7 +34,12 @@ from competition.rating_fold import NOT_PLAYED_OUT
 BYE_POINTS = 1.0
 SIT_OUT_POINTS = 0.5
 BYE, FORFEIT, GAME, UNPLAYED = "bye", "forfeit", "game", "unplayed"
-HALF_POINT_BYE = "half_bye"  # a lone table's reason: a half-point bye asked for (from a TRF), not the pairing's
+# A lone table's reason for a bye asked for (from a TRF), not the pairing's: half a point, a point.
+HALF_POINT_BYE, FULL_POINT_BYE = "half_bye", "full_bye"
+BYES_ASKED_FOR = (HALF_POINT_BYE, FULL_POINT_BYE)
+# A table of two decided by forfeit without a game (a TRF's `+` against `-`, or `-` against `-`):
+# its points say who won. Seat 0 had white, unless the file gave the two no colours.
+FORFEITED, FORFEITED_NO_COLOURS = "forfeited", "forfeited_no_colours"
 
 
 def swiss_rounds(entrants: int) -> int:
@@ -212,7 +217,8 @@ class Played:
     """One finished table: entrants by seat, their points, their places (`ratings.places`, for
     results between two of them) and its kind: a game played out, a game that ended unplayed
     (aborted, cancelled, abandoned), a bye, or a forfeit (a withdrawn entrant's scheduled game,
-    the one entrant present taking the point)."""
+    the one entrant present taking the point; or, from a TRF, two entrants, the points saying
+    who won)."""
 
     entrants: tuple[int, ...]
     points: tuple[float, ...]
@@ -223,9 +229,9 @@ class Played:
 def standings(entrants: dict[int, float], tables: list[Played], kind: str, size: int = 2) -> list[dict]:
     """Entrant ids with their rating -> ordered rows: entrant, points, games, wins, draws,
     losses, byes, forfeits, buchholz, sonneborn_berger, rank (shared when everything used to
-    order ties). A bye or forfeit counts in Buchholz as `size - 1` virtual opponents each with the
-    entrant's own final points (FIDE's 2023 rule for unplayed rounds); a game that ended unplayed
-    counts for nothing: no game, no loss, no opponent."""
+    order ties). A bye or forfeit won counts in Buchholz as `size - 1` virtual opponents each with
+    the entrant's own final points (FIDE's 2023 rule for unplayed rounds); a forfeit lost, like a
+    game that ended unplayed, counts for nothing: no game, no loss, no opponent."""
     points = {entrant: 0.0 for entrant in entrants}
     rows = {entrant: {"entrant": entrant, "points": 0.0, "games": 0, "wins": 0, "draws": 0, "losses": 0, "byes": 0,
                       "forfeits": 0, "opponents": [], "virtual": 0} for entrant in entrants}
@@ -235,6 +241,8 @@ def standings(entrants: dict[int, float], tables: list[Played], kind: str, size:
             row = rows[entrant]
             if table.kind == UNPLAYED:
                 continue
+            if table.kind == FORFEIT and not table.points[seat]:
+                continue  # a forfeit lost: no game, no opponent, as a round missed
             if table.kind in (BYE, FORFEIT):
                 row["byes" if table.kind == BYE else "forfeits"] += 1
                 row["virtual"] += size - 1
@@ -266,4 +274,6 @@ def table_kind(seats: int, reason: str) -> str:
     """A stored table's kind for `standings`, from its seat count and how it ended."""
     if seats == 1:  # (a game's own reason may also read "forfeit": only a lone entrant's table is one)
         return FORFEIT if reason == FORFEIT else BYE
+    if reason in (FORFEITED, FORFEITED_NO_COLOURS):
+        return FORFEIT
     return UNPLAYED if reason in NOT_PLAYED_OUT else GAME

@@ -261,7 +261,8 @@ def tournament_import_trf(*, user: Any, text: str, rules_id: str, time_control: 
     an account (its username), the rounds in the file become finished tables, and the next round
     is paired by our Dutch pairing at once. Starting ranks must follow the ratings (our pairing
     numbers do). A block for that next round (`H`, `Z`: a bye asked for, an absence) keeps its
-    player out of the pairing, as bbpPairings reads it."""
+    player out of the pairing, as bbpPairings reads it. A forfeit becomes a table of two without
+    a game, so the tournament's TRF gives back the file's rounds (`selectors.tournament_trf`)."""
     try:
         report = trf.loads(text)
     except trf.TrfError as error:
@@ -319,25 +320,43 @@ def _imported_byes(tournament: Tournament, number: int, asked: dict[int, trf.Gam
 
 
 def _imported_round(tournament: Tournament, number: int, players: list[trf.Player], entrants: dict[int, Entrant]) -> None:
-    tables = []
+    """Round `number` of the file as finished tables: its meetings (games and forfeits), then its
+    byes. A zero-point block without an opponent (`Z`, `0000 - -`, blank) is an absence: no table."""
+    by_number = {player.number: player for player in players}
+    meetings, byes = [], []
     for player in players:
         game = player.games[number - 1] if number <= len(player.games) else None
-        if game is None or game.result in ("Z", "-", " "):
+        if game is None:
             continue
-        entrant = entrants[player.number].pk
-        if game.result in trf.PLAYED:
-            if game.colour != "w":
-                continue  # the white player's line makes the table
-            black = entrants[game.opponent].pk
-            points = [game.points, 1 - game.points]
-            places = [1, 1] if game.points == 0.5 else [1, 2] if game.points == 1 else [2, 1]
-            tables.append(([entrant, black], points, places, "trf"))
-        else:
-            tables.append(([entrant], [game.points], [1], _lone_reason(game)))
+        if game.opponent is not None:
+            meetings.append(_imported_meeting(player, by_number[game.opponent], number, entrants))
+        elif game.points > 0:
+            byes.append(([entrants[player.number].pk], [game.points], [1], _lone_reason(game)))
+    tables = [meeting for meeting in meetings if meeting is not None] + byes
     for index, (seated, points, places, reason) in enumerate(tables, start=1):
         Table.objects.create(tournament=tournament, round=number, number=index, entrants=seated, points=points,
                              places=places, reason=reason, finished=True)
 
 
+def _imported_meeting(player: trf.Player, other: trf.Player, number: int, entrants: dict[int, Entrant]) -> tuple | None:
+    """A meeting of round `number` as a table (entrants, points, places, reason), white first,
+    made from its first seat's line (None from the other's). A forfeit is a table of two, as
+    bbpPairings reads both players as paired in its round; it keeps its colours when the file
+    gives a white and a black, else its first seat is the lower starting rank."""
+    game, back = player.games[number - 1], other.games[number - 1]
+    coloured = {game.colour, back.colour} == {"w", "b"}
+    if (game.colour != "w") if coloured else player.number > other.number:
+        return None
+    points = [game.points, back.points]
+    places = [1 + (points[0] < points[1]), 1 + (points[1] < points[0])]
+    if game.result in trf.PLAYED:
+        reason = "trf"
+    else:
+        reason = tournament_pairing.FORFEITED if coloured else tournament_pairing.FORFEITED_NO_COLOURS
+    return [entrants[player.number].pk, entrants[other.number].pk], points, places, reason
+
+
 def _lone_reason(game: trf.Game) -> str:
-    return {"+": tournament_pairing.FORFEIT, "H": tournament_pairing.HALF_POINT_BYE}.get(game.result, tournament_pairing.BYE)
+    """`U`, and `0000 - +` (the pairing's bye as bbpPairings reads it), are the pairing's bye."""
+    return {"H": tournament_pairing.HALF_POINT_BYE, "F": tournament_pairing.FULL_POINT_BYE}.get(
+        game.result, tournament_pairing.BYE)

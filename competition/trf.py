@@ -14,7 +14,9 @@ we read and write:
 Results: `1` `=` `0` a game won, drawn, lost; `+` `-` a forfeit won or lost (no game); `U` the
 pairing-allocated bye; `F` `H` `Z` a full-, half- or zero-point bye that was not the pairing's
 (`Z` also marks an absence). A round block for the round still to be paired (`H`, `Z`) says
-the player will not play it.
+the player will not play it. As bbpPairings reads them: a forfeit naming an opponent had both
+players paired in its round, though no game (no colour to follow, and the two may meet again);
+`0000 - +` is the pairing-allocated bye, `0000 - -` and a blank block an absence.
 
 Other lines (federations, dates, arbiters, team data) are ignored on reading.
 """
@@ -194,19 +196,23 @@ def paired_rounds(player: Player) -> int:
 
 
 def _round(game: Game) -> dutch.Round:
+    """A block as the pairing reads it, as bbpPairings does: a forfeit (`+` `-` naming an
+    opponent) is no game but both players were paired; `0000 - +` is the pairing's bye."""
     played = game.result in PLAYED
-    seat = {"w": 0, "b": 1}.get(game.colour) if played else None
+    seat = {"w": 0, "b": 1}.get(game.colour) if game.opponent is not None else None  # a forfeit's unread
     paired = game.opponent is not None or game.result in ("U", "+")
     return dutch.Round(opponent=game.opponent, seat=seat, points=game.points, played=played, paired=paired)
 
 
 def game_for(round_: dutch.Round) -> Game:
-    """The TRF block of one round of history (`dutch.Round`), the other way."""
+    """The TRF block of one round of history (`dutch.Round`), the other way. A forfeit keeps the
+    colour it was paired with, if known (`-` if not)."""
+    colour = {0: "w", 1: "b"}.get(round_.seat, "-")
     if round_.played:
         result = "1" if round_.points == 1 else "=" if round_.points == 0.5 else "0"
-        return Game(round_.opponent, "w" if round_.seat == 0 else "b", result)
+        return Game(round_.opponent, colour, result)
     if round_.opponent is not None:
-        return Game(round_.opponent, "-", "+" if round_.points >= 1 else "-")
+        return Game(round_.opponent, colour, "+" if round_.points >= 1 else "-")
     if round_.paired:
         return Game(None, "-", "U")
     return Game(None, "-", "F" if round_.points >= 1 else "H" if round_.points == 0.5 else "Z")

@@ -131,6 +131,21 @@ def test_an_aborted_game_counts_as_no_game_no_loss_and_no_opponent():
     assert tp.table_kind(2, "forfeit") == tp.GAME and tp.table_kind(1, "forfeit") == tp.FORFEIT  # a game's reason
 
 
+def test_a_forfeit_between_two_counts_as_a_forfeit_won_and_a_round_missed():
+    """An imported forfeit's table seats both: the winner's point counts as a forfeit win (in
+    Buchholz an opponent with its own score), the loser's round as no game, no loss, no
+    opponent, as when only the winner had a table."""
+    rows = tp.standings({1: 1500, 2: 1500, 3: 1500, 4: 1500},
+                        [Played((1, 2), (1.0, 0.0), (1, 2), kind=tp.FORFEIT),
+                         Played((3, 4), (0.0, 0.0), (1, 1), kind=tp.FORFEIT)], "swiss")
+    by = {row["entrant"]: row for row in rows}
+    assert (by[1]["points"], by[1]["forfeits"], by[1]["games"], by[1]["buchholz"]) == (1, 1, 0, 1)
+    for entrant in (2, 3, 4):
+        assert (by[entrant]["forfeits"], by[entrant]["games"], by[entrant]["losses"], by[entrant]["buchholz"]) == (0,) * 4
+    assert tp.table_kind(2, tp.FORFEITED) == tp.FORFEIT == tp.table_kind(2, tp.FORFEITED_NO_COLOURS)
+    assert tp.table_kind(1, tp.FULL_POINT_BYE) == tp.BYE
+
+
 def test_equal_rows_share_a_rank():
     rows = tp.standings({1: 1500, 2: 1500}, [Played((1, 2), (0.5, 0.5), (1, 1))], "round_robin")
     assert [row["rank"] for row in rows] == [1, 1]

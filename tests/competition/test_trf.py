@@ -61,7 +61,30 @@ BBP_CASES = [
     ("012 t\nXXR 5\nXXC white1\n" + "".join(
         f"001 {n:4d}      {'P' + str(n):<33} {2000 - n:4d}                             0.0 {n:4d}\n" for n in range(1, 8)),
      [(1, 4), (5, 2), (3, 6), (7,)]),
+    # every kind of round: games, forfeits (coloured, uncoloured, both lost), a withdrawal (6 from
+    # round 3), the pairing's bye (U), byes asked for (H, F), an absence (Z)
+    ("012 Every code\nXXR 5\nXXC white1\n"
+     "001    1      Player 1                          2390                             2.5    1  0005 w 1  0002 b =  0003 b 1\n"
+     "001    2      Player 2                          2380                             2.5    2  0006 w +  0001 w =  0007 - +\n"
+     "001    3      Player 3                          2370                             1.0    6  0007 - -  0000 - U  0001 w 0\n"
+     "001    4      Player 4                          2360                             1.5    4  0000 - H  0007 w 0  0000 - U\n"
+     "001    5      Player 5                          2350                             0.5    7  0001 b 0  0006 w -  0008 b =\n"
+     "001    6      Player 6                          2340                             0.0    8  0002 b -  0005 b -  0000 - Z\n"
+     "001    7      Player 7                          2330                             2.0    3  0003 - +  0004 b 1  0002 - -\n"
+     "001    8      Player 8                          2320                             1.5    5  0000 - Z  0000 - F  0005 w =\n",
+     [(7, 2), (1, 8), (3, 4), (5, 6)]),
+    # forfeits only, 1 absent next: a forfeit is no game (4 and 5 meet again, nobody has a colour
+    # to follow) but its loser was paired (1 keeps its pairing number: 2 and 4 have odd ones, black)
+    ("012 Forfeits\nXXR 3\nXXC white1\n"
+     "001    1      Player 1                          2390                             0.0    4  0003 - -  0000 - Z\n"
+     "001    2      Player 2                          2380                             1.0    1  0006 - +\n"
+     "001    3      Player 3                          2370                             1.0    2  0001 - +\n"
+     "001    4      Player 4                          2360                             1.0    3  0005 - +\n"
+     "001    5      Player 5                          2350                             0.0    5  0004 - -\n"
+     "001    6      Player 6                          2340                             0.0    6  0002 - -\n",
+     [(3, 2), (5, 4), (6,)]),
 ]
+EVERY_KIND, FORFEITS = BBP_CASES[4][0], BBP_CASES[5][0]
 
 
 @pytest.mark.parametrize("text,expected", BBP_CASES)
@@ -70,7 +93,7 @@ def test_the_dutch_pairing_pairs_as_bbppairings_did(text, expected):
     assert dutch.pair(trf.entrants(report), rounds_total=report.rounds) == expected
 
 
-@pytest.mark.parametrize("text,expected", BBP_CASES[:3])
+@pytest.mark.parametrize("text,expected", BBP_CASES[:3] + BBP_CASES[4:])
 def test_a_file_written_again_reads_the_same(text, expected):
     report = trf.loads(text)
     again = trf.loads(trf.dumps(report))
@@ -314,3 +337,68 @@ def test_a_file_starting_with_a_byte_order_mark_reads_its_first_line():
             "001    2      B" + " " * 65 + " 0.0    2  0001 b 0\n")
     assert [player.name for player in trf.loads(text).players] == ["A", "B"]
     assert trf.loads("\ufeff012 Cup\n" + text[1:]).name == "Cup"
+
+
+def _import(text: str):
+    """`text` imported by an organiser, with an account for each of its players."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    organiser, _ = User.objects.get_or_create(username="arbiter")
+    for player in trf.loads(text).players:
+        User.objects.get_or_create(username=player.name)
+    return tournament_service.tournament_import_trf(user=organiser, text=text, rules_id="toy_race", time_control=STEP)
+
+
+def _boards(tournament, number: int) -> list[tuple[int, ...]]:
+    """Round `number`'s tables as the file's starting ranks (players are named `Player <rank>`)."""
+    names = {e.pk: e.name for e in tournament.entrants.all()}
+    tables = Table.objects.filter(tournament=tournament, round=number).order_by("number")
+    return [tuple(int(names[e].split()[1]) for e in table.entrants) for table in tables]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_file_with_every_kind_of_round_is_exported_as_it_was_imported():
+    """A forfeit (`+` against `-`, with colours or without, or both lost) was imported as the
+    winner's lone table and exported as the pairing's bye (`U`) against an absence (`Z`); a
+    full-point bye asked for (`F`) came back as the pairing's (`U`). An arbiter checking our next
+    pairing from our file read another tournament than the one imported."""
+    tournament = _import(EVERY_KIND)
+    assert selectors.tournament_trf(tournament_id=tournament.pk) == EVERY_KIND
+    assert _boards(tournament, 4) == BBP_CASES[4][1]  # as bbpPairings paired the file
+    detail = selectors.tournament_detail(tournament_id=tournament.pk)
+    rows = {row["name"]: row for row in detail["standings"]}
+    counts = {name: (row["points"], row["games"], row["forfeits"], row["byes"]) for name, row in rows.items()}
+    assert counts["Player 2"] == (2.5, 1, 2, 0) and counts["Player 7"] == (2.0, 1, 1, 0)
+    assert counts["Player 6"] == (0.0, 0, 0, 0) and counts["Player 8"] == (1.5, 1, 0, 1)  # a forfeit lost: nothing
+    round_1 = detail["round_list"][0]["tables"]
+    assert [(table["seats"], table["forfeit"]) for table in round_1 if table["forfeit"]] == [
+        (["Player 2", "Player 6"], True), (["Player 3", "Player 7"], True)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pairing_bye_written_as_a_forfeit_won_against_nobody_is_exported_as_bbppairings_writes_it():
+    """`0000 - +` is read by bbpPairings as the pairing-allocated bye, which it writes `0000 - U`."""
+    old_style = EVERY_KIND.replace("0000 - U  0001 w 0", "0000 - +  0001 w 0")  # player 3's round 2
+    assert old_style != EVERY_KIND
+    tournament = _import(old_style)
+    assert selectors.tournament_trf(tournament_id=tournament.pk) == EVERY_KIND
+    assert _boards(tournament, 4) == BBP_CASES[4][1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_imported_forfeit_is_paired_on_as_bbppairings_pairs_the_file():
+    """bbpPairings counts a forfeit as no game (the two may meet again; no colour to follow) with
+    both players paired in its round. The loser's side was dropped on import: absent in a round it
+    was paired in, a loser who sat the next round out no longer counted in the pairing numbers, and
+    the boards below it got the other colours."""
+    tournament = _import(FORFEITS)
+    assert _boards(tournament, 2) == BBP_CASES[5][1]
+    records = selectors.tournament_records(tournament, {e.pk: e for e in tournament.entrants.all()})
+    numbers = {e.pk: int(e.name.split()[1]) for e in tournament.entrants.all()}
+    file_rounds = {entrant.id: entrant.rounds for entrant in trf.entrants(trf.loads(FORFEITS))}
+    for pk, record in records.items():  # the pairing reads the imported rounds as the file's
+        round_1 = record.history[0]
+        mapped = dutch.Round(numbers.get(round_1.opponent), round_1.seat, round_1.points, round_1.played,
+                             round_1.paired)
+        assert mapped == file_rounds[numbers[pk]][0]

@@ -220,6 +220,24 @@ def test_a_round_robin_forfeit_reads_as_one_and_the_standings_fit_a_phone(browse
     assert page.locator("#trf").is_hidden()
 
 
+def test_an_imported_forfeit_names_both_players_and_its_result(browser, site):
+    """A TRF's forfeit is a table of both players: the page read its first seat as the winner."""
+    User = get_user_model()
+    organiser = User.objects.create_user("organiser")
+    for name in ("ann", "bob"):
+        User.objects.create_user(name)
+    line = "001 {}      {:<33} {}                             {}    1  {}\n"
+    text = ("XXR 3\n" + line.format("   1", "ann", 2000, "0.0", "0002 - -")
+            + line.format("   2", "bob", 1900, "1.0", "0001 - +"))
+    tournament = tournament_service.tournament_import_trf(user=organiser, text=text, rules_id="toy_race",
+                                                          time_control={"type": "step", "seconds": 60})
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{site}/tournaments/{tournament.pk}/")
+    page.locator("#rounds h3", has_text="Round 2").wait_for()
+    assert page.locator("#rounds section").first.locator("li").inner_text() == "ann – bob (forfeit) · 0 – 1"
+
+
 def test_the_leaderboard_shows_the_pool_chosen_last_and_keeps_it_in_the_address(browser, site):
     """Choosing a pool, then another before the first answered, left the first pool's players
     under the second pool's name when the answers came back in the other order; and the pool

@@ -173,6 +173,8 @@ function standings(rows) {
 }
 
 function board(table) {
+  // An imported forfeit names both (its points, after, say who won); a withdrawal's names the winner.
+  if (table.forfeit && table.seats.length > 1) return `${table.seats.join(' – ')} (${_('forfeit')})`;
   if (table.forfeit) return _('%(name)s: wins by forfeit', { name: table.seats[0] });
   if (table.bye) return _('%(name)s: bye', { name: table.seats[0] });
   const seats = table.seats.join(' – ');
