@@ -184,8 +184,10 @@ def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Prefe
         _answer(inbound, account, preference, "no_guard", said, game)
         return "no_guard", "no #seq and no In-Reply-To naming one of our mails"
     played: list[str] = []
+    unread = None
     for index, written in enumerate([*specs, *below]):
         if index >= len(specs) and not _written_as_move(game, user, written):
+            unread = written
             break  # a greeting, a name: the player's words to a person
         parts = GUARD.match(written)
         spec = parts["move"].strip()
@@ -207,7 +209,13 @@ def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Prefe
         game = selectors.game_get(game_id=game.pk)
         played.append(_move_played(game, user, event_seq, spec))
         guard = game.seq  # the next action of the turn is played in the position this one made
-    _answer(inbound, account, preference, "played", _played_words(game.pk, played).strip(), game)
+    said = _played_words(game.pk, played).strip()
+    if unread is not None and selectors.legal_moves_for(game=game, user=user)["moves"]:
+        # Still this seat's turn: the line may be a move mistyped rather than a greeting, so the
+        # answer names it (after a finished turn a line the game does not read is surely words).
+        said += " " + _("%(line)r was not read as a move, nor anything below it: write each move of a turn as the list "
+                        "names it, and it is still your turn.") % {"line": unread}
+    _answer(inbound, account, preference, "played", said, game)
     return "played", "; ".join(played)[:500]
 
 

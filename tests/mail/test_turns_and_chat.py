@@ -211,3 +211,23 @@ def test_a_line_below_the_actions_is_a_move_when_written_as_one_or_read_as_one_b
     for written in ("Succes!", "Bob", "Groeten, Bob", "If you want a rematch, tell me.", "forest grow 99,99"):
         assert not replies._written_as_move(game, mover, written), written
     assert not replies._written_as_move(game, waiting, notation[1])  # not its turn: the words are its own
+
+
+def test_a_line_below_the_moves_the_game_does_not_read_is_named_when_the_turn_goes_on(sink, gateway, eager_tasks):
+    """A typo below a blank line is not played, but it is not silently dropped either while the
+    turn still waits for a move: the answer names it (a greeting after a finished turn is not)."""
+    ria, sef = mail_players("ria", "sef")
+    game_id = mail_game(ria, sef, "terrafex")
+    mover = _mover(game_id, (ria, sef))
+    asking = _newest_asking(sink, mover)
+    before = selectors.game_get(game_id=game_id).seq
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], f"1 #{before}\n\n1\n\nforrest grwo 2,5\nRia",
+               answering=asking)
+    assert Event.objects.filter(game_id=game_id, seq__gt=before, kind="move").count() == 2
+    game = selectors.game_get(game_id=game_id)
+    from django.contrib.auth import get_user_model
+
+    assert selectors.legal_moves_for(game=game, user=get_user_model().objects.get(username=mover))["moves"]
+    answer = " ".join(text_of(sink.to(f"{mover}@players.example")[-1]).split())
+    assert "'forrest grwo 2,5' was not read as a move" in answer and "still your turn" in answer
+    assert "Ria" not in answer
