@@ -7,6 +7,18 @@ starting with `say` is a chat line, and so is every line below a `chat:` marker 
     say good luck!       a line for the game's chat
     chat:                everything below goes to the chat
     Nice opening. I did not see the fire coming.
+
+The actions are the first block of lines: from the first action line to a blank line. Below
+it people write to a person, not to the server ("Succes!", "Bob", "Thanks for the game"), and
+no list of words tells a greeting from a move in every game and language; nor does a blank line
+end a turn for sure (an HTML reply has one between all of its lines, `html_text`, and some
+people leave one between a turn's moves). So the lines below are kept apart (`Reply.below`) for
+the game to judge (`mail.services.replies`): one written as the mail writes a move (a number of
+its list, a guard "#12") or read by the game as one of the seat's moves at that point of the
+turn is played; the first that is neither ends the actions, and it and all below it are the
+writer's own words, not read. The first line is always an action: if it is no move, the answer
+says so. Below the block `say` and `chat:` lines are chat as above, and a line of the form
+"if ... then ..." is an action ("If you want a rematch, say so" is not).
 """
 
 from __future__ import annotations
@@ -33,12 +45,17 @@ CHAT_MARKER = re.compile(r"^chat\s*(:\s*(?P<said>.*)|$)", re.IGNORECASE)
 SIGNED = re.compile(r"^(sent from my |get outlook for |sent with |envoy[ée] de mon |verstuurd (vanaf|met) |verzonden (vanaf|met) "
                     r"|download outlook voor |von meinem .* gesendet|gesendet (von|mit) )", re.IGNORECASE)
 CONDITIONAL = re.compile(r"^\s*if\s", re.IGNORECASE)
+# A conditional line whole: below the actions "If you want a rematch, say so" is prose.
+CONDITIONAL_WHOLE = re.compile(r"^\s*if\s.*\bthen\b", re.IGNORECASE)
 
 
 @dataclass
 class Reply:
     lines: list[str] = field(default_factory=list)  # the action lines, as written
     chat: list[str] = field(default_factory=list)
+    # Lines below the actions' block (after a blank line), as written: moves if the game reads
+    # them as moves, else the writer's own words (a greeting, a name).
+    below: list[str] = field(default_factory=list)
 
     @property
     def first(self) -> str:
@@ -47,13 +64,12 @@ class Reply:
     def actions(self) -> list[str]:
         """Every action in order: each line split at `;` (a conditional line keeps its `;`,
         which separates its own lines)."""
-        found = []
-        for line in self.lines:
-            if CONDITIONAL.match(line):
-                found.append(line)
-            else:
-                found.extend(part.strip() for part in line.split(";") if part.strip())
-        return found
+        return _split(self.lines)
+
+    def actions_below(self) -> list[str]:
+        """The lines below the actions' block split as the actions are: each a move only if the
+        game reads it as one."""
+        return _split(self.below)
 
     def conditional(self) -> str:
         """The reply's conditional lines as one, `;` between them (as `;` separates every
@@ -66,6 +82,16 @@ class Reply:
             else:
                 found[-1] += " " + line
         return "; ".join(found)
+
+
+def _split(lines: list[str]) -> list[str]:
+    found = []
+    for line in lines:
+        if CONDITIONAL.match(line):
+            found.append(line)
+        else:
+            found.extend(part.strip() for part in line.split(";") if part.strip())
+    return found
 
 
 def quote_starts(lines: list[str], index: int) -> bool:
@@ -103,14 +129,14 @@ def _quote_below(lines: list[str], index: int) -> int:
 
 
 def read(text: str) -> Reply:
-    reply, chatting, started = Reply(), False, False
+    reply, chatting, started, block_ended = Reply(), False, False, False
     lines = [raw.strip() for raw in text.splitlines()]
     index = 0
     while index < len(lines):
         line = lines[index]
-        below = 0 if started else _quote_below(lines, index)
-        index += below or 1
-        if below:
+        introduction = 0 if started else _quote_below(lines, index)
+        index += introduction or 1
+        if introduction:
             continue  # the quote's introduction, above the quote the reply is written under
         if line.startswith(">"):
             if started:
@@ -119,6 +145,7 @@ def read(text: str) -> Reply:
         if quote_starts(lines, index - 1):
             break
         if not line:
+            block_ended = bool(reply.lines)  # a blank line ends the actions' block, once it has one
             continue
         started = True
         if chatting:
@@ -131,6 +158,8 @@ def read(text: str) -> Reply:
             said = SAY.sub("", line, count=1).strip()
             if said:
                 reply.chat.append(said)
+        elif block_ended and not CONDITIONAL_WHOLE.match(line):
+            reply.below.append(line)
         else:
             reply.lines.append(line)
     return reply

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Sequence
 
+from rules.words import msg
+
 Move = dict[str, Any]
 
 
@@ -70,6 +72,9 @@ def matches(text: str, legal: Sequence[Move], describe: Callable[[Move], str]) -
 
 
 def listing(legal: Sequence[Move], describe: Callable[[Move], str], most: int = 20) -> str:
-    """The legal moves in notation, for an error that says what would have been accepted."""
-    listed = "; ".join(describe(move) for move in legal[:most]) or "none"
-    return listed + (f" (and {len(legal) - most} more)" if len(legal) > most else "")
+    """The legal moves in notation, for an error that says what would have been accepted; the
+    words around them in the reader's language (a mail's refusal showed "none" in Dutch)."""
+    if not legal:
+        return msg("none")
+    listed = "; ".join(describe(move) for move in legal[:most])  # notation: what a reply types
+    return msg("{listed} (and {more} more)", listed=listed, more=len(legal) - most) if len(legal) > most else listed

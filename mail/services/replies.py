@@ -66,7 +66,7 @@ def _reply_read(inbound: Inbound, message: Any, address: SeatAddress, account: d
             code = "chatted" if inbound.chat_posted else "chat_refused"
             _answer(inbound, account, preference, code, "", game)
             return code, inbound.chat_note
-    return _command_do(inbound, message, account, preference, game, command, reply.actions())
+    return _command_do(inbound, message, account, preference, game, command, reply.actions(), reply.actions_below())
 
 
 def _chat_post(inbound: Inbound, game: Any, user: Any, lines: list[str]) -> str:
@@ -88,7 +88,7 @@ def _chat_post(inbound: Inbound, game: Any, user: Any, lines: list[str]) -> str:
 
 
 def _command_do(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any, command: str,
-                actions: list[str] | None = None) -> tuple[str, str]:
+                actions: list[str] | None = None, below: list[str] | None = None) -> tuple[str, str]:
     user = account["user"]
     # The reply words as people end a sentence with them ("Resign.", "Board!"); a move's
     # notation keeps its own punctuation (it is read from `command` and `actions`).
@@ -117,7 +117,7 @@ def _command_do(inbound: Inbound, message: Any, account: dict, preference: Prefe
     if conditionals.is_conditional(command):  # "if 3 then 5; if 4 then 1"
         return conditionals.queue_by_mail(game=game, user=user, command=command,
                                           answer=lambda code, said: _answer(inbound, account, preference, code, said, game))
-    return _moves_play(inbound, message, account, preference, game, actions or [command])
+    return _moves_play(inbound, message, account, preference, game, actions or [command], below or [])
 
 
 # A reply's words for the game's life (games.services.life), each with the service call and the
@@ -167,10 +167,12 @@ GUARD = re.compile(r"^(?P<move>.*?)\s*(?:#\s*(?P<seq>\d+))?\s*$")
 
 
 def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Preference, game: Any,
-                specs: list[str]) -> tuple[str, str]:
+                specs: list[str], below: list[str]) -> tuple[str, str]:
     """The reply's moves in order, each a move of its own through the move service (a turn of
     several actions in one reply): the first refusal stops the rest, and the answer says which
-    were played and why the rest were not."""
+    were played and why the rest were not. The lines `below` the reply's block of actions
+    (`reply_text`) follow them while each is a move (`_written_as_move`); the first that is not
+    ends the moves: from there on the reply is the writer's own words, not read."""
     user = account["user"]
     first = GUARD.match(specs[0])
     guard = int(first["seq"]) if first["seq"] else _replied_seq(message, user.pk, game.pk)
@@ -182,7 +184,11 @@ def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Prefe
         _answer(inbound, account, preference, "no_guard", said, game)
         return "no_guard", "no #seq and no In-Reply-To naming one of our mails"
     played: list[str] = []
-    for index, written in enumerate(specs):
+    unread = None
+    for index, written in enumerate([*specs, *below]):
+        if index >= len(specs) and not _written_as_move(game, user, written):
+            unread = written
+            break  # a greeting, a name: the player's words to a person
         parts = GUARD.match(written)
         spec = parts["move"].strip()
         if index and parts["seq"]:
@@ -195,7 +201,7 @@ def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Prefe
             fresh = selectors.game_get(game_id=game.pk)
             said = _played_words(game.pk, played)
             said += _("Your move %(move)r was not played (%(code)s): %(why)s") % {"move": spec, "code": code, "why": _sentence(words.translated(detail))}
-            if index + 1 < len(specs):
+            if index + 1 < len(specs):  # not the lines below the block: perhaps no moves
                 left = len(specs) - index - 1
                 said += " " + ngettext("The move after it was not tried.", "The %(count)s moves after it were not tried.", left) % {"count": left}
             _answer(inbound, account, preference, code, said, fresh)
@@ -203,8 +209,30 @@ def _moves_play(inbound: Inbound, message: Any, account: dict, preference: Prefe
         game = selectors.game_get(game_id=game.pk)
         played.append(_move_played(game, user, event_seq, spec))
         guard = game.seq  # the next action of the turn is played in the position this one made
-    _answer(inbound, account, preference, "played", _played_words(game.pk, played).strip(), game)
+    said = _played_words(game.pk, played).strip()
+    if unread is not None and selectors.legal_moves_for(game=game, user=user)["moves"]:
+        # Still this seat's turn: the line may be a move mistyped rather than a greeting, so the
+        # answer names it (after a finished turn a line the game does not read is surely words).
+        said += " " + _("%(line)r was not read as a move, nor anything below it: write each move of a turn as the list "
+                        "names it, and it is still your turn.") % {"line": unread}
+    _answer(inbound, account, preference, "played", said, game)
     return "played", "; ".join(played)[:500]
+
+
+def _written_as_move(game: Any, user: Any, written: str) -> bool:
+    """Whether a line below a reply's actions is a move: written in the mail's own notation (a
+    number of the list, or with a guard: "1 #12"), or read by the game as one of the seat's moves
+    now. A line the game does not read is, there, a person's words ("Succes!", "Bob") more
+    likely than a move mistyped, and refusing the reply for it told of a move never meant."""
+    parts = GUARD.match(written)
+    spec = parts["move"].strip()
+    if parts["seq"] or LISTED_NUMBER.fullmatch(spec):
+        return True
+    try:
+        _move_named(game, user, spec)  # as it is played: a line copied from the list is a move too
+    except (apikit_errors.ServiceError, RulesError):
+        return False
+    return True
 
 
 def _move_one(inbound: Inbound, game: Any, user: Any, spec: str, guard: int, index: int) -> int:

@@ -7,6 +7,7 @@ mutated from its legal ones, or played by the wrong seat, has a Dutch translatio
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -57,8 +58,6 @@ def _refusals(game) -> list[RulesError]:
 
 def _has_words(template: str) -> bool:
     """A template with words of its own (not only "{type}: {error}"): one a reader must read."""
-    import re
-
     return bool(re.search(r"[A-Za-z]{2}", re.sub(r"\{[^}]*\}", "", template)))
 
 
@@ -96,6 +95,24 @@ def test_a_terrain_vague_refusal_reads_in_dutch_with_the_rulebooks_words():
             msg("{what}: the {kind} on {hex} is isolated", what="move", kind=msg("wheelbarrow"), hex="[1, 0]")
         )
     assert text == "move: de pion op [1, 0] (kruiwagen) is afgesneden"
+
+
+def test_a_move_no_notation_reads_lists_the_legal_moves_in_the_readers_words_around_the_notation():
+    """A reply by mail read when its seat had no moves (a greeting below the move, after the turn)
+    was refused in Dutch with "legal moves: none" in English; a long list's "(and 43 more)" too."""
+    game = rules.get("terrafex")
+    state = game.setup(2, {}, "dutch-notation")
+    mover = game.to_act(state)[0]
+    refusals = []
+    for seat in (1 - mover, mover):
+        with pytest.raises(RulesError) as refused:
+            game.parse_move(state, seat, "Succes!")
+        refusals.append(refused.value.message)
+    assert str(refusals[0]).endswith("legal moves: none") and str(refusals[1]).endswith(" more)")
+    with translation.override("nl"):
+        waiting, moving = (words.translated(message) for message in refusals)
+    assert waiting == "geen toegestane zet luidt 'Succes!'; toegestane zetten: geen"
+    assert re.search(r"; toegestane zetten: forest grow \S+; .* \(en nog \d+\)$", moving), moving  # the notation stays
 
 
 def test_an_error_written_into_a_refusal_is_translated_too():

@@ -14,8 +14,41 @@ from mail.services import replies
 
 
 def test_a_turn_of_several_actions_by_semicolons_and_lines():
-    read = reply_text.read("1 #10; 1\n\n forest grow 2,5 \n\nOn Mon, 23 Nov 2026, Scrapyard wrote:\n> 1. old\n")
-    assert read.actions() == ["1 #10", "1", "forest grow 2,5"] and read.chat == []
+    read = reply_text.read("1 #10; 1\n forest grow 2,5 \n1\n\nOn Mon, 23 Nov 2026, Scrapyard wrote:\n> 1. old\n")
+    assert read.actions() == ["1 #10", "1", "forest grow 2,5", "1"] and read.chat == [] and read.below == []
+    # Below a blank line, lines are moves only if the game reads them so (mail.services.replies).
+    read = reply_text.read("1 #10; 1\n\n forest grow 2,5; 1 \n\nOn Mon, 23 Nov 2026, Scrapyard wrote:\n> 1. old\n")
+    assert read.actions() == ["1 #10", "1"] and read.actions_below() == ["forest grow 2,5", "1"]
+
+
+def test_the_words_below_the_actions_block_are_kept_apart_from_the_actions():
+    """A Dutch reply as people write one: the move, a blank line, a greeting, a name, the quote.
+    "Succes!" and "Bob" were read as the second and third actions."""
+    read = reply_text.read("2 #7\n\nSucces!\nBob\n\nOp ma 23 nov 2026 om 10:00 schreef Scrapyard <play+abc@mail.example>:\n"
+                           "> 1. old\n")
+    assert read.actions() == ["2 #7"] and read.first == "2 #7" and read.below == ["Succes!", "Bob"] and read.chat == []
+    read = reply_text.read("1 #10\n1\n1\n\nGroeten,\n\nBob\n-- \nBob Jansen, Utrecht\n")  # a turn one action a line
+    assert read.actions() == ["1 #10", "1", "1"] and read.below == ["Groeten,", "Bob"]
+
+
+def test_chat_and_conditional_lines_below_the_block_are_read_as_such():
+    read = reply_text.read("say hoi\n\n2 #7\n\nsay good game\nThanks!\n\nchat:\nSee you.\n")
+    assert read.actions() == ["2 #7"] and read.chat == ["hoi", "good game", "See you."] and read.below == ["Thanks!"]
+    read = reply_text.read("if 3 then 5\n\nif 4 then 1\n\nIf you want a rematch, tell me.\nAnn\n")
+    assert read.conditional() == "if 3 then 5; if 4 then 1"
+    assert read.below == ["If you want a rematch, tell me.", "Ann"]
+
+
+def test_a_reply_whose_first_line_is_no_move_keeps_it_as_its_first_action():
+    """Its refusal names it: a greeting above the move is read as the reply's first action."""
+    read = reply_text.read("Succes!\n\n2 #7\n")
+    assert read.first == "Succes!" and read.actions() == ["Succes!"] and read.below == ["2 #7"]
+
+
+def test_an_html_reply_has_a_blank_line_between_all_its_lines_so_below_is_for_the_game_to_read():
+    html = "<div>3 #17</div><div>1</div><div><br></div><div>Succes!</div><div>Bob</div>"
+    read = reply_text.read(replies.body_text(_html_only(html)))
+    assert read.actions() == ["3 #17"] and read.below == ["1", "Succes!", "Bob"]
 
 
 def test_a_conditional_line_keeps_its_own_lines():

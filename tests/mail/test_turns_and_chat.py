@@ -154,3 +154,80 @@ def test_a_chat_line_longer_than_the_chat_takes_is_posted_whole_in_pieces(sink, 
     posted = list(ChatMessage.objects.order_by("pk").values_list("text", flat=True))
     assert " ".join(posted) == said and all(len(text) <= chat_services.MAX_LENGTH for text in posted)
     assert Inbound.objects.get().code == "chatted" and game_id
+
+
+def test_a_greeting_and_name_below_the_move_are_not_read_as_moves(sink, gateway, eager_tasks):
+    """A Dutch player's reply as people write one: the move, a blank line, a greeting and a name,
+    then the quote. The greeting was read as a second move: the move was played, yet the answer
+    said in Dutch that 'Succes!' was not (legal moves: "none", in English), and the reply was
+    recorded as refused."""
+    rob, sam = mail_players("rob", "sam")
+    for client in (rob, sam):
+        assert client.client.patch("/api/accounts/me/", {"language": "nl"}, format="json").status_code == 200
+    game_id = mail_game(rob, sam, "toy_race")
+    mover = _mover(game_id, (rob, sam))
+    asking = sink.to(f"{mover}@players.example")[-1]
+    before = selectors.game_get(game_id=game_id).seq
+    quoted = "\n".join(f"> {line}" for line in text_of(asking).splitlines())
+    body = f"2 #{before}\n\nSucces!\nBob\n\nOp ma 23 nov 2026 om 10:00 schreef Scrapyard <{asking['Reply-To']}>:\n{quoted}\n"
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], body, headers={"In-Reply-To": asking["Message-ID"]})
+    assert selectors.game_get(game_id=game_id).seq == before + 1
+    inbound = Inbound.objects.get()
+    assert (inbound.outcome, inbound.code) == ("done", "played")
+    answer = " ".join(text_of(sink.to(f"{mover}@players.example")[-1]).split())
+    assert answer.startswith(f"Gespeeld in partij {game_id}: ") and f"(zet {before + 1})" in answer
+    assert "Succes" not in answer and "Bob" not in answer and "niet gespeeld" not in answer and "none" not in answer
+
+
+def test_a_turn_written_with_blank_lines_between_its_moves_is_played_whole_and_the_greeting_under_it_not(sink, gateway, eager_tasks):
+    """Below a blank line a move is still a move (an HTML reply has a blank line between all of
+    its lines): the game reads each line there, and the first it does not read ends the moves."""
+    ria, sef = mail_players("ria", "sef")
+    game_id = mail_game(ria, sef, "terrafex")
+    mover = _mover(game_id, (ria, sef))
+    asking = _newest_asking(sink, mover)
+    before = selectors.game_get(game_id=game_id).seq
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], f"1 #{before}\n\n1\n\n1\n\nGood luck!\nRia", answering=asking)
+    assert Event.objects.filter(game_id=game_id, seq__gt=before, kind="move").count() == 3
+    inbound = Inbound.objects.get()
+    assert (inbound.outcome, inbound.code) == ("done", "played")
+    answer = " ".join(text_of(sink.to(f"{mover}@players.example")[-1]).split())
+    assert f"(move {before + 3})" in answer and "Good luck" not in answer and "not played" not in answer
+
+
+def test_a_line_below_the_actions_is_a_move_when_written_as_one_or_read_as_one_by_the_game():
+    from django.contrib.auth import get_user_model
+
+    from mail.services import replies
+
+    tim, uma = mail_players("tim", "uma")
+    game_id = mail_game(tim, uma, "terrafex")
+    game = selectors.game_get(game_id=game_id)
+    mover, waiting = (get_user_model().objects.get(username=player.username)
+                      for player in sorted((tim, uma), key=lambda player: player.username != _mover(game_id, (tim, uma))))
+    notation = selectors.legal_moves_for(game=game, user=mover)["notation"]
+    for written in (notation[1], f"  2. {notation[1]}", "2", "2.", "Bob #3"):
+        assert replies._written_as_move(game, mover, written), written
+    for written in ("Succes!", "Bob", "Groeten, Bob", "If you want a rematch, tell me.", "forest grow 99,99"):
+        assert not replies._written_as_move(game, mover, written), written
+    assert not replies._written_as_move(game, waiting, notation[1])  # not its turn: the words are its own
+
+
+def test_a_line_below_the_moves_the_game_does_not_read_is_named_when_the_turn_goes_on(sink, gateway, eager_tasks):
+    """A typo below a blank line is not played, but it is not silently dropped either while the
+    turn still waits for a move: the answer names it (a greeting after a finished turn is not)."""
+    ria, sef = mail_players("ria", "sef")
+    game_id = mail_game(ria, sef, "terrafex")
+    mover = _mover(game_id, (ria, sef))
+    asking = _newest_asking(sink, mover)
+    before = selectors.game_get(game_id=game_id).seq
+    send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], f"1 #{before}\n\n1\n\nforrest grwo 2,5\nRia",
+               answering=asking)
+    assert Event.objects.filter(game_id=game_id, seq__gt=before, kind="move").count() == 2
+    game = selectors.game_get(game_id=game_id)
+    from django.contrib.auth import get_user_model
+
+    assert selectors.legal_moves_for(game=game, user=get_user_model().objects.get(username=mover))["moves"]
+    answer = " ".join(text_of(sink.to(f"{mover}@players.example")[-1]).split())
+    assert "'forrest grwo 2,5' was not read as a move" in answer and "still your turn" in answer
+    assert "Ria" not in answer
