@@ -277,6 +277,10 @@ def _move_named(game: Any, user: Any, spec: str) -> dict[str, Any]:
     try:
         return selectors.move_read(game=game, user=user, text=spec)
     except MalformedMove:
+        if not selectors.legal_moves_for(game=game, user=user)["moves"]:
+            # A move in notation off turn is refused as a number is, not as a notation that
+            # reads as no move ("legal moves: none").
+            raise NotYourTurn(msg("it is not your turn: you have no moves now")) from None
         copied = _notation_of_listed_line(spec)
         if copied == spec:
             raise

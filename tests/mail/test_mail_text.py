@@ -43,3 +43,19 @@ def test_a_forfeits_scores_and_a_word_after_the_end_read_as_people_write(sink, g
     answer = text_of(sink.to("cat@players.example")[-1])
     assert "not your turn" not in answer
     assert f"Game {game_id} is over" in " ".join(answer.split())
+
+
+def test_a_move_in_notation_off_turn_is_refused_as_not_your_turn(sink, gateway, eager_tasks):
+    """As a number is: the notation the game reads for the seat to act is, for the other seat, a
+    move off turn, not an unknown notation whose legal moves are "none"."""
+    eve, fay = mail_players("eve", "fay")
+    game_id = mail_game(eve, fay, "terrafex")
+    first = selectors.game_get(game_id=game_id).to_act[0]
+    mover, other = (eve, fay)[first], (eve, fay)[1 - first]
+    notation = listed_moves(sink.to(f"{mover.username}@players.example")[0])[0]
+    started = sink.to(f"{other.username}@players.example")[0]
+    before = selectors.game_get(game_id=game_id).seq
+    send_reply(gateway, f"{other.username}@players.example", started["Reply-To"], notation, answering=started)
+    answer = " ".join(text_of(sink.to(f"{other.username}@players.example")[-1]).split())
+    assert "it is not your turn" in answer and "none" not in answer, answer
+    assert selectors.game_get(game_id=game_id).seq == before and Inbound.objects.get().code == "not_your_turn"
