@@ -10,9 +10,11 @@ way for every consumer:
 2. `fan_out` walks the consumer's recipients under one `Cursor` lock each (a row lock inside
    the transaction, nothing held across transactions: safe behind PgBouncer's transaction
    pooling), asks the consumer for the notices of the events since the cursor, stores each as an
-   outbox row (once per key), and sends the new rows to `consumers.deliver` after the commit. A
-   recipient not `ready` (an address not confirmed) is held: its cursor stays where it is, and
-   `recipient_ready` fans out what is still owed to it once it is.
+   outbox row (once per key; under the consumer's `rows_in_order` locks, with which a consumer
+   whose readers go by id keeps each recipient's rows committing in id order), and sends the new
+   rows to `consumers.deliver` after the commit. A recipient not `ready` (an address not
+   confirmed) is held: its cursor stays where it is, and `recipient_ready` fans out what is
+   still owed to it once it is.
 3. `attempt` leases a row (one UPDATE: two workers never both get it), lets the consumer deliver
    it, and records the outcome: done, retried after the consumer's waits (with jitter), or failed.
 4. The sweep (beat, `consumers.sweep`) sends again what is due and nobody took up within
@@ -139,6 +141,14 @@ class Consumer:
         how many rows it made itself (through `rows_make`, which a consumer making rows outside
         a fan-out uses too)."""
         raise NotImplementedError
+
+    def rows_in_order(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Called inside the transaction that stores these new rows, before they are stored, with
+        its locks held until that transaction ends. A consumer whose readers follow a recipient's
+        rows by id (the account feed: a client resumes after the id it got) locks here something
+        of each recipient, so that a second transaction storing rows for one of them waits for the
+        first to commit and takes its ids after: one recipient's rows commit in id order. By
+        default nothing: a row is attempted by its own id, whatever the order."""
 
     def followed(self, since: dt.datetime) -> list[dict[str, Any]]:
         """For the sweep: the games that may have news for a ready recipient, each
@@ -385,10 +395,13 @@ def _rows_insert(consumer: Consumer, rows: Iterable[dict[str, Any]]) -> list[tup
     known = set(model.objects.filter(**{f"{key}__in": list(wanted)}).values_list(key, flat=True))
     fresh = [name for name in wanted if name not in known]
     if not fresh:
-        return []
-    model.objects.bulk_create([model(**{"next_attempt_at": at, "enqueued_at": at, **_fields(consumer, wanted[name])})
-                               for name in fresh], ignore_conflicts=True)
-    return list(model.objects.filter(**{f"{key}__in": fresh}).values_list("pk", "status"))
+        return []  # nothing to store: no lock taken
+    with transaction.atomic(savepoint=False):  # the consumer's locks last until the rows commit
+        consumer.rows_in_order([wanted[name] for name in fresh])
+        model.objects.bulk_create([model(**{"next_attempt_at": at, "enqueued_at": at,
+                                            **_fields(consumer, wanted[name])}) for name in fresh],
+                                  ignore_conflicts=True)
+        return list(model.objects.filter(**{f"{key}__in": fresh}).values_list("pk", "status"))
 
 
 def _key_field(model: type[OutboxRow]) -> str:

@@ -14,6 +14,17 @@ the last it sent (`Reader`) and sends them in order, the row's id as the SSE `id
 fails (Redis away) is tried again after the framework's waits; a stream meanwhile reads its rows at
 each re-check, so an item is never lost, only later.
 
+Reading by id needs one account's rows to commit in id order: a client that got row 101 resumes
+after 101, and a row 100 whose transaction (another game's fan-out, a deadline warning, an
+invitation) committed after 101's would never reach it. So every transaction storing feed rows
+first locks the `FeedListener` rows of their accounts (`rows_in_order`, called by the framework
+just before it stores them; in account order, so two transactions never wait for each other in a
+circle): a second transaction for the same account waits for the first to commit and takes its
+ids after. The lock is a row lock inside the transaction (nothing held across transactions: safe
+behind PgBouncer's transaction pooling), taken only when there is a row to store and held only for
+the insert and the commit; rows for other accounts never wait. SQLite has no row locks, and needs
+none: one writer at a time, each transaction's ids taken after the one before committed.
+
 Nobody listening costs nothing per move: `listens_to` (cached by the framework's `listening`)
 answers no without a look at the game when no account follows its feed at all, and no fan-out,
 row or cursor is made for a game none of whose accounts does. Deadline warnings come with no
@@ -27,6 +38,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,8 +56,9 @@ FEED = "feed"
 OPEN, ACTIVE, FINISHED = "open", "active", "finished"
 LIVE_SECONDS = 60  # an account's feed is followed this long after its stream last said so
 REFRESH_SECONDS = 20  # a stream says so this often
-# Rows are read by id, but two fan-outs may commit out of id order: a stream also reads the rows
-# made this recently that it has not sent (a fan-out's transaction is far shorter).
+# Rows are read by id, and one account's rows commit in id order (`listeners_lock`). A stream
+# still reads the rows made this recently that it has not sent: a belt, for rows stored without the
+# lock (a node still running the code before it, during a rolling upgrade).
 RECENT = dt.timedelta(seconds=30)
 OWED_LOOK_BACK = dt.timedelta(minutes=1)  # games finished this lately may still owe the stream their end
 SNAPSHOT_OVERLAP = dt.timedelta(seconds=5)  # rows made this long before a stream opened may tell what it told
@@ -114,6 +127,27 @@ def listening_accounts(account_ids: list[int] | None = None) -> list[int]:
     if account_ids is not None:
         listeners = listeners.filter(account_id__in=list(account_ids))
     return list(listeners.values_list("account_id", flat=True))
+
+
+def listeners_lock(account_ids: list[int]) -> None:
+    """Lock these accounts' listener rows until the transaction ends, in account order (two
+    transactions wanting some of the same accounts queue, never wait for each other in a
+    circle). Rows are made only for accounts that listen, whose row `listen` made and nothing
+    deletes; one missing all the same (an account that never listened) is made, as not
+    listening, so that it is locked too. A stream's `listen` (an UPDATE of the same row) waits
+    meanwhile: for an insert and a commit."""
+    accounts = sorted(set(account_ids))
+    locked = set(_locked_listeners(accounts))
+    missing = [account for account in accounts if account not in locked]
+    if missing:
+        FeedListener.objects.bulk_create([FeedListener(account_id=account, until=timezone.now()) for account in missing],
+                                         ignore_conflicts=True)
+        _locked_listeners(missing)
+
+
+def _locked_listeners(accounts: list[int]) -> list[int]:
+    return list(FeedListener.objects.select_for_update().filter(account_id__in=accounts).order_by("account_id")
+                .values_list("account_id", flat=True))
 
 
 # Whether any account follows its feed at all: a key in the shared cache that every stream sets
@@ -189,6 +223,12 @@ class AccountFeed(framework.Consumer):
         started = game["status"] == ACTIVE and selectors.game_started_between(
             game_id=game["game"], after=after, upto=game["seq"])
         return [_row(recipient, item) for item in owed(game, started=started)]
+
+    def rows_in_order(self, rows: Sequence[dict[str, Any]]) -> None:
+        # A client resumes after the id it got: a row of its account that committed after a
+        # newer one would be skipped. Locked, a second transaction's rows for the account wait
+        # for the first's commit, and take their ids after it.
+        listeners_lock([row["recipient"] for row in rows])
 
     def followed(self, since: dt.datetime) -> list[dict[str, Any]]:
         listening = set(listening_accounts())

@@ -259,3 +259,23 @@ def test_a_consumers_own_notice_goes_first_and_one_failing_stops_no_other(notes)
         framework.unregister(loud.name)
     assert told == [(7, 3)]  # the live streams' notice (`streams.consumer`)
     assert (framework.FAN_OUT, ("test_notes", 7)) in [call.args for call in sent.call_args_list]
+
+
+def test_a_consumer_keeping_rows_in_order_is_asked_before_its_new_rows_are_stored_and_only_then():
+    asked = []
+
+    class Ordered(Notes):
+        name = "test_ordered"
+
+        def rows_in_order(self, rows):
+            stored = Message.objects.filter(key__in=[row["key"] for row in rows]).exists()
+            asked.append(([row["key"] for row in rows], stored))
+
+    ordered = Ordered()
+    first = framework.message(recipient=1, kind="note", game_id=7, seq=1)
+    second = framework.message(recipient=2, kind="note", game_id=7, seq=1)
+    assert framework.rows_make(ordered, [first]) == 1
+    assert framework.rows_make(ordered, [first, second]) == 1
+    assert framework.rows_make(ordered, [first, second]) == 0  # nothing new: nothing to lock
+    assert framework.rows_make(ordered, []) == 0
+    assert asked == [([first["key"]], False), ([second["key"]], False)]  # the new rows only, before they are there
