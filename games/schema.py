@@ -96,6 +96,11 @@ class BotOfSeat(serializers.Serializer):
     level = serializers.IntegerField()
 
 
+class EventPlayer(serializers.Serializer):
+    username = serializers.CharField(allow_null=True)
+    bot = BotOfSeat(allow_null=True)
+
+
 class SeatSummary(serializers.Serializer):
     seat = serializers.IntegerField()
     username = serializers.CharField(allow_null=True)
@@ -244,6 +249,9 @@ class EventAnswer(serializers.Serializer):
     notation = serializers.CharField(required=False, allow_null=True,
                                      help_text="with ?notation=true: a move's notation, as a reply types it (null for "
                                                "an event that is no move, or a move you may not see)")
+    by = EventPlayer(required=False, allow_null=True,
+                     help_text="with ?notation=true: who held the event's seat when it happened, as the log names "
+                               "them (null for an event of no seat); a system event's `text` names them already")
 
 
 class GameAfterMove(YourMoves):

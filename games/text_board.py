@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games import selectors, words
-from games.models import Game, GameStatus
+from games.models import EventKind, Game, GameStatus
 from games.selectors import seen
 from rules.presentation import text_lines
 
@@ -22,6 +22,15 @@ def player_name(seat: dict[str, Any]) -> str:
     if seat.get("bot"):
         return gettext("bot %(name)s") % {"name": seat["bot"]["name"]}
     return gettext("open seat")
+
+
+def mover_name(event: dict[str, Any]) -> str | None:
+    """The name a log line shows before a seat's move (`events_visible` with notation): its player
+    then (`by`), not the seat's player now. None before a system event, whose words name its
+    player themselves ("ann takes a seat"), and before an event of no seat."""
+    if event["seat"] is None or event["kind"] == EventKind.SYSTEM:
+        return None
+    return player_name(event["by"]) if event.get("by") else gettext("seat %(seat)s") % {"seat": event["seat"]}
 
 
 def board_and_panels(*, game: Game, user: Any) -> str:

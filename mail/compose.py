@@ -21,7 +21,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 import rules
 from games import words
-from games.text_board import player_name
+from games.text_board import mover_name, player_name
 from rules import presentation
 
 WIDTH = 78
@@ -97,13 +97,15 @@ def thread_subject(game: dict[str, Any]) -> str:
     return (_("Scrapyard game %(id)s: %(game)s, %(players)s") % {"id": game["id"], "game": game["rules"], "players": players})[:200]
 
 
-def history(events: list[dict[str, Any]], game: dict[str, Any]) -> list[str]:
-    names = {seat["seat"]: player_name(seat) for seat in game["seats"]}
-    lines = []
-    for event in events:
-        who = f"{names.get(event['seat']) or _('seat %(seat)s') % {'seat': event['seat']}}: " if event["seat"] is not None else ""
-        lines.append(wrap(f"  {event['seq']:>4}. {who}{told_with_notation(event['text'], event.get('notation'))}", " " * 8))
-    return lines
+def history(events: list[dict[str, Any]]) -> list[str]:
+    """The events (`events_visible` with notation), numbered; a move after its player's name."""
+    return [wrap(f"  {event['seq']:>4}. {_line(event)}", " " * 8) for event in events]
+
+
+def _line(event: dict[str, Any]) -> str:
+    told = told_with_notation(event["text"], event.get("notation"))
+    mover = mover_name(event)
+    return f"{mover}: {told}" if mover else told
 
 
 def told_with_notation(said: str, notation: str | None) -> str:
@@ -196,7 +198,7 @@ def your_turn(ctx: dict[str, Any]) -> Mail:
         *board_lines(ctx),
     ]
     if ctx["events"]:
-        lines += [_("Since your last move:"), *history(ctx["events"], game), ""]
+        lines += [_("Since your last move:"), *history(ctx["events"]), ""]
     lines += [_("Your legal moves:"), *numbered(ctx["notation"], ctx.get("words")), ""]
     lines.append(_("Your deadline: %(when)s") % {"when": local_time(ctx["deadline"], ctx["time_zone"])})
     lines.append("")
@@ -224,7 +226,7 @@ def proposal(ctx: dict[str, Any]) -> Mail:
         lines += [wrap(_("A proposal in %(game)s was answered before this mail was written.") % {"game": title(game)}), ""]
     lines += board_lines(ctx)
     if ctx["events"]:
-        lines += [_("Since your last move:"), *history(ctx["events"], game), ""]
+        lines += [_("Since your last move:"), *history(ctx["events"]), ""]
     if ctx["notation"]:
         lines += [_("Your legal moves:"), *numbered(ctx["notation"], ctx.get("words")), "", *how_to_reply(ctx["seq"])]
     lines += footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", ""))

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from markdown_it import MarkdownIt
 
 from games import selectors, words
-from games.text_board import player_name
+from games.text_board import mover_name, player_name
 from rules.presentation import end_words
 
 GAME_DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
@@ -86,17 +86,10 @@ def status_line(game: dict[str, Any]) -> str:
     return _("%(names)s must move") % {"names": _names(game, others)} if others else _("Waiting")
 
 
-def log_lines(game: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each event with the name of the seat it names: looked up by the seat's number, since the
-    game lists only the seats taken (a seat left in a game still open leaves a gap)."""
-    taken = {seat["seat"]: seat for seat in game["seats"]}
-    return [{**event, "who": _seat_name(taken, event["seat"])} for event in events]
-
-
-def _seat_name(taken: dict[int, dict[str, Any]], seat: int | None) -> str | None:
-    if seat is None:
-        return None
-    return player_name(taken[seat]) if seat in taken else _("open seat")
+def log_lines(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each event with the name shown before its words (`mover_name`): a move's player as the log
+    names them then."""
+    return [{**event, "who": mover_name(event)} for event in events]
 
 
 def how_to_play(rules_id: str) -> str:

@@ -93,7 +93,7 @@ def game(request, game_id: int):
             "seats": table.seats(detail),
             "status_line": table.status_line(detail),
             "board": text_board.board_and_panels(game=found, user=request.user),
-            "events": table.log_lines(detail, events),
+            "events": table.log_lines(events),
             "last_hash": events[-1]["hash"] if events else "",
             "how_to_play": table.how_to_play(detail["rules"]),
             # With a handoff the web server passes streams on itself: the page asks its own origin.

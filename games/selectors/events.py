@@ -10,7 +10,7 @@ from games import store, stores, words
 from games.models import Event, EventKind, Game, GameStatus, IdempotencyKey
 from games.selectors.access import seat_of
 from rules import notation as move_notation
-from rules.words import msg
+from rules.words import msg, nmsg
 
 
 def events_visible(*, game: Game, user: Any, after: int = 0, upto: int | None = None,
@@ -28,15 +28,16 @@ def events_visible(*, game: Game, user: Any, after: int = 0, upto: int | None = 
 
 
 def _with_texts(game: Game, events: list[Event], seat: int | None, everything: bool) -> list[dict[str, Any]]:
-    """Each event with its text, folding forward once from the state before the first (a move's
-    notation is read in the state it was played in) up to the last, which no text is read in: a
-    page asks for the one new event at every move."""
+    """Each event with its text and its player (`by`), folding forward once from the state before
+    the first (a move's notation is read in the state it was played in) up to the last, which no
+    text is read in: a page asks for the one new event at every move."""
     game_rules = store.rules_of(game)
     state = store.state_at(game, events[0].seq - 1) if events and events[0].seq > 1 else None
     told = []
-    for number, event in enumerate(events):
-        text, notation = _event_text(game_rules, state, event, seat, everything)
-        told.append({**event_visible(event, seat, everything), "text": words.translated(text), "notation": notation})
+    for number, (event, by) in enumerate(zip(events, _players_then(game, events), strict=True)):
+        text, notation = _event_text(game_rules, state, event, seat, everything, by)
+        told.append({**event_visible(event, seat, everything), "text": words.translated(text), "notation": notation,
+                     "by": by})
         if number + 1 < len(events):  # the last event's state is nobody's question
             state = store.fold_event(
                 game_rules, game.seed, state, event.kind, event.seat, event.payload, earlier=lambda seq: store.state_at(game, seq)
@@ -44,14 +45,16 @@ def _with_texts(game: Game, events: list[Event], seat: int | None, everything: b
     return told
 
 
-def _event_text(game_rules: Any, state: Any, event: Event, seat: int | None, everything: bool) -> tuple[str, str | None]:
+def _event_text(game_rules: Any, state: Any, event: Event, seat: int | None, everything: bool,
+                by: dict[str, Any] | None) -> tuple[str, str | None]:
     """The event in words (`rules.words`: English, to be translated), and a move's notation where
-    the seat may see the move (the same text in English: the rules write a move's words so)."""
+    the seat may see the move (the same text in English: the rules write a move's words so). A
+    system event names its player (`by`) in its own words; a move's player is told beside it."""
     payload = event.payload
     if event.kind == EventKind.CREATED:
         return msg("game created"), None
     if event.kind == EventKind.SYSTEM:
-        return _system_text(payload), None
+        return _system_text(payload, by and _player_said(by)), None
     public_move = (event.public_payload or {}).get("move")
     shown = everything or (seat is not None and event.seat == seat) or payload == event.public_payload or (
         # a public copy that adds to the move (a tile it drew, shown to all) hides nothing of it
@@ -75,23 +78,87 @@ def _fields_text(move: dict[str, Any]) -> str:
     return " ".join(f"{key.replace('_', ' ')} {move_notation.value_text(value)}" for key, value in move.items())
 
 
-def _system_text(payload: dict[str, Any]) -> str:
-    if payload.get("type") == store.TAKEBACK:
-        return msg("takeback: event {seq} undone", seq=payload["undo"])
-    if payload.get("type") == "seat_taken":
-        who = payload.get("username") or msg("bot {name}", name=payload.get("bot"))
-        return msg("{who} takes a seat", who=who)
+SEAT_TAKEN, SEAT_LEFT = "seat_taken", "seat_left"
+
+
+def player_of(seat: Any) -> dict[str, Any]:
+    """A seat row's player as the API names one: an account's `username`, or a `bot` and its level."""
+    return {"username": seat.user.username if seat.user else None,
+            "bot": {"name": seat.bot, "level": seat.bot_level} if seat.bot else None}
+
+
+def _players_then(game: Game, events: list[Event]) -> list[dict[str, Any] | None]:
+    """Who acted in each event (None for no seat), as the log tells it. A seat is taken and left
+    only while the game waits for its players, and those events name their player: every other
+    event of a seat comes after the start, when its player is the one the seat's last `seat_taken`
+    named, as the game lists the seats. A seat taken after the game was read (the page's read of
+    the game, then of the log) is among the events, and names its player for those after it."""
+    players, found = {seat.index: player_of(seat) for seat in game.seat_rows()}, []
+    for event in events:
+        named = _named_in(event)
+        if named is not None and event.payload["type"] == SEAT_TAKEN:
+            players[event.seat] = named
+        found.append(None if event.seat is None else named or players.get(event.seat))
+    return found
+
+
+def _named_in(event: Event) -> dict[str, Any] | None:
+    """The player a seat's taking or leaving names in its payload (`games.services.lobby`, `life`)."""
+    payload = event.payload
+    if event.kind != EventKind.SYSTEM or event.seat is None or payload.get("type") not in (SEAT_TAKEN, SEAT_LEFT):
+        return None
+    bot = {"name": payload["bot"], "level": payload.get("level")} if payload.get("bot") else None
+    return {"username": payload.get("username"), "bot": bot}
+
+
+def _player_said(player: dict[str, Any]) -> str:
+    """A player in words: the account's name, or "bot random"."""
+    return player["username"] or msg("bot {name}", name=player["bot"]["name"])
+
+
+def _system_text(payload: dict[str, Any], who: str | None) -> str:
+    """A system event in words: its seat's player, `who`, named in them where it acted."""
     kind = str(payload.get("type", "system"))
-    return SYSTEM_WORDS.get(kind) or kind.replace("_", " ")
+    if kind == store.TAKEBACK:
+        return msg("takeback: event {seq} undone", seq=payload["undo"])
+    said = SYSTEM_WORDS.get(kind) or kind.replace("_", " ")
+    if who is None:
+        return said
+    if kind in SEAT_WORDS:
+        return SEAT_WORDS[kind](who, payload)
+    return msg("{who}: {said}", who=who, said=said)
 
 
-# The system events' words (games.services.life, lobby), translatable (rules.words).
+def _resigned(who: str, payload: dict[str, Any]) -> str:
+    count = payload.get("timeouts_in_a_row")
+    if not count:
+        return msg("{who} resigns", who=who)
+    return nmsg("{who} resigns after {count} timeout in a row", "{who} resigns after {count} timeouts in a row", count,
+                who=who)
+
+
+# The system events' words (games.services.life, lobby), translatable (rules.words): the kind alone,
+# for an event of no seat (or whose player the log does not name).
 SYSTEM_WORDS = {
     "game_started": msg("game started"), "resign": msg("resign"), "abort": msg("abort"), "seat_left": msg("seat left"),
     "cancel": msg("cancel"), "adjourned": msg("adjourned"), "draw_offered": msg("draw offered"),
     "draw_accepted": msg("draw accepted"), "draw_declined": msg("draw declined"), "draw_agreed": msg("draw agreed"),
     "takeback_requested": msg("takeback requested"), "takeback_accepted": msg("takeback accepted"),
     "takeback_declined": msg("takeback declined"),
+}
+
+# A seat's own act, its player named once in the words (a page, a mail shows no "ann: " before them).
+SEAT_WORDS = {
+    SEAT_TAKEN: lambda who, _: msg("{who} takes a seat", who=who),
+    SEAT_LEFT: lambda who, _: msg("{who} leaves the seat", who=who),
+    "resign": _resigned,
+    "abort": lambda who, _: msg("{who} aborts the game", who=who),
+    "draw_offered": lambda who, _: msg("{who} offers a draw", who=who),
+    "draw_accepted": lambda who, _: msg("{who} accepts the draw", who=who),
+    "draw_declined": lambda who, _: msg("{who} declines the draw", who=who),
+    "takeback_requested": lambda who, _: msg("{who} asks to take back a move", who=who),
+    "takeback_accepted": lambda who, _: msg("{who} accepts the takeback", who=who),
+    "takeback_declined": lambda who, _: msg("{who} declines the takeback", who=who),
 }
 
 

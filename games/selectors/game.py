@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from games import deadlines, errors, store, stores, words
 from games.models import Event, EventKind, Game, GameStatus
 from games.selectors.access import game_get, seat_of, visible_games
-from games.selectors.events import event_visible
+from games.selectors.events import event_visible, player_of
 from games.selectors.seen import board, game_seen, seen
 from rules.words import msg
 
@@ -36,14 +36,7 @@ def game_finished(game: Game) -> bool:
 
 
 def seats_of(*, game: Game) -> list[dict[str, Any]]:
-    return [
-        {
-            "seat": seat.index,
-            "username": seat.user.username if seat.user else None,
-            "bot": {"name": seat.bot, "level": seat.bot_level} if seat.bot else None,
-        }
-        for seat in game.seat_rows()
-    ]
+    return [{"seat": seat.index, **player_of(seat)} for seat in game.seat_rows()]
 
 
 def game_detail(*, game: Game, user: Any) -> dict[str, Any]:

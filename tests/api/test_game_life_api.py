@@ -33,7 +33,7 @@ def test_resigning_a_two_player_game_hands_the_other_the_win_once():
     assert again.status_code == 200 and again.json()["seq"] == game["seq"]  # idempotent: no second event
     assert bob.post(f"/api/games/{game_id}/resign/").json()["code"] == "game_not_active"
     texts = [event["text"] for event in alice.get(f"/api/games/{game_id}/events/", notation="true").json()["events"]]
-    assert "resign" in texts
+    assert f"{alice.username} resigns" in texts
     _verified(game_id)
 
 

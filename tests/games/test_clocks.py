@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
-from games import deadlines, dispatch, errors, services, store, time_controls, timeouts
+from games import deadlines, dispatch, errors, selectors, services, store, time_controls, timeouts
 from games.models import Deadline, Event, Game, Seat
 
 pytestmark = pytest.mark.django_db
@@ -383,6 +383,11 @@ def test_a_seat_that_times_out_three_turns_in_a_row_is_resigned_for(clock):
     resigned = Event.objects.filter(game=game, payload__timeouts_in_a_row=3)
     assert resigned.count() == 1 and game.status == "finished"
     assert game.result["winners"] == [1 - resigned.get().seat]
+    # The log tells it in words naming the seat's player, its timeouts beside theirs.
+    told = selectors.events_visible(game=game, user=users[0], notation=True)
+    timed_out = [line for line in told if line["kind"] == "timeout"]
+    assert timed_out and all(line["by"]["username"] == users[line["seat"]].username for line in timed_out)
+    assert told[-1]["text"] == f"{users[resigned.get().seat].username} resigns after 3 timeouts in a row"
 
 
 def test_a_move_between_timeouts_starts_the_count_again(clock):

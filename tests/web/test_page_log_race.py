@@ -37,10 +37,14 @@ def _user(player):
     return get_user_model().objects.get(username=player.username)
 
 
-def test_the_logs_names_are_found_by_seat_number_where_the_seats_taken_leave_a_gap():
-    """The game lists only the seats taken; the log looked a seat up by its place in that list."""
+def test_a_moves_line_names_its_player_from_the_log_and_a_system_line_none():
+    """The game lists only the seats taken; the log looked a seat up by its place in that list, then
+    by its number among the seats now. A move's line names the player the log names then (`by`), a
+    system event's words name theirs themselves."""
     from web import table
 
-    game = {"seats": [{"seat": 0, "username": "ann", "bot": None}, {"seat": 2, "username": "cor", "bot": None}]}
-    events = [{"seq": 1, "seat": 2}, {"seq": 2, "seat": None}, {"seq": 3, "seat": 1}]
-    assert [line["who"] for line in table.log_lines(game, events)] == ["cor", None, "open seat"]
+    events = [{"seq": 1, "seat": 2, "kind": "system", "by": {"username": "cor", "bot": None}},
+              {"seq": 2, "seat": None, "kind": "system", "by": None},
+              {"seq": 3, "seat": 2, "kind": "move", "by": {"username": "cor", "bot": None}},
+              {"seq": 4, "seat": 1, "kind": "move", "by": {"username": None, "bot": {"name": "random", "level": 1}}}]
+    assert [line["who"] for line in table.log_lines(events)] == [None, None, "cor", "bot random"]

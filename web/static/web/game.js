@@ -102,8 +102,24 @@ function logSeenAs(game) {
 }
 
 function seatName(seat) {
-  const entry = page.game.seats.find((taken) => taken.seat === seat);
-  return entry?.username ?? (entry?.bot ? _('bot %(name)s', { name: entry.bot.name }) : _('open seat'));
+  return playerName(page.game.seats.find((taken) => taken.seat === seat));
+}
+
+// A seat's player as the API names one (a seat of the game, an event's `by`).
+function playerName(player) {
+  return player?.username ?? (player?.bot ? _('bot %(name)s', { name: player.bot.name }) : _('open seat'));
+}
+
+// The name before a seat's move in the log: its player then (`by`), not the seat's player now. A
+// system event's words name its player themselves ("ann takes a seat"). (web/table.py's log_lines.)
+function moverName(event) {
+  if (event.seat === null || event.kind === 'system') return null;
+  return event.by ? playerName(event.by) : _('seat %(seat)s', { seat: event.seat });
+}
+
+function logLine(event) {
+  const mover = moverName(event);
+  return mover ? `${mover}: ${event.text}` : event.text;
 }
 
 // Every seat of the game, an open one too (the game lists the seats taken).
@@ -426,7 +442,7 @@ function showLog(events) {
   // A move in the reader's words; its notation (what a mail reply types), where it reads otherwise, on hover.
   log.replaceChildren(...events.map((event) => el('li', { value: event.seq, 'data-seq': event.seq,
     title: event.notation && event.notation !== event.text ? event.notation : null },
-  event.seat !== null ? `${seatName(event.seat)}: ${event.text}` : event.text)));
+  logLine(event))));
   log.scrollTop = log.scrollHeight; // the newest move in sight
   const slider = $('replay-at');
   slider.max = page.game.seq;
