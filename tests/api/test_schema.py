@@ -27,7 +27,7 @@ from tests.api.conftest import register, start_game
 pytestmark = pytest.mark.django_db
 
 FUZZED_REQUESTS_AT_LEAST = 1000
-EXAMPLES_PER_OPERATION = 30  # 62 operations: some 1,850 requests
+EXAMPLES_PER_OPERATION = 20  # 62 operations: some 1,240 requests
 
 
 def _schema(client) -> dict:
