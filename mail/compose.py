@@ -358,6 +358,9 @@ def reply_help_lines(catalogue: list[dict[str, Any]]) -> list[str]:
                "A reply must come from your account's address; every reply gets an answer. A reply with "
                "no #17 is played in the position of the mail it answers, never in a later one.")),
         "",
+        wrap(_("Below your moves, after a blank line, you may write as in any letter (good luck, your name): "
+               "the first line there that is not one of your moves ends them, and it is not read.")),
+        "",
         _("Conditional moves (two-player games, while you wait for your opponent):"),
         wrap(_("A line lists the moves in the order they would be played, each by whoever acts at that "
                "point: your opponent's first, yours last; if and then only separate them, and ; starts "

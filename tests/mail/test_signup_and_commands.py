@@ -94,6 +94,7 @@ def test_help_lists_the_installed_games_their_options_and_the_reply_words(sink, 
     assert {"scavenge", "terrafex", "terrain_vague", "space_junkyard"} <= set(rules.catalog())
     for word in ("say <text>", "1 #17; 4; 2", "draw accept", "takeback", "resign", "vacation on", "games open", "board 42"):
         assert word in text, word
+    assert "the first line there that is not one of your moves ends them" in text  # a sign-off is not a move
     example = compose.turn_example(selectors.rules_catalogue())  # queued in its game: test_mail_conditionals
     assert example is not None and example.line in text and example.numbered in text
 
