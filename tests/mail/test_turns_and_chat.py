@@ -26,12 +26,17 @@ def _mover(game_id: int, players) -> str:
     return players[selectors.game_get(game_id=game_id).to_act[0]].username
 
 
+def _terrafex_asking(sink, first: str, second: str) -> tuple[int, str, object, int]:
+    """A Terrafex game by mail between two new players: its id, the mover, the mail asking for
+    its move and the seq it names."""
+    players = mail_players(first, second)
+    game_id = mail_game(*players, "terrafex")
+    mover = _mover(game_id, players)
+    return game_id, mover, _newest_asking(sink, mover), selectors.game_get(game_id=game_id).seq
+
+
 def test_a_terrafex_turn_of_three_actions_in_one_reply(sink, gateway, eager_tasks):
-    amy, bas = mail_players("amy", "bas")
-    game_id = mail_game(amy, bas, "terrafex")
-    mover = _mover(game_id, (amy, bas))
-    asking = _newest_asking(sink, mover)
-    before = selectors.game_get(game_id=game_id).seq
+    game_id, mover, asking, before = _terrafex_asking(sink, "amy", "bas")
     send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], f"1 #{before}; 1\n1", answering=asking)
     moves = list(Event.objects.filter(game_id=game_id, seq__gt=before, kind="move").order_by("seq"))
     assert len(moves) == 3 and len({event.seq for event in moves}) == 3  # three events, one per action
@@ -182,11 +187,7 @@ def test_a_greeting_and_name_below_the_move_are_not_read_as_moves(sink, gateway,
 def test_a_turn_written_with_blank_lines_between_its_moves_is_played_whole_and_the_greeting_under_it_not(sink, gateway, eager_tasks):
     """Below a blank line a move is still a move (an HTML reply has a blank line between all of
     its lines): the game reads each line there, and the first it does not read ends the moves."""
-    ria, sef = mail_players("ria", "sef")
-    game_id = mail_game(ria, sef, "terrafex")
-    mover = _mover(game_id, (ria, sef))
-    asking = _newest_asking(sink, mover)
-    before = selectors.game_get(game_id=game_id).seq
+    game_id, mover, asking, before = _terrafex_asking(sink, "ria", "sef")
     send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], f"1 #{before}\n\n1\n\n1\n\nGood luck!\nRia", answering=asking)
     assert Event.objects.filter(game_id=game_id, seq__gt=before, kind="move").count() == 3
     inbound = Inbound.objects.get()
@@ -216,11 +217,7 @@ def test_a_line_below_the_actions_is_a_move_when_written_as_one_or_read_as_one_b
 def test_a_line_below_the_moves_the_game_does_not_read_is_named_when_the_turn_goes_on(sink, gateway, eager_tasks):
     """A typo below a blank line is not played, but it is not silently dropped either while the
     turn still waits for a move: the answer names it (a greeting after a finished turn is not)."""
-    ria, sef = mail_players("ria", "sef")
-    game_id = mail_game(ria, sef, "terrafex")
-    mover = _mover(game_id, (ria, sef))
-    asking = _newest_asking(sink, mover)
-    before = selectors.game_get(game_id=game_id).seq
+    game_id, mover, asking, before = _terrafex_asking(sink, "ria", "sef")
     send_reply(gateway, f"{mover}@players.example", asking["Reply-To"], f"1 #{before}\n\n1\n\nforrest grwo 2,5\nRia",
                answering=asking)
     assert Event.objects.filter(game_id=game_id, seq__gt=before, kind="move").count() == 2
