@@ -101,10 +101,16 @@ def quote_starts(lines: list[str], index: int) -> bool:
     line = lines[index]
     if introduction_length(lines, index) or line == "--" or SIGNED.match(line):
         return True
-    following = next((later for later in lines[index + 1:] if later), "")
     if RULE.match(line):
-        return bool(HEADER_FROM.match(following))
-    return bool(HEADER_FROM.match(line)) and bool(HEADER_SENT.match(following))
+        return bool(HEADER_FROM.match(_next_written(lines, index)))
+    return bool(HEADER_FROM.match(line)) and bool(HEADER_SENT.match(_next_written(lines, index)))
+
+
+def _next_written(lines: list[str], index: int) -> str:
+    """The first line after `index` that is not blank. Looked for only where a rule or a "From:"
+    line asks, and without copying the rest of the reply: asked at every line, a copy made a
+    reply of many short lines cost the square of its length to read."""
+    return next((lines[later] for later in range(index + 1, len(lines)) if lines[later]), "")
 
 
 def introduction_length(lines: list[str], index: int) -> int:

@@ -200,3 +200,25 @@ def test_chat_with_its_text_on_the_markers_line_is_chat():
     """"chat: nice move" was read as a move's notation, refused, and the line never reached the chat."""
     read = reply_text.read("3 #17\nchat: Nice move.\nSee you.\n")
     assert read.actions() == ["3 #17"] and read.chat == ["Nice move.", "See you."]
+
+
+class _Watched(list):
+    """A reply's lines that count how many of them are read, and refuse to be copied."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.read = 0
+
+    def __getitem__(self, key):
+        assert not isinstance(key, slice), "the rest of the reply was copied"
+        self.read += 1
+        return super().__getitem__(key)
+
+
+def test_whether_a_quote_starts_at_a_line_reads_no_further_than_it_must():
+    """Asked at every line of a reply, a look at all the lines below it made a long reply of
+    short lines cost the square of its length (24,000 lines: 0.6 s)."""
+    lines = _Watched(["x", *[""] * 1000, "y"])
+    assert not reply_text.quote_starts(lines, 0) and lines.read <= 4  # its own, and the next for a wrapped introduction
+    header = _Watched(["From: Scrapyard <play@example.org>", "", "Sent: Monday", *["z"] * 1000])
+    assert reply_text.quote_starts(header, 0) and header.read <= 8  # not the 1,000 below
