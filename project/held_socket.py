@@ -101,8 +101,11 @@ def granian_on(listener: socket.socket, processes: int, target: str = TARGET):
     """granian as `make run`'s command line sets it up (project.serve.command), on `listener`."""
     from granian.constants import Interfaces
 
+    from project.serve import logs_access
+
     return _granian_class()(target, listener, interface=Interfaces.ASGI, workers=processes, backpressure=4096,
-                            workers_kill_timeout=5, respawn_failed_workers=True, log_access=True)
+                            workers_kill_timeout=5, respawn_failed_workers=True,
+                            log_access=logs_access(dict(os.environ)))
 
 
 def die_with_parent(parent: int) -> None:
@@ -135,6 +138,8 @@ def serve(listener: socket.socket, processes: int, target: str = TARGET) -> None
 
     print(f"granian {granian.__version__} cannot be handed a socket (project.held_socket): uvicorn serves "
           f"{target} instead, one process", file=sys.stderr, flush=True)
-    config = uvicorn.Config(target, timeout_graceful_shutdown=5)
+    from project.serve import logs_access
+
+    config = uvicorn.Config(target, timeout_graceful_shutdown=5, access_log=logs_access(dict(os.environ)))
     config.load()
     uvicorn.Server(config).run(sockets=[listener])

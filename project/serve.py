@@ -84,8 +84,17 @@ def from_environment(environ: dict[str, str], fd: int | None = None) -> list[str
                    processes_of(environ, paired), environ.get("SCRAPYARD_WEB_THREADS", "") or "4", fd)
 
 
-def access_log(server: str) -> list[str]:
-    """Each request on stdout, as supervisord collects it."""
+def logs_access(environ: dict[str, str]) -> bool:
+    """Whether each request gets a line on stdout: only when `SCRAPYARD_ACCESS_LOG` asks. The line
+    costs the web server about a fifth of a read's CPU (docs/decisions/0038-no-access-log-by-default.md);
+    a proxy in front logs requests where one is wanted, and errors are logged either way."""
+    return environ.get("SCRAPYARD_ACCESS_LOG", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def access_log(server: str, environ: dict[str, str]) -> list[str]:
+    """The server's flags for an access log on stdout (as supervisord collects it), if one is asked for."""
+    if not logs_access(environ):
+        return []
     return ["--access-logfile", "-"] if server == "gunicorn" else ["--access-log"]
 
 
@@ -107,7 +116,7 @@ def main() -> None:
         held_socket.serve(listener, processes_of(environ, paired=True))
         return
     argv = from_environment(environ, None if listener is None else listener.fileno())
-    argv += access_log(argv[0])
+    argv += access_log(argv[0], environ)
     os.execv(sys.executable, [sys.executable, "-m", *argv])
 
 
