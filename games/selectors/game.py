@@ -13,7 +13,7 @@ from games import deadlines, errors, store, stores, words
 from games.models import Event, EventKind, Game, GameStatus
 from games.selectors.access import game_get, seat_of, visible_games
 from games.selectors.events import event_visible, player_of
-from games.selectors.seen import board, game_seen, seen
+from games.selectors.seen import board, carry_log_facts, game_seen, seen
 from rules.words import msg
 
 
@@ -167,6 +167,7 @@ def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]
     game = game if game is not None else game_get(game_id=event.game_id)
     seat = seat_of(game=game, user=user)  # the caller has a seat: it just moved
     shown = seen(game=game, seat=seat, new=game.seq == event.seq and not connection.in_atomic_block)
+    carry_log_facts(game=game, event=event)
     return {
         **event_visible(event, event.seat),
         "game": {

@@ -36,8 +36,8 @@ from redis.exceptions import RedisError
 
 import rules
 from games import store
-from games.models import Game, GameStatus
-from games.selectors.life import life_facts
+from games.models import EventKind, Game, GameStatus
+from games.selectors.life import PROPOSALS, life_facts
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +98,30 @@ def _presented(game: Game, seat: int | None) -> tuple[str, Any]:
 
 
 def _log_facts(game: Game) -> tuple[str, Any]:
-    return seen_key(game, None) + ":log", lambda: life_facts(game=game)
+    return _log_key(game, game.seq, game.status), lambda: life_facts(game=game)
+
+
+def _log_key(game: Game, seq: int, status: str) -> str:
+    return _key(game, None, seq, status) + ":log"
+
+
+def carry_log_facts(*, game: Game, event: Any) -> None:
+    """After a move just committed as the game's newest event, the log's facts at its seq, where
+    this process holds them at the seq before and the move cannot have changed them: nothing
+    pending then, and the event no proposal and no seat put out (`Store.life_marks` finds no mark
+    in it). A proposal once lapsed (declined, overtaken) stays lapsed as the log grows, and the
+    seats playing change only at a mark, so the facts are the same. The reader that comes next
+    (most often the other seat, whose page reads the game after every move) is spared the log's
+    statement; kept in this process only, as the move's own entry is (`_keep_when_committed`)."""
+    if event.kind != EventKind.MOVE or event.seq != game.seq or game.seq < 2 or connection.in_atomic_block:
+        return
+    payload = event.payload if isinstance(event.payload, dict) else {}
+    if payload.get("type") in PROPOSALS or payload.get("forfeit") is True:
+        return
+    before = _memory.get(_log_key(game, game.seq - 1, GameStatus.ACTIVE))  # a move is made in an active game
+    if before is None or before["draw_offer"] is not None or before["takeback_request"] is not None:
+        return
+    _keep_when_committed({_log_key(game, game.seq, game.status): before}, shared=False)
 
 
 def _kept(wanted: list[tuple[str, Any]], new: bool = False) -> list[Any]:
@@ -125,8 +148,12 @@ def _kept(wanted: list[tuple[str, Any]], new: bool = False) -> list[Any]:
 
 
 def seen_key(game: Game, seat: int | None) -> str:
+    return _key(game, seat, game.seq, game.status)
+
+
+def _key(game: Game, seat: int | None, seq: int, status: str) -> str:
     server_version = rules.get(game.rules).version
-    return (f"seen:{SHAPE}:{game.pk}:{game.created_at.timestamp():.6f}:{game.seq}:{game.status}:"
+    return (f"seen:{SHAPE}:{game.pk}:{game.created_at.timestamp():.6f}:{seq}:{status}:"
             f"{'s' if seat is None else seat}:{game.rules}:{game.rules_version}:{server_version}")
 
 

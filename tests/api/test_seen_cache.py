@@ -151,6 +151,7 @@ def test_a_games_first_read_at_a_seq_asks_the_database_twice_and_redis_once_each
     from django.test.utils import CaptureQueriesContext
 
     game, players, waiting, asked = _a_move_the_waiting_seat_has_not_read(monkeypatch)
+    seen.forget()  # read in another process than the move's, which carried the log's facts over
     with CaptureQueriesContext(connection) as queries:
         answer = players[waiting].get(f"/api/games/{game.pk}/")
     assert answer.status_code == 200 and answer.json()["seq"] == game.seq + 1
@@ -159,6 +160,52 @@ def test_a_games_first_read_at_a_seq_asks_the_database_twice_and_redis_once_each
     assert len(statements) == 2, statements
     if settings.SCRAPYARD_SEEN_SHARED:
         assert asked == {"get_many": 1, "set_many": 1, "get": 0, "set": 0}
+
+
+def _statements_of_a_read(player: Player, game_id: int) -> tuple[dict, list[str]]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        answer = player.get(f"/api/games/{game_id}/")
+    assert answer.status_code == 200, answer.content
+    return answer.json(), [query["sql"] for query in queries.captured_queries if "authtoken_token" not in query["sql"]]
+
+
+def _log_facts_as_computed(game_id: int) -> dict:
+    from games.selectors.life import life_facts
+
+    game = Game.objects.get(pk=game_id)
+    facts = life_facts(game=game)
+    return {"draw_offer": facts["draw_offer"], "takeback_request": facts["takeback_request"], "playing": facts["playing"]}
+
+
+def test_after_a_move_in_this_process_the_other_seats_first_read_finds_the_logs_facts_carried(monkeypatch):
+    """The log's facts at the seq before a move (nothing pending), held by the process that takes
+    the move, are the facts after it: the other seat's first read (its page's, after every move)
+    reads the game in one statement, not two, and says what the log says."""
+    game, players, waiting, _ = _a_move_the_waiting_seat_has_not_read(monkeypatch)
+    answer, statements = _statements_of_a_read(players[waiting], game.pk)
+    assert answer["seq"] == game.seq + 1
+    assert len(statements) == 1, statements
+    assert {key: answer[key] for key in ("draw_offer", "takeback_request", "playing")} == _log_facts_as_computed(game.pk)
+
+
+def test_a_draw_on_offer_before_a_move_is_not_carried_past_it():
+    """A draw offered, then its seat moves: the offer lapses. What was pending is never carried
+    over a move (the log is read again), so no reader sees the lapsed offer."""
+    users, players = _players(2)
+    game = services.game_create(creator=users[0], rules_id="scavenge", players=2, options={})
+    services.game_join(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
+    seat = game.to_act[0]
+    assert players[seat].post(f"/api/games/{game.pk}/draw/", {"action": "offer"}).status_code == 200
+    offered = players[1 - seat].get(f"/api/games/{game.pk}/").json()  # the facts with the offer, kept
+    assert offered["draw_offer"]["by"] == seat
+    players[seat].play_first_legal(game.pk)
+    answer, statements = _statements_of_a_read(players[1 - seat], game.pk)
+    assert answer["draw_offer"] is None and len(statements) > 1, statements  # the log read again
+    assert _log_facts_as_computed(game.pk)["draw_offer"] is None
 
 
 @pytest.mark.skipif(not settings.SCRAPYARD_SEEN_SHARED, reason="needs Redis (REDIS_URL)")
