@@ -114,6 +114,34 @@ def test_each_game_is_played_to_its_end_from_the_table(browser, site, screenshot
         assert any(event.seat == 1 and event.payload["move"]["type"] == "fire" for event in moves)
 
 
+LAPTOP = {"width": 1280, "height": 800}
+
+
+@pytest.mark.parametrize("rules", ["scavenge", "terrafex", "space_junkyard", "terrain_vague"])
+def test_on_a_laptop_the_whole_board_the_players_and_your_move_are_in_sight_at_once(browser, site, rules):
+    """At 1280x800, as on Board Game Arena: the board right under the status line, and in a
+    column beside it the players' panels and "Your move" (then the draw, takeback and resign
+    buttons), the board and those two in the first screen with nothing scrolled (the panels
+    above the board pushed half of it below the fold). On a phone the panels stay above the board."""
+    page = _sign_up(browser.new_context(viewport=LAPTOP), site, f"laptop_{rules}")
+    _create(page, site, rules, bot_seat=1)
+    page.locator(".board-svg").wait_for()
+    page.locator("#moves-panel").wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    board, panels = page.locator(".board-svg").bounding_box(), page.locator("#panels").bounding_box()
+    moves, buttons = page.locator("#moves-panel").bounding_box(), page.locator("#actions").bounding_box()
+    assert board["y"] >= 0 and board["y"] + board["height"] <= LAPTOP["height"], board
+    assert panels["x"] >= board["x"] + board["width"], (panels, board)  # beside the board, not above it
+    for part in (panels, moves):
+        assert part["y"] + min(part["height"], 120) <= LAPTOP["height"] and part["x"] + part["width"] <= LAPTOP["width"], part
+    assert buttons["x"] >= board["x"] + board["width"] and buttons["y"] > moves["y"]  # resigning is not what a turn asks
+    assert page.evaluate("document.documentElement.scrollWidth") <= LAPTOP["width"]
+    phone = _sign_up(browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True), site, f"phone_{rules}")
+    phone.goto(page.url)
+    phone.locator(".board-svg").wait_for()
+    assert phone.locator("#panels").bounding_box()["y"] < phone.locator(".board-svg").bounding_box()["y"]
+
+
 def test_a_refresh_asks_for_neither_the_moves_apart_nor_the_shut_text_board(browser, site):
     """The page takes its legal moves from the game's answer, never from a request of their own;
     it does not ask for the text board the player has not opened (the board is drawn); opened, the
