@@ -1,5 +1,5 @@
 """The CPU of the reads a client makes between moves: `python -m bench.reads [--rounds N]
-[--server]`.
+[--server | --configs [--batch N]]`.
 
 `bench.p1_profile` measures the move POST; the clients people use also read: the web page reads
 the game and its legal moves before each move, a plain REST client its legal moves, a spectator
@@ -216,17 +216,96 @@ def through_server(database_url: str, rounds: int, warm: int = 20, seed: int = 1
     return {name: (web * 1000 / rounds, database * 1000 / rounds) for name, (web, database) in totals.items()}
 
 
+# --- web server configurations side by side ---------------------------------------------------
+#
+# `--configs`: each configuration a web server of its own on the bench database (2 processes, as
+# `make run` on this machine), all started at once; the same reads (a seat's GET of the game, the
+# seat to act's legal moves, a spectator's GET of the game, after one move) sent to each in turn,
+# in batches of `--batch` requests after 20 not counted, for `--rounds` rounds, so every
+# configuration meets the same machine; CPU counted as `--server` counts it.
+# - `make run`: `project.serve`'s command line, the default;
+# - `make run, access log`: the same with `SCRAPYARD_ACCESS_LOG=1` (decision 0038);
+# - `granian WSGI`: granian's own WSGI interface on the same Django application (no streams, so not
+#   something `make run` could serve): what the front's hop from the event loop to a thread costs.
+
+
+CONFIGS_PORT = 8790
+
+
+def configurations(port: int) -> dict[str, tuple[list[str] | None, dict[str, str]]]:
+    """Each configuration's command line after `python -m` (None: `make run`'s) and settings."""
+    wsgi = p1._granian_wsgi(port + 2, 2, 4)
+    return {"make run": (None, {}), "make run, access log": (None, {"SCRAPYARD_ACCESS_LOG": "1"}),
+            "granian WSGI": (wsgi, {})}
+
+
+def _server(database_url: str, port: int, argv: list[str] | None, settings: dict[str, str]):
+    if argv is None:
+        from project import serve
+
+        argv = serve.command(serve.DEFAULT, "127.0.0.1", port, 2, 4) + serve.access_log(serve.DEFAULT, settings)
+    return p1.web_server(database_url, port, argv=argv, environment=settings)
+
+
+def configurations_side_by_side(database_url: str, rounds: int, batch: int) -> dict[str, dict[str, tuple[float, float]]]:
+    """Each configuration's reads: (web ms, PostgreSQL ms) per request."""
+    tokens = p1.accounts(database_url, 1)[0] + [p1._new_token()]
+    servers = {}
+    try:
+        for offset, (name, (argv, settings)) in enumerate(configurations(CONFIGS_PORT).items()):
+            servers[name] = (CONFIGS_PORT + offset, _server(database_url, CONFIGS_PORT + offset, argv, settings))
+        clients = {}
+        for name, (port, _) in servers.items():
+            api_load.wait_for(f"http://127.0.0.1:{port}/api/health/")
+            clients[name] = api_load.Client(f"http://127.0.0.1:{port}")
+        first = next(iter(clients.values()))
+        game_id = api_load._new_game(first, tokens[:2])
+        _move(first, tokens, game_id, _seat_to_act(first, tokens, game_id), random.Random(1))
+        to_act = _seat_to_act(first, tokens, game_id)
+        paths = {"game": (0, f"/api/games/{game_id}/"), "legal moves": (to_act, f"/api/games/{game_id}/legal-moves/"),
+                 "game, spectator": (2, f"/api/games/{game_id}/")}
+        totals = {name: {read: [0.0, 0.0] for read in paths} for name in servers}
+        meters = {name: ServerMeter(server) for name, (_, server) in servers.items()}
+        for _ in range(rounds):
+            for name, client in clients.items():
+                for read, (who, path) in paths.items():
+                    for _ in range(20):  # this server's caches for this read, as a steady load has them
+                        client.fetch("GET", path, token=tokens[who])
+                    meters[name].refresh()
+                    meters[name].start()
+                    for _ in range(batch):
+                        client.fetch("GET", path, token=tokens[who])
+                    web, database = meters[name].stop()
+                    totals[name][read][0] += web
+                    totals[name][read][1] += database
+    finally:
+        for _, server in servers.values():
+            server.terminate()
+            server.wait(timeout=30)
+    requests = rounds * batch
+    return {name: {read: (web * 1000 / requests, database * 1000 / requests) for read, (web, database) in by_read.items()}
+            for name, by_read in totals.items()}
+
+
 def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description="CPU per read request")
-    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=None, help="200, or 10 with --configs")
     parser.add_argument("--server", action="store_true",
                         help="through make run's web server, its CPU and PostgreSQL's only (issue 57's measure)")
+    parser.add_argument("--configs", action="store_true",
+                        help="web server configurations side by side, hot reads in batches (--rounds 10 is plenty)")
+    parser.add_argument("--batch", type=int, default=200, help="--configs: requests per batch")
     arguments = parser.parse_args()
+    arguments.rounds = arguments.rounds or (10 if arguments.configs else 200)
     url = db.migrated()
     os.environ.setdefault("SCRAPYARD_RATE_ACCOUNT", "1000000")
     os.environ.setdefault("REDIS_URL", os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"))
+    if arguments.configs:
+        p1.vacuumed(url)
+        _print_configurations(configurations_side_by_side(url, arguments.rounds, arguments.batch), arguments)
+        return
     if arguments.server:
         p1.vacuumed(url)
         result = through_server(url, arguments.rounds)
@@ -239,6 +318,15 @@ def main() -> None:
           f"load {os.getloadavg()[0]:.1f}:")
     for name, (web, pg) in result.items():
         print(f"  {name:<18} {web:5.2f} + {pg:4.2f} = {web + pg:5.2f} ms")
+
+
+def _print_configurations(result: dict[str, dict[str, tuple[float, float]]], arguments) -> None:
+    print(f"{arguments.rounds} rounds of {arguments.batch} requests, server CPU per request "
+          f"(web + PostgreSQL), load {os.getloadavg()[0]:.1f}:")
+    for name, by_read in result.items():
+        print(f"  {name}")
+        for read, (web, database) in by_read.items():
+            print(f"    {read:<16} {web:5.2f} + {database:4.2f} = {web + database:5.2f} ms")
 
 
 if __name__ == "__main__":
