@@ -166,8 +166,10 @@ def move_answer(*, game: Game | None, user: Any, event: Event) -> dict[str, Any]
     next read of the game finds it. `game` is the one the move was written through (None: read it)."""
     game = game if game is not None else game_get(game_id=event.game_id)
     seat = seat_of(game=game, user=user)  # the caller has a seat: it just moved
-    shown = seen(game=game, seat=seat, new=game.seq == event.seq and not connection.in_atomic_block)
-    carry_log_facts(game=game, event=event)
+    new = game.seq == event.seq and not connection.in_atomic_block
+    shown = seen(game=game, seat=seat, new=new)
+    if new:
+        carry_log_facts(game=game, event=event)
     return {
         **event_visible(event, event.seat),
         "game": {

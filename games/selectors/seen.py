@@ -105,20 +105,24 @@ def _log_key(game: Game, seq: int, status: str) -> str:
     return _key(game, None, seq, status) + ":log"
 
 
+_MOVE, _ACTIVE = str(EventKind.MOVE.value), str(GameStatus.ACTIVE.value)  # plain strings: compared at every move
+
+
 def carry_log_facts(*, game: Game, event: Any) -> None:
-    """After a move just committed as the game's newest event, the log's facts at its seq, where
+    """After a move just committed as the game's newest event (outside any transaction: the
+    caller knows), the log's facts at its seq, where
     this process holds them at the seq before and the move cannot have changed them: nothing
     pending then, and the event no proposal and no seat put out (`Store.life_marks` finds no mark
     in it). A proposal once lapsed (declined, overtaken) stays lapsed as the log grows, and the
     seats playing change only at a mark, so the facts are the same. The reader that comes next
     (most often the other seat, whose page reads the game after every move) is spared the log's
     statement; kept in this process only, as the move's own entry is (`_keep_when_committed`)."""
-    if event.kind != EventKind.MOVE or event.seq != game.seq or game.seq < 2 or connection.in_atomic_block:
+    if event.kind != _MOVE or event.seq != game.seq or game.seq < 2:
         return
-    payload = event.payload if isinstance(event.payload, dict) else {}
+    payload = event.payload if type(event.payload) is dict else {}
     if payload.get("type") in PROPOSALS or payload.get("forfeit") is True:
         return
-    before = _memory.get(_log_key(game, game.seq - 1, GameStatus.ACTIVE))  # a move is made in an active game
+    before = _memory.get(_log_key(game, game.seq - 1, _ACTIVE))  # a move is made in an active game
     if before is None or before["draw_offer"] is not None or before["takeback_request"] is not None:
         return
     _keep_when_committed({_log_key(game, game.seq, game.status): before}, shared=False)
