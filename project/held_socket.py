@@ -97,15 +97,13 @@ def _granian_class():
     return GranianOnSocket
 
 
-def granian_on(listener: socket.socket, processes: int, target: str = TARGET):
-    """granian as `make run`'s command line sets it up (project.serve.command), on `listener`."""
+def granian_on(listener: socket.socket, processes: int, target: str = TARGET, log_access: bool = False):
+    """granian as `make run`'s command line sets it up (project.serve.command), on `listener`; a
+    line per request only with `log_access` (`project.serve.logs_access`)."""
     from granian.constants import Interfaces
 
-    from project.serve import logs_access
-
     return _granian_class()(target, listener, interface=Interfaces.ASGI, workers=processes, backpressure=4096,
-                            workers_kill_timeout=5, respawn_failed_workers=True,
-                            log_access=logs_access(dict(os.environ)))
+                            workers_kill_timeout=5, respawn_failed_workers=True, log_access=log_access)
 
 
 def die_with_parent(parent: int) -> None:
@@ -127,10 +125,11 @@ def load_in_worker(target: str, parent: int):
     return getattr(importlib.import_module(module), name)
 
 
-def serve(listener: socket.socket, processes: int, target: str = TARGET) -> None:
-    """Serve `target` on `listener` until stopped: granian with `processes` workers, or uvicorn."""
+def serve(listener: socket.socket, processes: int, target: str = TARGET, log_access: bool = False) -> None:
+    """Serve `target` on `listener` until stopped: granian with `processes` workers, or uvicorn;
+    a line per request only with `log_access`."""
     if granian_fits():
-        server = granian_on(listener, processes, target)
+        server = granian_on(listener, processes, target, log_access)
         server.serve(target_loader=functools.partial(load_in_worker, parent=os.getpid()))
         return
     import granian
@@ -138,8 +137,6 @@ def serve(listener: socket.socket, processes: int, target: str = TARGET) -> None
 
     print(f"granian {granian.__version__} cannot be handed a socket (project.held_socket): uvicorn serves "
           f"{target} instead, one process", file=sys.stderr, flush=True)
-    from project.serve import logs_access
-
-    config = uvicorn.Config(target, timeout_graceful_shutdown=5, access_log=logs_access(dict(os.environ)))
+    config = uvicorn.Config(target, timeout_graceful_shutdown=5, access_log=log_access)
     config.load()
     uvicorn.Server(config).run(sockets=[listener])

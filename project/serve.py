@@ -113,7 +113,7 @@ def main() -> None:
         signal.pause()
         return
     if listener is not None and server_of(environ) == "granian":
-        held_socket.serve(listener, processes_of(environ, paired=True))
+        held_socket.serve(listener, processes_of(environ, paired=True), log_access=logs_access(environ))
         return
     argv = from_environment(environ, None if listener is None else listener.fileno())
     argv += access_log(argv[0], environ)

@@ -70,15 +70,24 @@ def test_make_run_logs_no_request_unless_asked_on_either_server():
 
 
 def test_the_granian_handed_the_socket_logs_requests_only_when_asked(monkeypatch):
+    """`make run`'s path (supervisord hands the port's socket over on 0): the server it starts
+    logs a line per request only when SCRAPYARD_ACCESS_LOG asks."""
     from project import held_socket
 
     assert held_socket.granian_fits()  # the pinned granian
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
-        monkeypatch.delenv("SCRAPYARD_ACCESS_LOG", raising=False)
         assert held_socket.granian_on(listener, 1).log_access is False
-        monkeypatch.setenv("SCRAPYARD_ACCESS_LOG", "1")
-        assert held_socket.granian_on(listener, 1).log_access is True
+        assert held_socket.granian_on(listener, 1, log_access=True).log_access is True
+        started = []
+        monkeypatch.setattr(held_socket, "inherited", lambda fd: listener)
+        monkeypatch.setattr(held_socket, "serve", lambda *args, **options: started.append(options["log_access"]))
+        monkeypatch.setattr(sys, "argv", ["project.serve", "--instance", "0"])
+        for asked in ("", "1"):
+            monkeypatch.setenv("SCRAPYARD_WEB_SERVER", "granian")
+            monkeypatch.setenv("SCRAPYARD_ACCESS_LOG", asked)
+            serve.main()
+    assert started == [False, True]
 
 
 def test_an_unknown_server_is_refused_with_the_reason():
@@ -223,6 +232,19 @@ def test_moves_refusals_pages_and_streams_on_one_origin_as_project_serve_starts_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.postgres
+def _until_the_group_is_gone(group: int, most: float = 10.0) -> None:
+    """Wait until no process of the process group `group` is left (the kernel gives a reused
+    port's connections to every socket still open on it, a dying worker's too)."""
+    deadline = time.monotonic() + most
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"process group {group} still alive after {most} s")
+
+
 def test_the_two_web_servers_share_the_port_and_one_killed_leaves_the_other_answering():
     """Run by hand, two gunicorns bind the port with SO_REUSEPORT: a SIGKILL of one server and all
     its workers does not leave the port to a restart (a Django start) but to the other, at once."""
@@ -238,6 +260,7 @@ def test_the_two_web_servers_share_the_port_and_one_killed_leaves_the_other_answ
         _until_said(first, b"Booting worker")  # loaded, listening, its worker forked
         os.killpg(first.pid, signal.SIGKILL)
         first.wait(10)
+        _until_the_group_is_gone(first.pid)  # a worker outliving its master a moment still holds the port
         answers = [requests.get(f"{base}/api/health/", timeout=10, headers={"Connection": "close"}).status_code
                    for _ in range(10)]
         assert answers == [200] * 10
