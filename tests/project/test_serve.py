@@ -230,8 +230,6 @@ def test_moves_refusals_pages_and_streams_on_one_origin_as_project_serve_starts_
         stop(server)
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.postgres
 def _until_the_group_is_gone(group: int, most: float = 10.0) -> None:
     """Wait until no process of the process group `group` is left (the kernel gives a reused
     port's connections to every socket still open on it, a dying worker's too)."""
@@ -245,6 +243,8 @@ def _until_the_group_is_gone(group: int, most: float = 10.0) -> None:
     raise AssertionError(f"process group {group} still alive after {most} s")
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
 def test_the_two_web_servers_share_the_port_and_one_killed_leaves_the_other_answering():
     """Run by hand, two gunicorns bind the port with SO_REUSEPORT: a SIGKILL of one server and all
     its workers does not leave the port to a restart (a Django start) but to the other, at once."""
