@@ -202,7 +202,9 @@ def _results_in(tournament: Tournament) -> int:
                tournament.tables.filter(round=tournament.current_round, finished=False, game_id__isnull=False)}
     if not waiting:
         return 0
-    for game in games_selectors.finished_games(game_ids=list(waiting), rated_only=False):
+    finished = games_selectors.finished_games(game_ids=list(waiting), rated_only=False)
+    absent = games_selectors.seats_absent(game_ids=[game["id"] for game in finished])
+    for game in finished:
         table = waiting[game["id"]]
         result = game["result"] or {}
         if len(result.get("scores") or []) != len(table.entrants):
@@ -210,9 +212,19 @@ def _results_in(tournament: Tournament) -> int:
         table.places = ratings.places(result)
         table.points = tournament_pairing.game_points(table.places, result.get("reason", ""))
         table.scores, table.reason = result.get("scores"), result.get("reason", "")[:40]
+        if _lost_by_no_show(table, absent.get(game["id"], set())):
+            table.reason = tournament_pairing.FORFEITED  # no game: the two may meet again, no colour counts
         table.finished = True
         table.save(update_fields=["points", "scores", "places", "reason", "finished"])
     return 1
+
+
+def _lost_by_no_show(table: Table, absent: set[int]) -> bool:
+    """Whether a two-seat table was lost by a seat whose player never came (only timeouts in the
+    log): arbiters score it as a forfeit (`+` against `-`), as if the game had not been played."""
+    if len(table.entrants) != 2 or not table.points or sorted(table.points) != [0, 1]:
+        return False
+    return table.points.index(0) in absent
 
 
 def _round_start(tournament: Tournament, number: int, sitting_out: set[int] = frozenset()) -> None:

@@ -36,7 +36,7 @@ from games.selectors.access import (
     visible_games,
 )
 from games.selectors.catalogues import GAME_DOCS, bots_catalogue, rules_catalogue, rules_detail
-from games.selectors.competition import finished_games, games_current
+from games.selectors.competition import finished_games, games_current, seats_absent
 from games.selectors.events import (
     FORCED_KEY_PREFIX,
     event_visible,
@@ -157,6 +157,7 @@ __all__ = [
     "rules_detail",
     "seat_moves_at",
     "seat_of",
+    "seats_absent",
     "seats_of",
     "starts_game",
     "still_playing",

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Max
 
-from games.models import Game, GameStatus, Seat
+from games.models import Event, EventKind, Game, GameStatus, Seat
 
 
 def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[int] | None = None,
@@ -47,6 +47,22 @@ def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[i
         row["finished_at"] = row.pop("last_event_at")
         row["seats"] = seats.get(row["id"], [])
     return rows
+
+
+def seats_absent(*, game_ids: list[int]) -> dict[int, set[int]]:
+    """Per game, the seats whose player never came: every turn of theirs timed out and nothing
+    else of theirs is in the log (no move, offer or resignation; only being seated and the
+    resignation their timeouts brought). Arbiters score such a game as a forfeit, not a game."""
+    timed_out: dict[int, set[int]] = {}
+    present: dict[int, set[int]] = {}
+    rows = (Event.objects.filter(game_id__in=game_ids, seat__isnull=False)
+            .values_list("game_id", "seat", "kind", "payload__type", "payload__timeouts_in_a_row"))
+    for game_id, seat, kind, type_, timeouts_in_a_row in rows:
+        if kind == EventKind.TIMEOUT:
+            timed_out.setdefault(game_id, set()).add(seat)
+        elif kind == EventKind.MOVE or not (type_ == "seat_taken" or timeouts_in_a_row):
+            present.setdefault(game_id, set()).add(seat)
+    return {game_id: seats - present.get(game_id, set()) for game_id, seats in timed_out.items()}
 
 
 def games_current(*, user: Any) -> list[dict[str, Any]]:

@@ -402,3 +402,59 @@ def test_an_imported_forfeit_is_paired_on_as_bbppairings_pairs_the_file():
         mapped = dutch.Round(numbers.get(round_1.opponent), round_1.seat, round_1.points, round_1.played,
                              round_1.paired)
         assert mapped == file_rounds[numbers[pk]][0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_who_never_came_loses_by_forfeit_and_the_two_may_meet_again(monkeypatch):
+    """A seat whose every turn timed out until the timeouts resigned it: arbiters score that as a
+    forfeit, not a game. It was a played `0` and `1` in the TRF, a meeting the pairing would not
+    repeat, and its colours counted."""
+    from django.contrib.auth import get_user_model
+
+    from games import services, store, time_controls, timeouts
+    from games.models import Game
+
+    at = [timezone.now()]
+    monkeypatch.setattr(time_controls, "now", lambda: at[0])
+    organiser = register()
+    players = [register() for _ in range(4)]
+    body = {"name": "Club Swiss", "kind": "swiss", "rules": "toy_race", "time_control": STEP, "rounds": 3,
+            "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}
+    tournament_id = organiser.post("/api/tournaments/", body).json()["id"]
+    for player in players:
+        player.post(f"/api/tournaments/{tournament_id}/entry/")
+    _start_now(tournament_id)
+    users = {user.pk: user for user in get_user_model().objects.all()}
+    first, second = Table.objects.filter(tournament_id=tournament_id, round=1).order_by("number")
+    game = Game.objects.get(pk=first.game_id)
+    absent = game.to_act[0]  # never comes; the other seat plays every turn it has
+    while game.status == "active":
+        seat = game.to_act[0]
+        if seat == absent:
+            at[0] += dt.timedelta(seconds=61)
+            timeouts.timeout_apply(game_id=game.pk, seq=game.seq, seat=seat)
+        else:
+            move = store.rules_of(game).legal_moves(store.state_at(game), seat)[0]
+            user = users[game.seats.get(index=seat).user_id]
+            services.move_submit(game_id=game.pk, user=user, move=move, expected_seq=game.seq)
+        game.refresh_from_db()
+    other = Game.objects.get(pk=second.game_id)
+    services.resign(game_id=other.pk, user=users[other.seats.get(index=0).user_id])  # a player who came and lost
+    tournament_service.tournaments_tick()
+
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.reason == "forfeited" and second.reason != "forfeited"
+    report = trf.loads(organiser.get(f"/api/tournaments/{tournament_id}/trf/").content.decode())
+    by_name = {player.name: player for player in report.players}
+    entrants = {entrant.pk: entrant.name for entrant in Tournament.objects.get(pk=tournament_id).entrants.all()}
+    gone, came = (by_name[entrants[first.entrants[seat]]] for seat in (absent, 1 - absent))
+    assert (gone.games[0].opponent, gone.games[0].result) == (came.number, "-")
+    assert (came.games[0].opponent, came.games[0].result) == (gone.number, "+")
+    assert {gone.games[0].colour, came.games[0].colour} == {"w", "b"}  # the colours they were paired with
+    assert all(game.result in trf.PLAYED for name in (entrants[e] for e in second.entrants) for game in by_name[name].games)
+    records = selectors.tournament_records(Tournament.objects.get(pk=tournament_id),
+                                           {pk: entrant for pk, entrant in
+                                            ((e.pk, e) for e in Tournament.objects.get(pk=tournament_id).entrants.all())})
+    assert first.entrants[1 - absent] not in records[first.entrants[absent]].opponents  # they may be paired again
+    assert not records[first.entrants[absent]].history[0].played and records[first.entrants[absent]].history[0].paired
