@@ -92,8 +92,8 @@ worker: install
 
 # The suite runs in two processes per core (pytest-xdist, at most 4: each takes two Redis dbs, see
 # tests/isolation.py), each test handed to whichever process is free: many tests wait on a
-# browser, a worker or a clock, and on 2 cores four processes finished the suite in 13:31 where two
-# took 14:36 (bench/RESULTS.md). TEST_PROCESSES=0 runs it in this one process.
+# browser, a worker or a clock, with their core idle (docs/decisions/0039-two-test-processes-a-core.md).
+# TEST_PROCESSES=0 runs it in this one process.
 TEST_PROCESSES ?= $(shell $(PYTHON) -c 'print(min(2 * $(CORES), 4))')
 
 test: install
