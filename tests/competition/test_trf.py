@@ -445,6 +445,12 @@ def test_a_player_who_never_came_loses_by_forfeit_and_the_two_may_meet_again(mon
     first.refresh_from_db()
     second.refresh_from_db()
     assert first.reason == "forfeited" and second.reason != "forfeited"
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert [table["forfeit"] for table in detail["round_list"][0]["tables"]] == [True, False]
+    rows = {row["entrant"]: row for row in detail["standings"]}
+    came_row, gone_row = rows[first.entrants[1 - absent]], rows[first.entrants[absent]]
+    assert (came_row["points"], came_row["forfeits"], came_row["games"]) == (1.0, 1, 0)
+    assert (gone_row["points"], gone_row["losses"], gone_row["games"]) == (0.0, 0, 0)
     report = trf.loads(organiser.get(f"/api/tournaments/{tournament_id}/trf/").content.decode())
     by_name = {player.name: player for player in report.players}
     entrants = {entrant.pk: entrant.name for entrant in Tournament.objects.get(pk=tournament_id).entrants.all()}
