@@ -50,7 +50,7 @@ def timeout_apply(*, game_id: int, seq: int, seat: int) -> Event | None:
         due_at = Deadline.objects.filter(game_id=game_id, seat=seat, seq=seq).values_list("due_at", flat=True).first()
         _fault_injection_pause()
         if game.timeout_policy == "bot":
-            services.stand_in_take(game=change.game, seat=seat, bot=settings.SCRAPYARD_STAND_IN_BOT)
+            services.stand_in_take(change=change, seat=seat, bot=settings.SCRAPYARD_STAND_IN_BOT)
         payload = {"forfeit": True} if move is FORFEIT else {"move": move}
         return services.act(change, seat, EventKind.TIMEOUT, payload)
 

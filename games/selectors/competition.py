@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Max
 
 from games.models import Event, EventKind, Game, GameStatus, Seat
+from games.selectors.events import SEAT_TAKEN, STAND_IN, STAND_IN_LEFT
 
 
 def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[int] | None = None,
@@ -50,17 +51,25 @@ def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[i
 
 
 def seats_absent(*, game_ids: list[int]) -> dict[int, set[int]]:
-    """Per game, the seats whose player never came: every turn of theirs timed out and nothing
-    else of theirs is in the log (no move, offer or resignation; only being seated and the
-    resignation their timeouts brought). Arbiters score such a game as a forfeit, not a game."""
+    """Per game, the seats whose player never came: every turn of theirs timed out or was played
+    by a stand-in bot, and nothing else of theirs is in the log (no move, offer or resignation;
+    only being seated, a stand-in taking over and the resignation their timeouts brought).
+    Arbiters score such a game as a forfeit, not a game."""
     timed_out: dict[int, set[int]] = {}
     present: dict[int, set[int]] = {}
-    rows = (Event.objects.filter(game_id__in=game_ids, seat__isnull=False)
+    stood_in: set[tuple[int, int]] = set()  # (game, seat) a stand-in bot plays now, in log order
+    rows = (Event.objects.filter(game_id__in=game_ids, seat__isnull=False).order_by("game_id", "seq")
             .values_list("game_id", "seat", "kind", "payload__type", "payload__timeouts_in_a_row"))
     for game_id, seat, kind, type_, timeouts_in_a_row in rows:
         if kind == EventKind.TIMEOUT:
             timed_out.setdefault(game_id, set()).add(seat)
-        elif kind == EventKind.MOVE or not (type_ == "seat_taken" or timeouts_in_a_row):
+        elif kind == EventKind.SYSTEM and type_ in (STAND_IN, STAND_IN_LEFT):
+            (stood_in.add if type_ == STAND_IN else stood_in.discard)((game_id, seat))
+            if type_ == STAND_IN_LEFT:
+                present.setdefault(game_id, set()).add(seat)  # the owner came back
+        elif kind == EventKind.MOVE and (game_id, seat) in stood_in:
+            continue  # the stand-in's move
+        elif kind == EventKind.MOVE or not (type_ == SEAT_TAKEN or timeouts_in_a_row):
             present.setdefault(game_id, set()).add(seat)
     return {game_id: seats - present.get(game_id, set()) for game_id, seats in timed_out.items()}
 

@@ -79,6 +79,9 @@ def _fields_text(move: dict[str, Any]) -> str:
 
 
 SEAT_TAKEN, SEAT_LEFT = "seat_taken", "seat_left"
+# A stand-in bot takes a person's seat after a timeout (the `bot` policy) and leaves it when the
+# owner comes back; what the seat does in between is the bot's.
+STAND_IN, STAND_IN_LEFT = "stand_in", "stand_in_left"
 
 
 def player_of(seat: Any) -> dict[str, Any]:
@@ -91,15 +94,49 @@ def _players_then(game: Game, events: list[Event]) -> list[dict[str, Any] | None
     """Who acted in each event (None for no seat), as the log tells it. A seat is taken and left
     only while the game waits for its players, and those events name their player: every other
     event of a seat comes after the start, when its player is the one the seat's last `seat_taken`
-    named, as the game lists the seats. A seat taken after the game was read (the page's read of
-    the game, then of the log) is among the events, and names its player for those after it."""
-    players, found = {seat.index: player_of(seat) for seat in game.seat_rows()}, []
+    named, as the game lists the seats, or a stand-in bot between its `stand_in` and
+    `stand_in_left`. A seat taken after the game was read (the page's read of the game, then of
+    the log) is among the events, and names its player for those after it."""
+    owners = {seat.index: player_of(seat) for seat in game.seat_rows()}
+    players = {**owners, **_stand_ins_as_events_begin(game, events)}
+    found = []
     for event in events:
         named = _named_in(event)
-        if named is not None and event.payload["type"] == SEAT_TAKEN:
-            players[event.seat] = named
+        kind = _system_kind(event)
+        if named is not None and kind == SEAT_TAKEN:
+            players[event.seat] = owners[event.seat] = named
+        elif kind == STAND_IN_LEFT:
+            players[event.seat] = owners.get(event.seat)  # the owner is back: this event is theirs
         found.append(None if event.seat is None else named or players.get(event.seat))
+        if kind == STAND_IN:
+            players[event.seat] = _bot_player(event.payload["bot"])  # what the seat does next is the bot's
     return found
+
+
+def _system_kind(event: Event) -> str | None:
+    return event.payload.get("type") if event.kind == EventKind.SYSTEM and event.seat is not None else None
+
+
+def _stand_ins_as_events_begin(game: Game, events: list[Event]) -> dict[int, dict[str, Any]]:
+    """The stand-in bots playing a seat when `events` begin (a page reads only the log's new
+    events): the bot a seat's first `stand_in_left` among them names, if that comes before any
+    `stand_in` of the seat; else the seat's stand-in now, if none of them took the seat."""
+    first: dict[int, Event] = {}
+    for event in events:
+        if _system_kind(event) in (STAND_IN, STAND_IN_LEFT):
+            first.setdefault(event.seat, event)
+    playing = {}
+    for seat in game.seat_rows():
+        event = first.get(seat.index)
+        if event is None and seat.stand_in:
+            playing[seat.index] = _bot_player(seat.stand_in)
+        elif event is not None and event.payload["type"] == STAND_IN_LEFT:
+            playing[seat.index] = _bot_player(event.payload["bot"])
+    return playing
+
+
+def _bot_player(name: str) -> dict[str, Any]:
+    return {"username": None, "bot": {"name": name, "level": None}}
 
 
 def _named_in(event: Event) -> dict[str, Any] | None:
@@ -145,6 +182,7 @@ SYSTEM_WORDS = {
     "draw_accepted": msg("draw accepted"), "draw_declined": msg("draw declined"), "draw_agreed": msg("draw agreed"),
     "takeback_requested": msg("takeback requested"), "takeback_accepted": msg("takeback accepted"),
     "takeback_declined": msg("takeback declined"),
+    STAND_IN: msg("a stand-in bot takes the seat"), STAND_IN_LEFT: msg("the stand-in bot leaves the seat"),
 }
 
 # A seat's own act, its player named once in the words (a page, a mail shows no "ann: " before them).
@@ -159,6 +197,8 @@ SEAT_WORDS = {
     "takeback_requested": lambda who, _: msg("{who} asks to take back a move", who=who),
     "takeback_accepted": lambda who, _: msg("{who} accepts the takeback", who=who),
     "takeback_declined": lambda who, _: msg("{who} declines the takeback", who=who),
+    STAND_IN: lambda who, payload: msg("bot {bot} plays for {who}", bot=payload.get("bot"), who=who),
+    STAND_IN_LEFT: lambda who, _: msg("{who} is back and plays again", who=who),
 }
 
 

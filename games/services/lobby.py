@@ -17,6 +17,7 @@ from apikit.errors import InvalidInput
 from games import announce, selectors, signals, time_controls, writer
 from games.errors import AlreadySeated, GameNotFound, GameNotOpen, NotTheCreator
 from games.models import EventKind, Game, GameStatus, Invitation, InvitationStatus, Seat
+from games.selectors.events import STAND_IN, STAND_IN_LEFT
 from games.services.common import hide_from_strangers, seat_of
 from games.words import state_said
 from rules.words import msg
@@ -285,19 +286,24 @@ def _take_seat(change: writer.Change, seat: Seat) -> None:
         change.append(EventKind.SYSTEM, None, {"type": "game_started"})
 
 
-def stand_in_take(*, game: Game, seat: int, bot: str) -> None:
-    """A stand-in bot plays a person's seat from now on (a timeout under the `bot` policy); the
-    caller holds the game's row lock."""
-    Seat.objects.filter(game=game, index=seat).update(stand_in=bots.get(bot).name)
+def stand_in_take(*, change: writer.Change, seat: int, bot: str) -> None:
+    """A stand-in bot plays a person's seat from now on (a timeout under the `bot` policy). The
+    log says so (`stand_in`, naming the bot), so that what the bot plays is not read as the
+    owner's."""
+    name = bots.get(bot).name
+    Seat.objects.filter(game=change.game, index=seat).update(stand_in=name)
+    change.append(EventKind.SYSTEM, seat, {"type": STAND_IN, "bot": name})
 
 
 def seat_return(*, game_id: int, user: Any) -> Seat:
-    """The owner takes back a seat a stand-in bot played; its clock starts if it must act."""
+    """The owner takes back a seat a stand-in bot played (`stand_in_left` in the log, naming the
+    bot); its clock starts if it must act."""
     def decide(change: writer.Change) -> Seat:
         game = change.game
         hide_from_strangers(game, user)
         seat = Seat.objects.get(game=game, index=seat_of(game, user))
         if seat.stand_in:
+            change.append(EventKind.SYSTEM, seat.index, {"type": STAND_IN_LEFT, "bot": seat.stand_in})
             seat.stand_in = ""
             seat.save(update_fields=["stand_in"])
             change.clocks_changed()

@@ -63,3 +63,36 @@ def test_a_bot_seat_is_named_as_a_seat_is_and_the_words_follow_the_reader():
     assert taken["by"] == {"username": None, "bot": {"name": "random", "level": 1}}
     assert ann.post(f"/api/games/{game_id}/resign/").status_code == 200
     assert _lines(ann, game_id, **DUTCH)[-1] == ("ann geeft op", "ann")
+
+
+def test_a_stand_in_bots_turns_are_the_bots_in_the_log_until_the_owner_is_back(settings):
+    """Under the `bot` policy a stand-in plays a timed-out seat: the log said nothing of it, and
+    credited what the bot played to the seat's owner."""
+    import datetime as dt
+
+    from games import time_controls, timeouts
+    from games.models import Deadline
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # the stand-in's later turns wait: only the timeout's own move is played
+    ann, bea = register("ann"), register("bea")
+    game_id = ann.post("/api/games/", {"rules": "toy_race", "players": 2, "options": {}, "timeout_policy": "bot",
+                                       "time_control": {"type": "step", "seconds": 60}}).json()["id"]
+    bea.post(f"/api/games/{game_id}/join/")
+    game = ann.get(f"/api/games/{game_id}/").json()
+    late = {0: ann, 1: bea}[game["to_act"][0]]
+    Deadline.objects.filter(game_id=game_id).update(due_at=time_controls.now() - dt.timedelta(seconds=1))
+    timeout = timeouts.timeout_apply(game_id=game_id, seq=game["seq"], seat=game["to_act"][0])
+    lines = _lines(ann, game_id)
+    taken = next(number for number, (text, _) in enumerate(lines) if text == f"bot mcts plays for {late.username}")
+    assert lines[taken][1] == late.username  # the owner's seat taken over: the owner's line
+    bots_move = next(event for event in ann.client.get(f"/api/games/{game_id}/events/?notation=true",
+                                                       format="json").json()["events"] if event["seq"] == timeout.seq)
+    assert bots_move["by"] == {"username": None, "bot": {"name": "mcts", "level": None}}
+
+    assert late.post(f"/api/games/{game_id}/return/").status_code == 200
+    # a page that has read up to the stand-in's line reads the bot's move as the bot's, then the owner back
+    window = ann.client.get(f"/api/games/{game_id}/events/?notation=true&after={taken + 1}", format="json").json()["events"]
+    assert window[0]["seq"] == timeout.seq and window[0]["by"]["bot"] == {"name": "mcts", "level": None}
+    assert (window[-1]["text"], window[-1]["by"]["username"]) == (f"{late.username} is back and plays again", late.username)
+    dutch = _lines(ann, game_id, **DUTCH)
+    assert (dutch[taken][0], dutch[-1][0]) == (f"bot mcts speelt voor {late.username}", f"{late.username} is terug en speelt weer")

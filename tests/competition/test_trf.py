@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from competition import dutch, selectors, tournament_service, trf
 from competition.models import Table, Tournament
+from games.models import Event
 from tests.api.conftest import register
 from tests.competition.test_tournaments import STEP, _finish_current_round, _start_now
 
@@ -464,3 +465,40 @@ def test_a_player_who_never_came_loses_by_forfeit_and_the_two_may_meet_again(mon
                                             ((e.pk, e) for e in Tournament.objects.get(pk=tournament_id).entrants.all())})
     assert first.entrants[1 - absent] not in records[first.entrants[absent]].opponents  # they may be paired again
     assert not records[first.entrants[absent]].history[0].played and records[first.entrants[absent]].history[0].paired
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seat_a_stand_in_bot_played_for_is_still_a_player_who_never_came(monkeypatch):
+    """Under the `bot` policy the stand-in's moves are the seat's moves in the log: they are not
+    its player coming. The player's own return is."""
+    from django.contrib.auth import get_user_model
+
+    from games import selectors as games_selectors
+    from games import services, store, time_controls, timeouts
+    from games.models import Game
+
+    at = [timezone.now()]
+    monkeypatch.setattr(time_controls, "now", lambda: at[0])
+    one, two = (get_user_model().objects.create_user(username=name) for name in ("nia", "ola"))
+    game = services.game_create(creator=one, rules_id="toy_race", players=2, options={}, timeout_policy="bot",
+                                time_control={"type": "step", "seconds": 60})
+    services.game_join(game_id=game.pk, user=two)
+    game = Game.objects.get(pk=game.pk)
+    users, late = {0: one, 1: two}, game.to_act[0]
+    at[0] += dt.timedelta(seconds=61)
+    timeouts.timeout_apply(game_id=game.pk, seq=game.seq, seat=late)
+    for _ in range(2):  # the other seat moves, the stand-in answers for the late one
+        game.refresh_from_db()
+        if game.status != "active" or late in game.to_act:
+            break
+        move = store.rules_of(game).legal_moves(store.state_at(game), 1 - late)[0]
+        services.move_submit(game_id=game.pk, user=users[1 - late], move=move, expected_seq=game.seq)
+        game.refresh_from_db()
+        if late in game.to_act:
+            services.bot_seat_play(game_id=game.pk, seq=game.seq)
+    assert Event.objects.filter(game=game, seat=late, kind="move").exists()  # the stand-in played
+    assert games_selectors.seats_absent(game_ids=[game.pk]) == {game.pk: {late}}
+    game.refresh_from_db()
+    if game.status == "active":
+        services.seat_return(game_id=game.pk, user=users[late])
+        assert games_selectors.seats_absent(game_ids=[game.pk]) == {game.pk: set()}
