@@ -90,6 +90,32 @@ def test_a_real_record_of_each_game_verifies_without_the_server(rules_id, tmp_pa
     assert f"under {rules_id} version" in done.stdout and f"game {game_id} verifies" in done.stdout
 
 
+def test_a_record_with_a_stand_in_bots_turns_verifies(tmp_path):
+    """The `bot` policy's stand-in comes and goes by events of the log (`stand_in`, `stand_in_left`)."""
+    import datetime as dt
+
+    from games import time_controls, timeouts
+    from games.models import Deadline
+
+    first, second = register(), register()
+    game_id = first.post("/api/games/", {"rules": "scavenge", "players": 2, "timeout_policy": "bot",
+                                         "time_control": {"type": "step", "seconds": 60}}).json()["id"]
+    second.post(f"/api/games/{game_id}/join/")
+    game = Game.objects.get(pk=game_id)
+    late = game.to_act[0]
+    Deadline.objects.filter(game_id=game_id).update(due_at=time_controls.now() - dt.timedelta(seconds=1))
+    timeouts.timeout_apply(game_id=game_id, seq=game.seq, seat=late)
+    assert [first, second][late].post(f"/api/games/{game_id}/return/").status_code == 200
+    services.resign(game_id=game_id, user=_user([first, second][1 - late]))
+    record = _record(game_id, first)
+    assert [e["payload"].get("type") for e in record["events"] if e["kind"] == "system" and e["seat"] == late][-2:] \
+        == ["stand_in", "stand_in_left"]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    done = _verify_in_a_bare_process(path)
+    assert done.returncode == 0 and f"game {game_id} verifies" in done.stdout, done.stdout + done.stderr
+
+
 # --- tampering -------------------------------------------------------------------------------
 
 
