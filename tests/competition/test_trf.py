@@ -121,16 +121,22 @@ def test_a_broken_file_is_refused_with_its_reason(text, message):
         trf.loads(text)
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_swiss_exported_as_trf_and_imported_continues_as_the_original_would():
+def _swiss_started(name: str, entrants: int, rounds: int):
+    """An organiser, the entrants' clients and a toy_race Swiss they entered, started."""
     organiser = register()
-    players = [register() for _ in range(5)]
-    body = {"name": "Winter Swiss", "kind": "swiss", "rules": "toy_race", "time_control": STEP, "rounds": 4,
+    players = [register() for _ in range(entrants)]
+    body = {"name": name, "kind": "swiss", "rules": "toy_race", "time_control": STEP, "rounds": rounds,
             "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}
     tournament_id = organiser.post("/api/tournaments/", body).json()["id"]
     for player in players:
         player.post(f"/api/tournaments/{tournament_id}/entry/")
     _start_now(tournament_id)
+    return organiser, players, tournament_id
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_swiss_exported_as_trf_and_imported_continues_as_the_original_would():
+    organiser, players, tournament_id = _swiss_started("Winter Swiss", entrants=5, rounds=4)
     strength = [player.username for player in players]
     for _ in range(2):
         _finish_current_round(tournament_id, strength)
@@ -417,14 +423,7 @@ def test_a_player_who_never_came_loses_by_forfeit_and_the_two_may_meet_again(mon
 
     at = [timezone.now()]
     monkeypatch.setattr(time_controls, "now", lambda: at[0])
-    organiser = register()
-    players = [register() for _ in range(4)]
-    body = {"name": "Club Swiss", "kind": "swiss", "rules": "toy_race", "time_control": STEP, "rounds": 3,
-            "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}
-    tournament_id = organiser.post("/api/tournaments/", body).json()["id"]
-    for player in players:
-        player.post(f"/api/tournaments/{tournament_id}/entry/")
-    _start_now(tournament_id)
+    organiser, _, tournament_id = _swiss_started("Club Swiss", entrants=4, rounds=3)
     users = {user.pk: user for user in get_user_model().objects.all()}
     first, second = Table.objects.filter(tournament_id=tournament_id, round=1).order_by("number")
     game = Game.objects.get(pk=first.game_id)
