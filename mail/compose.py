@@ -233,6 +233,21 @@ def proposal(ctx: dict[str, Any]) -> Mail:
     return Mail(thread_subject(game), "\n".join(lines) + "\n", as_html(lines))
 
 
+def stand_in(ctx: dict[str, Any]) -> Mail:
+    """The reader's time ran out under the `bot` policy and a stand-in bot plays the seat: how
+    to play it again (no turn mails come meanwhile: the bot plays each turn before a reply could)."""
+    game = ctx["game"]
+    bot = next((entry["bot"] for entry in game.get("stand_ins", []) if entry["seat"] == ctx["seat"]), None)
+    lines = [wrap(_("%(name)s, your time ran out in %(game)s, and the bot %(bot)s plays your seat from now on. To play "
+                    "it again yourself, reply with the first line: return. Until then the bot's moves are your seat's.")
+                  % {"name": ctx["username"], "game": title(game), "bot": bot or "?"}), ""]
+    lines += board_lines(ctx)
+    if ctx["events"]:
+        lines += [_("Since your last move:"), *history(ctx["events"]), ""]
+    lines += footer(game["id"], ctx["unsubscribe"], ctx.get("reply_to", ""))
+    return Mail(thread_subject(game), "\n".join(lines) + "\n", as_html(lines))
+
+
 def deadline_warning(ctx: dict[str, Any]) -> Mail:
     game = ctx["game"]
     lines = [
@@ -325,6 +340,7 @@ REPLY_WORDS = (
     ("draw", gettext_noop("offer a draw (draw accept, draw decline answer an offer)")),
     ("takeback", gettext_noop("ask to take back your last move (takeback accept, takeback decline answer)")),
     ("resign", gettext_noop("give up this game")),
+    ("return", gettext_noop("play your seat again after a stand-in bot took it when your time ran out")),
     ("abort", gettext_noop("end the game with no result, before everyone has moved")),
     ("vacation on", gettext_noop("stop your clocks (vacation off starts them again)")),
     ("help", gettext_noop("this text")),

@@ -39,6 +39,7 @@ from games.selectors.catalogues import GAME_DOCS, bots_catalogue, rules_catalogu
 from games.selectors.competition import finished_games, games_current, seats_absent
 from games.selectors.events import (
     FORCED_KEY_PREFIX,
+    STAND_IN,
     event_visible,
     events_seen_by,
     events_since_own_move,
@@ -101,6 +102,7 @@ __all__ = [
     "FORCED_KEY_PREFIX",
     "GAME_DOCS",
     "INVITATION_KEY_CHARACTERS",
+    "STAND_IN",
     "TAKEBACK_ACCEPTED",
     "TAKEBACK_DECLINED",
     "TAKEBACK_REQUESTED",

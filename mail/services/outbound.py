@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 LOOK_BACK = dt.timedelta(minutes=10)  # how far back the sweep looks for news a lost fan-out missed
 GAME_STARTED, YOUR_TURN, DEADLINE_WARNING, GAME_OVER = "game_started", "your_turn", "deadline_warning", "game_over"
 ANSWER, DIGEST, BOUNCED, PROPOSAL = "answer", "digest", "bounced", "proposal"
+STAND_IN = "stand_in"  # a stand-in bot took the seat after a timeout: how to take it back
 # The end of an answer's key when the mail it answers proved its account (`replies.answer_key`).
 PROVEN_ANSWER = ":proven"
 VERIFY = "verify"
@@ -70,8 +71,9 @@ def account_notices_make(user_id: int, seat: int | None, brief: dict[str, Any], 
     game = selectors.game_get(game_id=game_id)
     fast = too_fast_for_mail(game.time_control)
     forced_last = bool(seen) and seen[-1]["seat"] == seat and selectors.move_was_forced(game_id=game_id, seq=seen[-1]["seq"])
+    stood_in = any(row.index == seat and row.stand_in for row in game.seat_rows())
     made = 0
-    for kind in notices(brief, seen, forced_last=forced_last):
+    for kind in notices(brief, seen, forced_last=forced_last, stood_in=stood_in):
         if kind == GAME_STARTED and not account["notify"].get(kind, True) and brief["seat"] in brief["to_act"]:
             kind = YOUR_TURN  # no start notices wanted, but the first move is still asked for
         if kind == YOUR_TURN and fast:
@@ -81,20 +83,27 @@ def account_notices_make(user_id: int, seat: int | None, brief: dict[str, Any], 
     return made
 
 
-def notices(brief: dict[str, Any], seen: list[dict[str, Any]], *, forced_last: bool = False) -> list[str]:
-    """Which notices news owes the seat: the start, another seat's draw offer or takeback request
-    (which shows the moves too, when it is the seat's turn), the turn (not after the seat's own
-    move: the answer to it, or the page it played on, already shows what follows; but after a
-    forced move the server played for it, `forced_last`, nobody was answered), and the end."""
+def notices(brief: dict[str, Any], seen: list[dict[str, Any]], *, forced_last: bool = False,
+            stood_in: bool = False) -> list[str]:
+    """Which notices news owes the seat: the start, a stand-in bot taking the seat (how to take it
+    back), another seat's draw offer or takeback request (which shows the moves too, when it is
+    the seat's turn), the turn (not after the seat's own move: the answer to it, or the page it
+    played on, already shows what follows; but after a forced move the server played for it,
+    `forced_last`, nobody was answered; nor while a stand-in bot plays the seat, `stood_in`: it
+    has played the turn before a reply could), and the end."""
     found = []
     if any(selectors.starts_game(event) for event in seen):
         found.append(GAME_STARTED)
     own_last = bool(seen) and seen[-1]["seat"] == brief["seat"] and seen[-1]["kind"] == "move" and not forced_last
     proposed = any(event["kind"] == "system" and event["payload"].get("type") in PROPOSED
                    and event["seat"] != brief["seat"] for event in seen)
-    if brief["status"] == "active" and proposed:
+    taken_over = any(event["kind"] == "system" and event["payload"].get("type") == selectors.STAND_IN
+                     and event["seat"] == brief["seat"] for event in seen)
+    if brief["status"] == "active" and taken_over and stood_in:
+        found.append(STAND_IN)
+    elif brief["status"] == "active" and proposed:
         found.append(PROPOSAL)
-    elif brief["status"] == "active" and brief["seat"] in brief["to_act"] and seen and not own_last \
+    elif brief["status"] == "active" and brief["seat"] in brief["to_act"] and seen and not own_last and not stood_in \
             and GAME_STARTED not in found:  # the start's mail shows the first mover's moves: one mail, not two
         found.append(YOUR_TURN)
     if brief["status"] == "finished" and seen and seen[-1]["seq"] == brief["seq"]:
@@ -121,7 +130,7 @@ def _notice_make(account: dict[str, Any], preference: Preference, game_id: int, 
         context = seat_context(user, game, preference)
         mail = {GAME_STARTED: compose.game_started, YOUR_TURN: compose.your_turn,
                 DEADLINE_WARNING: compose.deadline_warning, GAME_OVER: compose.game_over,
-                PROPOSAL: compose.proposal}[kind](context)
+                PROPOSAL: compose.proposal, STAND_IN: compose.stand_in}[kind](context)
     return outgoing_make(user.pk, account["email"], kind, game_id, game.seq, mail, context["reply_to"], preference)
 
 

@@ -134,6 +134,8 @@ LIFE_ACTIONS = [  # (outcome code, service, its arguments, the answer, the words
      ["takeback accept", "accept takeback"]),
     ("takeback_declined", "takeback", {"action": "decline"}, gettext_noop("You declined the takeback in game {game}."),
      ["takeback decline", "decline takeback"]),
+    ("seat_returned", "seat_return", {}, gettext_noop("Your seat in game {game} is yours again: you play its moves."),
+     ["return", "back"]),
 ]
 
 

@@ -348,3 +348,36 @@ def test_a_reply_word_ended_as_a_sentence_is_the_word(sink, gateway, eager_tasks
     send_reply(gateway, "yan@players.example", asking["Reply-To"], written, answering=asking)
     assert Inbound.objects.get().code == code
     assert (selectors.game_get(game_id=game_id).status == "finished") == (code == "resigned")
+
+
+def test_a_stand_in_is_told_by_mail_and_the_seat_taken_back_with_return(sink, gateway, eager_tasks):
+    """Under the `bot` policy a mail-only player whose time ran out was told nothing (the bot
+    played each turn before a turn mail was owed) and had no reply that took the seat back."""
+    from games import timeouts
+    from games.models import Deadline, Seat
+
+    yan, zoe = mail_players("yan", "zoe")
+    game_id = mail_game(yan, zoe, timeout_policy="bot", time_control={"type": "correspondence", "days": 1})
+    game = selectors.game_get(game_id=game_id)
+    late = game.to_act[0]
+    late_player, other = (yan, zoe) if late == 0 else (zoe, yan)
+    address = f"{late_player.username}@players.example"
+    before = len(sink.to(address))
+    Deadline.objects.filter(game_id=game_id).update(due_at=time_controls.now() - dt.timedelta(seconds=1))
+    timeouts.timeout_apply(game_id=game_id, seq=game.seq, seat=late)
+    for _ in range(2):  # the other player moves; the stand-in answers at once
+        other.play_first_legal(game_id)
+    told = sink.to(address)[before:]
+    assert [headline(mail).split(",")[0] for mail in told] == [late_player.username]  # one mail, and no turn mails
+    text = " ".join(text_of(told[0]).split())  # as read, not as wrapped
+    assert "the bot mcts plays your seat" in text and "reply with the first line: return" in text
+
+    send_reply(gateway, address, told[0]["Reply-To"], "return", answering=told[0])
+    assert Inbound.objects.get().code == "seat_returned"
+    assert not Seat.objects.get(game_id=game_id, index=late).stand_in
+    answered = sink.to(address)[-1]
+    assert "is yours again" in text_of(answered)
+    game = selectors.game_get(game_id=game_id)
+    assert game.status == "active" and game.to_act == [1 - late]  # the stand-in played every turn it had
+    other.play_first_legal(game_id)
+    assert "it is your turn" in text_of(sink.to(address)[-1])  # the turn mails are back
