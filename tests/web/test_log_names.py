@@ -54,3 +54,31 @@ def test_the_pages_script_names_each_lines_player_at_that_event(browser, site):
     _step(game_id, users["ann"])  # news: the script adds the new line to those it drew
     page.locator("#log li", has_text="step").wait_for()
     assert page.locator("#log li").all_inner_texts() == [*SEATED, "ann: step"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.browser
+def test_a_seat_a_stand_in_plays_says_so_in_its_panel_and_its_lines_name_the_bot(browser, site):
+    """Under the `bot` policy the page told a stand-in's turns as the owner's and its panel said
+    nothing of the bot."""
+    import datetime as dt
+
+    from games import time_controls, timeouts
+    from games.models import Deadline
+
+    users = {name: get_user_model().objects.create_user(username=name) for name in ("ann", "bea")}
+    game = services.game_create(creator=users["ann"], rules_id="toy_race", players=2, options={}, timeout_policy="bot",
+                                time_control={"type": "correspondence", "days": 1})
+    services.game_join(game_id=game.pk, user=users["bea"])
+    game = selectors.game_get(game_id=game.pk)
+    late = game.to_act[0]
+    Deadline.objects.filter(game_id=game.pk).update(due_at=time_controls.now() - dt.timedelta(seconds=1))
+    timeouts.timeout_apply(game_id=game.pk, seq=game.seq, seat=late)
+    owner = ("ann", "bea")[late]
+    page = browser.new_context().new_page()
+    page.goto(f"{site}/games/{game.pk}/")
+    wait_for_js(page, "document.getElementById('replay-label').textContent !== ''")
+    lines = page.locator("#log li").all_inner_texts()
+    assert lines[-2] == f"bot mcts plays for {owner}" and lines[-1].startswith("bot mcts: timeout: ")
+    assert page.locator(f"#panels li[data-seat='{late}'] .badge.stand-in").inner_text() == "played by bot mcts"
+    assert page.locator(f"#panels li[data-seat='{1 - late}'] .badge.stand-in").count() == 0

@@ -199,12 +199,14 @@ function showPanels() {
     const acting = game.status === 'active' && game.to_act.includes(seat.seat);
     const clock = clockOf(game, seat.seat);
     const items = [...shown.score_parts, ...shown.resources];
+    const standIn = game.stand_ins.find((s) => s.seat === seat.seat);  // its time ran out: a bot plays it
     return el('li', { class: `panel${acting ? ' acting' : ''}${shown.out ? ' out' : ''}`, 'data-seat': seat.seat },
       el('div', { class: 'panel-head' },
         swatch(shown.colour),
         el('strong', { class: 'panel-player' }, `${seatName(seat.seat)}${seat.seat === game.your_seat ? ` ${_('(you)')}` : ''}`), ' ',
         el('span', { class: 'panel-name' }, shown.name),
         seat.bot ? el('span', { class: 'badge' }, _('bot')) : null,
+        standIn ? el('span', { class: 'badge stand-in' }, _('played by bot %(bot)s', { bot: standIn.bot })) : null,
         acting ? el('span', { class: 'badge to-act' }, _('to act')) : null,
         shown.score !== null ? el('span', { class: 'panel-score' }, el('span', { class: 'sr-only' }, `${_('score')} `), numberText(shown.score)) : null),
       items.length ? el('dl', { class: 'panel-items' }, ...items.map((part) => el('div', {}, el('dt', {}, part.label), el('dd', {}, numberText(part.value))))) : null,
