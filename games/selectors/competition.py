@@ -63,10 +63,11 @@ def seats_absent(*, game_ids: list[int]) -> dict[int, set[int]]:
     for game_id, seat, kind, type_, timeouts_in_a_row in rows:
         if kind == EventKind.TIMEOUT:
             timed_out.setdefault(game_id, set()).add(seat)
-        elif kind == EventKind.SYSTEM and type_ in (STAND_IN, STAND_IN_LEFT):
-            (stood_in.add if type_ == STAND_IN else stood_in.discard)((game_id, seat))
-            if type_ == STAND_IN_LEFT:
-                present.setdefault(game_id, set()).add(seat)  # the owner came back
+        elif kind == EventKind.SYSTEM and type_ == STAND_IN:
+            stood_in.add((game_id, seat))
+        elif kind == EventKind.SYSTEM and type_ == STAND_IN_LEFT:
+            stood_in.discard((game_id, seat))
+            present.setdefault(game_id, set()).add(seat)  # the owner came back
         elif kind == EventKind.MOVE and (game_id, seat) in stood_in:
             continue  # the stand-in's move
         elif kind == EventKind.MOVE or not (type_ == SEAT_TAKEN or timeouts_in_a_row):
