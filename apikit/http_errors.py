@@ -87,6 +87,11 @@ STATUS: dict[str, int] = {
     "not_the_organiser": 403,
     "player_not_found": 404,
     "trf_two_player_only": 409,
+    "not_entered": 403,
+    "byes_swiss_only": 409,
+    "round_already_paired": 409,
+    "too_many_byes": 409,
+    "bye_not_asked": 404,
     # rules.base
     "rules_error": 400,
     "unknown_field": 400,

@@ -116,6 +116,8 @@ class TournamentSummary(serializers.Serializer):
     time_control = serializers.DictField()
     rated = serializers.BooleanField()
     rounds = serializers.IntegerField(allow_null=True, help_text="null until it starts, if not chosen")
+    half_point_byes = serializers.IntegerField(help_text="a Swiss: how many rounds each entrant may ask to sit out "
+                                                         "for half a point (0 for a round robin)")
     current_round = serializers.IntegerField()
     status = serializers.ChoiceField(choices=TournamentStatus.values)
     starts_at = serializers.DateTimeField()
@@ -145,7 +147,10 @@ class StandingRow(serializers.Serializer):
 class TableInfo(serializers.Serializer):
     table = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True)
-    bye = serializers.BooleanField(help_text="one entrant and no game: a pairing bye, or a forfeit (see `forfeit`)")
+    bye = serializers.BooleanField(help_text="one entrant and no game: a pairing bye, a bye the entrant asked for "
+                                             "(see `asked_for`), or a forfeit (see `forfeit`)")
+    asked_for = serializers.BooleanField(help_text="a bye the entrant asked for (half a point; an imported file's "
+                                                   "may be a whole one), not the pairing's")
     forfeit = serializers.BooleanField(help_text="a round robin game a withdrawn entrant will not play: the one "
                                                  "entrant present takes the point")
     seats = serializers.ListField(child=serializers.CharField(), help_text="entrants' names, by seat")
@@ -163,6 +168,8 @@ class EntrantInfo(serializers.Serializer):
     is_bot = serializers.BooleanField()
     rating = serializers.IntegerField()
     withdrawn = serializers.BooleanField()
+    byes_asked = serializers.ListField(child=serializers.IntegerField(),
+                                       help_text="the rounds it asked to sit out for half a point, in order")
 
 
 class TournamentDetail(TournamentSummary):
@@ -182,6 +189,9 @@ class TournamentsApi(ReadOpenWriteSignedIn):
         rated = serializers.BooleanField(required=False, default=True)
         rounds = serializers.IntegerField(required=False, allow_null=True, default=None,
                                           help_text="Swiss: rounds to play (default ⌈log2 entrants⌉)")
+        half_point_byes = serializers.IntegerField(required=False, default=1,
+                                                   help_text="Swiss: how many rounds each entrant may ask to sit out "
+                                                             "for half a point, 0 to 10")
         starts_at = serializers.DateTimeField(help_text="entries close and round 1 begins then")
 
     @operation("tournamentList", summary="Tournaments, newest first", answer=TournamentSummary(many=True), scope="read")
@@ -196,7 +206,7 @@ class TournamentsApi(ReadOpenWriteSignedIn):
         tournament = tournament_service.tournament_create(
             user=request.user, name=data["name"], kind=data["kind"], rules_id=data["rules"], players=data["players"],
             options=data["options"], time_control=data["time_control"], rated=data["rated"],
-            starts_at=data["starts_at"], rounds=data["rounds"],
+            starts_at=data["starts_at"], rounds=data["rounds"], half_point_byes=data["half_point_byes"],
         )
         return Response(selectors.tournament_detail(tournament_id=tournament.pk), status=status.HTTP_201_CREATED)
 
@@ -247,6 +257,35 @@ class TournamentStartApi(ReadOpenWriteSignedIn):
                scope="play")
     def post(self, request, tournament_id: int):
         tournament_service.tournament_start(user=request.user, tournament_id=tournament_id)
+        return Response(selectors.tournament_detail(tournament_id=tournament_id))
+
+
+_BYE_REFUSALS = ["not_found", "tournament_not_found", "tournament_closed", "byes_swiss_only", "not_entered",
+                 "round_already_paired"]
+
+
+class TournamentByesApi(ReadOpenWriteSignedIn):
+    class TournamentByeInputSerializer(serializers.Serializer):
+        round = serializers.IntegerField(min_value=1, max_value=tournament_service.MAX_ROUNDS,
+                                         help_text="the round to sit out, not yet paired")
+
+    @operation("tournamentByeAsk", summary="Ask to sit out a round of a Swiss for half a point (before it is paired; "
+                                           "asking again for the same round changes nothing)",
+               answer=TournamentDetail, status=201, request=TournamentByeInputSerializer, body=True, auth="required",
+               codes=[*_BYE_REFUSALS, "too_many_byes", "invalid_input"], scope="play")
+    def post(self, request, tournament_id: int):
+        data = validated(self.TournamentByeInputSerializer, request.data)
+        tournament_service.tournament_bye_ask(user=request.user, tournament_id=tournament_id, round_number=data["round"])
+        return Response(selectors.tournament_detail(tournament_id=tournament_id), status=status.HTTP_201_CREATED)
+
+
+class TournamentByeApi(ReadOpenWriteSignedIn):
+    @operation("tournamentByeTakeBack", summary="Play a round after all: the bye asked for is taken back (before the "
+                                                "round is paired)",
+               answer=TournamentDetail, auth="required", codes=[*_BYE_REFUSALS, "bye_not_asked"], scope="play")
+    def delete(self, request, tournament_id: int, round_number: int):
+        tournament_service.tournament_bye_take_back(user=request.user, tournament_id=tournament_id,
+                                                    round_number=round_number)
         return Response(selectors.tournament_detail(tournament_id=tournament_id))
 
 

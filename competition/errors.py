@@ -29,3 +29,23 @@ class NotTheOrganiser(ServiceError):
 
 class TrfNotForTables(ServiceError):
     code = "trf_two_player_only"
+
+
+class NotEntered(ServiceError):
+    code = "not_entered"
+
+
+class ByesSwissOnly(ServiceError):
+    code = "byes_swiss_only"
+
+
+class RoundAlreadyPaired(ServiceError):
+    code = "round_already_paired"
+
+
+class TooManyByes(ServiceError):
+    code = "too_many_byes"
+
+
+class ByeNotAsked(ServiceError):
+    code = "bye_not_asked"

@@ -145,6 +145,8 @@ class Tournament(models.Model):
     time_control = models.JSONField(default=dict)
     rated = models.BooleanField(default=True)
     rounds = models.PositiveSmallIntegerField(help_text="planned rounds (a round robin: fixed by its entrants)")
+    half_point_byes = models.PositiveSmallIntegerField(
+        default=1, help_text="a Swiss: how many rounds each entrant may ask to sit out for half a point")
     starts_at = models.DateTimeField()
     status = models.CharField(max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING)
     current_round = models.PositiveSmallIntegerField(default=0)
@@ -167,6 +169,8 @@ class Entrant(models.Model):
     name = models.CharField(max_length=160)
     seed_rating = models.FloatField(default=1500, help_text="the rating it entered with: ties in pairing")
     withdrawn = models.BooleanField(default=False)
+    byes_asked = models.JSONField(default=list, blank=True,
+                                  help_text="the rounds it asked to sit out for half a point, in order")
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -76,6 +76,7 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
         "time_control": tournament.time_control,
         "rated": tournament.rated,
         "rounds": tournament.rounds or None,
+        "half_point_byes": tournament.half_point_byes if tournament.kind == TournamentKind.SWISS else 0,
         "current_round": tournament.current_round,
         "status": tournament.status,
         "starts_at": tournament.starts_at,
@@ -114,6 +115,7 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
             "table": table.number,
             "game": table.game_id,
             "bye": len(table.entrants) == 1,
+            "asked_for": table.reason in tournament_pairing.BYES_ASKED_FOR,
             "forfeit": tournament_pairing.table_kind(len(table.entrants), table.reason) == tournament_pairing.FORFEIT,
             "seats": [names.get(entrant, "?") for entrant in table.entrants],
             "points": table.points if table.finished else None,
@@ -121,7 +123,8 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
     return {
         **tournament_summary(tournament),
         "entrant_list": [{"name": e.name, "username": e.user.username if e.user_id else None, "is_bot": not e.user_id,
-                          "rating": round(e.seed_rating), "withdrawn": e.withdrawn} for e in entrants.values()],
+                          "rating": round(e.seed_rating), "withdrawn": e.withdrawn, "byes_asked": e.byes_asked}
+                         for e in entrants.values()],
         "round_list": [{"round": number, "tables": tables_of} for number, tables_of in sorted(rounds.items())],
         "standings": standings_of(tournament, entrants, tables),
     }
@@ -279,8 +282,8 @@ def tournament_records(tournament: Tournament, entrants: dict[int, Any],
                                               seat=seat if coloured else None,
                                               points=points, played=kind == tournament_pairing.GAME,
                                               paired=table.reason not in tournament_pairing.BYES_ASKED_FOR))
-            if kind == tournament_pairing.BYE:
-                record.byes += 1
+            if kind == tournament_pairing.BYE and table.reason not in tournament_pairing.BYES_ASKED_FOR:
+                record.byes += 1  # the pairing's own byes (a bye asked for is no turn at sitting out)
             if kind != tournament_pairing.GAME:
                 continue  # a game not played out, or forfeited, is no meeting: the two may be paired again
             record.opponents.update(others)

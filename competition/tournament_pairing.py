@@ -34,8 +34,10 @@ from competition.rating_fold import NOT_PLAYED_OUT
 BYE_POINTS = 1.0
 SIT_OUT_POINTS = 0.5
 BYE, FORFEIT, GAME, UNPLAYED = "bye", "forfeit", "game", "unplayed"
-# A lone table's reason for a bye asked for (from a TRF), not the pairing's: half a point, a point.
+# A lone table's reason for a bye the entrant asked for (or a TRF gave), not the pairing's: half a
+# point, a point.
 HALF_POINT_BYE, FULL_POINT_BYE = "half_bye", "full_bye"
+HALF_POINT_BYE_POINTS = 0.5
 BYES_ASKED_FOR = (HALF_POINT_BYE, FULL_POINT_BYE)
 # A table of two decided by forfeit without a game (a TRF's `+` against `-`, or `-` against `-`):
 # its points say who won. Seat 0 had white, unless the file gave the two no colours.

@@ -23,7 +23,17 @@ import bots
 import rules
 from apikit.errors import InvalidInput
 from competition import pairing, rating_fold, ratings, selectors, tournament_pairing, trf
-from competition.errors import AlreadyEntered, NotTheOrganiser, TournamentClosed, TournamentNotFound
+from competition.errors import (
+    AlreadyEntered,
+    ByeNotAsked,
+    ByesSwissOnly,
+    NotEntered,
+    NotTheOrganiser,
+    RoundAlreadyPaired,
+    TooManyByes,
+    TournamentClosed,
+    TournamentNotFound,
+)
 from competition.models import Entrant, Table, Tournament, TournamentKind, TournamentStatus
 from games import selectors as games_selectors
 from games import services as games_services
@@ -31,7 +41,8 @@ from games import time_controls
 from rules.words import msg
 
 MAX_ENTRANTS = 128
-
+MAX_ROUNDS = 30
+MAX_HALF_POINT_BYES = 10
 
 
 # A tournament's state as a sentence names it ("tournament 3 is running"): words of the reader's
@@ -45,7 +56,8 @@ def tournament_state_said(status: str) -> Any:
 
 
 def tournament_create(*, user: Any, name: str, kind: str, rules_id: str, players: int, options: dict | None,
-                      time_control: Any, rated: bool, starts_at: dt.datetime, rounds: int | None = None) -> Tournament:
+                      time_control: Any, rated: bool, starts_at: dt.datetime, rounds: int | None = None,
+                      half_point_byes: int = 1) -> Tournament:
     game_rules = rules.get(rules_id)
     chosen = game_rules.normalize_options(players, options)
     control = time_controls.normalize_time_control(time_control)
@@ -54,11 +66,14 @@ def tournament_create(*, user: Any, name: str, kind: str, rules_id: str, players
     if kind == TournamentKind.ROUND_ROBIN and players != 2:
         raise InvalidInput(msg("a round robin is for two-player games; tables of three or four play Swiss rounds"),
                            fields={"kind": ["round_robin needs players 2"]})
-    if rounds is not None and not 1 <= rounds <= 30:
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
         raise InvalidInput(msg("rounds is from 1 to 30"), fields={"rounds": ["1 to 30"]})
+    if not 0 <= half_point_byes <= MAX_HALF_POINT_BYES:
+        raise InvalidInput(msg("half_point_byes is from 0 to {most}", most=MAX_HALF_POINT_BYES),
+                           fields={"half_point_byes": [f"0 to {MAX_HALF_POINT_BYES}"]})
     return Tournament.objects.create(
         name=name, kind=kind, rules=rules_id, players=players, options=chosen, time_control=control, rated=rated,
-        rounds=rounds or 0, starts_at=starts_at, created_by=user,
+        rounds=rounds or 0, half_point_byes=half_point_byes, starts_at=starts_at, created_by=user,
     )
 
 
@@ -98,6 +113,56 @@ def tournament_leave(*, user: Any, tournament_id: int) -> None:
         raise TournamentClosed(msg("tournament {tournament_id} is {status}", tournament_id=tournament_id, status=tournament_state_said(tournament.status)))
     if not left:
         raise TournamentNotFound(msg("you are not entered in tournament {tournament_id}", tournament_id=tournament_id))
+
+
+@transaction.atomic
+def tournament_bye_ask(*, user: Any, tournament_id: int, round_number: int) -> None:
+    """The entrant sits out round `round_number` of a Swiss for half a point, as clubs let a player
+    who cannot come that evening: asked for before the round is paired, at most the tournament's
+    `half_point_byes` times. Such a bye is the entrant's own, not the pairing's: it does not use up
+    the entrant's right to the pairing's bye later. Asking again for the same round changes nothing."""
+    tournament, entrant = _entrant_asking(user, tournament_id, round_number)
+    if round_number in entrant.byes_asked:
+        return
+    if tournament.rounds and round_number > tournament.rounds:
+        raise InvalidInput(msg("tournament {tournament_id} has {rounds} rounds", tournament_id=tournament_id,
+                               rounds=tournament.rounds), fields={"round": [f"1 to {tournament.rounds}"]})
+    if len(entrant.byes_asked) >= tournament.half_point_byes:
+        raise TooManyByes(msg("you have no half-point bye left in tournament {tournament_id} (its limit for each "
+                              "entrant: {allowed})", tournament_id=tournament_id, allowed=tournament.half_point_byes))
+    entrant.byes_asked = sorted([*entrant.byes_asked, round_number])
+    entrant.save(update_fields=["byes_asked"])
+
+
+@transaction.atomic
+def tournament_bye_take_back(*, user: Any, tournament_id: int, round_number: int) -> None:
+    """The entrant will play round `round_number` after all (until that round is paired)."""
+    _, entrant = _entrant_asking(user, tournament_id, round_number)
+    if round_number not in entrant.byes_asked:
+        raise ByeNotAsked(msg("you asked for no bye in round {round} of tournament {tournament_id}",
+                              round=round_number, tournament_id=tournament_id))
+    entrant.byes_asked = [asked for asked in entrant.byes_asked if asked != round_number]
+    entrant.save(update_fields=["byes_asked"])
+
+
+def _entrant_asking(user: Any, tournament_id: int, round_number: int) -> tuple[Tournament, Entrant]:
+    """The Swiss and the caller's entry in it, locked as a round's pairing locks them (so a bye is
+    asked for either before the round is paired, and counts, or after, and is refused)."""
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
+    if tournament.kind != TournamentKind.SWISS:
+        raise ByesSwissOnly(msg("a round robin's rounds are fixed at its start: byes are asked for in a Swiss"))
+    if tournament.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
+        raise TournamentClosed(msg("tournament {tournament_id} is {status}", tournament_id=tournament_id,
+                                   status=tournament_state_said(tournament.status)))
+    entrant = tournament.entrants.filter(user=user, withdrawn=False).first()
+    if entrant is None:
+        raise NotEntered(msg("you are not entered in tournament {tournament_id}", tournament_id=tournament_id))
+    if round_number <= tournament.current_round:
+        raise RoundAlreadyPaired(msg("round {round} of tournament {tournament_id} is already paired",
+                                     round=round_number, tournament_id=tournament_id))
+    return tournament, entrant
 
 
 @transaction.atomic
@@ -231,7 +296,9 @@ def _round_start(tournament: Tournament, number: int, sitting_out: set[int] = fr
     """Round `number`'s tables and games. `sitting_out`: entrants not paired in it though not
     withdrawn (an imported file's byes asked for and absences)."""
     everyone = {entrant.pk: entrant for entrant in tournament.entrants.select_related("user")}
-    entrants = {pk: entrant for pk, entrant in everyone.items() if not entrant.withdrawn and pk not in sitting_out}
+    asked = _byes_asked_for(tournament, everyone, number)
+    entrants = {pk: entrant for pk, entrant in everyone.items()
+                if not entrant.withdrawn and pk not in sitting_out and pk not in asked}
     records = selectors.tournament_records(tournament, entrants, everyone)
     if tournament.kind == TournamentKind.ROUND_ROBIN:
         # The schedule made at the start stands (Berger tables over everyone who started: nobody
@@ -250,8 +317,20 @@ def _round_start(tournament: Tournament, number: int, sitting_out: set[int] = fr
         else:
             table.game_id = _game_for(tournament, [entrants[entrant] for entrant in seated]).pk
         table.save()
+    for index, entrant in enumerate(asked, start=len(seating) + 1):
+        Table.objects.create(tournament=tournament, round=number, number=index, entrants=[entrant],
+                             points=[tournament_pairing.HALF_POINT_BYE_POINTS], places=[1],
+                             reason=tournament_pairing.HALF_POINT_BYE, finished=True)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
+
+
+def _byes_asked_for(tournament: Tournament, everyone: dict[int, Entrant], number: int) -> list[int]:
+    """The entrants still in who asked to sit out round `number` (a Swiss), by pairing number."""
+    if tournament.kind != TournamentKind.SWISS:
+        return []
+    asking = [entrant for entrant in everyone.values() if not entrant.withdrawn and number in entrant.byes_asked]
+    return [entrant.pk for entrant in sorted(asking, key=lambda entrant: (-entrant.seed_rating, entrant.pk))]
 
 
 def _game_for(tournament: Tournament, seated: list[Entrant]) -> Any:

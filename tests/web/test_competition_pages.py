@@ -360,3 +360,49 @@ def test_the_new_tournament_form_asks_only_for_the_time_control_chosen(browser, 
     assert page.locator("#t-days").is_hidden()
     rated, word = page.locator("#t-rated").bounding_box(), page.locator("label:has(#t-rated)").bounding_box()
     assert rated["height"] > word["height"] / 2, "the box and its word share one line"
+
+
+def test_an_entrant_asks_for_a_half_point_bye_from_the_page_and_sees_it_in_the_round(browser, site, screenshot):
+    from tests.web.test_browser import _sign_up
+
+    page = browser.new_context(viewport={"width": 390, "height": 844})
+    page = _sign_up(page, site, "ada")
+    User = get_user_model()
+    organiser = User.objects.create_user("organiser", password="pw-long-enough")
+    tournament = tournament_service.tournament_create(
+        user=organiser, name="Club night", kind="swiss", rules_id="toy_race", players=2, options={}, rounds=3,
+        time_control={"type": "step", "seconds": 60}, rated=False, starts_at=timezone.now() + dt.timedelta(hours=1))
+    ada = User.objects.get(username="ada")
+    others = [User.objects.create_user(f"member{n}") for n in range(2)]
+    for entrant in (ada, *others):
+        tournament_service.tournament_join(user=entrant, tournament_id=tournament.pk)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{site}/tournaments/{tournament.pk}/")
+    page.locator("#byes").wait_for()
+    assert "You may sit out 1 round of this tournament for half a point" in page.locator("#byes-rule").inner_text()
+    page.fill("#bye-round", "2")
+    page.click("#bye-form button[type=submit]")
+    page.locator("#byes-asked li", has_text="Round 2: half-point bye").wait_for()
+    assert page.locator("#entrants li", has_text="ada").inner_text().endswith("sits out round 2")
+    assert page.locator("#bye-form").is_hidden()  # the one bye allowed is asked for
+    page.click("#byes-asked .take-back")
+    page.locator("#bye-form").wait_for()
+    assert page.locator("#byes-asked li").count() == 0
+    page.fill("#bye-round", "1")
+    page.click("#bye-form button[type=submit]")
+    page.locator("#byes-asked li", has_text="Round 1").wait_for()
+
+    type(tournament).objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+    tournament_service.tournaments_tick()
+    page.reload()
+    page.locator("#rounds h3", has_text="Round 1").wait_for()
+    boards = page.locator("#rounds li")
+    assert boards.filter(has_text="ada: half-point bye (asked for)").count() == 1
+    assert boards.filter(has_text="member0 – member1").count() == 1
+    assert page.locator("#byes-asked .take-back").count() == 0  # round 1 is paired: nothing to take back
+    row = next(r.split("\t") for r in page.locator("#standings tbody tr").all_inner_texts() if "ada" in r)
+    assert row[2] == "0.5" and row[7] == "1"  # half a point, one bye
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "tournament-half-point-bye")
+    assert not errors

@@ -146,9 +146,10 @@ async function tournament() {
     t.status === 'running' ? _('Withdraw from this tournament? You will not be paired again, and cannot enter again.') : null);
   act('start', me === t.organiser && t.status === 'registering', 'POST', `/tournaments/${id}/start/`,
     _('Start now? Entries close and round 1 is paired.'));
+  byes(t, me);
   document.getElementById('entrants').replaceChildren(...(t.entrant_list.length ? t.entrant_list.map((e) => el('li', {},
     e.username ? el('a', { href: `/players/${encodeURIComponent(e.username)}/` }, e.name) : e.name,
-    ` · ${e.rating}${e.withdrawn ? ` · ${_('withdrawn')}` : ''}`)) : [el('li', {}, _('nobody yet'))]));
+    ` · ${e.rating}${e.withdrawn ? ` · ${_('withdrawn')}` : ''}${byesText(e, t)}`)) : [el('li', {}, _('nobody yet'))]));
   // Only a tables-of-two tournament has a TRF file (the API answers 409 for tables of three or four).
   document.getElementById('trf-line').hidden = t.players !== 2;
   standings(t.standings);
@@ -156,6 +157,41 @@ async function tournament() {
     el('h3', {}, _('Round %(round)s', { round: r.round })),
     el('ol', { class: 'boards' }, ...r.tables.map((table) => el('li', {}, board(table),
       table.points ? ` · ${table.points.map((points) => numberText(points)).join(' – ')}` : ''))))));
+}
+
+// A Swiss entrant may ask to sit out rounds not yet paired, for half a point each (as many as the
+// organiser allows), and take such a request back until its round is paired.
+function byes(t, me) {
+  const section = document.getElementById('byes');
+  if (!section) return;
+  const mine = t.entrant_list.find((e) => e.username === me && !e.withdrawn);
+  section.hidden = !mine || t.kind !== 'swiss' || !t.half_point_byes || !['registering', 'running'].includes(t.status);
+  if (section.hidden) return;
+  const id = script.dataset.tournament;
+  const left = t.half_point_byes - mine.byes_asked.length;
+  document.getElementById('byes-rule').textContent = ngettext('You may sit out %(count)s round of this tournament for half a point: ask before the round is paired.',
+    'You may sit out %(count)s rounds of this tournament for half a point each: ask before the round is paired.',
+    t.half_point_byes) + ' ' + _('Left to ask for: %(left)s.', { left });
+  document.getElementById('byes-asked').replaceChildren(...mine.byes_asked.map((number) => el('li', {},
+    _('Round %(round)s: half-point bye', { round: number }),
+    ...(number > t.current_round ? [' ', el('button', { type: 'button', class: 'take-back', onclick: () => api('DELETE', `/tournaments/${id}/byes/${number}/`)
+      .then(() => tournament()).catch((error) => showProblem(problem, error)) }, _('Take back'))] : []))));
+  const form = document.getElementById('bye-form');
+  const input = document.getElementById('bye-round');
+  form.hidden = left <= 0;
+  input.min = t.current_round + 1;
+  if (t.rounds) input.max = t.rounds; else input.removeAttribute('max');
+  if (!input.value || Number(input.value) <= t.current_round) input.value = t.current_round + 1;
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    api('POST', `/tournaments/${id}/byes/`, { round: Number(input.value) })
+      .then(() => tournament()).catch((error) => showProblem(problem, error));
+  };
+}
+
+function byesText(entrant, t) {
+  const coming = entrant.byes_asked.filter((number) => number > t.current_round);
+  return coming.length ? ` · ${_('sits out round %(rounds)s', { rounds: coming.join(', ') })}` : '';
 }
 
 // A round-robin forfeit (the opponent withdrew) is a point won without a game, not a bye: its own
@@ -176,6 +212,7 @@ function board(table) {
   // An imported forfeit names both (its points, after, say who won); a withdrawal's names the winner.
   if (table.forfeit && table.seats.length > 1) return `${table.seats.join(' – ')} (${_('forfeit')})`;
   if (table.forfeit) return _('%(name)s: wins by forfeit', { name: table.seats[0] });
+  if (table.asked_for) return _('%(name)s: half-point bye (asked for)', { name: table.seats[0] });
   if (table.bye) return _('%(name)s: bye', { name: table.seats[0] });
   const seats = table.seats.join(' – ');
   return table.game ? el('a', { href: `/games/${table.game}/` }, seats) : seats;
@@ -197,6 +234,11 @@ async function newTournament() {
   };
   rulesSelect.addEventListener('change', fillPlayers);
   fillPlayers();
+  // A round robin's schedule is fixed: only a Swiss lets entrants ask for byes.
+  const kindSelect = document.getElementById('t-kind');
+  const showByes = () => { document.getElementById('t-byes-line').hidden = kindSelect.value !== 'swiss'; };
+  kindSelect.addEventListener('change', showByes);
+  showByes();
   // Only the time control chosen asks for its figure.
   const timeSelect = document.getElementById('t-time');
   const showTime = () => {
@@ -216,6 +258,7 @@ async function newTournament() {
       name: document.getElementById('t-name').value, kind: document.getElementById('t-kind').value,
       rules: rulesSelect.value, players: Number(playersSelect.value), time_control: timeControl,
       rated: document.getElementById('t-rated').checked, rounds: rounds ? Number(rounds) : null,
+      half_point_byes: kindSelect.value === 'swiss' ? Number(document.getElementById('t-byes').value) : 0,
       starts_at: new Date(starts.value).toISOString(),
     };
     try {
