@@ -235,7 +235,9 @@ class TournamentTrfApi(PlainTextApi):
 
 
 class TournamentJoinApi(ReadOpenWriteSignedIn):
-    @operation("tournamentJoin", summary="Enter a tournament before it starts", answer=TournamentDetail, status=201,
+    @operation("tournamentJoin", summary="Enter a tournament before it starts, or a running Swiss until its last "
+                                         "round is paired (a late entry: paired from the next round)",
+               answer=TournamentDetail, status=201,
                auth="required", codes=["not_found", "tournament_not_found", "tournament_closed", "already_entered"], scope="play")
     def post(self, request, tournament_id: int):
         tournament_service.tournament_join(user=request.user, tournament_id=tournament_id)

@@ -77,20 +77,30 @@ def tournament_create(*, user: Any, name: str, kind: str, rules_id: str, players
     )
 
 
-def _registering(tournament_id: int) -> Tournament:
+def _open_for_entries(tournament_id: int) -> Tournament:
+    """The tournament, locked, if it takes entries: before its start, and a Swiss until its last
+    round is paired (a late entrant is paired from the next round on, as clubs let a member join
+    a running Swiss; the rounds it missed are absences, no points). A round robin's schedule is
+    fixed at its start."""
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
         raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
-    if tournament.status != TournamentStatus.REGISTERING:
+    if not (tournament.status == TournamentStatus.REGISTERING or _late_entries_open(tournament)):
         raise TournamentClosed(msg("tournament {tournament_id} is {status}: entries are closed", tournament_id=tournament_id, status=tournament_state_said(tournament.status)))
     if tournament.entrants.filter(withdrawn=False).count() >= MAX_ENTRANTS:
         raise TournamentClosed(msg("tournament {tournament_id} is full ({max_entrants} entrants)", tournament_id=tournament_id, max_entrants=MAX_ENTRANTS))
     return tournament
 
 
+def _late_entries_open(tournament: Tournament) -> bool:
+    return (tournament.status == TournamentStatus.RUNNING and tournament.kind == TournamentKind.SWISS
+            and tournament.current_round < tournament.rounds)
+
+
 @transaction.atomic
 def tournament_join(*, user: Any, tournament_id: int) -> Entrant:
-    tournament = _registering(tournament_id)
+    """An entry before the start, or a late one into a running Swiss (`_open_for_entries`)."""
+    tournament = _open_for_entries(tournament_id)
     if tournament.entrants.filter(user=user).exists():
         raise AlreadyEntered(msg("you are already entered in tournament {tournament_id}", tournament_id=tournament_id))
     wanted = {"rules": tournament.rules, "players": tournament.players, "time_control": tournament.time_control}
@@ -168,7 +178,7 @@ def _entrant_asking(user: Any, tournament_id: int, round_number: int) -> tuple[T
 @transaction.atomic
 def tournament_bot_add(*, user: Any, tournament_id: int, bot: str, level: int | None = None) -> Entrant:
     """The organiser enters one of the server's bots (several of the same bot may play)."""
-    tournament = _registering(tournament_id)
+    tournament = _open_for_entries(tournament_id)
     if tournament.created_by_id != user.pk:
         raise NotTheOrganiser(msg("only the tournament's organiser enters the server's bots"))
     spec = bots.get(bot)

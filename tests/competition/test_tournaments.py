@@ -249,3 +249,31 @@ def test_a_refusal_names_the_tournaments_state_in_the_readers_language():
     game_id = Table.objects.get(tournament_id=tournament_id).game_id
     early = organiser.client.post(f"/api/games/{game_id}/analysis/", HTTP_ACCEPT_LANGUAGE="nl").json()
     assert early["detail"].startswith(f"partij {game_id} is bezig") and "active" not in early["detail"], early
+
+
+def test_a_late_entrant_joins_a_running_swiss_from_its_next_round():
+    """A club's Swiss takes a member who comes late: entered while round 1 is played, paired from
+    round 2, round 1 an absence without points (TRF's `Z`, as bbpPairings reads a late entry);
+    no entry once the last round is paired, nor into a running round robin."""
+    from competition import trf
+
+    organiser, players, tournament_id = _swiss_of_four_started(rounds=2)
+    late = register()
+    answer = late.post(f"/api/tournaments/{tournament_id}/entry/")
+    assert answer.status_code == 201, answer.content
+    assert [e["username"] for e in answer.json()["entrant_list"]][-1] == late.username
+    first = answer.json()["round_list"][0]["tables"]
+    assert all(late.username not in t["seats"] for t in first)  # round 1 was paired before the entry
+    _finish_current_round(tournament_id, [p.username for p in players])
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert detail["current_round"] == 2
+    second = detail["round_list"][1]["tables"]
+    assert sum(late.username in t["seats"] for t in second) == 1 and len(second) == 3  # five: two games, a bye
+    row = next(r for r in detail["standings"] if r["name"] == late.username)
+    assert row["games"] + row["byes"] <= 1 and row["points"] <= 1
+    too_late = register().post(f"/api/tournaments/{tournament_id}/entry/")  # round 2 of 2 is paired
+    assert (too_late.status_code, too_late.json()["code"]) == (409, "tournament_closed")
+    _finish_current_round(tournament_id, [p.username for p in players] + [late.username])
+    exported = trf.loads(organiser.get(f"/api/tournaments/{tournament_id}/trf/").content.decode())
+    line = next(p for p in exported.players if p.name == late.username)
+    assert (line.games[0].opponent, line.games[0].result) == (None, "Z")

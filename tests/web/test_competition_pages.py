@@ -406,3 +406,13 @@ def test_an_entrant_asks_for_a_half_point_bye_from_the_page_and_sees_it_in_the_r
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(page, "tournament-half-point-bye")
     assert not errors
+
+    latecomer = _sign_up(browser.new_context(), site, "latecomer")  # the Swiss runs: a late entry
+    latecomer.goto(f"{site}/tournaments/{tournament.pk}/")
+    asked = []
+    latecomer.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    latecomer.locator("#enter").click()
+    latecomer.locator("#entrants li", has_text="latecomer").wait_for()
+    assert asked == ["Enter now? You are paired from round 2 on; the rounds already played count as missed, "
+                     "with no points."]
+    assert latecomer.locator("#enter").is_hidden() and latecomer.locator("#leave").is_visible()

@@ -141,7 +141,12 @@ async function tournament() {
       api(method, path).then(() => tournament()).catch((error) => showProblem(problem, error));
     };
   };
-  act('enter', me && !entered && t.status === 'registering', 'POST', `/tournaments/${id}/entry/`);
+  // A running Swiss takes late entrants until its last round is paired (a round robin's schedule
+  // is fixed); one who withdrew cannot come back.
+  const known = t.entrant_list.some((e) => e.username === me);
+  const late = t.status === 'running' && t.kind === 'swiss' && t.current_round < t.rounds;
+  act('enter', me && !known && (t.status === 'registering' || late), 'POST', `/tournaments/${id}/entry/`,
+    late ? _('Enter now? You are paired from round %(round)s on; the rounds already played count as missed, with no points.', { round: t.current_round + 1 }) : null);
   act('leave', entered && ['registering', 'running'].includes(t.status), 'DELETE', `/tournaments/${id}/entry/`,
     t.status === 'running' ? _('Withdraw from this tournament? You will not be paired again, and cannot enter again.') : null);
   act('start', me === t.organiser && t.status === 'registering', 'POST', `/tournaments/${id}/start/`,
