@@ -413,6 +413,6 @@ def test_an_entrant_asks_for_a_half_point_bye_from_the_page_and_sees_it_in_the_r
     latecomer.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     latecomer.locator("#enter").click()
     latecomer.locator("#entrants li", has_text="latecomer").wait_for()
-    assert asked == ["Enter now? You are paired from round 2 on; the rounds already played count as missed, "
-                     "with no points."]
+    assert asked == [("Enter now? You are paired from round 2 on; the rounds already played count as missed, "
+                      "with no points.")]
     assert latecomer.locator("#enter").is_hidden() and latecomer.locator("#leave").is_visible()
