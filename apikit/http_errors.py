@@ -92,6 +92,7 @@ STATUS: dict[str, int] = {
     "round_already_paired": 409,
     "too_many_byes": 409,
     "bye_not_asked": 404,
+    "entrant_not_found": 404,
     # rules.base
     "rules_error": 400,
     "unknown_field": 400,

@@ -163,6 +163,7 @@ class RoundInfo(serializers.Serializer):
 
 
 class EntrantInfo(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the entrant's id in this tournament (the standings' `entrant`)")
     name = serializers.CharField()
     username = serializers.CharField(allow_null=True)
     is_bot = serializers.BooleanField()
@@ -288,6 +289,18 @@ class TournamentByeApi(ReadOpenWriteSignedIn):
     def delete(self, request, tournament_id: int, round_number: int):
         tournament_service.tournament_bye_take_back(user=request.user, tournament_id=tournament_id,
                                                     round_number=round_number)
+        return Response(selectors.tournament_detail(tournament_id=tournament_id))
+
+
+class TournamentEntrantApi(ReadOpenWriteSignedIn):
+    @operation("tournamentEntrantRemove", summary="Take an entrant out (the organiser only): before the start the "
+                                                  "entry is gone; once running it plays no further round",
+               answer=TournamentDetail, auth="required",
+               codes=["not_found", "tournament_not_found", "tournament_closed", "not_the_organiser",
+                      "entrant_not_found"], scope="play")
+    def delete(self, request, tournament_id: int, entrant_id: int):
+        tournament_service.tournament_entrant_remove(user=request.user, tournament_id=tournament_id,
+                                                     entrant_id=entrant_id)
         return Response(selectors.tournament_detail(tournament_id=tournament_id))
 
 

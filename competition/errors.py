@@ -49,3 +49,7 @@ class TooManyByes(ServiceError):
 
 class ByeNotAsked(ServiceError):
     code = "bye_not_asked"
+
+
+class EntrantNotFound(ServiceError):
+    code = "entrant_not_found"

@@ -122,7 +122,7 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
         })
     return {
         **tournament_summary(tournament),
-        "entrant_list": [{"name": e.name, "username": e.user.username if e.user_id else None, "is_bot": not e.user_id,
+        "entrant_list": [{"id": e.pk, "name": e.name, "username": e.user.username if e.user_id else None, "is_bot": not e.user_id,
                           "rating": round(e.seed_rating), "withdrawn": e.withdrawn, "byes_asked": e.byes_asked}
                          for e in entrants.values()],
         "round_list": [{"round": number, "tables": tables_of} for number, tables_of in sorted(rounds.items())],

@@ -25,6 +25,7 @@ from apikit.errors import InvalidInput
 from competition import pairing, rating_fold, ratings, selectors, tournament_pairing, trf
 from competition.errors import (
     AlreadyEntered,
+    EntrantNotFound,
     ByeNotAsked,
     ByesSwissOnly,
     NotEntered,
@@ -82,9 +83,7 @@ def _open_for_entries(tournament_id: int) -> Tournament:
     round is paired (a late entrant is paired from the next round on, as clubs let a member join
     a running Swiss; the rounds it missed are absences, no points). A round robin's schedule is
     fixed at its start."""
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-    if tournament is None:
-        raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
+    tournament = _locked(tournament_id)
     if not (tournament.status == TournamentStatus.REGISTERING or _late_entries_open(tournament)):
         raise TournamentClosed(msg("tournament {tournament_id} is {status}: entries are closed", tournament_id=tournament_id, status=tournament_state_said(tournament.status)))
     if tournament.entrants.filter(withdrawn=False).count() >= MAX_ENTRANTS:
@@ -112,17 +111,39 @@ def tournament_join(*, user: Any, tournament_id: int) -> Entrant:
 def tournament_leave(*, user: Any, tournament_id: int) -> None:
     """Before the start the entry is gone; once running, the entrant plays no further round (a
     game already begun is played out, or resigned, like any game) and keeps its points."""
+    tournament = _locked(tournament_id)
+    if not _withdrawn(tournament, tournament.entrants.filter(user=user)):
+        raise TournamentNotFound(msg("you are not entered in tournament {tournament_id}", tournament_id=tournament_id))
+
+
+@transaction.atomic
+def tournament_entrant_remove(*, user: Any, tournament_id: int, entrant_id: int) -> None:
+    """The organiser takes an entrant out (a bot entered at the wrong level, a member who said
+    they will not play on), as the entrant's own withdrawal would."""
+    tournament = _locked(tournament_id)
+    if tournament.created_by_id != user.pk:
+        raise NotTheOrganiser(msg("only the tournament's organiser takes an entrant out"))
+    if not _withdrawn(tournament, tournament.entrants.filter(pk=entrant_id)):
+        raise EntrantNotFound(msg("tournament {tournament_id} has no entrant {entrant_id} still in",
+                                  tournament_id=tournament_id, entrant_id=entrant_id))
+
+
+def _locked(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
         raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
+    return tournament
+
+
+def _withdrawn(tournament: Tournament, entries: Any) -> int:
+    """Withdraw `entries` (a query of the tournament's entrants): deleted before the start, marked
+    withdrawn while it runs. How many were still in."""
     if tournament.status == TournamentStatus.REGISTERING:
-        left = tournament.entrants.filter(user=user).delete()[0]
-    elif tournament.status == TournamentStatus.RUNNING:
-        left = tournament.entrants.filter(user=user, withdrawn=False).update(withdrawn=True)
-    else:
-        raise TournamentClosed(msg("tournament {tournament_id} is {status}", tournament_id=tournament_id, status=tournament_state_said(tournament.status)))
-    if not left:
-        raise TournamentNotFound(msg("you are not entered in tournament {tournament_id}", tournament_id=tournament_id))
+        return entries.delete()[0]
+    if tournament.status == TournamentStatus.RUNNING:
+        return entries.filter(withdrawn=False).update(withdrawn=True)
+    raise TournamentClosed(msg("tournament {tournament_id} is {status}", tournament_id=tournament.pk,
+                               status=tournament_state_said(tournament.status)))
 
 
 @transaction.atomic
@@ -158,9 +179,7 @@ def tournament_bye_take_back(*, user: Any, tournament_id: int, round_number: int
 def _entrant_asking(user: Any, tournament_id: int, round_number: int) -> tuple[Tournament, Entrant]:
     """The Swiss and the caller's entry in it, locked as a round's pairing locks them (so a bye is
     asked for either before the round is paired, and counts, or after, and is refused)."""
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-    if tournament is None:
-        raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
+    tournament = _locked(tournament_id)
     if tournament.kind != TournamentKind.SWISS:
         raise ByesSwissOnly(msg("a round robin's rounds are fixed at its start: byes are asked for in a Swiss"))
     if tournament.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
@@ -210,9 +229,7 @@ def tournament_start(*, user: Any, tournament_id: int) -> None:
 
 
 def _registering_for_start(tournament_id: int) -> Tournament:
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-    if tournament is None:
-        raise TournamentNotFound(msg("there is no tournament {tournament_id}", tournament_id=tournament_id))
+    tournament = _locked(tournament_id)
     if tournament.status != TournamentStatus.REGISTERING:
         raise TournamentClosed(msg("tournament {tournament_id} is {status}: it has started", tournament_id=tournament_id, status=tournament_state_said(tournament.status)))
     return tournament

@@ -14,6 +14,8 @@ _routes = [
     path("tournaments/<int:tournament_id>/byes/", apis.TournamentByesApi.as_view(), name="tournament-byes"),
     path("tournaments/<int:tournament_id>/byes/<int:round_number>/", apis.TournamentByeApi.as_view(),
          name="tournament-bye"),
+    path("tournaments/<int:tournament_id>/entrants/<int:entrant_id>/", apis.TournamentEntrantApi.as_view(),
+         name="tournament-entrant"),
     path("tournaments/<int:tournament_id>/bots/", apis.TournamentBotsApi.as_view(), name="tournament-bots"),
     path("leaderboards/", apis.LeaderboardsApi.as_view(), name="leaderboards"),
     path("leaderboards/<str:rules_id>/<str:time_class>/", apis.LeaderboardApi.as_view(), name="leaderboard"),

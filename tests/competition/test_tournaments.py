@@ -277,3 +277,41 @@ def test_a_late_entrant_joins_a_running_swiss_from_its_next_round():
     exported = trf.loads(organiser.get(f"/api/tournaments/{tournament_id}/trf/").content.decode())
     line = next(p for p in exported.players if p.name == late.username)
     assert (line.games[0].opponent, line.games[0].result) == (None, "Z")
+
+
+def test_the_organiser_takes_an_entrant_out_and_nobody_else_can():
+    """A bot entered at the wrong level could not be taken out again, nor a member who stopped
+    coming: now the organiser can, as the entrant's own withdrawal would (gone before the start,
+    no further round once running); others are refused and nothing changes."""
+    organiser, player, other = register(), register(), register()
+    tournament_id = _organise(organiser, kind="swiss", rounds=3)
+    for client in (player, other):
+        assert client.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
+    added = organiser.post(f"/api/tournaments/{tournament_id}/bots/", {"bot": "random"}).json()
+    bot = next(e for e in added["entrant_list"] if e["is_bot"])
+    path = f"/api/tournaments/{tournament_id}/entrants/{bot['id']}/"
+
+    refused = player.client.delete(path)
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_the_organiser")
+    answer = organiser.client.delete(path)
+    assert answer.status_code == 200 and [e["name"] for e in answer.json()["entrant_list"]] == [player.username,
+                                                                                                 other.username]
+    gone = organiser.client.delete(path)
+    assert (gone.status_code, gone.json()["code"]) == (404, "entrant_not_found")
+    elsewhere = _organise(register(), kind="swiss")
+    wrong = organiser.client.delete(f"/api/tournaments/{elsewhere}/entrants/{bot['id']}/")
+    assert (wrong.status_code, wrong.json()["code"]) == (403, "not_the_organiser")
+
+    third = register()
+    assert third.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
+    _start_now(tournament_id)
+    entrant = next(e for e in organiser.get(f"/api/tournaments/{tournament_id}/").json()["entrant_list"]
+                   if e["username"] == other.username)
+    answer = organiser.client.delete(f"/api/tournaments/{tournament_id}/entrants/{entrant['id']}/")
+    assert answer.status_code == 200
+    assert next(e for e in answer.json()["entrant_list"] if e["id"] == entrant["id"])["withdrawn"] is True
+    again = organiser.client.delete(f"/api/tournaments/{tournament_id}/entrants/{entrant['id']}/")
+    assert (again.status_code, again.json()["code"]) == (404, "entrant_not_found")
+    _finish_current_round(tournament_id, [player.username, third.username, other.username])
+    second = organiser.get(f"/api/tournaments/{tournament_id}/").json()["round_list"][1]["tables"]
+    assert all(other.username not in t["seats"] for t in second)

@@ -416,3 +416,26 @@ def test_an_entrant_asks_for_a_half_point_bye_from_the_page_and_sees_it_in_the_r
     assert asked == [("Enter now? You are paired from round 2 on; the rounds already played count as missed, "
                       "with no points.")]
     assert latecomer.locator("#enter").is_hidden() and latecomer.locator("#leave").is_visible()
+
+
+def test_the_organiser_takes_a_bot_out_from_the_page(browser, site):
+    from tests.web.test_browser import _sign_up
+
+    page = _sign_up(browser.new_context(), site, "arbiter")
+    User = get_user_model()
+    tournament = tournament_service.tournament_create(
+        user=User.objects.get(username="arbiter"), name="Bots night", kind="swiss", rules_id="toy_race", players=2,
+        options={}, time_control={"type": "step", "seconds": 60}, rated=False,
+        starts_at=timezone.now() + dt.timedelta(hours=1))
+    tournament_service.tournament_join(user=User.objects.create_user("member"), tournament_id=tournament.pk)
+    tournament_service.tournament_bot_add(user=tournament.created_by, tournament_id=tournament.pk, bot="random")
+    page.goto(f"{site}/tournaments/{tournament.pk}/")
+    bot_line = page.locator("#entrants li", has_text="random #1")
+    bot_line.wait_for()
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    bot_line.locator(".remove-entrant").click()
+    bot_line.wait_for(state="detached")
+    assert asked == ["Take random #1 (level 1) out of this tournament?"]
+    assert page.locator("#entrants li").all_inner_texts() == ["member · 1500 Take out"]
+    assert not tournament.entrants.filter(bot="random").exists()

@@ -154,7 +154,8 @@ async function tournament() {
   byes(t, me);
   document.getElementById('entrants').replaceChildren(...(t.entrant_list.length ? t.entrant_list.map((e) => el('li', {},
     e.username ? el('a', { href: `/players/${encodeURIComponent(e.username)}/` }, e.name) : e.name,
-    ` · ${e.rating}${e.withdrawn ? ` · ${_('withdrawn')}` : ''}${byesText(e, t)}`)) : [el('li', {}, _('nobody yet'))]));
+    ` · ${e.rating}${e.withdrawn ? ` · ${_('withdrawn')}` : ''}${byesText(e, t)}`, ...removeButton(e, t, me)))
+    : [el('li', {}, _('nobody yet'))]));
   // Only a tables-of-two tournament has a TRF file (the API answers 409 for tables of three or four).
   document.getElementById('trf-line').hidden = t.players !== 2;
   standings(t.standings);
@@ -192,6 +193,18 @@ function byes(t, me) {
     api('POST', `/tournaments/${id}/byes/`, { round: Number(input.value) })
       .then(() => tournament()).catch((error) => showProblem(problem, error));
   };
+}
+
+// The organiser may take any entrant out (a bot entered at the wrong level, a member who stopped
+// coming), asked first as a withdrawal is.
+function removeButton(entrant, t, me) {
+  if (me !== t.organiser || entrant.withdrawn || !['registering', 'running'].includes(t.status)) return [];
+  const remove = () => {
+    if (!window.confirm(_('Take %(name)s out of this tournament?', { name: entrant.name }))) return;
+    api('DELETE', `/tournaments/${t.id}/entrants/${entrant.id}/`).then(() => tournament())
+      .catch((error) => showProblem(problem, error));
+  };
+  return [' ', el('button', { type: 'button', class: 'remove-entrant', onclick: remove }, _('Take out'))];
 }
 
 function byesText(entrant, t) {
