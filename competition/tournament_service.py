@@ -25,9 +25,9 @@ from apikit.errors import InvalidInput
 from competition import pairing, rating_fold, ratings, selectors, tournament_pairing, trf
 from competition.errors import (
     AlreadyEntered,
-    EntrantNotFound,
     ByeNotAsked,
     ByesSwissOnly,
+    EntrantNotFound,
     NotEntered,
     NotTheOrganiser,
     RoundAlreadyPaired,
