@@ -181,7 +181,7 @@ def test_a_club_runs_its_swiss_entries_with_the_generated_client(generated):
     body = models.TournamentCreateInputRequest.from_dict({
         "name": "Club Swiss", "kind": "swiss", "rules": "toy_race", "rounds": 3, "half_point_byes": 2,
         "time_control": {"type": "step", "seconds": 60},
-        "starts_at": (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=1)).isoformat()})
+        "starts_at": (dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).isoformat()})
     created = _tournaments("tournament_create").sync(client=organiser, body=body)
     assert isinstance(created, models.TournamentDetail) and created.half_point_byes == 2, created
     entered = _tournaments("tournament_join").sync(created.id, client=member)
