@@ -16,7 +16,7 @@ from accounts import selectors as account_selectors
 from accounts.errors import PlayerNotFound
 from competition import dutch, rating_fold, ratings, tournament_pairing, trf
 from competition.errors import SeekNotFound, TournamentNotFound, TrfNotForTables
-from competition.models import Rating, RatingChange, Seek, SeekStatus, Tournament, TournamentKind
+from competition.models import Rating, RatingChange, Seek, SeekStatus, Table, Tournament, TournamentKind
 from games import selectors as games_selectors
 from rules.words import msg
 
@@ -128,6 +128,16 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
         "round_list": [{"round": number, "tables": tables_of} for number, tables_of in sorted(rounds.items())],
         "standings": standings_of(tournament, entrants, tables),
     }
+
+
+def tournament_of_game(*, game_id: int) -> dict[str, Any] | None:
+    """The tournament round a game is a table of (None for any other game): the tournament's id
+    and name, the game's round and the rounds planned (null before the start, if not chosen)."""
+    table = Table.objects.filter(game_id=game_id).select_related("tournament").first()
+    if table is None:
+        return None
+    tournament = table.tournament
+    return {"id": tournament.pk, "name": tournament.name, "round": table.round, "rounds": tournament.rounds or None}
 
 
 def standings_of(tournament: Tournament, entrants: dict[int, Any], tables: list[Any]) -> list[dict[str, Any]]:

@@ -97,6 +97,21 @@ def thread_subject(game: dict[str, Any]) -> str:
     return (_("Scrapyard game %(id)s: %(game)s, %(players)s") % {"id": game["id"], "game": game["rules"], "players": players})[:200]
 
 
+def tournament_url(tournament_id: int) -> str:
+    return f"{settings.SCRAPYARD_SITE_URL}/tournaments/{tournament_id}/"
+
+
+def tournament_lines(ctx: dict[str, Any], ended: bool = False) -> list[str]:
+    """Which tournament round the game is, and where its pairings and standings are: a member who
+    plays only by mail learns it from the game's first and last mails."""
+    tournament = ctx.get("tournament")
+    if not tournament:
+        return []
+    said = (_("This was round %(round)s of the tournament %(name)s: its standings and next round at %(url)s") if ended
+            else _("This is round %(round)s of the tournament %(name)s: its pairings and standings at %(url)s"))
+    return [wrap(said % {**tournament, "url": tournament_url(tournament["id"])})]
+
+
 def history(events: list[dict[str, Any]]) -> list[str]:
     """The events (`events_visible` with notation), numbered; a move after its player's name."""
     return [wrap(f"  {event['seq']:>4}. {_line(event)}", " " * 8) for event in events]
@@ -270,6 +285,7 @@ def game_started(ctx: dict[str, Any]) -> Mail:
     lines = [
         wrap(_("%(name)s, %(game)s has started. Players: %(players)s.") % {"name": ctx["username"], "game": title(game), "players": players}),
         wrap(_("You play seat %(seat)s. You will get a mail whenever it is your turn.") % {"seat": ctx["seat"]}),
+        *tournament_lines(ctx),
         "",
         *board_lines(ctx),
     ]
@@ -301,6 +317,7 @@ def game_over(ctx: dict[str, Any]) -> Mail:
         "",
         *board_lines(ctx),
         _("Replay: %(url)s") % {"url": game_url(game["id"])},
+        *tournament_lines(ctx, ended=True),
         *footer(None, ctx["unsubscribe"], ctx.get("reply_to", "")),
     ]
     return Mail(thread_subject(game), "\n".join(lines) + "\n", as_html(lines))

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts import selectors as account_selectors
+from competition import selectors as competition_selectors
 from consumers import framework
 from games import selectors, time_controls
 from mail import chat_mail, compose
@@ -156,6 +157,7 @@ def seat_context(user: Any, game: Any, preference: Preference) -> dict[str, Any]
         "finished_at": game.finished_at if game.status == "finished" else None,
         "reply_to": reply_address(user.pk, game.pk, seat),
         "chat": chat_mail.new_chat(user, game),
+        "tournament": competition_selectors.tournament_of_game(game_id=game.pk),
         "unsubscribe": unsubscribe_url(user.pk),
     }
 

@@ -59,3 +59,38 @@ def test_a_move_in_notation_off_turn_is_refused_as_not_your_turn(sink, gateway, 
     answer = " ".join(text_of(sink.to(f"{other.username}@players.example")[-1]).split())
     assert "it is not your turn" in answer and "none" not in answer, answer
     assert selectors.game_get(game_id=game_id).seq == before and Inbound.objects.get().code == "not_your_turn"
+
+
+def test_a_tournament_games_first_and_last_mails_name_its_round_and_page(sink, gateway, eager_tasks):
+    """A member who plays only by mail got "Scrapyard game N has started" for a club tournament's
+    game with no word of which tournament or round it was, nor where the pairings are."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from competition import tournament_service
+    from competition.models import Tournament
+
+    gil, hal = mail_players("gil", "hal")
+    organiser = mail_players("org")[0]
+    tournament_id = organiser.post("/api/tournaments/", {
+        "name": "Thursday club", "kind": "swiss", "rules": "terrafex", "rounds": 3,
+        "time_control": {"type": "correspondence", "days": 3},
+        "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}).json()["id"]
+    for player in (gil, hal):
+        assert player.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
+    Tournament.objects.filter(pk=tournament_id).update(starts_at=timezone.now())
+    tournament_service.tournaments_tick()
+    page = f"/tournaments/{tournament_id}/"
+    started = text_of(sink.to("gil@players.example")[0])
+    assert "has started" in started
+    said = " ".join(started.split())
+    assert "This is round 1 of the tournament Thursday club: its pairings and standings at" in said
+    assert page in said
+
+    send_reply(gateway, "gil@players.example", sink.to("gil@players.example")[0]["Reply-To"], "resign",
+               answering=sink.to("gil@players.example")[0])
+    over = next(text_of(m) for m in sink.to("hal@players.example") if "is over" in text_of(m))
+    said = " ".join(over.split())
+    assert "This was round 1 of the tournament Thursday club: its standings and next round at" in said
+    assert page in said
