@@ -132,12 +132,14 @@ def tournament_detail(*, tournament_id: int) -> dict[str, Any]:
 
 def tournament_of_game(*, game_id: int) -> dict[str, Any] | None:
     """The tournament round a game is a table of (None for any other game): the tournament's id
-    and name, the game's round and the rounds planned (null before the start, if not chosen)."""
+    and name, the game's round, the rounds planned (null before the start, if not chosen) and the
+    round the tournament is at."""
     table = Table.objects.filter(game_id=game_id).select_related("tournament").first()
     if table is None:
         return None
     tournament = table.tournament
-    return {"id": tournament.pk, "name": tournament.name, "round": table.round, "rounds": tournament.rounds or None}
+    return {"id": tournament.pk, "name": tournament.name, "round": table.round, "rounds": tournament.rounds or None,
+            "current_round": tournament.current_round}
 
 
 def standings_of(tournament: Tournament, entrants: dict[int, Any], tables: list[Any]) -> list[dict[str, Any]]:

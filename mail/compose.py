@@ -358,6 +358,8 @@ REPLY_WORDS = (
     ("takeback", gettext_noop("ask to take back your last move (takeback accept, takeback decline answer)")),
     ("resign", gettext_noop("give up this game")),
     ("return", gettext_noop("play your seat again after a stand-in bot took it when your time ran out")),
+    ("bye 3", gettext_noop("in a tournament's game: sit out the tournament's round 3 for half a point (bye cancel 3 "
+                           "takes it back before it is paired)")),
     ("abort", gettext_noop("end the game with no result, before everyone has moved")),
     ("vacation on", gettext_noop("stop your clocks (vacation off starts them again)")),
     ("help", gettext_noop("this text")),

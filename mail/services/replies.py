@@ -14,6 +14,8 @@ from accounts import selectors as account_selectors
 from accounts import services as account_services
 from apikit import errors as apikit_errors
 from chat import services as chat_services
+from competition import selectors as competition_selectors
+from competition import tournament_service
 from games import errors, selectors, services, words
 from mail import compose, conditionals, reply_text
 from mail.language import speaking
@@ -114,6 +116,9 @@ def _command_do(inbound: Inbound, message: Any, account: dict, preference: Prefe
         return word.replace(" ", "_"), said
     if word in LIFE_COMMANDS:
         return life_do(inbound, account, preference, game, word)
+    bye = BYE.fullmatch(word)
+    if bye:
+        return bye_do(inbound, account, preference, game, bye)
     if conditionals.is_conditional(command):  # "if 3 then 5; if 4 then 1"
         return conditionals.queue_by_mail(game=game, user=user, command=command,
                                           answer=lambda code, said: _answer(inbound, account, preference, code, said, game))
@@ -146,6 +151,7 @@ LIFE_COMMANDS = {word: (code, call, kwargs, said) for code, call, kwargs, said, 
 DONE_CODES = {"language_set", "played", "chatted", "signup_answered", "registered", "address_confirmed", "password_link",
               "registered_already", "conditional_queued", "board", "help", "vacation_on", "vacation_off", "bounce_hard", "bounce_soft",
               "games", "game_opened", "joined", "seeking", "analysis_queued", "analysis_sent", "address_new",
+              "bye_asked", "bye_taken_back",
               *(code for code, *_ in LIFE_ACTIONS)}
 
 
@@ -162,6 +168,36 @@ def life_do(inbound: Inbound, account: dict, preference: Preference, game: Any, 
         how = words.translated(presentation.end_words({}, fresh.result))  # the result's reason, worded
         said += " " + _("The game is over: %(how)s.") % {"how": how}
     _answer(inbound, account, preference, code, said, fresh)
+    return code, said
+
+
+# "bye", "bye 3", "bye round 3": sit out a round of the game's tournament for half a point (the
+# next round not yet paired unless named); "bye cancel 3" takes it back.
+BYE = re.compile(r"bye(?P<cancel>\s+(?:cancel|off))?(?:\s+(?:round\s+)?(?P<round>\d{1,3}))?")
+
+
+def bye_do(inbound: Inbound, account: dict, preference: Preference, game: Any, asked: re.Match) -> tuple[str, str]:
+    """A half-point bye asked for (or taken back) by a reply in a tournament's game, as the
+    tournament's page asks (`competition.tournament_service.tournament_bye_ask`)."""
+    tournament = competition_selectors.tournament_of_game(game_id=game.pk)
+    if tournament is None:
+        said = _("Game %(id)s is not a tournament's game: a half-point bye is asked for in a reply to one.") % {"id": game.pk}
+        _answer(inbound, account, preference, "not_a_tournament_game", said, game)
+        return "not_a_tournament_game", "bye in a game of no tournament"
+    number = int(asked["round"]) if asked["round"] else tournament["current_round"] + 1
+    call = tournament_service.tournament_bye_take_back if asked["cancel"] else tournament_service.tournament_bye_ask
+    try:
+        call(user=account["user"], tournament_id=tournament["id"], round_number=number)
+    except apikit_errors.ServiceError as error:
+        _answer(inbound, account, preference, error.code, _("Not done (%(verb)s): %(why)s") % {"verb": "bye", "why": words.translated(error.detail)}, game)
+        return error.code, error.detail
+    values = {"round": number, "name": tournament["name"]}
+    if asked["cancel"]:
+        code, said = "bye_taken_back", _("You play round %(round)s of the tournament %(name)s after all.") % values
+    else:
+        code, said = "bye_asked", _("You sit out round %(round)s of the tournament %(name)s, for half a point: you will "
+                                   "not be paired in it (bye cancel %(round)s takes it back before it is paired).") % values
+    _answer(inbound, account, preference, code, said, game)
     return code, said
 
 

@@ -94,3 +94,53 @@ def test_a_tournament_games_first_and_last_mails_name_its_round_and_page(sink, g
     said = " ".join(over.split())
     assert "This was round 1 of the tournament Thursday club: its standings and next round at" in said
     assert page in said
+
+
+def test_a_member_asks_for_a_half_point_bye_by_reply_and_takes_it_back(sink, gateway, eager_tasks):
+    """A club member who plays only by mail could not ask to sit out a round: the page was the
+    only way. Now a reply in the tournament's game does, as the page would, with the page's refusals."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from competition import tournament_service
+    from competition.models import Entrant, Tournament
+
+    ivy, jon = mail_players("ivy", "jon")
+    organiser = mail_players("org2")[0]
+    tournament_id = organiser.post("/api/tournaments/", {
+        "name": "Thursday club", "kind": "swiss", "rules": "terrafex", "rounds": 3,
+        "time_control": {"type": "correspondence", "days": 3},
+        "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}).json()["id"]
+    for player in (ivy, jon):
+        assert player.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
+    Tournament.objects.filter(pk=tournament_id).update(starts_at=timezone.now())
+    tournament_service.tournaments_tick()
+    started = sink.to("ivy@players.example")[0]
+
+    def reply(text):
+        send_reply(gateway, "ivy@players.example", started["Reply-To"], text, answering=started)
+        answer = " ".join(text_of(sink.to("ivy@players.example")[-1]).split())
+        return Inbound.objects.order_by("-id").first().code, answer
+
+    def asked():
+        return Entrant.objects.get(tournament_id=tournament_id, user__username="ivy").byes_asked
+
+    code, answer = reply("bye")  # the next round not yet paired: 2
+    assert code == "bye_asked" and asked() == [2]
+    assert "You sit out round 2 of the tournament Thursday club, for half a point" in answer
+    code, answer = reply("Bye cancel 2.")
+    assert code == "bye_taken_back" and asked() == []
+    assert "You play round 2 of the tournament Thursday club after all." in answer
+    code, answer = reply("bye round 1")
+    assert code == "round_already_paired" and asked() == []
+    assert f"Not done (bye): round 1 of tournament {tournament_id} is already paired" in answer
+    code, _ = reply("bye 3")
+    assert code == "bye_asked" and asked() == [3]
+
+    kim, lou = mail_players("kim", "lou")
+    mail_game(kim, lou, "terrafex")
+    plain = sink.to("kim@players.example")[0]
+    send_reply(gateway, "kim@players.example", plain["Reply-To"], "bye 2", answering=plain)
+    assert Inbound.objects.order_by("-id").first().code == "not_a_tournament_game"
+    assert "is not a tournament's game" in " ".join(text_of(sink.to("kim@players.example")[-1]).split())
