@@ -96,6 +96,8 @@ def game(request, game_id: int):
             "events": table.log_lines(events),
             "last_hash": events[-1]["hash"] if events else "",
             "how_to_play": table.how_to_play(detail["rules"]),
+            # A tournament's table links back to its pairings and standings.
+            "tournament": competition_selectors.tournament_of_game(game_id=found.pk),
             # With a handoff the web server passes streams on itself: the page asks its own origin.
             "stream_url": "" if settings.SCRAPYARD_STREAM_HANDOFF else settings.SCRAPYARD_STREAM_URL.rstrip("/"),
         },

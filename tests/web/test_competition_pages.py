@@ -69,7 +69,7 @@ def test_leaderboard_and_profile_pages_show_ratings_and_their_history(browser, s
     assert not errors
 
 
-def test_a_tournament_page_shows_standings_and_rounds(browser, site):
+def test_a_tournament_page_shows_standings_and_rounds(browser, site, screenshot):
     User = get_user_model()
     organiser = User.objects.create_user("organiser", password="pw-long-enough")
     players = [User.objects.create_user(f"entrant{n}", password="pw-long-enough") for n in range(2)]
@@ -90,6 +90,11 @@ def test_a_tournament_page_shows_standings_and_rounds(browser, site):
     assert rows.nth(0).inner_text().split("\t")[:3] == ["1", "entrant0", "1"]
     assert "finished" in page.locator("#about").inner_text()
     assert page.locator(f"#rounds a[href='/games/{game_id}/']").count() == 1
+    page.click(f"#rounds a[href='/games/{game_id}/']")
+    back = page.locator("h1 a.tournament-line")  # the game's page leads back to its tournament
+    assert back.inner_text() == "Round 1 of Winter cup"
+    assert back.get_attribute("href") == f"/tournaments/{tournament.pk}/"
+    screenshot(page, "tournament-game")
     assert not errors
 
 
