@@ -114,6 +114,8 @@ def test_byes_are_refused_with_codes_and_nothing_changes(client):
     refused(player, {"round": 4}, 400, "invalid_input")  # the Swiss has 3 rounds
     refused(player, {}, 400, "invalid_input")
     refused(player, None, 404, "bye_not_asked", method="delete", url=f"{path}2/")
+    refused(player, None, 404, "bye_not_asked", method="delete", url=f"{path}{10 ** 30}/")
+    refused(player, {"round": 10 ** 30}, 400, "invalid_input")
     refused(stranger, {"round": 2}, 404, "tournament_not_found", url="/api/tournaments/999999/byes/")
 
     assert player.post(path, {"round": 2}).status_code == 201
