@@ -61,9 +61,9 @@ def test_a_move_in_notation_off_turn_is_refused_as_not_your_turn(sink, gateway, 
     assert selectors.game_get(game_id=game_id).seq == before and Inbound.objects.get().code == "not_your_turn"
 
 
-def test_a_tournament_games_first_and_last_mails_name_its_round_and_page(sink, gateway, eager_tasks):
-    """A member who plays only by mail got "Scrapyard game N has started" for a club tournament's
-    game with no word of which tournament or round it was, nor where the pairings are."""
+def _club_swiss_started(organiser: str, *members: str) -> int:
+    """A correspondence Swiss of Terrafex, "Thursday club", the members (mail players) entered and
+    round 1 paired: each member's first mail of its game is sent."""
     import datetime as dt
 
     from django.utils import timezone
@@ -71,16 +71,22 @@ def test_a_tournament_games_first_and_last_mails_name_its_round_and_page(sink, g
     from competition import tournament_service
     from competition.models import Tournament
 
-    gil, hal = mail_players("gil", "hal")
-    organiser = mail_players("org")[0]
-    tournament_id = organiser.post("/api/tournaments/", {
+    players = mail_players(organiser, *members)
+    tournament_id = players[0].post("/api/tournaments/", {
         "name": "Thursday club", "kind": "swiss", "rules": "terrafex", "rounds": 3,
         "time_control": {"type": "correspondence", "days": 3},
         "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}).json()["id"]
-    for player in (gil, hal):
+    for player in players[1:]:
         assert player.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
     Tournament.objects.filter(pk=tournament_id).update(starts_at=timezone.now())
     tournament_service.tournaments_tick()
+    return tournament_id
+
+
+def test_a_tournament_games_first_and_last_mails_name_its_round_and_page(sink, gateway, eager_tasks):
+    """A member who plays only by mail got "Scrapyard game N has started" for a club tournament's
+    game with no word of which tournament or round it was, nor where the pairings are."""
+    tournament_id = _club_swiss_started("org", "gil", "hal")
     page = f"/tournaments/{tournament_id}/"
     started = text_of(sink.to("gil@players.example")[0])
     assert "has started" in started
@@ -99,23 +105,9 @@ def test_a_tournament_games_first_and_last_mails_name_its_round_and_page(sink, g
 def test_a_member_asks_for_a_half_point_bye_by_reply_and_takes_it_back(sink, gateway, eager_tasks):
     """A club member who plays only by mail could not ask to sit out a round: the page was the
     only way. Now a reply in the tournament's game does, as the page would, with the page's refusals."""
-    import datetime as dt
+    from competition.models import Entrant
 
-    from django.utils import timezone
-
-    from competition import tournament_service
-    from competition.models import Entrant, Tournament
-
-    ivy, jon = mail_players("ivy", "jon")
-    organiser = mail_players("org2")[0]
-    tournament_id = organiser.post("/api/tournaments/", {
-        "name": "Thursday club", "kind": "swiss", "rules": "terrafex", "rounds": 3,
-        "time_control": {"type": "correspondence", "days": 3},
-        "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}).json()["id"]
-    for player in (ivy, jon):
-        assert player.post(f"/api/tournaments/{tournament_id}/entry/").status_code == 201
-    Tournament.objects.filter(pk=tournament_id).update(starts_at=timezone.now())
-    tournament_service.tournaments_tick()
+    tournament_id = _club_swiss_started("org2", "ivy", "jon")
     started = sink.to("ivy@players.example")[0]
 
     def reply(text):
