@@ -138,7 +138,7 @@ async function tournament() {
     button.hidden = !shown;
     button.onclick = () => {
       if (ask && !window.confirm(ask)) return;
-      api(method, path).then(() => tournament()).catch((error) => showProblem(problem, error));
+      changed(api(method, path));
     };
   };
   // A running Swiss takes late entrants until its last round is paired (a round robin's schedule
@@ -165,6 +165,12 @@ async function tournament() {
       table.points ? ` · ${table.points.map((points) => numberText(points)).join(' – ')}` : ''))))));
 }
 
+// What a button asked of the API, then the page drawn again from the tournament as it now is (or
+// the refusal shown).
+function changed(asked) {
+  return asked.then(() => tournament()).catch((error) => showProblem(problem, error));
+}
+
 // A Swiss entrant may ask to sit out rounds not yet paired, for half a point each (as many as the
 // organiser allows), and take such a request back until its round is paired.
 function byes(t, me) {
@@ -180,8 +186,8 @@ function byes(t, me) {
     t.half_point_byes) + ' ' + _('Left to ask for: %(left)s.', { left });
   document.getElementById('byes-asked').replaceChildren(...mine.byes_asked.map((number) => el('li', {},
     _('Round %(round)s: half-point bye', { round: number }),
-    ...(number > t.current_round ? [' ', el('button', { type: 'button', class: 'take-back', onclick: () => api('DELETE', `/tournaments/${id}/byes/${number}/`)
-      .then(() => tournament()).catch((error) => showProblem(problem, error)) }, _('Take back'))] : []))));
+    ...(number > t.current_round ? [' ', el('button', { type: 'button', class: 'take-back',
+      onclick: () => changed(api('DELETE', `/tournaments/${id}/byes/${number}/`)) }, _('Take back'))] : []))));
   const form = document.getElementById('bye-form');
   const input = document.getElementById('bye-round');
   form.hidden = left <= 0;
@@ -190,8 +196,7 @@ function byes(t, me) {
   if (!input.value || Number(input.value) <= t.current_round) input.value = t.current_round + 1;
   form.onsubmit = (event) => {
     event.preventDefault();
-    api('POST', `/tournaments/${id}/byes/`, { round: Number(input.value) })
-      .then(() => tournament()).catch((error) => showProblem(problem, error));
+    changed(api('POST', `/tournaments/${id}/byes/`, { round: Number(input.value) }));
   };
 }
 
@@ -201,8 +206,7 @@ function removeButton(entrant, t, me) {
   if (me !== t.organiser || entrant.withdrawn || !['registering', 'running'].includes(t.status)) return [];
   const remove = () => {
     if (!window.confirm(_('Take %(name)s out of this tournament?', { name: entrant.name }))) return;
-    api('DELETE', `/tournaments/${t.id}/entrants/${entrant.id}/`).then(() => tournament())
-      .catch((error) => showProblem(problem, error));
+    changed(api('DELETE', `/tournaments/${t.id}/entrants/${entrant.id}/`));
   };
   return [' ', el('button', { type: 'button', class: 'remove-entrant', onclick: remove }, _('Take out'))];
 }
