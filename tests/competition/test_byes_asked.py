@@ -166,3 +166,20 @@ def test_an_organiser_sets_how_many_byes_an_entrant_may_ask_for():
 
 def _asked(tournament_id):
     return {e.user.username: e.byes_asked for e in Entrant.objects.filter(tournament_id=tournament_id).select_related("user")}
+
+
+def test_a_token_just_revoked_or_without_the_play_scope_asks_for_no_bye():
+    from tests.api.conftest import Player
+
+    organiser = register()
+    tournament_id = _swiss(organiser)
+    (member,) = _entered(tournament_id, 1)
+    path = f"/api/tournaments/{tournament_id}/byes/"
+    reading = Player(member.username, member.post("/api/tokens/", {"scopes": ["read"]}).json()["token"])
+    answer = reading.post(path, {"round": 2})
+    assert answer.status_code == 403 and _asked(tournament_id)[member.username] == []
+    made = member.post("/api/tokens/", {"scopes": ["play"]}).json()
+    playing = Player(member.username, made["token"])
+    assert member.client.delete(f"/api/tokens/{made['id']}/").status_code == 204
+    answer = playing.post(path, {"round": 2})
+    assert answer.status_code == 401 and _asked(tournament_id)[member.username] == []
