@@ -284,8 +284,20 @@ def _start(tournament: Tournament) -> int:
         tournament.rounds = tournament_pairing.swiss_rounds(len(entrants)) if tournament.players == 2 else 3
     tournament.status = TournamentStatus.RUNNING
     tournament.save(update_fields=["rounds", "status"])
+    _byes_past_the_last_round_dropped(tournament, entrants)
     _round_start(tournament, 1)
     return 1
+
+
+def _byes_past_the_last_round_dropped(tournament: Tournament, entrants: list[Entrant]) -> None:
+    """Byes asked for rounds the start did not plan (a Swiss whose rounds follow its field's size
+    has no last round before it starts): never played, they would count against the entrant's
+    allowance for good, so they are given back."""
+    for entrant in entrants:
+        kept = [asked for asked in entrant.byes_asked if asked <= tournament.rounds]
+        if kept != entrant.byes_asked:
+            entrant.byes_asked = kept
+            entrant.save(update_fields=["byes_asked"])
 
 
 def _results_in(tournament: Tournament) -> int:

@@ -183,3 +183,22 @@ def test_a_token_just_revoked_or_without_the_play_scope_asks_for_no_bye():
     assert member.client.delete(f"/api/tokens/{made['id']}/").status_code == 204
     answer = playing.post(path, {"round": 2})
     assert answer.status_code == 401 and _asked(tournament_id)[member.username] == []
+
+
+def test_a_bye_asked_for_a_round_the_start_does_not_plan_is_dropped_and_given_back():
+    """A Swiss whose rounds are left to its field's size has no last round until it starts: a bye
+    asked before then for a round past the number the start fixes is never played, so the start
+    drops it and the entrant may ask for another in a round that is played."""
+    organiser = register()
+    tournament_id = _swiss(organiser, rounds=None)
+    players = _entered(tournament_id, 4)
+    hopeful = players[0]
+    assert hopeful.post(f"/api/tournaments/{tournament_id}/byes/", {"round": 9}).status_code == 201
+    _start_now(tournament_id)
+
+    detail = organiser.get(f"/api/tournaments/{tournament_id}/").json()
+    assert detail["rounds"] < 9
+    assert _entrant(detail, hopeful.username)["byes_asked"] == []
+    answer = hopeful.post(f"/api/tournaments/{tournament_id}/byes/", {"round": detail["rounds"]})
+    assert answer.status_code == 201, answer.content
+    assert _entrant(answer.json(), hopeful.username)["byes_asked"] == [detail["rounds"]]
