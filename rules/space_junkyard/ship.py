@@ -69,6 +69,15 @@ def turned_edges(section: Section, rotation: int) -> tuple[str | None, ...]:
     return tuple(section.edges[(side - steps) % 4] for side in range(4))
 
 
+def section_edges(section: Section, rotation: int) -> tuple[str | None, ...]:
+    """`turned_edges`, read from the table when the section is a printed one."""
+    if SHIP_PARTS.get(section.id) is section:
+        edges = _TURNED_EDGES.get((section.id, rotation))
+        if edges is not None:
+            return edges
+    return turned_edges(section, rotation)
+
+
 def part_edges(part: Part, table: Mapping[str, Section] = SHIP_PARTS) -> tuple[str | None, ...]:
     if table is SHIP_PARTS:
         edges = _TURNED_EDGES.get((part.tile, part.rotation))
@@ -129,10 +138,17 @@ def joint_cost(
     """("ok", cost) if the section may join the ship at `place` turned by `rotation`; otherwise
     (reason, EMPTY_BAG). Every shared edge must be open-open or closed-closed, at least one must be
     open-open, and each open-open joint costs both tiles' printed resources."""
-    places = by_place(parts)
+    return joint_cost_at(by_place(parts), section, place, rotation)
+
+
+def joint_cost_at(
+    places: dict[tuple[int, int], Part], section: Section, place: tuple[int, int], rotation: int
+) -> tuple[str, Bag]:
+    """`joint_cost` with the ship's parts already mapped by place (`by_place`), for callers that
+    try many places and rotations on one ship."""
     if place in places:
         return "place_taken", EMPTY_BAG
-    edges = turned_edges(section, rotation)
+    edges = section_edges(section, rotation)
     cost, joints = EMPTY_BAG, 0
     for side in range(4):
         dx, dy = OFFSETS[side]
