@@ -10,7 +10,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from rules import fields
 from rules.base import Move
 from rules.errors import IllegalMove
 from rules.space_junkyard import board
@@ -23,8 +22,19 @@ from rules.space_junkyard.data import (
     SECTIONS_PER_TURN,
 )
 from rules.space_junkyard.flow import drawing, gained, mover
-from rules.space_junkyard.moves import entry_field, place_field
-from rules.space_junkyard.ship import ROTATIONS, Bag, Part, bag, bag_covers, bag_take, joint_cost, open_places
+from rules.space_junkyard.moves import choice_field, entry_field, place_field
+from rules.space_junkyard.ship import (
+    ROTATIONS,
+    Bag,
+    Part,
+    bag,
+    bag_covers,
+    bag_take,
+    by_place,
+    joint_cost,
+    joint_cost_at,
+    open_places,
+)
 from rules.space_junkyard.state import JUNK_PHASE, State
 from rules.words import msg
 
@@ -84,11 +94,11 @@ def _connect_moves(state: State, tile: str) -> list[Move]:
 def _connections(parts: tuple[Part, ...], stores: Bag, tile: str) -> tuple[tuple, ...]:
     """Where and how the section may join the ship and be paid for. A pure function of its
     arguments, and searches ask it again and again for the same ship, so it is memoised."""
-    section = SECTIONS[tile]
+    section, places = SECTIONS[tile], by_place(parts)
     found = []
     for place in open_places(parts):
         for rotation in ROTATIONS:
-            verdict, cost = joint_cost(parts, section, place, rotation)
+            verdict, cost = joint_cost_at(places, section, place, rotation)
             if verdict == "ok" and bag_covers(stores, cost):
                 found.append((place, rotation))
     return tuple(found)
@@ -142,17 +152,8 @@ def reenter(state: State, move: Move) -> State:
 _DIRECTIONS = tuple(board.STEPS)
 
 
-def _direction(move: Move) -> str:
-    """The step's direction. A well-formed one is taken without the general field reader, which
-    would cost a search more than the step itself; anything else goes to it, to be refused."""
-    direction = move.get("dir")
-    if type(direction) is str and direction in board.STEPS:
-        return direction
-    return fields.choice(move, "dir", _DIRECTIONS, "bad_direction")
-
-
 def step_ship(state: State, move: Move) -> State:
-    direction = _direction(move)
+    direction = choice_field(move, "dir", _DIRECTIONS, "bad_direction")
     x, y = _on_map_or_refuse(state, move)
     if state.turn.steps <= 0:
         raise IllegalMove(msg("step {direction}: no steps left this turn", direction=direction), "no_steps_left")
@@ -224,7 +225,7 @@ _JOINT_REASONS = {
 
 def connect(state: State, move: Move) -> State:
     place = place_field(move)
-    rotation = fields.choice(move, "rotation", ROTATIONS, "bad_rotation")
+    rotation = choice_field(move, "rotation", ROTATIONS, "bad_rotation")
     tile = _tile_to_take(state, move, SECTIONS, True)
     ship = mover(state)
     verdict, cost = joint_cost(ship.parts, SECTIONS[tile], place, rotation)

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from rules import fields
 from rules.base import Move
 from rules.errors import IllegalMove
 from rules.space_junkyard.data import FREE_STEPS, RESOURCES, SHIP_PARTS
 from rules.space_junkyard.flow import gained, kept, mover
-from rules.space_junkyard.moves import place_field
+from rules.space_junkyard.moves import choice_field, place_field
 from rules.space_junkyard.ship import Bag, Part, bag, bag_add, bag_clamp, bag_take, capacity, working
 from rules.space_junkyard.state import MOVE_PHASE, State
 from rules.words import msg
@@ -76,7 +75,7 @@ def resource_moves(state: State) -> list[Move]:
 
 def produce(state: State, move: Move) -> State:
     place = place_field(move)
-    colour = fields.choice(move, "choice", RESOURCES, "bad_resource")
+    colour = choice_field(move, "choice", RESOURCES, "bad_resource")
     part = _working_part(state, place, move)
     printed = SHIP_PARTS[part.tile].produce
     if not printed:
