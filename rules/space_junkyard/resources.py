@@ -14,9 +14,9 @@ from rules.words import msg
 
 
 def _working_part(state: State, place: tuple[int, int], move: Move) -> Part:
-    ship = mover(state)
-    for part in working(ship.parts, state.turn.number):
-        if (part.x, part.y) == place:
+    ship, turn = mover(state), state.turn.number
+    for part in ship.parts:
+        if part.added < turn and (part.x, part.y) == place:  # working (see `working`) and there
             return part
     joined = any((part.x, part.y) == place for part in ship.parts)
     if joined:
@@ -32,6 +32,8 @@ def _either_or_pick(part: Part, stores: Bag, room: Bag) -> str:
     """Ruling: a producer left unchosen at the end of the phase gives the colour with the most
     free storage (the first printed on a tie), the choice least likely to be wasted."""
     colours = SHIP_PARTS[part.tile].produce
+    if len(colours) == 1:  # most producers: nothing to choose
+        return colours
     free = {c: room[RESOURCES.index(c)] - stores[RESOURCES.index(c)] for c in colours}
     return max(colours, key=lambda c: (free[c], -colours.index(c)))
 
