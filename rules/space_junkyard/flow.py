@@ -1,12 +1,12 @@
-"""The steps every phase of a turn shares: the ship to act, its gains and payments, the draw of the
-next tile, the next turn and the end.
+"""The steps every phase of a turn shares: the ship to act, what its stores keep of a gain, the draw
+of the next tile, the next turn and the end.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.space_junkyard.ship import Bag, bag_add, bag_clamp, bag_take, capacity
+from rules.space_junkyard.ship import Bag, bag_add, bag_clamp, capacity
 from rules.space_junkyard.state import OVER, RESOURCES_PHASE, State, Turn
 from rules.values import evolve
 
@@ -23,14 +23,6 @@ def kept(state: State, stores: Bag) -> Bag:
 def gained(state: State, resources: Bag) -> Bag:
     """The mover's stores with `resources` added, as far as its working storage holds them."""
     return kept(state, bag_add(mover(state).stores, resources))
-
-
-def gain(state: State, resources: Bag) -> State:
-    return state.with_ship(state.turn.seat, stores=gained(state, resources))
-
-
-def pay(state: State, cost: Bag) -> State:
-    return state.with_ship(state.turn.seat, stores=bag_take(mover(state).stores, cost))
 
 
 def drawing(state: State) -> dict[str, Any]:
