@@ -13,6 +13,7 @@ and then values the position by these standings.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Sequence
 
 from bots.heuristics._margin import shares
@@ -32,8 +33,16 @@ def evaluate(game: Any, state: Any) -> Sequence[float]:
 
 def standing(ship: Any, to_come: float) -> float:
     """The ship's score with its open joints and stored resources valued by the tiles to come."""
-    future = OPEN_JOINT_WORTH * loose_openings(ship.parts) + STORED_WORTH * sum(ship.stores)
-    return score(ship.parts) + to_come * future
+    points, loose = _ship_figures(ship.parts)
+    future = OPEN_JOINT_WORTH * loose + STORED_WORTH * sum(ship.stores)
+    return points + to_come * future
+
+
+@lru_cache(maxsize=4096)
+def _ship_figures(parts: tuple) -> tuple[int, int]:
+    """The ship's score and loose openings: a pure function of its parts, and every rollout of a
+    search values ships whose parts it has seen (a few joints are made in each)."""
+    return score(parts), loose_openings(parts)
 
 
 def loose_openings(parts: tuple) -> int:

@@ -8,7 +8,8 @@ the north row), where a ship pushed off comes back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from rules.values import evolve
 
@@ -21,6 +22,7 @@ CORNER_NAMES = ("NW", "NE", "SE", "SW")
 STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
+@cache  # a handful of sizes; the new junk phase lists the entries in every position
 def all_entries(size: int) -> tuple[str, ...]:
     return tuple(f"{side}{index}" for side in SIDES for index in range(1, size + 1))
 
@@ -59,11 +61,22 @@ def on_map(x: int, y: int, size: int) -> bool:
     return 0 <= x < size and 0 <= y < size
 
 
+@cache  # one entry a cell of each map size: every movement position asks for its ship's
+def neighbours(cell: tuple[int, int], size: int) -> tuple[tuple[str, tuple[int, int]], ...]:
+    """The cells one step from `cell` on the map, with the step's direction, in N, E, S, W order."""
+    x, y = cell
+    found = []
+    for direction, (dx, dy) in STEPS.items():
+        if on_map(x + dx, y + dy, size):
+            found.append((direction, (x + dx, y + dy)))
+    return tuple(found)
+
+
 def ship_cells(state: State) -> dict[tuple[int, int], int]:
     return {ship.at: seat for seat, ship in enumerate(state.ships) if ship.at is not None}
 
 
-def _first_space(state: State, line: list[tuple[int, int]], ships: dict) -> int | None:
+def _first_space(state: State, line: tuple[tuple[int, int], ...], ships: dict) -> int | None:
     """With `less_empty_space`: the first cell holding neither tile nor ship. A ship counts as
     something in the line, so the tiles before it push it along (ruling: no two ships ever share
     a cell, and a ship is never run over)."""
@@ -73,28 +86,40 @@ def _first_space(state: State, line: list[tuple[int, int]], ships: dict) -> int 
     return None
 
 
+@cache  # the few entries of each map size, one for every push
+def _entry_line(entry: str, size: int) -> tuple[str, tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """The entry's side, its line's cells in push order, and their indices in `State.cells`."""
+    side, index = parse_entry(entry, size)  # type: ignore[misc]
+    line = tuple(line_cells(side, index, size))
+    return side, line, tuple(y * size + x for x, y in line)
+
+
 def push(state: State, entry: str, tile: str) -> State:
     """The state after `tile` is pushed in at `entry`: the line shifts one cell with its ships;
     what passes the far edge leaves (a tile for good, a ship until its next move)."""
-    side, index = parse_entry(entry, state.size)  # type: ignore[misc]
-    line = line_cells(side, index, state.size)
+    return evolve(state, **pushing(state, entry, tile))
+
+
+def pushing(state: State, entry: str, tile: str) -> dict[str, Any]:
+    """`push`'s changes to the state (the map, the tiles gone, the ships), for a move's single
+    copy of the state."""
+    side, line, slot = _entry_line(entry, state.size)
     ships = ship_cells(state)
     space = _first_space(state, line, ships) if state.options.less_empty_space else None
     last = len(line) - 1 if space is None else space
     cells, gone = list(state.cells), state.gone
-    slot = [y * state.size + x for x, y in line]
     if space is None and cells[slot[last]] is not None:
         gone = (*gone, cells[slot[last]])
     for i in range(last, 0, -1):
         cells[slot[i]] = cells[slot[i - 1]]
     cells[slot[0]] = tile
-    moved = evolve(state, cells=tuple(cells), gone=gone)
+    moved = list(state.ships)
     for i in range(last, -1, -1):
         seat = ships.get(line[i])
         if seat is None:
             continue
         if i == len(line) - 1:
-            moved = moved.with_ship(seat, at=None, off_side=OPPOSITE_SIDE[side])
+            moved[seat] = evolve(moved[seat], at=None, off_side=OPPOSITE_SIDE[side])
         else:
-            moved = moved.with_ship(seat, at=line[i + 1])
-    return moved
+            moved[seat] = evolve(moved[seat], at=line[i + 1])
+    return {"cells": tuple(cells), "gone": gone, "ships": tuple(moved)}

@@ -1,10 +1,12 @@
-"""The steps every phase of a turn shares: the ship to act, its gains and payments, the draw of the
-next tile, the next turn and the end.
+"""The steps every phase of a turn shares: the ship to act, what its stores keep of a gain, the draw
+of the next tile, the next turn and the end.
 """
 
 from __future__ import annotations
 
-from rules.space_junkyard.ship import bag_add, bag_clamp, bag_take, capacity
+from typing import Any
+
+from rules.space_junkyard.ship import Bag, bag_add, bag_clamp, capacity
 from rules.space_junkyard.state import OVER, RESOURCES_PHASE, State, Turn
 from rules.values import evolve
 
@@ -13,19 +15,23 @@ def mover(state: State):
     return state.ships[state.turn.seat]
 
 
-def gain(state: State, resources: tuple[int, int, int]) -> State:
-    """Adds resources to the mover's stores; what the working storage cannot hold is discarded."""
-    ship = mover(state)
-    room = capacity(ship.parts, state.turn.number)
-    return state.with_ship(state.turn.seat, stores=bag_clamp(bag_add(ship.stores, resources), room))
+def kept(state: State, stores: Bag) -> Bag:
+    """What the mover's working storage keeps of `stores`: the surplus is discarded."""
+    return bag_clamp(stores, capacity(mover(state).parts, state.turn.number))
 
 
-def pay(state: State, cost: tuple[int, int, int]) -> State:
-    return state.with_ship(state.turn.seat, stores=bag_take(mover(state).stores, cost))
+def gained(state: State, resources: Bag) -> Bag:
+    """The mover's stores with `resources` added, as far as its working storage holds them."""
+    return kept(state, bag_add(mover(state).stores, resources))
+
+
+def drawing(state: State) -> dict[str, Any]:
+    """The state's changes when the top tile is drawn, for a move's single copy of the state."""
+    return {"drawn": state.stack[0], "stack": state.stack[1:]}
 
 
 def draw(state: State) -> State:
-    return evolve(state, drawn=state.stack[0], stack=state.stack[1:])
+    return evolve(state, **drawing(state))
 
 
 def finish(state: State, reason: str) -> State:

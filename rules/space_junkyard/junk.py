@@ -10,7 +10,6 @@ from rules.space_junkyard.data import ASTEROIDS_PER_TURN
 from rules.space_junkyard.flow import draw, finish, next_turn
 from rules.space_junkyard.moves import entry_field
 from rules.space_junkyard.state import State, forbidden_entries
-from rules.values import evolve
 from rules.words import msg
 
 
@@ -27,9 +26,13 @@ def push_junk(state: State, move: Move) -> State:
             msg("push {entry}: another player pushed in at {entry2} since your last turn", entry=entry, entry2=board.opposite_entry(entry)),
             "opposite_entry",
         )
-    state = board.push(state, entry, state.drawn)
     recent = (*state.recent, (state.turn.seat, entry))[-2 * state.players :]
-    state = evolve(state, drawn=None, recent=recent).with_turn(pushes=state.turn.pushes + 1)
+    state = state.with_mover(
+        turn={"pushes": state.turn.pushes + 1},
+        drawn=None,
+        recent=recent,
+        **board.pushing(state, entry, state.drawn),
+    )
     return _after_push(state)
 
 

@@ -8,8 +8,8 @@ order.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
-from rules import fields
 from rules.base import Move
 from rules.errors import IllegalMove
 from rules.space_junkyard import board
@@ -21,11 +21,21 @@ from rules.space_junkyard.data import (
     SECTIONS,
     SECTIONS_PER_TURN,
 )
-from rules.space_junkyard.flow import draw, gain, mover, pay
-from rules.space_junkyard.moves import entry_field, place_field
-from rules.space_junkyard.ship import ROTATIONS, Bag, Part, bag, bag_covers, joint_cost, open_places
+from rules.space_junkyard.flow import drawing, gained, mover
+from rules.space_junkyard.moves import choice_field, entry_field, place_field
+from rules.space_junkyard.ship import (
+    ROTATIONS,
+    Bag,
+    Part,
+    bag,
+    bag_covers,
+    bag_take,
+    by_place,
+    joint_cost,
+    joint_cost_at,
+    open_places,
+)
 from rules.space_junkyard.state import JUNK_PHASE, State
-from rules.values import evolve
 from rules.words import msg
 
 
@@ -34,12 +44,13 @@ def _tile_under(state: State) -> str | None:
     return None if ship.at is None else state.cell(*ship.at)
 
 
-def _clear_under(state: State, gone: bool) -> State:
+def _cleared_under(state: State, gone: bool) -> dict[str, Any]:
+    """The state's changes when the tile under the mover's ship is taken (`gone`: for good)."""
     x, y = mover(state).at
     cells = list(state.cells)
     tile = cells[y * state.size + x]
     cells[y * state.size + x] = None
-    return evolve(state, cells=tuple(cells), gone=(*state.gone, tile) if gone else state.gone)
+    return {"cells": tuple(cells), "gone": (*state.gone, tile) if gone else state.gone}
 
 
 def _retrieval_blocker(state: State, wants_section: bool) -> str | None:
@@ -62,16 +73,15 @@ def _reenter_moves(state: State) -> list[Move]:
     ]
 
 
-def _step_moves(state: State) -> list[Move]:
+def _step_moves(state: State, at: tuple[int, int]) -> list[Move]:
     if state.turn.steps <= 0:
         return []
-    (x, y), taken = mover(state).at, board.ship_cells(state)
-    moves = []
-    for direction, (dx, dy) in board.STEPS.items():
-        target = (x + dx, y + dy)
-        if board.on_map(*target, state.size) and target not in taken:
-            moves.append({"type": "step", "dir": direction})
-    return moves
+    taken = [ship.at for ship in state.ships]
+    return [
+        {"type": "step", "dir": direction}
+        for direction, target in board.neighbours(at, state.size)
+        if target not in taken
+    ]
 
 
 def _connect_moves(state: State, tile: str) -> list[Move]:
@@ -84,11 +94,11 @@ def _connect_moves(state: State, tile: str) -> list[Move]:
 def _connections(parts: tuple[Part, ...], stores: Bag, tile: str) -> tuple[tuple, ...]:
     """Where and how the section may join the ship and be paid for. A pure function of its
     arguments, and searches ask it again and again for the same ship, so it is memoised."""
-    section = SECTIONS[tile]
+    section, places = SECTIONS[tile], by_place(parts)
     found = []
     for place in open_places(parts):
         for rotation in ROTATIONS:
-            verdict, cost = joint_cost(parts, section, place, rotation)
+            verdict, cost = joint_cost_at(places, section, place, rotation)
             if verdict == "ok" and bag_covers(stores, cost):
                 found.append((place, rotation))
     return tuple(found)
@@ -104,10 +114,11 @@ def _retrieval_moves(state: State) -> list[Move]:
 
 
 def move_moves(state: State) -> list[Move]:
-    if mover(state).at is None:
+    ship = mover(state)
+    if ship.at is None:
         return _reenter_moves(state)
-    moves = _step_moves(state)
-    if not state.turn.bought and bag_covers(mover(state).stores, bag(BOUGHT_STEPS_COST)):
+    moves = _step_moves(state, ship.at)
+    if not state.turn.bought and bag_covers(ship.stores, bag(BOUGHT_STEPS_COST)):
         moves.append({"type": "buy_steps"})
     moves += _retrieval_moves(state)
     moves.append({"type": "end_move"})
@@ -138,8 +149,11 @@ def reenter(state: State, move: Move) -> State:
     return state.with_ship(state.turn.seat, at=cell, off_side=None)
 
 
+_DIRECTIONS = tuple(board.STEPS)
+
+
 def step_ship(state: State, move: Move) -> State:
-    direction = fields.choice(move, "dir", tuple(board.STEPS), "bad_direction")
+    direction = choice_field(move, "dir", _DIRECTIONS, "bad_direction")
     x, y = _on_map_or_refuse(state, move)
     if state.turn.steps <= 0:
         raise IllegalMove(msg("step {direction}: no steps left this turn", direction=direction), "no_steps_left")
@@ -149,8 +163,7 @@ def step_ship(state: State, move: Move) -> State:
         raise IllegalMove(msg("step {direction}: that leaves the map", direction=direction), "off_map")
     if target in board.ship_cells(state):
         raise IllegalMove(msg("step {direction}: another ship is there", direction=direction), "cell_taken")
-    state = state.with_ship(state.turn.seat, at=target)
-    return state.with_turn(steps=state.turn.steps - 1)
+    return state.with_mover(ship={"at": target}, turn={"steps": state.turn.steps - 1})
 
 
 def buy_steps(state: State, move: Move) -> State:
@@ -162,8 +175,10 @@ def buy_steps(state: State, move: Move) -> State:
         raise IllegalMove(
             msg("buy_steps: it costs one radioactive and you have none"), "not_enough_resources"
         )
-    state = pay(state, cost)
-    return state.with_turn(bought=True, steps=state.turn.steps + BOUGHT_STEPS)
+    return state.with_mover(
+        ship={"stores": bag_take(mover(state).stores, cost)},
+        turn={"bought": True, "steps": state.turn.steps + BOUGHT_STEPS},
+    )
 
 
 def _tile_to_take(state: State, move: Move, kind: dict, wants_section: bool) -> str:
@@ -185,14 +200,20 @@ def _tile_to_take(state: State, move: Move, kind: dict, wants_section: bool) -> 
 
 def retrieve(state: State, move: Move) -> State:
     tile = _tile_to_take(state, move, ASTEROIDS, False)
-    state = _clear_under(state, gone=True).with_turn(asteroids=state.turn.asteroids + 1)
-    return gain(state, bag(ASTEROIDS[tile]))
+    return state.with_mover(
+        ship={"stores": gained(state, bag(ASTEROIDS[tile]))},
+        turn={"asteroids": state.turn.asteroids + 1},
+        **_cleared_under(state, gone=True),
+    )
 
 
 def recycle(state: State, move: Move) -> State:
     tile = _tile_to_take(state, move, SECTIONS, True)
-    state = _clear_under(state, gone=True).with_turn(sections=state.turn.sections + 1)
-    return gain(state, bag(SECTIONS[tile].recycle))
+    return state.with_mover(
+        ship={"stores": gained(state, bag(SECTIONS[tile].recycle))},
+        turn={"sections": state.turn.sections + 1},
+        **_cleared_under(state, gone=True),
+    )
 
 
 _JOINT_REASONS = {
@@ -204,7 +225,7 @@ _JOINT_REASONS = {
 
 def connect(state: State, move: Move) -> State:
     place = place_field(move)
-    rotation = fields.choice(move, "rotation", ROTATIONS, "bad_rotation")
+    rotation = choice_field(move, "rotation", ROTATIONS, "bad_rotation")
     tile = _tile_to_take(state, move, SECTIONS, True)
     ship = mover(state)
     verdict, cost = joint_cost(ship.parts, SECTIONS[tile], place, rotation)
@@ -214,11 +235,13 @@ def connect(state: State, move: Move) -> State:
     if not bag_covers(ship.stores, cost):
         raise IllegalMove(msg("{named}: the joints cost more than you have", named=named), "not_enough_resources")
     part = Part(place[0], place[1], tile, rotation, state.turn.number)
-    state = pay(_clear_under(state, gone=False), cost)
-    state = state.with_ship(state.turn.seat, parts=(*ship.parts, part))
-    return state.with_turn(sections=state.turn.sections + 1)
+    return state.with_mover(
+        ship={"stores": bag_take(ship.stores, cost), "parts": (*ship.parts, part)},
+        turn={"sections": state.turn.sections + 1},
+        **_cleared_under(state, gone=False),
+    )
 
 
 def end_move(state: State, move: Move) -> State:
     _on_map_or_refuse(state, move)
-    return draw(state).with_turn(phase=JUNK_PHASE, steps=0)
+    return state.with_mover(turn={"phase": JUNK_PHASE, "steps": 0}, **drawing(state))

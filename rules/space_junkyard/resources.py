@@ -3,21 +3,20 @@
 
 from __future__ import annotations
 
-from rules import fields
 from rules.base import Move
 from rules.errors import IllegalMove
 from rules.space_junkyard.data import FREE_STEPS, RESOURCES, SHIP_PARTS
-from rules.space_junkyard.flow import gain, mover, pay
-from rules.space_junkyard.moves import place_field
-from rules.space_junkyard.ship import Part, bag, capacity, working
+from rules.space_junkyard.flow import gained, kept, mover
+from rules.space_junkyard.moves import choice_field, place_field
+from rules.space_junkyard.ship import Bag, Part, bag, bag_add, bag_clamp, bag_take, capacity, working
 from rules.space_junkyard.state import MOVE_PHASE, State
 from rules.words import msg
 
 
 def _working_part(state: State, place: tuple[int, int], move: Move) -> Part:
-    ship = mover(state)
-    for part in working(ship.parts, state.turn.number):
-        if (part.x, part.y) == place:
+    ship, turn = mover(state), state.turn.number
+    for part in ship.parts:
+        if part.added < turn and (part.x, part.y) == place:  # working (see `working`) and there
             return part
     joined = any((part.x, part.y) == place for part in ship.parts)
     if joined:
@@ -29,13 +28,13 @@ def _working_part(state: State, place: tuple[int, int], move: Move) -> Part:
     )
 
 
-def _either_or_pick(state: State, part: Part) -> str:
+def _either_or_pick(part: Part, stores: Bag, room: Bag) -> str:
     """Ruling: a producer left unchosen at the end of the phase gives the colour with the most
     free storage (the first printed on a tie), the choice least likely to be wasted."""
-    ship = mover(state)
-    room = capacity(ship.parts, state.turn.number)
     colours = SHIP_PARTS[part.tile].produce
-    free = {c: room[RESOURCES.index(c)] - ship.stores[RESOURCES.index(c)] for c in colours}
+    if len(colours) == 1:  # most producers: nothing to choose
+        return colours
+    free = {c: room[RESOURCES.index(c)] - stores[RESOURCES.index(c)] for c in colours}
     return max(colours, key=lambda c: (free[c], -colours.index(c)))
 
 
@@ -78,7 +77,7 @@ def resource_moves(state: State) -> list[Move]:
 
 def produce(state: State, move: Move) -> State:
     place = place_field(move)
-    colour = fields.choice(move, "choice", RESOURCES, "bad_resource")
+    colour = choice_field(move, "choice", RESOURCES, "bad_resource")
     part = _working_part(state, place, move)
     printed = SHIP_PARTS[part.tile].produce
     if not printed:
@@ -93,8 +92,10 @@ def produce(state: State, move: Move) -> State:
         raise IllegalMove(
             msg("produce {colour} at {place}: it makes {printed}", colour=colour, place=list(place), printed='/'.join(printed)), "wrong_resource"
         )
-    state = state.with_turn(produced=(*state.turn.produced, place))
-    return gain(state, bag(colour))
+    return state.with_mover(
+        ship={"stores": gained(state, bag(colour))},
+        turn={"produced": (*state.turn.produced, place)},
+    )
 
 
 def convert(state: State, move: Move) -> State:
@@ -109,12 +110,17 @@ def convert(state: State, move: Move) -> State:
         }
         raise IllegalMove(msg("convert at {place}: {reasons}", place=list(place), reasons=reasons[blocker]), blocker)
     source, target = SHIP_PARTS[part.tile].convert
-    state = pay(state, bag(source))
-    return gain(state, bag(target))
+    paid = bag_take(mover(state).stores, bag(source))
+    return state.with_ship(state.turn.seat, stores=kept(state, bag_add(paid, bag(target))))
 
 
 def end_resources(state: State, move: Move) -> State:
     """Ruling: whatever has not produced yet produces now, so ending is always possible."""
-    for part in _unproduced(state):
-        state = gain(state, bag(_either_or_pick(state, part)))
-    return state.with_turn(phase=MOVE_PHASE, produced=(), steps=FREE_STEPS)
+    ship = mover(state)
+    room = capacity(ship.parts, state.turn.number)
+    stores = ship.stores
+    for part in _unproduced(state):  # one at a time: each pick sees the room the others left
+        stores = bag_clamp(bag_add(stores, bag(_either_or_pick(part, stores, room))), room)
+    return state.with_mover(
+        ship={"stores": stores}, turn={"phase": MOVE_PHASE, "produced": (), "steps": FREE_STEPS}
+    )

@@ -10,6 +10,7 @@ Resources are bags of counts in `RESOURCES` order (radioactive, carbon, metal).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Mapping
 
 from rules.space_junkyard.data import CLOSED, RESOURCES, SHIP_PARTS, Section
@@ -34,25 +35,32 @@ class Part:
     added: int
 
 
+@cache
 def bag(letters: str) -> Bag:
+    """Memoised: the letters always come from the printed tables (a cost, a store, a recycling
+    value, a colour), a few dozen strings, and searches ask for the same ones millions of times."""
     return tuple(letters.count(colour) for colour in RESOURCES)  # type: ignore[return-value]
 
 
+# The bag helpers below spell out the three colours: they run for every gain, payment and joint
+# of a search, where a generator over `zip` costs more than the sums it makes.
+
+
 def bag_add(left: Bag, right: Bag) -> Bag:
-    return tuple(a + b for a, b in zip(left, right))  # type: ignore[return-value]
+    return (left[0] + right[0], left[1] + right[1], left[2] + right[2])
 
 
 def bag_covers(have: Bag, need: Bag) -> bool:
-    return all(a >= b for a, b in zip(have, need))
+    return have[0] >= need[0] and have[1] >= need[1] and have[2] >= need[2]
 
 
 def bag_take(have: Bag, need: Bag) -> Bag:
-    return tuple(a - b for a, b in zip(have, need))  # type: ignore[return-value]
+    return (have[0] - need[0], have[1] - need[1], have[2] - need[2])
 
 
 def bag_clamp(have: Bag, room: Bag) -> Bag:
     """What is kept of `have` with room for `room`: the surplus is discarded (book, section 4)."""
-    return tuple(min(a, b) for a, b in zip(have, room))  # type: ignore[return-value]
+    return (min(have[0], room[0]), min(have[1], room[1]), min(have[2], room[2]))
 
 
 def turned_edges(section: Section, rotation: int) -> tuple[str | None, ...]:
@@ -61,8 +69,31 @@ def turned_edges(section: Section, rotation: int) -> tuple[str | None, ...]:
     return tuple(section.edges[(side - steps) % 4] for side in range(4))
 
 
+def section_edges(section: Section, rotation: int) -> tuple[str | None, ...]:
+    """`turned_edges`, read from the table when the section is a printed one."""
+    if SHIP_PARTS.get(section.id) is section:
+        edges = _TURNED_EDGES.get((section.id, rotation))
+        if edges is not None:
+            return edges
+    return turned_edges(section, rotation)
+
+
 def part_edges(part: Part, table: Mapping[str, Section] = SHIP_PARTS) -> tuple[str | None, ...]:
+    if table is SHIP_PARTS:
+        edges = _TURNED_EDGES.get((part.tile, part.rotation))
+        if edges is not None:
+            return edges
     return turned_edges(table[part.tile], part.rotation)
+
+
+# Every printed section's edges in every rotation, and its storage as a bag: the ship's joints,
+# score and capacity read them for each part of each position a search visits.
+_TURNED_EDGES = {
+    (tile, rotation): turned_edges(section, rotation)
+    for tile, section in SHIP_PARTS.items()
+    for rotation in ROTATIONS
+}
+_STORE_BAGS = {tile: bag(section.store) for tile, section in SHIP_PARTS.items()}
 
 
 def by_place(parts: tuple[Part, ...]) -> dict[tuple[int, int], Part]:
@@ -71,15 +102,19 @@ def by_place(parts: tuple[Part, ...]) -> dict[tuple[int, int], Part]:
 
 def working(parts: tuple[Part, ...], turn: int) -> tuple[Part, ...]:
     """The parts whose abilities count in turn `turn`: all but those joined during it."""
-    return tuple(part for part in parts if part.added < turn)
+    return tuple([part for part in parts if part.added < turn])
 
 
 def capacity(parts: tuple[Part, ...], turn: int) -> Bag:
     """Storage per colour, summed over the working sections."""
-    total = EMPTY_BAG
-    for part in working(parts, turn):
-        total = bag_add(total, bag(SHIP_PARTS[part.tile].store))
-    return total
+    radioactive = carbon = metal = 0
+    for part in parts:
+        if part.added < turn:
+            store = _STORE_BAGS[part.tile]
+            radioactive += store[0]
+            carbon += store[1]
+            metal += store[2]
+    return (radioactive, carbon, metal)
 
 
 def open_places(parts: tuple[Part, ...]) -> list[tuple[int, int]]:
@@ -103,10 +138,17 @@ def joint_cost(
     """("ok", cost) if the section may join the ship at `place` turned by `rotation`; otherwise
     (reason, EMPTY_BAG). Every shared edge must be open-open or closed-closed, at least one must be
     open-open, and each open-open joint costs both tiles' printed resources."""
-    places = by_place(parts)
+    return joint_cost_at(by_place(parts), section, place, rotation)
+
+
+def joint_cost_at(
+    places: dict[tuple[int, int], Part], section: Section, place: tuple[int, int], rotation: int
+) -> tuple[str, Bag]:
+    """`joint_cost` with the ship's parts already mapped by place (`by_place`), for callers that
+    try many places and rotations on one ship."""
     if place in places:
         return "place_taken", EMPTY_BAG
-    edges = turned_edges(section, rotation)
+    edges = section_edges(section, rotation)
     cost, joints = EMPTY_BAG, 0
     for side in range(4):
         dx, dy = OFFSETS[side]

@@ -87,12 +87,28 @@ class State:
         return self.cells[y * self.size + x]
 
     def with_ship(self, seat: int, **changes: Any) -> State:
-        ships = list(self.ships)
-        ships[seat] = evolve(ships[seat], **changes)
-        return evolve(self, ships=tuple(ships))
+        return evolve(self, ships=self.ships_with(seat, evolve(self.ships[seat], **changes)))
 
     def with_turn(self, **changes: Any) -> State:
         return evolve(self, turn=evolve(self.turn, **changes))
+
+    def with_mover(
+        self, ship: dict[str, Any] | None = None, turn: dict[str, Any] | None = None, **changes: Any
+    ) -> State:
+        """The state with the mover's ship, the turn and any of its own fields changed in one
+        copy: a move usually changes all three, and searches apply millions of moves."""
+        if ship:
+            seat = self.turn.seat
+            changes["ships"] = self.ships_with(seat, evolve(self.ships[seat], **ship))
+        if turn:
+            changes["turn"] = evolve(self.turn, **turn)
+        return evolve(self, **changes)
+
+    def ships_with(self, seat: int, ship: Ship) -> tuple[Ship, ...]:
+        """The ships with `seat`'s replaced."""
+        ships = list(self.ships)
+        ships[seat] = ship
+        return tuple(ships)
 
 
 def _dump_part(part: Part) -> dict[str, Any]:
