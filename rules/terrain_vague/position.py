@@ -12,14 +12,14 @@ from collections import Counter
 from typing import Any
 
 from rules.errors import IllegalMove
-from rules.terrain_vague import words
-from rules.terrain_vague.data import LID, TOUGH, WIMPY
+from rules.terrain_vague import bits, words
+from rules.terrain_vague.data import CLUBHOUSE, LID, TOUGH, WIMPY
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.ledger import Ledger
-from rules.terrain_vague.lines import Board
+from rules.terrain_vague.lines import Board, BoardBits
 from rules.terrain_vague.protection import protection
 from rules.terrain_vague.state import Pawn, State
-from rules.terrain_vague.territory import home_turf
+from rules.terrain_vague.territory import home_turf, turf_masks
 from rules.words import msg
 
 RIPS_PER_WHEELBARROW = 2
@@ -40,8 +40,24 @@ def board_of(state: State) -> Board:
             pieces=state.occupants,
             clubhouses={g: h for g, h in state.clubhouses.items() if h is not None},
             reach=state.reach,
+            bits=_board_bits(state),
         )
     return cache["_lines_board"]
+
+
+def _board_bits(state: State) -> BoardBits:
+    """The board as bits, so that the lines share their answers between states (`lines`)."""
+    bit = bits.layout(state.radius).bit
+    cells, turf = turf_masks(state)
+    pieces: dict[str, int] = {}
+    occupied = clubhouses = 0
+    for hex_, piece in state.occupants.items():
+        mark = bit[hex_]
+        pieces[piece.gang] = pieces.get(piece.gang, 0) | mark
+        occupied |= mark
+        if piece.kind == CLUBHOUSE:
+            clubhouses |= mark
+    return BoardBits(state.radius, cells, turf, pieces, occupied, clubhouses)
 
 
 def turf_gangs(state: State) -> tuple[frozenset, dict[Hex, str]]:
