@@ -34,8 +34,8 @@ its answers with every other board through a memo keyed by those lines' contents
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Mapping
+from functools import cache, lru_cache
+from typing import Mapping, NamedTuple
 
 from rules.terrain_vague import bits as hexbits
 from rules.terrain_vague.data import CLUBHOUSE
@@ -55,8 +55,7 @@ class Piece:
     kind: str  # wheelbarrow, slingshot, lid, big_brother or clubhouse
 
 
-@dataclass(frozen=True)
-class BoardBits:
+class BoardBits(NamedTuple):  # a tuple: built for every new position of a search
     """The board as bit sets of a `bits.layout(radius)`: enough to tell two boards' lines apart.
     `turf` and `pieces` map a gang to its own hexes and to the hexes of its pawns and clubhouse."""
 
@@ -340,7 +339,7 @@ def _shared_targets(board: Board, bits: BoardBits, gang: str, kind: str, origin:
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def _footprint(radius: int, reach: int, origin: Hex, toxic: Hex | None, clubhouse: Hex | None) -> int:
     """The bits of every hex on the lines from `origin` and from the relays, up to `reach`."""
     bit = hexbits.layout(radius).bit

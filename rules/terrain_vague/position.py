@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.errors import IllegalMove
 from rules.terrain_vague import bits, words
-from rules.terrain_vague.data import CLUBHOUSE, LID, TOUGH, WIMPY
+from rules.terrain_vague.data import LID, TOUGH, WIMPY
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.ledger import Ledger
 from rules.terrain_vague.lines import Board, BoardBits
@@ -47,17 +47,21 @@ def board_of(state: State) -> Board:
 
 def _board_bits(state: State) -> BoardBits:
     """The board as bits, so that the lines share their answers between states (`lines`)."""
-    bit = bits.layout(state.radius).bit
+    radius = state.radius
+    bit = bits.layout(radius).bit
     cells, turf = turf_masks(state)
-    pieces: dict[str, int] = {}
-    occupied = clubhouses = 0
-    for hex_, piece in state.occupants.items():
-        mark = bit[hex_]
-        pieces[piece.gang] = pieces.get(piece.gang, 0) | mark
+    pieces = dict.fromkeys(state.gangs, 0)
+    for hex_, pawn in state.pawns.items():
+        pieces[pawn.gang] |= bit[hex_]
+    clubhouses = 0
+    for gang, hex_ in state.clubhouses.items():
+        if hex_ is not None:
+            pieces[gang] |= bit[hex_]
+            clubhouses |= bit[hex_]
+    occupied = 0
+    for mark in pieces.values():
         occupied |= mark
-        if piece.kind == CLUBHOUSE:
-            clubhouses |= mark
-    return BoardBits(state.radius, cells, turf, pieces, occupied, clubhouses)
+    return BoardBits(radius, cells, turf, pieces, occupied, clubhouses)
 
 
 def turf_gangs(state: State) -> tuple[frozenset, dict[Hex, str]]:

@@ -21,6 +21,7 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from functools import cached_property, lru_cache
+from itertools import islice
 from typing import Any, NamedTuple
 
 from rules.rng import Rng
@@ -255,7 +256,9 @@ class State:
         attrs.update(changes)
         if len(memo) > _FIELD_COUNT:  # ... then the caches the changes make stale are dropped
             kept = _kept_caches(tuple(changes))
-            for name in memo.keys() - _FIELD_NAMES:
+            # The fields lead every state's __dict__ (`__init__` sets them in order, and a copy
+            # keeps the order), so the caches are what follows them.
+            for name in islice(memo, _FIELD_COUNT, None):
                 if name not in kept:
                     del attrs[name]
         return new
