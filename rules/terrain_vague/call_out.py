@@ -66,7 +66,7 @@ def apply_call_out(state: State, gang: str, move: dict) -> State:
         raise IllegalMove(
             msg("call_out: {to} is not in range of the clubhouse", to=to_json(to)), "out_of_range"
         )
-    points = pay(state, gang, costs.CALL_OUT[kind], msg("calling out a {kind}", kind=words.piece(kind)))
+    points = pay(state, gang, costs.CALL_OUT[kind], lambda: msg("calling out a {kind}", kind=words.piece(kind)))
     return state.with_(
         pawns=state.pawns.set(to, Pawn(gang, kind)),
         reserves=state.reserves.add((gang, kind), -1),
@@ -80,7 +80,7 @@ def apply_rebuild(state: State, gang: str, move: dict) -> State:
     if state.clubhouses.get(gang) is not None:
         raise IllegalMove(msg("rebuild: {gang}'s clubhouse is standing", gang=words.gang(gang)), "clubhouse_standing")
     check_destination(state, gang, to, move)
-    points = pay(state, gang, costs.REBUILD_CLUBHOUSE, msg("rebuilding the clubhouse"))
+    points = pay(state, gang, costs.REBUILD_CLUBHOUSE, lambda: msg("rebuilding the clubhouse"))
     ledger = current_ledger(state)
     return state.with_(
         clubhouses=state.clubhouses.set(gang, to),

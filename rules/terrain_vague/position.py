@@ -9,6 +9,7 @@ they.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from rules.errors import IllegalMove
@@ -117,12 +118,14 @@ def owner(state: State, hex_: Hex) -> str | None:
     return None if turf is None else turf.gang
 
 
-def pay(state: State, gang: str, cost: int, what: str) -> Any:
-    """The points after paying `cost`; raises before anything changes if the gang cannot."""
+def pay(state: State, gang: str, cost: int, what: Callable[[], str]) -> Any:
+    """The points after paying `cost`; raises before anything changes if the gang cannot.
+    `what` names the action for that refusal, written only then (the listers offer only what
+    a gang can pay, so a search's actions never need it)."""
     points = state.points.get(gang, 0)
     if cost > points:
         raise IllegalMove(
-            msg("{what} costs {cost} action points; {gang} has {points}", what=what, cost=cost, gang=words.gang(gang), points=points), "not_enough_points"
+            msg("{what} costs {cost} action points; {gang} has {points}", what=what(), cost=cost, gang=words.gang(gang), points=points), "not_enough_points"
         )
     return state.points.add(gang, -cost)
 

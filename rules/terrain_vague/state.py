@@ -79,16 +79,22 @@ class FrozenMap(dict):
     def __deepcopy__(self, memo: dict) -> FrozenMap:
         return self
 
+    # Each change copies the map once and changes the fresh copy, which nobody has seen yet.
+
     def set(self, key: Any, value: Any) -> FrozenMap:
-        return FrozenMap({**self, key: value})
+        new = FrozenMap(self)
+        dict.__setitem__(new, key, value)
+        return new
 
     def updated(self, changes: Mapping | Iterable) -> FrozenMap:
-        return FrozenMap({**self, **dict(changes)})
+        new = FrozenMap(self)
+        dict.update(new, changes)
+        return new
 
     def without(self, key: Any) -> FrozenMap:
-        new = dict(self)
-        new.pop(key, None)
-        return FrozenMap(new)
+        new = FrozenMap(self)
+        dict.pop(new, key, None)
+        return new
 
     def add(self, key: Any, amount: int) -> FrozenMap:
         """For counters: the value at `key` (0 if missing) plus `amount`."""

@@ -146,7 +146,7 @@ def apply_rip(state: State, gang: str, move: dict) -> State:
     strength = strength_for(state, gang, turf.strength)
     if strength is None:
         raise IllegalMove(msg("rip: {gang} has no turf hex left in its supply", gang=words.gang(gang)), "no_supply")
-    points = pay(state, gang, _wheelbarrow_rip_cost(state, gang, at), msg("ripping off {at}", at=to_json(at)))
+    points = pay(state, gang, _wheelbarrow_rip_cost(state, gang, at), lambda: msg("ripping off {at}", at=to_json(at)))
     ledger = with_rip(ledger, start).with_(changed=added(ledger.changed, at))
     return state.with_(points=points).with_turf(at, gang, strength).with_(ledger=ledger)
 
@@ -166,7 +166,7 @@ def apply_reinforce(state: State, gang: str, move: dict) -> State:
     _check_rip_reach(state, gang, start, at, move)
     if state.supply(gang, TOUGH) <= 0:
         raise IllegalMove(msg("reinforce: {gang} has no tough hex left in its supply", gang=words.gang(gang)), "no_supply")
-    points = pay(state, gang, costs.REINFORCE, msg("reinforcing {at}", at=to_json(at)))
+    points = pay(state, gang, costs.REINFORCE, lambda: msg("reinforcing {at}", at=to_json(at)))
     ledger = with_rip(ledger, start).with_(changed=added(ledger.changed, at))
     return state.with_(points=points).with_turf(at, gang, TOUGH).with_(ledger=ledger)
 
@@ -220,7 +220,7 @@ def apply_big_rip_off(state: State, gang: str, move: dict) -> State:
     problem = _big_rip_off_problem(state, gang, area, ledger)
     if problem is not None:
         raise IllegalMove(msg("big_rip_off: {problem}", problem=problem[0]), problem[1])
-    points = pay(state, gang, _big_rip_off_cost(state, gang, area), msg("the big rip-off"))
+    points = pay(state, gang, _big_rip_off_cost(state, gang, area), lambda: msg("the big rip-off"))
     state = state.with_(points=points)
     changed = ledger.changed
     for hex_, strength in _big_rip_off_layout(state, gang, area):
