@@ -27,7 +27,7 @@ from rules.terrain_vague.state import Pawn, State
 from rules.words import msg
 
 
-def _clubhouse_destinations(state: State, gang: str) -> list[Hex]:
+def _clubhouse_destinations(state: State, gang: str) -> tuple[Hex, ...]:
     return rebuild_hexes(state, gang)  # any empty hex of its own colour
 
 

@@ -1,10 +1,13 @@
 """Step 5: wheelbarrows rip off hexes and reinforce home turf; the big rip-off takes an enclosed
 area at once.
 
-Enclosed areas are cached on the state object (`state.__dict__` key `_enclosed`).
+Enclosed areas are cached on the state object (`state.__dict__` key `_enclosed`), and shared
+between states with the same hexes owned and occupied (`_enclosed_of`).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from rules.errors import IllegalMove
 from rules.terrain_vague import bits, costs, words
@@ -44,18 +47,24 @@ def enclosed_areas(state: State, gang: str) -> list[frozenset]:
 
 
 def _compute_enclosed_areas(state: State, gang: str) -> list[frozenset]:
+    cells, own = turf_masks(state)
+    return list(_enclosed_of(state.radius, cells, own.get(gang, 0), board_of(state).bits.occupied))
+
+
+# The areas depend on the board's hexes, the gang's own and the occupied ones alone: shared
+# between the states of a search, most of which leave them as they were. Bounded, as states are not.
+@lru_cache(maxsize=1 << 14)
+def _enclosed_of(radius: int, cells: int, own: int, occupied: int) -> tuple[frozenset, ...]:
     """The runs of hexes not the gang's (as bits, see `bits`), in the order of each run's first
     hex in board order."""
-    grid = bits.layout(state.radius)
-    cells, own = turf_masks(state)
-    occupied = bits.mask(grid, state.occupants)
+    grid = bits.layout(radius)
     centre = grid.bit[CENTRE]
     areas = [
         frozenset(bits.hexes_of(grid, run))
-        for run in bits.components(grid, cells & ~own.get(gang, 0))
+        for run in bits.components(grid, cells & ~own)
         if not run & occupied and run & ~centre
     ]
-    return sorted(areas, key=min)
+    return tuple(sorted(areas, key=min))
 
 
 def rip_cost(state: State, gang: str, hex_: Hex) -> int:
