@@ -434,6 +434,26 @@ def dump(state: State) -> dict[str, Any]:
     return public_dump(state, None, everything=True)
 
 
+# Every turf and pawn value of the game, made once and shared (they never change): a search
+# loads a state from its view at every iteration, and made afresh they were most of the load.
+_TURFS = {g: {s: Turf(g, s) for s in data.STRENGTHS} for g in data.GANGS}
+_PAWNS = {g: {k: Pawn(g, k) for k in data.PAWN_KINDS} for g in data.GANGS}
+
+
+def _board_load(rows: list) -> FrozenMap:
+    try:
+        return FrozenMap({(q, r): None if g is None else _TURFS[g][s] for q, r, g, s in rows})
+    except (KeyError, TypeError):  # a gang or strength the game does not have: made as given
+        return FrozenMap({(q, r): None if g is None else Turf(g, s) for q, r, g, s in rows})
+
+
+def _pawns_load(rows: list) -> FrozenMap:
+    try:
+        return FrozenMap({(q, r): _PAWNS[g][k] for q, r, g, k in rows})
+    except (KeyError, TypeError):  # a gang or kind the game does not have: made as given
+        return FrozenMap({(q, r): Pawn(g, k) for q, r, g, k in rows})
+
+
 def load(dumped: dict[str, Any], rnd: random.Random | None = None) -> State:
     """The inverse of `dump`; from a view (no "rng", hidden choices), pass `rnd` to draw the
     hidden parts and a fresh seed."""
@@ -451,10 +471,8 @@ def load(dumped: dict[str, Any], rnd: random.Random | None = None) -> State:
         step=dumped["step"],
         order=tuple(dumped["order"]),
         acting=dumped["acting"],
-        board=FrozenMap(
-            {(q, r): (None if g is None else Turf(g, s)) for q, r, g, s in dumped["board"]}
-        ),
-        pawns=FrozenMap({(q, r): Pawn(g, k) for q, r, g, k in dumped["pawns"]}),
+        board=_board_load(dumped["board"]),
+        pawns=_pawns_load(dumped["pawns"]),
         clubhouses=FrozenMap({g: _hex_or_none(h) for g, h in dumped["clubhouses"].items()}),
         reserves=_pairs_load(dumped["reserves"]),
         stacks=_pairs_load(dumped["stacks"]),
