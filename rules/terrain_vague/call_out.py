@@ -25,7 +25,7 @@ def rebuild_hexes(state: State, gang: str) -> tuple[Hex, ...]:
     return _sorted_hexes(state.radius, own.get(gang, 0) & ~board_of(state).bits.occupied)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def _sorted_hexes(radius: int, found: int) -> tuple[Hex, ...]:
     """The hexes of a set of bits, sorted: the same few sets come back again and again."""
     return tuple(sorted(bits.hexes_of(bits.layout(radius), found)))

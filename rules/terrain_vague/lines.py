@@ -70,13 +70,14 @@ class BoardBits(NamedTuple):  # a tuple: built for every new position of a searc
 @dataclass
 class Board:
     """What the lines look at. `turf` maps each owned hex to its gang (the Toxic Waste has none);
-    `pieces` maps each occupied hex to its pawn or clubhouse; `cells` is every hex on the board."""
+    `pieces` maps each occupied hex to its pawn or clubhouse; `cells` is every hex on the board;
+    `clubhouses` maps a gang to its standing clubhouse (a destroyed one is None or absent)."""
 
     cells: frozenset
     toxic: Hex | None
     turf: Mapping[Hex, str]
     pieces: Mapping[Hex, Piece]
-    clubhouses: Mapping[str, Hex]
+    clubhouses: Mapping[str, Hex | None]
     reach: int
     # What the lines reach, worked out once per board: the board never changes once built, and
     # the legal moves of a step ask the same lines again for every pawn and every action.
@@ -316,7 +317,7 @@ def _targets(board: Board, gang: str, kind: str, origin: Hex) -> frozenset[Hex]:
 # The memo is emptied when it grows past `SHARED_LIMIT`, which only costs working answers out
 # again: a search's positions keep meeting a few thousand layouts.
 
-SHARED_LIMIT = 200_000
+SHARED_LIMIT = 50_000  # some 700 bytes an answer: at most about 35 MB
 _SHARED: dict[tuple, frozenset] = {}
 
 

@@ -39,7 +39,7 @@ def board_of(state: State) -> Board:
             toxic=CENTRE,
             turf=turf,
             pieces=state.occupants,
-            clubhouses={g: h for g, h in state.clubhouses.items() if h is not None},
+            clubhouses=state.clubhouses,  # a destroyed one's None reads as absent, as `get` asks
             reach=state.reach,
             bits=_board_bits(state),
         )

@@ -18,9 +18,9 @@ that depend on the position alone (`POSITION_CACHES`) when the fields they read 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import islice
 from typing import Any, NamedTuple
 
@@ -141,6 +141,24 @@ ACT = "act"  # steps 2-5: the acting gang takes actions, then ends its step
 OVER = "over"
 
 
+class _kept_once:
+    """`functools.cached_property` without its lock (Python 3.11 takes one at every first read,
+    and a search reads a value first on hundreds of thousands of new states): the value is
+    written into the instance's `__dict__`, where later reads find it before this descriptor.
+    Working one out twice at once does no harm, since it depends on the state alone."""
+
+    def __init__(self, func: Callable[[Any], Any]):
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
+
+
 # The caches (keys of a state's `__dict__`) derived from the position alone, each with the
 # position's fields it reads (the player count never changes): `occupants`, the board's turf by
 # gang (`position`) and as bits (`territory`), home turf (`territory`), the lines board and lids'
@@ -228,7 +246,7 @@ class State:
     def is_toxic_waste(hex_: Hex) -> bool:
         return hex_ == CENTRE
 
-    @cached_property
+    @_kept_once
     def occupants(self) -> dict[Hex, Pawn]:
         """Every occupied hex: the pawns and the standing clubhouses (kind data.CLUBHOUSE)."""
         found = dict(self.pawns.items())

@@ -54,7 +54,7 @@ def _compute_home_turf(state: State, gang: str) -> frozenset[Hex]:
 
 # A home turf depends on the clubhouse's hex and the gang's own hexes alone; a search's states,
 # each new, keep asking it for the few layouts their moves make. Bounded, as states are not.
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _home_turf_of(radius: int, clubhouse: Hex, own: int) -> frozenset[Hex]:
     """The own hexes (bits `own`) connected to the clubhouse through own hexes and the Toxic
     Waste, when the clubhouse stands on its own turf and they are enough to make a home turf."""

@@ -53,7 +53,7 @@ def _compute_enclosed_areas(state: State, gang: str) -> list[frozenset]:
 
 # The areas depend on the board's hexes, the gang's own and the occupied ones alone: shared
 # between the states of a search, most of which leave them as they were. Bounded, as states are not.
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 13)
 def _enclosed_of(radius: int, cells: int, own: int, occupied: int) -> tuple[frozenset, ...]:
     """The runs of hexes not the gang's (as bits, see `bits`), in the order of each run's first
     hex in board order."""
