@@ -274,9 +274,7 @@ class State:
             unknown = sorted(changes.keys() - _FIELD_NAMES)[0]
             raise TypeError(f"State has no field {unknown!r}")
         memo = self.__dict__
-        new = object.__new__(type(self))
-        attrs = new.__dict__
-        attrs.update(memo)  # the fields and any caches, copied at C speed ...
+        attrs = memo.copy()  # the fields and any caches, copied at C speed in one go ...
         attrs.update(changes)
         if len(memo) > _FIELD_COUNT:  # ... then the caches the changes make stale are dropped
             kept = _kept_caches(tuple(changes))
@@ -285,6 +283,8 @@ class State:
             for name in islice(memo, _FIELD_COUNT, None):
                 if name not in kept:
                     del attrs[name]
+        new = object.__new__(type(self))
+        object.__setattr__(new, "__dict__", attrs)  # a frozen dataclass refuses plain assignment
         return new
 
     def with_turf(self, hex_: Hex, gang: str, strength: str) -> State:
