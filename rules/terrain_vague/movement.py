@@ -36,8 +36,11 @@ def list_step_3(state: State, gang: str) -> list[dict]:
     moves: list[dict] = []
     clubhouse = state.clubhouses.get(gang)
     if clubhouse is not None and clubhouse not in ledger.moved and costs.MOVE[CLUBHOUSE] <= points:
-        for to in _clubhouse_destinations(state, gang):
-            moves.append({"type": MOVE_PAWN, "from": to_json(clubhouse), "to": to_json(to)})
+        cq, cr = clubhouse  # each move gets lists of its own, built inline: a step lists dozens
+        moves += [
+            {"type": MOVE_PAWN, "from": [cq, cr], "to": [tq, tr]}
+            for tq, tr in _clubhouse_destinations(state, gang)
+        ]
     for hex_, pawn in active_pawns(state, gang, PAWN_KINDS):
         if hex_ in ledger.moved:
             continue
