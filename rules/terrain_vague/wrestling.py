@@ -35,7 +35,7 @@ from rules import fields
 from rules.errors import IllegalMove, MalformedMove
 from rules.rng import Rng
 from rules.terrain_vague import data, words
-from rules.terrain_vague.state import Choice, Duel, FrozenMap, State
+from rules.terrain_vague.state import Choice, Duel, State
 from rules.values import commitment, evolve
 from rules.words import msg
 
@@ -214,20 +214,23 @@ def apply_choice(state: State, gang: str, move: dict[str, Any]) -> State:
     salt, rng = state.rng.salt()
     choice = Choice(tiles, salt, commitment(list(tiles), salt))
     duel = evolve(duel, **{"attack" if attacking else "defence": choice})
-    state = state.with_(rng=rng, duels=(duel, *state.duels[1:]))
-    return _resolve_current(state) if duel.resolved else state
+    if duel.resolved:
+        return _resolved(state, duel, rng=rng)
+    return state.with_(rng=rng, duels=(duel, *state.duels[1:]))
 
 
 def _resolve_current(state: State) -> State:
-    duel = state.duels[0]
+    return _resolved(state, state.duels[0])
+
+
+def _resolved(state: State, duel: Duel, **changes: Any) -> State:
+    """The current duel, as `duel` (both choices in), scored and moved to the resolved ones, with
+    `changes` made in the same copy of the state (a search resolves duels by the ten thousand)."""
     points, cancelled = score(duel.attack.tiles, duel.defence.tiles)
-    scored: dict[str, FrozenMap] = {}
     if duel.scores:
-        scored = {
-            "points": state.points.set(duel.attacker, points),
-            "cancelled": state.cancelled.set(duel.attacker, cancelled),
-        }
-    return state.with_(duels=state.duels[1:], wrestled=(*state.wrestled, duel), **scored)
+        changes["points"] = state.points.set(duel.attacker, points)
+        changes["cancelled"] = state.cancelled.set(duel.attacker, cancelled)
+    return state.with_(duels=state.duels[1:], wrestled=(*state.wrestled, duel), **changes)
 
 
 def leave_duels(state: State, gang: str) -> State:
