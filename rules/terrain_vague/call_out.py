@@ -12,7 +12,7 @@ from rules.terrain_vague.data import PAWN_KINDS
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.lines import MOVE, targets
 from rules.terrain_vague.moves import CALL_OUT, REBUILD, hex_field, kind_field
-from rules.terrain_vague.position import added, board_of, check_on_board, current_ledger, owner, pay
+from rules.terrain_vague.position import added, board_of, check_on_board, current_ledger, occupied_bits, owner, pay
 from rules.terrain_vague.state import Pawn, State
 from rules.terrain_vague.territory import turf_masks
 from rules.words import msg
@@ -22,7 +22,7 @@ def rebuild_hexes(state: State, gang: str) -> tuple[Hex, ...]:
     """The gang's empty hexes (where a clubhouse is rebuilt or moves to), sorted: step 3 lists
     them for every position, so they come from the bits of the gang's hexes and the occupied."""
     _, own = turf_masks(state)
-    return _sorted_hexes(state.radius, own.get(gang, 0) & ~board_of(state).bits.occupied)
+    return _sorted_hexes(state.radius, own.get(gang, 0) & ~occupied_bits(state))
 
 
 @lru_cache(maxsize=1 << 12)

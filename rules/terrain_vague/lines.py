@@ -316,9 +316,40 @@ def _targets(board: Board, gang: str, kind: str, origin: Hex) -> frozenset[Hex]:
 # the board's bits masked by that footprint, so equal keys give equal answers on any boards.
 # The memo is emptied when it grows past `SHARED_LIMIT`, which only costs working answers out
 # again: a search's positions keep meeting a few thousand layouts.
+#
+# Sharing pays only where positions come back: a search finds some nine answers in ten there,
+# random games from the start one in twenty, and there looking up and keeping answers costs more
+# than it saves. So each stretch of `PROBE` lookups is judged: with fewer than `ENOUGH` found,
+# the next `REST` boards are built without bits (`shares_answers`), then sharing is tried again.
+# Only the speed depends on it: an answer is the same shared or not.
 
 SHARED_LIMIT = 50_000  # some 700 bytes an answer: at most about 35 MB
+PROBE = 4096
+ENOUGH = PROBE // 4
+REST = 16 * PROBE
 _SHARED: dict[tuple, frozenset] = {}
+
+
+class _Stretch:
+    """The lookups and answers found in the current stretch, and the boards still to rest."""
+
+    asked = 0
+    found = 0
+    resting = 0
+
+
+def shares_answers() -> bool:
+    """Whether a board built now should carry its bits and so share answers (see above)."""
+    if _Stretch.resting:
+        _Stretch.resting -= 1
+        return False
+    return True
+
+
+def _judge_stretch() -> None:
+    if _Stretch.found < ENOUGH:
+        _Stretch.resting = REST
+    _Stretch.asked = _Stretch.found = 0
 
 
 def _shared_targets(board: Board, bits: BoardBits, gang: str, kind: str, origin: Hex) -> frozenset[Hex]:
@@ -337,6 +368,11 @@ def _shared_targets(board: Board, bits: BoardBits, gang: str, kind: str, origin:
         if len(_SHARED) >= SHARED_LIMIT:
             _SHARED.clear()
         found = _SHARED[key] = _targets(board, gang, kind, origin)
+    else:
+        _Stretch.found += 1
+    _Stretch.asked += 1
+    if _Stretch.asked >= PROBE:
+        _judge_stretch()
     return found
 
 

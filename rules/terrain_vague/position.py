@@ -17,7 +17,7 @@ from rules.terrain_vague import bits, words
 from rules.terrain_vague.data import LID, TOUGH, WIMPY
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.ledger import Ledger
-from rules.terrain_vague.lines import Board, BoardBits
+from rules.terrain_vague.lines import Board, BoardBits, shares_answers
 from rules.terrain_vague.protection import protection
 from rules.terrain_vague.state import Pawn, State
 from rules.terrain_vague.territory import home_turf, turf_masks
@@ -41,9 +41,17 @@ def board_of(state: State) -> Board:
             pieces=state.occupants,
             clubhouses=state.clubhouses,  # a destroyed one's None reads as absent, as `get` asks
             reach=state.reach,
-            bits=_board_bits(state),
+            bits=_board_bits(state) if shares_answers() else None,
         )
     return cache["_lines_board"]
+
+
+def occupied_bits(state: State) -> int:
+    """The occupied hexes (pawns and clubhouses) as bits: the lines board's, if it has them."""
+    board_bits = board_of(state).bits
+    if board_bits is not None:
+        return board_bits.occupied
+    return bits.mask(bits.layout(state.radius), state.occupants)
 
 
 def _board_bits(state: State) -> BoardBits:

@@ -24,6 +24,7 @@ from rules.terrain_vague.position import (
     board_of,
     check_on_board,
     current_ledger,
+    occupied_bits,
     own_active_pawn,
     pay,
     protection_of,
@@ -48,7 +49,7 @@ def enclosed_areas(state: State, gang: str) -> list[frozenset]:
 
 def _compute_enclosed_areas(state: State, gang: str) -> list[frozenset]:
     cells, own = turf_masks(state)
-    return list(_enclosed_of(state.radius, cells, own.get(gang, 0), board_of(state).bits.occupied))
+    return list(_enclosed_of(state.radius, cells, own.get(gang, 0), occupied_bits(state)))
 
 
 # The areas depend on the board's hexes, the gang's own and the occupied ones alone: shared
