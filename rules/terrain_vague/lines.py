@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from itertools import count
 from typing import Mapping, NamedTuple
 
 from rules.terrain_vague import bits as hexbits
@@ -353,10 +354,9 @@ def _judge_stretch() -> None:
 
 
 def _shared_targets(board: Board, bits: BoardBits, gang: str, kind: str, origin: Hex) -> frozenset[Hex]:
-    clubhouse = board.clubhouses.get(gang)
-    seen = _footprint(bits.radius, board.reach, origin, board.toxic, clubhouse)
+    place, seen = _footprint(bits.radius, board.reach, origin, board.toxic, board.clubhouses.get(gang))
     key = (
-        kind, gang, origin, clubhouse, board.toxic, board.reach, bits.radius,
+        place, kind, gang,
         bits.cells & seen,
         bits.turf.get(gang, 0) & seen,
         bits.pieces.get(gang, 0) & seen,
@@ -376,9 +376,13 @@ def _shared_targets(board: Board, bits: BoardBits, gang: str, kind: str, origin:
     return found
 
 
+_PLACES = count()
+
+
 @cache
-def _footprint(radius: int, reach: int, origin: Hex, toxic: Hex | None, clubhouse: Hex | None) -> int:
-    """The bits of every hex on the lines from `origin` and from the relays, up to `reach`."""
+def _footprint(radius: int, reach: int, origin: Hex, toxic: Hex | None, clubhouse: Hex | None) -> tuple[int, int]:
+    """A number of its own for this origin, these relays, reach and board (a short stand-in for
+    them in the keys), and the bits of every hex on the lines from the origin and the relays."""
     bit = hexbits.layout(radius).bit
     seen = 0
     for source in (origin, toxic, clubhouse):
@@ -386,4 +390,4 @@ def _footprint(radius: int, reach: int, origin: Hex, toxic: Hex | None, clubhous
             for line in _rays(source, reach):
                 for hex_ in line:
                     seen |= bit.get(hex_, 0)
-    return seen
+    return next(_PLACES), seen
