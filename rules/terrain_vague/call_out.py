@@ -4,23 +4,31 @@ beaned clubhouse.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rules.errors import IllegalMove
-from rules.terrain_vague import costs, words
+from rules.terrain_vague import bits, costs, words
 from rules.terrain_vague.data import PAWN_KINDS
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.lines import MOVE, targets
 from rules.terrain_vague.moves import CALL_OUT, REBUILD, hex_field, kind_field
-from rules.terrain_vague.position import added, board_of, check_on_board, current_ledger, owner, pay, turf_gangs
+from rules.terrain_vague.position import added, board_of, check_on_board, current_ledger, occupied_bits, owner, pay
 from rules.terrain_vague.state import Pawn, State
+from rules.terrain_vague.territory import turf_masks
 from rules.words import msg
 
 
-def rebuild_hexes(state: State, gang: str) -> list[Hex]:
-    """The gang's empty hexes (where a clubhouse is rebuilt or moves to), read from the board's
-    owners kept per board (`position.turf_gangs`): step 3 lists them for every position."""
-    occupied = state.occupants
-    owners = turf_gangs(state)[1]
-    return sorted(h for h, owner in owners.items() if owner == gang and h not in occupied)
+def rebuild_hexes(state: State, gang: str) -> tuple[Hex, ...]:
+    """The gang's empty hexes (where a clubhouse is rebuilt or moves to), sorted: step 3 lists
+    them for every position, so they come from the bits of the gang's hexes and the occupied."""
+    _, own = turf_masks(state)
+    return _sorted_hexes(state.radius, own.get(gang, 0) & ~occupied_bits(state))
+
+
+@lru_cache(maxsize=1 << 12)
+def _sorted_hexes(radius: int, found: int) -> tuple[Hex, ...]:
+    """The hexes of a set of bits, sorted: the same few sets come back again and again."""
+    return tuple(sorted(bits.hexes_of(bits.layout(radius), found)))
 
 
 def _call_out_hexes(state: State, gang: str) -> set[Hex]:
@@ -66,7 +74,7 @@ def apply_call_out(state: State, gang: str, move: dict) -> State:
         raise IllegalMove(
             msg("call_out: {to} is not in range of the clubhouse", to=to_json(to)), "out_of_range"
         )
-    points = pay(state, gang, costs.CALL_OUT[kind], msg("calling out a {kind}", kind=words.piece(kind)))
+    points = pay(state, gang, costs.CALL_OUT[kind], lambda: msg("calling out a {kind}", kind=words.piece(kind)))
     return state.with_(
         pawns=state.pawns.set(to, Pawn(gang, kind)),
         reserves=state.reserves.add((gang, kind), -1),
@@ -80,7 +88,7 @@ def apply_rebuild(state: State, gang: str, move: dict) -> State:
     if state.clubhouses.get(gang) is not None:
         raise IllegalMove(msg("rebuild: {gang}'s clubhouse is standing", gang=words.gang(gang)), "clubhouse_standing")
     check_destination(state, gang, to, move)
-    points = pay(state, gang, costs.REBUILD_CLUBHOUSE, msg("rebuilding the clubhouse"))
+    points = pay(state, gang, costs.REBUILD_CLUBHOUSE, lambda: msg("rebuilding the clubhouse"))
     ledger = current_ledger(state)
     return state.with_(
         clubhouses=state.clubhouses.set(gang, to),

@@ -118,6 +118,10 @@ def to_json(hex_: Hex) -> list[int]:
 
 def from_json(value: Any) -> Hex:
     """A hex from its JSON form `[q, r]`; ValueError if it is not two whole numbers."""
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        q, r = value[0], value[1]
+        if type(q) is int and type(r) is int:  # plain ints, as every listed move has: no more to check
+            return (q, r)
     if (
         not isinstance(value, (list, tuple))
         or len(value) != 2

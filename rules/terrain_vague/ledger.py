@@ -56,12 +56,15 @@ class Ledger:
         return cls()
 
     def dump(self) -> dict[str, Any]:
-        return {f.name: _thaw(getattr(self, f.name)) for f in fields(self)}
+        return {name: _thaw(getattr(self, name)) for name in _FIELD_NAMES}
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> "Ledger":
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: _freeze(v) for k, v in data.items() if k in known})
+        return cls(**{k: _freeze(v) for k, v in data.items() if k in _FIELD_NAMES})
 
     def with_(self, **changes: Any) -> "Ledger":
         return evolve(self, **changes)
+
+
+# In field order; worked out once, as every view and every load of a state asks.
+_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Ledger))

@@ -24,14 +24,21 @@ gang's clubhouse is never a relay (it is another gang's piece, so it stops every
 
 This module knows nothing of the game State: `Board` is a read-only snapshot of what lines need
 (built by `position.board_of`), so it is tested on small hand-made boards.
+
+What an action reaches from a hex depends only on what lies on the lines it walks, from the
+origin and from its relays. A search's playouts meet the same few local layouts again and again
+on boards that differ elsewhere, so a board that also carries itself as bits (`BoardBits`) shares
+its answers with every other board through a memo keyed by those lines' contents (`_SHARED`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Mapping
+from functools import cache, lru_cache
+from itertools import count
+from typing import Mapping, NamedTuple
 
+from rules.terrain_vague import bits as hexbits
 from rules.terrain_vague.data import CLUBHOUSE
 from rules.terrain_vague.hexes import DIRECTIONS, Hex
 from rules.words import msg
@@ -49,20 +56,36 @@ class Piece:
     kind: str  # wheelbarrow, slingshot, lid, big_brother or clubhouse
 
 
+class BoardBits(NamedTuple):  # a tuple: built for every new position of a search
+    """The board as bit sets of a `bits.layout(radius)`: enough to tell two boards' lines apart.
+    `turf` and `pieces` map a gang to its own hexes and to the hexes of its pawns and clubhouse."""
+
+    radius: int
+    cells: int
+    turf: Mapping[str, int]
+    pieces: Mapping[str, int]
+    occupied: int  # every pawn and standing clubhouse
+    clubhouses: int  # every standing clubhouse
+
+
 @dataclass
 class Board:
     """What the lines look at. `turf` maps each owned hex to its gang (the Toxic Waste has none);
-    `pieces` maps each occupied hex to its pawn or clubhouse; `cells` is every hex on the board."""
+    `pieces` maps each occupied hex to its pawn or clubhouse; `cells` is every hex on the board;
+    `clubhouses` maps a gang to its standing clubhouse (a destroyed one is None or absent)."""
 
     cells: frozenset
     toxic: Hex | None
     turf: Mapping[Hex, str]
     pieces: Mapping[Hex, Piece]
-    clubhouses: Mapping[str, Hex]
+    clubhouses: Mapping[str, Hex | None]
     reach: int
     # What the lines reach, worked out once per board: the board never changes once built, and
     # the legal moves of a step ask the same lines again for every pawn and every action.
     memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # The same board as bits, when its builder has them: then `targets` shares its answers with
+    # other boards (a hand-made board in a test has none and works everything out itself).
+    bits: BoardBits | None = field(default=None, compare=False, repr=False)
 
 
 @lru_cache(maxsize=None)
@@ -261,20 +284,110 @@ def targets(board: Board, gang: str, kind: str, origin: Hex) -> frozenset[Hex]:
     """What a piece of `gang` on `origin` reaches with this kind of action, relays included.
 
     The origin itself is never a target (a pawn does not move onto, nor protect, its own hex).
-    Worked out once per board and asked again (the apply checks what the lister offered).
+    Worked out once per board and asked again (the apply checks what the lister offered); a
+    board with bits first looks for the answer found on another board with the same lines.
     """
     key = ("targets", kind, gang, origin)
     found = board.memo.get(key)
     if found is None:
-        sources = action_sources(board, gang, origin)
-        if len(sources) == 1:
-            reached = direct_targets(board, gang, kind, origin)
-            found = reached - {origin} if origin in reached else reached
+        if board.bits is None:
+            found = _targets(board, gang, kind, origin)
         else:
-            union: set[Hex] = set()
-            for source in sources:
-                union |= direct_targets(board, gang, kind, source)
-            union.discard(origin)
-            found = frozenset(union)
+            found = _shared_targets(board, board.bits, gang, kind, origin)
         board.memo[key] = found
     return found
+
+
+def _targets(board: Board, gang: str, kind: str, origin: Hex) -> frozenset[Hex]:
+    sources = action_sources(board, gang, origin)
+    if len(sources) == 1:
+        reached = direct_targets(board, gang, kind, origin)
+        return reached - {origin} if origin in reached else reached
+    union: set[Hex] = set()
+    for source in sources:
+        union |= direct_targets(board, gang, kind, source)
+    union.discard(origin)
+    return frozenset(union)
+
+
+# --- answers shared between boards ----------------------------------------------------------
+# `_targets` reads only the hexes on the lines (at the board's reach) from the origin and from
+# the gang's relays (its clubhouse and the Toxic Waste): whether each is on the board, the gang's
+# own turf, holds a piece, the gang's own piece, or a clubhouse. The key holds exactly those, as
+# the board's bits masked by that footprint, so equal keys give equal answers on any boards.
+# The memo is emptied when it grows past `SHARED_LIMIT`, which only costs working answers out
+# again: a search's positions keep meeting a few thousand layouts.
+#
+# Sharing pays only where positions come back: a search finds some nine answers in ten there,
+# random games from the start one in twenty, and there looking up and keeping answers costs more
+# than it saves. So each stretch of `PROBE` lookups is judged: with fewer than `ENOUGH` found,
+# the next `REST` boards are built without bits (`shares_answers`), then sharing is tried again.
+# Only the speed depends on it: an answer is the same shared or not.
+
+SHARED_LIMIT = 50_000  # some 700 bytes an answer: at most about 35 MB
+PROBE = 4096
+ENOUGH = PROBE // 4
+REST = 16 * PROBE
+_SHARED: dict[tuple, frozenset] = {}
+
+
+class _Stretch:
+    """The lookups and answers found in the current stretch, and the boards still to rest."""
+
+    asked = 0
+    found = 0
+    resting = 0
+
+
+def shares_answers() -> bool:
+    """Whether a board built now should carry its bits and so share answers (see above)."""
+    if _Stretch.resting:
+        _Stretch.resting -= 1
+        return False
+    return True
+
+
+def _judge_stretch() -> None:
+    if _Stretch.found < ENOUGH:
+        _Stretch.resting = REST
+    _Stretch.asked = _Stretch.found = 0
+
+
+def _shared_targets(board: Board, bits: BoardBits, gang: str, kind: str, origin: Hex) -> frozenset[Hex]:
+    place, seen = _footprint(bits.radius, board.reach, origin, board.toxic, board.clubhouses.get(gang))
+    key = (
+        place, kind, gang,
+        bits.cells & seen,
+        bits.turf.get(gang, 0) & seen,
+        bits.pieces.get(gang, 0) & seen,
+        bits.occupied & seen,
+        bits.clubhouses & seen,
+    )
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) >= SHARED_LIMIT:
+            _SHARED.clear()
+        found = _SHARED[key] = _targets(board, gang, kind, origin)
+    else:
+        _Stretch.found += 1
+    _Stretch.asked += 1
+    if _Stretch.asked >= PROBE:
+        _judge_stretch()
+    return found
+
+
+_PLACES = count()
+
+
+@cache
+def _footprint(radius: int, reach: int, origin: Hex, toxic: Hex | None, clubhouse: Hex | None) -> tuple[int, int]:
+    """A number of its own for this origin, these relays, reach and board (a short stand-in for
+    them in the keys), and the bits of every hex on the lines from the origin and the relays."""
+    bit = hexbits.layout(radius).bit
+    seen = 0
+    for source in (origin, toxic, clubhouse):
+        if source is not None:
+            for line in _rays(source, reach):
+                for hex_ in line:
+                    seen |= bit.get(hex_, 0)
+    return next(_PLACES), seen

@@ -27,7 +27,7 @@ from rules.terrain_vague.state import Pawn, State
 from rules.words import msg
 
 
-def _clubhouse_destinations(state: State, gang: str) -> list[Hex]:
+def _clubhouse_destinations(state: State, gang: str) -> tuple[Hex, ...]:
     return rebuild_hexes(state, gang)  # any empty hex of its own colour
 
 
@@ -36,8 +36,11 @@ def list_step_3(state: State, gang: str) -> list[dict]:
     moves: list[dict] = []
     clubhouse = state.clubhouses.get(gang)
     if clubhouse is not None and clubhouse not in ledger.moved and costs.MOVE[CLUBHOUSE] <= points:
-        for to in _clubhouse_destinations(state, gang):
-            moves.append({"type": MOVE_PAWN, "from": to_json(clubhouse), "to": to_json(to)})
+        cq, cr = clubhouse  # each move gets lists of its own, built inline: a step lists dozens
+        moves += [
+            {"type": MOVE_PAWN, "from": [cq, cr], "to": [tq, tr]}
+            for tq, tr in _clubhouse_destinations(state, gang)
+        ]
     for hex_, pawn in active_pawns(state, gang, PAWN_KINDS):
         if hex_ in ledger.moved:
             continue
@@ -76,7 +79,7 @@ def apply_move(state: State, gang: str, move: dict) -> State:
             msg("move: {to} is not in range of {start} along a clear line", to=to_json(to), start=to_json(start)),
             "out_of_range",
         )
-    points = pay(state, gang, costs.MOVE[pawn.kind], msg("moving a {kind}", kind=words.piece(pawn.kind)))
+    points = pay(state, gang, costs.MOVE[pawn.kind], lambda: msg("moving a {kind}", kind=words.piece(pawn.kind)))
     return state.with_(
         pawns=state.pawns.without(start).set(to, pawn),
         points=points,
@@ -89,7 +92,7 @@ def _apply_clubhouse_move(
 ) -> State:
     _not_moved(ledger, start, move)
     check_destination(state, gang, to, move)
-    points = pay(state, gang, costs.MOVE[CLUBHOUSE], msg("moving the clubhouse"))
+    points = pay(state, gang, costs.MOVE[CLUBHOUSE], lambda: msg("moving the clubhouse"))
     return state.with_(
         clubhouses=state.clubhouses.set(gang, to),
         points=points,
@@ -120,7 +123,7 @@ def apply_clean_house(state: State, gang: str, move: dict) -> State:
     strength = strength_for(state, gang, TOUGH)
     if strength is None:
         raise IllegalMove(msg("clean_house: {gang} has no turf hex left in its supply", gang=words.gang(gang)), "no_supply")
-    points = pay(state, gang, costs.CLEAN_HOUSE, msg("cleaning house"))
+    points = pay(state, gang, costs.CLEAN_HOUSE, lambda: msg("cleaning house"))
     return _clean(state.with_(points=points), gang, start, to, strength, ledger)
 
 

@@ -9,17 +9,18 @@ they.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from rules.errors import IllegalMove
-from rules.terrain_vague import words
+from rules.terrain_vague import bits, words
 from rules.terrain_vague.data import LID, TOUGH, WIMPY
 from rules.terrain_vague.hexes import CENTRE, Hex, to_json
 from rules.terrain_vague.ledger import Ledger
-from rules.terrain_vague.lines import Board
+from rules.terrain_vague.lines import Board, BoardBits, shares_answers
 from rules.terrain_vague.protection import protection
 from rules.terrain_vague.state import Pawn, State
-from rules.terrain_vague.territory import home_turf
+from rules.terrain_vague.territory import home_turf, turf_masks
 from rules.words import msg
 
 RIPS_PER_WHEELBARROW = 2
@@ -38,10 +39,38 @@ def board_of(state: State) -> Board:
             toxic=CENTRE,
             turf=turf,
             pieces=state.occupants,
-            clubhouses={g: h for g, h in state.clubhouses.items() if h is not None},
+            clubhouses=state.clubhouses,  # a destroyed one's None reads as absent, as `get` asks
             reach=state.reach,
+            bits=_board_bits(state) if shares_answers() else None,
         )
     return cache["_lines_board"]
+
+
+def occupied_bits(state: State) -> int:
+    """The occupied hexes (pawns and clubhouses) as bits: the lines board's, if it has them."""
+    board_bits = board_of(state).bits
+    if board_bits is not None:
+        return board_bits.occupied
+    return bits.mask(bits.layout(state.radius), state.occupants)
+
+
+def _board_bits(state: State) -> BoardBits:
+    """The board as bits, so that the lines share their answers between states (`lines`)."""
+    radius = state.radius
+    bit = bits.layout(radius).bit
+    cells, turf = turf_masks(state)
+    pieces = dict.fromkeys(state.gangs, 0)
+    for hex_, pawn in state.pawns.items():
+        pieces[pawn.gang] |= bit[hex_]
+    clubhouses = 0
+    for gang, hex_ in state.clubhouses.items():
+        if hex_ is not None:
+            pieces[gang] |= bit[hex_]
+            clubhouses |= bit[hex_]
+    occupied = 0
+    for mark in pieces.values():
+        occupied |= mark
+    return BoardBits(radius, cells, turf, pieces, occupied, clubhouses)
 
 
 def turf_gangs(state: State) -> tuple[frozenset, dict[Hex, str]]:
@@ -97,12 +126,14 @@ def owner(state: State, hex_: Hex) -> str | None:
     return None if turf is None else turf.gang
 
 
-def pay(state: State, gang: str, cost: int, what: str) -> Any:
-    """The points after paying `cost`; raises before anything changes if the gang cannot."""
+def pay(state: State, gang: str, cost: int, what: Callable[[], str]) -> Any:
+    """The points after paying `cost`; raises before anything changes if the gang cannot.
+    `what` names the action for that refusal, written only then (the listers offer only what
+    a gang can pay, so a search's actions never need it)."""
     points = state.points.get(gang, 0)
     if cost > points:
         raise IllegalMove(
-            msg("{what} costs {cost} action points; {gang} has {points}", what=what, cost=cost, gang=words.gang(gang), points=points), "not_enough_points"
+            msg("{what} costs {cost} action points; {gang} has {points}", what=what(), cost=cost, gang=words.gang(gang), points=points), "not_enough_points"
         )
     return state.points.add(gang, -cost)
 

@@ -27,9 +27,8 @@ def protection(board: Board, gang: str, home_turf: frozenset, lids: Iterable) ->
     if clubhouse is None:
         return counts
     for lid in lids:
-        if lid not in home_turf:
-            continue
-        for hex_ in targets(board, gang, PROTECT, lid):
-            if hex_ in home_turf and hex_ != clubhouse:
-                counts[hex_] += 1
+        if lid in home_turf:
+            # Sets and the counting done at C speed: every new position of a search asks again.
+            covered = targets(board, gang, PROTECT, lid) & home_turf
+            counts.update(covered - {clubhouse} if clubhouse in covered else covered)
     return counts

@@ -64,7 +64,7 @@ def apply_shoot(state: State, gang: str, move: dict) -> State:
             msg("shoot: {at} is not in range of {start} along a clear line", at=to_json(at), start=to_json(start)),
             "out_of_range",
         )
-    points = pay(state, gang, bean_cost(state, at), msg("beaning the {kind} on {at}", kind=words.piece(target.kind), at=to_json(at)))
+    points = pay(state, gang, bean_cost(state, at), lambda: msg("beaning the {kind} on {at}", kind=words.piece(target.kind), at=to_json(at)))
     ledger = ledger.with_(fired=added(ledger.fired, start))
     return _bean(state.with_(points=points), at, target, ledger)
 

@@ -18,13 +18,14 @@ that depend on the position alone (`POSITION_CACHES`) when the fields they read 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from functools import cached_property, lru_cache
+from functools import lru_cache
+from itertools import islice
 from typing import Any, NamedTuple
 
 from rules.rng import Rng
 from rules.terrain_vague import bits, data
+from rules.terrain_vague.frozen import FrozenMap, kept_once
 from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.ledger import Ledger
 
@@ -39,59 +40,6 @@ class Turf(NamedTuple):
 class Pawn(NamedTuple):
     gang: str
     kind: str  # one of data.PAWN_KINDS, or data.CLUBHOUSE from `State.occupant`
-
-
-class FrozenMap(dict):
-    """An immutable, hashable mapping; changes return a new map.
-
-    A dict underneath, so that lookups (`in`, `get`, `[]`), iteration and equality run at C
-    speed: the legal moves of a step look hexes up hundreds of thousands of times in a search.
-    The dict's own mutators are refused, so a map is never changed in place.
-    """
-
-    __slots__ = ("_hash",)
-
-    def __init__(self, items: Mapping | Iterable = ()):
-        super().__init__(items)
-        self._hash: int | None = None
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        if self._hash is None:
-            self._hash = hash(frozenset(self.items()))
-        return self._hash
-
-    def __repr__(self) -> str:
-        return f"FrozenMap({dict.__repr__(self)})"
-
-    def __reduce__(self):
-        return (FrozenMap, (dict(self),))
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("a FrozenMap never changes: use set, updated or without")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
-    __ior__ = _refuse  # type: ignore[assignment]
-
-    def __copy__(self) -> FrozenMap:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> FrozenMap:
-        return self
-
-    def set(self, key: Any, value: Any) -> FrozenMap:
-        return FrozenMap({**self, key: value})
-
-    def updated(self, changes: Mapping | Iterable) -> FrozenMap:
-        return FrozenMap({**self, **dict(changes)})
-
-    def without(self, key: Any) -> FrozenMap:
-        new = dict(self)
-        new.pop(key, None)
-        return FrozenMap(new)
-
-    def add(self, key: Any, amount: int) -> FrozenMap:
-        """For counters: the value at `key` (0 if missing) plus `amount`."""
-        return self.set(key, self.get(key, 0) + amount)
 
 
 @dataclass(frozen=True)
@@ -221,7 +169,7 @@ class State:
     def is_toxic_waste(hex_: Hex) -> bool:
         return hex_ == CENTRE
 
-    @cached_property
+    @kept_once
     def occupants(self) -> dict[Hex, Pawn]:
         """Every occupied hex: the pawns and the standing clubhouses (kind data.CLUBHOUSE)."""
         found = dict(self.pawns.items())
@@ -249,15 +197,17 @@ class State:
             unknown = sorted(changes.keys() - _FIELD_NAMES)[0]
             raise TypeError(f"State has no field {unknown!r}")
         memo = self.__dict__
-        new = object.__new__(type(self))
-        attrs = new.__dict__
-        attrs.update(memo)  # the fields and any caches, copied at C speed ...
+        attrs = memo.copy()  # the fields and any caches, copied at C speed in one go ...
         attrs.update(changes)
         if len(memo) > _FIELD_COUNT:  # ... then the caches the changes make stale are dropped
             kept = _kept_caches(tuple(changes))
-            for name in memo.keys() - _FIELD_NAMES:
+            # The fields lead every state's __dict__ (`__init__` sets them in order, and a copy
+            # keeps the order), so the caches are what follows them.
+            for name in islice(memo, _FIELD_COUNT, None):
                 if name not in kept:
                     del attrs[name]
+        new = object.__new__(type(self))
+        object.__setattr__(new, "__dict__", attrs)  # a frozen dataclass refuses plain assignment
         return new
 
     def with_turf(self, hex_: Hex, gang: str, strength: str) -> State:
@@ -425,6 +375,26 @@ def dump(state: State) -> dict[str, Any]:
     return public_dump(state, None, everything=True)
 
 
+# Every turf and pawn value of the game, made once and shared (they never change): a search
+# loads a state from its view at every iteration, and made afresh they were most of the load.
+_TURFS = {g: {s: Turf(g, s) for s in data.STRENGTHS} for g in data.GANGS}
+_PAWNS = {g: {k: Pawn(g, k) for k in data.PAWN_KINDS} for g in data.GANGS}
+
+
+def _board_load(rows: list) -> FrozenMap:
+    try:
+        return FrozenMap({(q, r): None if g is None else _TURFS[g][s] for q, r, g, s in rows})
+    except (KeyError, TypeError):  # a gang or strength the game does not have: made as given
+        return FrozenMap({(q, r): None if g is None else Turf(g, s) for q, r, g, s in rows})
+
+
+def _pawns_load(rows: list) -> FrozenMap:
+    try:
+        return FrozenMap({(q, r): _PAWNS[g][k] for q, r, g, k in rows})
+    except (KeyError, TypeError):  # a gang or kind the game does not have: made as given
+        return FrozenMap({(q, r): Pawn(g, k) for q, r, g, k in rows})
+
+
 def load(dumped: dict[str, Any], rnd: random.Random | None = None) -> State:
     """The inverse of `dump`; from a view (no "rng", hidden choices), pass `rnd` to draw the
     hidden parts and a fresh seed."""
@@ -442,10 +412,8 @@ def load(dumped: dict[str, Any], rnd: random.Random | None = None) -> State:
         step=dumped["step"],
         order=tuple(dumped["order"]),
         acting=dumped["acting"],
-        board=FrozenMap(
-            {(q, r): (None if g is None else Turf(g, s)) for q, r, g, s in dumped["board"]}
-        ),
-        pawns=FrozenMap({(q, r): Pawn(g, k) for q, r, g, k in dumped["pawns"]}),
+        board=_board_load(dumped["board"]),
+        pawns=_pawns_load(dumped["pawns"]),
         clubhouses=FrozenMap({g: _hex_or_none(h) for g, h in dumped["clubhouses"].items()}),
         reserves=_pairs_load(dumped["reserves"]),
         stacks=_pairs_load(dumped["stacks"]),

@@ -6,25 +6,19 @@ through it (the book's territory example), but the Toxic Waste itself never coun
 hex of a gang is isolated: its pawns do nothing until reconnected. A gang whose clubhouse is
 destroyed has no home turf (RULINGS: its home turf counts 0).
 
-Results are cached on the state object (states are immutable, so a cache never goes stale).
+Results are cached on the state object (states are immutable, so a cache never goes stale), and
+shared between states with the same clubhouse hex and own hexes (`_home_turf_of`).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from rules.terrain_vague import bits, data
 from rules.terrain_vague.hexes import CENTRE, Hex
 from rules.terrain_vague.state import State
 
 _CACHE = "_home_turf_cache"
-
-
-def _connected_own_hexes(state: State, start: Hex, gang: str) -> frozenset[Hex]:
-    """Own hexes reachable from `start` through own hexes, passing through the Toxic Waste."""
-    grid = bits.layout(state.radius)
-    centre = grid.bit[CENTRE]
-    _, own = turf_masks(state)
-    area = bits.flood(grid, grid.bit[start], own.get(gang, 0) | centre) & ~centre
-    return frozenset(bits.hexes_of(grid, area))
 
 
 def turf_masks(state: State) -> tuple[int, dict[str, int]]:
@@ -54,10 +48,23 @@ def _compute_home_turf(state: State, gang: str) -> frozenset[Hex]:
     clubhouse = state.clubhouses.get(gang)
     if clubhouse is None:
         return frozenset()
-    turf = state.board.get(clubhouse)
-    if turf is None or turf.gang != gang:
+    _, own = turf_masks(state)
+    return _home_turf_of(state.radius, clubhouse, own.get(gang, 0))
+
+
+# A home turf depends on the clubhouse's hex and the gang's own hexes alone; a search's states,
+# each new, keep asking it for the few layouts their moves make. Bounded, as states are not.
+@lru_cache(maxsize=1 << 12)
+def _home_turf_of(radius: int, clubhouse: Hex, own: int) -> frozenset[Hex]:
+    """The own hexes (bits `own`) connected to the clubhouse through own hexes and the Toxic
+    Waste, when the clubhouse stands on its own turf and they are enough to make a home turf."""
+    grid = bits.layout(radius)
+    start = grid.bit[clubhouse]
+    if not own & start:
         return frozenset()
-    connected = _connected_own_hexes(state, clubhouse, gang)
+    centre = grid.bit[CENTRE]
+    area = bits.flood(grid, start, own | centre) & ~centre
+    connected = frozenset(bits.hexes_of(grid, area))
     return connected if len(connected) >= data.MIN_HOME_TURF else frozenset()
 
 

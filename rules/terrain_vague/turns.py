@@ -159,11 +159,11 @@ def begin_turn(state: State) -> State:
 
 def _begin_step_one(state: State) -> State:
     """White turns: hideout points. Red turns: picks still owed, then the duels."""
-    state = state.with_(step=1)
     if not wrestling.is_red_turn(state.turn):
         index = wrestling.hideout_index(state.turn)
         points = state.points.updated({g: data.HIDEOUT[g][index] for g in state.in_play})
-        return _begin_step(state.with_(points=points), 2)
+        return _begin_step(state, 2, points=points)  # step 1 passes in the same copy
+    state = state.with_(step=1)
     state = wrestling.settle_automatic_picks(state)
     picker = wrestling.next_picker(state)
     if picker is not None:
@@ -183,19 +183,26 @@ def play_order(state: State) -> tuple[str, ...]:
     )
 
 
-def _begin_step(state: State, step: int) -> State:
-    state = state.with_(phase=ACT, step=step)
+def _begin_step(state: State, step: int, **changes: Any) -> State:
+    """The step begins, with `changes` (step 1's points) made in the same copy of the state."""
     if step == 2:
-        state = _eliminate_at_step_two(state)
+        state = _eliminate_at_step_two(state.with_(phase=ACT, step=step, **changes))
         if state.phase == OVER:
             return state
-        state = state.with_(order=play_order(state))
-    return _first_actor(state)
+        return _first_actor(state, order=play_order(state))
+    return _first_actor(state, phase=ACT, step=step, **changes)
 
 
-def _first_actor(state: State) -> State:
-    first = next((g for g in state.order if g in state.in_play), None)
-    return state.with_(acting=first) if first is not None else _end_turn(state)
+def _first_actor(state: State, **changes: Any) -> State:
+    """The first gang in play of the order acts, with `changes` (the step begun) made in the
+    same copy of the state (a search begins steps by the hundred thousand); with none left, the
+    turn ends."""
+    order = changes.get("order", state.order)
+    in_play = state.in_play
+    first = next((g for g in order if g in in_play), None)
+    if first is None:
+        return _end_turn(state.with_(**changes))
+    return state.with_(acting=first, **changes)
 
 
 def end_step(state: State) -> State:

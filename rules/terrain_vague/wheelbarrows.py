@@ -1,10 +1,13 @@
 """Step 5: wheelbarrows rip off hexes and reinforce home turf; the big rip-off takes an enclosed
 area at once.
 
-Enclosed areas are cached on the state object (`state.__dict__` key `_enclosed`).
+Enclosed areas are cached on the state object (`state.__dict__` key `_enclosed`), and shared
+between states with the same hexes owned and occupied (`_enclosed_of`).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from rules.errors import IllegalMove
 from rules.terrain_vague import bits, costs, words
@@ -21,6 +24,7 @@ from rules.terrain_vague.position import (
     board_of,
     check_on_board,
     current_ledger,
+    occupied_bits,
     own_active_pawn,
     pay,
     protection_of,
@@ -44,18 +48,24 @@ def enclosed_areas(state: State, gang: str) -> list[frozenset]:
 
 
 def _compute_enclosed_areas(state: State, gang: str) -> list[frozenset]:
+    cells, own = turf_masks(state)
+    return list(_enclosed_of(state.radius, cells, own.get(gang, 0), occupied_bits(state)))
+
+
+# The areas depend on the board's hexes, the gang's own and the occupied ones alone: shared
+# between the states of a search, most of which leave them as they were. Bounded, as states are not.
+@lru_cache(maxsize=1 << 13)
+def _enclosed_of(radius: int, cells: int, own: int, occupied: int) -> tuple[frozenset, ...]:
     """The runs of hexes not the gang's (as bits, see `bits`), in the order of each run's first
     hex in board order."""
-    grid = bits.layout(state.radius)
-    cells, own = turf_masks(state)
-    occupied = bits.mask(grid, state.occupants)
+    grid = bits.layout(radius)
     centre = grid.bit[CENTRE]
     areas = [
         frozenset(bits.hexes_of(grid, run))
-        for run in bits.components(grid, cells & ~own.get(gang, 0))
+        for run in bits.components(grid, cells & ~own)
         if not run & occupied and run & ~centre
     ]
-    return sorted(areas, key=min)
+    return tuple(sorted(areas, key=min))
 
 
 def rip_cost(state: State, gang: str, hex_: Hex) -> int:
@@ -146,7 +156,7 @@ def apply_rip(state: State, gang: str, move: dict) -> State:
     strength = strength_for(state, gang, turf.strength)
     if strength is None:
         raise IllegalMove(msg("rip: {gang} has no turf hex left in its supply", gang=words.gang(gang)), "no_supply")
-    points = pay(state, gang, _wheelbarrow_rip_cost(state, gang, at), msg("ripping off {at}", at=to_json(at)))
+    points = pay(state, gang, _wheelbarrow_rip_cost(state, gang, at), lambda: msg("ripping off {at}", at=to_json(at)))
     ledger = with_rip(ledger, start).with_(changed=added(ledger.changed, at))
     return state.with_(points=points).with_turf(at, gang, strength).with_(ledger=ledger)
 
@@ -166,7 +176,7 @@ def apply_reinforce(state: State, gang: str, move: dict) -> State:
     _check_rip_reach(state, gang, start, at, move)
     if state.supply(gang, TOUGH) <= 0:
         raise IllegalMove(msg("reinforce: {gang} has no tough hex left in its supply", gang=words.gang(gang)), "no_supply")
-    points = pay(state, gang, costs.REINFORCE, msg("reinforcing {at}", at=to_json(at)))
+    points = pay(state, gang, costs.REINFORCE, lambda: msg("reinforcing {at}", at=to_json(at)))
     ledger = with_rip(ledger, start).with_(changed=added(ledger.changed, at))
     return state.with_(points=points).with_turf(at, gang, TOUGH).with_(ledger=ledger)
 
@@ -220,7 +230,7 @@ def apply_big_rip_off(state: State, gang: str, move: dict) -> State:
     problem = _big_rip_off_problem(state, gang, area, ledger)
     if problem is not None:
         raise IllegalMove(msg("big_rip_off: {problem}", problem=problem[0]), problem[1])
-    points = pay(state, gang, _big_rip_off_cost(state, gang, area), msg("the big rip-off"))
+    points = pay(state, gang, _big_rip_off_cost(state, gang, area), lambda: msg("the big rip-off"))
     state = state.with_(points=points)
     changed = ledger.changed
     for hex_, strength in _big_rip_off_layout(state, gang, area):

@@ -27,7 +27,7 @@ red number of the picker's sworn enemy. Rulings:
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -172,20 +172,25 @@ def choice_moves(state: State, gang: str) -> list[dict[str, Any]]:
     duel = state.duels[0]
     if gang == duel.attacker:
         choices = digit_choices(duel.attack_number)
-        return [{"type": CHOOSE_DIGITS, "digits": list(c)} for c in choices]
-    return [{"type": CHOOSE_BARS, "bars": list(c)} for c in bar_choices(duel.defence_number)]
+        return [{"type": CHOOSE_DIGITS, "digits": [*c]} for c in choices]
+    return [{"type": CHOOSE_BARS, "bars": [*c]} for c in bar_choices(duel.defence_number)]
 
 
 def _read_tiles(move: dict[str, Any], key: str) -> tuple[int, ...]:
     return tuple(sorted(fields.whole_numbers(move, key, "bad_tiles")))
 
 
-def _check_tiles(
-    move_type: str, tiles: tuple[int, ...], allowed: tuple[tuple[int, ...], ...]
-) -> None:
+@cache
+def _allowed(attacking: bool, count: int) -> frozenset[tuple[int, ...]]:
+    """The choices of `count` digits (attacking) or bars, as a set: a choice is looked up among
+    up to 728 at every choice a search makes."""
+    return frozenset(digit_choices(count) if attacking else bar_choices(count))
+
+
+def _check_tiles(move_type: str, tiles: tuple[int, ...], allowed: frozenset[tuple[int, ...]]) -> None:
     if tiles in allowed:
         return
-    count = len(allowed[0]) if allowed else 0
+    count = len(next(iter(allowed))) if allowed else 0  # every choice holds `count` tiles
     if len(tiles) != count:
         raise IllegalMove(
             msg("{move_type}: choose exactly {number} tiles, not {tiles_count}", move_type=move_type, number=count, tiles_count=len(tiles)), "wrong_tile_count"
@@ -205,24 +210,27 @@ def apply_choice(state: State, gang: str, move: dict[str, Any]) -> State:
         raise IllegalMove(msg("{type}: in this duel {gang} must {expected}", type=move['type'], gang=words.gang(gang), expected=expected), "wrong_duel_role")
     key = "digits" if attacking else "bars"
     tiles = _read_tiles(move, key)
-    allowed = digit_choices(duel.attack_number) if attacking else bar_choices(duel.defence_number)
-    _check_tiles(move["type"], tiles, allowed)
+    _check_tiles(move["type"], tiles, _allowed(attacking, duel.attack_number if attacking else duel.defence_number))
     salt, rng = state.rng.salt()
     choice = Choice(tiles, salt, commitment(list(tiles), salt))
     duel = evolve(duel, **{"attack" if attacking else "defence": choice})
-    state = state.with_(rng=rng, duels=(duel, *state.duels[1:]))
-    return _resolve_current(state) if duel.resolved else state
+    if duel.resolved:
+        return _resolved(state, duel, rng=rng)
+    return state.with_(rng=rng, duels=(duel, *state.duels[1:]))
 
 
 def _resolve_current(state: State) -> State:
-    duel = state.duels[0]
+    return _resolved(state, state.duels[0])
+
+
+def _resolved(state: State, duel: Duel, **changes: Any) -> State:
+    """The current duel, as `duel` (both choices in), scored and moved to the resolved ones, with
+    `changes` made in the same copy of the state (a search resolves duels by the ten thousand)."""
     points, cancelled = score(duel.attack.tiles, duel.defence.tiles)
     if duel.scores:
-        state = state.with_(
-            points=state.points.set(duel.attacker, points),
-            cancelled=state.cancelled.set(duel.attacker, cancelled),
-        )
-    return state.with_(duels=state.duels[1:], wrestled=(*state.wrestled, duel))
+        changes["points"] = state.points.set(duel.attacker, points)
+        changes["cancelled"] = state.cancelled.set(duel.attacker, cancelled)
+    return state.with_(duels=state.duels[1:], wrestled=(*state.wrestled, duel), **changes)
 
 
 def leave_duels(state: State, gang: str) -> State:
