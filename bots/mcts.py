@@ -138,7 +138,6 @@ class Search:
         self.evaluate = getattr(hints, "evaluate", None)
         self.rollout_move = getattr(hints, "rollout_move", None)
         self.rollout_limit = getattr(hints, "ROLLOUT_LIMIT", budget.rollout_limit)
-        self.exploration = getattr(hints, "EXPLORATION", budget.exploration)
         self.tree_depth: int | None = getattr(hints, "TREE_DEPTH", None)
         self.root = Node(seat, None)
         # The protocol gives no player count; the first finished game found tells it, and until
@@ -232,7 +231,7 @@ class Search:
             child = node.children[key] = Node(mover, move)
             child.available = 1
             return child, True
-        return best_by_ucb(available, self.exploration), False
+        return best_by_ucb(available, self.budget.exploration), False
 
     def rollout(self, state: State) -> Sequence[float]:
         game = self.game

@@ -8,10 +8,6 @@ generic behaviour for the rest:
 - `rollout_move(game, state, seat, moves, rng) -> Move`: the move a rollout plays, one of `moves`
   (the seat's legal moves, never empty); used instead of a uniformly random move.
 - `ROLLOUT_LIMIT: int`: the rollout length cap in actions for this game.
-- `EXPLORATION: float`: the UCB constant for this game, in place of the budget's. Where the
-  game's rewards of the best few moves lie close together, the default constant spreads the
-  visits evenly over them and a larger budget hardly changes the choice; a smaller one lets the
-  search tell them apart.
 - `TREE_DEPTH: int`: how many moves deep the search tree may grow (1: only the seat's own
   moves, each valued by rollouts; the default has no cap). For a game where chance moves
   between every pair of decisions and the budget is small, the deeper nodes mostly hold

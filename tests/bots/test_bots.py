@@ -275,24 +275,3 @@ def test_move_keys_tell_apart_what_json_tells_apart() -> None:
     keys = [move_key(move) for move in moves]
     assert len(set(keys)) == len(moves)
     assert move_key({"dir": "N", "type": "step"}) == keys[0]  # the order of the keys is no matter
-
-
-def test_a_games_exploration_constant_replaces_the_budgets(monkeypatch) -> None:
-    """`EXPLORATION` in a game's heuristics is the search's UCB constant there: a smaller one
-    spends more of the same budget on the move the search rates best."""
-    import rules
-
-    game = rules.get("terrafex")
-    state = game.setup(2, {}, "exploration")
-    seat = game.to_act(state)[0]
-    hints = heuristics.for_rules("terrafex")
-
-    def top_share(constant: float) -> float:
-        monkeypatch.setattr(hints, "EXPLORATION", constant, raising=False)
-        budget = mcts.Budget(iterations=300, milliseconds=None, exploration=5.0)  # overridden
-        search = mcts.Search(game, game.view(state, seat), seat, budget, random.Random(3))
-        assert search.exploration == constant
-        search.run()
-        return max(child.visits for child in search.root.children.values()) / search.root.visits
-
-    assert top_share(0.1) > top_share(2.0)
