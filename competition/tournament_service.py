@@ -39,6 +39,8 @@ from competition.models import Entrant, Table, Tournament, TournamentKind, Tourn
 from games import selectors as games_selectors
 from games import services as games_services
 from games import time_controls
+from rules.errors import InvalidOptions
+from rules.options import FIRST_PLAYER, SEAT_0
 from rules.words import msg
 
 MAX_ENTRANTS = 128
@@ -59,8 +61,7 @@ def tournament_state_said(status: str) -> Any:
 def tournament_create(*, user: Any, name: str, kind: str, rules_id: str, players: int, options: dict | None,
                       time_control: Any, rated: bool, starts_at: dt.datetime, rounds: int | None = None,
                       half_point_byes: int = 1) -> Tournament:
-    game_rules = rules.get(rules_id)
-    chosen = game_rules.normalize_options(players, options)
+    chosen = _table_options(rules.get(rules_id), players, options)
     control = time_controls.normalize_time_control(time_control)
     if not control:
         raise InvalidInput(msg("a tournament needs a time control"), fields={"time_control": ["required"]})
@@ -76,6 +77,20 @@ def tournament_create(*, user: Any, name: str, kind: str, rules_id: str, players
         name=name, kind=kind, rules=rules_id, players=players, options=chosen, time_control=control, rated=rated,
         rounds=rounds or 0, half_point_byes=half_point_byes, starts_at=starts_at, created_by=user,
     )
+
+
+def _table_options(game_rules: Any, players: int, options: dict | None) -> dict:
+    """Every table's game options. At tables of two the pairing gives out the seats as a chess
+    pairing gives out colours, balancing them round by round, so a game whose book draws who
+    starts (it has the `first_player` option) lets seat 0 start instead: with the draw, the
+    balancing would decide nothing. An explicit wish for the draw there is refused."""
+    chosen = game_rules.normalize_options(players, options)
+    if players != 2 or FIRST_PLAYER not in chosen:
+        return chosen
+    if (options or {}).get(FIRST_PLAYER, SEAT_0) != SEAT_0:
+        raise InvalidOptions(FIRST_PLAYER, msg("in a two-player tournament the pairing decides who starts: {seat_0!r}",
+                                               seat_0=SEAT_0))
+    return {**chosen, FIRST_PLAYER: SEAT_0}
 
 
 def _open_for_entries(tournament_id: int) -> Tournament:

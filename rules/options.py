@@ -83,3 +83,24 @@ class Option:
             raise InvalidOptions(
                 self.name, msg("must be at most {maximum}, not {value}", maximum=self.maximum, value=value)
             )
+
+
+FIRST_PLAYER = "first_player"
+DRAWN, SEAT_0 = "drawn", "seat_0"
+
+
+def first_player_option() -> Option:
+    """Who takes the first turn, for a game whose book draws the first player: `seat_0` gives it
+    to seat 0. The draw is made either way, so the rest of the game's chance is the same.
+
+    The service knows this option by its name, never by the game: a two-player tournament sets it
+    to `seat_0`, so that the pairing's seats decide who starts, as colours do in chess.
+    """
+    return Option(FIRST_PLAYER, "choice", DRAWN, msg("Who takes the first turn: drawn at random (the book's way), or seat 0 (as a tournament of two plays it)."),
+                  choices=(DRAWN, SEAT_0), label=msg("First player"),
+                  choice_labels=(msg("drawn at random"), msg("seat 0")))
+
+
+def first_player(chosen: dict[str, Any], drawn: int) -> int:
+    """The seat that starts, given the normalized options and the seat the seed drew."""
+    return 0 if chosen.get(FIRST_PLAYER) == SEAT_0 else drawn

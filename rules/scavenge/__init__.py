@@ -14,7 +14,10 @@ is onto any square touching the hole (orthogonally or at a corner). The carrier 
 diagonally but may not pass over or land on any token. Landing on the carrier: a trash-free
 lander takes the good stuff; a lander with trash gives one piece and the good stuff goes back to
 the centre; the carrier goes home either way. The carrier wins by landing exactly on its own start
-point. Option `straight_moves` (default false): every move is one straight line.
+point. Option `straight_moves` (default false): every move is one straight line. Option
+`first_player` (`drawn`, the book's way, by default; or `seat_0`): a house option for tournaments,
+whose pairing gives out the first turn as chess gives out White; the seed's draw is still made, so
+the dice after it are the same either way.
 
 Moves (JSON):
 - {"type": "move", "to": [row, col]} or {"type": "move", "to": "centre"}: end the move there
@@ -60,7 +63,7 @@ from typing import Any
 from rules.base import Move, Outcome, Rules
 from rules.errors import IllegalMove
 from rules.fields import require_mapping
-from rules.options import Option
+from rules.options import Option, first_player, first_player_option
 from rules.rng import Rng
 from rules.scavenge import board, data, moves, presentation, render, turns
 from rules.scavenge.state import ScavengeState, begin_turn, dump, finish, from_view, load, view
@@ -82,11 +85,13 @@ class Scavenge(Rules):
             description=msg("Every move goes in one straight line."),
             label=msg("Straight moves"),
         ),
+        first_player_option(),
     )
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str) -> ScavengeState:
         chosen = self.normalize_options(players, options)
-        first, rng = Rng(seed).below(players)
+        drawn, rng = Rng(seed).below(players)
+        first = first_player(chosen, drawn)
         corners = data.START_CORNERS[players]
         state = ScavengeState(
             players=players,

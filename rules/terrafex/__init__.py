@@ -78,6 +78,8 @@ Rulings made here (neither the book nor RULINGS.md says)
 - Timeout: the first legal move in listing order (forest, mountain, fire, glacier options; for a
   fire placement, the first square in reading order). No move is secret; there is no chance after
   setup, so views are the whole state and `sample_state` rebuilds it from the view.
+- Option `first_player` (`drawn`, the book's way, by default; or `seat_0`: seat 0 plays White), a
+  house option for tournaments, whose pairing gives out White as a chess pairing does.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ from typing import Any
 from rules.base import Outcome, Rules
 from rules.errors import IllegalMove, NotYourTurn
 from rules.fields import require_mapping
-from rules.options import Option
+from rules.options import Option, first_player, first_player_option
 from rules.rng import Rng
 from rules.terrafex import moves, presentation, render, turns
 from rules.terrafex.board import has_glacier
@@ -118,7 +120,7 @@ class Terrafex(Rules):
     title = "Terrafex"
     min_players = 2
     max_players = 2
-    options = (LAYOUT_OPTION,)
+    options = (LAYOUT_OPTION, first_player_option())
 
     def check_options(self, players: int, options: dict[str, Any]) -> None:
         layout_pieces(options["layout"])
@@ -126,7 +128,7 @@ class Terrafex(Rules):
     def setup(self, players: int, options: dict[str, Any] | None, seed: str) -> State:
         chosen = self.normalize_options(players, options)
         board, pool = layout_board(layout_pieces(chosen["layout"]))
-        white, _ = Rng(seed).below(2)
+        white = first_player(chosen, Rng(seed).below(2)[0])
         return turns.begin(State(board=board, pool=pool, pit=(0, 0, 0), white=white, mover=white))
 
     def to_act(self, state: State) -> tuple[int, ...]:

@@ -90,6 +90,10 @@ def test_a_tournament_page_shows_standings_and_rounds(browser, site, screenshot)
     assert rows.nth(0).inner_text().split("\t")[:3] == ["1", "entrant0", "1"]
     assert "finished" in page.locator("#about").inner_text()
     assert page.locator(f"#rounds a[href='/games/{game_id}/']").count() == 1
+    # a tournament of two says whose name at a board takes the first turn
+    assert page.locator("#rounds-first").is_visible()
+    assert "first name has seat 0 and takes the first turn" in page.locator("#rounds-first").inner_text()
+    screenshot(page, "tournament-rounds")
     page.click(f"#rounds a[href='/games/{game_id}/']")
     back = page.locator("h1 a.tournament-line")  # the game's page leads back to its tournament
     assert back.inner_text() == "Round 1 of Winter cup"

@@ -158,6 +158,7 @@ async function tournament() {
     : [el('li', {}, _('nobody yet'))]));
   // Only a tables-of-two tournament has a TRF file (the API answers 409 for tables of three or four).
   document.getElementById('trf-line').hidden = t.players !== 2;
+  document.getElementById('rounds-first').hidden = t.players !== 2;
   standings(t.standings);
   document.getElementById('rounds').replaceChildren(...t.round_list.map((r) => el('section', {},
     el('h3', {}, _('Round %(round)s', { round: r.round })),
