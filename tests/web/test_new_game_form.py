@@ -41,3 +41,28 @@ def test_checkboxes_sit_beside_their_words_and_only_the_chosen_time_fields_show(
         assert visible == fields, kind
         assert page.locator("#timeout-policy").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def test_a_game_whose_book_draws_who_starts_lets_the_creator_start_from_the_form(browser, site, screenshot):
+    """Terrafex draws White; the form's "First player: seat 0" gives the creator (seat 0) the
+    first turn whatever the seed drew."""
+    import re
+
+    from games.models import Game
+
+    page = _sign_up(browser.new_context(viewport={"width": 390, "height": 844}), site, "starter")
+    page.goto(f"{site}/games/new/")
+    page.select_option("#rules", "terrafex")
+    first = page.locator("#option-first_player")
+    first.wait_for()
+    assert [text.strip() for text in first.locator("option").all_inner_texts()] == ["drawn at random", "seat 0"]
+    assert first.input_value() == '"drawn"'  # the book's way by default
+    first.select_option('"seat_0"')
+    screenshot(page, "new-game-first-player")
+    page.select_option("#seat-1", "random:1")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    game = Game.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+    assert game.options["first_player"] == "seat_0"
+    page.locator("#moves-panel").wait_for()  # seat 0, the creator, is to move: White
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
