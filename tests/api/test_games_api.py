@@ -86,7 +86,7 @@ def test_create_join_and_start(player):
     created = player.post("/api/games/", {"rules": "scavenge", "players": 3, "options": {"straight_moves": True}})
     assert created.status_code == 201
     game = created.json()
-    assert game["status"] == "open" and game["options"] == {"straight_moves": True}
+    assert game["status"] == "open" and game["options"] == {"straight_moves": True, "first_player": "drawn"}
     assert game["seats"] == [{"seat": 0, "username": player.username, "bot": None}]
     assert game["to_act"] == [] and game["seed"] is None and len(game["seed_sha256"]) == 64
     second, third = register(), register()
