@@ -58,13 +58,16 @@ class Round:
     """One past round of an entrant. `seat` 0 is the first player (white), 1 the second; None
     when no game was played (a forfeit may keep the seat it was paired in, which, as no game was
     played, the pairing does not read). `paired`: took part in that round's pairing (a game, a
-    forfeit, or the pairing-allocated bye), as opposed to being absent or a requested bye."""
+    forfeit, or the pairing-allocated bye), as opposed to being absent or a requested bye.
+    `rated`: false for a game played but not rated (a TRF's `W` `D` `L`), which the pairing reads
+    as any game."""
 
     opponent: int | None
     seat: int | None
     points: float
     played: bool
     paired: bool = True
+    rated: bool = True
 
 
 @dataclass

@@ -293,7 +293,8 @@ def tournament_records(tournament: Tournament, entrants: dict[int, Any],
             record.history.append(dutch.Round(opponent=others[0] if len(others) == 1 else None,
                                               seat=seat if coloured else None,
                                               points=points, played=kind == tournament_pairing.GAME,
-                                              paired=table.reason not in tournament_pairing.BYES_ASKED_FOR))
+                                              paired=table.reason not in tournament_pairing.BYES_ASKED_FOR,
+                                              rated=table.reason != tournament_pairing.NOT_RATED))
             if kind == tournament_pairing.BYE and table.reason not in tournament_pairing.BYES_ASKED_FOR:
                 record.byes += 1  # the pairing's own byes (a bye asked for is no turn at sitting out)
             if kind != tournament_pairing.GAME:
@@ -357,7 +358,7 @@ def tournament_trf(*, tournament_id: int) -> str:
     players = []
     for pk, entrant in everyone.items():
         games = [trf.game_for(dutch.Round(numbers.get(r.opponent) if r.opponent else None, r.seat, r.points,
-                                          r.played, r.paired)) for r in records[pk].history[:last]]
+                                          r.played, r.paired, r.rated)) for r in records[pk].history[:last]]
         players.append(trf.Player(number=numbers[pk], name=entrant.name, rating=round(entrant.seed_rating),
                                   games=games))
     rounds = tournament.rounds or max(last, 1)

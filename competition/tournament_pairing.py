@@ -42,6 +42,9 @@ BYES_ASKED_FOR = (HALF_POINT_BYE, FULL_POINT_BYE)
 # A table of two decided by forfeit without a game (a TRF's `+` against `-`, or `-` against `-`):
 # its points say who won. Seat 0 had white, unless the file gave the two no colours.
 FORFEITED, FORFEITED_NO_COLOURS = "forfeited", "forfeited_no_colours"
+# A game a TRF file says was played but not rated (`W` `D` `L`): a game like any for the pairing
+# and the standings, kept apart so that the file we write gives it back as it came.
+NOT_RATED = "trf_not_rated"
 
 
 def swiss_rounds(entrants: int) -> int:

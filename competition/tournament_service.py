@@ -495,7 +495,7 @@ def _imported_meeting(player: trf.Player, other: trf.Player, number: int, entran
     points = [game.points, back.points]
     places = [1 + (points[0] < points[1]), 1 + (points[1] < points[0])]
     if game.result in trf.PLAYED:
-        reason = "trf"
+        reason = tournament_pairing.NOT_RATED if game.result in trf.NOT_RATED else "trf"
     else:
         reason = tournament_pairing.FORFEITED if coloured else tournament_pairing.FORFEITED_NO_COLOURS
     return [entrants[player.number].pk, entrants[other.number].pk], points, places, reason

@@ -11,7 +11,8 @@ we read and write:
   block per round from column 92: the opponent's starting rank (4 digits, `0000` for none), the
   colour (`w`, `b` or `-`) and the result.
 
-Results: `1` `=` `0` a game won, drawn, lost; `+` `-` a forfeit won or lost (no game); `U` the
+Results: `1` `=` `0` a game won, drawn, lost (`W` `D` `L` the same, not rated: kept so on the way
+back); `+` `-` a forfeit won or lost (no game); `U` the
 pairing-allocated bye; `F` `H` `Z` a full-, half- or zero-point bye that was not the pairing's
 (`Z` also marks an absence). A round block for the round still to be paired (`H`, `Z`) says
 the player will not play it. As bbpPairings reads them: a forfeit naming an opponent had both
@@ -30,6 +31,7 @@ from competition import dutch
 POINTS = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "U": 1.0, "F": 1.0, "H": 0.5, "Z": 0.0,
           "W": 1.0, "D": 0.5, "L": 0.0, " ": 0.0}
 PLAYED = {"1", "=", "0", "W", "D", "L"}
+NOT_RATED = {"W", "D", "L"}  # played, not rated
 ROUNDS_COLUMN = 91  # 0-based start of round 1's block
 ROUND_WIDTH = 10
 
@@ -209,7 +211,8 @@ def game_for(round_: dutch.Round) -> Game:
     colour it was paired with, if known (`-` if not)."""
     colour = {0: "w", 1: "b"}.get(round_.seat, "-")
     if round_.played:
-        result = "1" if round_.points == 1 else "=" if round_.points == 0.5 else "0"
+        codes = "1=0" if round_.rated else "WDL"
+        result = codes[0] if round_.points == 1 else codes[1] if round_.points == 0.5 else codes[2]
         return Game(round_.opponent, colour, result)
     if round_.opponent is not None:
         return Game(round_.opponent, colour, "+" if round_.points >= 1 else "-")

@@ -501,3 +501,16 @@ def test_a_seat_a_stand_in_bot_played_for_is_still_a_player_who_never_came(monke
     if game.status == "active":
         services.seat_return(game_id=game.pk, user=users[late])
         assert games_selectors.seats_absent(game_ids=[game.pk]) == {game.pk: set()}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_games_a_file_says_were_not_rated_are_given_back_so():
+    """`W` `D` `L`: played, not rated. They pair as any game, and the file we write keeps them so:
+    written back as `1` `=` `0`, an arbiter's tool would have rated them."""
+    unrated = (EVERY_KIND.replace("0005 w 1  0002 b =", "0005 w W  0002 b D")  # player 1's rounds 1 and 2
+               .replace("0001 b 0  0006 w -", "0001 b L  0006 w -")  # player 5 lost round 1 to 1
+               .replace("0006 w +  0001 w =", "0006 w +  0001 w D"))  # player 2 drew round 2 with 1
+    assert unrated.count("W") == 1 and unrated.count(" D ") == 2 and unrated.count(" L\n") + unrated.count(" L ") == 1
+    tournament = _import(unrated)
+    assert selectors.tournament_trf(tournament_id=tournament.pk) == unrated
+    assert _boards(tournament, 4) == BBP_CASES[4][1]  # paired as the file with rated games was
