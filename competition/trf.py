@@ -11,13 +11,13 @@ we read and write:
   block per round from column 92: the opponent's starting rank (4 digits, `0000` for none), the
   colour (`w`, `b` or `-`) and the result.
 
-Results: `1` `=` `0` a game won, drawn, lost (`W` `D` `L` the same, not rated: kept so on the way
-back); `+` `-` a forfeit won or lost (no game); `U` the
-pairing-allocated bye; `F` `H` `Z` a full-, half- or zero-point bye that was not the pairing's
-(`Z` also marks an absence). A round block for the round still to be paired (`H`, `Z`) says
-the player will not play it. As bbpPairings reads them: a forfeit naming an opponent had both
-players paired in its round, though no game (no colour to follow, and the two may meet again);
-`0000 - +` is the pairing-allocated bye, `0000 - -` and a blank block an absence.
+Results: `1` `=` `0` a game won, drawn, lost (`W` `D` `L` the same, not rated: kept so on the
+way back); `+` `-` a forfeit won or lost (no game); `U` the pairing-allocated bye; `F` `H` `Z` a
+full-, half- or zero-point bye that was not the pairing's (`Z` also marks an absence). A round
+block for the round still to be paired (`H`, `Z`) says the player will not play it. As
+bbpPairings reads them: a forfeit naming an opponent had both players paired in its round, though
+no game (no colour to follow, and the two may meet again); `0000 - +` is the pairing-allocated
+bye, `0000 - -` and a blank block an absence.
 
 Other lines (federations, dates, arbiters, team data) are ignored on reading.
 """

@@ -96,7 +96,9 @@ def first_player_option() -> Option:
     The service knows this option by its name, never by the game: a two-player tournament sets it
     to `seat_0`, so that the pairing's seats decide who starts, as colours do in chess.
     """
-    return Option(FIRST_PLAYER, "choice", DRAWN, msg("Who takes the first turn: drawn at random (the book's way), or seat 0 (as a tournament of two plays it)."),
+    return Option(FIRST_PLAYER, "choice", DRAWN,
+                  msg("Who takes the first turn: drawn at random (the book's way), or seat 0 (as a "
+                      "tournament of two plays it)."),
                   choices=(DRAWN, SEAT_0), label=msg("First player"),
                   choice_labels=(msg("drawn at random"), msg("seat 0")))
 
