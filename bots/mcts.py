@@ -8,9 +8,9 @@ The bot holds only its seat's view. Every iteration:
    the children legal in this sample compete, and UCB counts how often each was available rather
    than how often its parent was visited (Cowling, Powley & Whitehouse's ISMCTS);
 3. adds one child, plays a rollout from it (random legal moves, or the game's heuristic policy),
-   capped in length, with the game's evaluation (or an even share) at the cap; a game's
-   heuristics may also cap the tree's depth (`TREE_DEPTH`: below it, every move is the
-   rollout's);
+   capped in length (in actions, or in turns where the game's heuristics say `ROLLOUT_TURNS`),
+   with the game's evaluation (or an even share) at the cap; a game's heuristics may also cap the
+   tree's depth (`TREE_DEPTH`: below it, every move is the rollout's);
 4. credits each node on the path with the reward of the seat that made its move, so N-player
    games need nothing special: every seat maximises its own share.
 
@@ -138,6 +138,7 @@ class Search:
         self.evaluate = getattr(hints, "evaluate", None)
         self.rollout_move = getattr(hints, "rollout_move", None)
         self.rollout_limit = getattr(hints, "ROLLOUT_LIMIT", budget.rollout_limit)
+        self.rollout_turns: int | None = getattr(hints, "ROLLOUT_TURNS", None)
         self.tree_depth: int | None = getattr(hints, "TREE_DEPTH", None)
         self.root = Node(seat, None)
         # The protocol gives no player count; the first finished game found tells it, and until
@@ -166,14 +167,24 @@ class Search:
             self.iterate()
 
     def most_visited(self, moves: list[Move]) -> Move:
-        """The root move tried most often (ties: the better mean, then the listed order)."""
-        def rank(index: int) -> tuple[int, float, int]:
+        """The root move tried most often, ties going to the better mean. Moves still tied, which
+        the search cannot tell apart (in a decided position every rollout ends alike), go to the
+        move the rules play for a seat whose time ran out, if it is one of them: the rules choose
+        it to move the game on. The first listed would not always: a Space Junkyard ship that has
+        lost anyway lists its conversions first and would convert back and forth for ever."""
+        def rank(index: int) -> tuple[int, float]:
             child = self.root.children.get((self.seat, move_key(moves[index])))
             if child is None or not child.visits:
-                return (0, 0.0, -index)
-            return (child.visits, child.reward / child.visits, -index)
+                return (0, 0.0)
+            return (child.visits, child.reward / child.visits)
 
-        return moves[max(range(len(moves)), key=rank)]
+        ranks = [rank(index) for index in range(len(moves))]
+        best = max(ranks)
+        tied = [move for move, ranked in zip(moves, ranks) if ranked == best]
+        if len(tied) > 1:
+            fallback = move_key(self.game.timeout_move(self.sample(), self.seat))
+            return next((move for move in tied if move_key(move) == fallback), tied[0])
+        return tied[0]
 
     def decisive_move(self, moves: list[Move]) -> Move | None:
         """A move that ends the game with this seat the sole winner in every sample tried. A game
@@ -235,11 +246,18 @@ class Search:
 
     def rollout(self, state: State) -> Sequence[float]:
         game = self.game
+        turns_left, last_mover = self.rollout_turns, None
         for _ in range(self.rollout_limit):
             outcome = game.outcome(state)
             if outcome is not None:
                 return self.finished(outcome)
             mover = game.to_act(state)[0]
+            if turns_left is not None and mover != last_mover:
+                if last_mover is not None:
+                    turns_left -= 1
+                    if not turns_left:
+                        break
+                last_mover = mover
             moves = game.legal_moves(state, mover)
             state = game.apply(state, mover, self.policy(state, mover, moves))
         outcome = game.outcome(state)

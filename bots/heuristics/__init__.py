@@ -8,6 +8,11 @@ generic behaviour for the rest:
 - `rollout_move(game, state, seat, moves, rng) -> Move`: the move a rollout plays, one of `moves`
   (the seat's legal moves, never empty); used instead of a uniformly random move.
 - `ROLLOUT_LIMIT: int`: the rollout length cap in actions for this game.
+- `ROLLOUT_TURNS: int`: end the rollout once the acting seat has changed this many times, so its
+  horizon is counted in turns (ROLLOUT_LIMIT then only caps it). For a game where a seat may take
+  actions that change nothing for the others (a conversion and its undoing), a horizon in actions
+  makes those actions look good: each one pushes the next seat's turn past the evaluation (the
+  horizon effect), and a search can go on making them for ever.
 - `TREE_DEPTH: int`: how many moves deep the search tree may grow (1: only the seat's own
   moves, each valued by rollouts; the default has no cap). For a game where chance moves
   between every pair of decisions and the budget is small, the deeper nodes mostly hold

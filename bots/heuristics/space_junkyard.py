@@ -7,8 +7,13 @@ loose openings, the figure the game ends on), plus what that score does not see 
 - storage: resources in the hold pay the next joint (every open-open joint costs both tiles'
   resources), so each stored one is worth a little, less as the end nears.
 
-Random rollouts run for some 270 actions; the search plays about two turns of random actions
-and then values the position by these standings.
+Random rollouts run for some 270 actions; the search plays random actions to the end of the
+next ship's turn (until the acting ship has changed twice: some 10 actions, at most 64) and then
+values the position by these standings. The horizon is counted in turns, not actions: a ship may convert a resource and
+convert it back as often as its stores allow, which changes nothing for anyone, and with a horizon
+of 16 actions each such conversion pushed the other ship's next turn further out of sight, so
+the search found conversions better than ending the phase and went on converting for thousands
+of actions (two of the benchmark's level-3 games did, 2026-12-07).
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from bots.heuristics._margin import shares
 from rules.space_junkyard.data import ALL_TILES, CLOSED
 from rules.space_junkyard.ship import OFFSETS, by_place, part_edges, score
 
-ROLLOUT_LIMIT = 16
+ROLLOUT_TURNS = 2
+ROLLOUT_LIMIT = 64  # actions, only a cap: a random turn is some 7 (14 at most in 20 games)
 SHARPNESS = 0.5
 OPEN_JOINT_WORTH = 0.8  # of a point, per loose opening, at the start of the game
 STORED_WORTH = 0.25  # of a point, per resource in the hold, at the start of the game
