@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Hashable
 
 import bots
 import rules
@@ -45,20 +46,20 @@ def positions(game, games: int) -> list[tuple[object, int]]:
     return found
 
 
-def search(game, state, seat: int, iterations: int, seed: str) -> mcts.Search:
+def search(game, state, seat: int, iterations: int, seed: str) -> tuple[mcts.Search, Hashable]:
+    """The finished search and the key of the move it chose."""
     done = mcts.Search(game, game.view(state, seat), seat, mcts.Budget(iterations=iterations, milliseconds=None),
                        random.Random(seed))
-    done.chosen = mcts.move_key(done.choose())
-    return done
+    return done, mcts.move_key(done.choose())
 
 
-def regret(reference: mcts.Search, chosen) -> float:
-    """How much worse the reference search found `chosen` than its own choice (mean rewards; a
-    move it barely tried counts as its worst tried move)."""
-    children = [child for child in reference.root.children.values() if child.visits]
+def regret(reference: mcts.Search, best: Hashable, chosen: Hashable) -> float:
+    """How much worse the reference search found `chosen` than its own choice `best` (mean
+    rewards; a move it barely tried counts as its worst tried move)."""
+    tried = [child for child in reference.root.children.values() if child.visits]
     means = {key[1]: child.reward / child.visits for key, child in reference.root.children.items() if child.visits >= 30}
-    worst = min(child.reward / child.visits for child in children)
-    return means.get(reference.chosen, worst) - means.get(chosen, worst)
+    worst = min(child.reward / child.visits for child in tried)
+    return means.get(best, worst) - means.get(chosen, worst)
 
 
 def main() -> None:
@@ -73,18 +74,18 @@ def main() -> None:
     budgets = arguments.budget or [mcts_budget.iterations for mcts_budget in bots.registry.MCTS_BUDGETS.values()][1:]
     agreed, lost, asked, started = dict.fromkeys(budgets, 0), dict.fromkeys(budgets, 0.0), 0, time.process_time()
     for index, (state, seat) in enumerate(positions(game, arguments.games)):
-        reference = search(game, state, seat, arguments.reference, "reference")
+        reference, best = search(game, state, seat, arguments.reference, "reference")
         if not reference.root.children:  # one move, or one that wins at once: nothing to search
             print(index, "forced", flush=True)
             continue
         top = sorted(reference.root.children.values(), key=lambda child: -child.visits)[:3]
         marks = {}
         for budget in budgets:
-            chosen = [search(game, state, seat, budget, f"s{k}").chosen for k in range(arguments.repeats)]
-            agreed[budget] += sum(key == reference.chosen for key in chosen)
-            regrets = [regret(reference, key) for key in chosen]
+            chosen = [search(game, state, seat, budget, f"s{k}")[1] for k in range(arguments.repeats)]
+            agreed[budget] += sum(key == best for key in chosen)
+            regrets = [regret(reference, best, key) for key in chosen]
             lost[budget] += sum(regrets)
-            marks[budget] = " ".join("=" if key == reference.chosen else f"-{100 * r:.1f}" for key, r in zip(chosen, regrets))
+            marks[budget] = " ".join("=" if key == best else f"-{100 * r:.1f}" for key, r in zip(chosen, regrets))
         asked += arguments.repeats
         print(index, [(child.visits, round(child.reward / child.visits, 3)) for child in top], marks, flush=True)
     totals = ", ".join(f"{budget}: {agreed[budget]}/{asked}, mean regret {100 * lost[budget] / max(asked, 1):.2f}"

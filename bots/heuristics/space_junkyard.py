@@ -9,11 +9,11 @@ loose openings, the figure the game ends on), plus what that score does not see 
 
 Random rollouts run for some 270 actions; the search plays random actions to the end of the
 next ship's turn (until the acting ship has changed twice: some 10 actions, at most 64) and then
-values the position by these standings. The horizon is counted in turns, not actions: a ship may convert a resource and
-convert it back as often as its stores allow, which changes nothing for anyone, and with a horizon
-of 16 actions each such conversion pushed the other ship's next turn further out of sight, so
-the search found conversions better than ending the phase and went on converting for thousands
-of actions (two of the benchmark's level-3 games did, 2026-12-07).
+values the position by these standings. The horizon is counted in turns, not actions: a ship may
+convert a resource and convert it back as often as its stores allow, which changes nothing for
+anyone, and with a horizon of 16 actions each such conversion pushed the other ship's next turn
+further out of sight, so the search found conversions better than ending the phase and went on
+converting for thousands of actions (two of the benchmark's level-3 games did, 2026-12-07).
 """
 
 from __future__ import annotations
