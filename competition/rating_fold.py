@@ -4,8 +4,12 @@ the log run the same code, in the same order, and get the same numbers.
 
 Which games count: rated public ones (the creator's choice) with a time class, whose every seat
 had a player, that were played out. A game aborted before everyone moved, cancelled before it started
-or abandoned by everyone counts for nobody. A seat resigned, forfeited or lost on time scores
-what the result gives it, which is a loss.
+or abandoned by everyone counts for nobody. So does a game a seat's player never came to (every
+turn of theirs timed out or was played by a stand-in bot, nothing of theirs in the log:
+`games.selectors.seats_absent`): lichess aborts a game whose player does not make a first move,
+and a forfeit is not rated under FIDE's rules, which is how a tournament scores such a game; a
+win nobody played for would move both ratings on nothing. A seat that played and then resigned,
+forfeited or lost on time scores what the result gives it, which is a loss.
 
 A private game counts for no rating and no tally (`games` refuses to make one rated). To anyone
 who may not see it a private game does not exist, and ratings are shown to everyone: on
@@ -38,6 +42,7 @@ TIME_CLASSES = (time_controls.STEP, time_controls.CORRESPONDENCE, time_controls.
 # How `games` ends a game nobody played out (games.services.life): it counts for no rating and
 # is worth no tournament points.
 NOT_PLAYED_OUT = ("aborted", "cancelled", "abandoned")
+NO_SHOW = "no_show"  # a seat's player never came (`why_not_counted`)
 DAY = 86_400.0
 
 Pool = tuple[str, str, str]  # rules, time class, system
@@ -83,6 +88,8 @@ def why_not_counted(game: dict[str, Any]) -> str:
         return "seats_missing"
     if len({player_of(seat)[0] for seat in game["seats"]}) != game["players"]:
         return "same_player_twice"
+    if game.get("absent"):
+        return NO_SHOW
     return ""
 
 

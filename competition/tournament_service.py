@@ -322,7 +322,6 @@ def _results_in(tournament: Tournament) -> int:
     if not waiting:
         return 0
     finished = games_selectors.finished_games(game_ids=list(waiting), rated_only=False)
-    absent = games_selectors.seats_absent(game_ids=[game["id"] for game in finished])
     for game in finished:
         table = waiting[game["id"]]
         result = game["result"] or {}
@@ -331,7 +330,7 @@ def _results_in(tournament: Tournament) -> int:
         table.places = ratings.places(result)
         table.points = tournament_pairing.game_points(table.places, result.get("reason", ""))
         table.scores, table.reason = result.get("scores"), result.get("reason", "")[:40]
-        if _lost_by_no_show(table, absent.get(game["id"], set())):
+        if _lost_by_no_show(table, set(game["absent"])):
             table.reason = tournament_pairing.FORFEITED  # no game: the two may meet again, no colour counts
         table.finished = True
         table.save(update_fields=["points", "scores", "places", "reason", "finished"])

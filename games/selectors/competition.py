@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 
 from games.models import Event, EventKind, Game, GameStatus, Seat
 from games.selectors.events import SEAT_TAKEN, STAND_IN, STAND_IN_LEFT
@@ -15,7 +15,8 @@ from games.selectors.events import SEAT_TAKEN, STAND_IN, STAND_IN_LEFT
 def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[int] | None = None,
                    rules_id: str | None = None, rated_only: bool = True) -> list[dict[str, Any]]:
     """Finished games in the order they finished (their last event's time, then id), each with
-    its rules, time control, result and seats ({index, user_id, username, is_bot, bot, level}).
+    its rules, time control, result, seats ({index, user_id, username, is_bot, bot, level}) and
+    `absent`: the seats whose player never came (`seats_absent`), in seat order.
     `changed_since` keeps those that finished at or after it; `game_ids` and `rules_id` only
     those."""
     games = Game.objects.filter(status=GameStatus.FINISHED)
@@ -30,8 +31,14 @@ def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[i
     # Plain rows, not model instances: a rebuild reads every finished game (`bench.competition`).
     # A game's finish, for the fold's order, is its last event's time (the row's `finished_at` is
     # stamped a moment later, inside the same transaction).
-    rows = list(games.annotate(last_event_at=Max("events__created_at")).order_by("last_event_at", "pk")
-                .values("pk", "rules", "players", "time_control", "rated", "private", "result", "last_event_at"))
+    # Only a game with a timeout can have a seat that never came: its log is read, no other's
+    # (each game's timeouts are found through its own (game, seq) index range).
+    timed_out = Exists(Event.objects.filter(game_id=OuterRef("pk"), kind=EventKind.TIMEOUT))
+    rows = list(games.annotate(last_event_at=Max("events__created_at"), timed_out=timed_out)
+                .order_by("last_event_at", "pk")
+                .values("pk", "rules", "players", "time_control", "rated", "private", "result", "last_event_at",
+                        "timed_out"))
+    absent = seats_absent(game_ids=[row["pk"] for row in rows if row["timed_out"]])
     seats: dict[int, list[dict[str, Any]]] = {}
     for seat in (Seat.objects.filter(game__in=games.values("pk")).order_by("game_id", "index")
                  .values("game_id", "index", "user_id", "user__username", "user__account__is_bot", "bot", "bot_level")):
@@ -47,6 +54,8 @@ def finished_games(*, changed_since: dt.datetime | None = None, game_ids: list[i
         row["id"] = row.pop("pk")
         row["finished_at"] = row.pop("last_event_at")
         row["seats"] = seats.get(row["id"], [])
+        del row["timed_out"]
+        row["absent"] = sorted(absent.get(row["id"], ()))
     return rows
 
 

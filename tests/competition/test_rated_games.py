@@ -1,5 +1,6 @@
-"""Rated games change ratings as they finish; casual and aborted ones do not; a timeout forfeit
-is a loss; a rebuild from the log gives the stored numbers exactly."""
+"""Rated games change ratings as they finish; casual and aborted ones do not, nor one a player
+never came to; a timeout forfeit is a loss; a rebuild from the log gives the stored numbers
+exactly."""
 
 from __future__ import annotations
 
@@ -71,19 +72,42 @@ def test_a_rated_game_needs_a_clock():
         _game([one, two], control={"type": "none"})
 
 
-def test_a_forfeit_on_time_is_a_loss(monkeypatch):
+def _forfeit_on_time(monkeypatch, users, *, moves_first: int):
+    """A rated game whose seat to act times out (forfeit policy) after `moves_first` moves; the
+    seat that lost it."""
     at = [dt.datetime.now(dt.timezone.utc)]
     monkeypatch.setattr(time_controls, "now", lambda: at[0])
-    one, two = make_users(2)
-    game = _game([one, two])
+    game = _game(users)
     Game.objects.filter(pk=game.pk).update(timeout_policy="forfeit")  # a seat that times out is forfeited
+    for _ in range(moves_first):
+        _play_one_move(game, users)
     game.refresh_from_db()
     late = game.seats.get(index=game.to_act[0]).user
     at[0] += dt.timedelta(seconds=61)
     timeouts.timeout_apply(game_id=game.pk, seq=game.seq, seat=game.to_act[0])
     game.refresh_from_db()
     assert game.status == "finished"
+    return game, late
+
+
+def test_a_forfeit_on_time_is_a_loss(monkeypatch):
+    users = make_users(2)
+    _, late = _forfeit_on_time(monkeypatch, users, moves_first=2)  # each seat has moved
     assert _rating(late).losses == 1 and _rating(late).rating < 1500
+
+
+def test_a_game_a_player_never_came_to_counts_for_nobody(monkeypatch):
+    """Nothing of the late seat's in the log but its timeout: a no-show, not a game. Lichess aborts
+    it, FIDE does not rate a forfeit, and a tournament scores it as one; rating it would give the
+    other player a win nobody played for."""
+    users = make_users(2)
+    game, late = _forfeit_on_time(monkeypatch, users, moves_first=1)  # only the other seat moved
+    assert game.seats.get(user=late).index not in game.result["winners"]
+    rating_service.ratings_catch_up()
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+    assert RatedGame.objects.get(game_id=game.pk).reason == "no_show"
+    call_command("ratings_rebuild", stdout=open("/dev/null", "w"))
+    assert not Rating.objects.exists() and RatedGame.objects.get(game_id=game.pk).reason == "no_show"
 
 
 def test_bots_are_rated_in_the_same_pool_marked_as_bots():
