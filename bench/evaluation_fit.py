@@ -6,7 +6,9 @@ The search values every position its rollouts stop at by the game's evaluation
 the time steers it wrong. This replays finished games and, at every position where a seat is to
 act, compares the evaluation's shares with the result (a sole winner 1, a shared win 1/k, a loss
 0): the mean cross-entropy (lower is better; an even share scores log 2 = 0.693 in a two-player
-game) and how often the seat the evaluation favours goes on to win.
+game) and how often the seat the evaluation favours goes on to win. It reads the recorded game's
+own states, hidden parts included, where the search reads states sampled from a seat's view: a
+measure of the evaluation, not of what a seat may know.
 
 The games: by default every game the strength benchmark kept move by move for this game
 (`bench/results/bots/`: the games its tested bot did not win, so a sample chosen by its result;
