@@ -1,38 +1,57 @@
-"""A game's evaluation foretells results (`bench.evaluation_fit`). Terrafex's valued a 5-point
-lead at 88% of the win whenever it came, where the seat ahead won about 64% of the time early on
-and nearly always near the end; its shares now sharpen as the quiet turns that end the game
-run out (decision 0043)."""
+"""`bench.evaluation_fit` scores an evaluation against recorded results: an even share scores
+log 2 a position in two-player games, one that names the winner scores nothing, one that names
+the loser is punished (decision 0043)."""
 
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
+
+import pytest
 
 import rules
 from bench import evaluation_fit
 from bots import heuristics
-from rules.values import evolve
 
 TERRAFEX = rules.catalog()["terrafex"]
 
 
-def test_terrafexs_evaluation_foretells_recorded_results_better_than_an_even_share():
-    records = evaluation_fit.kept_records("terrafex")[:20]
-    assert len(records) == 20
-    found = evaluation_fit.fit(TERRAFEX, records)
-    assert found["positions"] > 1000
-    assert found["cross_entropy"] < math.log(2) - 0.05  # an even share scores log 2
+def _decided(records):
+    return [record for record in records if len(record["outcome"]["winners"]) == 1]
 
 
-def test_a_lead_weighs_more_as_the_quiet_turns_run_out():
-    record = evaluation_fit.kept_records("terrafex")[0]
-    state = TERRAFEX.setup(2, None, record["seed"])
-    for seat, move in record["moves"]:
-        state = TERRAFEX.apply(state, seat, move)
-        scores = TERRAFEX.view(state, None)["scores"]
-        if scores[0] != scores[1] and TERRAFEX.outcome(state) is None:
-            break
-    leader = 0 if scores[0] > scores[1] else 1
-    evaluate = heuristics.for_rules("terrafex").evaluate
-    shares = [evaluate(TERRAFEX, evolve(state, quiet_turns=quiet))[leader] for quiet in (0, 20, 35, 39)]
-    assert 0.5 < shares[0] < shares[1] < shares[2] < shares[3] < 1
-    assert math.isclose(sum(evaluate(TERRAFEX, evolve(state, quiet_turns=35))), 1.0)
+@pytest.fixture
+def records():
+    found = _decided(evaluation_fit.kept_records("terrafex"))[:6]
+    assert len(found) == 6
+    return found
+
+
+def _scored(monkeypatch, records, evaluate):
+    monkeypatch.setattr(heuristics, "for_rules", lambda rules_id: SimpleNamespace(evaluate=evaluate))
+    return evaluation_fit.fit(TERRAFEX, records)
+
+
+def test_an_even_share_scores_log_2(monkeypatch, records):
+    found = _scored(monkeypatch, records, lambda game, state: [0.5, 0.5])
+    assert found["games"] == 6 and found["positions"] > 300
+    assert math.isclose(found["cross_entropy"], math.log(2))
+
+
+def test_knowing_the_winner_scores_nothing_and_naming_the_loser_scores_badly(monkeypatch, records):
+    winners = {record["seed"]: record["outcome"]["winners"][0] for record in records}
+    def knows(game, state):  # the record being replayed is the one whose setup made this state
+        return [0.98 if seat == winners[current["seed"]] else 0.02 for seat in (0, 1)]
+
+    current = {}
+    real_setup = TERRAFEX.setup
+
+    def setup(players, options, seed):
+        current["seed"] = seed
+        return real_setup(players, options, seed)
+
+    monkeypatch.setattr(TERRAFEX, "setup", setup)
+    right = _scored(monkeypatch, records, knows)
+    wrong = _scored(monkeypatch, records, lambda game, state: list(reversed(knows(game, state))))
+    assert right["cross_entropy"] == pytest.approx(-math.log(0.98)) and right["favourite_wins"] == 1.0
+    assert wrong["cross_entropy"] == pytest.approx(-math.log(0.02)) and wrong["favourite_wins"] == 0.0
