@@ -46,6 +46,8 @@ from rules.words import msg
 MAX_ENTRANTS = 128
 MAX_ROUNDS = 30
 MAX_HALF_POINT_BYES = 10
+# How far ahead a start may be set: a club's season, not a date typed a millennium wrong.
+LATEST_START = dt.timedelta(days=366)
 
 
 # A tournament's state as a sentence names it ("tournament 3 is running"): words of the reader's
@@ -61,6 +63,26 @@ def tournament_state_said(status: str) -> Any:
 def tournament_create(*, user: Any, name: str, kind: str, rules_id: str, players: int, options: dict | None,
                       time_control: Any, rated: bool, starts_at: dt.datetime, rounds: int | None = None,
                       half_point_byes: int = 1) -> Tournament:
+    _check_start(starts_at)
+    return _new_tournament(user=user, name=name, kind=kind, rules_id=rules_id, players=players, options=options,
+                           time_control=time_control, rated=rated, starts_at=starts_at, rounds=rounds,
+                           half_point_byes=half_point_byes)
+
+
+def _check_start(starts_at: dt.datetime) -> None:
+    """A start still to come: entries close at it, so a start already past would close them before
+    anyone could enter, and the sweep would cancel the tournament for want of entrants."""
+    now = timezone.now()
+    if starts_at <= now:
+        raise InvalidInput(msg("starts_at has passed: entries close at the start, so it must be still to come"),
+                           fields={"starts_at": ["still to come"]})
+    if starts_at > now + LATEST_START:
+        raise InvalidInput(msg("starts_at is at most a year ahead"), fields={"starts_at": ["within a year"]})
+
+
+def _new_tournament(*, user: Any, name: str, kind: str, rules_id: str, players: int, options: dict | None,
+                    time_control: Any, rated: bool, starts_at: dt.datetime, rounds: int | None,
+                    half_point_byes: int) -> Tournament:
     chosen = _table_options(rules.get(rules_id), players, options)
     control = time_controls.normalize_time_control(time_control)
     if not control:
@@ -417,9 +439,10 @@ def tournament_import_trf(*, user: Any, text: str, rules_id: str, time_control: 
     if report.rounds_stated and played >= report.rounds:  # one more would be a round the event does not have
         raise InvalidInput(msg("the file's {rounds} rounds are all played (its XXR line): no round is left to pair",
                                rounds=report.rounds), fields={"trf": ["XXR"]})
-    tournament = tournament_create(user=user, name=report.name or "Imported Swiss", kind=TournamentKind.SWISS,
-                                   rules_id=rules_id, players=2, options=options, time_control=time_control,
-                                   rated=rated, starts_at=timezone.now(), rounds=max(report.rounds, played + 1))
+    tournament = _new_tournament(user=user, name=report.name or "Imported Swiss", kind=TournamentKind.SWISS,
+                                 rules_id=rules_id, players=2, options=options, time_control=time_control,
+                                 rated=rated, starts_at=timezone.now(), rounds=max(report.rounds, played + 1),
+                                 half_point_byes=1)
     entrants = {p.number: Entrant.objects.create(tournament=tournament, user=accounts[p.name], name=p.name,
                                                  seed_rating=p.rating or 1500) for p in players}
     for number in range(1, played + 1):

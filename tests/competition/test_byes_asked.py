@@ -139,7 +139,7 @@ def test_byes_are_refused_with_codes_and_nothing_changes(client):
     refused(other, {"round": 3}, 409, "tournament_closed")
 
     robin = organiser.post("/api/tournaments/", {"name": "Robin", "kind": "round_robin", "rules": "toy_race",
-                                                 "time_control": STEP, "starts_at": timezone.now().isoformat()}).json()["id"]
+                                                 "time_control": STEP, "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}).json()["id"]
     assert player.post(f"/api/tournaments/{robin}/entry/").status_code == 201
     answer = player.post(f"/api/tournaments/{robin}/byes/", {"round": 2})
     assert (answer.status_code, answer.json()["code"]) == (409, "byes_swiss_only")
@@ -159,7 +159,7 @@ def test_an_organiser_sets_how_many_byes_an_entrant_may_ask_for():
     for wrong in (-1, 11, "many"):
         answer = organiser.post("/api/tournaments/", {"name": "x", "kind": "swiss", "rules": "toy_race",
                                                       "time_control": STEP, "half_point_byes": wrong,
-                                                      "starts_at": timezone.now().isoformat()})
+                                                      "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()})
         assert (answer.status_code, answer.json()["code"]) == (400, "invalid_input"), wrong
     assert Tournament.objects.count() == 2
 

@@ -96,6 +96,20 @@ def test_too_few_entrants_cancel_the_tournament():
     assert Tournament.objects.get(pk=tournament_id).status == "cancelled"
 
 
+def test_a_start_already_past_or_years_away_is_refused_and_makes_nothing():
+    """A start in the past closed entries before anyone could enter: the sweep cancelled the new
+    tournament within seconds, with nothing said to its organiser."""
+    organiser = register()
+    now = timezone.now()
+    for starts_at in (now - dt.timedelta(minutes=5), now - dt.timedelta(days=365 * 126), now + dt.timedelta(days=400)):
+        answer = organiser.post("/api/tournaments/", {"name": "x", "kind": "swiss", "rules": "toy_race",
+                                                      "time_control": STEP, "starts_at": starts_at.isoformat()})
+        body = answer.json()
+        assert (answer.status_code, body["code"], list(body["fields"])) == (400, "invalid_input", ["starts_at"]), body
+    assert not Tournament.objects.exists()
+    assert _organise(organiser, starts_at=(now + dt.timedelta(days=300)).isoformat())
+
+
 def test_entries_are_refused_with_codes():
     organiser, player = register(), register()
     tournament_id = _organise(organiser)
@@ -109,7 +123,7 @@ def test_entries_are_refused_with_codes():
     assert missing.status_code == 404 and missing.json()["code"] == "tournament_not_found"
     multi_rr = organiser.post("/api/tournaments/", {"name": "x", "kind": "round_robin", "rules": "toy_race",
                                                     "players": 3, "time_control": STEP,
-                                                    "starts_at": timezone.now().isoformat()})
+                                                    "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()})
     assert multi_rr.status_code == 400 and multi_rr.json()["code"] == "invalid_input"
     _start_now(tournament_id)
     late = register().post(f"/api/tournaments/{tournament_id}/entry/")
