@@ -122,8 +122,10 @@ def _check_url(url: str) -> None:
     if parts.username or parts.password:
         raise UrlNotAllowed(msg("the URL may not carry a user or password: the signature proves who sent it"))
     refused = transport.literal_refused(url, settings.SCRAPYARD_WEBHOOK_ALLOW_LOOPBACK)
+    if refused and refused.this_machine:
+        raise UrlNotAllowed(msg("webhooks may not reach {host}: it is this machine", host=refused.host))
     if refused:
-        raise UrlNotAllowed(msg("webhooks may not reach {refused}", refused=refused))
+        raise UrlNotAllowed(msg("webhooks may not reach {host}: it is not a public address", host=refused.host))
 
 
 def _unique(names: list[str]) -> list[str]:

@@ -72,15 +72,30 @@ def address_allowed(address: ipaddress.IPv4Address | ipaddress.IPv6Address, allo
     return address.is_global and not address.is_multicast
 
 
-def literal_refused(url: str, allow_loopback: bool) -> str | None:
-    """Why a URL is refused before any lookup (its host a forbidden address, or `localhost`)."""
+@dataclasses.dataclass(frozen=True)
+class Refused:
+    """A host refused before any lookup, and whether it is this machine (`localhost`, a loopback
+    address) rather than some other address that is not public: the caller words the refusal in
+    the reader's language."""
+
+    host: str
+    this_machine: bool
+
+
+def literal_refused(url: str, allow_loopback: bool) -> Refused | None:
+    """The refusal of a URL whose host is a forbidden address or `localhost`, known before any lookup."""
     host = (urlsplit(url).hostname or "").rstrip(".").lower()
     if host == "localhost" or host.endswith(".localhost"):
-        return None if allow_loopback else f"{host} is this machine"
+        return None if allow_loopback else Refused(host, this_machine=True)
     address = _literal_address(host)
-    if address is None:
-        return None  # a name: checked when a delivery resolves it
-    return None if address_allowed(address, allow_loopback) else f"{host} is not a public address"
+    if address is None or address_allowed(address, allow_loopback):
+        return None  # a name is checked when a delivery resolves it
+    return Refused(host, this_machine=_loopback(address))
+
+
+def _loopback(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    carried = embedded_ipv4(address) if isinstance(address, ipaddress.IPv6Address) else None
+    return (carried or address).is_loopback
 
 
 def _literal_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

@@ -44,6 +44,25 @@ def test_a_malformed_registration_is_refused_and_stores_nothing(body):
     assert not Endpoint.objects.exists()
 
 
+@pytest.mark.parametrize("url, english, dutch", [
+    ("http://127.0.0.1:6379/", "webhooks may not reach 127.0.0.1: it is this machine",
+     "webhooks mogen 127.0.0.1 niet bereiken: dat is deze machine zelf"),
+    ("http://localhost./", "webhooks may not reach localhost: it is this machine",
+     "webhooks mogen localhost niet bereiken: dat is deze machine zelf"),
+    ("http://[::ffff:10.0.0.1]/", "webhooks may not reach ::ffff:10.0.0.1: it is not a public address",
+     "webhooks mogen ::ffff:10.0.0.1 niet bereiken: dat is geen openbaar adres"),
+])
+def test_a_refused_address_is_said_in_a_sentence_of_the_readers_language(url, english, dutch):
+    """The refusal once glued an English reason into the sentence ("may not reach 127.0.0.1 is
+    not a public address"), untranslated in Dutch."""
+    player = register()
+    answer = player.post("/api/webhooks/", {"url": url})
+    assert (answer.status_code, answer.json()["code"], answer.json()["detail"]) == (400, "url_not_allowed", english)
+    answer = player.client.post("/api/webhooks/", {"url": url}, format="json", HTTP_ACCEPT_LANGUAGE="nl")
+    assert (answer.status_code, answer.json()["detail"]) == (400, dutch)
+    assert not Endpoint.objects.exists()
+
+
 def test_an_account_may_have_twenty_endpoints(settings):
     player = register()
     for n in range(settings.SCRAPYARD_WEBHOOKS_PER_ACCOUNT):
