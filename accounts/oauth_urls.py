@@ -17,9 +17,9 @@ urlpatterns = [
     path("revoke_token/", oauth_limited(oauth_views.RevokeTokenView.as_view()), name="revoke-token"),
     path("applications/", oauth.ApplicationList.as_view(), name="list"),
     path("applications/register/", oauth.ApplicationRegistration.as_view(), name="register"),
-    path("applications/<int:pk>/", oauth.ApplicationDetail.as_view(), name="detail"),
-    path("applications/<int:pk>/delete/", oauth.ApplicationDelete.as_view(), name="delete"),
+    path("applications/<id:pk>/", oauth.ApplicationDetail.as_view(), name="detail"),
+    path("applications/<id:pk>/delete/", oauth.ApplicationDelete.as_view(), name="delete"),
     path("authorized_tokens/", oauth_views.AuthorizedTokensListView.as_view(), name="authorized-token-list"),
-    path("authorized_tokens/<int:pk>/delete/", oauth_views.AuthorizedTokenDeleteView.as_view(),
+    path("authorized_tokens/<id:pk>/delete/", oauth_views.AuthorizedTokenDeleteView.as_view(),
          name="authorized-token-delete"),
 ]

@@ -11,5 +11,5 @@ urlpatterns = with_and_without_slash([
     path("accounts/me/vacation/", apis.AccountVacationApi.as_view(), name="account-vacation"),
     path("accounts/me/bot/", apis.AccountBotApi.as_view(), name="account-bot"),
     path("tokens/", apis.TokensApi.as_view(), name="tokens"),
-    path("tokens/<int:token_id>/", apis.TokenRevokeApi.as_view(), name="token-revoke"),
+    path("tokens/<id:token_id>/", apis.TokenRevokeApi.as_view(), name="token-revoke"),
 ])

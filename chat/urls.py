@@ -4,6 +4,6 @@ from apikit.routes import with_and_without_slash
 from chat import apis
 
 urlpatterns = with_and_without_slash([
-    path("games/<int:game_id>/chat/", apis.GameChatApi.as_view(), name="game-chat"),
+    path("games/<id:game_id>/chat/", apis.GameChatApi.as_view(), name="game-chat"),
     path("accounts/me/mutes/", apis.ChatMuteApi.as_view(), name="chat-mutes"),
 ])

@@ -5,11 +5,11 @@ from hooks import apis
 
 _routes = [
     path("webhooks/", apis.WebhooksApi.as_view(), name="webhooks"),
-    path("webhooks/<int:webhook_id>/", apis.WebhookApi.as_view(), name="webhook"),
-    path("webhooks/<int:webhook_id>/ping/", apis.WebhookPingApi.as_view(), name="webhook-ping"),
-    path("webhooks/<int:webhook_id>/deliveries/", apis.WebhookDeliveriesApi.as_view(), name="webhook-deliveries"),
+    path("webhooks/<id:webhook_id>/", apis.WebhookApi.as_view(), name="webhook"),
+    path("webhooks/<id:webhook_id>/ping/", apis.WebhookPingApi.as_view(), name="webhook-ping"),
+    path("webhooks/<id:webhook_id>/deliveries/", apis.WebhookDeliveriesApi.as_view(), name="webhook-deliveries"),
     path(
-        "webhooks/<int:webhook_id>/deliveries/<int:delivery_id>/replay/",
+        "webhooks/<id:webhook_id>/deliveries/<id:delivery_id>/replay/",
         apis.WebhookReplayApi.as_view(),
         name="webhook-replay",
     ),

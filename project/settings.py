@@ -274,6 +274,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # A row id in a path (`<id:game_id>`, apikit.routes.RowId): what the id column holds.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
     "PREPROCESSING_HOOKS": ["apikit.schema.documented_endpoints"],
     # Enums stay inline (no enum postprocessing): each error response lists its own codes where a
     # client reads them. The streams, not DRF views, are added by hand.

@@ -18,10 +18,10 @@ urlpatterns = [
     path("account/", views.account, name="account"),
     path("account/mail-addresses/", views.mail_addresses, name="mail-addresses"),
     path("games/new/", views.new_game, name="new-game"),
-    path("games/<int:game_id>/", views.game, name="game"),
+    path("games/<id:game_id>/", views.game, name="game"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("players/<str:username>/", views.player, name="player"),
     path("tournaments/", views.tournaments, name="tournaments"),
     path("tournaments/new/", views.new_tournament, name="new-tournament"),
-    path("tournaments/<int:tournament_id>/", views.tournament, name="tournament"),
+    path("tournaments/<id:tournament_id>/", views.tournament, name="tournament"),
 ]
