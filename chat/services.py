@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from apikit.errors import InvalidInput
+from apikit.text import one_line
 from chat import selectors as chat_selectors
 from chat.errors import ChatTooFast
 from chat.models import ChatMessage, ChatMute
@@ -24,7 +25,7 @@ MAX_LENGTH = 500
 
 def chat_post(*, game_id: int, user: Any, text: str, invitation: str = "") -> ChatMessage:
     game = selectors.game_for(game_id=game_id, user=user, invitation=invitation)
-    text = " ".join(str(text).split())  # one line: no control characters or layout tricks
+    text = one_line(str(text))
     if not text or len(text) > MAX_LENGTH:
         raise InvalidInput(msg("a chat line has 1 to {max_length} characters", max_length=MAX_LENGTH), fields={"text": ["1 to 500 characters"]})
     with transaction.atomic():

@@ -22,6 +22,7 @@ from django.utils import timezone
 import bots
 import rules
 from apikit.errors import InvalidInput
+from apikit.text import one_line
 from competition import pairing, rating_fold, ratings, selectors, tournament_pairing, trf
 from competition.errors import (
     AlreadyEntered,
@@ -83,6 +84,9 @@ def _check_start(starts_at: dt.datetime) -> None:
 def _new_tournament(*, user: Any, name: str, kind: str, rules_id: str, players: int, options: dict | None,
                     time_control: Any, rated: bool, starts_at: dt.datetime, rounds: int | None,
                     half_point_byes: int) -> Tournament:
+    name = one_line(name)
+    if not name:
+        raise InvalidInput(msg("a tournament's name has 1 to 100 characters"), fields={"name": ["1 to 100 characters"]})
     chosen = _table_options(rules.get(rules_id), players, options)
     control = time_controls.normalize_time_control(time_control)
     if not control:

@@ -77,7 +77,8 @@ class Report:
 
 
 def dumps(report: Report) -> str:
-    lines = [f"012 {report.name}"[:250], f"XXR {report.rounds}", f"XXC {'white1' if report.first_colour == 'w' else 'black1'}"]
+    # A name is one line of the file: a line break in it would write lines an arbiter's tool reads.
+    lines = [f"012 {' '.join(report.name.split())}"[:250], f"XXR {report.rounds}", f"XXC {'white1' if report.first_colour == 'w' else 'black1'}"]
     ranks = _ranks(report.players)
     for player in sorted(report.players, key=lambda p: p.number):
         head = (f"001 {player.number:4d}      {player.name[:33]:<33} {player.rating or '':>4} {'':3} {'':>11} {'':10} "

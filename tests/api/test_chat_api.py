@@ -52,3 +52,15 @@ def test_chat_lines_have_limits_and_mutes():
     assert len(_read(bob, game_id)) == 10
     assert bob.post("/api/accounts/me/mutes/", {"username": "nobody_at_all"}).status_code == 400
     assert register().get("/api/games/999999/chat/").status_code == 404
+
+
+def test_a_chat_line_loses_control_characters_and_direction_overrides():
+    """The line was one line (whitespace runs joined) but kept a bell, an escape and U+202E, which
+    turns the rest of a line around wherever it is shown: in a page, a mail, a stream."""
+    game_id, (first, _second) = start_game("toy_race", 2)
+    answer = first.post(f"/api/games/{game_id}/chat/", {"text": "gg\u0007 \u202ewp\x1b[2J\r\nbye \u2067x\u2069"})
+    assert answer.status_code == 201 and answer.json()["text"] == "gg wp[2J bye x"
+    for nothing in ("\u0007", "\u202e \u2066"):
+        refused = first.post(f"/api/games/{game_id}/chat/", {"text": nothing})
+        assert (refused.status_code, refused.json()["code"]) == (400, "invalid_input")
+    assert ChatMessage.objects.count() == 1

@@ -110,6 +110,31 @@ def test_the_columns_are_where_trf16_puts_them():
     assert line[80:84] == " 1.0" and line[85:89] == "   1" and line[91:99] == "0002 w 1"
 
 
+INJECTED = "Cup\n001    1      Mallory" + " " * 28 + "2900" + " " * 30 + "9.0    1"
+
+
+def test_a_name_with_a_line_break_writes_no_line_of_its_own():
+    """A tournament's name went into the file as it was typed: a line break in it wrote a player
+    line of the organiser's making, which an arbiter's pairing tool would read."""
+    report = trf.Report(INJECTED, 3, [trf.Player(1, "Ann", 2100, []), trf.Player(2, "Bob", 2000, [])])
+    lines = trf.dumps(report).splitlines()
+    assert lines[0] == "012 Cup 001 1 Mallory 2900 9.0 1" and [line[:3] for line in lines] == ["012", "XXR", "XXC", "001", "001"]
+    assert [player.name for player in trf.loads(trf.dumps(report)).players] == ["Ann", "Bob"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tournaments_name_is_kept_as_one_line_without_control_characters():
+    organiser = register()
+    body = {"name": INJECTED + "\u0007\u202e", "kind": "swiss", "rules": "toy_race", "time_control": STEP,
+            "starts_at": (timezone.now() + dt.timedelta(hours=1)).isoformat()}
+    made = organiser.post("/api/tournaments/", body)
+    assert made.status_code == 201 and made.json()["name"] == " ".join(INJECTED.split())
+    for blank in ("\u0007", " \n\u202e "):
+        answer = organiser.post("/api/tournaments/", {**body, "name": blank})
+        assert (answer.status_code, answer.json()["code"], list(answer.json()["fields"])) == (400, "invalid_input", ["name"])
+    assert Tournament.objects.count() == 1
+
+
 @pytest.mark.parametrize("text,message", [
     ("012 x\n", "no player lines"),
     ("001    2      A" + " " * 70 + "\n", "starting ranks"),
