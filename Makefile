@@ -76,7 +76,7 @@ export SCRAPYARD_FEED_PROCESSES ?= 2
 export SCRAPYARD_ANALYSIS_PROCESSES ?= 2
 
 run: migrate
-	@$(BIN)/python -m project.ports $(HOST) $(PORT) $(SMTP_PORT) $(if $(filter true,$(SCRAPYARD_STREAM_PROCESS)),$(STREAM_PORT))
+	@$(BIN)/python -m project.ports $(HOST) PORT=$(PORT) SMTP_PORT=$(SMTP_PORT) $(if $(filter true,$(SCRAPYARD_STREAM_PROCESS)),STREAM_PORT=$(STREAM_PORT))
 	mkdir -p $(SCRAPYARD_VAR_DIR)
 	rm -rf $(SCRAPYARD_VAR_DIR)/metrics  # the last run's processes' metric files (project.metrics)
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0

@@ -1,4 +1,4 @@
-"""`python -m project.ports HOST PORT [PORT ...]`: before `make run` starts its processes, each port
+"""`python -m project.ports HOST NAME=PORT [NAME=PORT ...]`: before `make run` starts its processes, each port
 it will listen on is free, or it says which one is taken and how to move it. Without it a second
 `make run`, or anything else on 8000, ended in supervisord's traceback ("Could not create FastCGI
 socket"), with the first process's shutdown lines after it."""
@@ -23,11 +23,11 @@ def taken(host: str, port: int) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    host, ports = argv[0], [int(port) for port in argv[1:]]
-    busy = [port for port in ports if taken(host, port)]
-    for port in busy:
-        print(f"make run: {host}:{port} is in use (another `make run`? `make status` lists its processes): "
-              f"stop it, or choose other ports, e.g. PORT=8010 SMTP_PORT=2535 make run", file=sys.stderr)
+    host, named = argv[0], [item.split("=", 1) for item in argv[1:]]
+    busy = [(name, int(port)) for name, port in named if taken(host, int(port))]
+    for name, port in busy:
+        print(f"make run: {host}:{port} ({name}) is in use, by another `make run`? (`make status` lists its "
+              f"processes): stop it, or choose another port, e.g. {name}={port + 10} make run", file=sys.stderr)
     return 1 if busy else 0
 
 
