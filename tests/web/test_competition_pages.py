@@ -371,6 +371,25 @@ def test_the_new_tournament_form_asks_only_for_the_time_control_chosen(browser, 
     assert rated["height"] > word["height"] / 2, "the box and its word share one line"
 
 
+@pytest.mark.console_errors_allowed(r"status of 400 .*/api/tournaments/")  # the refusal the test provokes
+def test_the_new_tournament_form_offers_no_start_already_past_and_says_why_the_server_refused_one(browser, site):
+    """A start in the past made a tournament the sweep cancelled within seconds: the field now
+    begins at the present, and a past start sent anyway is refused with the server's words."""
+    from tests.web.test_browser import _sign_up
+
+    page = _sign_up(browser.new_context(viewport={"width": 390, "height": 844}), site, "past_organiser")
+    page.goto(f"{site}/tournaments/new/")
+    page.locator("#t-starts").wait_for()
+    lowest, chosen = page.eval_on_selector("#t-starts", "field => [field.min, field.value]")
+    now = page.evaluate("() => new Date(Date.now() - new Date().getTimezoneOffset() * 60000).toISOString().slice(0, 16)")
+    assert lowest <= now < chosen, (lowest, now, chosen)
+    page.fill("#t-name", "Too late")
+    page.eval_on_selector("#t-starts", "field => { field.min = ''; field.value = '2020-01-01T10:00'; }")
+    page.click("#new-tournament button[type=submit]")
+    page.get_by_text("starts_at has passed").wait_for()
+    assert "/tournaments/new/" in page.url
+
+
 def test_an_entrant_asks_for_a_half_point_bye_from_the_page_and_sees_it_in_the_round(browser, site, screenshot):
     from tests.web.test_browser import _sign_up
 

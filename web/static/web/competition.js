@@ -247,8 +247,9 @@ async function newTournament() {
   const rulesSelect = document.getElementById('t-rules');
   const playersSelect = document.getElementById('t-players');
   const starts = document.getElementById('t-starts');
-  const soon = new Date(Date.now() + 3600_000);
-  starts.value = new Date(soon.getTime() - soon.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  const local = (when) => new Date(when.getTime() - when.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  starts.value = local(new Date(Date.now() + 3600_000));
+  starts.min = local(new Date());  // a start already past is refused: entries would close at once
   const fillPlayers = () => {
     const option = rulesSelect.selectedOptions[0];
     const counts = [];
