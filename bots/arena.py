@@ -38,12 +38,15 @@ def play(game: Rules, players: int, options: dict[str, Any] | None, game_seed: s
     listed moves first. Each decision's seed is the game seed and the action number."""
     state = game.setup(players, options, game_seed)
     match = Match(state, None, 0)
+    last_seat, in_a_row = None, 0
     while match.actions < max_actions and game.outcome(state) is None:
         seat = game.to_act(state)[0]
+        in_a_row = in_a_row if seat == last_seat else 0
         started = time.process_time()  # CPU: what a decision costs, however loaded the machine
         spec = seats[seat]
         move = bots.choose_move(game, game.view(state, seat), seat, bot=spec.bot,
-                               level=spec.level, seed=f"{game_seed}:{match.actions}")
+                               level=spec.level, seed=f"{game_seed}:{match.actions}", in_a_row=in_a_row)
+        last_seat, in_a_row = seat, in_a_row + 1
         spent = time.process_time() - started
         match.seconds[seat] = match.seconds.get(seat, 0.0) + spent
         match.longest[seat] = max(match.longest.get(seat, 0.0), spent)

@@ -49,12 +49,24 @@ def bot_seat_play(*, game_id: int, seq: int) -> Event | None:
     with metrics.timed(metrics.BOT_DECISION):
         move = bots.choose_move(
             game_rules, view, seat.index, bot=spec.name, level=level, seed=bot_seed(game, seq),
-            max_seconds=settings.SCRAPYARD_BOT_DECISION_SECONDS,
+            max_seconds=settings.SCRAPYARD_BOT_DECISION_SECONDS, in_a_row=actions_in_a_row(game_id, seat.index),
         )
     try:
         return seat_act(game_id=game_id, seat=seat.index, expected_seq=seq, kind=EventKind.MOVE, move=move)
     except StaleSeq:
         return None  # somebody else acted first: the task for the new seq takes over
+
+
+def actions_in_a_row(game_id: int, seat: int) -> int:
+    """How many of the log's latest events are this seat's moves, with no other seat's (nor a
+    resignation, a draw, a forfeit) between: read up to the bots' limit, newest first."""
+    latest = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("seat", "kind")
+    count = 0
+    for event_seat, kind in latest[:bots.MOST_ACTIONS_IN_A_ROW]:
+        if event_seat != seat or kind != EventKind.MOVE:
+            break
+        count += 1
+    return count
 
 
 def bot_seed(game: Game, seq: int) -> str:

@@ -9,10 +9,12 @@ from unittest.mock import patch
 import pytest
 from django.utils import timezone
 
+import bots
+import rules
 from consumers import framework
 from games import dispatch, services
 from games.models import Game
-from tests.api.conftest import register
+from tests.api.conftest import register, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -119,3 +121,32 @@ def test_a_broker_failure_after_commit_does_not_lose_the_move(django_capture_on_
     wakes = [call.args for call in send.call_args_list if call.args[1][0] == "bots"]
     assert wakes == [(framework.FAN_OUT, ("bots", game_id))]  # once: the move that made it the bot's turn
     assert Game.objects.get(pk=game_id).to_act == [1]
+
+
+@pytest.mark.parametrize("rules_id", sorted(rules.catalog()))
+def test_a_bot_is_told_how_many_actions_its_seat_has_just_made_in_a_row(rules_id, monkeypatch):
+    """The count `bots.choose_move` stops a circling bot by (`bots.MOST_ACTIONS_IN_A_ROW`), read
+    from the log, against the count of the moves as they were sent."""
+    from games.services import bot_turns
+
+    game_id, seated = start_game(rules_id, 2)
+    last, in_a_row = None, 0
+    for _ in range(24):
+        game = Game.objects.get(pk=game_id)
+        if game.status != "active" or not game.to_act:
+            break
+        seat = game.to_act[0]
+        assert bot_turns.actions_in_a_row(game_id, seat) == (in_a_row if seat == last else 0), (seat, last)
+        seated[seat].play_first_legal(game_id)
+        in_a_row, last = (in_a_row + 1 if seat == last else 1), seat
+    told = []
+    monkeypatch.setattr(bots, "MOST_ACTIONS_IN_A_ROW", 2)
+    assert bot_turns.actions_in_a_row(game_id, last) == min(in_a_row, 2)
+    real = bots.choose_move
+    monkeypatch.setattr(bots, "choose_move", lambda *args, **kwargs: told.append(kwargs["in_a_row"]) or real(*args, **kwargs))
+    game = Game.objects.get(pk=game_id)
+    if game.status == "active" and game.to_act:
+        seat = game.to_act[0]
+        game.seats.filter(index=seat).update(bot="random", bot_level=1)
+        services.bot_seat_play(game_id=game_id, seq=game.seq)
+        assert told == [min(in_a_row, 2) if seat == last else 0]
