@@ -32,9 +32,13 @@ def secret_key(from_environment: str | None, key_file: Path, *, debug: bool) -> 
 
 def _generated_key(key_file: Path) -> str:
     try:
-        return key_file.read_text().strip()
+        key = key_file.read_text().strip()
     except FileNotFoundError:
         pass
+    else:
+        # Empty: another process has just created it and not yet written its key. Taken as it
+        # stood, the key was "", refused as short (or, with DEBUG on, signing with no key at all).
+        return key or _written_key(key_file)
     key = secrets.token_urlsafe(50)
     # O_EXCL: when several processes start at once, one writes and the others read its key.
     try:

@@ -26,6 +26,21 @@ def test_a_key_is_generated_once_per_installation_and_kept_private(tmp_path):
     assert installation.secret_key(None, tmp_path / "other_key", debug=False) != key
 
 
+def test_a_key_file_just_created_by_another_process_is_read_once_its_key_is_written(tmp_path):
+    """Between another process's exclusive create and its write the file is empty: read then,
+    the key was "" (refused as short, or with DEBUG on a server signing with no key)."""
+    import threading
+
+    key_file = tmp_path / "secret_key"
+    key_file.touch(mode=0o600)
+    writer = threading.Timer(0.1, lambda: key_file.write_text("w" * 60 + "\n"))
+    writer.start()
+    try:
+        assert installation.secret_key(None, key_file, debug=True) == "w" * 60
+    finally:
+        writer.join()
+
+
 def test_the_environment_key_wins(tmp_path):
     chosen = "k" * 50
     assert installation.secret_key(chosen, tmp_path / "secret_key", debug=False) == chosen
