@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from apikit.text import one_line
 from competition import dutch
 
 POINTS = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "U": 1.0, "F": 1.0, "H": 0.5, "Z": 0.0,
@@ -78,7 +79,7 @@ class Report:
 
 def dumps(report: Report) -> str:
     # A name is one line of the file: a line break in it would write lines an arbiter's tool reads.
-    lines = [f"012 {' '.join(report.name.split())}"[:250], f"XXR {report.rounds}", f"XXC {'white1' if report.first_colour == 'w' else 'black1'}"]
+    lines = [f"012 {one_line(report.name)}"[:250], f"XXR {report.rounds}", f"XXC {'white1' if report.first_colour == 'w' else 'black1'}"]
     ranks = _ranks(report.players)
     for player in sorted(report.players, key=lambda p: p.number):
         head = (f"001 {player.number:4d}      {player.name[:33]:<33} {player.rating or '':>4} {'':3} {'':>11} {'':10} "
